@@ -1,0 +1,189 @@
+package spca
+
+import (
+	"math"
+	"runtime"
+)
+
+// OriginKind selects how Fit places the origin x^o of the first principal
+// curve, the point whose response is zero before scaling.
+type OriginKind int
+
+const (
+	// OriginMean starts at the sample mean and moves it onto the manifold
+	// by mean-shift with the local neighbourhood, so that curved data whose
+	// mean falls in an empty region (spirals, rolls) still get an origin on
+	// the data.
+	OriginMean OriginKind = iota
+	// OriginDensest uses the reference sample with the smallest distance to
+	// its k-th neighbour.
+	OriginDensest
+	// OriginGiven uses Options.OriginPoint as is.
+	OriginGiven
+)
+
+// String returns the name used by the command line.
+func (o OriginKind) String() string {
+	switch o {
+	case OriginMean:
+		return "mean"
+	case OriginDensest:
+		return "densest"
+	case OriginGiven:
+		return "given"
+	}
+	return "unknown"
+}
+
+// Options control Fit. The zero value is not useful: start from
+// DefaultOptions and change what you need.
+type Options struct {
+	// Gamma is the exponent of the PDF in the metric, D_ii ∝ p_i(u_i)^Gamma.
+	// 0 gives pure unfolding (arc length), 1/3 the MSE-optimal quantiser
+	// density and 1 infomax (uniform marginals). Any value >= 0 is allowed.
+	Gamma float64
+	// K is the neighbourhood size of the local PCA, as a fraction of the
+	// samples (of the reference subsample when N > MaxReference).
+	K float64
+	// Tau is the step of the curve drawing algorithm, as a fraction of the
+	// RMS distance of the samples to their mean (data are normalised
+	// internally, so Tau is dimensionless).
+	Tau float64
+	// Q is the stiffness: the local mean ahead bends the direction by
+	// mu/(Q*Tau). +Inf ignores the mean ahead.
+	Q float64
+	// Origin selects the origin of the first curve; OriginPoint gives it
+	// (input units) when Origin is OriginGiven.
+	Origin      OriginKind
+	OriginPoint []float64
+	// Tol is the convergence tolerance of the forward transform as a
+	// fraction of the largest pairwise distance of the training data.
+	Tol float64
+	// MaxIter caps the correction iterations of the forward transform.
+	MaxIter int
+	// Seed fixes every random choice (reference subsample).
+	Seed uint64
+	// Workers is the number of goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// Scale gives C_ii in ranked order (dimension 1 = highest marginal
+	// entropy at the origin). Nil means 1 for every dimension, so every
+	// response lies in [0, 1] on the training support.
+	Scale []float64
+	// Resolution is the budget of lattice nodes over which the secondary
+	// curves are drawn; 0 means DefaultResolution.
+	Resolution int
+	// MaxReference caps the number of samples used for the local PCA
+	// neighbourhoods; 0 means DefaultMaxReference.
+	MaxReference int
+	// Progress, if set, is called from Fit with the stage name and its
+	// progress. It must be safe for concurrent use.
+	Progress func(stage string, done, total int)
+}
+
+// Defaults of Options.
+const (
+	DefaultK            = 0.1
+	DefaultTau          = 0.1
+	DefaultQ            = 10
+	DefaultTol          = 1e-3
+	DefaultMaxIter      = 50
+	DefaultResolution   = 1 << 18
+	DefaultMaxReference = 3000
+)
+
+// DefaultOptions returns the options used by the seed's examples:
+// gamma 1/3, k = 10 %, stiffness 10.
+func DefaultOptions() Options {
+	return Options{
+		Gamma:   1.0 / 3,
+		K:       DefaultK,
+		Tau:     DefaultTau,
+		Q:       DefaultQ,
+		Origin:  OriginMean,
+		Tol:     DefaultTol,
+		MaxIter: DefaultMaxIter,
+	}
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o Options) validate(d int) error {
+	switch {
+	case math.IsNaN(o.Gamma) || math.IsInf(o.Gamma, 0) || o.Gamma < 0:
+		return optionError("Gamma must be a finite value >= 0")
+	case !(o.K > 0 && o.K <= 1):
+		return optionError("K must be a fraction in (0, 1]")
+	case !(o.Tau > 0 && o.Tau <= 10):
+		return optionError("Tau must be in (0, 10]")
+	case math.IsNaN(o.Q) || o.Q <= 0:
+		return optionError("Q must be > 0 (+Inf allowed)")
+	case !(o.Tol > 0 && o.Tol < 1):
+		return optionError("Tol must be in (0, 1)")
+	case o.MaxIter < 0 || o.MaxIter > 10000:
+		return optionError("MaxIter must be in [0, 10000]")
+	case o.Origin == OriginGiven && len(o.OriginPoint) != d:
+		return optionError("OriginPoint must have one value per dimension")
+	case o.Scale != nil && len(o.Scale) != d:
+		return optionError("Scale must have one value per dimension")
+	case o.Resolution < 0 || o.MaxReference < 0:
+		return optionError("Resolution and MaxReference must be >= 0")
+	}
+	for _, c := range o.Scale {
+		if !(c > 0) || math.IsInf(c, 0) {
+			return optionError("Scale values must be finite and > 0")
+		}
+	}
+	for _, v := range o.OriginPoint {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return optionError("OriginPoint must be finite")
+		}
+	}
+	return nil
+}
+
+func optionError(s string) error { return &OptionError{Msg: s} }
+
+// OptionError reports an invalid option.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return "spca: invalid option: " + e.Msg }
+
+// DataError reports training or input data that SPCA cannot use: NaN or
+// Inf values, too few samples, degenerate (constant or collinear) data.
+type DataError struct{ Msg string }
+
+func (e *DataError) Error() string { return "spca: bad data: " + e.Msg }
+
+// FormatError reports a model file that is not a valid SPCA model:
+// wrong magic number, unknown version, truncated, or failing its checksum.
+type FormatError struct{ Msg string }
+
+func (e *FormatError) Error() string { return "spca: invalid model file: " + e.Msg }
+
+// PointStats describes one forward transform: the number of correction
+// iterations after the orthogonal-projection start (0 when the start was
+// already within tolerance), the final residual |x - R^{-1}(r)| in input
+// units, whether it met the tolerance, and whether the point lay outside
+// the model's lattice and was clamped to it.
+type PointStats struct {
+	Iterations int
+	Residual   float64
+	Converged  bool
+	Clamped    bool
+}
+
+// BatchStats summarises a batch forward transform.
+type BatchStats struct {
+	N            int
+	NoCorrection int   // points within tolerance after orthogonal projections
+	Unconverged  int   // points that did not meet the tolerance
+	Clamped      int   // points outside the lattice, clamped
+	Histogram    []int // Histogram[i] = points that needed i iterations
+	MaxIter      int   // largest iteration count seen
+	MaxResidual  float64
+}

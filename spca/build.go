@@ -1,0 +1,413 @@
+package spca
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"sync/atomic"
+)
+
+// fit runs the stages of Fit after validation and normalisation.
+func (f *fitter) fit() (*Model, error) {
+	d := f.d
+	origin, err := f.origin()
+	if err != nil {
+		return nil, err
+	}
+	frame, entropies := f.rankAtOrigin(origin)
+	m := &Model{
+		d:         d,
+		opt:       f.opt,
+		mean:      f.mean,
+		scale:     f.scale,
+		dmax:      f.dmax,
+		origin:    origin,
+		entropies: entropies,
+	}
+	m.opt.Progress = nil
+	m.opt.OriginPoint = append([]float64(nil), f.opt.OriginPoint...)
+	m.c = make([]float64, d)
+	for j := range m.c {
+		m.c[j] = 1
+		if f.opt.Scale != nil {
+			m.c[j] = f.opt.Scale[j]
+		}
+	}
+	m.tolN = f.opt.Tol * f.dmax
+	if err := f.buildLattice(m, origin, frame); err != nil {
+		return nil, err
+	}
+	u, err := f.unfoldTraining(m)
+	if err != nil {
+		return nil, err
+	}
+	f.progress("metric", 0, d)
+	m.tables = buildTables(&m.lat, u, f.n, f.opt.Gamma)
+	m.setTableAxes()
+	f.progress("metric", d, d)
+	return m, nil
+}
+
+// setTableAxes derives the table node counts and spacings from the lattice.
+func (m *Model) setTableAxes() {
+	m.tnodes = make([]int, m.d)
+	m.tstep = make([]float64, m.d)
+	for j := range m.tnodes {
+		m.tnodes[j] = tableNodes(&m.lat, j)
+		m.tstep[j] = m.lat.width(j) / float64(m.tnodes[j]-1)
+	}
+}
+
+// origin places x^o (normalised units).
+func (f *fitter) origin() ([]float64, error) {
+	d := f.d
+	s := newScratch(d, f.nb.m)
+	switch f.opt.Origin {
+	case OriginGiven:
+		p := make([]float64, d)
+		for j := range p {
+			p[j] = (f.opt.OriginPoint[j] - f.mean[j]) / f.scale
+		}
+		if st := f.nb.query(p, nil, s); st.nearest > f.dr.dOut {
+			return nil, optionError("OriginPoint is outside the data manifold")
+		}
+		return p, nil
+	case OriginDensest:
+		best, bi := math.Inf(1), 0
+		step := 1
+		if f.nb.m > 1000 {
+			step = f.nb.m / 1000
+		}
+		for i := 0; i < f.nb.m; i += step {
+			st := f.nb.query(f.nb.ref[i*d:(i+1)*d], nil, s)
+			if st.h < best {
+				best, bi = st.h, i
+			}
+		}
+		return append([]float64(nil), f.nb.ref[bi*d:(bi+1)*d]...), nil
+	default:
+		// Mean-shift from the mean onto the manifold.
+		p := make([]float64, d)
+		for it := 0; it < 100; it++ {
+			st := f.nb.query(p, nil, s)
+			move := math.Sqrt(dist2(p, st.mean))
+			copy(p, st.mean)
+			if move < 1e-4*f.dr.tau {
+				break
+			}
+		}
+		return p, nil
+	}
+}
+
+// rankAtOrigin draws the d locally orthogonal curves at the origin, one per
+// local principal direction, and orders the dimensions by decreasing
+// marginal entropy of the samples projected on them (seed: higher entropy
+// first). Directions are signed to agree with the global PCA axes, so two
+// models fitted on related data orient their responses alike.
+func (f *fitter) rankAtOrigin(origin []float64) ([]float64, []float64) {
+	d := f.d
+	s := newScratch(d, f.nb.m)
+	st := f.nb.query(origin, nil, s)
+	local := make([]float64, d*d)
+	vals := make([]float64, d)
+	tmp := append([]float64(nil), st.cov...)
+	symEigen(tmp, d, vals, local)
+	global := globalAxes(f.nb.ref, f.nb.m, d)
+	orientLike(local, global, d)
+
+	ents := make([]float64, d)
+	ref := f.nb.ref
+	for i := 0; i < d; i++ {
+		// Frame with direction i first, the others after in order.
+		fr := make([]float64, d*d)
+		col := 0
+		for _, src := range append([]int{i}, others(i, d)...) {
+			for k := 0; k < d; k++ {
+				fr[k*d+col] = local[k*d+src]
+			}
+			col++
+		}
+		c := f.dr.draw(origin, fr, 0, 0, nil, false, s)
+		pos := make([]float64, f.nb.m)
+		for r := 0; r < f.nb.m; r++ {
+			pos[r], _ = project(ref[r*d:(r+1)*d], c.pts, c.s, d, false)
+		}
+		ents[i] = histEntropy(pos) + math.Log2(f.scale)
+	}
+	order := make([]int, d)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return ents[order[a]] > ents[order[b]] })
+	frame := make([]float64, d*d)
+	ranked := make([]float64, d)
+	for col, src := range order {
+		for k := 0; k < d; k++ {
+			frame[k*d+col] = local[k*d+src]
+		}
+		ranked[col] = ents[src]
+	}
+	return frame, ranked
+}
+
+func others(i, d int) []int {
+	var o []int
+	for j := 0; j < d; j++ {
+		if j != i {
+			o = append(o, j)
+		}
+	}
+	return o
+}
+
+// globalAxes returns the PCA eigenvectors (columns) of the reference data,
+// each signed so that its largest component is positive.
+func globalAxes(ref []float64, m, d int) []float64 {
+	cov := make([]float64, d*d)
+	for i := 0; i < m; i++ {
+		row := ref[i*d : (i+1)*d]
+		for a := 0; a < d; a++ {
+			for b := 0; b < d; b++ {
+				cov[a*d+b] += row[a] * row[b]
+			}
+		}
+	}
+	vals := make([]float64, d)
+	vecs := make([]float64, d*d)
+	symEigen(cov, d, vals, vecs)
+	for c := 0; c < d; c++ {
+		big := 0
+		for k := 1; k < d; k++ {
+			if math.Abs(vecs[k*d+c]) > math.Abs(vecs[big*d+c])+1e-12 {
+				big = k
+			}
+		}
+		if vecs[big*d+c] < 0 {
+			for k := 0; k < d; k++ {
+				vecs[k*d+c] = -vecs[k*d+c]
+			}
+		}
+	}
+	return vecs
+}
+
+// orientLike flips each column of v to agree with the global axis it is
+// most parallel to.
+func orientLike(v, global []float64, d int) {
+	for c := 0; c < d; c++ {
+		best, bc := 0.0, 0.0
+		for g := 0; g < d; g++ {
+			t := 0.0
+			for k := 0; k < d; k++ {
+				t += v[k*d+c] * global[k*d+g]
+			}
+			if math.Abs(t) > math.Abs(best)+1e-12 {
+				best, bc = t, t
+			}
+		}
+		if bc < 0 {
+			for k := 0; k < d; k++ {
+				v[k*d+c] = -v[k*d+c]
+			}
+		}
+	}
+}
+
+// histEntropy is the differential entropy (bits) of x from an equal-width
+// histogram with the Freedman–Diaconis bin width.
+func histEntropy(x []float64) float64 {
+	n := len(x)
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	lo, hi := s[0], s[n-1]
+	if !(hi > lo) {
+		return math.Inf(-1)
+	}
+	iqr := s[n*3/4] - s[n/4]
+	w := 2 * iqr / math.Cbrt(float64(n))
+	if !(w > 0) {
+		w = (hi - lo) / math.Sqrt(float64(n))
+	}
+	bins := int(math.Ceil((hi - lo) / w))
+	if bins < 1 {
+		bins = 1
+	}
+	if bins > 10000 {
+		bins = 10000
+	}
+	w = (hi - lo) / float64(bins)
+	counts := make([]int, bins)
+	for _, v := range s {
+		b := int((v - lo) / w)
+		if b >= bins {
+			b = bins - 1
+		}
+		counts[b]++
+	}
+	h := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / float64(n)
+			h -= p * math.Log2(p/w)
+		}
+	}
+	return h
+}
+
+// latticeNodes decides the node counts: the first axis gets a larger share
+// (it is one curve, the secondary families need many curves), every axis
+// at most half-step resolution, all within the Resolution budget.
+func latticeNodes(d, budget int) (first, rest int) {
+	g := math.Pow(float64(budget), 1/(float64(d)+0.5))
+	first = int(math.Min(1024, math.Max(32, math.Round(math.Pow(g, 1.5)))))
+	if d == 1 {
+		return int(math.Min(4096, float64(budget))), 0
+	}
+	rest = int(math.Max(4, math.Floor(math.Pow(float64(budget)/float64(first), 1/float64(d-1)))))
+	if rest > 256 {
+		rest = 256
+	}
+	return first, rest
+}
+
+// axisFor sets the nodes of an axis covering [lo, hi] with margin, with
+// a node at 0 when zeroNode.
+func axisFor(lo, hi, tau float64, maxNodes int, zeroNode bool) (g int, first, step float64, zero int) {
+	span := hi - lo
+	// A narrow margin: the lattice continues the curves straight beyond
+	// their ends, and a long continuation can run into another part of a
+	// curved manifold (the inner end of a spiral points at the next arm).
+	margin := 3 * tau
+	lo -= margin
+	hi += margin
+	span = hi - lo
+	need := int(math.Ceil(2*span/tau)) + 1
+	g = maxNodes
+	if need < g {
+		g = need
+	}
+	if g < 4 {
+		g = 4
+	}
+	step = span / float64(g-1)
+	if !zeroNode {
+		return g, lo, step, 0
+	}
+	zero = int(math.Ceil(-lo / step))
+	first = -float64(zero) * step
+	for first+float64(g-1)*step < hi {
+		g++
+	}
+	return g, first, step, zero
+}
+
+// buildLattice draws the first curve and then, level by level, the
+// secondary curves from every node of the lattice built so far.
+func (f *fitter) buildLattice(m *Model, origin, frame []float64) error {
+	d := f.d
+	s := newScratch(d, f.nb.m)
+	c1 := f.dr.draw(origin, frame, 0, 0, nil, d > 1, s)
+	if c1.len() < 3 {
+		return &DataError{"the first principal curve could not be drawn (fewer than 3 vertices): check K and Tau"}
+	}
+	m.curve1 = polyline{pts: c1.pts, s: c1.s}
+	first, rest := latticeNodes(d, f.opt.Resolution)
+	lat := lattice{d: d}
+	g, lo, step, _ := axisFor(c1.s[0], c1.s[c1.len()-1], f.opt.Tau, first, false)
+	lat.g = []int{g}
+	lat.lo = []float64{lo}
+	lat.step = []float64{step}
+	lat.zero = []int{0}
+	// Level-1 positions and frames.
+	pos := make([]float64, g*d)
+	var frames []float64
+	if d > 1 {
+		frames = make([]float64, g*d*d)
+	}
+	for i := 0; i < g; i++ {
+		u := lo + float64(i)*step
+		c1.at(u, d, pos[i*d:(i+1)*d])
+		if d > 1 {
+			copy(frames[i*d*d:(i+1)*d*d], c1.frameAt(u, d))
+		}
+	}
+	guard := &m.curve1
+	for j := 1; j < d; j++ {
+		parents := len(pos) / d
+		curves := make([]polyline, parents)
+		keep := j < d-1
+		stage := fmt.Sprintf("curves level %d", j+1)
+		f.progress(stage, 0, parents)
+		var done atomic.Int64
+		parallel(parents, f.opt.workers(), func() *scratch { return newScratch(d, f.nb.m) }, func(i int, s *scratch) {
+			curves[i] = f.dr.draw(pos[i*d:(i+1)*d], frames[i*d*d:(i+1)*d*d], j, j, guard, keep, s)
+			if c := done.Add(1); c%64 == 0 {
+				f.progress(stage, int(c), parents)
+			}
+		})
+		f.progress(stage, parents, parents)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range curves {
+			lo = math.Min(lo, curves[i].s[0])
+			hi = math.Max(hi, curves[i].s[curves[i].len()-1])
+		}
+		lo = math.Max(lo, -f.dmax)
+		hi = math.Min(hi, f.dmax)
+		g, first, step, zero := axisFor(lo, hi, f.opt.Tau, rest, true)
+		lat.g = append(lat.g, g)
+		lat.lo = append(lat.lo, first)
+		lat.step = append(lat.step, step)
+		lat.zero = append(lat.zero, zero)
+		npos := make([]float64, parents*g*d)
+		var nframes []float64
+		if keep {
+			nframes = make([]float64, parents*g*d*d)
+		}
+		for p := 0; p < parents; p++ {
+			c := &curves[p]
+			for i := 0; i < g; i++ {
+				u := first + float64(i)*step
+				o := p*g + i
+				c.at(u, d, npos[o*d:(o+1)*d])
+				if keep {
+					copy(nframes[o*d*d:(o+1)*d*d], c.frameAt(u, d))
+				}
+			}
+		}
+		pos, frames = npos, nframes
+	}
+	lat.x = pos
+	lat.setStrides()
+	m.lat = lat
+	// First curve sampled at the lattice nodes, for projections.
+	// Orthogonal projections start on the drawn part of the first curve
+	// only, not on its straight continuation.
+	i0, i1 := 0, lat.g[0]-1
+	for i0 < i1 && lat.lo[0]+float64(i0+1)*lat.step[0] <= c1.s[0] {
+		i0++
+	}
+	for i1 > i0 && lat.lo[0]+float64(i1-1)*lat.step[0] >= c1.s[c1.len()-1] {
+		i1--
+	}
+	m.fiber0Lo, m.fiber0Hi = i0, i1
+	m.setFiber0()
+	return nil
+}
+
+// unfoldTraining solves the unfolded coordinates u of every training
+// sample (geometric part of the forward transform).
+func (f *fitter) unfoldTraining(m *Model) ([]float64, error) {
+	d, n := f.d, f.n
+	u := make([]float64, n*d)
+	f.progress("unfold training samples", 0, n)
+	var done atomic.Int64
+	parallel(n, f.opt.workers(), m.newWork, func(i int, w *work) {
+		m.unfold(f.z[i*d:(i+1)*d], u[i*d:(i+1)*d], w)
+		if c := done.Add(1); c%1024 == 0 {
+			f.progress("unfold training samples", int(c), n)
+		}
+	})
+	f.progress("unfold training samples", n, n)
+	return u, nil
+}

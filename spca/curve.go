@@ -1,0 +1,279 @@
+package spca
+
+import "math"
+
+// polyline is a drawn principal curve: vertices at arc lengths s (s = 0 at
+// the start point, negative on the backward half), each with the local
+// frame (d×d, columns in dimension order) the curve carried there.
+type polyline struct {
+	pts    []float64 // V×d
+	s      []float64 // V, increasing
+	frames []float64 // V×d×d, nil when not kept
+}
+
+func (p *polyline) len() int { return len(p.s) }
+
+// drawer draws principal curves with the Appendix algorithm over the
+// reference neighbourhood.
+type drawer struct {
+	nb       *neighbourhood
+	d        int
+	tau      float64
+	q        float64
+	dOut     float64 // leaving the manifold: nearest sample farther than this
+	maxSteps int     // per half curve
+}
+
+// draw draws one curve through start following column `follow` of frame0
+// in both directions. Columns 0..earlier-1 of the frame are the transported
+// directions of the earlier curves of the sequence: the curve and its mean
+// ahead are kept orthogonal to them, so a secondary curve stays in the
+// locally orthogonal subspace. The curve stops when it leaves the manifold,
+// when it comes back within tau of a guard curve after having been farther
+// than 2 tau from it (crossing an earlier curve), when it comes back onto
+// itself, or after maxSteps.
+func (dr *drawer) draw(start, frame0 []float64, follow, earlier int, guard *polyline, keepFrames bool, s *scratch) polyline {
+	d := dr.d
+	startFrame := append([]float64(nil), frame0...)
+	st := dr.nb.query(start, colOf(startFrame, d, follow, s.w), s)
+	alignFrame(st.cov, startFrame, d, s)
+
+	var halves [2]polyline
+	for h, sgn := range [2]float64{1, -1} {
+		var other *polyline
+		if h == 1 {
+			other = &halves[0]
+		}
+		halves[h] = dr.half(start, startFrame, follow, earlier, sgn, guard, other, keepFrames, s)
+	}
+	// Assemble: backward half reversed, start, forward half.
+	fw, bw := &halves[0], &halves[1]
+	n := fw.len() + bw.len() + 1
+	out := polyline{pts: make([]float64, 0, n*d), s: make([]float64, 0, n)}
+	if keepFrames {
+		out.frames = make([]float64, 0, n*d*d)
+	}
+	for i := bw.len() - 1; i >= 0; i-- {
+		out.pts = append(out.pts, bw.pts[i*d:i*d+d]...)
+		out.s = append(out.s, bw.s[i])
+		if keepFrames {
+			out.frames = append(out.frames, bw.frames[i*d*d:(i+1)*d*d]...)
+		}
+	}
+	out.pts = append(out.pts, start...)
+	out.s = append(out.s, 0)
+	if keepFrames {
+		out.frames = append(out.frames, startFrame...)
+	}
+	for i := 0; i < fw.len(); i++ {
+		out.pts = append(out.pts, fw.pts[i*d:i*d+d]...)
+		out.s = append(out.s, fw.s[i])
+		if keepFrames {
+			out.frames = append(out.frames, fw.frames[i*d*d:(i+1)*d*d]...)
+		}
+	}
+	return out
+}
+
+// half draws one direction (sgn = ±1) from start; the start itself is not
+// included. other, if not nil, is the half drawn before (a guard for curves
+// that may bend back).
+func (dr *drawer) half(start, frame0 []float64, follow, earlier int, sgn float64, guard, other *polyline, keepFrames bool, s *scratch) polyline {
+	d := dr.d
+	tau := dr.tau
+	frame := append([]float64(nil), frame0...)
+	x := append([]float64(nil), start...)
+	dir := make([]float64, d)
+	xn := make([]float64, d)
+	var out polyline
+	for k := 0; k < d; k++ {
+		dir[k] = sgn * frame[k*d+follow]
+	}
+	st := dr.nb.query(x, dir, s)
+	armedGuard, armedOther := false, false
+	stiff := 0.0
+	if !math.IsInf(dr.q, 1) {
+		stiff = 1 / (dr.q * tau)
+	}
+	for step := 1; step <= dr.maxSteps; step++ {
+		for k := 0; k < d; k++ {
+			dir[k] = sgn * frame[k*d+follow]
+		}
+		// Direction bent towards the local mean ahead (Appendix step 6),
+		// kept off the earlier directions.
+		for k := 0; k < d; k++ {
+			xn[k] = dir[k] + stiff*st.ahead[k]
+		}
+		for a := 0; a < earlier; a++ {
+			t := 0.0
+			for k := 0; k < d; k++ {
+				t += xn[k] * frame[k*d+a]
+			}
+			for k := 0; k < d; k++ {
+				xn[k] -= t * frame[k*d+a]
+			}
+		}
+		n := norm(xn)
+		if n < 1e-9 {
+			copy(xn, dir)
+			n = 1
+		}
+		for k := 0; k < d; k++ {
+			dir[k] = xn[k] / n
+			xn[k] = x[k] + tau*dir[k]
+		}
+		if guard != nil && crossed(xn, guard, tau, &armedGuard, d) {
+			break
+		}
+		if other != nil && crossed(xn, other, tau, &armedOther, d) {
+			break
+		}
+		if selfApproach(xn, &out, tau, d) {
+			break
+		}
+		st = dr.nb.query(xn, dir, s)
+		if st.nearest > dr.dOut {
+			break
+		}
+		alignFrame(st.cov, frame, d, s)
+		// Keep the followed direction pointing the way we walk relative
+		// to the step just taken (alignment preserves signs already; this
+		// guards against a flip in a degenerate subspace).
+		if dot(colOf(frame, d, follow, s.w), dir)*sgn < 0 {
+			for k := 0; k < d; k++ {
+				frame[k*d+follow] = -frame[k*d+follow]
+			}
+		}
+		copy(x, xn)
+		out.pts = append(out.pts, x...)
+		out.s = append(out.s, sgn*tau*float64(step))
+		if keepFrames {
+			out.frames = append(out.frames, frame...)
+		}
+	}
+	return out
+}
+
+// crossed reports whether p is within tau of the polyline g after having
+// been farther than 2 tau from it at an earlier step (armed).
+func crossed(p []float64, g *polyline, tau float64, armed *bool, d int) bool {
+	if g.len() == 0 {
+		return false
+	}
+	best := math.Inf(1)
+	for i := 0; i < g.len(); i++ {
+		if v := dist2(p, g.pts[i*d:i*d+d]); v < best {
+			best = v
+		}
+	}
+	if !*armed {
+		if best > 4*tau*tau {
+			*armed = true
+		}
+		return false
+	}
+	return best < tau*tau
+}
+
+// selfApproach reports whether p comes within tau of a vertex of the half
+// drawn so far that is at least four steps back (the curve turning onto
+// itself).
+func selfApproach(p []float64, h *polyline, tau float64, d int) bool {
+	n := h.len() - 4
+	for i := 0; i < n; i++ {
+		if dist2(p, h.pts[i*d:i*d+d]) < tau*tau {
+			return true
+		}
+	}
+	return false
+}
+
+// at writes the point of the polyline at arc length s into dst. Beyond its
+// ends the polyline continues straight along its end segment. Vertices
+// need not be equally spaced.
+func (p *polyline) at(s float64, d int, dst []float64) {
+	n := p.len()
+	if n == 1 {
+		copy(dst, p.pts[:d])
+		return
+	}
+	i := searchSegment(p.s, s)
+	s0, s1 := p.s[i], p.s[i+1]
+	t := (s - s0) / (s1 - s0)
+	a, b := p.pts[i*d:i*d+d], p.pts[(i+1)*d:(i+1)*d+d]
+	for k := 0; k < d; k++ {
+		dst[k] = a[k] + t*(b[k]-a[k])
+	}
+}
+
+// frameAt returns the frame of the vertex nearest to arc length s.
+func (p *polyline) frameAt(s float64, d int) []float64 {
+	n := p.len()
+	i := searchSegment(p.s, s)
+	if n > 1 && s-p.s[i] > p.s[i+1]-s {
+		i++
+	}
+	return p.frames[i*d*d : (i+1)*d*d]
+}
+
+// searchSegment returns i such that s lies in [xs[i], xs[i+1]], clamped to
+// the first and last segments (len(xs) >= 2).
+func searchSegment(xs []float64, s float64) int {
+	lo, hi := 0, len(xs)-2
+	if s <= xs[0] {
+		return 0
+	}
+	if s >= xs[hi+1] {
+		return hi
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if xs[mid] <= s {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// project returns the arc length of the orthogonal projection of x on the
+// polyline (nearest point over all segments), and the squared distance.
+// With extend, projections beyond the end vertices continue along the end
+// segments; without, they stop at the end vertices.
+func project(x, pts, s []float64, d int, extend bool) (float64, float64) {
+	n := len(s)
+	if n == 1 {
+		return s[0], dist2(x, pts[:d])
+	}
+	bestS, best := 0.0, math.Inf(1)
+	for i := 0; i+1 < n; i++ {
+		a, b := pts[i*d:i*d+d], pts[(i+1)*d:(i+1)*d+d]
+		num, den := 0.0, 0.0
+		for k := 0; k < d; k++ {
+			e := b[k] - a[k]
+			num += (x[k] - a[k]) * e
+			den += e * e
+		}
+		t := 0.0
+		if den > 0 {
+			t = num / den
+		}
+		if t < 0 && (i > 0 || !extend) {
+			t = 0
+		}
+		if t > 1 && (i+2 < n || !extend) {
+			t = 1
+		}
+		dd := 0.0
+		for k := 0; k < d; k++ {
+			e := a[k] + t*(b[k]-a[k]) - x[k]
+			dd += e * e
+		}
+		if dd < best {
+			best = dd
+			bestS = s[i] + t*(s[i+1]-s[i])
+		}
+	}
+	return bestS, best
+}

@@ -1,0 +1,368 @@
+package spca
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Model is a fitted SPCA transform. It is safe for concurrent use.
+type Model struct {
+	d         int
+	opt       Options
+	mean      []float64 // normalisation: z = (x - mean) / scale
+	scale     float64
+	dmax      float64   // largest pairwise distance, normalised units
+	origin    []float64 // normalised
+	entropies []float64 // bits, input units, ranked order
+	c         []float64 // C_ii
+	lat       lattice
+	tables    [][]float64 // metric tables per level (see metric.go)
+	tnodes    []int       // table nodes along each axis
+	tstep     []float64   // table node spacing along each axis
+	fiber0    []float64   // drawn part of the first curve at the lattice nodes
+	fiber0S   []float64   // their coordinates u_1
+	fiber0Lo  int         // lattice nodes of the drawn part
+	fiber0Hi  int
+	curve1    polyline    // the drawn first curve (no frames)
+	tolN      float64     // forward tolerance, normalised units
+}
+
+// Dim returns the dimension d of samples and responses.
+func (m *Model) Dim() int { return m.d }
+
+// Options returns the options the model was fitted with, with Scale set to
+// the current C_ii.
+func (m *Model) Options() Options {
+	o := m.opt
+	o.Scale = m.Scale()
+	o.OriginPoint = append([]float64(nil), o.OriginPoint...)
+	o.Progress = nil
+	return o
+}
+
+// Scale returns C_ii in ranked order.
+func (m *Model) Scale() []float64 { return append([]float64(nil), m.c...) }
+
+// SetScale replaces C_ii (ranked order) without refitting, e.g. with the
+// number of quantisation bins per dimension. It must not be called while
+// the model is in use by other goroutines.
+func (m *Model) SetScale(c []float64) error {
+	if len(c) != m.d {
+		return optionError(fmt.Sprintf("Scale needs %d values, got %d", m.d, len(c)))
+	}
+	for _, v := range c {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return optionError("Scale values must be finite and > 0")
+		}
+	}
+	m.c = append([]float64(nil), c...)
+	return nil
+}
+
+// MarginalEntropies returns the differential entropy (bits, input units)
+// of the training data projected on each of the d curves drawn at the
+// origin, in ranked (decreasing) order. It drives bit allocation.
+func (m *Model) MarginalEntropies() []float64 { return append([]float64(nil), m.entropies...) }
+
+// MaxDistance returns the largest pairwise distance of the training data
+// (input units), the unit of the convergence tolerance.
+func (m *Model) MaxDistance() float64 { return m.dmax * m.scale }
+
+// Origin returns the origin x^o in input units.
+func (m *Model) Origin() []float64 { return m.denorm(m.origin, nil) }
+
+// LatticeSize returns the number of lattice nodes per dimension.
+func (m *Model) LatticeSize() []int { return append([]int(nil), m.lat.g...) }
+
+// FirstCurve returns the vertices of the first principal curve (input
+// units), one row per vertex.
+func (m *Model) FirstCurve() *mat.Dense {
+	n := m.curve1.len()
+	out := mat.NewDense(n, m.d, nil)
+	for i := 0; i < n; i++ {
+		m.denorm(m.curve1.pts[i*m.d:(i+1)*m.d], out.RawRowView(i))
+	}
+	return out
+}
+
+func (m *Model) denorm(z, dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, m.d)
+	}
+	for k := range dst {
+		dst[k] = z[k]*m.scale + m.mean[k]
+	}
+	return dst
+}
+
+// fitter carries the state shared by the stages of Fit.
+type fitter struct {
+	opt   Options
+	d, n  int
+	mean  []float64
+	scale float64
+	z     []float64 // n×d normalised samples
+	nb   *neighbourhood
+	dr   *drawer
+	dmax float64
+}
+
+// Fit learns SPCA from the rows of data (N samples × d dimensions): it
+// draws the first principal curve through the origin and the secondary
+// curves over a lattice of start points, then estimates the PDF-tuned
+// metric along every curve from the samples.
+func Fit(data mat.Matrix, opt Options) (*Model, error) {
+	f, err := newFitter(data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return f.fit()
+}
+
+func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
+	n, d := data.Dims()
+	if err := opt.validate(d); err != nil {
+		return nil, err
+	}
+	if d < 1 || d > 16 {
+		return nil, &DataError{fmt.Sprintf("dimension %d not supported (1 to 16)", d)}
+	}
+	if n < 3 {
+		return nil, &DataError{fmt.Sprintf("%d samples: need at least 3", n)}
+	}
+	f := &fitter{opt: opt, d: d, n: n}
+	if f.opt.Resolution == 0 {
+		f.opt.Resolution = DefaultResolution
+	}
+	if f.opt.MaxReference == 0 {
+		f.opt.MaxReference = DefaultMaxReference
+	}
+	mean, scale, z, err := normalise(data)
+	if err != nil {
+		return nil, err
+	}
+	f.mean, f.scale, f.z = mean, scale, z
+	if err := checkRank(z, n, d); err != nil {
+		return nil, err
+	}
+	// Reference subsample for the neighbourhoods.
+	m := n
+	if m > f.opt.MaxReference {
+		m = f.opt.MaxReference
+	}
+	k := int(math.Round(f.opt.K * float64(m)))
+	if k < d+2 || k < 5 {
+		return nil, &DataError{fmt.Sprintf("fewer samples than k needs: K=%g of %d samples gives %d neighbours, need at least %d", f.opt.K, m, k, max(d+2, 5))}
+	}
+	if k > m-1 {
+		k = m - 1
+	}
+	ref := make([]float64, m*d)
+	if m == n {
+		copy(ref, z)
+	} else {
+		rng := rand.New(rand.NewPCG(f.opt.Seed, 0x5eed5bca))
+		perm := rng.Perm(n)[:m]
+		sort.Ints(perm) // keep sample order: deterministic and cache friendly
+		for i, p := range perm {
+			copy(ref[i*d:(i+1)*d], z[p*d:(p+1)*d])
+		}
+	}
+	f.nb = &neighbourhood{d: d, m: m, k: k, ref: ref}
+	f.dmax = maxDistance(z, ref, n, d)
+	if !(f.dmax > 0) {
+		return nil, &DataError{"all samples are equal"}
+	}
+	tau := f.opt.Tau
+	f.dr = &drawer{
+		nb:       f.nb,
+		d:        d,
+		tau:      tau,
+		q:        f.opt.Q,
+		dOut:     math.Max(3*typicalSpacing(ref, m, d), tau),
+		maxSteps: int(math.Min(5000, math.Ceil(4*f.dmax/tau))),
+	}
+	return f, nil
+}
+
+// normalise centres the data and scales it by the RMS distance to the mean
+// (one scalar, so the geometry is preserved and Tau is dimensionless).
+func normalise(data mat.Matrix) ([]float64, float64, []float64, error) {
+	n, d := data.Dims()
+	mean := make([]float64, d)
+	z := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			v := data.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, 0, nil, &DataError{fmt.Sprintf("sample %d, dimension %d is %v", i+1, j+1, v)}
+			}
+			z[i*d+j] = v
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			z[i*d+j] -= mean[j]
+			ss += z[i*d+j] * z[i*d+j]
+		}
+	}
+	scale := math.Sqrt(ss / float64(n))
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, 0, nil, &DataError{"data are constant (zero variance)"}
+	}
+	for i := range z {
+		z[i] /= scale
+	}
+	return mean, scale, z, nil
+}
+
+// checkRank rejects data that do not span d dimensions: SPCA needs a
+// direction for every curve of the sequence.
+func checkRank(z []float64, n, d int) error {
+	cov := make([]float64, d*d)
+	for i := 0; i < n; i++ {
+		row := z[i*d : (i+1)*d]
+		for a := 0; a < d; a++ {
+			for b := 0; b < d; b++ {
+				cov[a*d+b] += row[a] * row[b]
+			}
+		}
+	}
+	vals := make([]float64, d)
+	vecs := make([]float64, d*d)
+	symEigen(cov, d, vals, vecs)
+	if vals[d-1] <= 1e-10*vals[0] {
+		rank := 0
+		for _, v := range vals {
+			if v > 1e-10*vals[0] {
+				rank++
+			}
+		}
+		return &DataError{fmt.Sprintf("data are degenerate: they span %d of %d dimensions (constant or collinear)", rank, d)}
+	}
+	return nil
+}
+
+// maxDistance returns the largest pairwise distance: exact on the
+// reference subsample, then improved by farthest-point sweeps over all
+// samples (exact when every sample is a reference).
+func maxDistance(z, ref []float64, n, d int) float64 {
+	m := len(ref) / d
+	best := 0.0
+	bi := 0
+	for i := 0; i < m; i++ {
+		a := ref[i*d : (i+1)*d]
+		for j := i + 1; j < m; j++ {
+			if v := dist2(a, ref[j*d:(j+1)*d]); v > best {
+				best, bi = v, i
+			}
+		}
+	}
+	if m < n {
+		p := ref[bi*d : (bi+1)*d]
+		for sweep := 0; sweep < 4; sweep++ {
+			far, fi := 0.0, 0
+			for i := 0; i < n; i++ {
+				if v := dist2(p, z[i*d:(i+1)*d]); v > far {
+					far, fi = v, i
+				}
+			}
+			if far > best {
+				best = far
+			}
+			p = z[fi*d : (fi+1)*d]
+		}
+	}
+	return math.Sqrt(best)
+}
+
+// typicalSpacing is the median distance of (up to 500) reference samples
+// to their third nearest neighbour: the scale of "leaving the manifold".
+func typicalSpacing(ref []float64, m, d int) float64 {
+	step := 1
+	if m > 500 {
+		step = m / 500
+	}
+	var ds []float64
+	var near [3]float64
+	for i := 0; i < m; i += step {
+		near = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+		a := ref[i*d : (i+1)*d]
+		for j := 0; j < m; j++ {
+			if j == i {
+				continue
+			}
+			v := dist2(a, ref[j*d:(j+1)*d])
+			if v < near[2] {
+				near[2] = v
+				if near[2] < near[1] {
+					near[1], near[2] = near[2], near[1]
+				}
+				if near[1] < near[0] {
+					near[0], near[1] = near[1], near[0]
+				}
+			}
+		}
+		if !math.IsInf(near[2], 1) {
+			ds = append(ds, math.Sqrt(near[2]))
+		}
+	}
+	if len(ds) == 0 {
+		return 0
+	}
+	sort.Float64s(ds)
+	return ds[len(ds)/2]
+}
+
+func (f *fitter) progress(stage string, done, total int) {
+	if f.opt.Progress != nil {
+		f.opt.Progress(stage, done, total)
+	}
+}
+
+// parallel runs fn(i, s) for i in [0, n) on the configured workers, each
+// with its own state from newS. Results must be written to index-owned
+// slots so the outcome does not depend on scheduling.
+func parallel[S any](n, workers int, newS func() S, fn func(i int, s S)) {
+	if workers > n {
+		workers = n
+	}
+	if workers <= 1 {
+		s := newS()
+		for i := 0; i < n; i++ {
+			fn(i, s)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	const chunk = 16
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newS()
+			for {
+				i0 := int(next.Add(chunk)) - chunk
+				if i0 >= n {
+					return
+				}
+				for i := i0; i < min(i0+chunk, n); i++ {
+					fn(i, s)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

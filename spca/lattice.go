@@ -1,0 +1,194 @@
+package spca
+
+import "math"
+
+// lattice is the tensor grid of unfolded coordinates u = (u_1..u_d) with
+// the input-domain point R^{-1} reached by walking u_1 along the first
+// curve, u_2 along the secondary curve drawn there, and so on. Nodes along
+// axis j >= 2 include u_j = 0 (the start of curve j, on curve j-1), so the
+// slice of the grid at u_{>j} = 0 is exactly the lattice of level j.
+// Between nodes the map is multilinear: curves drawn from start points
+// between stations are interpolated from the neighbouring station curves.
+type lattice struct {
+	d       int
+	g       []int     // nodes per axis
+	lo      []float64 // coordinate of node 0 per axis
+	step    []float64 // node spacing per axis
+	zero    []int     // index of the node u_j = 0 (axes >= 1; 0 on axis 0)
+	strides []int
+	x       []float64 // positions, prod(g)×d, axis 0 slowest
+}
+
+func (l *lattice) size() int {
+	n := 1
+	for _, g := range l.g {
+		n *= g
+	}
+	return n
+}
+
+func (l *lattice) setStrides() {
+	l.strides = make([]int, l.d)
+	s := 1
+	for j := l.d - 1; j >= 0; j-- {
+		l.strides[j] = s
+		s *= l.g[j]
+	}
+}
+
+// width is the extent of axis j.
+func (l *lattice) width(j int) float64 { return float64(l.g[j]-1) * l.step[j] }
+
+// clampU limits u_j to one table width beyond each end of the lattice (the
+// documented extrapolation range) and reports whether it had to.
+func (l *lattice) clampU(u []float64) bool {
+	clamped := false
+	for j := range u {
+		w := l.width(j)
+		lo, hi := l.lo[j]-w, l.lo[j]+2*w
+		if u[j] < lo {
+			u[j], clamped = lo, true
+		} else if u[j] > hi {
+			u[j], clamped = hi, true
+		}
+	}
+	return clamped
+}
+
+// cell returns the lower node index of the cell holding t along axis j and
+// the fractional position in it (outside [0, 1] beyond the ends, which
+// extrapolates the end cells linearly).
+func (l *lattice) cell(j int, t float64) (int, float64) {
+	p := (t - l.lo[j]) / l.step[j]
+	i := int(math.Floor(p))
+	if i < 0 {
+		i = 0
+	} else if i > l.g[j]-2 {
+		i = l.g[j] - 2
+	}
+	return i, p - float64(i)
+}
+
+// eval writes X(u) to dst and, if jac is not nil, the Jacobian dX/du
+// (d×d row-major, jac[k*d+j] = dX_k/du_j).
+func (l *lattice) eval(u, dst, jac []float64, idx []int, frac []float64) {
+	d := l.d
+	base := 0
+	for j := 0; j < d; j++ {
+		if l.g[j] == 1 {
+			idx[j], frac[j] = 0, 0
+			continue
+		}
+		idx[j], frac[j] = l.cell(j, u[j])
+		base += idx[j] * l.strides[j]
+	}
+	for k := range dst[:d] {
+		dst[k] = 0
+	}
+	if jac != nil {
+		for k := range jac[:d*d] {
+			jac[k] = 0
+		}
+	}
+	ncorner := 1 << d
+	for c := 0; c < ncorner; c++ {
+		w := 1.0
+		off := base
+		skip := false
+		for j := 0; j < d; j++ {
+			if c>>j&1 == 1 {
+				if l.g[j] == 1 {
+					skip = true
+					break
+				}
+				w *= frac[j]
+				off += l.strides[j]
+			} else {
+				w *= 1 - frac[j]
+			}
+		}
+		if skip {
+			continue
+		}
+		p := l.x[off*d : off*d+d]
+		for k := 0; k < d; k++ {
+			dst[k] += w * p[k]
+		}
+		if jac == nil {
+			continue
+		}
+		for j := 0; j < d; j++ {
+			if l.g[j] == 1 {
+				continue
+			}
+			// d w / d u_j: replace the factor of axis j by ±1/step.
+			dw := 1 / l.step[j]
+			if c>>j&1 == 0 {
+				dw = -dw
+			}
+			for a := 0; a < d; a++ {
+				if a == j {
+					continue
+				}
+				if c>>a&1 == 1 {
+					dw *= frac[a]
+				} else {
+					dw *= 1 - frac[a]
+				}
+			}
+			for k := 0; k < d; k++ {
+				jac[k*d+j] += dw * p[k]
+			}
+		}
+	}
+}
+
+// fiber writes the g[j] node positions of the curve along axis j that
+// starts at the point of coordinates u[0..j-1] (continuous, interpolated)
+// with all later coordinates zero, into dst (g[j]×d).
+func (l *lattice) fiber(j int, u []float64, dst []float64, idx []int, frac []float64) {
+	d := l.d
+	base := 0
+	for a := 0; a < j; a++ {
+		idx[a], frac[a] = l.cell(a, u[a])
+		base += idx[a] * l.strides[a]
+	}
+	for a := j + 1; a < d; a++ {
+		base += l.zero[a] * l.strides[a]
+	}
+	for i := range dst[:l.g[j]*d] {
+		dst[i] = 0
+	}
+	ncorner := 1 << j
+	for c := 0; c < ncorner; c++ {
+		w := 1.0
+		off := base
+		for a := 0; a < j; a++ {
+			if c>>a&1 == 1 {
+				w *= frac[a]
+				off += l.strides[a]
+			} else {
+				w *= 1 - frac[a]
+			}
+		}
+		if w == 0 {
+			continue
+		}
+		for i := 0; i < l.g[j]; i++ {
+			p := l.x[(off+i*l.strides[j])*d:]
+			q := dst[i*d : i*d+d]
+			for k := 0; k < d; k++ {
+				q[k] += w * p[k]
+			}
+		}
+	}
+}
+
+// axisCoords returns the node coordinates of axis j.
+func (l *lattice) axisCoords(j int) []float64 {
+	s := make([]float64, l.g[j])
+	for i := range s {
+		s[i] = l.lo[j] + float64(i)*l.step[j]
+	}
+	return s
+}

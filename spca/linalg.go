@@ -1,0 +1,187 @@
+package spca
+
+import "math"
+
+// symEigen computes the eigen-decomposition of the symmetric d×d matrix a
+// (row-major, overwritten) by cyclic Jacobi rotations. On return vals holds
+// the eigenvalues in decreasing order and vecs (row-major d×d) the matching
+// unit eigenvectors as columns. The matrices here are at most a few
+// dimensions, where Jacobi is accurate, allocation-free and fast.
+func symEigen(a []float64, d int, vals, vecs []float64) {
+	for i := range vecs[:d*d] {
+		vecs[i] = 0
+	}
+	for i := 0; i < d; i++ {
+		vecs[i*d+i] = 1
+	}
+	for sweep := 0; sweep < 50; sweep++ {
+		off := 0.0
+		diag := 0.0
+		for p := 0; p < d; p++ {
+			diag += a[p*d+p] * a[p*d+p]
+			for q := p + 1; q < d; q++ {
+				off += a[p*d+q] * a[p*d+q]
+			}
+		}
+		if off <= 1e-30*diag || off == 0 {
+			break
+		}
+		for p := 0; p < d; p++ {
+			for q := p + 1; q < d; q++ {
+				apq := a[p*d+q]
+				if apq == 0 {
+					continue
+				}
+				app, aqq := a[p*d+p], a[q*d+q]
+				theta := (aqq - app) / (2 * apq)
+				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+				if theta < 0 {
+					t = -t
+				}
+				c := 1 / math.Sqrt(t*t+1)
+				s := t * c
+				for k := 0; k < d; k++ {
+					akp, akq := a[k*d+p], a[k*d+q]
+					a[k*d+p] = c*akp - s*akq
+					a[k*d+q] = s*akp + c*akq
+				}
+				for k := 0; k < d; k++ {
+					apk, aqk := a[p*d+k], a[q*d+k]
+					a[p*d+k] = c*apk - s*aqk
+					a[q*d+k] = s*apk + c*aqk
+				}
+				for k := 0; k < d; k++ {
+					vkp, vkq := vecs[k*d+p], vecs[k*d+q]
+					vecs[k*d+p] = c*vkp - s*vkq
+					vecs[k*d+q] = s*vkp + c*vkq
+				}
+			}
+		}
+	}
+	for i := 0; i < d; i++ {
+		vals[i] = a[i*d+i]
+	}
+	// Selection sort by decreasing eigenvalue, moving columns along.
+	for i := 0; i < d; i++ {
+		best := i
+		for j := i + 1; j < d; j++ {
+			if vals[j] > vals[best] {
+				best = j
+			}
+		}
+		if best != i {
+			vals[i], vals[best] = vals[best], vals[i]
+			for k := 0; k < d; k++ {
+				vecs[k*d+i], vecs[k*d+best] = vecs[k*d+best], vecs[k*d+i]
+			}
+		}
+	}
+}
+
+// solveLinear solves a·x = b for the d×d row-major matrix a by Gaussian
+// elimination with partial pivoting; a and b are overwritten and x is
+// returned in b. It reports false when a is numerically singular.
+func solveLinear(a, b []float64, d int) bool {
+	scale := 0.0
+	for _, v := range a[:d*d] {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	if scale == 0 {
+		return false
+	}
+	for c := 0; c < d; c++ {
+		p := c
+		for r := c + 1; r < d; r++ {
+			if math.Abs(a[r*d+c]) > math.Abs(a[p*d+c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p*d+c]) < 1e-12*scale {
+			return false
+		}
+		if p != c {
+			for k := 0; k < d; k++ {
+				a[c*d+k], a[p*d+k] = a[p*d+k], a[c*d+k]
+			}
+			b[c], b[p] = b[p], b[c]
+		}
+		inv := 1 / a[c*d+c]
+		for r := c + 1; r < d; r++ {
+			f := a[r*d+c] * inv
+			if f == 0 {
+				continue
+			}
+			for k := c; k < d; k++ {
+				a[r*d+k] -= f * a[c*d+k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	for c := d - 1; c >= 0; c-- {
+		s := b[c]
+		for k := c + 1; k < d; k++ {
+			s -= a[c*d+k] * b[k]
+		}
+		b[c] = s / a[c*d+c]
+	}
+	return true
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func dist2(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		t := a[i] - b[i]
+		s += t * t
+	}
+	return s
+}
+
+func norm(a []float64) float64 { return math.Sqrt(dot(a, a)) }
+
+// quickSelect returns the k-th smallest (0-based) value of x, reordering x.
+func quickSelect(x []float64, k int) float64 {
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		// Median of three as pivot keeps sorted inputs linear.
+		mid := lo + (hi-lo)/2
+		a, b, c := x[lo], x[mid], x[hi]
+		pivot := b
+		if (a <= b) == (b <= c) {
+			pivot = b
+		} else if (b <= a) == (a <= c) {
+			pivot = a
+		} else {
+			pivot = c
+		}
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		if k <= j {
+			hi = j
+		} else if k >= i {
+			lo = i
+		} else {
+			return x[k]
+		}
+	}
+	return x[k]
+}

@@ -1,0 +1,232 @@
+package spca
+
+import (
+	"math"
+	"sort"
+)
+
+// The metric of dimension j is a table over the lattice of axes 1..j: for
+// every station (u_1..u_{j-1}) of the lattice, the cumulative integral of
+// p(u_j | u_<j)^gamma along the curve, normalised to run from 0 to 1 over
+// the lattice axis. p is the density of the samples near that curve
+// (conditional on the earlier coordinates), so gamma = 1 makes r_j the
+// conditional CDF and equalises a spread that changes along the manifold.
+// Normalising every curve's total metric length to 1 gives every curve the
+// same number of quantisation cells; the anchor r_j = 0 lies below the
+// conditional spread, not where the curve leaves the previous one (where
+// the first curve need not pass through the conditional median).
+
+// condFraction is the share of the samples the conditional density of a
+// secondary curve is estimated from (the prototype needed >= 5 %).
+const condFraction = 0.1
+
+// densityFloor keeps the metric integrand positive where there are no
+// samples (relative to the peak of each curve's density), so the response
+// is strictly monotone and invertible everywhere on the lattice.
+const densityFloor = 1e-6
+
+// maxTable caps the entries of one metric table.
+const maxTable = 1 << 20
+
+// tableNodes returns the number of table nodes along axis j: finer than
+// the lattice (curves are smooth, densities are not), within maxTable.
+func tableNodes(l *lattice, j int) int {
+	fibers := 1
+	for a := 0; a < j; a++ {
+		fibers *= l.g[a]
+	}
+	return max(l.g[j], min(1024, maxTable/fibers))
+}
+
+// buildTables computes the metric tables from the unfolded training
+// coordinates u (n×d).
+func buildTables(l *lattice, u []float64, n int, gamma float64) [][]float64 {
+	d := l.d
+	tables := make([][]float64, d)
+	for j := 0; j < d; j++ {
+		shape := append(append([]int(nil), l.g[:j]...), tableNodes(l, j))
+		tstep := l.width(j) / float64(shape[j]-1)
+		size := 1
+		for _, g := range shape {
+			size *= g
+		}
+		strides := prefixStrides(shape)
+		h := make([]float64, size)
+		// Linear binning along the target axis, nearest node along the
+		// conditioning axes (they are smoothed next anyway).
+		for i := 0; i < n; i++ {
+			row := u[i*d : (i+1)*d]
+			off := 0
+			for a := 0; a < j; a++ {
+				p := (row[a] - l.lo[a]) / l.step[a]
+				k := int(math.Round(p))
+				k = max(0, min(l.g[a]-1, k))
+				off += k * strides[a]
+			}
+			p := (row[j] - l.lo[j]) / tstep
+			p = math.Max(0, math.Min(float64(shape[j]-1), p))
+			k := int(math.Floor(p))
+			if k >= shape[j]-1 {
+				k = shape[j] - 2
+			}
+			if k < 0 {
+				k = 0
+			}
+			fr := p - float64(k)
+			h[off+k*strides[j]] += 1 - fr
+			h[off+(k+1)*strides[j]] += fr
+		}
+		// Smoothing: conditioning axes by a window holding condFraction
+		// of the samples, the target axis by a narrow kernel (a fraction
+		// of Silverman's rule keeps hard edges sharp).
+		for a := 0; a <= j; a++ {
+			col := column(u, n, d, a)
+			var sigma float64
+			if a < j {
+				f := math.Pow(condFraction, 1/float64(j))
+				sigma = 0.5 * f * (quantile(col, 0.95) - quantile(col, 0.05))
+			} else {
+				neff := float64(n)
+				if j > 0 {
+					neff *= condFraction
+				}
+				sigma = 0.25 * 1.06 * robustSD(col) * math.Pow(math.Max(neff, 1), -0.2)
+			}
+			step := l.step[a]
+			if a == j {
+				step = tstep
+			}
+			smoothAxis(h, shape, strides, a, math.Max(0.5, sigma/step))
+		}
+		// Cumulative metric per fiber.
+		g := shape[j]
+		fibers := size / g
+		t := make([]float64, size)
+		w := make([]float64, g)
+		for fb := 0; fb < fibers; fb++ {
+			// Index of node i of fiber fb: the fiber's base plus i*stride;
+			// the target axis is the last of the prefix, stride 1.
+			base := fb * g
+			peak := 0.0
+			for i := 0; i < g; i++ {
+				peak = math.Max(peak, h[base+i])
+			}
+			for i := 0; i < g; i++ {
+				p := 0.0
+				if peak > 0 {
+					p = h[base+i] / peak
+				}
+				w[i] = math.Pow(p+densityFloor, gamma)
+			}
+			acc := 0.0
+			t[base] = 0
+			for i := 1; i < g; i++ {
+				acc += 0.5 * (w[i-1] + w[i])
+				t[base+i] = acc
+			}
+			for i := 0; i < g; i++ {
+				t[base+i] /= acc
+			}
+		}
+		tables[j] = t
+	}
+	return tables
+}
+
+// prefixStrides returns row-major strides of a grid with the given shape.
+func prefixStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	st := 1
+	for a := len(shape) - 1; a >= 0; a-- {
+		s[a] = st
+		st *= shape[a]
+	}
+	return s
+}
+
+// smoothAxis convolves h along axis a with a Gaussian of sd sigma (nodes),
+// truncated at 3 sd, without renormalising at the borders (mass leaves the
+// grid, as it would for a density estimate).
+func smoothAxis(h []float64, shape, strides []int, a int, sigma float64) {
+	g := shape[a]
+	if g == 1 {
+		return
+	}
+	r := int(math.Ceil(3 * sigma))
+	if r > g-1 {
+		r = g - 1
+	}
+	ker := make([]float64, 2*r+1)
+	ks := 0.0
+	for i := -r; i <= r; i++ {
+		v := math.Exp(-0.5 * float64(i*i) / (sigma * sigma))
+		ker[i+r] = v
+		ks += v
+	}
+	for i := range ker {
+		ker[i] /= ks
+	}
+	st := strides[a]
+	line := make([]float64, g)
+	out := make([]float64, g)
+	outer := len(h) / (g * st)
+	for o := 0; o < outer; o++ {
+		for in := 0; in < st; in++ {
+			base := o*g*st + in
+			for i := 0; i < g; i++ {
+				line[i] = h[base+i*st]
+			}
+			for i := 0; i < g; i++ {
+				acc := 0.0
+				lo, hi := max(0, i-r), min(g-1, i+r)
+				for k := lo; k <= hi; k++ {
+					acc += ker[k-i+r] * line[k]
+				}
+				out[i] = acc
+			}
+			for i := 0; i < g; i++ {
+				h[base+i*st] = out[i]
+			}
+		}
+	}
+}
+
+func column(u []float64, n, d, j int) []float64 {
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = u[i*d+j]
+	}
+	return c
+}
+
+// quantile of x (unsorted; x is sorted in place).
+func quantile(x []float64, p float64) float64 {
+	if !sort.Float64sAreSorted(x) {
+		sort.Float64s(x)
+	}
+	pos := p * float64(len(x)-1)
+	i := int(math.Floor(pos))
+	if i >= len(x)-1 {
+		return x[len(x)-1]
+	}
+	return x[i] + (pos-float64(i))*(x[i+1]-x[i])
+}
+
+// robustSD is min(sd, IQR/1.349), as in Silverman's rule.
+func robustSD(x []float64) float64 {
+	n := float64(len(x))
+	m, ss := 0.0, 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= n
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	sd := math.Sqrt(ss / math.Max(1, n-1))
+	iqr := (quantile(x, 0.75) - quantile(x, 0.25)) / 1.349
+	if iqr > 0 && iqr < sd {
+		return iqr
+	}
+	return sd
+}

@@ -1,0 +1,382 @@
+package spca
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"github.com/spcalab/spca/internal/atomicfile"
+)
+
+// Model file format (little-endian), version 1:
+//
+//	magic    [8]byte "SPCAmodl"
+//	version  uint32
+//	payload  (fields below, in order)
+//	checksum uint32 CRC-32C of magic, version and payload
+//
+// The payload holds the options, the normalisation, the ranking at the
+// origin, the lattice of curve positions, the metric tables and the drawn
+// first curve. Every count is validated against the lattice shape before
+// anything is allocated, so a hostile file cannot request absurd memory.
+const (
+	modelMagic   = "SPCAmodl"
+	modelVersion = 1
+	maxNodes     = 1 << 26
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+type encoder struct {
+	w   io.Writer
+	h   hash.Hash32
+	n   int64
+	err error
+	buf [8]byte
+}
+
+func (e *encoder) write(b []byte) {
+	if e.err != nil {
+		return
+	}
+	e.h.Write(b)
+	k, err := e.w.Write(b)
+	e.n += int64(k)
+	e.err = err
+}
+func (e *encoder) u32(v uint32) { binary.LittleEndian.PutUint32(e.buf[:4], v); e.write(e.buf[:4]) }
+func (e *encoder) u64(v uint64) { binary.LittleEndian.PutUint64(e.buf[:8], v); e.write(e.buf[:8]) }
+func (e *encoder) f64(v float64) {
+	e.u64(math.Float64bits(v))
+}
+func (e *encoder) f64s(v []float64) {
+	e.u64(uint64(len(v)))
+	for _, x := range v {
+		e.f64(x)
+	}
+}
+func (e *encoder) ints(v []int) {
+	for _, x := range v {
+		e.u32(uint32(x))
+	}
+}
+
+// WriteTo writes the model in the versioned binary format. Equal models
+// give identical bytes.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	e := &encoder{w: w, h: crc32.New(crcTable)}
+	e.write([]byte(modelMagic))
+	e.u32(modelVersion)
+	d := m.d
+	e.u32(uint32(d))
+	o := m.opt
+	e.f64(o.Gamma)
+	e.f64(o.K)
+	e.f64(o.Tau)
+	e.f64(o.Q)
+	e.u32(uint32(o.Origin))
+	e.f64s(o.OriginPoint)
+	e.f64(o.Tol)
+	e.u32(uint32(o.MaxIter))
+	e.u64(o.Seed)
+	e.u64(uint64(o.Resolution))
+	e.u64(uint64(o.MaxReference))
+	for _, v := range [][]float64{m.mean, m.origin, m.entropies, m.c} {
+		for _, x := range v {
+			e.f64(x)
+		}
+	}
+	e.f64(m.scale)
+	e.f64(m.dmax)
+	e.f64(m.tolN)
+	l := &m.lat
+	e.ints(l.g)
+	e.ints(l.zero)
+	for j := 0; j < d; j++ {
+		e.f64(l.lo[j])
+		e.f64(l.step[j])
+	}
+	e.f64s(l.x)
+	for _, t := range m.tables {
+		e.f64s(t)
+	}
+	e.u32(uint32(m.fiber0Lo))
+	e.u32(uint32(m.fiber0Hi))
+	e.u32(uint32(m.curve1.len()))
+	for _, v := range m.curve1.pts {
+		e.f64(v)
+	}
+	for _, v := range m.curve1.s {
+		e.f64(v)
+	}
+	sum := e.h.Sum32()
+	binary.LittleEndian.PutUint32(e.buf[:4], sum)
+	if e.err == nil {
+		k, err := w.Write(e.buf[:4])
+		e.n += int64(k)
+		e.err = err
+	}
+	return e.n, e.err
+}
+
+type decoder struct {
+	r   io.Reader
+	h   hash.Hash32
+	err error
+	buf [8]byte
+}
+
+func (dc *decoder) fail(format string, a ...any) {
+	if dc.err == nil {
+		dc.err = &FormatError{fmt.Sprintf(format, a...)}
+	}
+}
+
+func (dc *decoder) read(b []byte) {
+	if dc.err != nil {
+		return
+	}
+	if _, err := io.ReadFull(dc.r, b); err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			dc.fail("truncated")
+		} else {
+			dc.err = err
+		}
+		return
+	}
+	dc.h.Write(b)
+}
+func (dc *decoder) u32() uint32 {
+	dc.read(dc.buf[:4])
+	if dc.err != nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(dc.buf[:4])
+}
+func (dc *decoder) u64() uint64 {
+	dc.read(dc.buf[:8])
+	if dc.err != nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(dc.buf[:8])
+}
+
+// f64 reads a finite float.
+func (dc *decoder) f64() float64 {
+	v := math.Float64frombits(dc.u64())
+	if math.IsNaN(v) || math.IsInf(v, -1) {
+		dc.fail("non-finite value")
+		return 0
+	}
+	return v
+}
+
+// f64n reads a count that must equal want, then the values.
+func (dc *decoder) f64n(want int) []float64 {
+	n := dc.u64()
+	if dc.err != nil {
+		return nil
+	}
+	if n != uint64(want) {
+		dc.fail("array of %d values where the lattice needs %d", n, want)
+		return nil
+	}
+	v := make([]float64, want)
+	for i := range v {
+		v[i] = dc.f64()
+		if math.IsInf(v[i], 1) {
+			dc.fail("non-finite value")
+		}
+	}
+	return v
+}
+
+func (dc *decoder) vec(d int) []float64 {
+	v := make([]float64, d)
+	for i := range v {
+		v[i] = dc.f64()
+		if math.IsInf(v[i], 1) {
+			dc.fail("non-finite value")
+		}
+	}
+	return v
+}
+
+// Read reads a model written by WriteTo. A file that is not a model, of
+// another version, truncated, inconsistent or failing its checksum gives a
+// *FormatError.
+func Read(r io.Reader) (*Model, error) {
+	dc := &decoder{r: r, h: crc32.New(crcTable)}
+	var magic [8]byte
+	dc.read(magic[:])
+	if dc.err != nil {
+		return nil, &FormatError{"too short to be a model file"}
+	}
+	if string(magic[:]) != modelMagic {
+		return nil, &FormatError{"not an SPCA model (bad magic number)"}
+	}
+	if v := dc.u32(); dc.err == nil && v != modelVersion {
+		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads %d)", v, modelVersion)}
+	}
+	m := &Model{}
+	d := int(dc.u32())
+	if dc.err == nil && (d < 1 || d > 16) {
+		dc.fail("dimension %d out of range", d)
+	}
+	if dc.err != nil {
+		return nil, dc.err
+	}
+	m.d = d
+	o := &m.opt
+	o.Gamma = dc.f64()
+	o.K = dc.f64()
+	o.Tau = dc.f64()
+	o.Q = dc.f64() // +Inf allowed
+	o.Origin = OriginKind(dc.u32())
+	if n := dc.u64(); dc.err == nil {
+		if n != 0 && n != uint64(d) {
+			dc.fail("origin point of %d values", n)
+		} else if n > 0 {
+			o.OriginPoint = dc.vec(d)
+		}
+	}
+	o.Tol = dc.f64()
+	o.MaxIter = int(dc.u32())
+	o.Seed = dc.u64()
+	o.Resolution = int(dc.u64() & (1<<40 - 1))
+	o.MaxReference = int(dc.u64() & (1<<40 - 1))
+	m.mean = dc.vec(d)
+	m.origin = dc.vec(d)
+	m.entropies = make([]float64, d)
+	for i := range m.entropies {
+		m.entropies[i] = dc.f64() // -Inf possible for degenerate axes
+	}
+	m.c = dc.vec(d)
+	m.scale = dc.f64()
+	m.dmax = dc.f64()
+	m.tolN = dc.f64()
+	if dc.err != nil {
+		return nil, dc.err
+	}
+	if err := o.validate(d); err != nil || !(m.scale > 0) || !(m.dmax > 0) || !(m.tolN > 0) || o.MaxIter > 10000 {
+		return nil, &FormatError{"invalid options or normalisation"}
+	}
+	for _, c := range m.c {
+		if !(c > 0) || math.IsInf(c, 0) {
+			return nil, &FormatError{"invalid scale"}
+		}
+	}
+	l := &m.lat
+	l.d = d
+	l.g = make([]int, d)
+	l.zero = make([]int, d)
+	nodes := 1
+	for j := range l.g {
+		l.g[j] = int(dc.u32())
+		if dc.err == nil && (l.g[j] < 2 || l.g[j] > 1<<20) {
+			dc.fail("lattice axis %d has %d nodes", j+1, l.g[j])
+		}
+		nodes *= max(1, min(l.g[j], 1<<20))
+		if nodes > maxNodes {
+			dc.fail("lattice of more than %d nodes", maxNodes)
+			nodes = 1
+		}
+	}
+	for j := range l.zero {
+		l.zero[j] = int(dc.u32())
+		if dc.err == nil && l.zero[j] >= l.g[j] {
+			dc.fail("zero node out of range")
+		}
+	}
+	l.lo = make([]float64, d)
+	l.step = make([]float64, d)
+	for j := 0; j < d; j++ {
+		l.lo[j] = dc.f64()
+		l.step[j] = dc.f64()
+		if dc.err == nil && !(l.step[j] > 0) {
+			dc.fail("lattice step must be > 0")
+		}
+	}
+	if dc.err != nil {
+		return nil, dc.err
+	}
+	l.x = dc.f64n(nodes * d)
+	l.setStrides()
+	m.setTableAxes()
+	m.tables = make([][]float64, d)
+	fibers := 1
+	for j := 0; j < d && dc.err == nil; j++ {
+		m.tables[j] = dc.f64n(fibers * m.tnodes[j])
+		fibers *= l.g[j]
+		for i, t := range m.tables[j] {
+			if i%m.tnodes[j] > 0 && !(t >= m.tables[j][i-1]) {
+				dc.fail("metric table %d is not monotone", j+1)
+				break
+			}
+		}
+	}
+	m.fiber0Lo = int(dc.u32())
+	m.fiber0Hi = int(dc.u32())
+	if dc.err == nil && !(m.fiber0Lo < m.fiber0Hi && m.fiber0Hi < l.g[0]) {
+		dc.fail("first curve range out of the lattice")
+	}
+	nv := int(dc.u32())
+	if dc.err == nil && (nv < 1 || nv > 1<<20) {
+		dc.fail("first curve of %d vertices", nv)
+	}
+	if dc.err != nil {
+		return nil, dc.err
+	}
+	m.curve1.pts = dc.vec(nv * d)
+	m.curve1.s = dc.vec(nv)
+	if dc.err != nil {
+		return nil, dc.err
+	}
+	want := dc.h.Sum32()
+	var sum [4]byte
+	if _, err := io.ReadFull(r, sum[:]); err != nil {
+		return nil, &FormatError{"truncated (no checksum)"}
+	}
+	if binary.LittleEndian.Uint32(sum[:]) != want {
+		return nil, &FormatError{"checksum mismatch (corrupt file)"}
+	}
+	m.setFiber0()
+	return m, nil
+}
+
+// setFiber0 samples the drawn part of the first curve at the lattice nodes.
+func (m *Model) setFiber0() {
+	d := m.d
+	l := &m.lat
+	full := make([]float64, l.g[0]*d)
+	l.fiber(0, make([]float64, d), full, make([]int, d), make([]float64, d))
+	m.fiber0 = full[m.fiber0Lo*d : (m.fiber0Hi+1)*d]
+	m.fiber0S = l.axisCoords(0)[m.fiber0Lo : m.fiber0Hi+1]
+}
+
+// Save writes the model to path atomically (temporary file and rename):
+// on failure the previous file, if any, is untouched.
+func (m *Model) Save(path string) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := m.WriteTo(w)
+		return err
+	})
+}
+
+// Load reads a model file.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}

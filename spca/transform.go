@@ -1,0 +1,357 @@
+package spca
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// work is per-goroutine memory for the transforms.
+type work struct {
+	z, u, x, e, un, jac, a, b []float64
+	idx                       []int
+	frac                      []float64
+	fib                       []float64
+	coords                    [][]float64
+	blend                     []float64
+}
+
+func (m *Model) newWork() *work {
+	d := m.d
+	gmax := 0
+	for _, g := range m.lat.g {
+		gmax = max(gmax, g)
+	}
+	for _, g := range m.tnodes {
+		gmax = max(gmax, g)
+	}
+	w := &work{
+		z: make([]float64, d), u: make([]float64, d), x: make([]float64, d),
+		e: make([]float64, d), un: make([]float64, d),
+		jac: make([]float64, d*d), a: make([]float64, d*d), b: make([]float64, d),
+		idx: make([]int, d), frac: make([]float64, d),
+		fib:   make([]float64, gmax*d),
+		blend: make([]float64, gmax),
+	}
+	w.coords = make([][]float64, d)
+	for j := range w.coords {
+		w.coords[j] = m.lat.axisCoords(j)
+	}
+	return w
+}
+
+// unfold solves the unfolded coordinates u of the normalised point z: the
+// geodesic projections of z on the sequence of curves. It starts from the
+// orthogonal projections (on the first curve, then on the secondary curve
+// drawn there, ...) and corrects them with damped Newton steps on
+// R^{-1}(u) = z, using the Jacobian of the lattice map. This is the
+// seed's iterative correction (r(k+1) = r(k) + alpha C D gradU (x - x⊥))
+// carried out in the unfolded domain, where the metric plays no part, with
+// an adaptive step instead of a fixed alpha = 0.01.
+func (m *Model) unfold(z, u []float64, w *work) PointStats {
+	d := m.d
+	l := &m.lat
+	u[0], _ = project(z, m.fiber0, m.fiber0S, d, false)
+	for j := 1; j < d; j++ {
+		l.fiber(j, u, w.fib, w.idx, w.frac)
+		u[j], _ = project(z, w.fib[:l.g[j]*d], w.coords[j], d, true)
+	}
+	var st PointStats
+	st.Clamped = l.clampU(u)
+	l.eval(u, w.x, w.jac, w.idx, w.frac)
+	res := residual(z, w.x, w.e)
+	for st.Iterations < m.opt.MaxIter && res > m.tolN {
+		// Newton step J δ = e, damped towards the gradient step if J is
+		// singular (a fold of the lattice).
+		copy(w.a, w.jac)
+		copy(w.b, w.e)
+		if !solveLinear(w.a, w.b, d) {
+			levenbergStep(w.jac, w.e, w.b, w.a, d)
+		}
+		improved := false
+		alpha := 1.0
+		for try := 0; try < 12; try++ {
+			for j := 0; j < d; j++ {
+				w.un[j] = u[j] + alpha*w.b[j]
+			}
+			cl := l.clampU(w.un)
+			l.eval(w.un, w.x, nil, w.idx, w.frac)
+			if r := residualNorm(z, w.x); r < res {
+				copy(u, w.un)
+				st.Clamped = cl
+				improved = true
+				break
+			}
+			alpha *= 0.5
+		}
+		st.Iterations++
+		if !improved {
+			break
+		}
+		l.eval(u, w.x, w.jac, w.idx, w.frac)
+		res = residual(z, w.x, w.e)
+	}
+	st.Residual = res
+	st.Converged = res <= m.tolN
+	return st
+}
+
+// levenbergStep solves (JᵀJ + λ I) δ = Jᵀ e into delta, with λ a small
+// multiple of trace(JᵀJ); a and tmp are d×d scratch.
+func levenbergStep(jac, e, delta, a []float64, d int) {
+	tr := 0.0
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			s := 0.0
+			for k := 0; k < d; k++ {
+				s += jac[k*d+i] * jac[k*d+j]
+			}
+			a[i*d+j] = s
+		}
+		tr += a[i*d+i]
+	}
+	lambda := 1e-3*tr/float64(d) + 1e-12
+	for i := 0; i < d; i++ {
+		a[i*d+i] += lambda
+		s := 0.0
+		for k := 0; k < d; k++ {
+			s += jac[k*d+i] * e[k]
+		}
+		delta[i] = s
+	}
+	if !solveLinear(a, delta, d) {
+		for i := range delta[:d] {
+			delta[i] = 0
+		}
+	}
+}
+
+func residual(z, x, e []float64) float64 {
+	s := 0.0
+	for k := range z {
+		e[k] = z[k] - x[k]
+		s += e[k] * e[k]
+	}
+	return math.Sqrt(s)
+}
+
+func residualNorm(z, x []float64) float64 { return math.Sqrt(dist2(z, x)) }
+
+// tableWeights sets w.idx/w.frac for the conditioning axes < j of the
+// metric tables, with fractions clamped to the lattice (blends of monotone
+// tables with non-negative weights stay monotone).
+func (m *Model) tableWeights(j int, u []float64, w *work) {
+	l := &m.lat
+	for a := 0; a < j; a++ {
+		i, f := l.cell(a, u[a])
+		w.idx[a], w.frac[a] = i, math.Max(0, math.Min(1, f))
+	}
+}
+
+// blendTable writes the metric table of axis j at conditioning point u_<j
+// (weights from tableWeights) into w.blend.
+func (m *Model) blendTable(j int, w *work) []float64 {
+	l := &m.lat
+	g := m.tnodes[j]
+	out := w.blend[:g]
+	if j == 0 {
+		copy(out, m.tables[0])
+		return out
+	}
+	for i := range out {
+		out[i] = 0
+	}
+	t := m.tables[j]
+	// Row-major strides of the prefix grid g[0..j]; fiber base offsets.
+	ncorner := 1 << j
+	for c := 0; c < ncorner; c++ {
+		wt := 1.0
+		off := 0
+		stride := g
+		for a := j - 1; a >= 0; a-- {
+			i := w.idx[a]
+			if c>>a&1 == 1 {
+				wt *= w.frac[a]
+				i++
+			} else {
+				wt *= 1 - w.frac[a]
+			}
+			off += i * stride
+			stride *= l.g[a]
+		}
+		if wt == 0 {
+			continue
+		}
+		row := t[off : off+g]
+		for i := range out {
+			out[i] += wt * row[i]
+		}
+	}
+	return out
+}
+
+// tableCell locates u_j among the table nodes of axis j (fraction outside
+// [0, 1] beyond the ends: linear extrapolation).
+func (m *Model) tableCell(j int, t float64) (int, float64) {
+	p := (t - m.lat.lo[j]) / m.tstep[j]
+	i := int(math.Floor(p))
+	i = max(0, min(m.tnodes[j]-2, i))
+	return i, p - float64(i)
+}
+
+// metricForward maps unfolded coordinates to responses.
+func (m *Model) metricForward(u, r []float64, w *work) {
+	for j := 0; j < m.d; j++ {
+		m.tableWeights(j, u, w)
+		t := m.blendTable(j, w)
+		i, f := m.tableCell(j, u[j])
+		r[j] = m.c[j] * (t[i] + f*(t[i+1]-t[i]))
+	}
+}
+
+// metricInverse maps responses to unfolded coordinates, in sequence: the
+// table of dimension j depends on the coordinates before it.
+func (m *Model) metricInverse(r, u []float64, w *work) {
+	l := &m.lat
+	for j := 0; j < m.d; j++ {
+		m.tableWeights(j, u, w)
+		t := m.blendTable(j, w)
+		v := r[j] / m.c[j]
+		i := searchSegment(t, v)
+		f := (v - t[i]) / (t[i+1] - t[i])
+		u[j] = l.lo[j] + (float64(i)+f)*m.tstep[j]
+	}
+	l.clampU(u)
+}
+
+func (m *Model) checkVec(x []float64, what string) error {
+	if len(x) != m.d {
+		return &DataError{fmt.Sprintf("%s has %d values, the model expects %d", what, len(x), m.d)}
+	}
+	for j, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &DataError{fmt.Sprintf("%s value %d is %v", what, j+1, v)}
+		}
+	}
+	return nil
+}
+
+// Transform computes r = R(x) for one sample, writing r to dst (allocated
+// when nil... dst must have length Dim). Points outside the lattice are
+// clamped to one lattice width beyond it (PointStats.Clamped); their
+// responses extrapolate the metric linearly.
+func (m *Model) Transform(dst, x []float64) (PointStats, error) {
+	if err := m.checkVec(x, "sample"); err != nil {
+		return PointStats{}, err
+	}
+	if len(dst) != m.d {
+		panic("spca: Transform destination has wrong length")
+	}
+	return m.transform(dst, x, m.newWork()), nil
+}
+
+func (m *Model) transform(dst, x []float64, w *work) PointStats {
+	for k := range x {
+		w.z[k] = (x[k] - m.mean[k]) / m.scale
+	}
+	st := m.unfold(w.z, w.u, w)
+	st.Residual *= m.scale
+	m.metricForward(w.u, dst, w)
+	return st
+}
+
+// Inverse computes x = R^{-1}(r) for one response, writing x to dst:
+// it walks r_1 along the first curve in the metric, then r_2 along the
+// secondary curve drawn there, and so on.
+func (m *Model) Inverse(dst, r []float64) error {
+	if err := m.checkVec(r, "response"); err != nil {
+		return err
+	}
+	if len(dst) != m.d {
+		panic("spca: Inverse destination has wrong length")
+	}
+	m.inverse(dst, r, m.newWork())
+	return nil
+}
+
+func (m *Model) inverse(dst, r []float64, w *work) {
+	m.metricInverse(r, w.u, w)
+	m.lat.eval(w.u, w.x, nil, w.idx, w.frac)
+	m.denorm(w.x, dst)
+}
+
+// TransformBatch transforms every row of x in parallel. It returns the
+// responses and a summary of the iterations.
+func (m *Model) TransformBatch(x mat.Matrix) (*mat.Dense, BatchStats, error) {
+	n, d := x.Dims()
+	if d != m.d {
+		return nil, BatchStats{}, &DataError{fmt.Sprintf("samples have %d values, the model expects %d", d, m.d)}
+	}
+	if err := checkFinite(x); err != nil {
+		return nil, BatchStats{}, err
+	}
+	out := mat.NewDense(max(n, 1), d, nil)
+	if n == 0 {
+		return &mat.Dense{}, BatchStats{}, nil
+	}
+	stats := make([]PointStats, n)
+	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
+		row := make([]float64, d)
+		mat.Row(row, i, x)
+		stats[i] = m.transform(out.RawRowView(i), row, w)
+	})
+	return out, summarise(stats, m.opt.MaxIter), nil
+}
+
+// InverseBatch inverts every row of r in parallel.
+func (m *Model) InverseBatch(r mat.Matrix) (*mat.Dense, error) {
+	n, d := r.Dims()
+	if d != m.d {
+		return nil, &DataError{fmt.Sprintf("responses have %d values, the model expects %d", d, m.d)}
+	}
+	if err := checkFinite(r); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return &mat.Dense{}, nil
+	}
+	out := mat.NewDense(n, d, nil)
+	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
+		row := make([]float64, d)
+		mat.Row(row, i, r)
+		m.inverse(out.RawRowView(i), row, w)
+	})
+	return out, nil
+}
+
+func checkFinite(x mat.Matrix) error {
+	n, d := x.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return &DataError{fmt.Sprintf("row %d, column %d is %v", i+1, j+1, v)}
+			}
+		}
+	}
+	return nil
+}
+
+func summarise(stats []PointStats, maxIter int) BatchStats {
+	b := BatchStats{N: len(stats), Histogram: make([]int, maxIter+1)}
+	for _, s := range stats {
+		if s.Iterations == 0 && s.Converged {
+			b.NoCorrection++
+		}
+		if !s.Converged {
+			b.Unconverged++
+		}
+		if s.Clamped {
+			b.Clamped++
+		}
+		b.Histogram[s.Iterations]++
+		b.MaxIter = max(b.MaxIter, s.Iterations)
+		b.MaxResidual = math.Max(b.MaxResidual, s.Residual)
+	}
+	return b
+}

@@ -1,0 +1,110 @@
+package spca
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TuneGrid lists the candidate values of Tune.
+type TuneGrid struct{ K, Tau, Q []float64 }
+
+// TunePoint is the projection error of one grid point (RMS distance of the
+// samples to the first curve, input units; +Inf if no curve was drawn).
+type TunePoint struct{ K, Tau, Q, Error float64 }
+
+// TuneResult is the outcome of Tune: Best holds the base options with the
+// best (K, Tau, Q); Table every grid point in grid order (K slowest).
+type TuneResult struct {
+	Best  Options
+	Error float64
+	Table []TunePoint
+}
+
+// DefaultTuneGrid is the grid used when Tune gets an empty one: the ranges
+// of the Appendix's figures.
+func DefaultTuneGrid() TuneGrid {
+	return TuneGrid{
+		K:   []float64{0.02, 0.05, 0.1, 0.2},
+		Tau: []float64{0.05, 0.1, 0.2},
+		Q:   []float64{2, 10, math.Inf(1)},
+	}
+}
+
+// Tune picks (K, Tau, Q) on a grid by minimising the RMS projection error
+// of the samples onto the first principal curve, the criterion of the
+// seed's Appendix (a principal curve passes through the middle of the
+// data, like the first principal component minimises the residual
+// variance). Only the first curve is drawn per grid point, so Tune costs
+// a small fraction of a Fit.
+func Tune(data mat.Matrix, base Options, grid TuneGrid) (TuneResult, error) {
+	if len(grid.K) == 0 && len(grid.Tau) == 0 && len(grid.Q) == 0 {
+		grid = DefaultTuneGrid()
+	}
+	if len(grid.K) == 0 {
+		grid.K = []float64{base.K}
+	}
+	if len(grid.Tau) == 0 {
+		grid.Tau = []float64{base.Tau}
+	}
+	if len(grid.Q) == 0 {
+		grid.Q = []float64{base.Q}
+	}
+	var res TuneResult
+	res.Error = math.Inf(1)
+	var firstErr error
+	for _, k := range grid.K {
+		for _, tau := range grid.Tau {
+			for _, q := range grid.Q {
+				o := base
+				o.K, o.Tau, o.Q = k, tau, q
+				e, err := projectionError(data, o)
+				if err != nil {
+					if _, bad := err.(*OptionError); bad {
+						return TuneResult{}, err
+					}
+					if firstErr == nil {
+						firstErr = err
+					}
+					e = math.Inf(1)
+				}
+				res.Table = append(res.Table, TunePoint{k, tau, q, e})
+				if e < res.Error {
+					res.Error, res.Best = e, o
+				}
+			}
+		}
+	}
+	if math.IsInf(res.Error, 1) {
+		if firstErr == nil {
+			firstErr = &DataError{"no grid point drew a first curve"}
+		}
+		return res, firstErr
+	}
+	return res, nil
+}
+
+// projectionError draws the first curve with o and returns the RMS
+// distance of the reference samples to it, in input units.
+func projectionError(data mat.Matrix, o Options) (float64, error) {
+	f, err := newFitter(data, o)
+	if err != nil {
+		return 0, err
+	}
+	origin, err := f.origin()
+	if err != nil {
+		return 0, err
+	}
+	frame, _ := f.rankAtOrigin(origin)
+	d := f.d
+	c := f.dr.draw(origin, frame, 0, 0, nil, false, newScratch(d, f.nb.m))
+	if c.len() < 3 {
+		return math.Inf(1), nil
+	}
+	ss := 0.0
+	for i := 0; i < f.nb.m; i++ {
+		_, d2 := project(f.nb.ref[i*d:(i+1)*d], c.pts, c.s, d, false)
+		ss += d2
+	}
+	return math.Sqrt(ss/float64(f.nb.m)) * f.scale, nil
+}
