@@ -14,7 +14,7 @@ func (f *fitter) fit() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	frame, entropies := f.rankAtOrigin(origin)
+	frame, _ := f.rankAtOrigin(origin)
 	m := &Model{
 		d:         d,
 		opt:       f.opt,
@@ -22,7 +22,6 @@ func (f *fitter) fit() (*Model, error) {
 		scale:     f.scale,
 		dmax:      f.dmax,
 		origin:    origin,
-		entropies: entropies,
 	}
 	m.opt.Progress = nil
 	m.opt.OriginPoint = append([]float64(nil), f.opt.OriginPoint...)
@@ -43,6 +42,10 @@ func (f *fitter) fit() (*Model, error) {
 	}
 	f.progress("metric", 0, d)
 	m.tables = buildTables(&m.lat, u, f.n, f.opt.Gamma)
+	m.entropies = make([]float64, d)
+	for j := range m.entropies {
+		m.entropies[j] = histEntropy(column(u, f.n, d, j)) + math.Log2(f.scale)
+	}
 	m.setTableAxes()
 	f.progress("metric", d, d)
 	return m, nil

@@ -209,8 +209,11 @@ func (p *polyline) at(s float64, d int, dst []float64) {
 // frameAt returns the frame of the vertex nearest to arc length s.
 func (p *polyline) frameAt(s float64, d int) []float64 {
 	n := p.len()
+	if n == 1 {
+		return p.frames[:d*d]
+	}
 	i := searchSegment(p.s, s)
-	if n > 1 && s-p.s[i] > p.s[i+1]-s {
+	if s-p.s[i] > p.s[i+1]-s {
 		i++
 	}
 	return p.frames[i*d*d : (i+1)*d*d]

@@ -66,8 +66,10 @@ func (m *Model) SetScale(c []float64) error {
 }
 
 // MarginalEntropies returns the differential entropy (bits, input units)
-// of the training data projected on each of the d curves drawn at the
-// origin, in ranked (decreasing) order. It drives bit allocation.
+// of each unfolded coordinate u_i (arc length along the curves of the
+// sequence) over the training data, in dimension order. It drives bit
+// allocation. (The order itself was fixed at the origin by the entropies
+// of the samples projected on the d curves drawn there.)
 func (m *Model) MarginalEntropies() []float64 { return append([]float64(nil), m.entropies...) }
 
 // MaxDistance returns the largest pairwise distance of the training data

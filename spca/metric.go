@@ -20,10 +20,13 @@ import (
 // secondary curve is estimated from (the prototype needed >= 5 %).
 const condFraction = 0.1
 
-// densityFloor keeps the metric integrand positive where there are no
-// samples (relative to the peak of each curve's density), so the response
-// is strictly monotone and invertible everywhere on the lattice.
-const densityFloor = 1e-6
+// densityFloor is the metric integrand where the estimated density is
+// zero (outside the support of a curve's samples): p^gamma is 0 there for
+// every gamma, including gamma = 0 (the limit of p^gamma as gamma → 0+ is
+// the indicator of the support, so gamma = 0 spreads a curve's unit
+// metric length uniformly over its own support). The floor keeps the
+// response strictly monotone, hence invertible, everywhere on the lattice.
+const densityFloor = 1e-9
 
 // maxTable caps the entries of one metric table.
 const maxTable = 1 << 20
@@ -112,11 +115,10 @@ func buildTables(l *lattice, u []float64, n int, gamma float64) [][]float64 {
 				peak = math.Max(peak, h[base+i])
 			}
 			for i := 0; i < g; i++ {
-				p := 0.0
-				if peak > 0 {
-					p = h[base+i] / peak
+				w[i] = densityFloor
+				if p := h[base+i]; p > 0 {
+					w[i] += math.Pow(p/peak, gamma)
 				}
-				w[i] = math.Pow(p+densityFloor, gamma)
 			}
 			acc := 0.0
 			t[base] = 0

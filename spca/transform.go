@@ -10,6 +10,7 @@ import (
 // work is per-goroutine memory for the transforms.
 type work struct {
 	z, u, x, e, un, jac, a, b []float64
+	ubest                     []float64
 	idx                       []int
 	frac                      []float64
 	fib                       []float64
@@ -28,7 +29,7 @@ func (m *Model) newWork() *work {
 	}
 	w := &work{
 		z: make([]float64, d), u: make([]float64, d), x: make([]float64, d),
-		e: make([]float64, d), un: make([]float64, d),
+		e: make([]float64, d), un: make([]float64, d), ubest: make([]float64, d),
 		jac: make([]float64, d*d), a: make([]float64, d*d), b: make([]float64, d),
 		idx: make([]int, d), frac: make([]float64, d),
 		fib:   make([]float64, gmax*d),
@@ -57,11 +58,50 @@ func (m *Model) unfold(z, u []float64, w *work) PointStats {
 		l.fiber(j, u, w.fib, w.idx, w.frac)
 		u[j], _ = project(z, w.fib[:l.g[j]*d], w.coords[j], d, true)
 	}
+	st := m.newton(z, u, w, m.opt.MaxIter)
+	if st.Converged || st.Iterations >= m.opt.MaxIter {
+		return st
+	}
+	// The correction stalled, typically on a fold where neighbouring
+	// curves of the lattice cross: restart from the nearest lattice node
+	// and keep the better of the two solutions.
+	copy(w.ubest, u)
+	m.nearestNode(z, u)
+	st2 := m.newton(z, u, w, m.opt.MaxIter-st.Iterations)
+	st2.Iterations += st.Iterations
+	if st2.Residual < st.Residual {
+		return st2
+	}
+	copy(u, w.ubest)
+	st.Iterations = st2.Iterations
+	return st
+}
+
+// nearestNode sets u to the coordinates of the lattice node closest to z.
+func (m *Model) nearestNode(z, u []float64) {
+	l := &m.lat
+	d := m.d
+	best, bi := math.Inf(1), 0
+	for i, n := 0, len(l.x)/d; i < n; i++ {
+		if v := dist2(z, l.x[i*d:(i+1)*d]); v < best {
+			best, bi = v, i
+		}
+	}
+	for j := 0; j < d; j++ {
+		k := bi / l.strides[j] % l.g[j]
+		u[j] = l.lo[j] + float64(k)*l.step[j]
+	}
+}
+
+// newton runs at most maxIter damped Newton corrections from u.
+func (m *Model) newton(z, u []float64, w *work, maxIter int) PointStats {
+	d := m.d
+	l := &m.lat
 	var st PointStats
 	st.Clamped = l.clampU(u)
 	l.eval(u, w.x, w.jac, w.idx, w.frac)
 	res := residual(z, w.x, w.e)
-	for st.Iterations < m.opt.MaxIter && res > m.tolN {
+	for st.Iterations < maxIter && res > m.tolN {
 		// Newton step J δ = e, damped towards the gradient step if J is
 		// singular (a fold of the lattice).
 		copy(w.a, w.jac)

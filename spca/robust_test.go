@@ -1,0 +1,285 @@
+package spca_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spcalab/spca/spca"
+	"github.com/spcalab/spca/testimages"
+	"gonum.org/v1/gonum/mat"
+)
+
+func smallModel(t testing.TB) (*spca.Model, *mat.Dense) {
+	t.Helper()
+	s := testimages.Spiral(600, 11)
+	return fitFor(t, "small-spiral", s.X, withGamma(1.0/3)), s.X
+}
+
+// Acceptance 4: bad training data gives a *DataError, never a panic.
+func TestFitBadData(t *testing.T) {
+	good := testimages.Spiral(300, 1).X
+	withValue := func(v float64) *mat.Dense {
+		x := mat.DenseCopyOf(good)
+		x.Set(17, 1, v)
+		return x
+	}
+	line := mat.NewDense(200, 2, nil)
+	for i := 0; i < 200; i++ {
+		line.Set(i, 0, float64(i))
+		line.Set(i, 1, 2*float64(i)+1)
+	}
+	constant := mat.NewDense(50, 3, nil)
+	constant.Apply(func(_, _ int, _ float64) float64 { return 4 }, constant)
+	cases := []struct {
+		name string
+		x    mat.Matrix
+		opt  func(*spca.Options)
+	}{
+		{"NaN", withValue(math.NaN()), nil},
+		{"+Inf", withValue(math.Inf(1)), nil},
+		{"-Inf", withValue(math.Inf(-1)), nil},
+		{"too few for k", mat.NewDense(20, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 41}), nil},
+		{"two samples", mat.NewDense(2, 2, []float64{1, 2, 3, 5}), nil},
+		{"collinear", line, nil},
+		{"constant", constant, nil},
+	}
+	for _, c := range cases {
+		o := withGamma(0)
+		if c.opt != nil {
+			c.opt(&o)
+		}
+		_, err := spca.Fit(c.x, o)
+		var de *spca.DataError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: got %v, want a *DataError", c.name, err)
+			continue
+		}
+		t.Logf("%s: %v", c.name, err)
+	}
+}
+
+func TestFitBadOptions(t *testing.T) {
+	x := testimages.Spiral(300, 1).X
+	for name, set := range map[string]func(*spca.Options){
+		"negative gamma": func(o *spca.Options) { o.Gamma = -1 },
+		"NaN gamma":      func(o *spca.Options) { o.Gamma = math.NaN() },
+		"K zero":         func(o *spca.Options) { o.K = 0 },
+		"K above 1":      func(o *spca.Options) { o.K = 1.5 },
+		"tau zero":       func(o *spca.Options) { o.Tau = 0 },
+		"q zero":         func(o *spca.Options) { o.Q = 0 },
+		"given origin":   func(o *spca.Options) { o.Origin = spca.OriginGiven },
+		"far origin":     func(o *spca.Options) { o.Origin, o.OriginPoint = spca.OriginGiven, []float64{100, 100} },
+		"short scale":    func(o *spca.Options) { o.Scale = []float64{1} },
+		"zero scale":     func(o *spca.Options) { o.Scale = []float64{1, 0} },
+	} {
+		o := withGamma(0)
+		set(&o)
+		_, err := spca.Fit(x, o)
+		var oe *spca.OptionError
+		if !errors.As(err, &oe) {
+			t.Errorf("%s: got %v, want an *OptionError", name, err)
+		}
+	}
+}
+
+func TestTransformBadInput(t *testing.T) {
+	m, _ := smallModel(t)
+	r := make([]float64, 2)
+	if _, err := m.Transform(r, []float64{1, 2, 3}); err == nil {
+		t.Error("wrong dimension accepted by Transform")
+	}
+	if _, err := m.Transform(r, []float64{math.NaN(), 0}); err == nil {
+		t.Error("NaN accepted by Transform")
+	}
+	if err := m.Inverse(r, []float64{math.Inf(1), 0}); err == nil {
+		t.Error("Inf accepted by Inverse")
+	}
+	if _, _, err := m.TransformBatch(mat.NewDense(3, 3, nil)); err == nil {
+		t.Error("wrong dimension accepted by TransformBatch")
+	}
+	if _, err := m.InverseBatch(mat.NewDense(3, 1, nil)); err == nil {
+		t.Error("wrong dimension accepted by InverseBatch")
+	}
+}
+
+// Points far outside the manifold are clamped in bounded time, and
+// responses far outside [0, 1] still invert to finite points.
+func TestFarPoints(t *testing.T) {
+	m, _ := smallModel(t)
+	far := mat.NewDense(4, 2, []float64{1e6, 1e6, -1e9, 3, 0, 1e12, 50, -50})
+	start := time.Now()
+	r, st, err := m.TransformBatch(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Clamped == 0 {
+		t.Errorf("far points not reported as clamped: %+v", st)
+	}
+	if st.MaxIter > m.Options().MaxIter {
+		t.Errorf("iteration cap exceeded: %d", st.MaxIter)
+	}
+	for _, v := range r.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("non-finite response %v", v)
+		}
+	}
+	x, err := m.InverseBatch(mat.NewDense(2, 2, []float64{1e9, -1e9, -5, 7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range x.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 100*m.MaxDistance() {
+			t.Fatalf("inverse of a far response is absurd: %v", v)
+		}
+	}
+	t.Logf("far points: %v in %v", st, time.Since(start))
+}
+
+// Acceptance 5: same data, options and seed give byte-identical model
+// files, whatever the number of workers.
+func TestDeterminism(t *testing.T) {
+	x := testimages.DelicadoFixed(3000, 3).X
+	var files [][]byte
+	for _, workers := range []int{1, 2, 5} {
+		o := withGamma(1.0 / 3)
+		o.Workers = workers
+		o.MaxReference = 1000 // exercises the seeded subsample
+		m, err := spca.Fit(x, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b.Bytes())
+	}
+	for i := 1; i < len(files); i++ {
+		if !bytes.Equal(files[0], files[i]) {
+			t.Fatalf("model bytes differ between runs (%d vs %d bytes)", len(files[0]), len(files[i]))
+		}
+	}
+	o := withGamma(1.0 / 3)
+	o.MaxReference = 1000
+	o.Seed = 2
+	m, err := spca.Fit(x, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	if bytes.Equal(b.Bytes(), files[0]) {
+		t.Error("a different seed gave the same model: the seed is not used")
+	}
+}
+
+func TestSaveLoad(t *testing.T) {
+	m, x := smallModel(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.spca")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := spca.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, _, _ := m.TransformBatch(x)
+	r2, _, _ := m2.TransformBatch(x)
+	if !mat.Equal(r1, r2) {
+		t.Fatal("loaded model transforms differently")
+	}
+	x1, _ := m.InverseBatch(r1)
+	x2, _ := m2.InverseBatch(r1)
+	if !mat.Equal(x1, x2) {
+		t.Fatal("loaded model inverts differently")
+	}
+	var a, b bytes.Buffer
+	m.WriteTo(&a)
+	m2.WriteTo(&b)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("re-saved model differs")
+	}
+	// A failed save leaves the previous file untouched and no temporary.
+	if err := m.Save(filepath.Join(dir, "missing", "m.spca")); err == nil {
+		t.Error("save into a missing directory succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries after a failed save, want 1", len(entries))
+	}
+}
+
+// Acceptance 4: corrupt, truncated or foreign files give *FormatError.
+func TestReadCorrupt(t *testing.T) {
+	m, _ := smallModel(t)
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	good := b.Bytes()
+	cases := map[string][]byte{
+		"empty":     {},
+		"foreign":   []byte("P6\n3 2\n255\n"),
+		"png":       {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0},
+		"truncated": good[:len(good)/2],
+		"no crc":    good[:len(good)-4],
+		"version":   append(append([]byte("SPCAmodl"), 9, 0, 0, 0), good[12:]...),
+	}
+	for _, off := range []int{20, 200, len(good) / 3, len(good) - 10} {
+		c := append([]byte(nil), good...)
+		c[off] ^= 0x40
+		cases["flipped byte "+itoa(off)] = c
+	}
+	for name, data := range cases {
+		_, err := spca.Read(bytes.NewReader(data))
+		var fe *spca.FormatError
+		if !errors.As(err, &fe) {
+			t.Errorf("%s: got %v, want a *FormatError", name, err)
+		}
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+// FuzzRead checks that no input makes the model decoder panic or hang, and
+// that whatever it accepts can be used.
+func FuzzRead(f *testing.F) {
+	s := testimages.Spiral(300, 1)
+	o := withGamma(1)
+	o.Resolution = 2048
+	m, err := spca.Fit(s.X, o)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	good := b.Bytes()
+	f.Add(good)
+	f.Add(good[:100])
+	f.Add([]byte("SPCAmodl"))
+	f.Add([]byte("SPCAmodl\x01\x00\x00\x00\xff\xff\xff\xff"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := spca.Read(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		r := make([]float64, m.Dim())
+		x := make([]float64, m.Dim())
+		m.Transform(r, x)
+		m.Inverse(x, r)
+	})
+}
