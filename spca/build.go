@@ -16,12 +16,12 @@ func (f *fitter) fit() (*Model, error) {
 	}
 	frame, _ := f.rankAtOrigin(origin)
 	m := &Model{
-		d:         d,
-		opt:       f.opt,
-		mean:      f.mean,
-		scale:     f.scale,
-		dmax:      f.dmax,
-		origin:    origin,
+		d:      d,
+		opt:    f.opt,
+		mean:   f.mean,
+		scale:  f.scale,
+		dmax:   f.dmax,
+		origin: origin,
 	}
 	m.opt.Progress = nil
 	m.opt.OriginPoint = append([]float64(nil), f.opt.OriginPoint...)

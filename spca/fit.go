@@ -29,8 +29,8 @@ type Model struct {
 	fiber0S   []float64   // their coordinates u_1
 	fiber0Lo  int         // lattice nodes of the drawn part
 	fiber0Hi  int
-	curve1    polyline    // the drawn first curve (no frames)
-	tolN      float64     // forward tolerance, normalised units
+	curve1    polyline // the drawn first curve (no frames)
+	tolN      float64  // forward tolerance, normalised units
 }
 
 // Dim returns the dimension d of samples and responses.
@@ -110,9 +110,9 @@ type fitter struct {
 	mean  []float64
 	scale float64
 	z     []float64 // n×d normalised samples
-	nb   *neighbourhood
-	dr   *drawer
-	dmax float64
+	nb    *neighbourhood
+	dr    *drawer
+	dmax  float64
 }
 
 // Fit learns SPCA from the rows of data (N samples × d dimensions): it
