@@ -258,18 +258,40 @@ func histEntropy(x []float64) float64 {
 	return h
 }
 
+// curveExtentQuantile sets the range of a secondary lattice axis: the
+// quantile of the curves' extents on each side.
+const curveExtentQuantile = 0.9
+
+// maxCurves caps the number of secondary curves drawn at the last level,
+// the dominant cost of Fit.
+const maxCurves = 1 << 15
+
 // latticeNodes decides the node counts: the first axis gets a larger share
-// (it is one curve, the secondary families need many curves), every axis
-// at most half-step resolution, all within the Resolution budget.
+// (it is one curve, the secondary families need many curves), and the
+// other axes as many nodes as the node budget and maxCurves allow, at
+// least 3 (two segments per curve).
 func latticeNodes(d, budget int) (first, rest int) {
+	if d == 1 {
+		return min(4096, max(8, budget)), 0
+	}
 	g := math.Pow(float64(budget), 1/(float64(d)+0.5))
 	first = int(math.Min(1024, math.Max(32, math.Round(math.Pow(g, 1.5)))))
-	if d == 1 {
-		return int(math.Min(4096, float64(budget))), 0
+	fits := func(first, r int) bool {
+		nodes, curves := float64(first), float64(first)
+		for j := 1; j < d; j++ {
+			nodes *= float64(r)
+			if j < d-1 {
+				curves *= float64(r)
+			}
+		}
+		return nodes <= float64(budget) && curves <= maxCurves
 	}
-	rest = int(math.Max(4, math.Floor(math.Pow(float64(budget)/float64(first), 1/float64(d-1)))))
-	if rest > 256 {
-		rest = 256
+	for first > 8 && !fits(first, 3) {
+		first /= 2
+	}
+	rest = 3
+	for rest < 256 && fits(first, rest+1) {
+		rest++
 	}
 	return first, rest
 }
@@ -286,22 +308,15 @@ func axisFor(lo, hi, tau float64, maxNodes int, zeroNode bool) (g int, first, st
 	hi += margin
 	span = hi - lo
 	need := int(math.Ceil(2*span/tau)) + 1
-	g = maxNodes
-	if need < g {
-		g = need
-	}
-	if g < 4 {
-		g = 4
-	}
-	step = span / float64(g-1)
+	g = max(3, min(maxNodes, need))
 	if !zeroNode {
-		return g, lo, step, 0
+		return g, lo, span / float64(g-1), 0
 	}
-	zero = int(math.Ceil(-lo / step))
+	// One spare interval lets node 0 sit at u = 0 while the g nodes still
+	// cover [lo, hi].
+	step = span / float64(g-2)
+	zero = min(g-1, int(math.Ceil(-lo/step)))
 	first = -float64(zero) * step
-	for first+float64(g-1)*step < hi {
-		g++
-	}
 	return g, first, step, zero
 }
 
@@ -350,13 +365,17 @@ func (f *fitter) buildLattice(m *Model, origin, frame []float64) error {
 			}
 		})
 		f.progress(stage, parents, parents)
-		lo, hi := math.Inf(1), math.Inf(-1)
+		// The axis spans the extents of most curves, not of the longest
+		// few: nodes spent where only outliers reach are lost for the
+		// bulk, and the lattice continues every curve straight anyway.
+		los := make([]float64, parents)
+		his := make([]float64, parents)
 		for i := range curves {
-			lo = math.Min(lo, curves[i].s[0])
-			hi = math.Max(hi, curves[i].s[curves[i].len()-1])
+			los[i] = curves[i].s[0]
+			his[i] = curves[i].s[curves[i].len()-1]
 		}
-		lo = math.Max(lo, -f.dmax)
-		hi = math.Min(hi, f.dmax)
+		lo := math.Max(quantile(los, 1-curveExtentQuantile), -f.dmax)
+		hi := math.Min(quantile(his, curveExtentQuantile), f.dmax)
 		g, first, step, zero := axisFor(lo, hi, f.opt.Tau, rest, true)
 		lat.g = append(lat.g, g)
 		lat.lo = append(lat.lo, first)

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/internal/csvmat"
+	"github.com/spcalab/spca/spca"
+)
+
+func fitCommand() *cli.Command {
+	flags := []cli.Flag{
+		inFlag(true),
+		&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
+	}
+	flags = append(flags, fitFlags()...)
+	flags = append(flags, runFlags()...)
+	return &cli.Command{
+		Name:      "fit",
+		Usage:     "fit an SPCA model to the samples of a CSV file",
+		UsageText: "spca fit --in data.csv --out model.spca [--gamma 1/3 --k 0.1 --tau 0.1 --q 10 ...]",
+		Flags:     flags,
+		Action:    runFit,
+	}
+}
+
+func runFit(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagIn, flagOut); err != nil {
+		return err
+	}
+	out := c.String(flagOut)
+	if out == stdio {
+		return fail("fit: --%s must name a file; models are binary", flagOut)
+	}
+	opt, err := fitOptions(c)
+	if err != nil {
+		return err
+	}
+	// Fail before a long fit rather than when saving its result.
+	if _, err := os.Stat(filepath.Dir(out)); err != nil {
+		return fail("--%s: %v", flagOut, err)
+	}
+	data, err := csvmat.ReadFile(c.String(flagIn))
+	if err != nil {
+		return fail("%v", err)
+	}
+
+	start := time.Now()
+	bars := newProgress(c)
+	opt.Progress = bars.callback()
+	model, err := spca.Fit(data, opt)
+	bars.finish()
+	if err != nil {
+		return fail("fit: %s", brief(err))
+	}
+	elapsed := time.Since(start)
+	if err := model.Save(out); err != nil {
+		return fail("%s", withPath(out, err))
+	}
+	if !quiet(c) {
+		n, d := data.Dims()
+		fmt.Fprintf(c.App.ErrWriter, "fit: %d samples of dimension %d, gamma %s, in %s -> %s\n",
+			n, d, formatFloat(opt.Gamma), elapsed.Round(time.Millisecond), out)
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/spca"
+)
+
+// Flag names.
+const (
+	flagQuiet        = "quiet"
+	flagIn           = "in"
+	flagOut          = "out"
+	flagModel        = "model"
+	flagGamma        = "gamma"
+	flagK            = "k"
+	flagTau          = "tau"
+	flagQ            = "q"
+	flagOrigin       = "origin"
+	flagSeed         = "seed"
+	flagTol          = "tol"
+	flagMaxIter      = "max-iter"
+	flagWorkers      = "workers"
+	flagResolution   = "resolution"
+	flagMaxReference = "max-reference"
+	flagStats        = "stats"
+	flagJSON         = "json"
+	flagN            = "n"
+	flagLatent       = "latent"
+)
+
+// stdio is the file name that stands for standard input or output.
+const stdio = "-"
+
+func quietFlag() cli.Flag {
+	return &cli.BoolFlag{Name: flagQuiet, Usage: "print no progress or summary on stderr"}
+}
+
+// quiet reports whether --quiet was given before or after the command name.
+func quiet(c *cli.Context) bool {
+	for _, x := range c.Lineage() {
+		if x.Bool(flagQuiet) {
+			return true
+		}
+	}
+	return false
+}
+
+func inFlag(required bool) cli.Flag {
+	if required {
+		return &cli.StringFlag{Name: flagIn, Usage: "input CSV `FILE`, - for stdin (required)"}
+	}
+	return &cli.StringFlag{Name: flagIn, Value: stdio, Usage: "input CSV `FILE`, - for stdin"}
+}
+
+func csvOutFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagOut, Value: stdio, Usage: "output CSV `FILE`, - for stdout"}
+}
+
+func modelFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagModel, Usage: "model `FILE` written by spca fit (required)"}
+}
+
+func jsonFlag() cli.Flag {
+	return &cli.BoolFlag{Name: flagJSON, Usage: "print JSON on stdout instead of text"}
+}
+
+// fitFlags are the options of the fitted transform itself.
+func fitFlags() []cli.Flag {
+	def := spca.DefaultOptions()
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "exponent of the PDF in the metric, >= 0: 0 unfolds, 1/3 minimises quantisation error, 1 equalises (fractions allowed)"},
+		&cli.Float64Flag{Name: flagK, Value: def.K, Usage: "neighbourhood of the local PCA as a fraction of the samples, in (0, 1]"},
+		&cli.Float64Flag{Name: flagTau, Value: def.Tau, Usage: "step of the curves as a fraction of the RMS radius of the data"},
+		&cli.StringFlag{Name: flagQ, Value: strconv.FormatFloat(def.Q, 'g', -1, 64), Usage: "stiffness of the curves, > 0 (inf ignores the local mean)"},
+		&cli.Float64Flag{Name: flagTol, Value: def.Tol, Usage: "convergence tolerance of the forward transform, as a fraction of the data diameter"},
+		&cli.IntFlag{Name: flagMaxIter, Value: def.MaxIter, Usage: "maximum correction iterations of the forward transform"},
+		&cli.IntFlag{Name: flagResolution, Value: spca.DefaultResolution, Usage: "number of lattice nodes for the secondary curves"},
+	}
+}
+
+// runFlags are the options that control how Fit and Tune run.
+func runFlags() []cli.Flag {
+	def := spca.DefaultOptions()
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagOrigin, Value: def.Origin.String(), Usage: "origin of the first curve: mean, densest or a point x1,x2,..."},
+		&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
+		&cli.IntFlag{Name: flagWorkers, Value: def.Workers, Usage: "number of parallel workers, 0 for all CPUs"},
+		&cli.IntFlag{Name: flagMaxReference, Value: spca.DefaultMaxReference, Usage: "largest number of samples used for the local PCA neighbourhoods"},
+	}
+}
+
+// runOptions returns the default options with the runFlags applied.
+func runOptions(c *cli.Context) (spca.Options, error) {
+	opt := spca.DefaultOptions()
+	var err error
+	opt.Origin, opt.OriginPoint, err = parseOrigin(c.String(flagOrigin))
+	if err != nil {
+		return opt, fail("--%s: %v", flagOrigin, err)
+	}
+	opt.Seed = c.Uint64(flagSeed)
+	opt.Workers = c.Int(flagWorkers)
+	opt.MaxReference = c.Int(flagMaxReference)
+	return opt, nil
+}
+
+// fitOptions returns the options given by runFlags and fitFlags.
+func fitOptions(c *cli.Context) (spca.Options, error) {
+	opt, err := runOptions(c)
+	if err != nil {
+		return opt, err
+	}
+	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
+		return opt, fail("--%s: %v", flagGamma, err)
+	}
+	if opt.Q, err = parseQ(c.String(flagQ)); err != nil {
+		return opt, fail("--%s: %v", flagQ, err)
+	}
+	opt.K = c.Float64(flagK)
+	opt.Tau = c.Float64(flagTau)
+	opt.Tol = c.Float64(flagTol)
+	opt.MaxIter = c.Int(flagMaxIter)
+	opt.Resolution = c.Int(flagResolution)
+	return opt, nil
+}
+
+// parseNumber parses a decimal number or a fraction "a/b".
+func parseNumber(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	num, den, isFraction := strings.Cut(s, "/")
+	a, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number or fraction", s)
+	}
+	if !isFraction {
+		return a, nil
+	}
+	b, err := strconv.ParseFloat(strings.TrimSpace(den), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number or fraction", s)
+	}
+	if b == 0 {
+		return 0, fmt.Errorf("%q divides by zero", s)
+	}
+	return a / b, nil
+}
+
+// parseGamma parses the exponent gamma: a finite number or fraction >= 0.
+func parseGamma(s string) (float64, error) {
+	g, err := parseNumber(s)
+	switch {
+	case err != nil:
+		return 0, err
+	case math.IsNaN(g) || math.IsInf(g, 0):
+		return 0, fmt.Errorf("%q is not finite", s)
+	case g < 0:
+		return 0, fmt.Errorf("%q is negative; gamma must be >= 0", s)
+	}
+	return g, nil
+}
+
+// parseQ parses the stiffness: a number > 0 or "inf".
+func parseQ(s string) (float64, error) {
+	q, err := parseNumber(s)
+	switch {
+	case err != nil:
+		return 0, err
+	case !(q > 0):
+		return 0, fmt.Errorf("%q is not > 0", s)
+	}
+	return q, nil
+}
+
+// parseOrigin parses "mean", "densest" or a comma-separated point.
+func parseOrigin(s string) (spca.OriginKind, []float64, error) {
+	switch strings.TrimSpace(s) {
+	case spca.OriginMean.String():
+		return spca.OriginMean, nil, nil
+	case spca.OriginDensest.String():
+		return spca.OriginDensest, nil, nil
+	}
+	fields := strings.Split(s, ",")
+	point := make([]float64, len(fields))
+	for i, f := range fields {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, nil, fmt.Errorf("%q is not mean, densest or a point x1,x2,... of finite numbers", s)
+		}
+		point[i] = v
+	}
+	return spca.OriginGiven, point, nil
+}
+
+// errHelpShown tells an action that positionals printed the help because
+// --help followed a positional argument; the action then stops quietly.
+var errHelpShown = errors.New("help shown")
+
+// positionals returns the positional arguments of the command, which must
+// number n; what names them for the error message.
+//
+// Go's flag parsing stops at the first positional argument. So that
+// "spca info model.spca --json" works, flags that follow a positional
+// argument are parsed here and stored into c. "--" ends the flags.
+func positionals(c *cli.Context, n int, what string) ([]string, error) {
+	var pos []string
+	rest := c.Args().Slice()
+	for len(rest) > 0 {
+		a := rest[0]
+		if a == "--" {
+			pos = append(pos, rest[1:]...)
+			break
+		}
+		if a == stdio || !strings.HasPrefix(a, "-") {
+			pos = append(pos, a)
+			rest = rest[1:]
+			continue
+		}
+		set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+		set.SetOutput(io.Discard)
+		for _, f := range c.Command.Flags {
+			if err := f.Apply(set); err != nil {
+				return nil, err
+			}
+		}
+		if err := set.Parse(rest); err != nil {
+			return nil, usageError(c, err, true)
+		}
+		var err error
+		set.Visit(func(f *flag.Flag) {
+			if err == nil {
+				err = c.Set(f.Name, f.Value.String())
+			}
+		})
+		if err != nil {
+			return nil, usageError(c, err, true)
+		}
+		consumed := len(rest) - len(set.Args())
+		if consumed > 0 && rest[consumed-1] == "--" {
+			pos = append(pos, set.Args()...)
+			break
+		}
+		rest = set.Args()
+	}
+	if c.Bool("help") {
+		if err := cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name); err != nil {
+			return nil, err
+		}
+		return nil, errHelpShown
+	}
+	if len(pos) != n {
+		return nil, fail("%s: expected %s, got %d arguments (see spca %s --help)", c.Command.Name, what, len(pos), c.Command.Name)
+	}
+	return pos, nil
+}
+
+// noPositionals rejects stray arguments of a command that takes none.
+func noPositionals(c *cli.Context) error {
+	if c.Args().Present() {
+		return fail("%s: unexpected argument %q (see spca %s --help)", c.Command.Name, c.Args().First(), c.Command.Name)
+	}
+	return nil
+}
+
+// requireFlags reports the first of names that was not given, as one line
+// instead of the help text cli prints for Required flags.
+func requireFlags(c *cli.Context, names ...string) error {
+	for _, name := range names {
+		if !c.IsSet(name) {
+			return fail("%s: missing --%s (see spca %s --help)", c.Command.Name, name, c.Command.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+// Command spca fits Sequential Principal Curves Analysis models to data in
+// CSV files and applies them.
+//
+//	spca synth spiral --n 2000 --out data.csv
+//	spca fit --in data.csv --gamma 1/3 --out model.spca
+//	spca transform --model model.spca --in data.csv --out r.csv --stats
+//	spca inverse --model model.spca --in r.csv --out x.csv
+//	spca tune --in data.csv
+//	spca info model.spca
+//
+// CSV files hold one sample per line with comma-separated values; lines
+// starting with '#' are comments. "-" stands for standard input or output.
+// Run "spca COMMAND --help" for the flags of each command.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+func main() {
+	if err := newApp().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, errorLine(err))
+		os.Exit(exitCode(err))
+	}
+}
+
+// newApp builds the command-line application. Errors are returned from Run
+// instead of being printed and exiting, so that main prints them as one
+// line and tests can run the app in-process.
+func newApp() *cli.App {
+	app := &cli.App{
+		Name:  "spca",
+		Usage: "Sequential Principal Curves Analysis",
+		Description: "Fits SPCA, a nonlinear invertible transform that follows the principal " +
+			"curves of the data, and applies it and its inverse to CSV files.",
+		Flags:           []cli.Flag{quietFlag()},
+		HideVersion:     true,
+		HideHelpCommand: true,
+		Commands: []*cli.Command{
+			fitCommand(),
+			transformCommand(),
+			inverseCommand(),
+			tuneCommand(),
+			infoCommand(),
+			synthCommand(),
+		},
+		// Runtime errors are printed by main as one line; nothing else may
+		// print or exit.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   usageError,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return cli.Exit(fmt.Sprintf("unknown command %q (see spca --help)", c.Args().First()), 1)
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usageError
+		// Accept --quiet after the command name as well as before it.
+		cmd.Flags = append(cmd.Flags, quietFlag())
+	}
+	return app
+}
+
+// usageError turns a flag parsing error into one line that points to the
+// help text, instead of printing the help.
+func usageError(c *cli.Context, err error, isSubcommand bool) error {
+	if isSubcommand {
+		name := c.Command.Name
+		return fail("%s: %v (see spca %s --help)", name, err, name)
+	}
+	return fail("%v (see spca --help)", err)
+}
+
+// errorLine formats err as the one line main prints: "spca: message".
+func errorLine(err error) string {
+	return "spca: " + brief(err)
+}
+
+// brief returns the message of err without the "spca: " prefix of the
+// library's errors, also where the library wrapped one of its errors
+// ("model.spca: spca: invalid model file: ..."), for embedding in a
+// message of the command.
+func brief(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "spca: ")
+	return strings.ReplaceAll(msg, ": spca: ", ": ")
+}
+
+// exitCode is the status for err: the code of a cli.ExitCoder, else 1.
+func exitCode(err error) int {
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) && ec.ExitCode() != 0 {
+		return ec.ExitCode()
+	}
+	return 1
+}
+
+// fail returns the error of a failed command: one line, exit status 1.
+func fail(format string, args ...any) error {
+	return cli.Exit(fmt.Sprintf(format, args...), 1)
+}

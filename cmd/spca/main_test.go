@@ -1,0 +1,392 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/csvmat"
+)
+
+// run runs the app in-process with args (without the program name) and
+// returns what it wrote on stdout and stderr and the error main would
+// print.
+func run(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	app := newApp()
+	var out, errOut bytes.Buffer
+	app.Writer = &out
+	app.ErrWriter = &errOut
+	err = app.Run(append([]string{"spca"}, args...))
+	return out.String(), errOut.String(), err
+}
+
+// mustRun runs the app and fails the test on error.
+func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	stdout, stderr, err := run(t, args...)
+	if err != nil {
+		t.Fatalf("spca %s: %s", strings.Join(args, " "), errorLine(err))
+	}
+	return stdout, stderr
+}
+
+// wantError runs the app, expects an error whose line contains every one
+// of wants, and checks that it is one line.
+func wantError(t *testing.T, args []string, wants ...string) {
+	t.Helper()
+	stdout, _, err := run(t, args...)
+	if err == nil {
+		t.Fatalf("spca %s: no error", strings.Join(args, " "))
+	}
+	line := errorLine(err)
+	if strings.Contains(line, "\n") {
+		t.Errorf("spca %s: error is not one line: %q", strings.Join(args, " "), line)
+	}
+	if !strings.HasPrefix(line, "spca: ") || strings.Contains(line, ": spca: ") {
+		t.Errorf("spca %s: error repeats the program name: %q", strings.Join(args, " "), line)
+	}
+	if exitCode(err) != 1 {
+		t.Errorf("spca %s: exit code %d, want 1", strings.Join(args, " "), exitCode(err))
+	}
+	for _, w := range wants {
+		if !strings.Contains(line, w) {
+			t.Errorf("spca %s: error %q does not contain %q", strings.Join(args, " "), line, w)
+		}
+	}
+	if stdout != "" {
+		t.Errorf("spca %s: printed on stdout on error: %q", strings.Join(args, " "), stdout)
+	}
+}
+
+func TestParseGamma(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+	}{
+		{"1/3", 1.0 / 3}, {"0.5", 0.5}, {"1", 1}, {"0", 0}, {" 2 / 4 ", 0.5}, {"1e-1", 0.1}, {"-0", 0},
+	} {
+		got, err := parseGamma(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("parseGamma(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{"1/0", "-1", "-1/3", "abc", "", "1/", "/3", "1/2/3", "inf", "nan", "1e400"} {
+		if g, err := parseGamma(in); err == nil {
+			t.Errorf("parseGamma(%q) = %v, want an error", in, g)
+		}
+	}
+}
+
+func TestParseQ(t *testing.T) {
+	for in, want := range map[string]float64{"10": 10, "inf": math.Inf(1), "+Inf": math.Inf(1), "1/2": 0.5} {
+		got, err := parseQ(in)
+		if err != nil || got != want {
+			t.Errorf("parseQ(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"0", "-1", "nan", "-inf", "x"} {
+		if q, err := parseQ(in); err == nil {
+			t.Errorf("parseQ(%q) = %v, want an error", in, q)
+		}
+	}
+}
+
+func TestParseOrigin(t *testing.T) {
+	kind, point, err := parseOrigin("mean")
+	if err != nil || kind.String() != "mean" || point != nil {
+		t.Errorf("mean: %v %v %v", kind, point, err)
+	}
+	kind, point, err = parseOrigin("densest")
+	if err != nil || kind.String() != "densest" || point != nil {
+		t.Errorf("densest: %v %v %v", kind, point, err)
+	}
+	kind, point, err = parseOrigin("1.5, -2,3e1")
+	if err != nil || kind.String() != "given" || len(point) != 3 || point[0] != 1.5 || point[1] != -2 || point[2] != 30 {
+		t.Errorf("point: %v %v %v", kind, point, err)
+	}
+	for _, in := range []string{"", "median", "1,,2", "1,nan", "1,inf"} {
+		if _, _, err := parseOrigin(in); err == nil {
+			t.Errorf("parseOrigin(%q): no error", in)
+		}
+	}
+}
+
+func TestErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{errors.New("spca: bad data: too few samples"), "spca: bad data: too few samples"},
+		{fmt.Errorf("m.spca: %w", errors.New("spca: invalid model file: truncated")), "spca: m.spca: invalid model file: truncated"},
+		{errors.New("open x.csv: no such file or directory"), "spca: open x.csv: no such file or directory"},
+	} {
+		if got := errorLine(tc.err); got != tc.want {
+			t.Errorf("errorLine(%q) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestNumberJSON(t *testing.T) {
+	b, err := json.Marshal([]number{1, 0.1, number(math.Inf(1)), number(math.Inf(-1)), number(math.NaN()), 1e21})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[1,0.1,"inf","-inf","nan",1e+21]`; string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
+	}
+}
+
+func TestSynth(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.csv")
+	// Flags after the positional NAME work too.
+	mustRun(t, "synth", "spiral", "--n", "50", "--seed", "3", "--out", path)
+	x := readCSV(t, path)
+	if r, c := x.Dims(); r != 50 || c != 2 {
+		t.Fatalf("dims %d×%d, want 50×2", r, c)
+	}
+	if first := firstLine(t, path); first != "# x1,x2" {
+		t.Errorf("header %q, want %q", first, "# x1,x2")
+	}
+
+	// Same seed, same data; --latent appends named columns.
+	latPath := filepath.Join(dir, "l.csv")
+	mustRun(t, "synth", "--n", "50", "--seed", "3", "--out", latPath, "--latent", "spiral")
+	xl := readCSV(t, latPath)
+	r, c := xl.Dims()
+	if r != 50 || c <= 2 {
+		t.Fatalf("dims %d×%d, want 50×(2+latent)", r, c)
+	}
+	for i := range r {
+		if xl.At(i, 0) != x.At(i, 0) || xl.At(i, 1) != x.At(i, 1) {
+			t.Fatalf("row %d differs between runs with the same seed", i)
+		}
+	}
+	header := firstLine(t, latPath)
+	if names := strings.Split(strings.TrimPrefix(header, "# "), ","); len(names) != c || names[0] != "x1" || names[1] != "x2" {
+		t.Errorf("header %q does not name %d columns starting x1,x2", header, c)
+	}
+
+	wantError(t, []string{"synth", "nosuchset", "--out", path}, "synth:", "nosuchset")
+	wantError(t, []string{"synth", "--out", path}, "expected one data set NAME")
+	wantError(t, []string{"synth", "spiral", "--n", "0", "--out", path}, "synth:")
+	wantError(t, []string{"synth", "spiral", "--bogus"}, "synth: flag provided but not defined: -bogus")
+	wantError(t, []string{"synth", "spiral", "--n", "3", "--", "--name"}, "got 2 arguments")
+}
+
+func TestUsageErrors(t *testing.T) {
+	wantError(t, []string{"nosuchcommand"}, `unknown command "nosuchcommand"`)
+	wantError(t, []string{"fit", "--nosuchflag"}, "fit: flag provided but not defined: -nosuchflag (see spca fit --help)")
+	wantError(t, []string{"fit", "--out", "m.spca"}, "missing --in")
+	wantError(t, []string{"fit", "--in", "d.csv"}, "missing --out")
+	wantError(t, []string{"transform", "--in", "d.csv"}, "missing --model")
+	wantError(t, []string{"info"}, "expected one model file")
+	wantError(t, []string{"transform", "--model", "m", "extra"}, `unexpected argument "extra"`)
+}
+
+func TestFitInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	mustRun(t, "synth", "spiral", "--n", "100", "--out", data)
+	model := filepath.Join(dir, "m.spca")
+
+	wantError(t, []string{"fit", "--in", data, "--out", model, "--gamma", "1/0"}, "--gamma", "1/0")
+	wantError(t, []string{"fit", "--in", data, "--out", model, "--gamma", "-1"}, "--gamma", "-1")
+	wantError(t, []string{"fit", "--in", data, "--out", model, "--q", "0"}, "--q")
+	wantError(t, []string{"fit", "--in", data, "--out", model, "--origin", "middle"}, "--origin")
+	wantError(t, []string{"fit", "--in", data, "--out", "-"}, "--out")
+
+	missing := filepath.Join(dir, "missing.csv")
+	wantError(t, []string{"fit", "--in", missing, "--out", model}, missing)
+
+	bad := filepath.Join(dir, "bad.csv")
+	writeFile(t, bad, "1,2\n3,4\n5,x\n")
+	wantError(t, []string{"fit", "--in", bad, "--out", model}, bad, "line 3", `"x" is not a number`)
+
+	if _, err := os.Stat(model); !os.IsNotExist(err) {
+		t.Errorf("failed fits left a model file: %v", err)
+	}
+}
+
+// TestRoundTrip runs synth -> fit -> transform -> inverse on a small
+// spiral and checks that the inverse recovers the samples.
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "spiral.csv")
+	model := filepath.Join(dir, "model.spca")
+	resp := filepath.Join(dir, "r.csv")
+	back := filepath.Join(dir, "x.csv")
+
+	mustRun(t, "synth", "spiral", "--n", "400", "--seed", "1", "--out", data)
+	_, stderr := mustRun(t, "fit", "--in", data, "--gamma", "1/3", "--seed", "1", "--out", model)
+	if !strings.Contains(stderr, "400 samples") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("fit summary %q, want one line naming 400 samples", stderr)
+	}
+	_, stderr = mustRun(t, "transform", "--model", model, "--in", data, "--out", resp, "--stats")
+	if !strings.Contains(stderr, "400 samples") || !strings.Contains(stderr, "histogram") {
+		t.Errorf("--stats printed %q", stderr)
+	}
+	if _, stderr = mustRun(t, "--quiet", "inverse", "--model", model, "--in", resp, "--out", back); stderr != "" {
+		t.Errorf("inverse --quiet printed %q", stderr)
+	}
+
+	x := readCSV(t, data)
+	r := readCSV(t, resp)
+	xb := readCSV(t, back)
+	n, d := x.Dims()
+	if rn, rd := r.Dims(); rn != n || rd != d {
+		t.Fatalf("responses %d×%d, want %d×%d", rn, rd, n, d)
+	}
+	if bn, bd := xb.Dims(); bn != n || bd != d {
+		t.Fatalf("inverse %d×%d, want %d×%d", bn, bd, n, d)
+	}
+	if h := firstLine(t, resp); h != "# r1,r2" {
+		t.Errorf("response header %q", h)
+	}
+	// Data range: the largest extent over the coordinates.
+	var span float64
+	for j := range d {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range n {
+			lo, hi = math.Min(lo, x.At(i, j)), math.Max(hi, x.At(i, j))
+		}
+		span = math.Max(span, hi-lo)
+	}
+	errs := make([]float64, n)
+	for i := range n {
+		var s float64
+		for j := range d {
+			e := x.At(i, j) - xb.At(i, j)
+			s += e * e
+		}
+		errs[i] = math.Sqrt(s)
+	}
+	sort.Float64s(errs)
+	median := errs[n/2]
+	t.Logf("median |x - x'| = %.3g, data range %.3g", median, span)
+	if median >= 1e-2*span {
+		t.Errorf("median reconstruction error %.3g >= 1%% of the data range %.3g", median, span)
+	}
+
+	// info, text and JSON.
+	stdout, _ := mustRun(t, "info", model)
+	for _, w := range []string{"dimension", "gamma", "0.3333333333333333", "marginal entropies", "max distance"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("info output lacks %q:\n%s", w, stdout)
+		}
+	}
+	stdout, _ = mustRun(t, "info", model, "--json")
+	var info struct {
+		Dimension         int       `json:"dimension"`
+		Gamma             float64   `json:"gamma"`
+		MarginalEntropies []float64 `json:"marginal_entropies_bits"`
+		Scale             []float64 `json:"scale"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil {
+		t.Fatalf("info --json: %v\n%s", err, stdout)
+	}
+	if info.Dimension != 2 || info.Gamma != 1.0/3 || len(info.MarginalEntropies) != 2 || len(info.Scale) != 2 {
+		t.Errorf("info --json = %+v", info)
+	}
+
+	// Wrong dimension.
+	three := filepath.Join(dir, "three.csv")
+	writeFile(t, three, "1,2,3\n4,5,6\n")
+	wantError(t, []string{"transform", "--model", model, "--in", three}, "model expects 2 values per sample, got 3")
+	wantError(t, []string{"inverse", "--model", model, "--in", three}, "model expects 2 values per sample, got 3")
+
+	// A truncated model is an error, not a panic.
+	whole, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{0, 3, len(whole) / 2, len(whole) - 1} {
+		cut := filepath.Join(dir, "cut.spca")
+		if err := os.WriteFile(cut, whole[:size], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantError(t, []string{"transform", "--model", cut, "--in", data}, "cut.spca: invalid model file")
+	}
+	// So is a flipped byte in the middle.
+	flipped := append([]byte(nil), whole...)
+	flipped[len(flipped)/2] ^= 0x40
+	bad := filepath.Join(dir, "flipped.spca")
+	if err := os.WriteFile(bad, flipped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, []string{"info", bad}, "invalid model file")
+}
+
+func TestCorruptModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "junk.spca")
+	writeFile(t, model, "this is not a model\n")
+	data := filepath.Join(dir, "d.csv")
+	writeFile(t, data, "1,2\n")
+	wantError(t, []string{"transform", "--model", model, "--in", data}, "invalid model file")
+	wantError(t, []string{"inverse", "--model", model, "--in", data}, "invalid model file")
+	wantError(t, []string{"info", model}, "invalid model file")
+	wantError(t, []string{"info", filepath.Join(dir, "missing.spca")}, "missing.spca")
+}
+
+func TestTune(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	mustRun(t, "synth", "spiral", "--n", "300", "--out", data)
+	stdout, _ := mustRun(t, "tune", "--in", data, "--json")
+	var res struct {
+		Best  map[string]any   `json:"best"`
+		Table []map[string]any `json:"table"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("tune --json: %v\n%s", err, stdout)
+	}
+	if len(res.Table) == 0 {
+		t.Fatal("tune --json: empty table")
+	}
+	for _, key := range []string{"k", "tau", "q", "error"} {
+		if _, ok := res.Best[key]; !ok {
+			t.Errorf("best lacks %q: %v", key, res.Best)
+		}
+	}
+	stdout, _ = mustRun(t, "tune", "--in", data)
+	if !strings.Contains(stdout, "best: --k ") || strings.Count(stdout, "\n") != len(res.Table)+2 {
+		t.Errorf("tune table:\n%s", stdout)
+	}
+}
+
+func readCSV(t *testing.T, path string) *mat.Dense {
+	t.Helper()
+	m, err := csvmat.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func firstLine(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return line
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

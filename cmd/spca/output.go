@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// formatFloat formats v in the shortest form that reads back exactly.
+func formatFloat(v float64) string {
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// formatFloats formats values as "v1, v2, ...".
+func formatFloats(vs []float64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = formatFloat(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// number is a float64 for JSON output. JSON has no infinities or NaN, so
+// these are written as the strings "inf", "-inf" and "nan" (the stiffness
+// q may be infinite).
+type number float64
+
+func (n number) MarshalJSON() ([]byte, error) {
+	v := float64(n)
+	switch {
+	case math.IsInf(v, 1):
+		return []byte(`"inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-inf"`), nil
+	case math.IsNaN(v):
+		return []byte(`"nan"`), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+func numbers(vs []float64) []number {
+	if vs == nil {
+		return nil
+	}
+	ns := make([]number, len(vs))
+	for i, v := range vs {
+		ns[i] = number(v)
+	}
+	return ns
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

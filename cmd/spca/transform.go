@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/csvmat"
+	"github.com/spcalab/spca/spca"
+)
+
+func transformCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "transform",
+		Usage:     "compute the SPCA responses r = R(x) of the samples of a CSV file",
+		UsageText: "spca transform --model model.spca [--in x.csv] [--out r.csv] [--stats]",
+		Flags: []cli.Flag{
+			modelFlag(),
+			inFlag(false),
+			csvOutFlag(),
+			&cli.BoolFlag{Name: flagStats, Usage: "print convergence statistics on stderr"},
+		},
+		Action: runTransform,
+	}
+}
+
+func inverseCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "inverse",
+		Usage:     "compute the samples x = R^-1(r) of the responses in a CSV file",
+		UsageText: "spca inverse --model model.spca [--in r.csv] [--out x.csv]",
+		Flags: []cli.Flag{
+			modelFlag(),
+			inFlag(false),
+			csvOutFlag(),
+		},
+		Action: runInverse,
+	}
+}
+
+func runTransform(c *cli.Context) error {
+	model, in, err := loadModelAndInput(c)
+	if err != nil {
+		return err
+	}
+	r, stats, err := model.TransformBatch(in)
+	if err != nil {
+		return fail("transform: %s", brief(err))
+	}
+	if err := csvmat.WriteFile(c.String(flagOut), r, columnNames("r", model.Dim())); err != nil {
+		return fail("%v", err)
+	}
+	if c.Bool(flagStats) {
+		writeStats(c.App.ErrWriter, stats, model)
+	}
+	return nil
+}
+
+func runInverse(c *cli.Context) error {
+	model, in, err := loadModelAndInput(c)
+	if err != nil {
+		return err
+	}
+	x, err := model.InverseBatch(in)
+	if err != nil {
+		return fail("inverse: %s", brief(err))
+	}
+	if err := csvmat.WriteFile(c.String(flagOut), x, columnNames("x", model.Dim())); err != nil {
+		return fail("%v", err)
+	}
+	return nil
+}
+
+// loadModelAndInput reads --model and --in and checks that the input has
+// the model's dimension.
+func loadModelAndInput(c *cli.Context) (*spca.Model, *mat.Dense, error) {
+	if err := noPositionals(c); err != nil {
+		return nil, nil, err
+	}
+	if err := requireFlags(c, flagModel); err != nil {
+		return nil, nil, err
+	}
+	model, err := loadModel(c.String(flagModel))
+	if err != nil {
+		return nil, nil, err
+	}
+	path := c.String(flagIn)
+	in, err := csvmat.ReadFile(path)
+	if err != nil {
+		return nil, nil, fail("%v", err)
+	}
+	if _, d := in.Dims(); d != model.Dim() {
+		if path == stdio {
+			path = "stdin"
+		}
+		return nil, nil, fail("%s: model expects %d values per sample, got %d", path, model.Dim(), d)
+	}
+	return model, in, nil
+}
+
+// loadModel reads a model file.
+func loadModel(path string) (*spca.Model, error) {
+	model, err := spca.Load(path)
+	if err != nil {
+		return nil, fail("%s", withPath(path, err))
+	}
+	return model, nil
+}
+
+// withPath returns the brief message of err, prefixed with path unless it
+// names the path already.
+func withPath(path string, err error) string {
+	msg := brief(err)
+	if !strings.Contains(msg, path) {
+		msg = path + ": " + msg
+	}
+	return msg
+}
+
+// columnNames returns "p1,p2,...,pd" for the CSV header.
+func columnNames(prefix string, d int) string {
+	names := make([]string, d)
+	for i := range names {
+		names[i] = prefix + strconv.Itoa(i+1)
+	}
+	return strings.Join(names, ",")
+}
+
+// writeStats prints the convergence statistics of a batch transform.
+func writeStats(w io.Writer, s spca.BatchStats, model *spca.Model) {
+	pct := func(k int) float64 {
+		if s.N == 0 {
+			return 0
+		}
+		return 100 * float64(k) / float64(s.N)
+	}
+	fmt.Fprintf(w, "transform: %d samples\n", s.N)
+	fmt.Fprintf(w, "  no correction needed  %d (%.1f%%)\n", s.NoCorrection, pct(s.NoCorrection))
+	fmt.Fprintf(w, "  unconverged           %d (%.1f%%)\n", s.Unconverged, pct(s.Unconverged))
+	fmt.Fprintf(w, "  clamped to lattice    %d (%.1f%%)\n", s.Clamped, pct(s.Clamped))
+	opt := model.Options()
+	fmt.Fprintf(w, "  max iterations        %d (limit %d)\n", s.MaxIter, opt.MaxIter)
+	fmt.Fprintf(w, "  max residual          %.4g (tolerance %.4g)\n", s.MaxResidual, opt.Tol*model.MaxDistance())
+	fmt.Fprintf(w, "  iterations histogram ")
+	for i, k := range s.Histogram {
+		if k > 0 {
+			fmt.Fprintf(w, " %d:%d", i, k)
+		}
+	}
+	fmt.Fprintln(w)
+}

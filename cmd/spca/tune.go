@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/internal/csvmat"
+	"github.com/spcalab/spca/spca"
+)
+
+func tuneCommand() *cli.Command {
+	flags := []cli.Flag{inFlag(true), jsonFlag()}
+	flags = append(flags, runFlags()...)
+	return &cli.Command{
+		Name:  "tune",
+		Usage: "choose k, tau and q by the projection error of the samples onto the first principal curve",
+		UsageText: "spca tune --in data.csv [--json]\n\n" +
+			"Tries the default grid of (k, tau, q) and prints the projection error of each point.",
+		Flags:  flags,
+		Action: runTune,
+	}
+}
+
+// tunePointJSON is one grid point in the JSON output of tune.
+type tunePointJSON struct {
+	K     number `json:"k"`
+	Tau   number `json:"tau"`
+	Q     number `json:"q"`
+	Error number `json:"error"`
+}
+
+func runTune(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagIn); err != nil {
+		return err
+	}
+	opt, err := runOptions(c)
+	if err != nil {
+		return err
+	}
+	data, err := csvmat.ReadFile(c.String(flagIn))
+	if err != nil {
+		return fail("%v", err)
+	}
+	bars := newProgress(c)
+	opt.Progress = bars.callback()
+	res, err := spca.Tune(data, opt, spca.DefaultTuneGrid())
+	bars.finish()
+	if err != nil {
+		return fail("tune: %s", brief(err))
+	}
+
+	w := c.App.Writer
+	if c.Bool(flagJSON) {
+		out := struct {
+			Best  tunePointJSON   `json:"best"`
+			Table []tunePointJSON `json:"table"`
+		}{
+			Best:  tunePointJSON{number(res.Best.K), number(res.Best.Tau), number(res.Best.Q), number(res.Error)},
+			Table: make([]tunePointJSON, len(res.Table)),
+		}
+		for i, p := range res.Table {
+			out.Table[i] = tunePointJSON{number(p.K), number(p.Tau), number(p.Q), number(p.Error)}
+		}
+		if err := writeJSON(w, out); err != nil {
+			return fail("tune: %v", err)
+		}
+		return nil
+	}
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "k\ttau\tq\terror\t")
+	for _, p := range res.Table {
+		mark := ""
+		if p.K == res.Best.K && p.Tau == res.Best.Tau && p.Q == res.Best.Q {
+			mark = " *"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.6g\t%s\n", formatFloat(p.K), formatFloat(p.Tau), formatFloat(p.Q), p.Error, mark)
+	}
+	if err := tw.Flush(); err != nil {
+		return fail("tune: %v", err)
+	}
+	fmt.Fprintf(w, "best: --%s %s --%s %s --%s %s (error %.6g)\n",
+		flagK, formatFloat(res.Best.K), flagTau, formatFloat(res.Best.Tau), flagQ, formatFloat(res.Best.Q), res.Error)
+	return nil
+}

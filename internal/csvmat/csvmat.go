@@ -1,0 +1,190 @@
+package csvmat
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/atomicfile"
+)
+
+// Limits of Read. They guard against inputs that would exhaust memory
+// rather than restrict real data sets.
+const (
+	// MaxValues is the largest number of values (rows × columns) Read
+	// accepts.
+	MaxValues = 100_000_000
+	// MaxLineBytes is the longest line Read accepts.
+	MaxLineBytes = 64 << 20
+)
+
+// Read parses a matrix from r, one row per data line. Errors name the line
+// (counting from 1, comments included) and the value (counting from 1).
+func Read(r io.Reader) (*mat.Dense, error) {
+	return read(r, MaxValues)
+}
+
+// read is Read with the limit on the number of values as a parameter.
+func read(r io.Reader, maxValues int) (*mat.Dense, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
+
+	var (
+		data []float64
+		cols int
+		rows int
+		line int
+	)
+	for sc.Scan() {
+		line++
+		text := sc.Bytes()
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // UTF-8 BOM
+		}
+		text = bytes.TrimSpace(text)
+		if len(text) == 0 || text[0] == '#' {
+			continue
+		}
+		n := bytes.Count(text, []byte{','}) + 1
+		if cols == 0 {
+			cols = n
+		} else if n != cols {
+			return nil, fmt.Errorf("line %d has %d values, expected %d", line, n, cols)
+		}
+		if len(data)+n > maxValues {
+			return nil, fmt.Errorf("line %d: more than %d values in total", line, maxValues)
+		}
+		for i := 1; i <= n; i++ {
+			field := text
+			if j := bytes.IndexByte(text, ','); j >= 0 {
+				field, text = text[:j], text[j+1:]
+			} else {
+				text = nil
+			}
+			v, err := parseValue(string(bytes.TrimSpace(field)))
+			if err != nil {
+				return nil, fmt.Errorf("line %d: value %d %w", line, i, err)
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d bytes", line+1, MaxLineBytes)
+		}
+		return nil, err
+	}
+	if rows == 0 {
+		return nil, errors.New("no samples")
+	}
+	return mat.NewDense(rows, cols, data), nil
+}
+
+// parseValue parses one trimmed field. Its errors complete the sentence
+// "value i ...".
+func parseValue(s string) (float64, error) {
+	if s == "" {
+		return 0, errors.New("is empty")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+		return 0, fmt.Errorf("%q is out of range", s)
+	case errors.Is(err, strconv.ErrRange):
+		// Underflow: ParseFloat returns the nearest representable value
+		// (0 or a subnormal), which is what the number means.
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a number", truncate(s, 40))
+	case math.IsNaN(v):
+		return 0, errors.New("is NaN")
+	case math.IsInf(v, 0):
+		return 0, errors.New("is infinite")
+	}
+	return v, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// Write writes m, one row per line. A non-empty header is written first as
+// a comment line "# header" (one comment line per line of header). Values
+// must be finite, so that what Write produces Read accepts.
+func Write(w io.Writer, m mat.Matrix, header string) error {
+	rows, cols := m.Dims()
+	bw := bufio.NewWriter(w)
+	if header != "" {
+		for _, h := range strings.Split(header, "\n") {
+			bw.WriteString("# ")
+			bw.WriteString(strings.TrimRight(h, "\r"))
+			bw.WriteByte('\n')
+		}
+	}
+	var buf []byte
+	for i := range rows {
+		buf = buf[:0]
+		for j := range cols {
+			v := m.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("row %d, column %d: value is %v", i+1, j+1, v)
+			}
+			if j > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// ReadFile reads a matrix from the file at path, or from standard input
+// when path is "-". Errors are prefixed with the path ("stdin" for "-").
+func ReadFile(path string) (*mat.Dense, error) {
+	if path == "-" {
+		m, err := Read(os.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("stdin: %w", err)
+		}
+		return m, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// WriteFile writes m with Write to the file at path, atomically, or to
+// standard output when path is "-".
+func WriteFile(path string, m mat.Matrix, header string) error {
+	if path == "-" {
+		if err := Write(os.Stdout, m, header); err != nil {
+			return fmt.Errorf("stdout: %w", err)
+		}
+		return nil
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		return Write(w, m, header)
+	})
+}

@@ -1,0 +1,256 @@
+package csvmat
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestReadValid(t *testing.T) {
+	in := "\ufeff# x1,x2\n" +
+		"1, 2\n" +
+		"\n" +
+		"  # indented comment\n" +
+		"\t-3.5e2 ,\t0x1p-2\r\n" +
+		"   \n" +
+		"+4,-0\n"
+	m, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewDense(3, 2, []float64{1, 2, -350, 0.25, 4, math.Copysign(0, -1)})
+	if !mat.Equal(m, want) {
+		t.Fatalf("got\n%v\nwant\n%v", mat.Formatted(m), mat.Formatted(want))
+	}
+	if !math.Signbit(m.At(2, 1)) {
+		t.Error("-0 lost its sign")
+	}
+}
+
+func TestReadNoTrailingNewline(t *testing.T) {
+	m, err := Read(strings.NewReader("1\n2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := m.Dims(); r != 2 || c != 1 {
+		t.Fatalf("dims %d×%d, want 2×1", r, c)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "no samples"},
+		{"# only\n\n  \n", "no samples"},
+		{"1,2\n3,4\n5\n", "line 3 has 1 values, expected 2"},
+		{"# h\n1,2\n\n3,4,5\n", "line 4 has 3 values, expected 2"},
+		{"1,2,abc\n", `line 1: value 3 "abc" is not a number`},
+		{"1,2\n1,NaN\n", "line 2: value 2 is NaN"},
+		{"inf\n", "line 1: value 1 is infinite"},
+		{"1,-Infinity\n", "line 1: value 2 is infinite"},
+		{"1e999\n", `line 1: value 1 "1e999" is out of range`},
+		{"1,,2\n", "line 1: value 2 is empty"},
+		{"1,2,\n", "line 1: value 3 is empty"},
+		{"1 2\n", `line 1: value 1 "1 2" is not a number`},
+	} {
+		_, err := Read(strings.NewReader(tc.in))
+		if err == nil {
+			t.Errorf("Read(%q): no error, want %q", tc.in, tc.want)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("Read(%q): error %q, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestReadUnderflowIsZero(t *testing.T) {
+	m, err := Read(strings.NewReader("1e-400\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.At(0, 0) != 0 {
+		t.Errorf("got %v, want 0", m.At(0, 0))
+	}
+}
+
+func TestReadTooManyValues(t *testing.T) {
+	// The real limit needs gigabytes of input; the logic is the same with
+	// a small one. The check happens before a line's values are stored.
+	in := "1,2\n3,4\n5,6\n"
+	if _, err := read(strings.NewReader(in), 6); err != nil {
+		t.Fatalf("6 values with limit 6: %v", err)
+	}
+	_, err := read(strings.NewReader(in), 5)
+	if want := "line 3: more than 5 values in total"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+	_, err = read(strings.NewReader("1,bad,3,4\n"), 3)
+	if err == nil || !strings.Contains(err.Error(), "values in total") {
+		t.Fatalf("err = %v, want the size error before parsing", err)
+	}
+}
+
+func TestReadLineTooLong(t *testing.T) {
+	line := "1" + strings.Repeat(" ", MaxLineBytes) + "\n"
+	_, err := Read(strings.NewReader("2\n" + line))
+	if err == nil || !strings.Contains(err.Error(), "line 2: longer than") {
+		t.Fatalf("err = %v, want a line-length error on line 2", err)
+	}
+}
+
+func TestWriteFormat(t *testing.T) {
+	m := mat.NewDense(2, 3, []float64{1, 0.1, -2.5e-300, 1e21, 0, 1.0 / 3})
+	var buf bytes.Buffer
+	if err := Write(&buf, m, "a,b,c"); err != nil {
+		t.Fatal(err)
+	}
+	want := "# a,b,c\n1,0.1,-2.5e-300\n1e+21,0,0.3333333333333333\n"
+	if buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
+}
+
+func TestWriteMultiLineHeader(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, mat.NewDense(1, 1, []float64{7}), "one\r\ntwo"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "# one\n# two\n7\n"; buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
+}
+
+func TestWriteRejectsNonFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		var buf bytes.Buffer
+		m := mat.NewDense(2, 2, []float64{1, 2, 3, v})
+		err := Write(&buf, m, "")
+		if err == nil || !strings.Contains(err.Error(), "row 2, column 2") {
+			t.Errorf("Write with %v: err = %v", v, err)
+		}
+	}
+}
+
+func TestRoundTripExact(t *testing.T) {
+	vals := []float64{
+		0, math.Copysign(0, -1), 1, -1, math.Pi, 1.0 / 3, 0.1 + 0.2,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64,
+		2.2250738585072014e-308, math.Nextafter(1, 2), 123456789.123456789,
+	}
+	m := mat.NewDense(len(vals), 1, vals)
+	var buf bytes.Buffer
+	if err := Write(&buf, m, "v"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIdentical(t, got, m)
+}
+
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.csv")
+	m := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	if err := WriteFile(path, m, "x1,x2"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIdentical(t, got, m)
+
+	// A failed write leaves the previous file as it was.
+	bad := mat.NewDense(1, 2, []float64{5, math.NaN()})
+	if err := WriteFile(path, bad, ""); err == nil {
+		t.Fatal("WriteFile with NaN: no error")
+	}
+	if got, err = ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	assertIdentical(t, got, m)
+	if des, _ := os.ReadDir(dir); len(des) != 1 {
+		t.Errorf("directory holds %d entries, want 1", len(des))
+	}
+
+	// Parse errors name the file.
+	badPath := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(badPath, []byte("1,2\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadFile(badPath)
+	if want := badPath + ": line 2 has 1 values, expected 2"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing.csv")); err == nil {
+		t.Error("missing file: no error")
+	}
+}
+
+// assertIdentical fails unless got and want have the same shape and
+// bitwise identical values.
+func assertIdentical(t *testing.T, got, want mat.Matrix) {
+	t.Helper()
+	gr, gc := got.Dims()
+	wr, wc := want.Dims()
+	if gr != wr || gc != wc {
+		t.Fatalf("dims %d×%d, want %d×%d", gr, gc, wr, wc)
+	}
+	for i := range gr {
+		for j := range gc {
+			g, w := got.At(i, j), want.At(i, j)
+			if math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("(%d,%d) = %v, want %v", i, j, g, w)
+			}
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		"1,2\n3,4\n",
+		"# header\n\n1\n",
+		"1,2\n3\n",
+		"1,,2\n",
+		",\n",
+		"NaN\n",
+		"-Inf,1\n",
+		"1e400\n",
+		"1e-400\n",
+		"0x1.8p1, -0\n",
+		"abc\n",
+		"\ufeff1\r\n2\r\n",
+		"1_0\n",
+		"# a\n#\n  \t\n",
+		"\x00\xff,1\n",
+		"1,2,3\n4,5,6\n7,8,9,10\n",
+		"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		m, err := Read(bytes.NewReader(in))
+		if err != nil {
+			if m != nil {
+				t.Fatal("non-nil matrix with an error")
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, m, "round trip"); err != nil {
+			t.Fatalf("Write of a matrix Read accepted: %v", err)
+		}
+		again, err := Read(&buf)
+		if err != nil {
+			t.Fatalf("Read of Write output: %v\n%s", err, buf.Bytes())
+		}
+		assertIdentical(t, again, m)
+	})
+}

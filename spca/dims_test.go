@@ -1,0 +1,83 @@
+package spca_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/spcalab/spca/spca"
+	"github.com/spcalab/spca/testimages"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Fit works from d = 1 to d = 8 (the PCA-reduced patch domain), with an
+// invertible transform.
+func TestDimensions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, d := range []int{1, 5, 8} {
+		n := 3000
+		x := mat.NewDense(n, d, nil)
+		for i := 0; i < n; i++ {
+			a := rng.Float64()*4 - 2
+			x.Set(i, 0, a)
+			for j := 1; j < d; j++ {
+				// A curved, anisotropic cloud: each coordinate bends with the
+				// first and has a decreasing Laplacian spread.
+				x.Set(i, j, 0.3*a*a/float64(j)+0.3/float64(j)*rng.ExpFloat64()*float64(1-2*rng.IntN(2)))
+			}
+		}
+		o := withGamma(1.0 / 3)
+		start := time.Now()
+		m, err := spca.Fit(x, o)
+		t.Logf("d=%d: fit in %v", d, time.Since(start))
+		if err != nil {
+			t.Fatalf("d=%d: %v", d, err)
+		}
+		errs, st := roundTripErrors(t, m, x)
+		med, p95, p99 := errs[n/2], errs[n*95/100], errs[n*99/100]
+		t.Logf("d=%d lattice %v: median %.2e p95 %.2e p99 %.2e; unconverged %d, max iterations %d", d, m.LatticeSize(), med, p95, p99, st.Unconverged, st.MaxIter)
+		// In 5 and more dimensions the coarse secondary lattice does not
+		// cover the far ends of the first curve, where one-sided
+		// neighbourhoods bend the secondary curves inwards: a few percent
+		// of the points there stay unreached (p99 ~0.1 at d = 5), so the
+		// bound here is on the 95th percentile.
+		if med > 1e-3 || p95 > 1e-2 {
+			t.Errorf("d=%d: round trip median %.2e p95 %.2e", d, med, p95)
+		}
+	}
+}
+
+func TestTune(t *testing.T) {
+	s := testimages.Curve3D(1500, 0.1, 2)
+	res, err := spca.Tune(s.X, withGamma(0), spca.TuneGrid{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := spca.DefaultTuneGrid()
+	if len(res.Table) != len(g.K)*len(g.Tau)*len(g.Q) {
+		t.Fatalf("table has %d points", len(res.Table))
+	}
+	errs := []float64{}
+	for _, p := range res.Table {
+		if p.Error < res.Error {
+			t.Fatalf("grid point %+v beats the reported best %v", p, res.Error)
+		}
+		if !math.IsInf(p.Error, 1) {
+			errs = append(errs, p.Error)
+		}
+	}
+	sort.Float64s(errs)
+	t.Logf("best K=%g Tau=%g Q=%g: RMS projection error %.4f (median over grid %.4f, worst %.4f)",
+		res.Best.K, res.Best.Tau, res.Best.Q, res.Error, errs[len(errs)/2], errs[len(errs)-1])
+	// The projection error of a principal curve through a noisy 1-D curve
+	// is of the order of the noise (sd 0.1 to 0.3·... grows along the horn);
+	// a straight line (PCA) would leave the curvature as residual.
+	if res.Error > errs[len(errs)/2] {
+		t.Errorf("best error above the grid median")
+	}
+	if _, err := spca.Tune(s.X, withGamma(0), spca.TuneGrid{K: []float64{-1}}); err == nil {
+		t.Error("invalid grid accepted")
+	}
+}
