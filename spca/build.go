@@ -167,18 +167,7 @@ func others(i, d int) []int {
 // globalAxes returns the PCA eigenvectors (columns) of the reference data,
 // each signed so that its largest component is positive.
 func globalAxes(ref []float64, m, d int) []float64 {
-	cov := make([]float64, d*d)
-	for i := 0; i < m; i++ {
-		row := ref[i*d : (i+1)*d]
-		for a := 0; a < d; a++ {
-			for b := 0; b < d; b++ {
-				cov[a*d+b] += row[a] * row[b]
-			}
-		}
-	}
-	vals := make([]float64, d)
-	vecs := make([]float64, d*d)
-	symEigen(cov, d, vals, vecs)
+	_, vecs := centredPCA(ref, m, d)
 	for c := 0; c < d; c++ {
 		big := 0
 		for k := 1; k < d; k++ {

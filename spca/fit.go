@@ -232,6 +232,22 @@ func normalise(data mat.Matrix) ([]float64, float64, []float64, error) {
 // checkRank rejects data that do not span d dimensions: SPCA needs a
 // direction for every curve of the sequence.
 func checkRank(z []float64, n, d int) error {
+	vals, _ := centredPCA(z, n, d)
+	if vals[d-1] <= 1e-10*vals[0] {
+		rank := 0
+		for _, v := range vals {
+			if v > 1e-10*vals[0] {
+				rank++
+			}
+		}
+		return &DataError{fmt.Sprintf("data are degenerate: they span %d of %d dimensions (constant or collinear)", rank, d)}
+	}
+	return nil
+}
+
+// centredPCA returns the eigenvalues (decreasing) and eigenvectors
+// (columns) of the second-moment matrix of the n×d centred samples z.
+func centredPCA(z []float64, n, d int) ([]float64, []float64) {
 	cov := make([]float64, d*d)
 	for i := 0; i < n; i++ {
 		row := z[i*d : (i+1)*d]
@@ -244,16 +260,7 @@ func checkRank(z []float64, n, d int) error {
 	vals := make([]float64, d)
 	vecs := make([]float64, d*d)
 	symEigen(cov, d, vals, vecs)
-	if vals[d-1] <= 1e-10*vals[0] {
-		rank := 0
-		for _, v := range vals {
-			if v > 1e-10*vals[0] {
-				rank++
-			}
-		}
-		return &DataError{fmt.Sprintf("data are degenerate: they span %d of %d dimensions (constant or collinear)", rank, d)}
-	}
-	return nil
+	return vals, vecs
 }
 
 // maxDistance returns the largest pairwise distance: exact on the

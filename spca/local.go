@@ -277,7 +277,7 @@ func alignFrame(cov, frame []float64, d int, s *scratch) {
 		if n < 1e-6 {
 			// The previous vector was orthogonal to its subspace: take the
 			// eigenvector of the cluster least covered so far.
-			best, bestRes := -1, -1.0
+			bestRes := -1.0
 			for i := 0; i < d; i++ {
 				if cl[i] != ci {
 					continue
@@ -298,11 +298,10 @@ func alignFrame(cov, frame []float64, d int, s *scratch) {
 					}
 				}
 				if r := norm(s.w); r > bestRes {
-					best, bestRes = i, r
+					bestRes = r
 					copy(v, s.w)
 				}
 			}
-			_ = best
 			n = norm(v)
 			if dot(v, colOf(frame, d, a, s.w)) < 0 {
 				for k := range v {
