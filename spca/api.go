@@ -3,6 +3,8 @@ package spca
 import (
 	"math"
 	"runtime"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // OriginKind selects how Fit places the origin x^o of the first principal
@@ -75,6 +77,14 @@ type Options struct {
 	// MaxReference caps the number of samples used for the local PCA
 	// neighbourhoods; 0 means DefaultMaxReference.
 	MaxReference int
+	// Directions, if not nil, fixes the order and orientation of the
+	// dimensions instead of the entropy ranking: a d×d matrix whose
+	// columns are reference directions (input space), matched in order to
+	// the local principal directions at the origin (largest |cos|, signs
+	// agreeing). Fitting a second model with the first one's Directions()
+	// makes the responses of the two mean the same thing, which
+	// corresponding-pair adaptation needs.
+	Directions *mat.Dense
 	// Progress, if set, is called from Fit with the stage name and its
 	// progress. It must be safe for concurrent use.
 	Progress func(stage string, done, total int)
@@ -132,6 +142,25 @@ func (o Options) validate(d int) error {
 		return optionError("Scale must have one value per dimension")
 	case o.Resolution < 0 || o.MaxReference < 0:
 		return optionError("Resolution and MaxReference must be >= 0")
+	}
+	if o.Directions != nil {
+		r, c := o.Directions.Dims()
+		if r != d || c != d {
+			return optionError("Directions must be a d×d matrix")
+		}
+		for j := 0; j < d; j++ {
+			n := 0.0
+			for i := 0; i < d; i++ {
+				v := o.Directions.At(i, j)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return optionError("Directions must be finite")
+				}
+				n += v * v
+			}
+			if n == 0 {
+				return optionError("Directions has a zero column")
+			}
+		}
 	}
 	for _, c := range o.Scale {
 		if !(c > 0) || math.IsInf(c, 0) {

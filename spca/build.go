@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // fit runs the stages of Fit after validation and normalisation.
@@ -16,6 +18,7 @@ func (f *fitter) fit() (*Model, error) {
 	}
 	frame, _ := f.rankAtOrigin(origin)
 	m := &Model{
+		frame0: frame,
 		d:      d,
 		opt:    f.opt,
 		mean:   f.mean,
@@ -24,6 +27,7 @@ func (f *fitter) fit() (*Model, error) {
 		origin: origin,
 	}
 	m.opt.Progress = nil
+	m.opt.Directions = nil // used at fit time only; the result is frame0
 	m.opt.OriginPoint = append([]float64(nil), f.opt.OriginPoint...)
 	m.c = make([]float64, d)
 	for j := range m.c {
@@ -143,6 +147,9 @@ func (f *fitter) rankAtOrigin(origin []float64) ([]float64, []float64) {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return ents[order[a]] > ents[order[b]] })
+	if f.opt.Directions != nil {
+		order = matchDirections(local, f.opt.Directions, d)
+	}
 	frame := make([]float64, d*d)
 	ranked := make([]float64, d)
 	for col, src := range order {
@@ -152,6 +159,42 @@ func (f *fitter) rankAtOrigin(origin []float64) ([]float64, []float64) {
 		ranked[col] = ents[src]
 	}
 	return frame, ranked
+}
+
+// matchDirections orders the columns of local (d×d) to follow the
+// reference directions: reference column j takes the unassigned local
+// direction of largest |cos|, flipped to agree in sign.
+func matchDirections(local []float64, ref *mat.Dense, d int) []int {
+	order := make([]int, d)
+	used := make([]bool, d)
+	for j := 0; j < d; j++ {
+		rn := 0.0
+		for k := 0; k < d; k++ {
+			rn += ref.At(k, j) * ref.At(k, j)
+		}
+		best, bc, bi := -1.0, 0.0, 0
+		for i := 0; i < d; i++ {
+			if used[i] {
+				continue
+			}
+			c := 0.0
+			for k := 0; k < d; k++ {
+				c += local[k*d+i] * ref.At(k, j)
+			}
+			c /= math.Sqrt(rn)
+			if math.Abs(c) > best {
+				best, bc, bi = math.Abs(c), c, i
+			}
+		}
+		used[bi] = true
+		order[j] = bi
+		if bc < 0 {
+			for k := 0; k < d; k++ {
+				local[k*d+bi] = -local[k*d+bi]
+			}
+		}
+	}
+	return order
 }
 
 func others(i, d int) []int {

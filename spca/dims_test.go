@@ -1,6 +1,7 @@
 package spca_test
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -79,5 +80,52 @@ func TestTune(t *testing.T) {
 	}
 	if _, err := spca.Tune(s.X, withGamma(0), spca.TuneGrid{K: []float64{-1}}); err == nil {
 		t.Error("invalid grid accepted")
+	}
+}
+
+// Options.Directions imposes the order and orientation of the dimensions,
+// so two models can be made to mean the same thing.
+func TestDirections(t *testing.T) {
+	s := testimages.DelicadoFixed(2000, 4)
+	m := fitFor(t, "delicado-fixed-dirs", s.X, withGamma(0))
+	dirs := m.Directions()
+	// Reverse the order and flip the sign of the new first axis.
+	want := mat.NewDense(3, 3, nil)
+	for j := 0; j < 3; j++ {
+		for k := 0; k < 3; k++ {
+			v := dirs.At(k, 2-j)
+			if j == 0 {
+				v = -v
+			}
+			want.Set(k, j, v)
+		}
+	}
+	o := withGamma(0)
+	o.Directions = want
+	m2, err := spca.Fit(s.X, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m2.Directions()
+	for j := 0; j < 3; j++ {
+		c := 0.0
+		for k := 0; k < 3; k++ {
+			c += got.At(k, j) * want.At(k, j)
+		}
+		if c < 0.999 {
+			t.Errorf("direction %d: cos %.4f with the requested one", j+1, c)
+		}
+	}
+	// The same data with the same directions give the same model.
+	o.Directions = dirs
+	m3, err := spca.Fit(s.X, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	m.WriteTo(&a)
+	m3.WriteTo(&b)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("fitting with the model's own Directions changed the model")
 	}
 }

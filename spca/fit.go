@@ -19,6 +19,7 @@ type Model struct {
 	scale     float64
 	dmax      float64   // largest pairwise distance, normalised units
 	origin    []float64 // normalised
+	frame0    []float64 // ranked directions at the origin, d×d columns
 	entropies []float64 // bits, input units, ranked order
 	c         []float64 // C_ii
 	lat       lattice
@@ -43,6 +44,7 @@ func (m *Model) Options() Options {
 	o.Scale = m.Scale()
 	o.OriginPoint = append([]float64(nil), o.OriginPoint...)
 	o.Progress = nil
+	o.Directions = nil
 	return o
 }
 
@@ -78,6 +80,13 @@ func (m *Model) MaxDistance() float64 { return m.dmax * m.scale }
 
 // Origin returns the origin x^o in input units.
 func (m *Model) Origin() []float64 { return m.denorm(m.origin, nil) }
+
+// Directions returns the ranked directions at the origin as the columns
+// of a d×d matrix (input space): pass them as Options.Directions to fit a
+// second model whose dimensions mean the same thing.
+func (m *Model) Directions() *mat.Dense {
+	return mat.NewDense(m.d, m.d, append([]float64(nil), m.frame0...))
+}
 
 // LatticeSize returns the number of lattice nodes per dimension.
 func (m *Model) LatticeSize() []int { return append([]int(nil), m.lat.g...) }

@@ -85,7 +85,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	e.u64(o.Seed)
 	e.u64(uint64(o.Resolution))
 	e.u64(uint64(o.MaxReference))
-	for _, v := range [][]float64{m.mean, m.origin, m.entropies, m.c} {
+	for _, v := range [][]float64{m.mean, m.origin, m.frame0, m.entropies, m.c} {
 		for _, x := range v {
 			e.f64(x)
 		}
@@ -251,6 +251,7 @@ func Read(r io.Reader) (*Model, error) {
 	o.MaxReference = int(dc.u64() & (1<<40 - 1))
 	m.mean = dc.vec(d)
 	m.origin = dc.vec(d)
+	m.frame0 = dc.vec(d * d)
 	m.entropies = make([]float64, d)
 	for i := range m.entropies {
 		m.entropies[i] = dc.f64() // -Inf possible for degenerate axes
