@@ -121,26 +121,12 @@ func (f *fitter) rankAtOrigin(origin []float64) ([]float64, []float64) {
 	tmp := append([]float64(nil), st.cov...)
 	symEigen(tmp, d, vals, local)
 	global := globalAxes(f.nb.ref, f.nb.m, d)
+	resolveWithCov(local, vals, globalCov(f.nb.ref, f.nb.m, d), d)
 	orientLike(local, global, d)
 
 	ents := make([]float64, d)
-	ref := f.nb.ref
 	for i := 0; i < d; i++ {
-		// Frame with direction i first, the others after in order.
-		fr := make([]float64, d*d)
-		col := 0
-		for _, src := range append([]int{i}, others(i, d)...) {
-			for k := 0; k < d; k++ {
-				fr[k*d+col] = local[k*d+src]
-			}
-			col++
-		}
-		c := f.dr.draw(origin, fr, 0, 0, nil, false, s)
-		pos := make([]float64, f.nb.m)
-		for r := 0; r < f.nb.m; r++ {
-			pos[r], _ = project(ref[r*d:(r+1)*d], c.pts, c.s, d, false)
-		}
-		ents[i] = histEntropy(pos) + math.Log2(f.scale)
+		ents[i] = f.entropyAlong(origin, local, i, s)
 	}
 	order := make([]int, d)
 	for i := range order {
@@ -195,6 +181,105 @@ func matchDirections(local []float64, ref *mat.Dense, d int) []int {
 		}
 	}
 	return order
+}
+
+// entropyAlong draws the curve at the origin along column i of the basis
+// (the other columns after it, in order) and returns the marginal entropy
+// (bits, input units) of the reference samples projected on it.
+func (f *fitter) entropyAlong(origin, basis []float64, i int, s *scratch) float64 {
+	d := f.d
+	fr := make([]float64, d*d)
+	col := 0
+	for _, src := range append([]int{i}, others(i, d)...) {
+		for k := 0; k < d; k++ {
+			fr[k*d+col] = basis[k*d+src]
+		}
+		col++
+	}
+	c := f.dr.draw(origin, fr, 0, 0, nil, false, s)
+	ref := f.nb.ref
+	pos := make([]float64, f.nb.m)
+	for r := 0; r < f.nb.m; r++ {
+		pos[r], _ = project(ref[r*d:(r+1)*d], c.pts, c.s, d, false)
+	}
+	return histEntropy(pos) + math.Log2(f.scale)
+}
+
+// globalCov is the covariance of the reference samples (about their mean).
+func globalCov(ref []float64, m, d int) []float64 {
+	mean := make([]float64, d)
+	for i := 0; i < m; i++ {
+		for a := 0; a < d; a++ {
+			mean[a] += ref[i*d+a]
+		}
+	}
+	for a := range mean {
+		mean[a] /= float64(m)
+	}
+	cov := make([]float64, d*d)
+	for i := 0; i < m; i++ {
+		row := ref[i*d : (i+1)*d]
+		for a := 0; a < d; a++ {
+			for b := 0; b < d; b++ {
+				cov[a*d+b] += (row[a] - mean[a]) * (row[b] - mean[b])
+			}
+		}
+	}
+	for i := range cov {
+		cov[i] /= float64(m)
+	}
+	return cov
+}
+
+// resolveWithCov fixes the directions of the basis local (columns, with
+// eigenvalues vals in decreasing order) inside near-degenerate clusters
+// (eigenvalue ratio above degenerateRatio): there the local eigenvectors
+// are arbitrary (a neighbourhood inside a flat sheet is round), so they are
+// replaced by the principal axes of the larger-scale covariance big
+// restricted to the cluster subspace. Outside degenerate clusters the
+// basis is unchanged.
+func resolveWithCov(local, vals, big []float64, d int) {
+	for a := 0; a < d; {
+		b := a + 1
+		for b < d && vals[b] > 0 && vals[b] >= degenerateRatio*vals[b-1] {
+			b++
+		}
+		m := b - a
+		if m >= 2 {
+			// Restricted covariance P^T big P in the cluster basis.
+			pc := make([]float64, m*m)
+			for i := 0; i < m; i++ {
+				for j := 0; j < m; j++ {
+					acc := 0.0
+					for k := 0; k < d; k++ {
+						for l := 0; l < d; l++ {
+							acc += local[k*d+a+i] * big[k*d+l] * local[l*d+a+j]
+						}
+					}
+					pc[i*m+j] = acc
+				}
+			}
+			ev := make([]float64, m)
+			vv := make([]float64, m*m)
+			symEigen(pc, m, ev, vv)
+			nv := make([]float64, d*m)
+			for c := 0; c < m; c++ {
+				for k := 0; k < d; k++ {
+					acc := 0.0
+					for i := 0; i < m; i++ {
+						acc += local[k*d+a+i] * vv[i*m+c]
+					}
+					nv[k*m+c] = acc
+				}
+			}
+			for c := 0; c < m; c++ {
+				for k := 0; k < d; k++ {
+					local[k*d+a+c] = nv[k*m+c]
+				}
+			}
+		}
+		a = b
+	}
 }
 
 func others(i, d int) []int {

@@ -91,6 +91,7 @@ func (dr *drawer) half(start, frame0 []float64, follow, earlier int, sgn float64
 	}
 	st := dr.nb.query(x, dir, s)
 	armedGuard, armedOther := false, false
+	frozenAt := -1
 	stiff := 0.0
 	if !math.IsInf(dr.q, 1) {
 		stiff = 1 / (dr.q * tau)
@@ -135,6 +136,36 @@ func (dr *drawer) half(start, frame0 []float64, follow, earlier int, sgn float64
 		if st.nearest > dr.dOut {
 			break
 		}
+		if frozenAt >= 0 && st.share >= 0.5 {
+			// Back onto other data after the edge: drop the straight
+			// continuation.
+			out.pts = out.pts[:frozenAt*d]
+			out.s = out.s[:frozenAt]
+			if keepFrames {
+				out.frames = out.frames[:frozenAt*d*d]
+			}
+			break
+		}
+		if frozenAt < 0 && st.share < minShareAhead {
+			frozenAt = out.len()
+		}
+		if frozenAt >= 0 && float64(out.len()-frozenAt)*tau >= dr.dOut {
+			// The straight continuation is at most d_out long: a curve
+			// running along an edge would otherwise never leave.
+			break
+		}
+		if frozenAt >= 0 {
+			for k := range st.ahead {
+				st.ahead[k] = 0
+			}
+			copy(x, xn)
+			out.pts = append(out.pts, x...)
+			out.s = append(out.s, sgn*tau*float64(step))
+			if keepFrames {
+				out.frames = append(out.frames, frame...)
+			}
+			continue
+		}
 		alignFrame(st.cov, frame, d, s)
 		// Keep the followed direction pointing the way we walk relative
 		// to the step just taken (alignment preserves signs already; this
@@ -153,6 +184,19 @@ func (dr *drawer) half(start, frame0 []float64, follow, earlier int, sgn float64
 	}
 	return out
 }
+
+// minShareAhead is the weight share of the neighbourhood lying ahead of a
+// curve point below which the curve has reached the end of the data.
+// Inside the data about half of the (tapered) neighbourhood lies ahead; at
+// an edge the share falls towards zero. Beyond that point the mean ahead is
+// dominated by whatever lies past the edge (the next layer of a rolled
+// sheet, the next arm of a spiral) and would pull the curve across the gap
+// while it stays within d_out of some sample. So the curve goes on straight
+// with its frame frozen (no mean ahead, no re-alignment) until it leaves
+// the manifold (d_out), for at most d_out; if instead it comes onto other data (half of the
+// neighbourhood ahead again) the straight continuation is dropped and the
+// curve ends at the edge.
+const minShareAhead = 0.1
 
 // crossed reports whether p is within tau of the polyline g after having
 // been farther than 2 tau from it at an earlier step (armed).

@@ -70,18 +70,55 @@ func (l *lattice) cell(j int, t float64) (int, float64) {
 }
 
 // eval writes X(u) to dst and, if jac is not nil, the Jacobian dX/du
-// (d×d row-major, jac[k*d+j] = dX_k/du_j).
+// (d×d row-major, jac[k*d+j] = dX_k/du_j). Beyond the lattice the map
+// continues linearly from the nearest boundary point with the Jacobian
+// there (first order): extrapolating the multilinear end cell itself would
+// grow the cross terms with the product of the excesses along several axes.
 func (l *lattice) eval(u, dst, jac []float64, idx []int, frac []float64) {
 	d := l.d
 	base := 0
+	var excess [64]float64
+	outside := false
 	for j := 0; j < d; j++ {
+		excess[j] = 0
 		if l.g[j] == 1 {
 			idx[j], frac[j] = 0, 0
 			continue
 		}
 		idx[j], frac[j] = l.cell(j, u[j])
+		if frac[j] < 0 {
+			excess[j], frac[j], outside = frac[j]*l.step[j], 0, true
+		} else if frac[j] > 1 {
+			excess[j], frac[j], outside = (frac[j]-1)*l.step[j], 1, true
+		}
 		base += idx[j] * l.strides[j]
 	}
+	if outside && jac == nil {
+		// The extrapolation needs the Jacobian at the boundary point.
+		var buf [256]float64
+		l.evalCell(base, dst, buf[:d*d], frac)
+		extrapolate(dst, buf[:d*d], excess[:d], d)
+		return
+	}
+	l.evalCell(base, dst, jac, frac)
+	if outside {
+		extrapolate(dst, jac, excess[:d], d)
+	}
+}
+
+// extrapolate adds J·excess to dst.
+func extrapolate(dst, jac, excess []float64, d int) {
+	for k := 0; k < d; k++ {
+		for j := 0; j < d; j++ {
+			dst[k] += jac[k*d+j] * excess[j]
+		}
+	}
+}
+
+// evalCell evaluates the multilinear cell with lower corner base at the
+// fractions frac (within [0, 1] per axis).
+func (l *lattice) evalCell(base int, dst, jac, frac []float64) {
+	d := l.d
 	for k := range dst[:d] {
 		dst[k] = 0
 	}

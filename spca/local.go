@@ -16,6 +16,7 @@ type localStats struct {
 	mean    []float64 // weighted mean of the neighbours
 	cov     []float64 // weighted covariance, d×d row-major
 	ahead   []float64 // weighted mean of (z_i - p) over neighbours ahead
+	share   float64   // weight share of the neighbours ahead (0 without dir)
 	nearest float64   // distance to the nearest reference sample
 	h       float64   // neighbourhood radius (distance to the (k+1)-th)
 }
@@ -145,6 +146,10 @@ func (nb *neighbourhood) query(p, dir []float64, s *scratch) *localStats {
 	}
 	for j := range mean {
 		mean[j] /= wsum
+	}
+	st.share = 0
+	if wsum > 0 {
+		st.share = asum / wsum
 	}
 	if asum > 0 {
 		for j := range ahead {

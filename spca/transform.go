@@ -16,6 +16,7 @@ type work struct {
 	fib                       []float64
 	coords                    [][]float64
 	blend                     []float64
+	cand, candD               []float64
 }
 
 func (m *Model) newWork() *work {
@@ -34,6 +35,8 @@ func (m *Model) newWork() *work {
 		idx: make([]int, d), frac: make([]float64, d),
 		fib:   make([]float64, gmax*d),
 		blend: make([]float64, gmax),
+		cand:  make([]float64, 0, maxCandidates),
+		candD: make([]float64, 0, maxCandidates),
 	}
 	w.coords = make([][]float64, d)
 	for j := range w.coords {
@@ -51,13 +54,7 @@ func (m *Model) newWork() *work {
 // carried out in the unfolded domain, where the metric plays no part, with
 // an adaptive step instead of a fixed alpha = 0.01.
 func (m *Model) unfold(z, u []float64, w *work) PointStats {
-	d := m.d
-	l := &m.lat
-	u[0], _ = project(z, m.fiber0, m.fiber0S, d, false)
-	for j := 1; j < d; j++ {
-		l.fiber(j, u, w.fib, w.idx, w.frac)
-		u[j], _ = project(z, w.fib[:l.g[j]*d], w.coords[j], d, true)
-	}
+	m.initialGuess(z, u, w)
 	st := m.newton(z, u, w, m.opt.MaxIter)
 	if st.Converged || st.Iterations >= m.opt.MaxIter {
 		return st
@@ -135,6 +132,88 @@ func (m *Model) newton(z, u []float64, w *work, maxIter int) PointStats {
 	st.Residual = res
 	st.Converged = res <= m.tolN
 	return st
+}
+
+// maxCandidates bounds the number of starting points on the first curve
+// tried by initialGuess.
+const maxCandidates = 4
+
+// initialGuess sets u to the sequence of orthogonal projections of z: on
+// the first curve, then on the secondary curve drawn there, and so on.
+// Where the first curve passes near z more than once (the layers of a
+// rolled sheet, the arms of a spiral), the nearest passage need not be the
+// right one: a point far from the first curve along the second direction
+// can be nearer, in the input space, to the first curve on the next layer.
+// Every local minimum of the distance along the first curve is therefore a
+// candidate, and the candidate whose projections leave the smallest
+// distance before the last coordinate is taken: the representation that
+// needs the least of the last (lowest-entropy) coordinate. In 2-D this is
+// the nearest point of the first curve; for a sheet in 3-D it is the
+// nearest point of the sheet of secondary curves.
+func (m *Model) initialGuess(z, u []float64, w *work) {
+	d := m.d
+	l := &m.lat
+	w.cand, w.candD = curveMinima(z, m.fiber0, m.fiber0S, d, w.cand[:0], w.candD[:0])
+	best := math.Inf(1)
+	for c := range w.cand {
+		w.un[0] = w.cand[c]
+		score := w.candD[c]
+		for j := 1; j < d; j++ {
+			l.fiber(j, w.un, w.fib, w.idx, w.frac)
+			var dd float64
+			w.un[j], dd = project(z, w.fib[:l.g[j]*d], w.coords[j], d, true)
+			if j < d-1 {
+				score = dd
+			}
+		}
+		if score < best {
+			best = score
+			copy(u, w.un[:d])
+		}
+	}
+}
+
+// curveMinima finds the local minima of the distance from z to the
+// polyline (pts, s) and appends the arc lengths of the best (at most
+// maxCandidates, nearest first) to pos and their squared distances to
+// dist, which it returns (at least one entry).
+func curveMinima(z, pts, s []float64, d int, pos, dist []float64) ([]float64, []float64) {
+	n := len(s)
+	if n == 1 {
+		return append(pos, s[0]), append(dist, dist2(z, pts[:d]))
+	}
+	prev, cur := math.Inf(1), dist2(z, pts[:d])
+	for i := 0; i < n; i++ {
+		next := math.Inf(1)
+		if i+1 < n {
+			next = dist2(z, pts[(i+1)*d:(i+2)*d])
+		}
+		if cur < prev && cur <= next {
+			// Refine on the two segments around vertex i.
+			lo, hi := max(i-1, 0), min(i+1, n-1)
+			if hi == lo {
+				hi = lo + 1
+			}
+			a, dd := project(z, pts[lo*d:(hi+1)*d], s[lo:hi+1], d, false)
+			// Insert keeping the list sorted by distance.
+			k := len(pos)
+			if k < maxCandidates || dd < dist[k-1] {
+				if k < maxCandidates {
+					pos = append(pos, 0)
+					dist = append(dist, 0)
+				} else {
+					k--
+				}
+				for k > 0 && dist[k-1] > dd {
+					pos[k], dist[k] = pos[k-1], dist[k-1]
+					k--
+				}
+				pos[k], dist[k] = a, dd
+			}
+		}
+		prev, cur = cur, next
+	}
+	return pos, dist
 }
 
 // levenbergStep solves (JᵀJ + λ I) δ = Jᵀ e into delta, with λ a small
