@@ -1,0 +1,233 @@
+package patches
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	_ "image/gif"  // register the GIF decoder
+	_ "image/jpeg" // register the JPEG decoder
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/bmp" // register the BMP decoder
+	"golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp" // register the WebP decoder
+
+	"github.com/spcalab/spca/internal/atomicfile"
+)
+
+// DefaultMaxPixels is the largest image, in pixels, that Load and Decode
+// accept unless told otherwise by MaxPixels: 2^28, a 16384×16384 image.
+const DefaultMaxPixels = 1 << 28
+
+var (
+	// ErrNotImage is returned, wrapped, by Load and Decode for data in no
+	// registered image format.
+	ErrNotImage = errors.New("patches: not an image")
+	// ErrTooLarge is returned, wrapped, by Load and Decode for images with
+	// more pixels than allowed, before their pixels are decoded.
+	ErrTooLarge = errors.New("patches: image too large")
+)
+
+type loadConfig struct {
+	maxPixels  int64
+	autoOrient bool
+}
+
+// LoadOption sets a rarely needed parameter of Load and Decode.
+type LoadOption func(*loadConfig)
+
+// MaxPixels sets the largest number of pixels Load and Decode accept
+// (DefaultMaxPixels by default). The size is read from the file header
+// before anything is decoded.
+func MaxPixels(n int) LoadOption {
+	return func(c *loadConfig) { c.maxPixels = int64(n) }
+}
+
+// AutoOrientation sets whether JPEG images are rotated and flipped upright
+// according to their EXIF orientation tag (true by default).
+func AutoOrientation(on bool) LoadOption {
+	return func(c *loadConfig) { c.autoOrient = on }
+}
+
+// Load decodes the image file at path; see Decode. Errors name the path.
+func Load(path string, opts ...LoadOption) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("patches: load: %w", err)
+	}
+	defer f.Close()
+	img, err := decode(f, opts)
+	if err != nil {
+		return nil, wrapName(err, path)
+	}
+	return img, nil
+}
+
+// Decode decodes an image in any of the formats PNG, JPEG, GIF (first
+// frame), TIFF, BMP and WebP, at 8 or 16 bits per sample. The result keeps
+// the decoder's type, so 16-bit images stay *image.Gray16, *image.RGBA64 or
+// *image.NRGBA64.
+//
+// The size is read from the header first and images of more than
+// DefaultMaxPixels pixels (see MaxPixels) are rejected with ErrTooLarge;
+// data in no known format give ErrNotImage.
+//
+// JPEG images are turned upright according to their EXIF orientation tag
+// (see AutoOrientation), using imaging.Decode with
+// imaging.AutoOrientation(true). A JPEG turned this way comes back as
+// *image.NRGBA, or as *image.Gray if it was a grey JPEG, instead of the
+// *image.YCbCr of the JPEG decoder. The EXIF tag of other formats is
+// ignored.
+//
+// Decode needs to read the data twice: if r is an io.ReadSeeker it seeks
+// back, otherwise it reads everything into memory first.
+func Decode(r io.Reader, opts ...LoadOption) (image.Image, error) {
+	rs, ok := r.(io.ReadSeeker)
+	if !ok {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return nil, fmt.Errorf("patches: decode: %w", err)
+		}
+		rs = bytes.NewReader(b)
+	}
+	img, err := decode(rs, opts)
+	if err != nil {
+		return nil, wrapName(err, "")
+	}
+	return img, nil
+}
+
+// nameError carries the message of a decoding failure until the caller
+// adds the name of what failed.
+type nameError struct {
+	sentinel error  // ErrNotImage, ErrTooLarge or nil
+	msg      string // detail
+	err      error  // cause, or nil
+}
+
+func (e *nameError) Error() string { return e.msg }
+
+func wrapName(err error, name string) error {
+	var ne *nameError
+	if !errors.As(err, &ne) {
+		return err
+	}
+	var parts []string
+	for _, s := range []string{name, ne.msg} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	where := strings.Join(parts, ": ")
+	switch {
+	case ne.sentinel != nil:
+		return fmt.Errorf("%w: %s", ne.sentinel, where)
+	case ne.err != nil && where != "":
+		return fmt.Errorf("patches: decode %s: %w", where, ne.err)
+	case ne.err != nil:
+		return fmt.Errorf("patches: decode: %w", ne.err)
+	}
+	return fmt.Errorf("patches: decode %s", where)
+}
+
+func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
+	cfg := loadConfig{maxPixels: DefaultMaxPixels, autoOrient: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	start, err := rs.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, &nameError{msg: "seek", err: err}
+	}
+	hdr, format, err := image.DecodeConfig(rs)
+	switch {
+	case errors.Is(err, image.ErrFormat):
+		return nil, &nameError{sentinel: ErrNotImage, msg: "unknown format"}
+	case err != nil:
+		return nil, &nameError{msg: "header", err: err}
+	}
+	if hdr.Width <= 0 || hdr.Height <= 0 {
+		return nil, &nameError{msg: fmt.Sprintf("%s header: empty image %d×%d", format, hdr.Width, hdr.Height)}
+	}
+	if n := int64(hdr.Width) * int64(hdr.Height); n > cfg.maxPixels {
+		return nil, &nameError{sentinel: ErrTooLarge,
+			msg: fmt.Sprintf("%d×%d is %d pixels, more than %d", hdr.Width, hdr.Height, n, cfg.maxPixels)}
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return nil, &nameError{msg: "seek", err: err}
+	}
+	var img image.Image
+	if format == "jpeg" && cfg.autoOrient {
+		img, err = imaging.Decode(rs, imaging.AutoOrientation(true))
+	} else {
+		img, _, err = image.Decode(rs)
+	}
+	if err != nil {
+		msg := format // unless the decoder's message already names it
+		if strings.HasPrefix(err.Error(), format+":") {
+			msg = ""
+		}
+		return nil, &nameError{msg: msg, err: err}
+	}
+	if format == "jpeg" && hdr.ColorModel == color.GrayModel {
+		if _, ok := img.(*image.Gray); !ok {
+			// imaging's transforms return NRGBA; a grey JPEG stays grey.
+			g := image.NewGray(image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy()))
+			draw.Draw(g, g.Rect, img, img.Bounds().Min, draw.Src)
+			img = g
+		}
+	}
+	return img, nil
+}
+
+type saveConfig struct {
+	pngLevel png.CompressionLevel
+}
+
+// SaveOption sets a rarely needed parameter of Save.
+type SaveOption func(*saveConfig)
+
+// PNGCompression sets the compression level of PNG files
+// (png.DefaultCompression by default).
+func PNGCompression(level png.CompressionLevel) SaveOption {
+	return func(c *saveConfig) { c.pngLevel = level }
+}
+
+// Save writes img to path as PNG, or as TIFF (Deflate-compressed) if the
+// extension is .tif or .tiff; other extensions are an error. 16-bit images
+// (*image.Gray16, *image.RGBA64, *image.NRGBA64) are written with 16 bits
+// per sample, *image.Gray as 8-bit grey, and other images as 8-bit RGB(A).
+//
+// The file is written atomically: the image goes to a temporary file in the
+// same directory, which is renamed over path only once complete, so a
+// failure never leaves a partial file.
+func Save(path string, img image.Image, opts ...SaveOption) error {
+	cfg := saveConfig{pngLevel: png.DefaultCompression}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var enc func(io.Writer) error
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".png":
+		e := png.Encoder{CompressionLevel: cfg.pngLevel}
+		enc = func(w io.Writer) error { return e.Encode(w, img) }
+	case ".tif", ".tiff":
+		enc = func(w io.Writer) error {
+			return tiff.Encode(w, img, &tiff.Options{Compression: tiff.Deflate})
+		}
+	default:
+		return fmt.Errorf("patches: save %s: unsupported extension %q (want .png, .tif or .tiff)", path, ext)
+	}
+	if err := atomicfile.Write(path, enc); err != nil {
+		return fmt.Errorf("patches: save: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package patches
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+// PCA is an orthonormal linear transform fitted to patch vectors: the
+// responses of a row x are y = (x - Mean)·Basis.
+type PCA struct {
+	// Mean is the mean row of the training data.
+	Mean []float64
+	// Basis is d×d and orthonormal; its columns are the principal
+	// components in order of decreasing variance. The sign of each is
+	// fixed so that its largest-magnitude entry is positive (the first
+	// such entry, counting entries within a relative 1e-9 of the largest
+	// as ties), which makes the basis independent of the eigensolver's
+	// choice of sign.
+	Basis *mat.Dense
+	// Var holds the variance of the training data along each component
+	// (unbiased, divisor N-1), in decreasing order.
+	Var []float64
+}
+
+// FitPCA fits a PCA to the rows of x (N samples × d dimensions), from the
+// eigendecomposition of their covariance matrix. It fails if x has fewer
+// than two rows or a non-finite value, or if the eigendecomposition does
+// not converge.
+func FitPCA(x mat.Matrix) (*PCA, error) {
+	r, d := x.Dims()
+	if r < 2 {
+		return nil, fmt.Errorf("patches: FitPCA: %d samples, need at least 2", r)
+	}
+	mean := make([]float64, d)
+	for i := range r {
+		for j := range d {
+			v := x.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("patches: FitPCA: non-finite value %v at row %d, column %d", v, i, j)
+			}
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(r)
+	}
+	var cov mat.SymDense
+	stat.CovarianceMatrix(&cov, x, nil)
+	var eig mat.EigenSym
+	if !eig.Factorize(&cov, true) {
+		return nil, errors.New("patches: FitPCA: eigendecomposition did not converge")
+	}
+	vals := eig.Values(nil) // ascending
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+
+	p := &PCA{Mean: mean, Basis: mat.NewDense(d, d, nil), Var: make([]float64, d)}
+	col := make([]float64, d)
+	for k := range d {
+		src := d - 1 - k
+		p.Var[k] = max(vals[src], 0)
+		mat.Col(col, src, &vecs)
+		if col[signIndex(col)] < 0 {
+			for i := range col {
+				col[i] = -col[i]
+			}
+		}
+		p.Basis.SetCol(k, col)
+	}
+	return p, nil
+}
+
+// signIndex returns the index of the first entry of v whose magnitude is
+// within a relative 1e-9 of the largest.
+func signIndex(v []float64) int {
+	big := 0.0
+	for _, e := range v {
+		big = max(big, math.Abs(e))
+	}
+	for i, e := range v {
+		if math.Abs(e) >= big*(1-1e-9) {
+			return i
+		}
+	}
+	return 0
+}
+
+// Dim returns the dimension d of the vectors.
+func (p *PCA) Dim() int { return len(p.Mean) }
+
+// prepare returns dst ready to receive an r×c result: a new matrix if dst
+// is nil, dst resized if it is empty, dst itself if it is r×c. It panics
+// otherwise.
+func prepare(dst *mat.Dense, r, c int) *mat.Dense {
+	switch {
+	case dst == nil:
+		return mat.NewDense(r, c, nil)
+	case dst.IsEmpty():
+		dst.ReuseAs(r, c)
+		return dst
+	}
+	if dr, dc := dst.Dims(); dr != r || dc != c {
+		panic(mat.ErrShape)
+	}
+	return dst
+}
+
+// Forward stores in dst and returns the responses (x - Mean)·Basis of the
+// rows of x, which must have d columns. dst may be nil (a new matrix is
+// allocated), empty (it is resized) or of the size of x; it may be x.
+func (p *PCA) Forward(dst *mat.Dense, x mat.Matrix) *mat.Dense {
+	r, c := x.Dims()
+	if c != p.Dim() {
+		panic(fmt.Sprintf("patches: PCA.Forward: %d columns, want %d", c, p.Dim()))
+	}
+	dst = prepare(dst, r, c)
+	dst.Mul(x, p.Basis)
+	shift := make([]float64, c) // Mean·Basis
+	for j := range c {
+		for i, m := range p.Mean {
+			shift[j] += m * p.Basis.At(i, j)
+		}
+	}
+	raw := dst.RawMatrix()
+	for i := range r {
+		row := raw.Data[i*raw.Stride:][:c]
+		for j := range row {
+			row[j] -= shift[j]
+		}
+	}
+	return dst
+}
+
+// Inverse stores in dst and returns y·Basisᵀ + Mean, the inverse of
+// Forward. y may have k ≤ d columns, the leading responses, in which case
+// the others are taken as zero (the mean): the result is the projection on
+// the first k components. dst may be nil, empty or N×d; it may be y if
+// k = d.
+func (p *PCA) Inverse(dst *mat.Dense, y mat.Matrix) *mat.Dense {
+	r, k := y.Dims()
+	d := p.Dim()
+	if k < 1 || k > d {
+		panic(fmt.Sprintf("patches: PCA.Inverse: %d columns, want 1 to %d", k, d))
+	}
+	dst = prepare(dst, r, d)
+	dst.Mul(y, p.Basis.Slice(0, d, 0, k).T())
+	raw := dst.RawMatrix()
+	for i := range r {
+		row := raw.Data[i*raw.Stride:][:d]
+		for j := range row {
+			row[j] += p.Mean[j]
+		}
+	}
+	return dst
+}
+
+// Split returns views of the first k columns of y and of the others, which
+// share y's memory; rest is nil if k equals the number of columns. It is
+// meant for coding the leading PCA responses one way and the rest another.
+// It panics unless 1 ≤ k ≤ the number of columns.
+func Split(y *mat.Dense, k int) (lead, rest *mat.Dense) {
+	r, c := y.Dims()
+	if k < 1 || k > c {
+		panic(fmt.Sprintf("patches: Split: k = %d out of 1..%d", k, c))
+	}
+	lead = y.Slice(0, r, 0, k).(*mat.Dense)
+	if k < c {
+		rest = y.Slice(0, r, k, c).(*mat.Dense)
+	}
+	return lead, rest
+}
+
+// Join returns a new matrix holding the columns of lead followed by those
+// of rest, which may be nil; it undoes Split.
+func Join(lead, rest *mat.Dense) *mat.Dense {
+	r, k := lead.Dims()
+	if rest == nil {
+		return mat.DenseCopyOf(lead)
+	}
+	rr, c := rest.Dims()
+	if rr != r {
+		panic(fmt.Sprintf("patches: Join: %d and %d rows", r, rr))
+	}
+	out := mat.NewDense(r, k+c, nil)
+	out.Slice(0, r, 0, k).(*mat.Dense).Copy(lead)
+	out.Slice(0, r, k, k+c).(*mat.Dense).Copy(rest)
+	return out
+}

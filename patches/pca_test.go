@@ -1,0 +1,129 @@
+package patches
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+func maxAbsDiff(a, b mat.Matrix) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	return mat.Norm(&d, math.Inf(1)) // max row sum ≥ max entry
+}
+
+func TestPCA(t *testing.T) {
+	p := Luminance(testimages.Texture(96, 64, 3))
+	x := Sample([]Plane{p}, 3, 2000, 1)
+	pca, err := FitPCA(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := pca.Dim()
+	if d != 9 {
+		t.Fatalf("dim %d", d)
+	}
+
+	// Orthonormal basis, decreasing variance, sign convention.
+	var btb mat.Dense
+	btb.Mul(pca.Basis.T(), pca.Basis)
+	if e := maxAbsDiff(&btb, eye(d)); e > 1e-12 {
+		t.Errorf("BᵀB differs from I by %g", e)
+	}
+	for k := 1; k < d; k++ {
+		if pca.Var[k] > pca.Var[k-1] {
+			t.Errorf("Var not decreasing: %v", pca.Var)
+		}
+	}
+	col := make([]float64, d)
+	for k := range d {
+		mat.Col(col, k, pca.Basis)
+		if col[signIndex(col)] <= 0 {
+			t.Errorf("component %d: largest entry negative: %v", k, col)
+		}
+	}
+	// The first component of patches is the local mean: all positive.
+	mat.Col(col, 0, pca.Basis)
+	for _, v := range col {
+		if v <= 0 {
+			t.Errorf("first component %v not all positive", col)
+			break
+		}
+	}
+
+	// Forward decorrelates with the fitted variances; Inverse is exact.
+	y := pca.Forward(nil, x)
+	for k := range d {
+		v := stat.Variance(mat.Col(nil, k, y), nil)
+		if math.Abs(v-pca.Var[k]) > 1e-9*(1+pca.Var[0]) {
+			t.Errorf("response %d has variance %v, want %v", k, v, pca.Var[k])
+		}
+	}
+	back := pca.Inverse(nil, y)
+	if e := maxAbsDiff(back, x); e > 1e-9 {
+		t.Errorf("Inverse(Forward(x)) differs by %g", e)
+	}
+	// In place, into an empty receiver and into a sized one.
+	z := mat.DenseCopyOf(x)
+	pca.Forward(z, z)
+	pca.Inverse(z, z)
+	if e := maxAbsDiff(z, x); e > 1e-9 {
+		t.Errorf("in-place round trip differs by %g", e)
+	}
+	var empty mat.Dense
+	if pca.Forward(&empty, x); !mat.Equal(&empty, y) {
+		t.Error("Forward into an empty matrix differs")
+	}
+	mustPanic(t, "wrong dst", func() { pca.Forward(mat.NewDense(3, 3, nil), x) })
+
+	// Deterministic.
+	again, _ := FitPCA(x)
+	if !mat.Equal(again.Basis, pca.Basis) {
+		t.Error("refit gave a different basis")
+	}
+
+	// Leading responses: Split, Join and the truncated inverse.
+	lead, rest := Split(y, 3)
+	if _, c := lead.Dims(); c != 3 {
+		t.Fatal("lead columns")
+	}
+	if !mat.Equal(Join(lead, rest), y) {
+		t.Error("Join(Split(y)) differs")
+	}
+	if l, r := Split(y, d); r != nil || !mat.Equal(Join(l, r), y) {
+		t.Error("Split(y, d)")
+	}
+	approx := pca.Inverse(nil, lead)
+	var proj mat.Dense
+	y3 := mat.DenseCopyOf(y)
+	for i := range 2000 {
+		for k := 3; k < d; k++ {
+			y3.Set(i, k, 0)
+		}
+	}
+	proj.CloneFrom(pca.Inverse(nil, y3))
+	if e := maxAbsDiff(approx, &proj); e > 1e-9 {
+		t.Errorf("inverse of 3 leading responses differs from projection by %g", e)
+	}
+
+	if _, err := FitPCA(mat.NewDense(1, 4, nil)); err == nil {
+		t.Error("one sample: no error")
+	}
+	bad := mat.DenseCopyOf(x)
+	bad.Set(5, 2, math.NaN())
+	if _, err := FitPCA(bad); err == nil {
+		t.Error("NaN: no error")
+	}
+}
+
+func eye(d int) *mat.Dense {
+	m := mat.NewDense(d, d, nil)
+	for i := range d {
+		m.Set(i, i, 1)
+	}
+	return m
+}

@@ -1,0 +1,315 @@
+package patches
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+)
+
+// Plane is one channel of an image as float64 samples in row-major order:
+// the sample at column x and row y is Pix[y*W+x].
+//
+// Samples are on the 0..255 scale whatever the bit depth of the source: an
+// 8-bit value v is v and a 16-bit value v is v/257, so that 0 and 65535 map
+// to 0 and 255 and errors measured on planes (RMSE, PSNR) are in the usual
+// 8-bit units. Values outside 0..255 are allowed (chroma of saturated
+// colours after a transform, reconstructions); FromPlane and FromYCbCr clamp
+// them when they build an image.
+type Plane struct {
+	W, H int
+	Pix  []float64
+}
+
+// NewPlane returns a zero plane of w×h samples. It panics if w or h is
+// negative.
+func NewPlane(w, h int) Plane {
+	if w < 0 || h < 0 {
+		panic(fmt.Sprintf("patches: negative plane size %d×%d", w, h))
+	}
+	return Plane{W: w, H: h, Pix: make([]float64, w*h)}
+}
+
+// At returns the sample at column x and row y.
+func (p Plane) At(x, y int) float64 { return p.Pix[y*p.W+x] }
+
+// Set sets the sample at column x and row y.
+func (p Plane) Set(x, y int, v float64) { p.Pix[y*p.W+x] = v }
+
+// Clone returns a copy of p that shares no memory with it.
+func (p Plane) Clone() Plane {
+	return Plane{W: p.W, H: p.H, Pix: append([]float64(nil), p.Pix...)}
+}
+
+// The luma weights of ITU-R BT.601, used by JPEG (JFIF) on gamma-encoded
+// R'G'B'.
+const (
+	kr = 0.299
+	kg = 0.587
+	kb = 0.114
+	// The chroma scales 2(1-kb) and 2(1-kr): Cb = (B'-Y')/cbScale + 128,
+	// Cr = (R'-Y')/crScale + 128, which are JFIF's
+	// Cb = 128 - 0.168736 R' - 0.331264 G' + 0.5 B' and
+	// Cr = 128 + 0.5 R' - 0.418688 G' - 0.081312 B' written so that the
+	// inverse below is exact.
+	cbScale = 2 * (1 - kb) // 1.772
+	crScale = 2 * (1 - kr) // 1.402
+	// chromaZero is the chroma value of grey.
+	chromaZero = 128
+)
+
+// luma returns Y' of a gamma-encoded colour. Grey (r == g == b) gives its
+// value exactly.
+func luma(r, g, b float64) float64 {
+	if r == g && g == b {
+		return r
+	}
+	return kr*r + kg*g + kb*b
+}
+
+// visitRGB calls f with the index in raster order and the gamma-encoded
+// R'G'B' of every pixel of img on the 0..255 scale. Alpha is ignored:
+// the non-premultiplied colour is used.
+func visitRGB(img image.Image, f func(i int, r, g, b float64)) {
+	bd := img.Bounds()
+	w := bd.Dx()
+	switch m := img.(type) {
+	case *image.RGBA:
+		for y := range bd.Dy() {
+			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
+			for x := range w {
+				px := row[4*x : 4*x+4]
+				if a := px[3]; a == 0xff {
+					f(y*w+x, float64(px[0]), float64(px[1]), float64(px[2]))
+				} else {
+					c := color.NRGBAModel.Convert(color.RGBA{px[0], px[1], px[2], a}).(color.NRGBA)
+					f(y*w+x, float64(c.R), float64(c.G), float64(c.B))
+				}
+			}
+		}
+	case *image.NRGBA:
+		for y := range bd.Dy() {
+			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
+			for x := range w {
+				px := row[4*x : 4*x+3]
+				f(y*w+x, float64(px[0]), float64(px[1]), float64(px[2]))
+			}
+		}
+	case *image.NRGBA64:
+		for y := range bd.Dy() {
+			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
+			for x := range w {
+				px := row[8*x : 8*x+6]
+				f(y*w+x, from16(px[0], px[1]), from16(px[2], px[3]), from16(px[4], px[5]))
+			}
+		}
+	default:
+		for y := range bd.Dy() {
+			for x := range w {
+				c := color.NRGBA64Model.Convert(img.At(bd.Min.X+x, bd.Min.Y+y)).(color.NRGBA64)
+				f(y*w+x, float64(c.R)/257, float64(c.G)/257, float64(c.B)/257)
+			}
+		}
+	}
+}
+
+// from16 converts a big-endian 16-bit sample to the 0..255 scale.
+func from16(hi, lo uint8) float64 { return float64(uint16(hi)<<8|uint16(lo)) / 257 }
+
+// grey returns the plane of a grey image and true, or false if img is not
+// one of the grey image types.
+func grey(img image.Image) (Plane, bool) {
+	bd := img.Bounds()
+	w, h := bd.Dx(), bd.Dy()
+	switch m := img.(type) {
+	case *image.Gray:
+		p := NewPlane(w, h)
+		for y := range h {
+			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
+			for x := range w {
+				p.Pix[y*w+x] = float64(row[x])
+			}
+		}
+		return p, true
+	case *image.Gray16:
+		p := NewPlane(w, h)
+		for y := range h {
+			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
+			for x := range w {
+				p.Pix[y*w+x] = from16(row[2*x], row[2*x+1])
+			}
+		}
+		return p, true
+	}
+	return Plane{}, false
+}
+
+// storedYCbCr returns the Y'CbCr planes stored in a JPEG-decoded image,
+// replicating subsampled chroma to full size.
+func storedYCbCr(m *image.YCbCr) [3]Plane {
+	bd := m.Bounds()
+	w, h := bd.Dx(), bd.Dy()
+	ps := [3]Plane{NewPlane(w, h), NewPlane(w, h), NewPlane(w, h)}
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			yi := m.YOffset(bd.Min.X+x, bd.Min.Y+y)
+			ci := m.COffset(bd.Min.X+x, bd.Min.Y+y)
+			ps[0].Pix[i] = float64(m.Y[yi])
+			ps[1].Pix[i] = float64(m.Cb[ci])
+			ps[2].Pix[i] = float64(m.Cr[ci])
+		}
+	}
+	return ps
+}
+
+// Luminance returns the grey-level plane of img on the 0..255 scale.
+//
+// For grey images (*image.Gray, *image.Gray16) it is the grey value. For a
+// *image.YCbCr (a decoded JPEG) it is the stored Y' plane. For other colour
+// images it is the BT.601 luma Y' = 0.299 R' + 0.587 G' + 0.114 B'
+// computed on the gamma-encoded values, as JPEG does; pixels with
+// R' = G' = B' give that value exactly. It is not the CIE luminance of
+// linear light. Alpha is ignored.
+func Luminance(img image.Image) Plane {
+	if p, ok := grey(img); ok {
+		return p
+	}
+	if m, ok := img.(*image.YCbCr); ok {
+		return storedYCbCr(m)[0]
+	}
+	bd := img.Bounds()
+	p := NewPlane(bd.Dx(), bd.Dy())
+	visitRGB(img, func(i int, r, g, b float64) { p.Pix[i] = luma(r, g, b) })
+	return p
+}
+
+// YCbCr returns the Y', Cb and Cr planes of img on the 0..255 scale, the
+// full-range BT.601 transform of JPEG (JFIF):
+//
+//	Y' = 0.299 R' + 0.587 G' + 0.114 B'
+//	Cb = 128 + (B' - Y')/1.772
+//	Cr = 128 + (R' - Y')/1.402
+//
+// on gamma-encoded R'G'B'. Grey images give Cb = Cr = 128; a *image.YCbCr
+// gives its stored planes, chroma replicated to full size if subsampled.
+// FromYCbCr inverts the transform exactly up to floating-point rounding.
+func YCbCr(img image.Image) [3]Plane {
+	if p, ok := grey(img); ok {
+		cb, cr := NewPlane(p.W, p.H), NewPlane(p.W, p.H)
+		for i := range cb.Pix {
+			cb.Pix[i], cr.Pix[i] = chromaZero, chromaZero
+		}
+		return [3]Plane{p, cb, cr}
+	}
+	if m, ok := img.(*image.YCbCr); ok {
+		return storedYCbCr(m)
+	}
+	bd := img.Bounds()
+	w, h := bd.Dx(), bd.Dy()
+	ps := [3]Plane{NewPlane(w, h), NewPlane(w, h), NewPlane(w, h)}
+	visitRGB(img, func(i int, r, g, b float64) {
+		y := luma(r, g, b)
+		ps[0].Pix[i] = y
+		ps[1].Pix[i] = chromaZero + (b-y)/cbScale
+		ps[2].Pix[i] = chromaZero + (r-y)/crScale
+	})
+	return ps
+}
+
+// toRGB inverts the Y'CbCr transform of YCbCr.
+func toRGB(y, cb, cr float64) (r, g, b float64) {
+	r = y + crScale*(cr-chromaZero)
+	b = y + cbScale*(cb-chromaZero)
+	g = (y - kr*r - kb*b) / kg
+	return r, g, b
+}
+
+// quant8 rounds v on the 0..255 scale to 8 bits, clamping; NaN gives 0.
+func quant8(v float64) uint8 {
+	switch {
+	case v >= 255:
+		return 255
+	case v > 0:
+		return uint8(math.Round(v))
+	}
+	return 0
+}
+
+// quant16 rounds v on the 0..255 scale to 16 bits, clamping; NaN gives 0.
+func quant16(v float64) uint16 {
+	v *= 257
+	switch {
+	case v >= 65535:
+		return 65535
+	case v > 0:
+		return uint16(math.Round(v))
+	}
+	return 0
+}
+
+func checkSame(what string, a, b Plane) {
+	if a.W != b.W || a.H != b.H {
+		panic(fmt.Sprintf("patches: %s: plane sizes differ: %d×%d and %d×%d", what, a.W, a.H, b.W, b.H))
+	}
+	checkPlane(what, a)
+	checkPlane(what, b)
+}
+
+func checkPlane(what string, p Plane) {
+	if p.W < 0 || p.H < 0 || len(p.Pix) != p.W*p.H {
+		panic(fmt.Sprintf("patches: %s: malformed plane: %d×%d with %d samples", what, p.W, p.H, len(p.Pix)))
+	}
+}
+
+// FromPlane returns p as a grey image: *image.Gray, or *image.Gray16 if
+// sixteenBit, with bounds starting at (0, 0). Samples are rounded to the
+// nearest level and clamped to 0..255 (NaN becomes 0).
+func FromPlane(p Plane, sixteenBit bool) image.Image {
+	checkPlane("FromPlane", p)
+	r := image.Rect(0, 0, p.W, p.H)
+	if sixteenBit {
+		m := image.NewGray16(r)
+		for i, v := range p.Pix {
+			q := quant16(v)
+			m.Pix[2*i], m.Pix[2*i+1] = uint8(q>>8), uint8(q)
+		}
+		return m
+	}
+	m := image.NewGray(r)
+	for i, v := range p.Pix {
+		m.Pix[i] = quant8(v)
+	}
+	return m
+}
+
+// FromYCbCr inverts YCbCr and returns an opaque colour image: *image.RGBA,
+// or *image.RGBA64 if sixteenBit, with bounds starting at (0, 0). The
+// R'G'B' values are rounded and clamped as in FromPlane. It panics if the
+// three planes differ in size.
+func FromYCbCr(ps [3]Plane, sixteenBit bool) image.Image {
+	checkSame("FromYCbCr", ps[0], ps[1])
+	checkSame("FromYCbCr", ps[0], ps[2])
+	w, h := ps[0].W, ps[0].H
+	rect := image.Rect(0, 0, w, h)
+	if sixteenBit {
+		m := image.NewRGBA64(rect)
+		for i := range ps[0].Pix {
+			r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
+			px := m.Pix[8*i : 8*i+8]
+			for c, v := range [3]float64{r, g, b} {
+				q := quant16(v)
+				px[2*c], px[2*c+1] = uint8(q>>8), uint8(q)
+			}
+			px[6], px[7] = 0xff, 0xff
+		}
+		return m
+	}
+	m := image.NewRGBA(rect)
+	for i := range ps[0].Pix {
+		r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
+		px := m.Pix[4*i : 4*i+4]
+		px[0], px[1], px[2], px[3] = quant8(r), quant8(g), quant8(b), 0xff
+	}
+	return m
+}

@@ -1,0 +1,133 @@
+package patches
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+func TestLuminance(t *testing.T) {
+	g := image.NewGray(image.Rect(2, 3, 5, 5)) // bounds not at the origin
+	for i := range g.Pix {
+		g.Pix[i] = uint8(40 * i)
+	}
+	p := Luminance(g)
+	if p.W != 3 || p.H != 2 || p.At(2, 1) != 200 {
+		t.Errorf("grey: %+v", p)
+	}
+
+	g16 := image.NewGray16(image.Rect(0, 0, 1, 1))
+	g16.SetGray16(0, 0, color.Gray16{Y: 1000})
+	if got := Luminance(g16).Pix[0]; got != 1000.0/257 {
+		t.Errorf("grey 16: %v", got)
+	}
+
+	c := image.NewNRGBA(image.Rect(0, 0, 3, 1))
+	c.SetNRGBA(0, 0, color.NRGBA{200, 100, 50, 255})
+	c.SetNRGBA(1, 0, color.NRGBA{77, 77, 77, 255})
+	c.SetNRGBA(2, 0, color.NRGBA{200, 100, 50, 10}) // alpha ignored
+	p = Luminance(c)
+	want := 0.299*200 + 0.587*100 + 0.114*50
+	if math.Abs(p.Pix[0]-want) > 1e-12 || p.Pix[1] != 77 || math.Abs(p.Pix[2]-want) > 1e-12 {
+		t.Errorf("colour: %v, want [%v 77 %v]", p.Pix, want, want)
+	}
+	// Premultiplied and generic colour images agree with NRGBA.
+	rgba := image.NewRGBA(c.Rect)
+	pal := image.NewPaletted(c.Rect, color.Palette{color.NRGBA{200, 100, 50, 255}, color.NRGBA{77, 77, 77, 255}})
+	pal.Pix = []uint8{0, 1, 0}
+	for x := range 2 {
+		rgba.Set(x, 0, c.At(x, 0))
+	}
+	for name, m := range map[string]image.Image{"RGBA": rgba, "Paletted": pal} {
+		q := Luminance(m)
+		if q.Pix[0] != p.Pix[0] || q.Pix[1] != p.Pix[1] {
+			t.Errorf("%s: %v, want %v", name, q.Pix[:2], p.Pix[:2])
+		}
+	}
+}
+
+func TestYCbCrRoundTrip(t *testing.T) {
+	img := testimages.ColorTexture(37, 23, 5)
+	ps := YCbCr(img)
+	for i := range ps[0].Pix {
+		px := img.Pix[4*i : 4*i+3]
+		r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
+		for c, v := range [3]float64{r, g, b} {
+			if math.Abs(v-float64(px[c])) > 1e-9 {
+				t.Fatalf("pixel %d channel %d: %v, want %d", i, c, v, px[c])
+			}
+		}
+	}
+	back := FromYCbCr(ps, false)
+	if !sameRGBA64(back, img) {
+		t.Error("8-bit FromYCbCr(YCbCr) is not the image")
+	}
+
+	// Random float colours, and after quantising Y'CbCr to 8 bits each
+	// channel is within one level.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 10000 {
+		r, g, b := 255*rng.Float64(), 255*rng.Float64(), 255*rng.Float64()
+		y := luma(r, g, b)
+		cb, cr := chromaZero+(b-y)/cbScale, chromaZero+(r-y)/crScale
+		r2, g2, b2 := toRGB(y, cb, cr)
+		if math.Abs(r2-r) > 1e-9 || math.Abs(g2-g) > 1e-9 || math.Abs(b2-b) > 1e-9 {
+			t.Fatalf("float round trip of %v %v %v: %v %v %v", r, g, b, r2, g2, b2)
+		}
+		if cb < 0 || cb > 255 || cr < 0 || cr > 255 {
+			t.Fatalf("chroma out of 0..255: %v %v", cb, cr)
+		}
+	}
+	for i := range ps {
+		for j, v := range ps[i].Pix {
+			ps[i].Pix[j] = math.Round(v)
+		}
+	}
+	q := FromYCbCr(ps, false).(*image.RGBA)
+	for i := range q.Pix {
+		if d := int(q.Pix[i]) - int(img.Pix[i]); d < -1 || d > 1 {
+			t.Fatalf("sample %d: %d after 8-bit Y'CbCr, want %d ± 1", i, q.Pix[i], img.Pix[i])
+		}
+	}
+
+	// 16-bit output keeps the fraction of the 8-bit scale.
+	p := [3]Plane{{1, 1, []float64{100.25}}, {1, 1, []float64{128}}, {1, 1, []float64{128}}}
+	if got := FromYCbCr(p, true).(*image.RGBA64).RGBA64At(0, 0); got.R != 25764 || got.G != 25764 || got.B != 25764 || got.A != 0xffff {
+		t.Errorf("16-bit grey 100.25: %v", got)
+	}
+
+	// Grey images have neutral chroma; JPEG images give their planes.
+	gp := YCbCr(testimages.Texture(9, 4, 1))
+	for _, v := range append(gp[1].Pix, gp[2].Pix...) {
+		if v != 128 {
+			t.Fatalf("grey chroma %v", v)
+		}
+	}
+	ycc := image.NewYCbCr(image.Rect(0, 0, 4, 2), image.YCbCrSubsampleRatio420)
+	for i := range ycc.Y {
+		ycc.Y[i] = uint8(10 * i)
+	}
+	ycc.Cb[0], ycc.Cb[1], ycc.Cr[0], ycc.Cr[1] = 90, 100, 140, 150
+	yp := YCbCr(ycc)
+	if yp[0].At(3, 1) != 70 || yp[1].At(3, 1) != 100 || yp[2].At(0, 1) != 140 || Luminance(ycc).At(2, 0) != 20 {
+		t.Errorf("YCbCr of *image.YCbCr: %v", yp)
+	}
+}
+
+func TestFromPlaneClamps(t *testing.T) {
+	p := Plane{W: 5, H: 1, Pix: []float64{-3, 0.49, 254.5, 300, math.NaN()}}
+	g := FromPlane(p, false).(*image.Gray)
+	if want := []uint8{0, 0, 255, 255, 0}; string(g.Pix) != string(want) {
+		t.Errorf("8-bit: %v, want %v", g.Pix, want)
+	}
+	g16 := FromPlane(p, true).(*image.Gray16)
+	for x, want := range []uint16{0, 126, 65407, 65535, 0} {
+		if got := g16.Gray16At(x, 0).Y; got != want {
+			t.Errorf("16-bit sample %d: %d, want %d", x, got, want)
+		}
+	}
+}
