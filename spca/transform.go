@@ -74,19 +74,59 @@ func (m *Model) unfold(z, u []float64, w *work) PointStats {
 	return st
 }
 
-// nearestNode sets u to the coordinates of the lattice node closest to z.
+// restartNodes bounds the lattice nodes scanned for a restart.
+const restartNodes = 4096
+
+// nearestNode sets u to the coordinates of the node closest to z on a
+// coarse sub-lattice (at most restartNodes nodes, every s_j-th node along
+// axis j): a restart only needs the right basin, Newton does the rest.
 func (m *Model) nearestNode(z, u []float64) {
 	l := &m.lat
 	d := m.d
-	best, bi := math.Inf(1), 0
-	for i, n := 0, len(l.x)/d; i < n; i++ {
-		if v := dist2(z, l.x[i*d:(i+1)*d]); v < best {
-			best, bi = v, i
+	step := make([]int, d)
+	for j := range step {
+		step[j] = 1
+	}
+	for count := l.size(); count > restartNodes; {
+		// Coarsen the axis with the most remaining nodes.
+		big, bn := 0, 0
+		for j := 0; j < d; j++ {
+			if n := (l.g[j] + step[j] - 1) / step[j]; n > bn {
+				big, bn = j, n
+			}
+		}
+		step[big]++
+		count = 1
+		for j := 0; j < d; j++ {
+			count *= (l.g[j] + step[j] - 1) / step[j]
+		}
+	}
+	best := math.Inf(1)
+	idx := make([]int, d)
+	bestIdx := make([]int, d)
+	for {
+		off := 0
+		for j := 0; j < d; j++ {
+			off += idx[j] * l.strides[j]
+		}
+		if v := dist2(z, l.x[off*d:(off+1)*d]); v < best {
+			best = v
+			copy(bestIdx, idx)
+		}
+		j := d - 1
+		for ; j >= 0; j-- {
+			idx[j] += step[j]
+			if idx[j] < l.g[j] {
+				break
+			}
+			idx[j] = 0
+		}
+		if j < 0 {
+			break
 		}
 	}
 	for j := 0; j < d; j++ {
-		k := bi / l.strides[j] % l.g[j]
-		u[j] = l.lo[j] + float64(k)*l.step[j]
+		u[j] = l.lo[j] + float64(bestIdx[j])*l.step[j]
 	}
 }
 
