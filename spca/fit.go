@@ -305,8 +305,11 @@ func maxDistance(z, ref []float64, n, d int) float64 {
 	return math.Sqrt(best)
 }
 
-// typicalSpacing is the median distance of (up to 500) reference samples
-// to their third nearest neighbour: the scale of "leaving the manifold".
+// typicalSpacing is the 97th percentile of the distances of (up to 500)
+// reference samples to their third nearest neighbour: the scale of
+// "leaving the manifold". A high percentile rather than the median, so
+// that curves are not stopped in the sparse tails of peaked data (image
+// patches), where the median spacing of the dense core is far too small.
 func typicalSpacing(ref []float64, m, d int) float64 {
 	step := 1
 	if m > 500 {
@@ -340,7 +343,7 @@ func typicalSpacing(ref []float64, m, d int) float64 {
 		return 0
 	}
 	sort.Float64s(ds)
-	return ds[len(ds)/2]
+	return ds[int(0.97*float64(len(ds)-1))]
 }
 
 func (f *fitter) progress(stage string, done, total int) {

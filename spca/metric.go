@@ -21,11 +21,16 @@ import (
 const condFraction = 0.1
 
 // densityFloor is the metric integrand where the estimated density is
-// zero (outside the support of a curve's samples): p^gamma is 0 there for
-// every gamma, including gamma = 0 (the limit of p^gamma as gamma → 0+ is
-// the indicator of the support, so gamma = 0 spreads a curve's unit
-// metric length uniformly over its own support). The floor keeps the
-// response strictly monotone, hence invertible, everywhere on the lattice.
+// zero (outside the support of a curve's samples, and for gamma = 0
+// outside the data range of the dimension). It keeps the response
+// strictly monotone, hence invertible, everywhere on the lattice.
+//
+// gamma = 0 is the Euclidean metric of the seed: arc length with
+// constant-size cells independent of the PDF (Fig. "gamba"), so its unit
+// length spans the range of the training data along that dimension, the
+// same for every curve (close to uniform PCA quantisation on flat data).
+// For gamma > 0 every curve's metric length p^gamma is normalised on its
+// own, which gives every curve the same number of cells.
 const densityFloor = 1e-9
 
 // maxTable caps the entries of one metric table.
@@ -101,6 +106,12 @@ func buildTables(l *lattice, u []float64, n int, gamma float64) [][]float64 {
 			}
 			smoothAxis(h, shape, strides, a, math.Max(0.5, sigma/step))
 		}
+		// Data range of the dimension, for gamma = 0.
+		col := column(u, n, d, j)
+		umin, umax := col[0], col[0]
+		for _, v := range col {
+			umin, umax = math.Min(umin, v), math.Max(umax, v)
+		}
 		// Cumulative metric per fiber.
 		g := shape[j]
 		fibers := size / g
@@ -116,7 +127,11 @@ func buildTables(l *lattice, u []float64, n int, gamma float64) [][]float64 {
 			}
 			for i := 0; i < g; i++ {
 				w[i] = densityFloor
-				if p := h[base+i]; p > 0 {
+				if gamma == 0 {
+					if v := l.lo[j] + float64(i)*tstep; v >= umin-tstep && v <= umax+tstep {
+						w[i] = 1
+					}
+				} else if p := h[base+i]; p > 0 {
 					w[i] += math.Pow(p/peak, gamma)
 				}
 			}

@@ -166,6 +166,12 @@ func (m *Model) newton(z, u []float64, w *work, maxIter int) PointStats {
 		if !improved {
 			break
 		}
+		if st.Iterations >= maxIter {
+			// Last step: the residual is all that is needed.
+			l.eval(u, w.x, nil, w.idx, w.frac)
+			res = residual(z, w.x, w.e)
+			break
+		}
 		l.eval(u, w.x, w.jac, w.idx, w.frac)
 		res = residual(z, w.x, w.e)
 	}
@@ -359,13 +365,37 @@ func (m *Model) tableCell(j int, t float64) (int, float64) {
 	return i, p - float64(i)
 }
 
-// metricForward maps unfolded coordinates to responses.
+// metricForward maps unfolded coordinates to responses. Only the two
+// table nodes around u_j are read from each corner fiber.
 func (m *Model) metricForward(u, r []float64, w *work) {
+	l := &m.lat
 	for j := 0; j < m.d; j++ {
 		m.tableWeights(j, u, w)
-		t := m.blendTable(j, w)
 		i, f := m.tableCell(j, u[j])
-		r[j] = m.c[j] * (t[i] + f*(t[i+1]-t[i]))
+		g := m.tnodes[j]
+		t := m.tables[j]
+		acc := 0.0
+		for c := 0; c < 1<<j; c++ {
+			wt := 1.0
+			off := 0
+			stride := g
+			for a := j - 1; a >= 0; a-- {
+				k := w.idx[a]
+				if c>>a&1 == 1 {
+					wt *= w.frac[a]
+					k++
+				} else {
+					wt *= 1 - w.frac[a]
+				}
+				off += k * stride
+				stride *= l.g[a]
+			}
+			if wt == 0 {
+				continue
+			}
+			acc += wt * (t[off+i] + f*(t[off+i+1]-t[off+i]))
+		}
+		r[j] = m.c[j] * acc
 	}
 }
 
@@ -420,6 +450,82 @@ func (m *Model) transform(dst, x []float64, w *work) PointStats {
 	return st
 }
 
+// Unfold computes the unfolded coordinates u of one sample (input units):
+// the arc lengths along the sequence of curves that reach x, before the
+// metric is applied. Transform(x) = Metric(Unfold(x)). It lets a caller
+// tabulate the smooth geometric part and apply the exact, density-shaped
+// metric afterwards.
+func (m *Model) Unfold(dst, x []float64) (PointStats, error) {
+	if err := m.checkVec(x, "sample"); err != nil {
+		return PointStats{}, err
+	}
+	if len(dst) != m.d {
+		panic("spca: Unfold destination has wrong length")
+	}
+	w := m.newWork()
+	for k := range x {
+		w.z[k] = (x[k] - m.mean[k]) / m.scale
+	}
+	st := m.unfold(w.z, dst, w)
+	st.Residual *= m.scale
+	for k := range dst {
+		dst[k] *= m.scale
+	}
+	return st, nil
+}
+
+// Metric maps unfolded coordinates u (input units, as from Unfold) to
+// responses r. It is cheap: a few table look-ups per dimension. Use
+// MetricWork to reuse memory across calls.
+func (m *Model) Metric(dst, u []float64) {
+	m.MetricWork(dst, u, nil)
+}
+
+// MetricScratch is reusable memory for Metric calls from one goroutine.
+type MetricScratch struct{ w *work }
+
+// NewMetricScratch returns memory for MetricWork.
+func (m *Model) NewMetricScratch() *MetricScratch { return &MetricScratch{m.newWork()} }
+
+// MetricWork is Metric with caller-provided scratch memory (nil allocates).
+func (m *Model) MetricWork(dst, u []float64, s *MetricScratch) {
+	if len(dst) != m.d || len(u) != m.d {
+		panic("spca: Metric needs Dim values")
+	}
+	if s == nil {
+		s = m.NewMetricScratch()
+	}
+	w := s.w
+	for k := range u {
+		w.u[k] = u[k] / m.scale
+	}
+	m.metricForward(w.u, dst, w)
+}
+
+// RefineUnfold improves unfolded coordinates u (input units) of the sample
+// x in place with at most maxIter Newton corrections of the exact
+// geodesic projection: a tabulated or interpolated u becomes the exact
+// one at the cost of a lattice evaluation per step.
+func (m *Model) RefineUnfold(u, x []float64, maxIter int, s *MetricScratch) PointStats {
+	if len(u) != m.d || len(x) != m.d {
+		panic("spca: RefineUnfold needs Dim values")
+	}
+	if s == nil {
+		s = m.NewMetricScratch()
+	}
+	w := s.w
+	for k := range x {
+		w.z[k] = (x[k] - m.mean[k]) / m.scale
+		u[k] /= m.scale
+	}
+	st := m.newton(w.z, u, w, maxIter)
+	st.Residual *= m.scale
+	for k := range u {
+		u[k] *= m.scale
+	}
+	return st
+}
+
 // Inverse computes x = R^{-1}(r) for one response, writing x to dst:
 // it walks r_1 along the first curve in the metric, then r_2 along the
 // secondary curve drawn there, and so on.
@@ -443,6 +549,16 @@ func (m *Model) inverse(dst, r []float64, w *work) {
 // TransformBatch transforms every row of x in parallel. It returns the
 // responses and a summary of the iterations.
 func (m *Model) TransformBatch(x mat.Matrix) (*mat.Dense, BatchStats, error) {
+	return m.batch(x, false)
+}
+
+// UnfoldBatch computes the unfolded coordinates (see Unfold) of every row
+// of x in parallel.
+func (m *Model) UnfoldBatch(x mat.Matrix) (*mat.Dense, BatchStats, error) {
+	return m.batch(x, true)
+}
+
+func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, error) {
 	n, d := x.Dims()
 	if d != m.d {
 		return nil, BatchStats{}, &DataError{fmt.Sprintf("samples have %d values, the model expects %d", d, m.d)}
@@ -458,7 +574,19 @@ func (m *Model) TransformBatch(x mat.Matrix) (*mat.Dense, BatchStats, error) {
 	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
 		row := make([]float64, d)
 		mat.Row(row, i, x)
-		stats[i] = m.transform(out.RawRowView(i), row, w)
+		if !unfoldOnly {
+			stats[i] = m.transform(out.RawRowView(i), row, w)
+			return
+		}
+		for k := range row {
+			w.z[k] = (row[k] - m.mean[k]) / m.scale
+		}
+		dst := out.RawRowView(i)
+		stats[i] = m.unfold(w.z, dst, w)
+		stats[i].Residual *= m.scale
+		for k := range dst {
+			dst[k] *= m.scale
+		}
 	})
 	return out, summarise(stats, m.opt.MaxIter), nil
 }

@@ -1,0 +1,89 @@
+package codec
+
+import (
+	"bytes"
+	"image"
+	"image/jpeg"
+	"sync"
+	"testing"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+var (
+	benchOnce  sync.Once
+	benchModel *Model
+	benchImg   image.Image
+)
+
+// benchSetup trains a 2×2 luminance model (resolution 66) on generated
+// textures and returns it with a 768×512 test image (the Kodak size).
+func benchSetup(b *testing.B) (*Model, image.Image) {
+	benchOnce.Do(func() {
+		var train []image.Image
+		for s := uint64(1); s <= 3; s++ {
+			train = append(train, testimages.Texture(384, 256, s))
+		}
+		m, err := Train(train, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchModel = m
+		benchImg = testimages.Texture(768, 512, 42)
+		var w bytes.Buffer
+		Encode(&w, benchImg, m, nil) // builds the fast path and codebook
+		Decode(&w, m)
+	})
+	return benchModel, benchImg
+}
+
+// BenchmarkEncode compares SPCA encoding (fast and exact paths) with
+// image/jpeg at quality 75 on the same 768×512 grayscale image.
+func BenchmarkEncode(b *testing.B) {
+	m, img := benchSetup(b)
+	b.Run("spca", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := Encode(&w, img, m, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("spca-exact", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := Encode(&w, img, m, &Options{Exact: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("jpeg-q75", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := jpeg.Encode(&w, img, &jpeg.Options{Quality: 75}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	m, img := benchSetup(b)
+	var s, j bytes.Buffer
+	Encode(&s, img, m, nil)
+	jpeg.Encode(&j, img, &jpeg.Options{Quality: 75})
+	b.Run("spca", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Decode(bytes.NewReader(s.Bytes()), m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("jpeg-q75", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := jpeg.Decode(bytes.NewReader(j.Bytes())); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,276 @@
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"math"
+	"sync"
+
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/spca"
+)
+
+// Result is the quality of one coding method on a set of images, averaged
+// over the images: RMSE and PSNR (8-bit units, luminance for grayscale
+// models, the mean over R, G and B for colour), SSIM (luminance), and the
+// actual bits per pixel of the coded files.
+type Result struct {
+	Method string  `json:"method"`
+	RMSE   float64 `json:"rmse"`
+	PSNR   float64 `json:"psnr_db"`
+	SSIM   float64 `json:"ssim"`
+	BPP    float64 `json:"bpp"`
+	Bins   []int   `json:"bins,omitempty"` // per coefficient, first channel
+}
+
+// EvalOptions control Evaluate. Nil means: gammas 0, 1/3 and 1, PCA +
+// Lloyd–Max, and JPEG at the bits per pixel of the given model.
+type EvalOptions struct {
+	Gammas []float64
+	NoPCA  bool
+	NoJPEG bool
+	Exact  bool // exact SPCA path instead of the fast path
+	// Progress, if set, is called after each method.
+	Progress func(method string, done, total int)
+}
+
+// Evaluate codes the images with the model m and with the comparison
+// methods at the same total resolution per channel: SPCA refitted with
+// each gamma on m's training sample, PCA with a Lloyd–Max quantiser per
+// coefficient (the honest linear baseline), and Go's image/jpeg at the
+// quality whose bits per pixel are closest to m's on each image.
+func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) {
+	if o == nil {
+		o = &EvalOptions{Gammas: []float64{0, 1.0 / 3, 1}}
+	}
+	if len(images) == 0 {
+		return nil, fmt.Errorf("codec: no images to evaluate")
+	}
+	total := 0
+	for _, b := range m.Channels[0].Bins {
+		total += b
+	}
+	var out []Result
+	steps := len(o.Gammas) + 2
+	step := 0
+	report := func(name string) {
+		step++
+		if o.Progress != nil {
+			o.Progress(name, step, steps)
+		}
+	}
+	main, err := measure(m, images, o.Exact)
+	if err != nil {
+		return nil, err
+	}
+	main.Method = fmt.Sprintf("spca gamma %s (model)", gammaName(m.Gamma))
+	for _, g := range o.Gammas {
+		if g == m.Gamma {
+			out = append(out, main)
+			report(main.Method)
+			continue
+		}
+		v, err := m.variant(g, total)
+		if err != nil {
+			return nil, err
+		}
+		r, err := measure(v, images, o.Exact)
+		if err != nil {
+			return nil, err
+		}
+		r.Method = "spca gamma " + gammaName(g)
+		out = append(out, r)
+		report(r.Method)
+	}
+	if !o.NoPCA {
+		v, err := m.pcaLloydMax(total)
+		if err != nil {
+			return nil, err
+		}
+		r, err := measure(v, images, false)
+		if err != nil {
+			return nil, err
+		}
+		r.Method = "pca + lloyd-max"
+		out = append(out, r)
+		report(r.Method)
+	}
+	if !o.NoJPEG {
+		r, err := measureJPEG(images, main.BPP, m.Color)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+		report(r.Method)
+	}
+	return out, nil
+}
+
+func gammaName(g float64) string {
+	switch {
+	case g == 0:
+		return "0"
+	case math.Abs(g-1.0/3) < 1e-12:
+		return "1/3"
+	}
+	return fmt.Sprintf("%g", g)
+}
+
+// variant refits SPCA with another gamma on the same training sample and
+// curve options, at the same total resolution.
+func (m *Model) variant(gamma float64, total int) (*Model, error) {
+	v := &Model{Patch: m.Patch, Color: m.Color, Gamma: gamma}
+	for _, c := range m.Channels {
+		k := c.Leading()
+		rows, _ := c.Train.Dims()
+		lead := c.Train.Slice(0, rows, 0, k)
+		so := c.SPCA.Options()
+		so.Gamma = gamma
+		so.Scale = nil
+		so.Directions = identity(k)
+		sm, err := spca.Fit(lead, so)
+		if err != nil {
+			return nil, err
+		}
+		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, Train: c.Train, Bins: make([]int, c.Dims())})
+	}
+	return v, v.SetBins(total)
+}
+
+// pcaLloydMax is the linear baseline: the same PCA, a Lloyd–Max quantiser
+// per coefficient, bins allocated on the PCA coefficient entropies.
+func (m *Model) pcaLloydMax(total int) (*Model, error) {
+	v := &Model{Patch: m.Patch, Color: m.Color}
+	for _, c := range m.Channels {
+		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, Train: c.Train, Bins: make([]int, c.Dims())})
+	}
+	return v, v.SetBins(total)
+}
+
+// measure codes and decodes every image with m.
+func measure(m *Model, images []image.Image, exact bool) (Result, error) {
+	res := make([]Result, len(images))
+	errs := make([]error, len(images))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, img := range images {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var b bytes.Buffer
+			if err := Encode(&b, img, m, &Options{Exact: exact}); err != nil {
+				errs[i] = err
+				return
+			}
+			bits := 8 * float64(b.Len())
+			dec, err := Decode(&b, m)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			res[i] = quality(img, dec, m.Color)
+			res[i].BPP = bits / float64(img.Bounds().Dx()*img.Bounds().Dy())
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	r := average(res)
+	r.Bins = append([]int(nil), m.Channels[0].Bins...)
+	return r, nil
+}
+
+// quality compares a decoded image with its original.
+func quality(orig, dec image.Image, color bool) Result {
+	lo, ld := patches.Luminance(orig), patches.Luminance(dec)
+	r := Result{SSIM: patches.SSIM(lo, ld)}
+	if !color {
+		r.RMSE = patches.RMSE(lo, ld)
+	} else {
+		a, b := rgbPlanes(orig), rgbPlanes(dec)
+		mse := 0.0
+		for c := 0; c < 3; c++ {
+			mse += patches.MSE(a[c], b[c]) / 3
+		}
+		r.RMSE = math.Sqrt(mse)
+	}
+	r.PSNR = 20 * math.Log10(255/r.RMSE)
+	return r
+}
+
+// rgbPlanes splits an image into R, G, B planes on the 0..255 scale.
+func rgbPlanes(img image.Image) [3]patches.Plane {
+	b := img.Bounds()
+	var p [3]patches.Plane
+	for c := range p {
+		p[c] = patches.NewPlane(b.Dx(), b.Dy())
+	}
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+			i := y*b.Dx() + x
+			p[0].Pix[i] = float64(r) / 257
+			p[1].Pix[i] = float64(g) / 257
+			p[2].Pix[i] = float64(bl) / 257
+		}
+	}
+	return p
+}
+
+func average(rs []Result) Result {
+	var a Result
+	for _, r := range rs {
+		a.RMSE += r.RMSE / float64(len(rs))
+		a.SSIM += r.SSIM / float64(len(rs))
+		a.BPP += r.BPP / float64(len(rs))
+		a.PSNR += r.PSNR / float64(len(rs))
+	}
+	return a
+}
+
+// measureJPEG codes each image with image/jpeg at the quality whose bits
+// per pixel are closest to bpp.
+func measureJPEG(images []image.Image, bpp float64, color bool) (Result, error) {
+	res := make([]Result, len(images))
+	for i, img := range images {
+		src := img
+		if !color {
+			src = patches.FromPlane(patches.Luminance(img), false)
+		}
+		pixels := float64(img.Bounds().Dx() * img.Bounds().Dy())
+		best, bestDiff := Result{}, math.Inf(1)
+		lo, hi := 1, 100
+		for lo <= hi {
+			q := (lo + hi) / 2
+			var b bytes.Buffer
+			if err := jpeg.Encode(&b, src, &jpeg.Options{Quality: q}); err != nil {
+				return Result{}, err
+			}
+			rate := 8 * float64(b.Len()) / pixels
+			dec, err := jpeg.Decode(&b)
+			if err != nil {
+				return Result{}, err
+			}
+			if diff := math.Abs(rate - bpp); diff < bestDiff {
+				best, bestDiff = quality(img, dec, color), diff
+				best.BPP = rate
+			}
+			if rate > bpp {
+				hi = q - 1
+			} else {
+				lo = q + 1
+			}
+		}
+		res[i] = best
+	}
+	r := average(res)
+	r.Method = "jpeg (matched bpp)"
+	return r, nil
+}

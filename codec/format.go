@@ -1,0 +1,285 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"io"
+
+	"github.com/klauspost/compress/fse"
+	"github.com/spcalab/spca/patches"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Magic is the first bytes of an encoded image (.spc file).
+const Magic = "SPCI"
+
+const (
+	formatVersion = 1
+	// maxPixels bounds the image size a decoder accepts.
+	maxPixels = 1 << 28
+	// maxFileBytes bounds what Decode reads.
+	maxFileBytes = 1 << 31
+)
+
+func init() {
+	image.RegisterFormat("spc", Magic, func(io.Reader) (image.Image, error) { return nil, errNeedModel }, DecodeConfig)
+}
+
+// FormatError reports an encoded file that cannot be decoded: not an .spc
+// file, another version, corrupt, truncated, hostile sizes, or encoded
+// with another model.
+type FormatError struct{ Msg string }
+
+func (e *FormatError) Error() string { return "codec: " + e.Msg }
+
+// Options control Encode. Nil means defaults.
+type Options struct {
+	// Exact computes every SPCA response with the exact forward transform
+	// instead of the tabulated fast path.
+	Exact bool
+}
+
+// header is the fixed part of an .spc file.
+type header struct {
+	model    [32]byte
+	w, h     int
+	channels int
+	depth    int // 8 or 16
+	patch    int
+	bins     [][]int
+}
+
+// Encode writes img coded with the model m to w. Grayscale models code
+// the luminance of colour images; colour models code Y, Cb and Cr. The
+// bit depth (8 or 16) of img is recorded and restored by Decode.
+func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
+	if o == nil {
+		o = &Options{}
+	}
+	b := img.Bounds()
+	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
+		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
+	}
+	var planes []patches.Plane
+	if m.Color {
+		ycc := patches.YCbCr(img)
+		planes = ycc[:]
+	} else {
+		planes = []patches.Plane{patches.Luminance(img)}
+	}
+	hd := header{model: m.ID(), w: b.Dx(), h: b.Dy(), channels: len(planes), depth: depthOf(img), patch: m.Patch}
+	var body bytes.Buffer
+	var sc fse.Scratch
+	for ci, p := range planes {
+		c := m.Channels[ci]
+		hd.bins = append(hd.bins, c.Bins)
+		idx, grid := c.quantizePlane(p, m.Patch, o.Exact)
+		s := toSymbols(idx, c.Dims(), grid.Cols(), c.Centre)
+		for _, sub := range s.sub {
+			body.Write(packStream(nil, sub, &sc))
+		}
+		esc := make([]byte, 0, 2*len(s.esc))
+		for _, v := range s.esc {
+			esc = binary.LittleEndian.AppendUint16(esc, v)
+		}
+		body.Write(packStream(nil, esc, &sc))
+	}
+	out := hd.appendTo(nil)
+	out = append(out, body.Bytes()...)
+	out = append(out, crcBytes(out)...)
+	_, err := w.Write(out)
+	return err
+}
+
+func crcBytes(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(nil, crc32.Checksum(b, castagnoli))
+}
+
+// quantizePlane cuts a plane into patches and returns their indices.
+func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) ([]int32, patches.Grid) {
+	x, grid := patches.Extract(p, n)
+	y := c.PCA.Forward(nil, x)
+	rows, dims := y.Dims()
+	idx := make([]int32, rows*dims)
+	if exact {
+		c.quantizeExact(y, idx)
+	} else {
+		c.quantizeFast(y, idx)
+	}
+	return idx, grid
+}
+
+// reconstructPlane decodes indices back to a plane.
+func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid) patches.Plane {
+	y := mat.NewDense(grid.Blocks(), c.Dims(), nil)
+	c.dequantize(idx, y)
+	x := c.PCA.Inverse(nil, y)
+	return patches.Assemble(x, grid)
+}
+
+func depthOf(img image.Image) int {
+	switch img.ColorModel() {
+	case color.Gray16Model, color.RGBA64Model, color.NRGBA64Model, color.Alpha16Model:
+		return 16
+	}
+	return 8
+}
+
+func (h *header) appendTo(b []byte) []byte {
+	b = append(b, Magic...)
+	b = append(b, formatVersion)
+	b = append(b, h.model[:]...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.w))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.h))
+	b = append(b, byte(h.channels), byte(h.depth), byte(h.patch))
+	for _, bins := range h.bins {
+		b = append(b, byte(len(bins)))
+		for _, v := range bins {
+			b = binary.LittleEndian.AppendUint16(b, uint16(v))
+		}
+	}
+	return b
+}
+
+// parseHeader reads the header; it validates sizes but not the model.
+func parseHeader(b []byte) (*header, []byte, error) {
+	fixed := len(Magic) + 1 + 32 + 4 + 4 + 3
+	if len(b) < fixed || string(b[:len(Magic)]) != Magic {
+		return nil, nil, &FormatError{"not an SPCA-coded image (bad magic number)"}
+	}
+	if v := b[len(Magic)]; v != formatVersion {
+		return nil, nil, &FormatError{fmt.Sprintf("unsupported format version %d", v)}
+	}
+	h := &header{}
+	p := b[len(Magic)+1:]
+	copy(h.model[:], p[:32])
+	p = p[32:]
+	h.w = int(binary.LittleEndian.Uint32(p))
+	h.h = int(binary.LittleEndian.Uint32(p[4:]))
+	h.channels, h.depth, h.patch = int(p[8]), int(p[9]), int(p[10])
+	p = p[11:]
+	switch {
+	case h.w < 1 || h.h < 1 || int64(h.w)*int64(h.h) > maxPixels:
+		return nil, nil, &FormatError{fmt.Sprintf("image size %d×%d out of range", h.w, h.h)}
+	case h.channels != 1 && h.channels != 3:
+		return nil, nil, &FormatError{fmt.Sprintf("%d channels", h.channels)}
+	case h.depth != 8 && h.depth != 16:
+		return nil, nil, &FormatError{fmt.Sprintf("bit depth %d", h.depth)}
+	case h.patch < 1 || h.patch > 16:
+		return nil, nil, &FormatError{fmt.Sprintf("patch size %d", h.patch)}
+	}
+	for c := 0; c < h.channels; c++ {
+		if len(p) < 1 {
+			return nil, nil, &FormatError{"truncated header"}
+		}
+		dims := int(p[0])
+		p = p[1:]
+		if dims != h.patch*h.patch || len(p) < 2*dims {
+			return nil, nil, &FormatError{"bad or truncated bins"}
+		}
+		bins := make([]int, dims)
+		for j := range bins {
+			bins[j] = int(binary.LittleEndian.Uint16(p[2*j:]))
+		}
+		p = p[2*dims:]
+		h.bins = append(h.bins, bins)
+	}
+	return h, p, nil
+}
+
+// DecodeConfig returns the size and colour model of an .spc file without
+// needing its model.
+func DecodeConfig(r io.Reader) (image.Config, error) {
+	buf := make([]byte, 64)
+	n, _ := io.ReadFull(r, buf)
+	h, _, err := parseHeader(buf[:n])
+	if err != nil {
+		return image.Config{}, err
+	}
+	cfg := image.Config{Width: h.w, Height: h.h}
+	switch {
+	case h.channels == 1 && h.depth == 8:
+		cfg.ColorModel = color.GrayModel
+	case h.channels == 1:
+		cfg.ColorModel = color.Gray16Model
+	case h.depth == 8:
+		cfg.ColorModel = color.RGBAModel
+	default:
+		cfg.ColorModel = color.RGBA64Model
+	}
+	return cfg, nil
+}
+
+// Decode reads an .spc file coded with the model m. Decoding is
+// deterministic and bit-exact. Corrupt, truncated or hostile files and
+// files coded with another model give a *FormatError.
+func Decode(r io.Reader, m *Model) (image.Image, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < 4 {
+		return nil, &FormatError{"not an SPCA-coded image (too short)"}
+	}
+	h, body, err := parseHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	if crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, &FormatError{"checksum mismatch (corrupt or truncated file)"}
+	}
+	body = body[:len(body)-4]
+	if h.model != m.ID() {
+		return nil, &FormatError{"the file was encoded with another model"}
+	}
+	if h.channels != len(m.Channels) || h.patch != m.Patch {
+		return nil, &FormatError{"file and model disagree on channels or patch size"}
+	}
+	grid := patches.NewGrid(h.w, h.h, h.patch)
+	planes := make([]patches.Plane, h.channels)
+	var sc fse.Scratch
+	for ci := range planes {
+		c := m.Channels[ci]
+		for j, b := range h.bins[ci] {
+			if b != c.Bins[j] {
+				return nil, &FormatError{"file and model disagree on the bins"}
+			}
+		}
+		dims := c.Dims()
+		blocks := grid.Blocks()
+		s := &symbolStreams{sub: make([][]byte, numStreams(dims))}
+		for k := range s.sub {
+			s.sub[k], body, err = unpackStream(body, blocks*dims, &sc)
+			if err != nil {
+				return nil, &FormatError{err.Error()}
+			}
+		}
+		var esc []byte
+		esc, body, err = unpackStream(body, 2*blocks*dims, &sc)
+		if err != nil {
+			return nil, &FormatError{err.Error()}
+		}
+		if len(esc)%2 != 0 {
+			return nil, &FormatError{"odd escape stream"}
+		}
+		for i := 0; i < len(esc); i += 2 {
+			s.esc = append(s.esc, binary.LittleEndian.Uint16(esc[i:]))
+		}
+		idx := make([]int32, blocks*dims)
+		if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
+			return nil, &FormatError{err.Error()}
+		}
+		planes[ci] = c.reconstructPlane(idx, grid)
+	}
+	if len(body) != 0 {
+		return nil, &FormatError{"trailing bytes"}
+	}
+	if h.channels == 1 {
+		return patches.FromPlane(planes[0], h.depth == 16), nil
+	}
+	return patches.FromYCbCr([3]patches.Plane(planes), h.depth == 16), nil
+}

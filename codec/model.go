@@ -1,0 +1,397 @@
+package codec
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"sync"
+
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/spca"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Model is a trained codec: the shared dictionary of an image set. It holds
+// one channel model for grayscale coding (luma) or three for colour
+// (Y, Cb, Cr), each a PCA of n×n patches, SPCA on the leading PCA
+// coefficients with uniform quantisation in its response domain, and
+// Lloyd–Max scalar quantisers for the remaining coefficients.
+type Model struct {
+	Patch    int        // patch size n
+	Color    bool       // YCbCr, one channel model each
+	Gamma    float64    // SPCA metric exponent
+	Channels []*Channel // 1 or 3
+
+	idOnce sync.Once
+	id     [32]byte
+}
+
+// Channel is the model of one image channel.
+type Channel struct {
+	PCA  *patches.PCA
+	SPCA *spca.Model // over the Leading PCA coefficients, Scale = Bins[:Leading]
+	// Bins holds the number of quantisation bins of every PCA coefficient
+	// (the first Leading are SPCA response dimensions).
+	Bins []int
+	// Rest quantises the coefficients after the leading ones (n > 2).
+	Rest []*ScalarQuantizer
+	// Centre is the most frequent index of each dimension on the training
+	// patches; it anchors the context classes of the entropy coder.
+	Centre []int
+	// Train keeps the PCA-domain training sample, so that comparison
+	// models (other gammas, PCA + Lloyd–Max) can be fitted on exactly the
+	// same data by Evaluate.
+	Train *mat.Dense
+
+	fastOnce sync.Once
+	fast     *fastPath
+	bookOnce sync.Once
+	book     []float64 // codebook of the leading dims, nil if too large
+}
+
+// Leading returns the number of coefficients coded through SPCA (0 for
+// the PCA + Lloyd–Max baseline, which has no SPCA model).
+func (c *Channel) Leading() int {
+	if c.SPCA == nil {
+		return 0
+	}
+	return c.SPCA.Dim()
+}
+
+// Dims returns the number of coefficients per patch (n²).
+func (c *Channel) Dims() int { return len(c.Bins) }
+
+// TrainOptions control Train. Nil means DefaultTrainOptions.
+type TrainOptions struct {
+	Patch   int     // patch size n (default 2)
+	Gamma   float64 // SPCA metric exponent (default 1/3)
+	Bins    int     // total resolution sum(n_i) over the n² coefficients (default 66)
+	BPP     float64 // if > 0, Bins is searched so that the training images code at this many bits per pixel
+	Leading int     // coefficients coded by SPCA (default min(n², 4))
+	Color   bool    // code colour as YCbCr with a model per channel
+	Samples int     // training patches per channel (default 20000)
+	Seed    uint64
+	// SPCA holds the curve-drawing options (K, Tau, Q, ...); Gamma,
+	// Scale and Directions are set by Train.
+	SPCA spca.Options
+	// Progress, if set, receives stage names and progress.
+	Progress func(stage string, done, total int)
+}
+
+// codecTol is the forward-transform tolerance of the codec's SPCA models
+// (fraction of the largest pairwise distance).
+const codecTol = 1e-6
+
+// DefaultTrainOptions returns the seed's coding setting: 2×2 luminance
+// patches, gamma 1/3, resolution 66.
+func DefaultTrainOptions() TrainOptions {
+	return TrainOptions{Patch: 2, Gamma: 1.0 / 3, Bins: 66, Samples: 20000, SPCA: spca.DefaultOptions()}
+}
+
+func (o *TrainOptions) normalise() (TrainOptions, error) {
+	t := DefaultTrainOptions()
+	if o != nil {
+		t = *o
+	}
+	if t.Patch == 0 {
+		t.Patch = 2
+	}
+	if t.Samples == 0 {
+		t.Samples = 20000
+	}
+	if t.SPCA.K == 0 {
+		t.SPCA = spca.DefaultOptions()
+	}
+	if t.Leading == 0 {
+		t.Leading = min(t.Patch*t.Patch, 4)
+	}
+	switch {
+	case t.Patch < 1 || t.Patch > 16:
+		return t, fmt.Errorf("codec: patch size %d out of range 1..16", t.Patch)
+	case t.Leading < 1 || t.Leading > t.Patch*t.Patch || t.Leading > 8:
+		return t, fmt.Errorf("codec: %d leading coefficients for %d×%d patches (1..min(n², 8))", t.Leading, t.Patch, t.Patch)
+	case t.BPP == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > 1<<16):
+		return t, fmt.Errorf("codec: resolution %d bins must be between n² = %d and 65536", t.Bins, t.Patch*t.Patch)
+	case t.BPP < 0 || math.IsNaN(t.BPP) || t.BPP > 24:
+		return t, fmt.Errorf("codec: target of %v bits per pixel", t.BPP)
+	case t.Samples < 100 || t.Samples > 1e7:
+		return t, fmt.Errorf("codec: %d training samples (100..1e7)", t.Samples)
+	case !(t.Gamma >= 0) || math.IsInf(t.Gamma, 0):
+		return t, fmt.Errorf("codec: gamma %v must be >= 0", t.Gamma)
+	}
+	return t, nil
+}
+
+// Train fits a codec model on a set of images.
+func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
+	o, err := opt.normalise()
+	if err != nil {
+		return nil, err
+	}
+	if len(images) == 0 {
+		return nil, errors.New("codec: no training images")
+	}
+	channels := 1
+	if o.Color {
+		channels = 3
+	}
+	planes := make([][]patches.Plane, channels)
+	for _, img := range images {
+		b := img.Bounds()
+		if b.Dx() < o.Patch || b.Dy() < o.Patch {
+			return nil, fmt.Errorf("codec: a %d×%d training image is smaller than a patch", b.Dx(), b.Dy())
+		}
+		if o.Color {
+			ycc := patches.YCbCr(img)
+			for c := range planes {
+				planes[c] = append(planes[c], ycc[c])
+			}
+		} else {
+			planes[0] = append(planes[0], patches.Luminance(img))
+		}
+	}
+	m := &Model{Patch: o.Patch, Color: o.Color, Gamma: o.Gamma}
+	for c := 0; c < channels; c++ {
+		x := patches.Sample(planes[c], o.Patch, o.Samples, o.Seed+uint64(c))
+		ch, err := trainChannel(x, &o, c)
+		if err != nil {
+			return nil, fmt.Errorf("codec: channel %d: %w", c+1, err)
+		}
+		m.Channels = append(m.Channels, ch)
+	}
+	if o.BPP > 0 {
+		if err := m.searchBins(images, o.BPP); err != nil {
+			return nil, err
+		}
+	} else if err := m.SetBins(o.Bins); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// trainChannel fits the PCA front end and SPCA on the leading coefficients.
+func trainChannel(x *mat.Dense, o *TrainOptions, c int) (*Channel, error) {
+	pca, err := patches.FitPCA(x)
+	if err != nil {
+		return nil, err
+	}
+	y := pca.Forward(nil, x)
+	// The model file keeps the training sample in float32: round it now
+	// so that a saved and reloaded model codes exactly like the original.
+	for i, v := range y.RawMatrix().Data {
+		y.RawMatrix().Data[i] = float64(float32(v))
+	}
+	n, dims := y.Dims()
+	k := o.Leading
+	lead := mat.NewDense(n, k, nil)
+	lead.Copy(y.Slice(0, n, 0, k))
+	so := o.SPCA
+	so.Gamma = o.Gamma
+	// Quantisation needs the responses far more precisely than the default
+	// tolerance (1e-3 of the data diameter is about half a grey level on
+	// patches, a sizeable fraction of a bin): converge to 1e-6.
+	so.Tol = math.Min(so.Tol, codecTol)
+	so.Seed = o.Seed + uint64(c)
+	so.Scale = nil
+	// The leading coefficients keep the order and signs of the PCA axes:
+	// on sparse, peaked patch data the local PCA at the dense centre mixes
+	// the AC axes, the global axes are stable.
+	so.Directions = identity(k)
+	if o.Progress != nil {
+		so.Progress = func(stage string, done, total int) {
+			o.Progress(fmt.Sprintf("channel %d: %s", c+1, stage), done, total)
+		}
+	}
+	sm, err := spca.Fit(lead, so)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Channel{PCA: pca, SPCA: sm, Bins: make([]int, dims), Train: y}
+	for j := range ch.Bins {
+		ch.Bins[j] = 1
+	}
+	return ch, nil
+}
+
+func identity(k int) *mat.Dense {
+	id := mat.NewDense(k, k, nil)
+	for i := 0; i < k; i++ {
+		id.Set(i, i, 1)
+	}
+	return id
+}
+
+// entropies returns the marginal entropy (bits) of every coefficient: the
+// SPCA unfolded coordinates for the leading ones, the PCA coefficients for
+// the rest.
+func (c *Channel) entropies() []float64 {
+	var h []float64
+	if c.SPCA != nil {
+		h = append(h, c.SPCA.MarginalEntropies()...)
+	}
+	n, dims := c.Train.Dims()
+	col := make([]float64, n)
+	for j := c.Leading(); j < dims; j++ {
+		mat.Col(col, j, c.Train)
+		h = append(h, histEntropy(col))
+	}
+	return h
+}
+
+// SetBins allocates a total resolution of sum(n_i) = total bins over the
+// coefficients of every channel (each channel gets the same total) and
+// rebuilds the quantisers.
+func (m *Model) SetBins(total int) error {
+	for _, c := range m.Channels {
+		bins, err := AllocateBins(c.entropies(), total)
+		if err != nil {
+			return err
+		}
+		if err := c.setBins(bins); err != nil {
+			return err
+		}
+	}
+	m.idOnce = sync.Once{}
+	return nil
+}
+
+func (c *Channel) setBins(bins []int) error {
+	k := c.Leading()
+	scale := make([]float64, k)
+	for j := range scale {
+		if bins[j] > 1<<15 {
+			return fmt.Errorf("codec: %d bins in one dimension (at most 32768)", bins[j])
+		}
+		scale[j] = float64(bins[j])
+	}
+	if c.SPCA != nil {
+		if err := c.SPCA.SetScale(scale); err != nil {
+			return err
+		}
+	}
+	c.Bins = append(c.Bins[:0], bins...)
+	n, dims := c.Train.Dims()
+	c.Rest = c.Rest[:0]
+	col := make([]float64, n)
+	for j := k; j < dims; j++ {
+		mat.Col(col, j, c.Train)
+		q, err := LloydMax(col, bins[j])
+		if err != nil {
+			return err
+		}
+		c.Rest = append(c.Rest, q)
+	}
+	c.bookOnce = sync.Once{}
+	c.book = nil
+	return c.prepare()
+}
+
+// prepare derives the centre index of every dimension from the training
+// patches.
+func (c *Channel) prepare() error {
+	n, dims := c.Train.Dims()
+	idx := make([]int32, n*dims)
+	c.quantizeExact(c.Train, idx)
+	c.Centre = make([]int, dims)
+	for j := 0; j < dims; j++ {
+		counts := make([]int, c.Bins[j])
+		for i := 0; i < n; i++ {
+			counts[idx[i*dims+j]]++
+		}
+		best := 0
+		for b, v := range counts {
+			if v > counts[best] {
+				best = b
+			}
+		}
+		c.Centre[j] = best
+	}
+	return nil
+}
+
+// ID returns the content hash (SHA-256) of the model file bytes: files
+// encoded with a model carry it, and decoding checks it.
+func (m *Model) ID() [32]byte {
+	m.idOnce.Do(func() {
+		h := sha256.New()
+		m.write(h)
+		copy(m.id[:], h.Sum(nil))
+	})
+	return m.id
+}
+
+// searchBins sets the total resolution whose coding of the training
+// images averages the target bits per pixel (bisection on the total; the
+// rate grows with it).
+func (m *Model) searchBins(images []image.Image, bpp float64) error {
+	lo, hi := m.Patch*m.Patch, 1<<14
+	rate := func(total int) (float64, error) {
+		if err := m.SetBins(total); err != nil {
+			return 0, err
+		}
+		bits, pixels := 0.0, 0.0
+		for _, img := range images {
+			var b countingWriter
+			if err := Encode(&b, img, m, nil); err != nil {
+				return 0, err
+			}
+			bits += 8 * float64(b.n)
+			pixels += float64(img.Bounds().Dx() * img.Bounds().Dy())
+		}
+		return bits / pixels, nil
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		r, err := rate(mid)
+		if err != nil {
+			return err
+		}
+		if r > bpp {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return m.SetBins(lo)
+}
+
+type countingWriter struct{ n int }
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return len(p), nil
+}
+
+// histEntropy is the differential entropy (bits) of x from a
+// Freedman–Diaconis histogram.
+func histEntropy(x []float64) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if !(hi > lo) {
+		return math.Inf(-1)
+	}
+	s := append([]float64(nil), x...)
+	q1, q3 := quantileOf(s, 0.25), quantileOf(s, 0.75)
+	w := 2 * (q3 - q1) / math.Cbrt(float64(len(x)))
+	if !(w > 0) {
+		w = (hi - lo) / math.Sqrt(float64(len(x)))
+	}
+	bins := int(math.Min(1e5, math.Ceil((hi-lo)/w)))
+	w = (hi - lo) / float64(bins)
+	counts := make([]int, bins)
+	for _, v := range x {
+		counts[min(bins-1, int((v-lo)/w))]++
+	}
+	h := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / float64(len(x))
+			h -= p * math.Log2(p/w)
+		}
+	}
+	return h
+}

@@ -1,0 +1,352 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/spca"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Codec model file, version 1 (little-endian):
+//
+//	magic "SPCAcdec", version uint32
+//	patch u8, colour u8, gamma f64, channels u8
+//	per channel: dims u16, leading u16, PCA mean/basis/variances (f64),
+//	  bins (u32 each), levels of the remaining quantisers (u32 count + f64s),
+//	  centre indices (u32), training sample (u32 rows + float32 values),
+//	  embedded SPCA model (u64 length + spca file bytes)
+//	CRC-32C of all the above
+const (
+	modelMagic   = "SPCAcdec"
+	modelVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+type modelWriter struct {
+	w   io.Writer
+	err error
+	b   [8]byte
+}
+
+func (e *modelWriter) put(p []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(p)
+	}
+}
+func (e *modelWriter) u8(v uint8)   { e.put([]byte{v}) }
+func (e *modelWriter) u16(v uint16) { binary.LittleEndian.PutUint16(e.b[:2], v); e.put(e.b[:2]) }
+func (e *modelWriter) u32(v uint32) { binary.LittleEndian.PutUint32(e.b[:4], v); e.put(e.b[:4]) }
+func (e *modelWriter) u64(v uint64) { binary.LittleEndian.PutUint64(e.b[:8], v); e.put(e.b[:8]) }
+func (e *modelWriter) f64(v float64) {
+	e.u64(math.Float64bits(v))
+}
+
+// write serialises the model (without checksum) to w.
+func (m *Model) write(w io.Writer) error {
+	e := &modelWriter{w: w}
+	e.put([]byte(modelMagic))
+	e.u32(modelVersion)
+	e.u8(uint8(m.Patch))
+	if m.Color {
+		e.u8(1)
+	} else {
+		e.u8(0)
+	}
+	e.f64(m.Gamma)
+	e.u8(uint8(len(m.Channels)))
+	for _, c := range m.Channels {
+		dims := c.Dims()
+		e.u16(uint16(dims))
+		e.u16(uint16(c.Leading()))
+		for _, v := range c.PCA.Mean {
+			e.f64(v)
+		}
+		for _, v := range mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data {
+			e.f64(v)
+		}
+		for _, v := range c.PCA.Var {
+			e.f64(v)
+		}
+		for _, b := range c.Bins {
+			e.u32(uint32(b))
+		}
+		for _, q := range c.Rest {
+			e.u32(uint32(len(q.Levels)))
+			for _, v := range q.Levels {
+				e.f64(v)
+			}
+		}
+		for _, v := range c.Centre {
+			e.u32(uint32(v))
+		}
+		rows, _ := c.Train.Dims()
+		e.u32(uint32(rows))
+		for _, v := range c.Train.RawMatrix().Data {
+			e.u32(math.Float32bits(float32(v)))
+		}
+		var sb bytes.Buffer
+		if c.SPCA != nil { // nil for the PCA + Lloyd–Max baseline
+			if _, err := c.SPCA.WriteTo(&sb); err != nil {
+				return err
+			}
+		}
+		e.u64(uint64(sb.Len()))
+		e.put(sb.Bytes())
+	}
+	return e.err
+}
+
+// WriteTo writes the model file.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	var b bytes.Buffer
+	if err := m.write(&b); err != nil {
+		return 0, err
+	}
+	b.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(b.Bytes(), castagnoli)))
+	n, err := w.Write(b.Bytes())
+	return int64(n), err
+}
+
+// Save writes the model to path atomically.
+func (m *Model) Save(path string) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := m.WriteTo(w)
+		return err
+	})
+}
+
+// LoadModel reads a codec model file.
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := ReadModel(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// ModelError reports a file that is not a valid codec model.
+type ModelError struct{ Msg string }
+
+func (e *ModelError) Error() string { return "codec: invalid model file: " + e.Msg }
+
+type modelReader struct {
+	b   []byte
+	err error
+}
+
+func (r *modelReader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b) {
+		r.err = &ModelError{"truncated"}
+		return nil
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+func (r *modelReader) u8() int {
+	if p := r.take(1); p != nil {
+		return int(p[0])
+	}
+	return 0
+}
+func (r *modelReader) u16() int {
+	if p := r.take(2); p != nil {
+		return int(binary.LittleEndian.Uint16(p))
+	}
+	return 0
+}
+func (r *modelReader) u32() int {
+	if p := r.take(4); p != nil {
+		return int(binary.LittleEndian.Uint32(p))
+	}
+	return 0
+}
+func (r *modelReader) u64() uint64 {
+	if p := r.take(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+func (r *modelReader) f64() float64 {
+	v := math.Float64frombits(r.u64())
+	if r.err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		r.err = &ModelError{"non-finite value"}
+	}
+	return v
+}
+func (r *modelReader) f64s(n int) []float64 {
+	if r.err == nil && n*8 > len(r.b) {
+		r.err = &ModelError{"truncated"}
+	}
+	if r.err != nil {
+		return nil
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = r.f64()
+	}
+	return v
+}
+
+// maxModelBytes bounds what ReadModel accepts.
+const maxModelBytes = 1 << 30
+
+// ReadModel reads a model written by WriteTo. A file of another kind, of
+// another version, truncated or corrupt gives a *ModelError.
+func ReadModel(rd io.Reader) (*Model, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, maxModelBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < len(modelMagic)+8 {
+		return nil, &ModelError{"too short"}
+	}
+	if string(data[:len(modelMagic)]) != modelMagic {
+		if bytes.HasPrefix(data, []byte("SPCAmodl")) {
+			return nil, &ModelError{"this is an SPCA model, not a codec model (train one with spca codec train)"}
+		}
+		return nil, &ModelError{"not a codec model (bad magic number)"}
+	}
+	if len(data) > maxModelBytes {
+		return nil, &ModelError{"larger than 1 GiB"}
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, &ModelError{"checksum mismatch (corrupt or truncated file)"}
+	}
+	r := &modelReader{b: body[len(modelMagic):]}
+	if v := r.u32(); v != modelVersion {
+		return nil, &ModelError{fmt.Sprintf("unsupported version %d", v)}
+	}
+	m := &Model{Patch: r.u8(), Color: r.u8() == 1, Gamma: r.f64()}
+	nc := r.u8()
+	if r.err == nil && (m.Patch < 1 || m.Patch > 16 || !(nc == 1 && !m.Color || nc == 3 && m.Color) || m.Gamma < 0) {
+		return nil, &ModelError{"inconsistent header"}
+	}
+	for ci := 0; ci < nc && r.err == nil; ci++ {
+		c, err := readChannel(r, m.Patch)
+		if err != nil {
+			return nil, err
+		}
+		m.Channels = append(m.Channels, c)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.b) != 0 {
+		return nil, &ModelError{"trailing bytes"}
+	}
+	return m, nil
+}
+
+func readChannel(r *modelReader, patch int) (*Channel, error) {
+	dims, k := r.u16(), r.u16()
+	if r.err == nil && (dims != patch*patch || k < 1 || k > dims || k > 8) {
+		return nil, &ModelError{"inconsistent channel dimensions"}
+	}
+	c := &Channel{PCA: &patches.PCA{}}
+	c.PCA.Mean = r.f64s(dims)
+	basis := r.f64s(dims * dims)
+	c.PCA.Var = r.f64s(dims)
+	if r.err != nil {
+		return nil, r.err
+	}
+	c.PCA.Basis = mat.NewDense(dims, dims, basis)
+	c.Bins = make([]int, dims)
+	for j := range c.Bins {
+		c.Bins[j] = r.u32()
+		if r.err == nil && (c.Bins[j] < 1 || c.Bins[j] > 1<<15) {
+			return nil, &ModelError{"bins out of range"}
+		}
+	}
+	for j := k; j < dims && r.err == nil; j++ {
+		n := r.u32()
+		if r.err == nil && n != c.Bins[j] {
+			return nil, &ModelError{"quantiser levels do not match the bins"}
+		}
+		lv := r.f64s(n)
+		th := make([]float64, max(0, n-1))
+		for i := range th {
+			th[i] = 0.5 * (lv[i] + lv[i+1])
+		}
+		c.Rest = append(c.Rest, &ScalarQuantizer{Levels: lv, Thresholds: th})
+	}
+	c.Centre = make([]int, dims)
+	for j := range c.Centre {
+		c.Centre[j] = r.u32()
+		if r.err == nil && c.Centre[j] >= c.Bins[j] {
+			return nil, &ModelError{"centre index out of range"}
+		}
+	}
+	rows := r.u32()
+	if r.err == nil && (rows < 2 || rows*dims*4 > len(r.b)) {
+		return nil, &ModelError{"training sample size"}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	train := make([]float64, rows*dims)
+	for i := range train {
+		train[i] = float64(math.Float32frombits(uint32(r.u32())))
+	}
+	c.Train = mat.NewDense(rows, dims, train)
+	n := r.u64()
+	if r.err == nil && n > uint64(len(r.b)) {
+		return nil, &ModelError{"truncated SPCA model"}
+	}
+	sm, err := spca.Read(bytes.NewReader(r.take(int(n))))
+	if err != nil {
+		return nil, &ModelError{"embedded SPCA model: " + err.Error()}
+	}
+	if sm.Dim() != k {
+		return nil, &ModelError{"embedded SPCA model has the wrong dimension"}
+	}
+	c.SPCA = sm
+	scale := sm.Scale()
+	for j := 0; j < k; j++ {
+		if scale[j] != float64(c.Bins[j]) {
+			return nil, &ModelError{"SPCA scale does not match the bins"}
+		}
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// validate checks what the coder relies on.
+func (c *Channel) validate() error {
+	for _, v := range c.Train.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &ModelError{"non-finite training sample"}
+		}
+	}
+	for _, q := range c.Rest {
+		for i := 1; i < len(q.Levels); i++ {
+			if !(q.Levels[i] > q.Levels[i-1]) {
+				return &ModelError{"quantiser levels not increasing"}
+			}
+		}
+	}
+	return nil
+}
+
+var errNeedModel = errors.New("codec: decoding an .spc file needs its model (codec.Decode)")
