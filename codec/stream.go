@@ -117,43 +117,59 @@ func toSymbols(idx []int32, dims, cols int, centre []int) *symbolStreams {
 }
 
 // fromSymbols rebuilds the indices, checking every value against bins.
+// It mirrors toSymbols with the context logic inlined: this loop is the
+// largest cost of decoding.
 func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []int) error {
 	n := len(idx) / dims
 	pos := make([]int, len(s.sub))
 	esc := 0
-	get := func(k int) (int, error) {
-		if pos[k] >= len(s.sub[k]) {
-			return 0, errors.New("symbol stream too short")
-		}
-		v := int(s.sub[k][pos[k]])
-		pos[k]++
-		if v == escape {
-			if esc >= len(s.esc) {
-				return 0, errors.New("escape stream too short")
-			}
-			v += int(s.esc[esc])
-			esc++
-		}
-		return v, nil
-	}
 	for j := 0; j < dims; j++ {
+		cj, bj := centre[j], bins[j]
 		for i := 0; i < n; i++ {
-			var q int
+			var k, pred int
+			col := i % cols
 			if j == 0 {
-				v, err := get(0)
-				if err != nil {
-					return err
+				switch {
+				case col > 0:
+					pred = int(idx[(i-1)*dims])
+				case i >= cols:
+					pred = int(idx[(i-cols)*dims])
+				default:
+					pred = cj
 				}
-				q = predictDC(idx, i, dims, cols, centre[0]) + unzigzag(v)
 			} else {
-				v, err := get(streamIndex(j, contextOf(idx, i, j, dims, cols, centre[j])))
-				if err != nil {
-					return err
+				a := 0
+				if col > 0 {
+					a += abs(int(idx[(i-1)*dims+j]) - cj)
 				}
-				q = centre[j] + unzigzag(v)
+				if i >= cols {
+					a += abs(int(idx[(i-cols)*dims+j]) - cj)
+				}
+				ctx := 2
+				if a == 0 {
+					ctx = 0
+				} else if a <= 2 {
+					ctx = 1
+				}
+				k = 1 + (j-1)*contexts + ctx
+				pred = cj
 			}
-			if q < 0 || q >= bins[j] {
-				return fmt.Errorf("index %d out of the %d bins of dimension %d", q, bins[j], j+1)
+			sub := s.sub[k]
+			if pos[k] >= len(sub) {
+				return errors.New("symbol stream too short")
+			}
+			v := int(sub[pos[k]])
+			pos[k]++
+			if v == escape {
+				if esc >= len(s.esc) {
+					return errors.New("escape stream too short")
+				}
+				v += int(s.esc[esc])
+				esc++
+			}
+			q := pred + unzigzag(v)
+			if q < 0 || q >= bj {
+				return fmt.Errorf("index %d out of the %d bins of dimension %d", q, bj, j+1)
 			}
 			idx[i*dims+j] = int32(q)
 		}
