@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -26,15 +27,29 @@ const (
 )
 
 func init() {
-	image.RegisterFormat("spc", Magic, func(io.Reader) (image.Image, error) { return nil, errNeedModel }, DecodeConfig)
+	image.RegisterFormat("spc", Magic, func(io.Reader) (image.Image, error) { return nil, ErrNeedModel }, DecodeConfig)
 }
 
 // FormatError reports an encoded file that cannot be decoded: not an .spc
 // file, another version, corrupt, truncated, hostile sizes, or encoded
-// with another model.
-type FormatError struct{ Msg string }
+// with another model (then it wraps ErrWrongModel).
+type FormatError struct {
+	Msg string
+	Err error
+}
 
 func (e *FormatError) Error() string { return "codec: " + e.Msg }
+
+// Unwrap returns the sentinel error, if any.
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// ErrWrongModel is wrapped by the FormatError of a file encoded with
+// another model than the one given to Decode.
+var ErrWrongModel = errors.New("codec: file encoded with another model")
+
+// ErrNeedModel is returned by image.Decode for .spc files: decoding needs
+// the codec model, which only Decode takes.
+var ErrNeedModel = errors.New("codec: decoding an .spc file needs its model (codec.Decode)")
 
 // Options control Encode. Nil means defaults.
 type Options struct {
@@ -149,10 +164,10 @@ func (h *header) appendTo(b []byte) []byte {
 func parseHeader(b []byte) (*header, []byte, error) {
 	fixed := len(Magic) + 1 + 32 + 4 + 4 + 3
 	if len(b) < fixed || string(b[:len(Magic)]) != Magic {
-		return nil, nil, &FormatError{"not an SPCA-coded image (bad magic number)"}
+		return nil, nil, &FormatError{Msg: "not an SPCA-coded image (bad magic number)"}
 	}
 	if v := b[len(Magic)]; v != formatVersion {
-		return nil, nil, &FormatError{fmt.Sprintf("unsupported format version %d", v)}
+		return nil, nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &header{}
 	p := b[len(Magic)+1:]
@@ -164,22 +179,22 @@ func parseHeader(b []byte) (*header, []byte, error) {
 	p = p[11:]
 	switch {
 	case h.w < 1 || h.h < 1 || int64(h.w)*int64(h.h) > maxPixels:
-		return nil, nil, &FormatError{fmt.Sprintf("image size %d×%d out of range", h.w, h.h)}
+		return nil, nil, &FormatError{Msg: fmt.Sprintf("image size %d×%d out of range", h.w, h.h)}
 	case h.channels != 1 && h.channels != 3:
-		return nil, nil, &FormatError{fmt.Sprintf("%d channels", h.channels)}
+		return nil, nil, &FormatError{Msg: fmt.Sprintf("%d channels", h.channels)}
 	case h.depth != 8 && h.depth != 16:
-		return nil, nil, &FormatError{fmt.Sprintf("bit depth %d", h.depth)}
+		return nil, nil, &FormatError{Msg: fmt.Sprintf("bit depth %d", h.depth)}
 	case h.patch < 1 || h.patch > 16:
-		return nil, nil, &FormatError{fmt.Sprintf("patch size %d", h.patch)}
+		return nil, nil, &FormatError{Msg: fmt.Sprintf("patch size %d", h.patch)}
 	}
 	for c := 0; c < h.channels; c++ {
 		if len(p) < 1 {
-			return nil, nil, &FormatError{"truncated header"}
+			return nil, nil, &FormatError{Msg: "truncated header"}
 		}
 		dims := int(p[0])
 		p = p[1:]
 		if dims != h.patch*h.patch || len(p) < 2*dims {
-			return nil, nil, &FormatError{"bad or truncated bins"}
+			return nil, nil, &FormatError{Msg: "bad or truncated bins"}
 		}
 		bins := make([]int, dims)
 		for j := range bins {
@@ -223,21 +238,21 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		return nil, err
 	}
 	if len(data) < 4 {
-		return nil, &FormatError{"not an SPCA-coded image (too short)"}
+		return nil, &FormatError{Msg: "not an SPCA-coded image (too short)"}
 	}
 	h, body, err := parseHeader(data)
 	if err != nil {
 		return nil, err
 	}
 	if crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, &FormatError{"checksum mismatch (corrupt or truncated file)"}
+		return nil, &FormatError{Msg: "checksum mismatch (corrupt or truncated file)"}
 	}
 	body = body[:len(body)-4]
 	if h.model != m.ID() {
-		return nil, &FormatError{"the file was encoded with another model"}
+		return nil, &FormatError{Msg: "the file was encoded with another model", Err: ErrWrongModel}
 	}
 	if h.channels != len(m.Channels) || h.patch != m.Patch {
-		return nil, &FormatError{"file and model disagree on channels or patch size"}
+		return nil, &FormatError{Msg: "file and model disagree on channels or patch size"}
 	}
 	grid := patches.NewGrid(h.w, h.h, h.patch)
 	planes := make([]patches.Plane, h.channels)
@@ -246,7 +261,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		c := m.Channels[ci]
 		for j, b := range h.bins[ci] {
 			if b != c.Bins[j] {
-				return nil, &FormatError{"file and model disagree on the bins"}
+				return nil, &FormatError{Msg: "file and model disagree on the bins"}
 			}
 		}
 		dims := c.Dims()
@@ -255,28 +270,28 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		for k := range s.sub {
 			s.sub[k], body, err = unpackStream(body, blocks*dims, &sc)
 			if err != nil {
-				return nil, &FormatError{err.Error()}
+				return nil, &FormatError{Msg: err.Error()}
 			}
 		}
 		var esc []byte
 		esc, body, err = unpackStream(body, 2*blocks*dims, &sc)
 		if err != nil {
-			return nil, &FormatError{err.Error()}
+			return nil, &FormatError{Msg: err.Error()}
 		}
 		if len(esc)%2 != 0 {
-			return nil, &FormatError{"odd escape stream"}
+			return nil, &FormatError{Msg: "odd escape stream"}
 		}
 		for i := 0; i < len(esc); i += 2 {
 			s.esc = append(s.esc, binary.LittleEndian.Uint16(esc[i:]))
 		}
 		idx := make([]int32, blocks*dims)
 		if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
-			return nil, &FormatError{err.Error()}
+			return nil, &FormatError{Msg: err.Error()}
 		}
 		planes[ci] = c.reconstructPlane(idx, grid)
 	}
 	if len(body) != 0 {
-		return nil, &FormatError{"trailing bytes"}
+		return nil, &FormatError{Msg: "trailing bytes"}
 	}
 	if h.channels == 1 {
 		return patches.FromPlane(planes[0], h.depth == 16), nil

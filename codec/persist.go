@@ -3,7 +3,6 @@ package codec
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -348,5 +347,3 @@ func (c *Channel) validate() error {
 	}
 	return nil
 }
-
-var errNeedModel = errors.New("codec: decoding an .spc file needs its model (codec.Decode)")

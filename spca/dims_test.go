@@ -129,3 +129,43 @@ func TestDirections(t *testing.T) {
 		t.Error("fitting with the model's own Directions changed the model")
 	}
 }
+
+func TestTransformTrace(t *testing.T) {
+	s := testimages.DelicadoTwisted(1500, 8)
+	m := fitFor(t, "delicado-trace", s.X, withGamma(0))
+	r := make([]float64, 3)
+	r2 := make([]float64, 3)
+	corrected := 0
+	for i := 0; i < 200; i++ {
+		x := s.X.RawRowView(i)
+		st, tr, err := m.TransformTrace(r, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Transform(r2, x)
+		if !floatsEqual(r, r2) {
+			t.Fatal("TransformTrace and Transform disagree")
+		}
+		if len(tr) == 0 || len(tr) > 2*st.Iterations+3 {
+			t.Fatalf("trace of %d values for %d iterations", len(tr), st.Iterations)
+		}
+		if last := tr[len(tr)-1]; math.Abs(last-st.Residual) > 1e-12*m.MaxDistance() {
+			t.Fatalf("last traced residual %v, reported %v", last, st.Residual)
+		}
+		if st.Iterations > 0 {
+			corrected++
+		}
+	}
+	if corrected == 0 {
+		t.Error("no point needed correction: the trace test shows nothing")
+	}
+}
+
+func floatsEqual(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -11,6 +11,7 @@ import (
 type work struct {
 	z, u, x, e, un, jac, a, b []float64
 	ubest                     []float64
+	trace                     *[]float64 // residual history, when traced
 	idx                       []int
 	frac                      []float64
 	fib                       []float64
@@ -71,6 +72,9 @@ func (m *Model) unfold(z, u []float64, w *work) PointStats {
 	}
 	copy(u, w.ubest)
 	st.Iterations = st2.Iterations
+	if w.trace != nil {
+		*w.trace = append(*w.trace, st.Residual) // back to the first solution
+	}
 	return st
 }
 
@@ -138,6 +142,9 @@ func (m *Model) newton(z, u []float64, w *work, maxIter int) PointStats {
 	st.Clamped = l.clampU(u)
 	l.eval(u, w.x, w.jac, w.idx, w.frac)
 	res := residual(z, w.x, w.e)
+	if w.trace != nil {
+		*w.trace = append(*w.trace, res)
+	}
 	for st.Iterations < maxIter && res > m.tolN {
 		// Newton step J δ = e, damped towards the gradient step if J is
 		// singular (a fold of the lattice).
@@ -170,10 +177,16 @@ func (m *Model) newton(z, u []float64, w *work, maxIter int) PointStats {
 			// Last step: the residual is all that is needed.
 			l.eval(u, w.x, nil, w.idx, w.frac)
 			res = residual(z, w.x, w.e)
+			if w.trace != nil {
+				*w.trace = append(*w.trace, res)
+			}
 			break
 		}
 		l.eval(u, w.x, w.jac, w.idx, w.frac)
 		res = residual(z, w.x, w.e)
+		if w.trace != nil {
+			*w.trace = append(*w.trace, res)
+		}
 	}
 	st.Residual = res
 	st.Converged = res <= m.tolN
@@ -448,6 +461,28 @@ func (m *Model) transform(dst, x []float64, w *work) PointStats {
 	st.Residual *= m.scale
 	m.metricForward(w.u, dst, w)
 	return st
+}
+
+// TransformTrace is Transform that also returns the residual
+// |x - R^{-1}(r)| (input units) after the orthogonal projections and after
+// every correction step: the convergence curve of the geodesic projection
+// (seed, Fig. "convergence"). A restart from another start point begins a
+// new run of values in the same slice.
+func (m *Model) TransformTrace(dst, x []float64) (PointStats, []float64, error) {
+	if err := m.checkVec(x, "sample"); err != nil {
+		return PointStats{}, nil, err
+	}
+	if len(dst) != m.d {
+		panic("spca: TransformTrace destination has wrong length")
+	}
+	w := m.newWork()
+	var tr []float64
+	w.trace = &tr
+	st := m.transform(dst, x, w)
+	for i := range tr {
+		tr[i] *= m.scale
+	}
+	return st, tr, nil
 }
 
 // Unfold computes the unfolded coordinates u of one sample (input units):
