@@ -77,6 +77,11 @@ type Options struct {
 	// MaxReference caps the number of samples used for the local PCA
 	// neighbourhoods; 0 means DefaultMaxReference.
 	MaxReference int
+	// Bandwidth is the kernel bandwidth of the density along each curve,
+	// as a fraction of Silverman's rule; 0 means DefaultBandwidth. Narrow
+	// kernels keep hard edges sharp (uniform marginals with gamma = 1);
+	// wider ones give a smoother transform (e.g. for a colour LUT).
+	Bandwidth float64
 	// Directions, if not nil, fixes the order and orientation of the
 	// dimensions instead of the entropy ranking: a d×d matrix whose
 	// columns are reference directions (input space), matched in order to
@@ -99,6 +104,7 @@ const (
 	DefaultMaxIter      = 50
 	DefaultResolution   = 1 << 18
 	DefaultMaxReference = 3000
+	DefaultBandwidth    = 0.25
 )
 
 // DefaultOptions returns the options used by the seed's examples:
@@ -140,6 +146,8 @@ func (o Options) validate(d int) error {
 		return optionError("OriginPoint must have one value per dimension")
 	case o.Scale != nil && len(o.Scale) != d:
 		return optionError("Scale must have one value per dimension")
+	case !(o.Bandwidth >= 0 && o.Bandwidth <= 10):
+		return optionError("Bandwidth must be in [0, 10]")
 	case o.Resolution < 0 || o.MaxReference < 0:
 		return optionError("Resolution and MaxReference must be >= 0")
 	}

@@ -154,6 +154,9 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 	if f.opt.MaxReference == 0 {
 		f.opt.MaxReference = DefaultMaxReference
 	}
+	if f.opt.Bandwidth == 0 {
+		f.opt.Bandwidth = DefaultBandwidth
+	}
 	mean, scale, z, err := normalise(data)
 	if err != nil {
 		return nil, err

@@ -48,7 +48,7 @@ func tableNodes(l *lattice, j int) int {
 
 // buildTables computes the metric tables from the unfolded training
 // coordinates u (n×d).
-func buildTables(l *lattice, u []float64, n int, gamma float64) [][]float64 {
+func buildTables(l *lattice, u []float64, n int, gamma, bandwidth float64) [][]float64 {
 	d := l.d
 	tables := make([][]float64, d)
 	for j := 0; j < d; j++ {
@@ -98,7 +98,7 @@ func buildTables(l *lattice, u []float64, n int, gamma float64) [][]float64 {
 				if j > 0 {
 					neff *= condFraction
 				}
-				sigma = 0.25 * 1.06 * robustSD(col) * math.Pow(math.Max(neff, 1), -0.2)
+				sigma = bandwidth * 1.06 * robustSD(col) * math.Pow(math.Max(neff, 1), -0.2)
 			}
 			step := l.step[a]
 			if a == j {

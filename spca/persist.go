@@ -85,6 +85,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	e.u64(o.Seed)
 	e.u64(uint64(o.Resolution))
 	e.u64(uint64(o.MaxReference))
+	e.f64(o.Bandwidth)
 	for _, v := range [][]float64{m.mean, m.origin, m.frame0, m.entropies, m.c} {
 		for _, x := range v {
 			e.f64(x)
@@ -249,6 +250,7 @@ func Read(r io.Reader) (*Model, error) {
 	o.Seed = dc.u64()
 	o.Resolution = int(dc.u64() & (1<<40 - 1))
 	o.MaxReference = int(dc.u64() & (1<<40 - 1))
+	o.Bandwidth = dc.f64()
 	m.mean = dc.vec(d)
 	m.origin = dc.vec(d)
 	m.frame0 = dc.vec(d * d)

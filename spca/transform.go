@@ -537,6 +537,25 @@ func (m *Model) MetricWork(dst, u []float64, s *MetricScratch) {
 	m.metricForward(w.u, dst, w)
 }
 
+// PositionWork writes the point x (input units) reached by walking the
+// unfolded coordinates u (input units) along the sequence of curves: the
+// geometric part of the inverse transform, Inverse(r) = Position(u(r)).
+// s may be nil.
+func (m *Model) PositionWork(dst, u []float64, s *MetricScratch) {
+	if len(dst) != m.d || len(u) != m.d {
+		panic("spca: Position needs Dim values")
+	}
+	if s == nil {
+		s = m.NewMetricScratch()
+	}
+	w := s.w
+	for k := range u {
+		w.un[k] = u[k] / m.scale
+	}
+	m.lat.eval(w.un, w.x, nil, w.idx, w.frac)
+	m.denorm(w.x, dst)
+}
+
 // RefineUnfold improves unfolded coordinates u (input units) of the sample
 // x in place with at most maxIter Newton corrections of the exact
 // geodesic projection: a tabulated or interpolated u becomes the exact

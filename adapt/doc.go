@@ -1,0 +1,90 @@
+// Package adapt corrects colours seen under one light (environment B, for
+// example tungsten, CIE A) so that they look as under another (environment
+// A, for example daylight, D65), by the corresponding-pair procedure of
+// the SPCA paper (section "Domain Adaptation"): learn SPCA on the colours
+// of environment A and on those of environment B, and map a colour x_B to
+//
+//	x̂_A = R_A⁻¹(R_B(x_B))
+//
+// where R_A and R_B are the two SPCA transforms. With gamma = 1 (the
+// default) the responses are equalised, so the mapping matches the colour
+// distribution of B to that of A quantile by quantile along the principal
+// curves: beyond the change of illuminant it also redistributes
+// luminance, lifting the shadows that crowd B's dark end.
+//
+// # Colours
+//
+// Colours are handled in the cone space of package colorspace: images are
+// decoded from sRGB (IEC 61966-2-1) to linear RGB, converted to CIE XYZ
+// and to Hunt–Pointer–Estévez LMS normalised so that D65 white is
+// (1, 1, 1) (colorspace.XYZToLMS); mapped colours go back the same way,
+// with linear RGB clipped to [0, 1] (LMSToSRGB).
+//
+// # Training
+//
+// Train draws a seeded uniform subsample of pixels (Options.Samples, 40000
+// by default) from each environment's images, dark pixels included, since
+// the distribution is what SPCA learns. It fits SPCA on A, then SPCA on B
+// with Options.Directions = A's Directions(), so that response i of both
+// models follows corresponding directions with the same orientation: the
+// first is luminance-like (its direction has positive components, along
+// (1, 1, 1)), the others chromatic. Training also records the means and
+// principal axes of the two colour clouds for the baselines.
+//
+// # Methods
+//
+// Every method is a Mapper (Model.Mapper):
+//
+//	spca           R_A⁻¹(R_B(x)), SPCAMap
+//	pca-whitening  x_A = μ_A + V_A Λ_A^{1/2} Λ_B^{-1/2} V_Bᵀ (x − μ_B) (Webster & Mollon),
+//	               axes paired by order of variance, signs agreeing
+//	grayworld      von Kries: each cone scaled by mean_A / mean_B of the training colours
+//	bradford       linearised Bradford from the white of B to the white of A (an oracle:
+//	               it needs the true lights; Options.WhiteA/WhiteB)
+//	cat02          the same with CIECAM02's CAT02 matrix
+//	uncorrected    the identity
+//
+// Colours outside the training manifolds are handled gracefully (SPCAMap):
+// the forward solve is bounded and clamps to the lattice, responses are
+// clamped to [ResponseMargin, 1 - ResponseMargin] before R_A⁻¹, so every
+// output is finite and lies on A's training manifold.
+//
+// # LUTs and images
+//
+// The exact SPCA mapping costs tens of microseconds per colour, so images
+// are mapped through a 3-D LUT: BuildLUT evaluates a Mapper at the N³
+// nodes of a grid over sRGB-encoded input [0, 1]³ (the working encoding:
+// input and output are sRGB-encoded R'G'B', 8-bit values divided by 255),
+// LUT.WriteCube and ReadCube read and write it in the Adobe/Resolve .cube
+// format (red varying fastest), and LUT.Apply interpolates it
+// tetrahedrally over whole images in parallel, keeping their size, bit
+// depth and alpha. 8-bit images use precomputed decode tables and integer
+// arithmetic (about 90 megapixels per second on two cores), 16-bit images
+// float32. The exact SPCA mapping (ApplyExact) has kinks finer than a
+// 65-node grid, from its lattice and metric tables: with DefaultLUTSize =
+// 65 the LUT agrees with it within 1/255 per channel on about 80 % of the
+// pixels of the test scenes, within 2/255 on 96 % and within 4/255 on more
+// than 99 %.
+//
+// # Evaluation
+//
+// Evaluate measures, for scenes rendered under both environments with
+// pixel correspondence (testimages.Scene), the CIEDE2000 difference
+// between each method's correction of the B rendering and the A rendering:
+// mean and 95th percentile over all pixels and over the darkest quarter of
+// B (the shadow region), and the distance between the lightness
+// distributions. On the generated scenes (TestAcceptance) SPCA is best in
+// the shadow region and matches A's lightness distribution best, as the
+// seed expects, but over all pixels its mean error is above that of PCA +
+// whitening and gray world: a transport of the whole distribution moves
+// every pixel by the quantile it occupies, and where the change of light
+// geometry reorders pixels (shading, shadows) that costs more per pixel
+// than a linear map.
+//
+// # Files
+//
+// Models are saved in a versioned binary format with a magic number and a
+// CRC-32C checksum, embedding the two SPCA model files (Save, Load,
+// WriteTo, Read); reading another kind of file gives a *FormatError that
+// says what it is.
+package adapt

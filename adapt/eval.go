@@ -1,0 +1,203 @@
+package adapt
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"github.com/spcalab/spca/colorspace"
+)
+
+// DefaultShadowFraction is the share of the evaluated pixels, the
+// darkest in the B rendering, that Evaluate reports as the shadow (low
+// luminance) region.
+const DefaultShadowFraction = 0.25
+
+// ErrorStats summarise CIEDE2000 differences.
+type ErrorStats struct {
+	N    int     `json:"n"`
+	Mean float64 `json:"mean"`
+	P95  float64 `json:"p95"`
+}
+
+// MethodResult is the error of one method, over all pixels and over the
+// shadow region.
+type MethodResult struct {
+	Method string     `json:"method"`
+	All    ErrorStats `json:"all"`
+	Shadow ErrorStats `json:"shadow"`
+	// LightnessW1 compares distributions instead of pixels: the 1-D
+	// Wasserstein distance between the L* values of the corrected B
+	// pixels and of the A pixels (the mean absolute difference of their
+	// sorted values), in L* units.
+	LightnessW1 float64 `json:"lightness_w1"`
+}
+
+// Evaluation is the result of Evaluate.
+type Evaluation struct {
+	Pixels       int `json:"pixels"`
+	ShadowPixels int `json:"shadow_pixels"`
+	// ShadowL is the B lightness L* below which pixels are in the shadow
+	// region.
+	ShadowL float64        `json:"shadow_lightness"`
+	Methods []MethodResult `json:"methods"`
+}
+
+// EvalOptions control Evaluate.
+type EvalOptions struct {
+	// Methods to evaluate; nil means Methods().
+	Methods []Method
+	// ShadowFraction is the share of the pixels, the darkest in B
+	// (lowest L*), that form the shadow region; 0 means
+	// DefaultShadowFraction.
+	ShadowFraction float64
+	// MaxPixels, if positive, evaluates a seeded uniform subsample of at
+	// most that many pixels (the exact SPCA path maps about 10⁴–10⁵
+	// colours per second).
+	MaxPixels int
+	// Seed of the subsample.
+	Seed uint64
+}
+
+// Evaluate maps every pixel of the B images with each method (exact
+// models, no LUT) and measures CIEDE2000 against the pixel at the same
+// position of the A images: mean and 95th percentile over all pixels and
+// over the shadow region, the darkest EvalOptions.ShadowFraction of the
+// pixels in the B images (lowest L*, where the seed expects SPCA to win). a[i] and b[i] must be the same scene at the
+// same size. Fully transparent pixels are ignored.
+func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error) {
+	if len(a) != len(b) {
+		return nil, fmt.Errorf("adapt: evaluate: %d A images and %d B images", len(a), len(b))
+	}
+	if len(a) == 0 {
+		return nil, fmt.Errorf("%w: nothing to evaluate", ErrNoPixels)
+	}
+	if opt.ShadowFraction == 0 {
+		opt.ShadowFraction = DefaultShadowFraction
+	}
+	if !(opt.ShadowFraction > 0 && opt.ShadowFraction < 1) {
+		return nil, fmt.Errorf("adapt: evaluate: shadow fraction %v not in (0, 1)", opt.ShadowFraction)
+	}
+	methods := opt.Methods
+	if methods == nil {
+		methods = Methods()
+	}
+	var srcB []colorspace.LMS
+	var refA []colorspace.SRGB
+	var lightB []float64
+	for i := range a {
+		ba, bb := a[i].Bounds(), b[i].Bounds()
+		if ba.Dx() != bb.Dx() || ba.Dy() != bb.Dy() {
+			return nil, fmt.Errorf("adapt: evaluate: pair %d: A is %d×%d, B is %d×%d",
+				i+1, ba.Dx(), ba.Dy(), bb.Dx(), bb.Dy())
+		}
+		for y := 0; y < ba.Dy(); y++ {
+			for x := 0; x < ba.Dx(); x++ {
+				la, aa := pixelLinear(a[i], ba.Min.X+x, ba.Min.Y+y)
+				lb, ab := pixelLinear(b[i], bb.Min.X+x, bb.Min.Y+y)
+				if aa == 0 || ab == 0 {
+					continue
+				}
+				cb := linearToLMS(lb)
+				srcB = append(srcB, cb)
+				refA = append(refA, linearToSRGB(la))
+				yb := colorspace.LinearRGBToXYZ.Apply(colorspace.XYZ(lb))
+				lightB = append(lightB, yb.Lab(colorspace.WhiteD65)[0])
+			}
+		}
+	}
+	if opt.MaxPixels > 0 && len(srcB) > opt.MaxPixels {
+		keep := subsample(len(srcB), opt.MaxPixels, opt.Seed)
+		for j, k := range keep {
+			srcB[j], refA[j], lightB[j] = srcB[k], refA[k], lightB[k]
+		}
+		srcB, refA, lightB = srcB[:len(keep)], refA[:len(keep)], lightB[:len(keep)]
+	}
+	if len(srcB) == 0 {
+		return nil, fmt.Errorf("%w: every pixel is fully transparent", ErrNoPixels)
+	}
+	sorted := append([]float64(nil), lightB...)
+	sort.Float64s(sorted)
+	ev := &Evaluation{Pixels: len(srcB)}
+	ns := max(1, int(math.Round(opt.ShadowFraction*float64(len(sorted)))))
+	ev.ShadowL = sorted[ns-1]
+	shadow := make([]bool, len(lightB))
+	for i, l := range lightB {
+		if l <= ev.ShadowL {
+			shadow[i] = true
+			ev.ShadowPixels++
+		}
+	}
+	lightA := make([]float64, len(refA))
+	for i, c := range refA {
+		lightA[i] = c.Lab()[0]
+	}
+	sort.Float64s(lightA)
+	lightC := make([]float64, len(refA))
+	dst := make([]colorspace.LMS, len(srcB))
+	var all, sh []float64
+	for _, method := range methods {
+		mp, err := m.Mapper(method)
+		if err != nil {
+			return nil, err
+		}
+		if err := mp.MapLMS(dst, srcB); err != nil {
+			return nil, fmt.Errorf("adapt: evaluate %v: %w", method, err)
+		}
+		all, sh = all[:0], sh[:0]
+		for i, c := range dst {
+			lab := LMSToSRGB(c).Lab()
+			d := colorspace.DeltaE2000(lab, refA[i].Lab())
+			all = append(all, d)
+			if shadow[i] {
+				sh = append(sh, d)
+			}
+			lightC[i] = lab[0]
+		}
+		sort.Float64s(lightC)
+		w1 := 0.0
+		for i, l := range lightC {
+			w1 += math.Abs(l - lightA[i])
+		}
+		ev.Methods = append(ev.Methods, MethodResult{
+			Method: method.String(), All: summarise(all), Shadow: summarise(sh),
+			LightnessW1: w1 / float64(len(lightC)),
+		})
+	}
+	return ev, nil
+}
+
+// linearToSRGB encodes linear sRGB, clipped to [0, 1].
+func linearToSRGB(l [3]float64) colorspace.SRGB {
+	var s colorspace.SRGB
+	for k, v := range l {
+		s[k] = colorspace.LinearToSRGB(min(max(v, 0), 1))
+	}
+	return s
+}
+
+func summarise(x []float64) ErrorStats {
+	if len(x) == 0 {
+		return ErrorStats{}
+	}
+	s := ErrorStats{N: len(x)}
+	for _, v := range x {
+		s.Mean += v
+	}
+	s.Mean /= float64(len(x))
+	c := append([]float64(nil), x...)
+	sort.Float64s(c)
+	s.P95 = c[min(len(c)-1, int(math.Ceil(0.95*float64(len(c))))-1)]
+	return s
+}
+
+// Result returns the result of the named method, or nil.
+func (e *Evaluation) Result(method Method) *MethodResult {
+	for i := range e.Methods {
+		if e.Methods[i].Method == method.String() {
+			return &e.Methods[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,307 @@
+package adapt
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/spca"
+)
+
+// Method names a way of mapping colours from environment B to environment
+// A.
+type Method int
+
+// The methods. SPCA is the corresponding-pair SPCA mapping; the others are
+// baselines.
+const (
+	// SPCA maps x_B to R_A⁻¹(R_B(x_B)) with the two fitted SPCA models.
+	SPCA Method = iota
+	// PCAWhitening matches the means and covariances of the two colour
+	// clouds (Webster & Mollon): whiten with B's PCA, colour with A's.
+	PCAWhitening
+	// GrayWorld scales each cone response by the ratio of the mean
+	// training colours of A and B (von Kries with gray-world whites).
+	GrayWorld
+	// Bradford applies the linearised Bradford von Kries transform from
+	// the white of B to the white of A (an oracle: it needs the true
+	// lights).
+	Bradford
+	// CAT02 is like Bradford with the CIECAM02 CAT02 matrix.
+	CAT02
+	// Uncorrected leaves colours as they are (the reference of the
+	// evaluation).
+	Uncorrected
+)
+
+var methodNames = [...]string{
+	SPCA:         "spca",
+	PCAWhitening: "pca-whitening",
+	GrayWorld:    "grayworld",
+	Bradford:     "bradford",
+	CAT02:        "cat02",
+	Uncorrected:  "uncorrected",
+}
+
+// Methods lists every method, SPCA first.
+func Methods() []Method {
+	return []Method{SPCA, PCAWhitening, GrayWorld, Bradford, CAT02, Uncorrected}
+}
+
+// String returns the method's name as used by the command line.
+func (m Method) String() string {
+	if m >= 0 && int(m) < len(methodNames) {
+		return methodNames[m]
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// ParseMethod returns the method called name (see Method.String).
+func ParseMethod(name string) (Method, error) {
+	for i, n := range methodNames {
+		if strings.EqualFold(strings.TrimSpace(name), n) {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("adapt: unknown method %q (known: %s)", name, strings.Join(methodNames[:], ", "))
+}
+
+// Mapper maps colours seen in environment B to the colours they would have
+// in environment A, in the package's LMS space (colorspace.LMS: Hunt–
+// Pointer–Estévez cones normalised so that D65 white is (1, 1, 1)).
+// Implementations are safe for concurrent use.
+type Mapper interface {
+	// Method returns the method the mapper implements.
+	Method() Method
+	// MapLMS maps src to dst (equal lengths; they may be the same slice).
+	// It fails only on non-finite input.
+	MapLMS(dst, src []colorspace.LMS) error
+}
+
+// checkSlices validates the arguments of MapLMS.
+func checkSlices(dst, src []colorspace.LMS) error {
+	if len(dst) != len(src) {
+		return fmt.Errorf("adapt: MapLMS: dst has %d colours, src %d", len(dst), len(src))
+	}
+	for i, c := range src {
+		if !finite3(c) {
+			return fmt.Errorf("adapt: colour %d is not finite: %v", i+1, c)
+		}
+	}
+	return nil
+}
+
+// Linear is an affine map x_A = Offset + M·x_B in LMS; it implements the
+// linear baselines.
+type Linear struct {
+	Kind   Method
+	M      colorspace.Mat3
+	Offset [3]float64
+}
+
+// Method returns the method of the map.
+func (l *Linear) Method() Method { return l.Kind }
+
+// MapLMS applies the affine map.
+func (l *Linear) MapLMS(dst, src []colorspace.LMS) error {
+	if err := checkSlices(dst, src); err != nil {
+		return err
+	}
+	for i, c := range src {
+		v := mul3(&l.M, c)
+		dst[i] = colorspace.LMS{v[0] + l.Offset[0], v[1] + l.Offset[1], v[2] + l.Offset[2]}
+	}
+	return nil
+}
+
+// PCAStats are the mean and principal axes of a colour cloud.
+type PCAStats struct {
+	Mean [3]float64
+	// Axes holds the principal directions as columns, by decreasing
+	// variance; Var the variances.
+	Axes colorspace.Mat3
+	Var  [3]float64
+}
+
+// pcaOf computes the PCA of the rows of x (N×3), axes signed so that each
+// has a non-negative sum of components.
+func pcaOf(x *mat.Dense) PCAStats {
+	n, _ := x.Dims()
+	var s PCAStats
+	for i := range n {
+		for k := range 3 {
+			s.Mean[k] += x.At(i, k)
+		}
+	}
+	for k := range 3 {
+		s.Mean[k] /= float64(n)
+	}
+	cov := mat.NewSymDense(3, nil)
+	for i := range n {
+		var d [3]float64
+		for k := range 3 {
+			d[k] = x.At(i, k) - s.Mean[k]
+		}
+		for a := range 3 {
+			for b := a; b < 3; b++ {
+				cov.SetSym(a, b, cov.At(a, b)+d[a]*d[b])
+			}
+		}
+	}
+	cov.ScaleSym(1/float64(max(n-1, 1)), cov)
+	var eig mat.EigenSym
+	eig.Factorize(cov, true)
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	order := []int{0, 1, 2}
+	sort.Slice(order, func(i, j int) bool { return vals[order[i]] > vals[order[j]] })
+	for j, o := range order {
+		s.Var[j] = math.Max(vals[o], 0)
+		sum := vecs.At(0, o) + vecs.At(1, o) + vecs.At(2, o)
+		sg := 1.0
+		if sum < 0 {
+			sg = -1
+		}
+		for k := range 3 {
+			s.Axes[3*k+j] = sg * vecs.At(k, o)
+		}
+	}
+	return s
+}
+
+// axis returns column j of the axes.
+func (s *PCAStats) axis(j int) [3]float64 {
+	return [3]float64{s.Axes[j], s.Axes[3+j], s.Axes[6+j]}
+}
+
+// NewPCAWhitening returns the PCA + whitening manifold matching of Webster
+// and Mollon from the statistics of the A and B colour clouds:
+//
+//	x_A = μ_A + V_A Λ_A^{1/2} Λ_B^{-1/2} V_Bᵀ (x_B − μ_B)
+//
+// with the axes paired in order of variance and B's axes signed to agree
+// with A's (positive dot product).
+func NewPCAWhitening(a, b PCAStats) *Linear {
+	var m colorspace.Mat3
+	for j := range 3 {
+		va, vb := a.axis(j), b.axis(j)
+		if va[0]*vb[0]+va[1]*vb[1]+va[2]*vb[2] < 0 {
+			vb = [3]float64{-vb[0], -vb[1], -vb[2]}
+		}
+		g := 0.0
+		if b.Var[j] > 0 {
+			g = math.Sqrt(a.Var[j] / b.Var[j])
+		}
+		for r := range 3 {
+			for c := range 3 {
+				m[3*r+c] += g * va[r] * vb[c]
+			}
+		}
+	}
+	l := &Linear{Kind: PCAWhitening, M: m}
+	mb := mul3(&m, b.Mean)
+	for k := range 3 {
+		l.Offset[k] = a.Mean[k] - mb[k]
+	}
+	return l
+}
+
+// NewGrayWorld returns the von Kries map that scales each cone response by
+// meanA/meanB.
+func NewGrayWorld(meanA, meanB [3]float64) *Linear {
+	var d [3]float64
+	for k := range 3 {
+		if meanB[k] > 0 {
+			d[k] = meanA[k] / meanB[k]
+		}
+	}
+	return &Linear{Kind: GrayWorld, M: colorspace.Diag(d)}
+}
+
+// NewVonKriesOracle returns the Bradford (kind Bradford) or CAT02 (kind
+// CAT02) transform from whiteB to whiteA, expressed in LMS.
+func NewVonKriesOracle(kind Method, whiteA, whiteB colorspace.XYZ) *Linear {
+	var m colorspace.Mat3
+	switch kind {
+	case Bradford:
+		m = colorspace.Bradford(whiteB, whiteA)
+	case CAT02:
+		m = colorspace.CAT02(whiteB, whiteA)
+	default:
+		panic("adapt: NewVonKriesOracle: kind must be Bradford or CAT02")
+	}
+	return &Linear{Kind: kind, M: colorspace.XYZToLMS.Mul(m).Mul(colorspace.LMSToXYZ)}
+}
+
+// Identity returns the map that leaves colours unchanged.
+func Identity() *Linear { return &Linear{Kind: Uncorrected, M: colorspace.Identity3} }
+
+// ResponseMargin bounds the responses of R_B before R_A⁻¹ inverts them:
+// they are clamped to [ResponseMargin, 1 - ResponseMargin]. With gamma = 1
+// the responses are conditional quantiles, so the clamp stops at the
+// 0.5 % and 99.5 % quantiles; beyond them the empty ends of A's lattice
+// squeeze large regions of colour space into tiny intervals of response,
+// and the inverse would jump to implausible colours.
+const ResponseMargin = 0.005
+
+// SPCAMap is the corresponding-pair SPCA mapping x_A = R_A⁻¹(R_B(x_B)).
+//
+// Colours outside B's training manifold are handled gracefully and in
+// bounded time: R_B runs at most MaxIter correction steps and clamps
+// points beyond its lattice to one lattice width outside it (counted as
+// Clamped in the statistics); the responses are then clamped to
+// [ResponseMargin, 1 - ResponseMargin], inside the range they span on the
+// training colours, before R_A⁻¹. So every
+// finite input gives a finite output on A's training manifold, and
+// colours beyond B's training colours map onto the boundary of A's.
+type SPCAMap struct {
+	A, B *spca.Model
+}
+
+// Method returns SPCA.
+func (s *SPCAMap) Method() Method { return SPCA }
+
+// MapLMS maps the colours in parallel.
+func (s *SPCAMap) MapLMS(dst, src []colorspace.LMS) error {
+	_, err := s.MapLMSStats(dst, src)
+	return err
+}
+
+// MapLMSStats maps the colours and returns the statistics of the forward
+// transform R_B (iterations, clamped points).
+func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error) {
+	if err := checkSlices(dst, src); err != nil {
+		return spca.BatchStats{}, err
+	}
+	if len(src) == 0 {
+		return spca.BatchStats{}, nil
+	}
+	x := mat.NewDense(len(src), 3, nil)
+	for i, c := range src {
+		x.SetRow(i, c[:])
+	}
+	r, st, err := s.B.TransformBatch(x)
+	if err != nil {
+		return st, err
+	}
+	n, _ := r.Dims()
+	for i := 0; i < n; i++ {
+		row := r.RawRowView(i)
+		for k, v := range row {
+			row[k] = min(max(v, ResponseMargin), 1-ResponseMargin)
+		}
+	}
+	y, err := s.A.InverseBatch(r)
+	if err != nil {
+		return st, err
+	}
+	for i := range dst {
+		copy(dst[i][:], y.RawRowView(i))
+	}
+	return st, nil
+}

@@ -1,0 +1,248 @@
+package adapt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/spca"
+)
+
+// Model file format (little-endian), version 1:
+//
+//	magic    [8]byte "SPCAadpt"
+//	version  uint32
+//	samples  uint64 × 2              (A, B)
+//	whites   float64 × 6             (WhiteA, WhiteB)
+//	stats    float64 × 15 × 2        (A, B: mean 3, axes 9 row-major, variances 3)
+//	modelA   uint64 length + bytes   (spca model file, spca.WriteTo)
+//	modelB   uint64 length + bytes
+//	checksum uint32 CRC-32C of everything before it
+//
+// The embedded SPCA models carry their own magic number and checksum.
+const (
+	modelMagic   = "SPCAadpt"
+	modelVersion = 1
+	// maxModelBytes bounds what Read accepts, before allocating.
+	maxModelBytes = 1 << 31
+)
+
+// Magic numbers of the project's other files, to say what a wrong file
+// is: SPCA models (spca fit), codec models (spca codec train) and coded
+// images (spca encode).
+const (
+	spcaMagic  = "SPCAmodl"
+	codecMagic = "SPCAcdec"
+	codedMagic = "SPCI"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// FormatError reports a file that is not a valid adaptation model: another
+// kind of file, an unknown version, a truncated file or a checksum
+// mismatch.
+type FormatError struct{ Msg string }
+
+func (e *FormatError) Error() string { return "adapt: " + e.Msg }
+
+// WriteTo writes the model in the versioned binary format. Equal models
+// give identical bytes.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	var buf bytes.Buffer
+	buf.WriteString(modelMagic)
+	le := binary.LittleEndian
+	put := func(v any) { binary.Write(&buf, le, v) } // bytes.Buffer does not fail
+	put(uint32(modelVersion))
+	put(uint64(m.SamplesA))
+	put(uint64(m.SamplesB))
+	put([3]float64(m.WhiteA))
+	put([3]float64(m.WhiteB))
+	for _, s := range []*PCAStats{&m.StatsA, &m.StatsB} {
+		put(s.Mean)
+		put([9]float64(s.Axes))
+		put(s.Var)
+	}
+	for _, sm := range []*spca.Model{m.A, m.B} {
+		var b bytes.Buffer
+		if _, err := sm.WriteTo(&b); err != nil {
+			return 0, fmt.Errorf("adapt: %w", err)
+		}
+		put(uint64(b.Len()))
+		buf.Write(b.Bytes())
+	}
+	put(crc32.Checksum(buf.Bytes(), castagnoli))
+	n, err := w.Write(buf.Bytes())
+	return int64(n), err
+}
+
+// Read reads a model written by WriteTo. Files of another kind (an SPCA
+// model from spca fit, a codec model, an image, ...), unknown versions,
+// truncated files and checksum mismatches give a *FormatError.
+func Read(r io.Reader) (*Model, error) {
+	head := make([]byte, len(modelMagic)+4)
+	if k, err := io.ReadFull(r, head); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if k == 0 {
+				return nil, &FormatError{"empty file, not an adaptation model"}
+			}
+			if bytes.HasPrefix([]byte(modelMagic), head[:min(k, len(modelMagic))]) {
+				return nil, &FormatError{"truncated adaptation model"}
+			}
+			return nil, &FormatError{"not an adaptation model (too short)"}
+		}
+		return nil, fmt.Errorf("adapt: read model: %w", err)
+	}
+	switch magic := string(head[:len(modelMagic)]); {
+	case magic == spcaMagic:
+		return nil, &FormatError{"an SPCA model (spca fit), not an adaptation model (spca adapt train)"}
+	case magic == codecMagic:
+		return nil, &FormatError{"a codec model (spca codec train), not an adaptation model (spca adapt train)"}
+	case strings.HasPrefix(magic, codedMagic):
+		return nil, &FormatError{"an SPCA-coded image (spca encode), not an adaptation model (spca adapt train)"}
+	case magic != modelMagic:
+		return nil, &FormatError{fmt.Sprintf("not an adaptation model (file starts with %q, want %q)", printable(head[:len(modelMagic)]), modelMagic)}
+	}
+	if v := binary.LittleEndian.Uint32(head[len(modelMagic):]); v != modelVersion {
+		return nil, &FormatError{fmt.Sprintf("adaptation model version %d, this program reads version %d", v, modelVersion)}
+	}
+	rest, err := io.ReadAll(io.LimitReader(r, maxModelBytes))
+	if err != nil {
+		return nil, fmt.Errorf("adapt: read model: %w", err)
+	}
+	data := append(head, rest...)
+	if len(data) < len(head)+4 {
+		return nil, &FormatError{"truncated adaptation model"}
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	d := &decoder{b: body[len(head):]}
+	m := &Model{}
+	m.SamplesA = int(d.u64())
+	m.SamplesB = int(d.u64())
+	m.WhiteA = colorspace.XYZ(d.f3())
+	m.WhiteB = colorspace.XYZ(d.f3())
+	for _, s := range []*PCAStats{&m.StatsA, &m.StatsB} {
+		s.Mean = d.f3()
+		for k := range s.Axes {
+			s.Axes[k] = d.f64()
+		}
+		s.Var = d.f3()
+	}
+	var blobs [2][]byte
+	for i := range blobs {
+		n := d.u64()
+		if d.err == nil && n > uint64(len(d.b)) {
+			d.err = errTruncated
+		}
+		blobs[i] = d.bytes(int(n))
+	}
+	switch {
+	case d.err != nil || len(d.b) != 0:
+		// A checksum mismatch is the likelier cause of an inconsistent
+		// layout when the length is right.
+		if crc32.Checksum(body, castagnoli) != sum {
+			return nil, &FormatError{"truncated or corrupt adaptation model (checksum mismatch)"}
+		}
+		return nil, &FormatError{"corrupt adaptation model (inconsistent layout)"}
+	case crc32.Checksum(body, castagnoli) != sum:
+		return nil, &FormatError{"corrupt adaptation model (checksum mismatch)"}
+	}
+	for i, b := range blobs {
+		sm, err := spca.Read(bytes.NewReader(b))
+		if err != nil {
+			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c: %v", "AB"[i], unprefixed{err})}
+		}
+		if sm.Dim() != 3 {
+			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c has dimension %d, want 3", "AB"[i], sm.Dim())}
+		}
+		if i == 0 {
+			m.A = sm
+		} else {
+			m.B = sm
+		}
+	}
+	for _, v := range [][3]float64{m.WhiteA, m.WhiteB, m.StatsA.Mean, m.StatsB.Mean, m.StatsA.Var, m.StatsB.Var} {
+		if !finite3(v) {
+			return nil, &FormatError{"corrupt adaptation model (non-finite statistics)"}
+		}
+	}
+	return m, nil
+}
+
+var errTruncated = errors.New("truncated")
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil || n > len(d.b) {
+		d.err = errTruncated
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) u64() uint64 {
+	b := d.bytes(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
+
+func (d *decoder) f3() [3]float64 { return [3]float64{d.f64(), d.f64(), d.f64()} }
+
+// printable returns b with non-printable bytes replaced by '.'.
+func printable(b []byte) string {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c < 0x20 || c > 0x7e {
+			c = '.'
+		}
+		out[i] = c
+	}
+	return string(out)
+}
+
+// Save writes the model to path atomically.
+func (m *Model) Save(path string) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := m.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("adapt: save: %w", err)
+	}
+	return nil
+}
+
+// Load reads a model file written by Save. Errors name the path.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("adapt: load: %w", err)
+	}
+	defer f.Close()
+	m, err := Read(f)
+	if err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) {
+			return nil, &FormatError{path + ": " + fe.Msg}
+		}
+		return nil, fmt.Errorf("adapt: load %s: %w", path, err)
+	}
+	return m, nil
+}

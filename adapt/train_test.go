@@ -1,0 +1,206 @@
+package adapt
+
+import (
+	"errors"
+	"image"
+	"image/color"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/testimages"
+)
+
+// TestDirectionsAgree: the two SPCA models' dimensions mean the same
+// thing. Dimension 1 is luminance-like in both (positive components, close
+// to (1, 1, 1)), and each direction of B is closest to the same-numbered
+// direction of A, with the same sign.
+func TestDirectionsAgree(t *testing.T) {
+	m := testModel(t)
+	da, db := m.A.Directions(), m.B.Directions()
+	one := 1 / math.Sqrt(3)
+	for name, d := range map[string]interface{ At(i, j int) float64 }{"A": da, "B": db} {
+		c := 0.0
+		for i := range 3 {
+			if d.At(i, 0) <= 0 {
+				t.Errorf("model %s: first direction has a non-positive component: %v", name, []float64{d.At(0, 0), d.At(1, 0), d.At(2, 0)})
+			}
+			c += d.At(i, 0) * one
+		}
+		if c < 0.85 {
+			t.Errorf("model %s: first direction at cos %.3f from (1,1,1)", name, c)
+		}
+	}
+	for j := range 3 {
+		best, bestCos := -1, 0.0
+		for k := range 3 {
+			c := 0.0
+			for i := range 3 {
+				c += da.At(i, j) * db.At(i, k)
+			}
+			if math.Abs(c) > math.Abs(bestCos) {
+				best, bestCos = k, c
+			}
+		}
+		t.Logf("direction %d of A: closest is %d of B, cos %.3f", j+1, best+1, bestCos)
+		if best != j || bestCos < 0.7 {
+			t.Errorf("direction %d of A is closest to direction %d of B (cos %.3f)", j+1, best+1, bestCos)
+		}
+	}
+	// Responses increase together: brighter neutral colours get a larger
+	// first response in both models.
+	r := make([]float64, 3)
+	var prevA, prevB float64
+	for i, s := range []float64{0.1, 0.3, 0.6} {
+		wa, wb := testimages.SceneWhites()
+		xa := wa.LMS()
+		xb := wb.LMS()
+		for k := range 3 {
+			xa[k] *= s
+			xb[k] *= s
+		}
+		m.A.Transform(r, xa[:])
+		ra := r[0]
+		m.B.Transform(r, xb[:])
+		if i > 0 && (ra <= prevA || r[0] <= prevB) {
+			t.Errorf("first responses not increasing with luminance: A %.3f after %.3f, B %.3f after %.3f", ra, prevA, r[0], prevB)
+		}
+		prevA, prevB = ra, r[0]
+	}
+}
+
+// TestOutsideManifold: colours far from the training colours give finite
+// outputs in bounded time.
+func TestOutsideManifold(t *testing.T) {
+	m := testModel(t)
+	mp, _ := m.Mapper(SPCA)
+	src := []colorspace.LMS{
+		{0, 0, 0}, {1, 1, 1}, {5, 5, 5}, {-1, 2, 0.5}, {1e3, -1e3, 1e3}, {0, 0, 1}, {1e-9, 0, 0},
+	}
+	dst := make([]colorspace.LMS, len(src))
+	start := time.Now()
+	st, err := mp.(*SPCAMap).MapLMSStats(dst, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("%d far colours took %v", len(src), el)
+	}
+	t.Logf("far colours: %d of %d clamped, max %d iterations", st.Clamped, st.N, st.MaxIter)
+	for i, c := range dst {
+		if !finite3(c) {
+			t.Errorf("%v mapped to %v", src[i], c)
+		}
+		// On A's manifold: within the range of A's training colours,
+		// widened a little.
+		for k := range 3 {
+			lo := m.StatsA.Mean[k] - 6*math.Sqrt(m.StatsA.Var[0])
+			hi := m.StatsA.Mean[k] + 6*math.Sqrt(m.StatsA.Var[0])
+			if c[k] < lo || c[k] > hi {
+				t.Errorf("%v mapped to %v, far from A's colours", src[i], c)
+				break
+			}
+		}
+	}
+	if err := mp.MapLMS(dst[:1], []colorspace.LMS{{math.Inf(1), 0, 0}}); err == nil {
+		t.Error("infinite colour accepted")
+	}
+}
+
+func TestTrainErrors(t *testing.T) {
+	img8 := image.NewNRGBA(image.Rect(0, 0, 4, 4))
+	img16 := image.NewNRGBA64(image.Rect(0, 0, 4, 4))
+	for _, img := range []interface{ Set(x, y int, c color.Color) }{img8, img16} {
+		for i := range 16 {
+			img.Set(i%4, i/4, color.Gray{uint8(60 * (i % 4))})
+		}
+	}
+	_, err := Train(nil, []image.Image{img8}, nil)
+	if !errors.Is(err, ErrNoPixels) || !contains(err, "environment A has no images") {
+		t.Errorf("empty A: %v", err)
+	}
+	_, err = Train([]image.Image{img8}, nil, nil)
+	if !errors.Is(err, ErrNoPixels) || !contains(err, "environment B has no images") {
+		t.Errorf("empty B: %v", err)
+	}
+	_, err = Train([]image.Image{img8}, []image.Image{img8, img16}, nil)
+	if !errors.Is(err, ErrBitDepth) || !contains(err, "image 2 of environment B has 16 bits") {
+		t.Errorf("bit depths: %v", err)
+	}
+	transparent := image.NewNRGBA(image.Rect(0, 0, 3, 3))
+	_, err = Train([]image.Image{img8}, []image.Image{transparent}, nil)
+	if !errors.Is(err, ErrNoPixels) || !contains(err, "environment B") {
+		t.Errorf("transparent B: %v", err)
+	}
+	_, err = Train([]image.Image{image.NewNRGBA(image.Rect(0, 0, 0, 0))}, []image.Image{img8}, nil)
+	if !errors.Is(err, ErrNoPixels) {
+		t.Errorf("empty image: %v", err)
+	}
+	// Constant colours cannot be fitted: the SPCA error comes through.
+	o := DefaultOptions()
+	o.Samples = 100
+	_, err = Train([]image.Image{img8}, []image.Image{img8}, &o)
+	if err == nil || !contains(err, "environment A") {
+		t.Errorf("constant images: %v", err)
+	}
+}
+
+func contains(err error, s string) bool {
+	return err != nil && len(s) > 0 && stringsContains(err.Error(), s)
+}
+
+func stringsContains(a, b string) bool {
+	for i := 0; i+len(b) <= len(a); i++ {
+		if a[i:i+len(b)] == b {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSampleLMS(t *testing.T) {
+	a, _ := testimages.Scene(40, 30, 5)
+	x1, err := SampleLMS([]image.Image{a, a}, 500, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x2, _ := SampleLMS([]image.Image{a, a}, 500, 7)
+	x3, _ := SampleLMS([]image.Image{a, a}, 500, 8)
+	if n, d := x1.Dims(); n != 500 || d != 3 {
+		t.Fatalf("dims %d×%d", n, d)
+	}
+	same := func(p, q interface{ At(i, j int) float64 }) bool {
+		for i := range 500 {
+			for k := range 3 {
+				if p.At(i, k) != q.At(i, k) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !same(x1, x2) || same(x1, x3) {
+		t.Error("samples do not follow the seed")
+	}
+	// Fewer pixels than asked: all of them.
+	all, _ := SampleLMS([]image.Image{a}, 10000, 1)
+	if n, _ := all.Dims(); n != 1200 {
+		t.Errorf("%d samples, want all 1200 pixels", n)
+	}
+	// Transparent pixels are skipped, translucent ones un-premultiplied.
+	img := image.NewRGBA(image.Rect(0, 0, 2, 1))
+	img.Set(0, 0, color.NRGBA{255, 255, 255, 128})
+	x, _ := SampleLMS([]image.Image{img}, 10, 1)
+	if n, _ := x.Dims(); n != 1 {
+		t.Fatalf("%d samples, want 1", n)
+	}
+	for k := range 3 {
+		if math.Abs(x.At(0, k)-1) > 0.01 {
+			t.Errorf("translucent white sampled as %v", x.RawRowView(0))
+		}
+	}
+	if _, err := SampleLMS([]image.Image{a}, 0, 1); err == nil {
+		t.Error("zero samples accepted")
+	}
+}
