@@ -37,6 +37,38 @@ const (
 	flagLatent       = "latent"
 )
 
+// Flag names of the codec, encode and decode commands.
+const (
+	flagImages  = "images"
+	flagPatch   = "patch"
+	flagBins    = "bins"
+	flagBPP     = "bpp"
+	flagColor   = "color"
+	flagSamples = "samples"
+	flagExact   = "exact"
+	flagO       = "o" // alias of --out
+)
+
+// Flag names of the adapt commands and of synth scenes.
+const (
+	flagEnvA      = "env-a"
+	flagEnvB      = "env-b"
+	flagPairs     = "pairs"
+	flagWhiteA    = "white-a"
+	flagWhiteB    = "white-b"
+	flagMethod    = "method"
+	flagLUTSize   = "lut-size"
+	flagSize      = "size"
+	flagSpace     = "space"
+	flagMaxPixels = "max-pixels"
+)
+
+// Flag names of the figures command.
+const (
+	flagOnly  = "only"
+	flagQuick = "quick"
+)
+
 // stdio is the file name that stands for standard input or output.
 const stdio = "-"
 
@@ -210,6 +242,20 @@ var errHelpShown = errors.New("help shown")
 // "spca info model.spca --json" works, flags that follow a positional
 // argument are parsed here and stored into c. "--" ends the flags.
 func positionals(c *cli.Context, n int, what string) ([]string, error) {
+	pos, err := positionalArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != n {
+		name := commandName(c)
+		return nil, fail("%s: expected %s, got %d arguments (see spca %s --help)", name, what, len(pos), name)
+	}
+	return pos, nil
+}
+
+// positionalArgs returns the positional arguments of the command, however
+// many, parsing the flags that follow them as positionals does.
+func positionalArgs(c *cli.Context) ([]string, error) {
 	var pos []string
 	rest := c.Args().Slice()
 	for len(rest) > 0 {
@@ -255,16 +301,23 @@ func positionals(c *cli.Context, n int, what string) ([]string, error) {
 		}
 		return nil, errHelpShown
 	}
-	if len(pos) != n {
-		return nil, fail("%s: expected %s, got %d arguments (see spca %s --help)", c.Command.Name, what, len(pos), c.Command.Name)
-	}
 	return pos, nil
+}
+
+// commandName returns the name of the command as typed after "spca":
+// "fit", or "codec train" for a subcommand.
+func commandName(c *cli.Context) string {
+	if name, ok := strings.CutPrefix(c.Command.HelpName, c.App.Name+" "); ok {
+		return name
+	}
+	return c.Command.Name
 }
 
 // noPositionals rejects stray arguments of a command that takes none.
 func noPositionals(c *cli.Context) error {
 	if c.Args().Present() {
-		return fail("%s: unexpected argument %q (see spca %s --help)", c.Command.Name, c.Args().First(), c.Command.Name)
+		name := commandName(c)
+		return fail("%s: unexpected argument %q (see spca %s --help)", name, c.Args().First(), name)
 	}
 	return nil
 }
@@ -274,7 +327,8 @@ func noPositionals(c *cli.Context) error {
 func requireFlags(c *cli.Context, names ...string) error {
 	for _, name := range names {
 		if !c.IsSet(name) {
-			return fail("%s: missing --%s (see spca %s --help)", c.Command.Name, name, c.Command.Name)
+			cmd := commandName(c)
+			return fail("%s: missing --%s (see spca %s --help)", cmd, name, cmd)
 		}
 	}
 	return nil

@@ -48,6 +48,11 @@ func newApp() *cli.App {
 			tuneCommand(),
 			infoCommand(),
 			synthCommand(),
+			codecCommand(),
+			encodeCommand(),
+			decodeCommand(),
+			adaptCommand(),
+			figuresCommand(),
 		},
 		// Runtime errors are printed by main as one line; nothing else may
 		// print or exit.
@@ -72,7 +77,7 @@ func newApp() *cli.App {
 // help text, instead of printing the help.
 func usageError(c *cli.Context, err error, isSubcommand bool) error {
 	if isSubcommand {
-		name := c.Command.Name
+		name := commandName(c)
 		return fail("%s: %v (see spca %s --help)", name, err, name)
 	}
 	return fail("%v (see spca --help)", err)

@@ -13,14 +13,18 @@ import (
 
 func synthCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "synth",
-		Usage:     "generate a synthetic data set: " + strings.Join(testimages.Names(), ", "),
-		UsageText: "spca synth NAME [--n 1000] [--seed 1] [--out data.csv] [--latent]",
+		Name:  "synth",
+		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", or scenes (images)",
+		UsageText: "spca synth NAME [--n 1000] [--seed 1] [--out data.csv] [--latent]\n" +
+			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] --out DIR\n\n" +
+			"scenes writes spectral scenes rendered under D65 (DIR/a/NAME.png) and under illuminant A " +
+			"with lower light and more shadow (DIR/b/NAME.png), as 16-bit sRGB PNG with pixel correspondence.",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples"},
+			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples (scenes: number of scene pairs, default 8)"},
 			&cli.Uint64Flag{Name: flagSeed, Value: 1, Usage: "seed of the generator"},
 			csvOutFlag(),
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
+			&cli.StringFlag{Name: flagSize, Value: defaultSceneSize, Usage: "scenes: image size `WxH`"},
 		},
 		Action: runSynth,
 	}
@@ -33,6 +37,9 @@ func runSynth(c *cli.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if args[0] == "scenes" {
+		return runSynthScenes(c)
 	}
 	s, err := testimages.Generate(args[0], c.Int(flagN), c.Uint64(flagSeed))
 	if err != nil {

@@ -1,0 +1,728 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/adapt"
+	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/internal/csvmat"
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
+)
+
+// The generated scenes of adapt eval (the same as in the adapt package's
+// acceptance test): training scenes and held-out scenes.
+const (
+	evalTrainScenes = 300
+	evalTrainSize   = "32x24"
+	evalTrainSeed   = 1
+	evalScenes      = 24
+	evalSize        = "80x60"
+	evalSeed        = 2
+)
+
+func adaptCommand() *cli.Command {
+	subs := []*cli.Command{
+		adaptTrainCommand(), adaptApplyCommand(), adaptLUTCommand(), adaptMapCommand(), adaptEvalCommand(),
+	}
+	for _, s := range subs {
+		s.OnUsageError = usageError
+		// Accept --quiet after the subcommand name too.
+		s.Flags = append(s.Flags, quietFlag())
+	}
+	return &cli.Command{
+		Name:  "adapt",
+		Usage: "correct colours seen under light B so they look as under light A (corresponding-pair SPCA)",
+		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1]\n" +
+			"spca adapt apply --model adapt.model [--method spca] -o OUT in.jpg [in2.jpg ...] [--exact]\n" +
+			"spca adapt lut --model adapt.model [--size 33] -o map.cube\n" +
+			"spca adapt map --model adapt.model --space xyz|lms|srgb --in colours.csv [--out mapped.csv]\n" +
+			"spca adapt eval [--pairs DIR] [--model adapt.model] [--json]",
+		HideHelpCommand: true,
+		Subcommands:     subs,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fail("adapt: unknown command %q (see spca adapt --help)", c.Args().First())
+			}
+			return cli.ShowSubcommandHelp(c)
+		},
+	}
+}
+
+func adaptModelFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagModel, Usage: "adaptation model `FILE` written by spca adapt train (required)"}
+}
+
+func methodFlag() cli.Flag {
+	names := make([]string, 0, 6)
+	for _, m := range adapt.Methods() {
+		if m != adapt.Uncorrected {
+			names = append(names, m.String())
+		}
+	}
+	return &cli.StringFlag{Name: flagMethod, Value: adapt.SPCA.String(),
+		Usage: "mapping: " + strings.Join(names, ", ") + " (bradford and cat02 use the whites given at training)"}
+}
+
+func adaptOutFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: usage}
+}
+
+// sceneWhitesText formats the whites of the generated scenes for --white-a
+// and --white-b.
+func sceneWhitesText() (string, string) {
+	a, b := testimages.SceneWhites()
+	f := func(w colorspace.XYZ) string {
+		return fmt.Sprintf("%.5g,%.5g,%.5g", w[0], w[1], w[2])
+	}
+	return f(a), f(b)
+}
+
+// trainFlags are the options of the adaptation fit, shared by train and
+// eval.
+func trainFlags() []cli.Flag {
+	def := adapt.DefaultOptions()
+	wa, wb := sceneWhitesText()
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.SPCA.Gamma), Usage: "SPCA metric exponent, >= 0 (1 equalises: the seed's infomax choice)"},
+		&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "pixels sampled from each environment"},
+		&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the pixel samples"},
+		&cli.StringFlag{Name: flagWhiteA, Value: wa, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford and cat02 oracles (default: the generated scenes' D65 white)"},
+		&cli.StringFlag{Name: flagWhiteB, Value: wb, Usage: "`X,Y,Z` of a white surface in environment B (default: the generated scenes' illuminant-A white)"},
+		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
+	}
+}
+
+// trainOptions returns the adaptation options given by trainFlags.
+func trainOptions(c *cli.Context) (adapt.Options, error) {
+	o := adapt.DefaultOptions()
+	var err error
+	if o.SPCA.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
+		return o, fail("--%s: %v", flagGamma, err)
+	}
+	o.Samples = c.Int(flagSamples)
+	if o.Samples < 1 {
+		return o, fail("--%s: %d is not a positive number of pixels", flagSamples, o.Samples)
+	}
+	o.Seed = c.Uint64(flagSeed)
+	o.SPCA.Workers = c.Int(flagWorkers)
+	if o.WhiteA, err = parseWhite(c.String(flagWhiteA)); err != nil {
+		return o, fail("--%s: %v", flagWhiteA, err)
+	}
+	if o.WhiteB, err = parseWhite(c.String(flagWhiteB)); err != nil {
+		return o, fail("--%s: %v", flagWhiteB, err)
+	}
+	return o, nil
+}
+
+// parseWhite parses "X,Y,Z" with positive finite values.
+func parseWhite(s string) (colorspace.XYZ, error) {
+	f := strings.Split(s, ",")
+	var w colorspace.XYZ
+	if len(f) != 3 {
+		return w, fmt.Errorf("%q is not X,Y,Z", s)
+	}
+	for i, x := range f {
+		v, err := parseNumber(x)
+		if err != nil || !(v > 0) || v > 1e6 {
+			return w, fmt.Errorf("%q is not X,Y,Z with positive values", s)
+		}
+		w[i] = v
+	}
+	return w, nil
+}
+
+func adaptTrainCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringSliceFlag{Name: flagEnvA, Usage: "images of environment A (the look to reach): a `DIR` (its image files) or FILEs, comma-separated or repeated"},
+		&cli.StringSliceFlag{Name: flagEnvB, Usage: "images of environment B (the light to correct): a `DIR` or FILEs"},
+		&cli.StringFlag{Name: flagPairs, Usage: "`DIR` with subdirectories a and b (instead of --env-a and --env-b), as written by spca synth scenes"},
+		&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
+	}
+	return &cli.Command{
+		Name:  "train",
+		Usage: "learn the B → A colour mapping from images of both environments",
+		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1] [--samples 40000] [--seed 1]\n\n" +
+			"Samples LMS colours from the images of each environment, fits SPCA on A and on B (B with A's " +
+			"directions, so the responses mean the same thing) and records the baselines. The images need " +
+			"not show the same scenes, but all must have the same bit depth.",
+		Flags:  append(flags, trainFlags()...),
+		Action: runAdaptTrain,
+	}
+}
+
+func runAdaptTrain(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	name := commandName(c)
+	pathsA, pathsB, err := envPaths(c)
+	if err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagOut); err != nil {
+		return err
+	}
+	out := c.String(flagOut)
+	if out == stdio {
+		return fail("%s: --%s must name a file; models are binary", name, flagOut)
+	}
+	opt, err := trainOptions(c)
+	if err != nil {
+		return err
+	}
+	// Fail before a long training rather than when saving its result.
+	if _, err := os.Stat(filepath.Dir(out)); err != nil {
+		return fail("--%s: %s", flagOut, pathError(err))
+	}
+	start := time.Now()
+	bars := newProgress(c)
+	imgsA, err := loadImages(pathsA, bars.callback())
+	if err == nil {
+		var imgsB []image.Image
+		if imgsB, err = loadImages(pathsB, bars.callback()); err == nil {
+			opt.SPCA.Progress = bars.callback()
+			var model *adapt.Model
+			model, err = adapt.Train(imgsA, imgsB, &opt)
+			bars.finish()
+			if err != nil {
+				return fail("%s: %s", name, adaptBrief(err))
+			}
+			if err := model.Save(out); err != nil {
+				return fail("%s", withPathC(out, err))
+			}
+			if !quiet(c) {
+				fmt.Fprintf(c.App.ErrWriter, "%s: %s of A, %s of B, %d + %d colours, gamma %s, in %s -> %s\n",
+					name, plural(len(imgsA), "image"), plural(len(imgsB), "image"), model.SamplesA, model.SamplesB,
+					formatFloat(opt.SPCA.Gamma), time.Since(start).Round(time.Millisecond), out)
+			}
+			return nil
+		}
+	}
+	bars.finish()
+	return err
+}
+
+// envPaths returns the image files of environments A and B from --pairs
+// or from --env-a and --env-b.
+func envPaths(c *cli.Context) (a, b []string, err error) {
+	name := commandName(c)
+	hasPairs := c.IsSet(flagPairs)
+	hasEnv := c.IsSet(flagEnvA) || c.IsSet(flagEnvB)
+	switch {
+	case hasPairs && hasEnv:
+		return nil, nil, fail("%s: give --%s or --%s and --%s, not both", name, flagPairs, flagEnvA, flagEnvB)
+	case hasPairs:
+		dir := c.String(flagPairs)
+		if a, err = expandImages([]string{filepath.Join(dir, "a")}, "environment A"); err != nil {
+			return nil, nil, err
+		}
+		b, err = expandImages([]string{filepath.Join(dir, "b")}, "environment B")
+		return a, b, err
+	case !c.IsSet(flagEnvA) || !c.IsSet(flagEnvB):
+		return nil, nil, fail("%s: give --%s and --%s, or --%s (see spca %s --help)", name, flagEnvA, flagEnvB, flagPairs, name)
+	}
+	if a, err = expandImages(c.StringSlice(flagEnvA), "environment A"); err != nil {
+		return nil, nil, err
+	}
+	b, err = expandImages(c.StringSlice(flagEnvB), "environment B")
+	return a, b, err
+}
+
+// expandImages returns the files named, with directories standing for
+// their image files sorted by name; what names the set in errors.
+func expandImages(given []string, what string) ([]string, error) {
+	var paths []string
+	for _, p := range given {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fail("%s: %s", what, pathError(err))
+		}
+		if !fi.IsDir() {
+			paths = append(paths, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fail("%s: %s", what, pathError(err))
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") &&
+				slices.Contains(imageExts, strings.ToLower(filepath.Ext(e.Name()))) {
+				paths = append(paths, filepath.Join(p, e.Name()))
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return nil, fail("%s: no image files (%s) in %s", what, imageFormats, strings.Join(given, ", "))
+	}
+	return paths, nil
+}
+
+// adaptBrief returns the message of an error of the adapt package without
+// its prefixes.
+func adaptBrief(err error) string {
+	msg := codecBrief(err)
+	return strings.TrimPrefix(msg, "adapt: ")
+}
+
+// loadAdaptModel reads an adaptation model file.
+func loadAdaptModel(path string) (*adapt.Model, error) {
+	m, err := adapt.Load(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fail("%s", pathError(pe))
+		}
+		var fe *adapt.FormatError
+		if errors.As(err, &fe) {
+			return nil, fail("%s", strings.TrimPrefix(err.Error(), "adapt: "))
+		}
+		return nil, fail("%s", withPathC(path, err))
+	}
+	return m, nil
+}
+
+// modelMapper loads --model and returns the mapper of --method.
+func modelMapper(c *cli.Context) (adapt.Mapper, error) {
+	method, err := adapt.ParseMethod(c.String(flagMethod))
+	if err != nil {
+		return nil, fail("--%s: %s", flagMethod, adaptBrief(err))
+	}
+	model, err := loadAdaptModel(c.String(flagModel))
+	if err != nil {
+		return nil, err
+	}
+	return model.Mapper(method)
+}
+
+func adaptApplyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "apply",
+		Usage: "correct images taken under light B",
+		UsageText: "spca adapt apply --model adapt.model [--method spca] -o OUT in.jpg [in2.jpg ...] [--exact] [--lut-size 65]\n\n" +
+			"Maps every pixel through a 3-D LUT built from the exact model (tetrahedral interpolation), " +
+			"or with --exact through the model itself (slow: about 3·10⁵ distinct colours per second). " +
+			"Images keep their size, bit depth (8 or 16 bits per sample) and alpha; outputs are PNG, or TIFF " +
+			"if -o names one file ending in .tif or .tiff. " + fmt.Sprintf(batchNote, ".png"),
+		Flags: []cli.Flag{
+			adaptModelFlag(),
+			methodFlag(),
+			adaptOutFlag("output `FILE` for one input, DIR for several (required)"),
+			&cli.BoolFlag{Name: flagExact, Usage: "map every distinct colour with the exact model instead of the LUT"},
+			&cli.IntFlag{Name: flagLUTSize, Value: adapt.DefaultLUTSize, Usage: "nodes per axis of the LUT (2 to 256)"},
+			&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
+		},
+		Action: runAdaptApply,
+	}
+}
+
+func runAdaptApply(c *cli.Context) error {
+	inputs, err := positionalArgs(c)
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	name := commandName(c)
+	if len(inputs) == 0 {
+		return fail("%s: no input images (see spca %s --help)", name, name)
+	}
+	if err := requireFlags(c, flagModel, flagOut); err != nil {
+		return err
+	}
+	size := c.Int(flagLUTSize)
+	if size < adapt.MinLUTSize || size > adapt.MaxLUTSize {
+		return fail("--%s: %d not in [%d, %d]", flagLUTSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
+	}
+	outputs, dir, err := planOutputs(c, inputs, ".png")
+	if err != nil {
+		return err
+	}
+	mapper, err := modelMapper(c)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	bars := newProgress(c)
+	progress := bars.callback()
+	exact := c.Bool(flagExact)
+	var lut *adapt.LUT
+	if !exact {
+		var p func(done, total int)
+		if progress != nil {
+			p = func(done, total int) { progress("lut", done, total) }
+		}
+		if lut, err = adapt.BuildLUT(mapper, size, p); err != nil {
+			bars.finish()
+			return fail("%s: %s", name, adaptBrief(err))
+		}
+	}
+	lutTime := time.Since(start)
+	for i, in := range inputs {
+		if progress != nil {
+			progress("apply", i, len(inputs))
+		}
+		if dir != "" && i == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				bars.finish()
+				return fail("-%s: %s", flagO, pathError(err))
+			}
+		}
+		err := applyOne(in, outputs[i], mapper, lut, c.Int(flagWorkers))
+		if err != nil {
+			bars.finish()
+			if len(inputs) > 1 {
+				return fail("%s; stopped, %d of %d files written", brief(err), i, len(inputs))
+			}
+			return err
+		}
+	}
+	if progress != nil {
+		progress("apply", len(inputs), len(inputs))
+	}
+	bars.finish()
+	if !quiet(c) {
+		how := "exact model"
+		if !exact {
+			how = fmt.Sprintf("%d-node LUT built in %s", size, lutTime.Round(time.Millisecond))
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %s by %s, in %s -> %s\n", name, plural(len(inputs), "image"),
+			mapper.Method(), how, time.Since(start).Round(time.Millisecond), c.String(flagOut))
+	}
+	return nil
+}
+
+// applyOne corrects one image file.
+func applyOne(in, out string, mapper adapt.Mapper, lut *adapt.LUT, workers int) error {
+	img, err := loadImage(in)
+	if err != nil {
+		return err
+	}
+	var res image.Image
+	if lut != nil {
+		res, err = lut.Apply(img, workers)
+	} else {
+		res, err = adapt.ApplyExact(img, mapper)
+	}
+	if err != nil {
+		return fail("%s: %s", in, adaptBrief(err))
+	}
+	if err := patches.Save(out, res); err != nil {
+		return fail("%s", withPathC(out, err))
+	}
+	return nil
+}
+
+func adaptLUTCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "lut",
+		Usage: "export the mapping as a 3-D LUT in the .cube format",
+		UsageText: "spca adapt lut --model adapt.model [--method spca] [--size 33] -o map.cube\n\n" +
+			"Input and output of the LUT are sRGB-encoded R'G'B' in [0, 1] (DOMAIN_MIN 0 0 0, DOMAIN_MAX " +
+			"1 1 1), red varying fastest. Sizes 17, 33 and 65 are usual; -o - writes to stdout.",
+		Flags: []cli.Flag{
+			adaptModelFlag(),
+			methodFlag(),
+			&cli.IntFlag{Name: flagSize, Value: 33, Usage: "nodes per axis (2 to 256)"},
+			adaptOutFlag("output .cube `FILE`, - for stdout (required)"),
+		},
+		Action: runAdaptLUT,
+	}
+}
+
+func runAdaptLUT(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagModel, flagOut); err != nil {
+		return err
+	}
+	name := commandName(c)
+	size := c.Int(flagSize)
+	if size < adapt.MinLUTSize || size > adapt.MaxLUTSize {
+		return fail("--%s: %d not in [%d, %d]", flagSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
+	}
+	out := c.String(flagOut)
+	if out != stdio {
+		if _, err := os.Stat(filepath.Dir(out)); err != nil {
+			return fail("-%s: %s", flagO, pathError(err))
+		}
+	}
+	mapper, err := modelMapper(c)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	bars := newProgress(c)
+	var p func(done, total int)
+	if cb := bars.callback(); cb != nil {
+		p = func(done, total int) { cb("lut", done, total) }
+	}
+	lut, err := adapt.BuildLUT(mapper, size, p)
+	bars.finish()
+	if err != nil {
+		return fail("%s: %s", name, adaptBrief(err))
+	}
+	if out == stdio {
+		err = lut.WriteCube(c.App.Writer)
+	} else {
+		err = lut.SaveCube(out)
+	}
+	if err != nil {
+		return fail("%s", withPathC(out, err))
+	}
+	if !quiet(c) {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d³ nodes in %s -> %s\n", name, mapper.Method(), size,
+			time.Since(start).Round(time.Millisecond), out)
+	}
+	return nil
+}
+
+// Colour spaces of adapt map.
+var mapSpaces = []string{"xyz", "lms", "srgb"}
+
+func adaptMapCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "map",
+		Usage: "map a list of colours from environment B to environment A",
+		UsageText: "spca adapt map --model adapt.model [--method spca] --space xyz|lms|srgb --in colours.csv [--out mapped.csv]\n\n" +
+			"One colour per CSV line, three values, written back in the same space: xyz is CIE XYZ with " +
+			"white Y = 1 (divide data given with Y = 100 by 100), lms the package's D65-normalised " +
+			"Hunt–Pointer–Estévez cone space, srgb sRGB-encoded values in [0, 1]. Colours are not clipped " +
+			"on input; srgb output is clipped to [0, 1].",
+		Flags: []cli.Flag{
+			adaptModelFlag(),
+			methodFlag(),
+			&cli.StringFlag{Name: flagSpace, Value: "xyz", Usage: "colour space of input and output: " + strings.Join(mapSpaces, ", ")},
+			inFlag(true),
+			csvOutFlag(),
+		},
+		Action: runAdaptMap,
+	}
+}
+
+func runAdaptMap(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagModel, flagIn); err != nil {
+		return err
+	}
+	name := commandName(c)
+	space := strings.ToLower(c.String(flagSpace))
+	if !slices.Contains(mapSpaces, space) {
+		return fail("--%s: %q is not one of %s", flagSpace, c.String(flagSpace), strings.Join(mapSpaces, ", "))
+	}
+	in := c.String(flagIn)
+	x, err := csvmat.ReadFile(in)
+	if err != nil {
+		return fail("%v", err)
+	}
+	n, d := x.Dims()
+	if d != 3 {
+		if in == stdio {
+			in = "stdin"
+		}
+		return fail("%s: colours have 3 values per line, got %d", in, d)
+	}
+	mapper, err := modelMapper(c)
+	if err != nil {
+		return err
+	}
+	src := make([]colorspace.LMS, n)
+	for i := range src {
+		var v [3]float64
+		copy(v[:], x.RawRowView(i))
+		switch space {
+		case "xyz":
+			src[i] = colorspace.XYZ(v).LMS()
+		case "srgb":
+			src[i] = adapt.SRGBToLMS(colorspace.SRGB(v))
+		default:
+			src[i] = colorspace.LMS(v)
+		}
+	}
+	dst := make([]colorspace.LMS, n)
+	if err := mapper.MapLMS(dst, src); err != nil {
+		return fail("%s: %s", name, adaptBrief(err))
+	}
+	out := mat.NewDense(max(n, 1), 3, nil)
+	for i, c := range dst {
+		var v [3]float64
+		switch space {
+		case "xyz":
+			v = c.XYZ()
+		case "srgb":
+			v = adapt.LMSToSRGB(c)
+		default:
+			v = c
+		}
+		out.SetRow(i, v[:])
+	}
+	header := map[string]string{"xyz": "X,Y,Z", "lms": "L,M,S", "srgb": "R',G',B'"}[space]
+	if err := csvmat.WriteFile(c.String(flagOut), out, header); err != nil {
+		return fail("%v", err)
+	}
+	return nil
+}
+
+func adaptEvalCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: flagPairs, Usage: "`DIR` with subdirectories a and b holding the same scenes under both lights (same file names and sizes); default: generated held-out scenes"},
+		&cli.StringFlag{Name: flagModel, Usage: "adaptation model `FILE` to evaluate; default: train one (on generated scenes, or with --pairs on the pairs themselves)"},
+		&cli.IntFlag{Name: flagN, Value: evalScenes, Usage: "number of generated held-out scenes"},
+		&cli.StringFlag{Name: flagSize, Value: evalSize, Usage: "size `WxH` of the generated held-out scenes"},
+		&cli.IntFlag{Name: flagMaxPixels, Value: 200000, Usage: "evaluate a seeded subsample of at most this many pixels (0: all)"},
+		jsonFlag(),
+	}
+	return &cli.Command{
+		Name:  "eval",
+		Usage: "measure CIEDE2000 between corrected B and A renderings of the same scenes, per method",
+		UsageText: "spca adapt eval [--pairs DIR] [--model adapt.model] [--json]\n\n" +
+			fmt.Sprintf("By default trains on %d generated scenes of %s (seed %d) and evaluates %d held-out scenes "+
+				"of %s (scene seed %d, --seed of the held-out set is fixed). Reports mean and 95th-percentile "+
+				"CIEDE2000 per method over all pixels and over the shadow region (the darkest quarter of B), "+
+				"and the distance between the lightness distributions of corrected B and A.",
+				evalTrainScenes, evalTrainSize, evalTrainSeed, evalScenes, evalSize, evalSeed),
+		Flags:  append(flags, trainFlags()...),
+		Action: runAdaptEval,
+	}
+}
+
+// evalJSON is the JSON output of adapt eval.
+type evalJSON struct {
+	Evaluated string `json:"evaluated"`
+	Model     string `json:"model"`
+	*adapt.Evaluation
+}
+
+func runAdaptEval(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	name := commandName(c)
+	opt, err := trainOptions(c)
+	if err != nil {
+		return err
+	}
+	bars := newProgress(c)
+	opt.SPCA.Progress = bars.callback()
+	var a, b []image.Image
+	var evaluated, trained string
+	if c.IsSet(flagPairs) {
+		dir := c.String(flagPairs)
+		pathsA, pathsB, err := pairedPaths(dir)
+		if err == nil {
+			a, err = loadImages(pathsA, bars.callback())
+		}
+		if err == nil {
+			b, err = loadImages(pathsB, bars.callback())
+		}
+		if err != nil {
+			bars.finish()
+			return err
+		}
+		evaluated = fmt.Sprintf("%s in %s", plural(len(a), "image pair"), dir)
+		trained = "the pairs themselves"
+	} else {
+		w, h, err := parseSize(c.String(flagSize))
+		if err != nil {
+			bars.finish()
+			return fail("--%s: %v", flagSize, err)
+		}
+		n := c.Int(flagN)
+		if n < 1 || n > maxScenes {
+			bars.finish()
+			return fail("--%s %d not in [1, %d]", flagN, n, maxScenes)
+		}
+		a, b = testimages.SceneSet(n, w, h, evalSeed)
+		evaluated = fmt.Sprintf("%d held-out generated scenes of %d×%d (seed %d)", n, w, h, evalSeed)
+		trained = fmt.Sprintf("%d generated scenes of %s (seed %d)", evalTrainScenes, evalTrainSize, evalTrainSeed)
+	}
+	var model *adapt.Model
+	if c.IsSet(flagModel) {
+		if model, err = loadAdaptModel(c.String(flagModel)); err != nil {
+			bars.finish()
+			return err
+		}
+		trained = c.String(flagModel)
+	} else {
+		ta, tb := a, b
+		if !c.IsSet(flagPairs) {
+			w, h, _ := parseSize(evalTrainSize)
+			ta, tb = testimages.SceneSet(evalTrainScenes, w, h, evalTrainSeed)
+		}
+		if model, err = adapt.Train(ta, tb, &opt); err != nil {
+			bars.finish()
+			return fail("%s: %s", name, adaptBrief(err))
+		}
+		trained = fmt.Sprintf("trained on %s, gamma %s", trained, formatFloat(opt.SPCA.Gamma))
+	}
+	ev, err := adapt.Evaluate(model, a, b, adapt.EvalOptions{MaxPixels: c.Int(flagMaxPixels), Seed: opt.Seed})
+	bars.finish()
+	if err != nil {
+		return fail("%s: %s", name, adaptBrief(err))
+	}
+	if c.Bool(flagJSON) {
+		return writeJSON(c.App.Writer, evalJSON{Evaluated: evaluated, Model: trained, Evaluation: ev})
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "evaluated: %s\nmodel: %s\n", evaluated, trained)
+	fmt.Fprintf(w, "pixels: %d; shadow region: %d (darkest quarter of B, L* <= %.1f)\n\n", ev.Pixels, ev.ShadowPixels, ev.ShadowL)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "method\tmean ΔE00\tp95\tshadow mean\tshadow p95\tL* W1\t")
+	for _, r := range ev.Methods {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", r.Method, r.All.Mean, r.All.P95, r.Shadow.Mean, r.Shadow.P95, r.LightnessW1)
+	}
+	return tw.Flush()
+}
+
+// pairedPaths returns the image files of DIR/a and DIR/b, matched by
+// name: every image of a needs one of the same name in b and vice versa.
+func pairedPaths(dir string) (a, b []string, err error) {
+	a, err = expandImages([]string{filepath.Join(dir, "a")}, "environment A")
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err = expandImages([]string{filepath.Join(dir, "b")}, "environment B")
+	if err != nil {
+		return nil, nil, err
+	}
+	names := func(ps []string) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = filepath.Base(p)
+		}
+		return out
+	}
+	na, nb := names(a), names(b)
+	for _, n := range na {
+		if !slices.Contains(nb, n) {
+			return nil, nil, fail("%s: %s has no counterpart in %s", dir, filepath.Join("a", n), filepath.Join(dir, "b"))
+		}
+	}
+	for _, n := range nb {
+		if !slices.Contains(na, n) {
+			return nil, nil, fail("%s: %s has no counterpart in %s", dir, filepath.Join("b", n), filepath.Join(dir, "a"))
+		}
+	}
+	return a, b, nil
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"image"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spcalab/spca/adapt"
+	"github.com/spcalab/spca/patches"
+)
+
+// loadPNG reads an image written by a command.
+func loadPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	img, err := patches.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func TestSynthScenes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pairs")
+	mustRun(t, "synth", "scenes", "--n", "3", "--seed", "4", "--size", "24x16", "--out", dir)
+	for _, sub := range []string{"a", "b"} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if strings.Join(names, " ") != "scene-0.png scene-1.png scene-2.png" {
+			t.Errorf("%s: files %v", sub, names)
+		}
+		img := loadPNG(t, filepath.Join(dir, sub, "scene-1.png"))
+		if img.Bounds().Dx() != 24 || img.Bounds().Dy() != 16 || adapt.BitDepth(img) != 16 {
+			t.Errorf("%s: %T %v, want a 16-bit 24×16 image", sub, img, img.Bounds())
+		}
+	}
+	wantError(t, []string{"synth", "scenes", "--n", "2"}, "synth scenes: --out must name a directory")
+	wantError(t, []string{"synth", "scenes", "--size", "12", "--out", dir}, `--size: "12" is not WIDTHxHEIGHT`)
+	wantError(t, []string{"synth", "scenes", "--size", "0x5", "--out", dir}, "must be in [1, 32768]")
+	wantError(t, []string{"synth", "scenes", "--latent", "--out", dir}, "--latent does not apply")
+	wantError(t, []string{"synth", "scenes", "--n", "0", "--out", dir}, "--n 0 not in")
+}
+
+// adaptSetup writes small generated pairs and trains a model on them.
+func adaptSetup(t *testing.T) (dir, pairs, model string) {
+	t.Helper()
+	dir = t.TempDir()
+	pairs = filepath.Join(dir, "pairs")
+	mustRun(t, "synth", "scenes", "--n", "30", "--seed", "7", "--size", "32x24", "--out", pairs)
+	model = filepath.Join(dir, "adapt.model")
+	_, stderr := mustRun(t, "adapt", "train", "--pairs", pairs, "--samples", "4000", "--out", model)
+	if !strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours, gamma 1") {
+		t.Errorf("train summary %q", stderr)
+	}
+	return dir, pairs, model
+}
+
+func TestAdaptWorkflow(t *testing.T) {
+	dir, pairs, model := adaptSetup(t)
+	inB := filepath.Join(pairs, "b", "scene-03.png")
+
+	// Training from --env-a and --env-b file lists gives a model too.
+	model2 := filepath.Join(dir, "m2.model")
+	mustRun(t, "adapt", "train", "--quiet", "--env-a", filepath.Join(pairs, "a", "scene-00.png")+","+filepath.Join(pairs, "a", "scene-01.png"),
+		"--env-b", filepath.Join(pairs, "b"), "--samples", "1000", "--out", model2)
+
+	// apply, one input: the output keeps size and bit depth.
+	out := filepath.Join(dir, "out.png")
+	mustRun(t, "adapt", "apply", "--model", model, "--lut-size", "17", "-o", out, inB)
+	src, res := loadPNG(t, inB), loadPNG(t, out)
+	if res.Bounds() != src.Bounds() || adapt.BitDepth(res) != 16 {
+		t.Errorf("output %T %v, input %T %v", res, res.Bounds(), src, src.Bounds())
+	}
+	// The correction brightens and de-yellows: the mean blue of the
+	// output exceeds the input's.
+	if meanChannel(res, 2) <= meanChannel(src, 2) {
+		t.Errorf("blue %.0f after correction, %.0f before", meanChannel(res, 2), meanChannel(src, 2))
+	}
+
+	// Several inputs into a directory, every method, the exact path, and
+	// an 8-bit image with alpha: 8 bits and alpha kept.
+	img8 := image.NewNRGBA(image.Rect(0, 0, 20, 10))
+	for i := range 200 {
+		img8.Set(i%20, i/20, color.NRGBA{uint8(40 + i), uint8(20 + i/2), 30, uint8(55 + i)})
+	}
+	in8 := filepath.Join(dir, "alpha.png")
+	if err := patches.Save(in8, img8); err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []string{"spca", "pca-whitening", "grayworld", "bradford", "cat02"} {
+		outDir := filepath.Join(dir, "out-"+method)
+		mustRun(t, "adapt", "apply", "--model", model, "--method", method, "--lut-size", "9", "-o", outDir, inB, in8)
+		got := loadPNG(t, filepath.Join(outDir, "alpha.png"))
+		if adapt.BitDepth(got) != 8 || got.Bounds() != img8.Bounds() {
+			t.Fatalf("%s: 8-bit input gave %T %v", method, got, got.Bounds())
+		}
+		for i := range 200 {
+			_, _, _, a := got.At(i%20, i/20).RGBA()
+			if uint8(a>>8) != uint8(55+i) {
+				t.Fatalf("%s: alpha of pixel %d is %d, want %d", method, i, a>>8, 55+i)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(outDir, "scene-03.png")); err != nil {
+			t.Error(err)
+		}
+	}
+	exact := filepath.Join(dir, "exact.png")
+	mustRun(t, "adapt", "apply", "--model", model, "--exact", "-o", exact, in8)
+	if adapt.BitDepth(loadPNG(t, exact)) != 8 {
+		t.Error("exact path changed the bit depth")
+	}
+
+	// lut: a valid .cube file; also to stdout.
+	cube := filepath.Join(dir, "map.cube")
+	mustRun(t, "adapt", "lut", "--model", model, "--size", "9", "-o", cube)
+	l, err := adapt.LoadCube(cube)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Size != 9 || !strings.Contains(l.Title, "spca") {
+		t.Errorf("LUT size %d title %q", l.Size, l.Title)
+	}
+	stdout, _ := mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--size", "3", "-o", "-")
+	if !strings.Contains(stdout, "LUT_3D_SIZE 3\n") || strings.Count(stdout, "\n") != 27+5 {
+		t.Errorf("LUT on stdout:\n%s", stdout)
+	}
+
+	// map: colours in three spaces, written back in the same space.
+	csv := filepath.Join(dir, "colours.csv")
+	writeFile(t, csv, "# B colours\n0.3,0.25,0.08\n0.05,0.04,0.02\n")
+	for _, space := range []string{"xyz", "lms", "srgb"} {
+		mapped := filepath.Join(dir, "mapped-"+space+".csv")
+		mustRun(t, "adapt", "map", "--model", model, "--space", space, "--in", csv, "--out", mapped)
+		m := readCSV(t, mapped)
+		if r, c := m.Dims(); r != 2 || c != 3 {
+			t.Errorf("%s: %d×%d", space, r, c)
+		}
+	}
+	if h := firstLine(t, filepath.Join(dir, "mapped-xyz.csv")); h != "# X,Y,Z" {
+		t.Errorf("header %q", h)
+	}
+
+	// eval on the pairs with the model, JSON.
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--model", model, "--max-pixels", "3000", "--json")
+	var ev struct {
+		Evaluated string
+		Pixels    int
+		Methods   []adapt.MethodResult
+	}
+	if err := json.Unmarshal([]byte(stdout), &ev); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if ev.Pixels != 3000 || len(ev.Methods) != len(adapt.Methods()) || ev.Evaluated != "30 image pairs in "+pairs {
+		t.Errorf("eval JSON: %+v", ev)
+	}
+	unc := ev.Methods[len(ev.Methods)-1]
+	if unc.Method != "uncorrected" || ev.Methods[0].All.Mean >= unc.All.Mean {
+		t.Errorf("spca %.2f, %s %.2f", ev.Methods[0].All.Mean, unc.Method, unc.All.Mean)
+	}
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--max-pixels", "2000", "--samples", "3000")
+	for _, want := range []string{"evaluated: 30 image pairs", "model: trained on the pairs themselves, gamma 1", "pca-whitening", "shadow mean"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("eval text lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// meanChannel returns the mean of channel k (0-65535) over the image.
+func meanChannel(img image.Image, k int) float64 {
+	b := img.Bounds()
+	s := 0.0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			s += float64([3]uint32{r, g, bl}[k])
+		}
+	}
+	return s / float64(b.Dx()*b.Dy())
+}
+
+func TestAdaptErrors(t *testing.T) {
+	dir, pairs, model := adaptSetup(t)
+	out := filepath.Join(dir, "x.model")
+	a := filepath.Join(pairs, "a")
+	notImage := filepath.Join(dir, "notes.png")
+	writeFile(t, notImage, "not an image\n")
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	writeFile(t, filepath.Join(empty, "readme.txt"), "no images here\n")
+	img8 := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	for i := range 64 {
+		img8.Set(i%8, i/8, color.NRGBA{uint8(3 * i), uint8(2 * i), uint8(i), 255})
+	}
+	dir8 := filepath.Join(dir, "eight")
+	os.Mkdir(dir8, 0o755)
+	patches.Save(filepath.Join(dir8, "p.png"), img8)
+	spcaModel := filepath.Join(dir, "s.spca")
+	data := filepath.Join(dir, "d.csv")
+	mustRun(t, "synth", "spiral", "--n", "300", "--out", data)
+	mustRun(t, "fit", "--in", data, "--out", spcaModel, "--quiet")
+
+	// train
+	wantError(t, []string{"adapt", "train", "--env-a", a, "--out", out}, "adapt train: give --env-a and --env-b, or --pairs")
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--env-a", a, "--out", out}, "not both")
+	wantError(t, []string{"adapt", "train", "--env-a", a, "--env-b", empty, "--out", out}, "environment B: no image files", empty)
+	wantError(t, []string{"adapt", "train", "--env-a", notImage, "--env-b", a, "--out", out}, notImage, "not an image")
+	wantError(t, []string{"adapt", "train", "--env-a", a, "--env-b", dir8, "--out", out}, "mismatched bit depths", "image 1 of environment B has 8 bits")
+	wantError(t, []string{"adapt", "train", "--pairs", pairs}, "missing --out")
+	wantError(t, []string{"adapt", "train", "--pairs", filepath.Join(dir, "nope"), "--out", out}, "no such file")
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--gamma", "-1", "--out", out}, "--gamma")
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--white-a", "1,2", "--out", out}, "--white-a")
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--bogus"}, "adapt train: flag provided but not defined: -bogus (see spca adapt train --help)")
+
+	// apply
+	inB := filepath.Join(pairs, "b", "scene-00.png")
+	res := filepath.Join(dir, "r.png")
+	wantError(t, []string{"adapt", "apply", "--model", spcaModel, "-o", res, inB}, "an SPCA model (spca fit), not an adaptation model")
+	wantError(t, []string{"adapt", "apply", "--model", inB, "-o", res, inB}, "not an adaptation model")
+	wantError(t, []string{"adapt", "apply", "--model", model, "--method", "magic", "-o", res, inB}, `unknown method "magic"`)
+	wantError(t, []string{"adapt", "apply", "--model", model, "-o", res}, "adapt apply: no input images")
+	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "1", "-o", res, inB}, "--lut-size: 1 not in [2, 256]")
+	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "5", "-o", res, notImage}, notImage, "not an image")
+
+	// lut, map, eval
+	wantError(t, []string{"adapt", "lut", "--model", model, "--size", "300", "-o", res}, "--size: 300 not in [2, 256]")
+	wantError(t, []string{"adapt", "lut", "--model", spcaModel, "-o", res}, "SPCA model")
+	csv := filepath.Join(dir, "c.csv")
+	writeFile(t, csv, "1,2\n")
+	wantError(t, []string{"adapt", "map", "--model", model, "--in", csv}, "colours have 3 values per line, got 2")
+	wantError(t, []string{"adapt", "map", "--model", model, "--space", "hsv", "--in", csv}, `--space: "hsv" is not one of xyz, lms, srgb`)
+	bad := filepath.Join(dir, "badpairs")
+	os.MkdirAll(filepath.Join(bad, "a"), 0o755)
+	os.MkdirAll(filepath.Join(bad, "b"), 0o755)
+	patches.Save(filepath.Join(bad, "a", "x.png"), img8)
+	patches.Save(filepath.Join(bad, "b", "y.png"), img8)
+	wantError(t, []string{"adapt", "eval", "--pairs", bad, "--model", model}, "has no counterpart")
+	wantError(t, []string{"adapt", "nosuch"}, `adapt: unknown command "nosuch"`)
+}

@@ -1,0 +1,672 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/patches"
+)
+
+// imageExts are the extensions of the image files taken from a directory.
+var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp"}
+
+// imageFormats names the image formats read, for error messages.
+const imageFormats = "PNG, JPEG, GIF, TIFF, BMP or WebP"
+
+// batchNote is the help text on how encode and decode handle -o and
+// failures.
+const batchNote = "With one input, -o names the output file (or an existing directory to write it " +
+	"in). With several, -o is a directory, created if missing, and each output is named after " +
+	"its input with the extension %s. The inputs are processed in order and the command " +
+	"stops at the first failure: outputs written before it are kept, and no output file is " +
+	"ever left partially written (an existing file is replaced only once its new content is " +
+	"complete)."
+
+func codecCommand() *cli.Command {
+	subs := []*cli.Command{codecTrainCommand(), codecEvalCommand()}
+	for _, s := range subs {
+		s.OnUsageError = usageError
+		// Accept --quiet after the subcommand name too.
+		s.Flags = append(s.Flags, quietFlag())
+	}
+	return &cli.Command{
+		Name:  "codec",
+		Usage: "train and evaluate SPCA image codecs (see also encode and decode)",
+		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 2 --gamma 1/3 --bins 66 | --bpp B ...]\n" +
+			"spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]",
+		HideHelpCommand: true,
+		Subcommands:     subs,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fail("codec: unknown command %q (see spca codec --help)", c.Args().First())
+			}
+			return cli.ShowSubcommandHelp(c)
+		},
+	}
+}
+
+// imagesFlag is --images; more image files may follow as arguments.
+func imagesFlag(what string) cli.Flag {
+	return &cli.StringFlag{Name: flagImages, Usage: what + ": a `DIR` (all its image files, by name) or a FILE; more FILEs may follow (required)"}
+}
+
+func codecModelFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagModel, Usage: "codec model `FILE` written by spca codec train (required)"}
+}
+
+func exactFlag() cli.Flag {
+	return &cli.BoolFlag{Name: flagExact, Usage: "compute every SPCA response exactly instead of by the tabulated fast path (slower on large images)"}
+}
+
+func codecTrainCommand() *cli.Command {
+	def := codec.DefaultTrainOptions()
+	return &cli.Command{
+		Name:  "train",
+		Usage: "train a codec model on a set of images",
+		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 2] [--gamma 1/3] [--bins 66 | --bpp B] [--color] [--samples N] [--seed S]\n\n" +
+			"Learns the PCA of the image patches, SPCA on the leading coefficients and the " +
+			"quantisers of the others; the total resolution is --bins, or the one that codes the " +
+			"training images at --bpp bits per pixel.",
+		Flags: []cli.Flag{
+			imagesFlag("training images"),
+			&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
+			&cli.IntFlag{Name: flagPatch, Value: def.Patch, Usage: "patch size n: images are coded in n×n blocks"},
+			&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "exponent of the PDF in the SPCA metric, >= 0: 0 unfolds, 1/3 minimises quantisation error, 1 equalises (fractions allowed)"},
+			&cli.IntFlag{Name: flagBins, Value: def.Bins, Usage: "total resolution: the number of quantisation bins summed over the n² coefficients"},
+			&cli.Float64Flag{Name: flagBPP, Usage: "choose the resolution that codes the training images at this many bits per pixel (instead of --bins)"},
+			&cli.BoolFlag{Name: flagColor, Usage: "code colour (YCbCr, a model per channel) instead of the luminance"},
+			&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "training patches per channel"},
+			&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
+		},
+		HideHelpCommand: true,
+		Action:          runCodecTrain,
+	}
+}
+
+func runCodecTrain(c *cli.Context) error {
+	paths, err := imagePaths(c)
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagOut); err != nil {
+		return err
+	}
+	name := commandName(c)
+	out := c.String(flagOut)
+	if out == stdio {
+		return fail("%s: --%s must name a file; models are binary", name, flagOut)
+	}
+	opt := codec.DefaultTrainOptions()
+	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
+		return fail("--%s: %v", flagGamma, err)
+	}
+	if c.IsSet(flagBins) && c.IsSet(flagBPP) {
+		return fail("%s: --%s and --%s are mutually exclusive", name, flagBins, flagBPP)
+	}
+	if c.IsSet(flagBPP) {
+		bpp := c.Float64(flagBPP)
+		if !(bpp > 0) || math.IsInf(bpp, 0) {
+			return fail("--%s: %s is not a number of bits per pixel > 0", flagBPP, formatFloat(bpp))
+		}
+		opt.BPP = bpp
+	}
+	opt.Patch = c.Int(flagPatch)
+	opt.Bins = c.Int(flagBins)
+	opt.Color = c.Bool(flagColor)
+	opt.Samples = c.Int(flagSamples)
+	opt.Seed = c.Uint64(flagSeed)
+	// Fail before a long training rather than when saving its result.
+	if _, err := os.Stat(filepath.Dir(out)); err != nil {
+		return fail("--%s: %s", flagOut, pathError(err))
+	}
+
+	start := time.Now()
+	bars := newProgress(c)
+	images, err := loadImages(paths, bars.callback())
+	if err != nil {
+		bars.finish()
+		return err
+	}
+	opt.Progress = bars.callback()
+	model, err := codec.Train(images, &opt)
+	bars.finish()
+	if err != nil {
+		return fail("%s: %s", name, codecBrief(err))
+	}
+	elapsed := time.Since(start)
+	if err := model.Save(out); err != nil {
+		return fail("%s", withPathC(out, err))
+	}
+	if !quiet(c) {
+		kind := "grey"
+		if model.Color {
+			kind = "colour"
+		}
+		bins := fmt.Sprintf("%d bins", sum(model.Channels[0].Bins))
+		if opt.BPP > 0 {
+			bins += fmt.Sprintf(" (for %s bpp)", formatFloat(opt.BPP))
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d×%d %s patches, gamma %s, %s, in %s -> %s\n",
+			name, plural(len(images), "image"), model.Patch, model.Patch, kind, formatFloat(model.Gamma), bins,
+			elapsed.Round(time.Millisecond), out)
+	}
+	return nil
+}
+
+func codecEvalCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "eval",
+		Usage: "compare a codec model with other gammas, PCA + Lloyd–Max and JPEG on a set of images",
+		UsageText: "spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]\n\n" +
+			"Codes the images with the model and, at the same total resolution, with SPCA " +
+			"refitted for gamma 0, 1/3 and 1, with PCA and a Lloyd–Max quantiser per " +
+			"coefficient, and with JPEG at the bits per pixel of the model; prints RMSE and " +
+			"PSNR (8-bit units), SSIM (luminance) and bits per pixel, averaged over the images, " +
+			"and the bins per coefficient (of the first channel).",
+		Flags: []cli.Flag{
+			codecModelFlag(),
+			imagesFlag("test images"),
+			jsonFlag(),
+			exactFlag(),
+		},
+		HideHelpCommand: true,
+		Action:          runCodecEval,
+	}
+}
+
+// evalResultJSON is one method in the JSON output of codec eval; the
+// fields are those of codec.Result.
+type evalResultJSON struct {
+	Method string `json:"method"`
+	RMSE   number `json:"rmse"`
+	PSNR   number `json:"psnr_db"`
+	SSIM   number `json:"ssim"`
+	BPP    number `json:"bpp"`
+	Bins   []int  `json:"bins,omitempty"`
+}
+
+func runCodecEval(c *cli.Context) error {
+	paths, err := imagePaths(c)
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagModel); err != nil {
+		return err
+	}
+	name := commandName(c)
+	modelPath := c.String(flagModel)
+	model, err := loadCodecModel(modelPath)
+	if err != nil {
+		return err
+	}
+	bars := newProgress(c)
+	images, err := loadImages(paths, bars.callback())
+	if err != nil {
+		bars.finish()
+		return err
+	}
+	// The model's own gamma is always among the methods.
+	gammas := []float64{0, 1.0 / 3, 1}
+	if !slices.Contains(gammas, model.Gamma) {
+		gammas = append(gammas, model.Gamma)
+		slices.Sort(gammas)
+	}
+	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact)}
+	if cb := bars.callback(); cb != nil {
+		cb("evaluate", 0, len(gammas)+2)
+		opt.Progress = func(_ string, done, total int) { cb("evaluate", done, total) }
+	}
+	results, err := codec.Evaluate(model, images, opt)
+	bars.finish()
+	if err != nil {
+		return fail("%s: %s", name, codecBrief(err))
+	}
+
+	w := c.App.Writer
+	if c.Bool(flagJSON) {
+		out := struct {
+			Model   string           `json:"model"`
+			Images  int              `json:"images"`
+			Exact   bool             `json:"exact"`
+			Results []evalResultJSON `json:"results"`
+		}{Model: modelPath, Images: len(images), Exact: opt.Exact}
+		for _, r := range results {
+			out.Results = append(out.Results, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), r.Bins})
+		}
+		if err := writeJSON(w, out); err != nil {
+			return fail("%s: %v", name, err)
+		}
+		return nil
+	}
+	if err := writeEvalTable(w, results); err != nil {
+		return fail("%s: %v", name, err)
+	}
+	return nil
+}
+
+// writeEvalTable prints the results of codec eval as a table; the bins
+// column gives the total and the bins of each coefficient.
+func writeEvalTable(w io.Writer, results []codec.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\tRMSE\tPSNR dB\tSSIM\tbpp\tbins")
+	for _, r := range results {
+		bins := "-"
+		if len(r.Bins) > 0 {
+			parts := make([]string, len(r.Bins))
+			for i, b := range r.Bins {
+				parts[i] = fmt.Sprint(b)
+			}
+			bins = fmt.Sprintf("%d = %s", sum(r.Bins), strings.Join(parts, "+"))
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.2f\t%.4f\t%.3f\t%s\n", r.Method, r.RMSE, r.PSNR, r.SSIM, r.BPP, bins)
+	}
+	return tw.Flush()
+}
+
+// outFlag is -o/--out of encode and decode.
+func outFlag(what string) cli.Flag {
+	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: what + " (required; see above)"}
+}
+
+func encodeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "encode",
+		Usage: "code images into .spc files with a codec model",
+		UsageText: "spca encode --model codec.model -o OUT in.png [in2.png ...] [--exact]\n\n" +
+			"Grey models code the luminance of colour images; 16-bit images stay 16-bit. " +
+			fmt.Sprintf(batchNote, ".spc"),
+		Flags: []cli.Flag{
+			codecModelFlag(),
+			outFlag("output `FILE` for one input, DIR for several"),
+			exactFlag(),
+		},
+		HideHelpCommand: true,
+		Action:          runEncode,
+	}
+}
+
+func decodeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "decode",
+		Usage: "decode .spc files into PNG or TIFF images with their codec model",
+		UsageText: "spca decode --model codec.model -o OUT in.spc [in2.spc ...]\n\n" +
+			"Writes PNG, or TIFF if -o names one file ending in .tif or .tiff. " +
+			fmt.Sprintf(batchNote, ".png"),
+		Flags: []cli.Flag{
+			codecModelFlag(),
+			outFlag("output `FILE` (.png, .tif) for one input, DIR for several"),
+		},
+		HideHelpCommand: true,
+		Action:          runDecode,
+	}
+}
+
+func runEncode(c *cli.Context) error {
+	exact := c.Bool(flagExact)
+	var bytes, pixels int64
+	err := runBatch(c, ".spc", func(model *codec.Model, in, out string) error {
+		img, err := loadImage(in)
+		if err != nil {
+			return err
+		}
+		var n int64
+		err = atomicfile.Write(out, func(w io.Writer) error {
+			cw := &countWriter{w: w}
+			err := codec.Encode(cw, img, model, &codec.Options{Exact: exact})
+			n = cw.n
+			return err
+		})
+		if err != nil {
+			return fail("%s", withPathC(in, err))
+		}
+		b := img.Bounds()
+		bytes += n
+		pixels += int64(b.Dx()) * int64(b.Dy())
+		return nil
+	}, func(files int, out string) string {
+		return fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
+	})
+	return err
+}
+
+func runDecode(c *cli.Context) error {
+	modelPath := c.String(flagModel)
+	return runBatch(c, ".png", func(model *codec.Model, in, out string) error {
+		f, err := os.Open(in)
+		if err != nil {
+			return fail("%s", pathError(err))
+		}
+		img, err := codec.Decode(f, model)
+		f.Close()
+		if err != nil {
+			if errors.Is(err, codec.ErrWrongModel) {
+				return fail("%s: encoded with another model than %s", in, modelPath)
+			}
+			return fail("%s", withPathC(in, err))
+		}
+		if err := patches.Save(out, img); err != nil {
+			return fail("%s", withPathC(out, err))
+		}
+		return nil
+	}, func(files int, out string) string {
+		return fmt.Sprintf("%s -> %s", plural(files, "image"), out)
+	})
+}
+
+// runBatch is the common part of encode and decode: it reads the inputs
+// and -o, loads the model, plans the output paths (ext is the extension
+// of outputs written into a directory) and calls op on every input in
+// turn, stopping at the first failure. Unless --quiet, it prints the
+// summary line returned by summary.
+func runBatch(c *cli.Context, ext string, op func(m *codec.Model, in, out string) error, summary func(files int, out string) string) error {
+	inputs, err := positionalArgs(c)
+	if errors.Is(err, errHelpShown) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	name := commandName(c)
+	if len(inputs) == 0 {
+		return fail("%s: no input files (see spca %s --help)", name, name)
+	}
+	if err := requireFlags(c, flagModel, flagOut); err != nil {
+		return err
+	}
+	outputs, dir, err := planOutputs(c, inputs, ext)
+	if err != nil {
+		return err
+	}
+	model, err := loadCodecModel(c.String(flagModel))
+	if err != nil {
+		return err
+	}
+	bars := newProgress(c)
+	progress := bars.callback()
+	for i, in := range inputs {
+		if progress != nil {
+			progress(name, i, len(inputs))
+		}
+		if dir != "" && i == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				bars.finish()
+				return fail("-%s: %s", flagO, pathError(err))
+			}
+		}
+		if err := op(model, in, outputs[i]); err != nil {
+			bars.finish()
+			if len(inputs) > 1 {
+				return fail("%s; stopped, %d of %d files written", brief(err), i, len(inputs))
+			}
+			return err
+		}
+	}
+	if progress != nil {
+		progress(name, len(inputs), len(inputs))
+	}
+	bars.finish()
+	if !quiet(c) {
+		out := c.String(flagOut)
+		if len(inputs) == 1 {
+			out = outputs[0]
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, summary(len(inputs), out))
+	}
+	return nil
+}
+
+// planOutputs checks the inputs and returns the output path of each, and
+// the directory to create before writing them ("" if none). With one
+// input, -o is the output file unless it is an existing directory; with
+// several it is a directory and the outputs are named after the inputs
+// with the extension ext. A single decode output must be PNG or TIFF.
+func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string, dir string, err error) {
+	name := commandName(c)
+	out := c.String(flagOut)
+	if out == stdio || out == "" {
+		return nil, "", fail("%s: -%s must name a file or directory", name, flagO)
+	}
+	for _, in := range inputs {
+		fi, err := os.Stat(in)
+		if err != nil {
+			return nil, "", fail("%s", pathError(err))
+		}
+		if fi.IsDir() {
+			return nil, "", fail("%s is a directory; list the files to %s", in, name)
+		}
+	}
+	outInfo, statErr := os.Stat(out)
+	outIsDir := statErr == nil && outInfo.IsDir()
+	switch {
+	case len(inputs) == 1 && !outIsDir:
+		if ext == ".png" {
+			switch e := strings.ToLower(filepath.Ext(out)); e {
+			case ".png", ".tif", ".tiff":
+			default:
+				return nil, "", fail("%s: -%s %s: unsupported extension %q (want .png, .tif or .tiff)", name, flagO, out, e)
+			}
+		}
+		if _, err := os.Stat(filepath.Dir(out)); err != nil {
+			return nil, "", fail("-%s: %s", flagO, pathError(err))
+		}
+		outputs = []string{out}
+	case len(inputs) > 1 && statErr == nil && !outIsDir:
+		return nil, "", fail("%s: -%s %s is a file; with several inputs it must be a directory", name, flagO, out)
+	default:
+		if !outIsDir {
+			dir = out
+		}
+		from := make(map[string]string)
+		for _, in := range inputs {
+			base := filepath.Base(in)
+			p := filepath.Join(out, strings.TrimSuffix(base, filepath.Ext(base))+ext)
+			if prev, ok := from[p]; ok {
+				return nil, "", fail("%s: %s and %s would both be written to %s", name, prev, in, p)
+			}
+			from[p] = in
+			outputs = append(outputs, p)
+		}
+	}
+	for i, in := range inputs {
+		if sameFile(in, outputs[i]) {
+			return nil, "", fail("%s: refusing to overwrite the input %s with its output", name, in)
+		}
+	}
+	return outputs, dir, nil
+}
+
+// sameFile reports whether the paths a and b name the same existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// imagePaths returns the image files named by --images and the
+// positional arguments; directories stand for their image files, sorted
+// by name.
+func imagePaths(c *cli.Context) ([]string, error) {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	var given []string
+	if c.IsSet(flagImages) {
+		given = append(given, c.String(flagImages))
+	}
+	given = append(given, args...)
+	if len(given) == 0 {
+		return nil, requireFlags(c, flagImages)
+	}
+	var paths []string
+	for _, p := range given {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fail("%s", pathError(err))
+		}
+		if !fi.IsDir() {
+			paths = append(paths, p)
+			continue
+		}
+		entries, err := os.ReadDir(p) // sorted by name
+		if err != nil {
+			return nil, fail("%s", pathError(err))
+		}
+		n := len(paths)
+		for _, e := range entries {
+			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") &&
+				slices.Contains(imageExts, strings.ToLower(filepath.Ext(e.Name()))) {
+				paths = append(paths, filepath.Join(p, e.Name()))
+			}
+		}
+		if len(paths) == n {
+			return nil, fail("%s: no image files (%s) in the directory", p, imageFormats)
+		}
+	}
+	return paths, nil
+}
+
+// loadImages reads the image files, reporting progress if set.
+func loadImages(paths []string, progress func(stage string, done, total int)) ([]image.Image, error) {
+	images := make([]image.Image, len(paths))
+	for i, p := range paths {
+		if progress != nil {
+			progress("load", i, len(paths))
+		}
+		img, err := loadImage(p)
+		if err != nil {
+			return nil, err
+		}
+		images[i] = img
+	}
+	if progress != nil {
+		progress("load", len(paths), len(paths))
+	}
+	return images, nil
+}
+
+// loadImage reads an image file; errors are one line naming the file.
+func loadImage(path string) (image.Image, error) {
+	img, err := patches.Load(path)
+	if err == nil {
+		return img, nil
+	}
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, patches.ErrNotImage):
+		return nil, fail("%s: not an image (%s)", path, imageFormats)
+	case isCoded(path):
+		return nil, fail("%s: an SPCA-coded image, not an image (decode it with spca decode)", path)
+	case errors.As(err, &pe):
+		return nil, fail("%s", pathError(pe))
+	}
+	return nil, fail("%s", withPathC(path, err))
+}
+
+// isCoded reports whether the file at path starts like an .spc file.
+func isCoded(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, len(codec.Magic))
+	_, err = io.ReadFull(f, b)
+	return err == nil && string(b) == codec.Magic
+}
+
+// loadCodecModel reads a codec model file.
+func loadCodecModel(path string) (*codec.Model, error) {
+	m, err := codec.LoadModel(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fail("%s", pathError(pe))
+		}
+		return nil, fail("%s", withPathC(path, err))
+	}
+	return m, nil
+}
+
+// pathError formats an error of the os package as "path: reason"
+// instead of "op path: reason".
+func pathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return brief(err)
+}
+
+// codecBrief returns the message of an error of the codec or patches
+// packages without the package prefixes.
+func codecBrief(err error) string {
+	msg := brief(err)
+	for _, p := range []string{"patches: load: ", "patches: decode ", "patches: save: ", "patches: ", "codec: "} {
+		if s, ok := strings.CutPrefix(msg, p); ok {
+			msg = s
+			break
+		}
+	}
+	return strings.ReplaceAll(msg, ": codec: ", ": ")
+}
+
+// withPathC is withPath for errors of the codec and patches packages.
+func withPathC(path string, err error) string {
+	msg := codecBrief(err)
+	if !strings.Contains(msg, path) {
+		msg = path + ": " + msg
+	}
+	return msg
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// plural returns "1 image", "2 images".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}

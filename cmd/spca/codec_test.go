@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
+)
+
+// saveTexture writes testimages.Texture(96, 64, seed) to path.
+func saveTexture(t *testing.T, path string, seed uint64) {
+	t.Helper()
+	if err := patches.Save(path, testimages.Texture(96, 64, seed)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// noTempFiles fails the test if dir holds temporary files of atomic
+// writes.
+func noTempFiles(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("%s: temporary file %s left behind", dir, e.Name())
+		}
+	}
+}
+
+// TestCodec trains a small codec model once and runs encode, decode and
+// codec eval with it, and their failures.
+func TestCodec(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train")
+	if err := os.Mkdir(train, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saveTexture(t, filepath.Join(train, "b.png"), 2)
+	saveTexture(t, filepath.Join(train, "a.png"), 1)
+	writeFile(t, filepath.Join(train, "notes.txt"), "not an image, and not taken from a directory\n")
+	test := filepath.Join(dir, "c.png")
+	saveTexture(t, test, 3)
+	notImage := filepath.Join(dir, "notimg.png")
+	writeFile(t, notImage, "hello\n")
+	model := filepath.Join(dir, "codec.model")
+
+	_, stderr := mustRun(t, "codec", "train", "--images", train, "--patch", "2", "--gamma", "1/3",
+		"--bins", "66", "--samples", "2000", "--seed", "1", "--out", model)
+	if !strings.Contains(stderr, "2 images") || !strings.Contains(stderr, "66 bins") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("train summary %q, want one line naming 2 images and 66 bins", stderr)
+	}
+	m, err := codec.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Patch != 2 || m.Gamma != 1.0/3 || m.Color || sum(m.Channels[0].Bins) != 66 {
+		t.Errorf("model: patch %d, gamma %v, colour %v, bins %v", m.Patch, m.Gamma, m.Color, m.Channels[0].Bins)
+	}
+	// Another model: the same one at another resolution has another ID.
+	if err := m.SetBins(40); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.model")
+	if err := m.Save(other); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("RoundTrip", func(t *testing.T) {
+		spc := filepath.Join(dir, "c.spc")
+		if _, stderr := mustRun(t, "encode", "--model", model, "-o", spc, test); !strings.Contains(stderr, "1 image,") {
+			t.Errorf("encode summary %q", stderr)
+		}
+		// Flags may follow the inputs; --quiet prints nothing.
+		again := filepath.Join(dir, "again.spc")
+		if _, stderr := mustRun(t, "encode", test, "--model", model, "--out", again, "--quiet"); stderr != "" {
+			t.Errorf("encode --quiet printed %q", stderr)
+		}
+		if !bytes.Equal(readBytes(t, spc), readBytes(t, again)) {
+			t.Error("two encodings of the same image differ")
+		}
+		bpp := 8 * float64(len(readBytes(t, spc))) / (96 * 64)
+		if bpp <= 0 || bpp > 8 {
+			t.Errorf("%.3f bits per pixel", bpp)
+		}
+
+		for _, name := range []string{"c.dec.png", "c.dec.tif"} {
+			out := filepath.Join(dir, name)
+			mustRun(t, "decode", "--model", model, "-o", out, spc)
+			dec, err := patches.Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dec.Bounds().Dx() != 96 || dec.Bounds().Dy() != 64 {
+				t.Fatalf("%s: decoded %v, want 96×64", name, dec.Bounds())
+			}
+			orig := testimages.Texture(96, 64, 3)
+			psnr := patches.PSNR(patches.Luminance(orig), patches.Luminance(dec))
+			t.Logf("%s: %.3f bpp, PSNR %.2f dB", name, bpp, psnr)
+			if psnr < 25 {
+				t.Errorf("%s: PSNR %.2f dB < 25", name, psnr)
+			}
+		}
+		if !bytes.HasPrefix(readBytes(t, filepath.Join(dir, "c.dec.tif")), []byte("II")) &&
+			!bytes.HasPrefix(readBytes(t, filepath.Join(dir, "c.dec.tif")), []byte("MM")) {
+			t.Error("decode -o c.dec.tif did not write a TIFF file")
+		}
+		wantError(t, []string{"decode", "--model", model, "-o", filepath.Join(dir, "c.jpg"), spc}, "unsupported extension", ".jpg")
+	})
+
+	t.Run("Eval", func(t *testing.T) {
+		stdout, _ := mustRun(t, "codec", "eval", "--model", model, "--images", test, "--json")
+		var out struct {
+			Model   string `json:"model"`
+			Images  int    `json:"images"`
+			Results []struct {
+				Method string    `json:"method"`
+				RMSE   float64   `json:"rmse"`
+				PSNR   float64   `json:"psnr_db"`
+				SSIM   float64   `json:"ssim"`
+				BPP    float64   `json:"bpp"`
+				Bins   []float64 `json:"bins"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("codec eval --json: %v\n%s", err, stdout)
+		}
+		if out.Model != model || out.Images != 1 {
+			t.Errorf("model %q, %d images", out.Model, out.Images)
+		}
+		want := []string{"spca gamma 0", "spca gamma 1/3 (model)", "spca gamma 1", "pca + lloyd-max", "jpeg (matched bpp)"}
+		if len(out.Results) != len(want) {
+			t.Fatalf("%d results, want %d:\n%s", len(out.Results), len(want), stdout)
+		}
+		for i, r := range out.Results {
+			if r.Method != want[i] {
+				t.Errorf("result %d is %q, want %q", i, r.Method, want[i])
+			}
+			for _, v := range []float64{r.RMSE, r.PSNR, r.SSIM, r.BPP} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s: non-finite value in %+v", r.Method, r)
+				}
+			}
+			if !(r.RMSE > 0) || !(r.BPP > 0) || !(r.SSIM > 0 && r.SSIM <= 1) {
+				t.Errorf("%s: implausible %+v", r.Method, r)
+			}
+			if strings.HasPrefix(r.Method, "jpeg") != (len(r.Bins) == 0) {
+				t.Errorf("%s: bins %v", r.Method, r.Bins)
+			}
+		}
+		t.Logf("codec eval --json:\n%s", stdout)
+	})
+
+	t.Run("Errors", func(t *testing.T) {
+		spc := filepath.Join(dir, "c.spc")
+		if !exists(spc) {
+			mustRun(t, "encode", "--model", model, "-o", spc, test, "--exact")
+		}
+		out := filepath.Join(dir, "err.png")
+		wantError(t, []string{"decode", "--model", other, "-o", out, spc}, spc, "another model", other)
+
+		whole := readBytes(t, spc)
+		flipped := append([]byte(nil), whole...)
+		flipped[len(flipped)/2] ^= 0x10
+		bad := filepath.Join(dir, "flipped.spc")
+		if err := os.WriteFile(bad, flipped, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantError(t, []string{"decode", "--model", model, "-o", out, bad}, bad, "corrupt")
+		cut := filepath.Join(dir, "cut.spc")
+		if err := os.WriteFile(cut, whole[:len(whole)/2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantError(t, []string{"decode", "--model", model, "-o", out, cut}, cut, "truncated")
+		wantError(t, []string{"decode", "--model", model, "-o", out, notImage}, notImage, "not an SPCA-coded image")
+		if exists(out) {
+			t.Error("failed decodes wrote an output")
+		}
+
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x.spc"), notImage}, notImage, "not an image")
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x.spc"), spc}, spc, "SPCA-coded")
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x.spc"), filepath.Join(dir, "missing.png")}, "missing.png")
+		wantError(t, []string{"encode", "--model", test, "-o", filepath.Join(dir, "x.spc"), test}, test, "invalid model file")
+		wantError(t, []string{"encode", "--model", model, "-o", test, test}, "overwrite the input")
+		if exists(filepath.Join(dir, "x.spc")) {
+			t.Error("failed encodes wrote an output")
+		}
+
+		// A failed encode or decode leaves an existing output as it was.
+		precious := filepath.Join(dir, "precious.spc")
+		writeFile(t, precious, "keep me\n")
+		wantError(t, []string{"encode", "--model", model, "-o", precious, notImage}, notImage)
+		preciousPNG := filepath.Join(dir, "precious.png")
+		writeFile(t, preciousPNG, "keep me too\n")
+		wantError(t, []string{"decode", "--model", model, "-o", preciousPNG, bad}, bad)
+		if got := string(readBytes(t, precious)); got != "keep me\n" {
+			t.Errorf("failed encode changed the existing output to %q", got)
+		}
+		if got := string(readBytes(t, preciousPNG)); got != "keep me too\n" {
+			t.Errorf("failed decode changed the existing output to %q", got)
+		}
+		noTempFiles(t, dir)
+
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--bins", "40", "--bpp", "2"}, "mutually exclusive")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--gamma", "-1"}, "--gamma")
+		wantError(t, []string{"codec", "train", "--images", test, notImage, "--out", filepath.Join(dir, "n.model")}, notImage, "not an image")
+		wantError(t, []string{"codec", "train", "--images", dir + "/none", "--out", filepath.Join(dir, "n.model")}, "none")
+		wantError(t, []string{"codec", "train", "--out", model}, "codec train: missing --images (see spca codec train --help)")
+		wantError(t, []string{"codec", "train", "--images", train}, "codec train: missing --out")
+		wantError(t, []string{"codec", "train", "--bogus"}, "codec train: flag provided but not defined: -bogus (see spca codec train --help)")
+		wantError(t, []string{"codec", "eval", "--images", test}, "codec eval: missing --model")
+		wantError(t, []string{"codec", "eval", "--model", spc, "--images", test}, spc, "invalid model file")
+		wantError(t, []string{"codec", "bogus"}, `codec: unknown command "bogus"`)
+		wantError(t, []string{"encode", "--model", model, test}, "encode: missing --out")
+		wantError(t, []string{"decode", "--model", model, "-o", out}, "decode: no input files")
+		if exists(filepath.Join(dir, "n.model")) {
+			t.Error("failed trainings wrote a model")
+		}
+	})
+
+	t.Run("Batch", func(t *testing.T) {
+		a, b := filepath.Join(train, "a.png"), filepath.Join(train, "b.png")
+		spcDir := filepath.Join(dir, "coded", "sub") // created with its parent
+		mustRun(t, "encode", "--model", model, "--exact", "-o", spcDir, a, b)
+		for _, name := range []string{"a.spc", "b.spc"} {
+			if !exists(filepath.Join(spcDir, name)) {
+				t.Errorf("batch encode did not write %s", name)
+			}
+		}
+		pngDir := filepath.Join(dir, "decoded")
+		_, stderr := mustRun(t, "decode", "--model", model, "-o", pngDir, filepath.Join(spcDir, "a.spc"), filepath.Join(spcDir, "b.spc"))
+		if !strings.Contains(stderr, "2 images -> "+pngDir) {
+			t.Errorf("decode summary %q", stderr)
+		}
+		for _, name := range []string{"a.png", "b.png"} {
+			img, err := patches.Load(filepath.Join(pngDir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if img.Bounds() != image.Rect(0, 0, 96, 64) {
+				t.Errorf("%s: %v", name, img.Bounds())
+			}
+		}
+		// One input and an existing directory: the output goes in it.
+		mustRun(t, "encode", "--model", model, "--exact", "-o", pngDir, test)
+		if !exists(filepath.Join(pngDir, "c.spc")) {
+			t.Error("encode -o DIR with one input did not write DIR/c.spc")
+		}
+
+		// The batch stops at the first failure and keeps what it wrote.
+		stopDir := filepath.Join(dir, "stop")
+		wantError(t, []string{"encode", "--model", model, "--exact", "-o", stopDir, a, notImage, b},
+			notImage, "not an image", "stopped, 1 of 3 files written")
+		if !exists(filepath.Join(stopDir, "a.spc")) || exists(filepath.Join(stopDir, "notimg.spc")) || exists(filepath.Join(stopDir, "b.spc")) {
+			t.Error("batch encode did not stop at the failure")
+		}
+		noTempFiles(t, stopDir)
+
+		// -o must be a directory, and outputs must not collide.
+		wantError(t, []string{"encode", "--model", model, "-o", test, a, b}, "must be a directory")
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "clash"), a, filepath.Join(pngDir, "a.png")}, "would both be written to")
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x"), train}, "is a directory")
+		if exists(filepath.Join(dir, "clash")) {
+			t.Error("a refused batch created its output directory")
+		}
+	})
+}
+
+func TestEvalTable(t *testing.T) {
+	var b bytes.Buffer
+	err := writeEvalTable(&b, []codec.Result{
+		{Method: "spca gamma 1/3 (model)", RMSE: 3.5, PSNR: 37.2, SSIM: 0.96, BPP: 2.5, Bins: []int{52, 6, 5, 3}},
+		{Method: "jpeg (matched bpp)", RMSE: 2.3, PSNR: 40.9, SSIM: 0.97, BPP: 2.51},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for i, want := range [][]string{
+		{"method", "RMSE", "PSNR dB", "SSIM", "bpp", "bins"},
+		{"spca gamma 1/3 (model)", "3.500", "37.20", "0.9600", "2.500", "66 = 52+6+5+3"},
+		{"jpeg (matched bpp)", "2.300", "40.90", "0.9700", "2.510", "-"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(lines[i], w) {
+				t.Errorf("line %d %q lacks %q", i, lines[i], w)
+			}
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
+)
+
+// Defaults of synth scenes.
+const (
+	defaultScenes    = 8
+	defaultSceneSize = "256x192"
+	maxScenes        = 100000
+)
+
+// runSynthScenes writes n spectral scenes rendered under environments A
+// and B as DIR/a/NAME.png and DIR/b/NAME.png (16-bit sRGB PNG).
+func runSynthScenes(c *cli.Context) error {
+	n := defaultScenes
+	if c.IsSet(flagN) {
+		n = c.Int(flagN)
+	}
+	if n < 1 || n > maxScenes {
+		return fail("synth scenes: --%s %d not in [1, %d]", flagN, n, maxScenes)
+	}
+	if c.Bool(flagLatent) {
+		return fail("synth scenes: --%s does not apply to images", flagLatent)
+	}
+	w, h, err := parseSize(c.String(flagSize))
+	if err != nil {
+		return fail("synth scenes: --%s: %v", flagSize, err)
+	}
+	dir := c.String(flagOut)
+	if !c.IsSet(flagOut) || dir == stdio || dir == "" {
+		return fail("synth scenes: --%s must name a directory (it gets subdirectories a and b)", flagOut)
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fail("synth scenes: --%s %s is a file, not a directory", flagOut, dir)
+	}
+	for _, sub := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return fail("--%s: %s", flagOut, pathError(err))
+		}
+	}
+	seed := c.Uint64(flagSeed)
+	digits := len(strconv.Itoa(n - 1))
+	start := time.Now()
+	bars := newProgress(c)
+	progress := bars.callback()
+	for i := range n {
+		if progress != nil {
+			progress("scenes", i, n)
+		}
+		a, b := testimages.Scene(w, h, testimages.SceneSeed(seed, i))
+		name := fmt.Sprintf("scene-%0*d.png", digits, i)
+		for j, img := range []image.Image{a, b} {
+			path := filepath.Join(dir, "ab"[j:j+1], name)
+			if err := patches.Save(path, img); err != nil {
+				bars.finish()
+				return fail("%s", withPathC(path, err))
+			}
+		}
+	}
+	if progress != nil {
+		progress("scenes", n, n)
+	}
+	bars.finish()
+	if !quiet(c) {
+		fmt.Fprintf(c.App.ErrWriter, "synth scenes: %s of %d×%d, seed %d, in %s -> %s/a, %s/b\n",
+			plural(n, "scene"), w, h, seed, time.Since(start).Round(time.Millisecond), dir, dir)
+	}
+	return nil
+}
+
+// parseSize parses "WxH" (or "W×H") with positive dimensions up to
+// testimages.MaxSceneSize.
+func parseSize(s string) (int, int, error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(strings.ReplaceAll(s, "×", "x")), "x")
+	w, errW := strconv.Atoi(strings.TrimSpace(ws))
+	h, errH := strconv.Atoi(strings.TrimSpace(hs))
+	if !ok || errW != nil || errH != nil {
+		return 0, 0, fmt.Errorf("%q is not WIDTHxHEIGHT", s)
+	}
+	if w < 1 || h < 1 || w > testimages.MaxSceneSize || h > testimages.MaxSceneSize {
+		return 0, 0, fmt.Errorf("%q: width and height must be in [1, %d]", s, testimages.MaxSceneSize)
+	}
+	return w, h, nil
+}
