@@ -32,67 +32,6 @@ func (r *run) fit(x mat.Matrix, mod func(*spca.Options)) (*spca.Model, error) {
 	return spca.Fit(x, o)
 }
 
-// allocateCells splits a total number of cells over the dimensions by
-// high-resolution bit allocation, n_i ∝ 2^{h_i}, with product ≈ total.
-func allocateCells(h []float64, total int) []int {
-	d := float64(len(h))
-	mean := 0.0
-	for _, v := range h {
-		mean += v / d
-	}
-	n := make([]int, len(h))
-	for i, v := range h {
-		n[i] = max(1, int(math.Round(math.Pow(float64(total), 1/d)*math.Exp2(v-mean))))
-	}
-	return n
-}
-
-// uniformQuantRMSE quantises every coordinate uniformly with n bins over
-// its range and reconstructs at the bin centres.
-func uniformQuantRMSE(x *mat.Dense, n int) float64 {
-	rows, d := x.Dims()
-	ss := 0.0
-	for j := 0; j < d; j++ {
-		col := measure.Column(x, j)
-		lo, hi := col[0], col[0]
-		for _, v := range col {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		w := (hi - lo) / float64(n)
-		for _, v := range col {
-			b := math.Min(float64(n-1), math.Floor((v-lo)/w))
-			e := v - (lo + (b+0.5)*w)
-			ss += e * e
-		}
-	}
-	return math.Sqrt(ss / float64(rows*d))
-}
-
-// latticeQuantRMSE quantises responses in [0, 1] with n[j] uniform cells
-// and reconstructs at the inverted cell centres.
-func latticeQuantRMSE(m *spca.Model, x, resp *mat.Dense, n []int) (float64, error) {
-	rows, d := x.Dims()
-	q := mat.NewDense(rows, d, nil)
-	for i := 0; i < rows; i++ {
-		for j := 0; j < d; j++ {
-			b := math.Max(0, math.Min(float64(n[j]-1), math.Floor(resp.At(i, j)*float64(n[j]))))
-			q.Set(i, j, (b+0.5)/float64(n[j]))
-		}
-	}
-	xb, err := m.InverseBatch(q)
-	if err != nil {
-		return 0, err
-	}
-	ss := 0.0
-	for i := 0; i < rows; i++ {
-		for j := 0; j < d; j++ {
-			e := x.At(i, j) - xb.At(i, j)
-			ss += e * e
-		}
-	}
-	return math.Sqrt(ss / float64(rows*d)), nil
-}
-
 // latticeLines inverts the lines r_1 = const and r_2 = const of a
 // Cartesian lattice with n1 × n2 cells (other responses at fixed) into the
 // input domain.
@@ -179,7 +118,7 @@ func (r *run) gamma() (*Figure, error) {
 	c.scatter(p, "test samples", "", lx, ly, colBlue, vg.Points(1))
 
 	miIn := measure.MutualInformation(measure.Column(test.X, 0), measure.Column(test.X, 1), 0)
-	rmseIn := uniformQuantRMSE(test.X, 32)
+	rmseIn := measure.UniformQuantRMSE(test.X, 32)
 	t := Table{
 		Name:    "Independence and quantisation error",
 		Caption: fmt.Sprintf("MI between the two coordinates (bits) and RMSE of quantisation with %d cells (input: uniform scalar quantisation with 32 bins per coordinate; SPCA: uniform cells in the response domain split by bit allocation, reconstructed at the inverted cell centres), in spiral units on the test samples. The seed's RMSE is in the units of its own manifold.", cells),
@@ -197,8 +136,8 @@ func (r *run) gamma() (*Figure, error) {
 			return nil, err
 		}
 		mi := measure.MutualInformation(measure.Column(resp, 0), measure.Column(resp, 1), 0)
-		n := allocateCells(m.MarginalEntropies(), cells)
-		rmse, err := latticeQuantRMSE(m, test.X, resp, n)
+		n := measure.AllocateCells(m.MarginalEntropies(), cells)
+		rmse, err := measure.LatticeQuantRMSE(m, test.X, resp, n)
 		if err != nil {
 			return nil, err
 		}

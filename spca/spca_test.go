@@ -177,19 +177,23 @@ func TestMetricOrdering(t *testing.T) {
 	// median split of gamma = 1 is closer to the centroids and wins).
 	const cells = 1024
 	miIn := measure.MutualInformation(measure.Column(test, 0), measure.Column(test, 1), 0)
-	rmseIn := uniformQuantRMSE(test, 32)
+	rmseIn := measure.UniformQuantRMSE(test, 32)
 	t.Logf("input: MI %.3f bits, RMSE (uniform scalar, 32x32 cells) %.4f", miIn, rmseIn)
 	mi := map[string]float64{}
 	rmse := map[string]float64{}
 	for _, g := range gammas {
 		m := fitFor(t, "spiral-metric"+g.name, train.X, withGamma(g.gamma))
-		n := allocate(m.MarginalEntropies(), cells)
+		n := measure.AllocateCells(m.MarginalEntropies(), cells)
 		r, _, err := m.TransformBatch(test)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mi[g.name] = measure.MutualInformation(measure.Column(r, 0), measure.Column(r, 1), 0)
-		rmse[g.name] = latticeQuantRMSE(t, m, test, r, n)
+		var err2 error
+		rmse[g.name], err2 = measure.LatticeQuantRMSE(m, test, r, n)
+		if err2 != nil {
+			t.Fatal(err2)
+		}
 		t.Logf("%s: MI %.3f bits, RMSE (inverted lattice %v) %.4f", g.name, mi[g.name], n, rmse[g.name])
 	}
 	if !(miIn > mi["gamma0"] && mi["gamma0"] > mi["gamma1/3"] && mi["gamma1/3"] >= mi["gamma1"]) {
@@ -203,67 +207,6 @@ func TestMetricOrdering(t *testing.T) {
 	if !(rmse["gamma1/3"] < rmse["gamma0"] && rmse["gamma1/3"] < rmse["gamma1"]) {
 		t.Errorf("gamma 1/3 should give the lowest RMSE: %v", rmse)
 	}
-}
-
-// allocate splits a total number of cells over the dimensions by classical
-// high-resolution bit allocation: n_i ∝ 2^{h_i}, product ≈ total.
-func allocate(h []float64, total int) []int {
-	d := float64(len(h))
-	mean := 0.0
-	for _, v := range h {
-		mean += v / d
-	}
-	n := make([]int, len(h))
-	for i, v := range h {
-		n[i] = max(1, int(math.Round(math.Pow(float64(total), 1/d)*math.Exp2(v-mean))))
-	}
-	return n
-}
-
-// uniformQuantRMSE quantises each input coordinate uniformly with n bins
-// over its range (reconstruction at bin centres).
-func uniformQuantRMSE(x *mat.Dense, n int) float64 {
-	rows, d := x.Dims()
-	ss := 0.0
-	for j := 0; j < d; j++ {
-		col := measure.Column(x, j)
-		lo, hi := col[0], col[0]
-		for _, v := range col {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		w := (hi - lo) / float64(n)
-		for _, v := range col {
-			b := math.Min(float64(n-1), math.Floor((v-lo)/w))
-			e := v - (lo + (b+0.5)*w)
-			ss += e * e
-		}
-	}
-	return math.Sqrt(ss / float64(rows*d))
-}
-
-// latticeQuantRMSE quantises the responses with n[j] uniform cells over
-// [0, 1] and reconstructs at the inverted cell centres.
-func latticeQuantRMSE(t *testing.T, m *spca.Model, x, r *mat.Dense, n []int) float64 {
-	rows, d := x.Dims()
-	q := mat.NewDense(rows, d, nil)
-	for i := 0; i < rows; i++ {
-		for j := 0; j < d; j++ {
-			b := math.Max(0, math.Min(float64(n[j]-1), math.Floor(r.At(i, j)*float64(n[j]))))
-			q.Set(i, j, (b+0.5)/float64(n[j]))
-		}
-	}
-	xb, err := m.InverseBatch(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := 0.0
-	for i := 0; i < rows; i++ {
-		for j := 0; j < d; j++ {
-			e := xb.At(i, j) - x.At(i, j)
-			ss += e * e
-		}
-	}
-	return math.Sqrt(ss / float64(rows*d))
 }
 
 // Acceptance 2: the noisy swiss roll (2000 points) unfolds: r1 follows the

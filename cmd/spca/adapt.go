@@ -334,18 +334,8 @@ func adaptApplyCommand() *cli.Command {
 }
 
 func runAdaptApply(c *cli.Context) error {
-	inputs, err := positionalArgs(c)
-	if errors.Is(err, errHelpShown) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	name := commandName(c)
-	if len(inputs) == 0 {
-		return fail("%s: no input images (see spca %s --help)", name, name)
-	}
-	if err := requireFlags(c, flagModel, flagOut); err != nil {
+	inputs, name, err := batchArgs(c, "images")
+	if inputs == nil {
 		return err
 	}
 	size := c.Int(flagLUTSize)

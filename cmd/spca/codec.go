@@ -373,24 +373,35 @@ func runDecode(c *cli.Context) error {
 	})
 }
 
+// batchArgs reads the inputs of a batch command (encode, decode, adapt
+// apply) and checks its --model and -o. It returns nil inputs when the
+// command must stop, with the error to return (nil after --help).
+func batchArgs(c *cli.Context, what string) ([]string, string, error) {
+	inputs, err := positionalArgs(c)
+	if errors.Is(err, errHelpShown) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	name := commandName(c)
+	if len(inputs) == 0 {
+		return nil, name, fail("%s: no input %s (see spca %s --help)", name, what, name)
+	}
+	if err := requireFlags(c, flagModel, flagOut); err != nil {
+		return nil, name, err
+	}
+	return inputs, name, nil
+}
+
 // runBatch is the common part of encode and decode: it reads the inputs
 // and -o, loads the model, plans the output paths (ext is the extension
 // of outputs written into a directory) and calls op on every input in
 // turn, stopping at the first failure. Unless --quiet, it prints the
 // summary line returned by summary.
 func runBatch(c *cli.Context, ext string, op func(m *codec.Model, in, out string) error, summary func(files int, out string) string) error {
-	inputs, err := positionalArgs(c)
-	if errors.Is(err, errHelpShown) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	name := commandName(c)
-	if len(inputs) == 0 {
-		return fail("%s: no input files (see spca %s --help)", name, name)
-	}
-	if err := requireFlags(c, flagModel, flagOut); err != nil {
+	inputs, name, err := batchArgs(c, "files")
+	if inputs == nil {
 		return err
 	}
 	outputs, dir, err := planOutputs(c, inputs, ext)
