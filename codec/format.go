@@ -9,6 +9,10 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/fse"
 	"github.com/spcalab/spca/patches"
@@ -126,6 +130,113 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) ([]int32, pa
 		c.quantizeFast(y, idx)
 	}
 	return idx, grid
+}
+
+// reconstructGray writes the decoded luma of the indices straight into an
+// 8- or 16-bit grayscale image: codebook look-up, inverse PCA and rounding
+// fused, in parallel over rows of blocks. It returns nil when there is no
+// precomputed codebook (then reconstructPlane does the work).
+func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) image.Image {
+	var book []float64
+	if c.Leading() > 0 {
+		if book = c.codebook(); book == nil {
+			return nil
+		}
+	}
+	n, dims, k := grid.N, c.Dims(), c.Leading()
+	w, h := grid.W, grid.H
+	basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
+	mean := c.PCA.Mean
+	var g8 *image.Gray
+	var g16 *image.Gray16
+	if sixteen {
+		g16 = image.NewGray16(image.Rect(0, 0, w, h))
+	} else {
+		g8 = image.NewGray(image.Rect(0, 0, w, h))
+	}
+	cols, rows := grid.Cols(), grid.Rows()
+	parallelFor(rows, func(by int) {
+		y := make([]float64, dims)
+		for bx := 0; bx < cols; bx++ {
+			i := by*cols + bx
+			if k > 0 {
+				cell := 0
+				for j := 0; j < k; j++ {
+					cell = cell*c.Bins[j] + int(idx[i*dims+j])
+				}
+				copy(y[:k], book[cell*k:(cell+1)*k])
+			}
+			for j := k; j < dims; j++ {
+				y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
+			}
+			for p := 0; p < dims; p++ {
+				px, py := bx*n+p%n, by*n+p/n
+				if px >= w || py >= h {
+					continue
+				}
+				v := mean[p]
+				row := basis[p*dims : (p+1)*dims]
+				for j, yj := range y {
+					v += row[j] * yj
+				}
+				if sixteen {
+					q := quant16(v)
+					o := g16.PixOffset(px, py)
+					g16.Pix[o], g16.Pix[o+1] = uint8(q>>8), uint8(q)
+				} else {
+					g8.Pix[g8.PixOffset(px, py)] = quant8(v)
+				}
+			}
+		}
+	})
+	if sixteen {
+		return g16
+	}
+	return g8
+}
+
+// quant8 and quant16 round values on the 0..255 scale as
+// patches.FromPlane does.
+func quant8(v float64) uint8 {
+	switch {
+	case v >= 255:
+		return 255
+	case v > 0:
+		return uint8(math.Round(v))
+	}
+	return 0
+}
+
+func quant16(v float64) uint16 {
+	v *= 257
+	switch {
+	case v >= 65535:
+		return 65535
+	case v > 0:
+		return uint16(math.Round(v))
+	}
+	return 0
+}
+
+// parallelFor runs fn(i) for i in [0, n) on GOMAXPROCS goroutines.
+func parallelFor(n int, fn func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // reconstructPlane decodes indices back to a plane.
@@ -256,7 +367,6 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	}
 	grid := patches.NewGrid(h.w, h.h, h.patch)
 	planes := make([]patches.Plane, h.channels)
-	var sc fse.Scratch
 	for ci := range planes {
 		c := m.Channels[ci]
 		for j, b := range h.bins[ci] {
@@ -266,18 +376,32 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		}
 		dims := c.Dims()
 		blocks := grid.Blocks()
-		s := &symbolStreams{sub: make([][]byte, numStreams(dims))}
-		for k := range s.sub {
-			s.sub[k], body, err = unpackStream(body, blocks*dims, &sc)
+		// Parse every stream header first, then entropy-decode the streams
+		// in parallel.
+		raw := make([]packedStream, numStreams(dims)+1)
+		for k := range raw {
+			limit := blocks * dims
+			if k == len(raw)-1 {
+				limit *= 2 // the escape stream holds 2 bytes per value
+			}
+			raw[k], body, err = parseStream(body, limit)
 			if err != nil {
 				return nil, &FormatError{Msg: err.Error()}
 			}
 		}
-		var esc []byte
-		esc, body, err = unpackStream(body, 2*blocks*dims, &sc)
-		if err != nil {
-			return nil, &FormatError{Msg: err.Error()}
+		out := make([][]byte, len(raw))
+		errs := make([]error, len(raw))
+		parallelFor(len(raw), func(k int) {
+			var sc fse.Scratch
+			out[k], errs[k] = raw[k].decode(&sc)
+		})
+		for _, err := range errs {
+			if err != nil {
+				return nil, &FormatError{Msg: err.Error()}
+			}
 		}
+		s := &symbolStreams{sub: out[:len(out)-1]}
+		esc := out[len(out)-1]
 		if len(esc)%2 != 0 {
 			return nil, &FormatError{Msg: "odd escape stream"}
 		}
@@ -287,6 +411,14 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		idx := make([]int32, blocks*dims)
 		if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
 			return nil, &FormatError{Msg: err.Error()}
+		}
+		if h.channels == 1 {
+			if img := c.reconstructGray(idx, grid, h.depth == 16); img != nil {
+				if len(body) != 0 {
+					return nil, &FormatError{Msg: "trailing bytes"}
+				}
+				return img, nil
+			}
 		}
 		planes[ci] = c.reconstructPlane(idx, grid)
 	}

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -118,69 +119,96 @@ func toSymbols(idx []int32, dims, cols int, centre []int) *symbolStreams {
 
 // fromSymbols rebuilds the indices, checking every value against bins.
 // It mirrors toSymbols with the context logic inlined: this loop is the
-// largest cost of decoding.
+// largest cost of decoding. Dimensions are independent (contexts look at
+// the same dimension only), so they are decoded in parallel, each taking
+// its escapes from its own offset in the escape stream.
 func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []int) error {
-	n := len(idx) / dims
-	pos := make([]int, len(s.sub))
-	esc := 0
+	first := make([]int, dims+1) // escape offset of each dimension
 	for j := 0; j < dims; j++ {
-		cj, bj := centre[j], bins[j]
-		for i := 0; i < n; i++ {
-			var k, pred int
-			col := i % cols
-			if j == 0 {
-				switch {
-				case col > 0:
-					pred = int(idx[(i-1)*dims])
-				case i >= cols:
-					pred = int(idx[(i-cols)*dims])
-				default:
-					pred = cj
-				}
-			} else {
-				a := 0
-				if col > 0 {
-					a += abs(int(idx[(i-1)*dims+j]) - cj)
-				}
-				if i >= cols {
-					a += abs(int(idx[(i-cols)*dims+j]) - cj)
-				}
-				ctx := 2
-				if a == 0 {
-					ctx = 0
-				} else if a <= 2 {
-					ctx = 1
-				}
-				k = 1 + (j-1)*contexts + ctx
+		n := 0
+		for _, k := range dimStreams(j) {
+			if k >= len(s.sub) {
+				return errors.New("missing symbol stream")
+			}
+			n += bytes.Count(s.sub[k], []byte{escape})
+		}
+		first[j+1] = first[j] + n
+	}
+	if first[dims] != len(s.esc) {
+		return errors.New("escape stream length mismatch")
+	}
+	errs := make([]error, dims)
+	parallelFor(dims, func(j int) {
+		errs[j] = fromSymbolsDim(s, idx, j, dims, cols, centre[j], bins[j], first[j])
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dimStreams lists the streams of dimension j.
+func dimStreams(j int) []int {
+	if j == 0 {
+		return []int{0}
+	}
+	return []int{streamIndex(j, 0), streamIndex(j, 1), streamIndex(j, 2)}
+}
+
+func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc int) error {
+	n := len(idx) / dims
+	var pos [contexts]int
+	streams := dimStreams(j)
+	for i := 0; i < n; i++ {
+		var c, pred int
+		col := i % cols
+		if j == 0 {
+			switch {
+			case col > 0:
+				pred = int(idx[(i-1)*dims])
+			case i >= cols:
+				pred = int(idx[(i-cols)*dims])
+			default:
 				pred = cj
 			}
-			sub := s.sub[k]
-			if pos[k] >= len(sub) {
-				return errors.New("symbol stream too short")
+		} else {
+			a := 0
+			if col > 0 {
+				a += abs(int(idx[(i-1)*dims+j]) - cj)
 			}
-			v := int(sub[pos[k]])
-			pos[k]++
-			if v == escape {
-				if esc >= len(s.esc) {
-					return errors.New("escape stream too short")
-				}
-				v += int(s.esc[esc])
-				esc++
+			if i >= cols {
+				a += abs(int(idx[(i-cols)*dims+j]) - cj)
 			}
-			q := pred + unzigzag(v)
-			if q < 0 || q >= bj {
-				return fmt.Errorf("index %d out of the %d bins of dimension %d", q, bj, j+1)
+			c = 2
+			if a == 0 {
+				c = 0
+			} else if a <= 2 {
+				c = 1
 			}
-			idx[i*dims+j] = int32(q)
+			pred = cj
 		}
+		sub := s.sub[streams[c]]
+		if pos[c] >= len(sub) {
+			return errors.New("symbol stream too short")
+		}
+		v := int(sub[pos[c]])
+		pos[c]++
+		if v == escape {
+			v += int(s.esc[esc])
+			esc++
+		}
+		q := pred + unzigzag(v)
+		if q < 0 || q >= bj {
+			return fmt.Errorf("index %d out of the %d bins of dimension %d", q, bj, j+1)
+		}
+		idx[i*dims+j] = int32(q)
 	}
-	for k := range pos {
-		if pos[k] != len(s.sub[k]) {
+	for c, k := range streams {
+		if pos[c] != len(s.sub[k]) {
 			return errors.New("symbol stream too long")
 		}
-	}
-	if esc != len(s.esc) {
-		return errors.New("escape stream too long")
 	}
 	return nil
 }
@@ -201,47 +229,59 @@ func packStream(dst, in []byte, sc *fse.Scratch) []byte {
 	return append(dst, payload...)
 }
 
-// unpackStream reads one stream from b, expecting at most limit symbols.
-func unpackStream(b []byte, limit int, sc *fse.Scratch) (out, rest []byte, err error) {
+// packedStream is one parsed, still entropy-coded stream.
+type packedStream struct {
+	method  byte
+	count   int
+	payload []byte
+}
+
+// parseStream reads one stream header and payload from b, expecting at
+// most limit symbols.
+func parseStream(b []byte, limit int) (packedStream, []byte, error) {
 	if len(b) < 9 {
-		return nil, nil, errors.New("truncated stream header")
+		return packedStream{}, nil, errors.New("truncated stream header")
 	}
-	method := b[0]
-	count := int(binary.LittleEndian.Uint32(b[1:]))
+	p := packedStream{method: b[0], count: int(binary.LittleEndian.Uint32(b[1:]))}
 	plen := int(binary.LittleEndian.Uint32(b[5:]))
 	b = b[9:]
-	if count > limit {
-		return nil, nil, fmt.Errorf("stream of %d symbols where at most %d fit the image", count, limit)
+	if p.count > limit {
+		return p, nil, fmt.Errorf("stream of %d symbols where at most %d fit the image", p.count, limit)
 	}
 	if plen > len(b) {
-		return nil, nil, errors.New("truncated stream")
+		return p, nil, errors.New("truncated stream")
 	}
-	payload, rest := b[:plen], b[plen:]
-	switch method {
+	p.payload = b[:plen]
+	return p, b[plen:], nil
+}
+
+// decode returns the symbols of the stream.
+func (p packedStream) decode(sc *fse.Scratch) ([]byte, error) {
+	switch p.method {
 	case methodRaw:
-		if plen != count {
-			return nil, nil, errors.New("raw stream length mismatch")
+		if len(p.payload) != p.count {
+			return nil, errors.New("raw stream length mismatch")
 		}
-		return payload, rest, nil
+		return p.payload, nil
 	case methodRLE:
-		if plen != 1 {
-			return nil, nil, errors.New("bad run-length stream")
+		if len(p.payload) != 1 {
+			return nil, errors.New("bad run-length stream")
 		}
-		out := make([]byte, count)
+		out := make([]byte, p.count)
 		for i := range out {
-			out[i] = payload[0]
+			out[i] = p.payload[0]
 		}
-		return out, rest, nil
+		return out, nil
 	case methodFSE:
-		sc.DecompressLimit = count
-		dec, err := fse.Decompress(payload, sc)
+		sc.DecompressLimit = p.count
+		dec, err := fse.Decompress(p.payload, sc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("entropy-coded stream: %v", err)
+			return nil, fmt.Errorf("entropy-coded stream: %v", err)
 		}
-		if len(dec) != count {
-			return nil, nil, errors.New("entropy-coded stream length mismatch")
+		if len(dec) != p.count {
+			return nil, errors.New("entropy-coded stream length mismatch")
 		}
-		return append([]byte(nil), dec...), rest, nil
+		return append([]byte(nil), dec...), nil
 	}
-	return nil, nil, fmt.Errorf("unknown stream method %d", method)
+	return nil, fmt.Errorf("unknown stream method %d", p.method)
 }
