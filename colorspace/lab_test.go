@@ -1,6 +1,9 @@
 package colorspace
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // sharmaPairs are the 34 CIEDE2000 test pairs of Table 1 of G. Sharma,
 // W. Wu and E. N. Dalal, Color Res. Appl. 30(1), 21–30 (2005):
@@ -56,7 +59,7 @@ func TestDeltaE2000Sharma(t *testing.T) {
 }
 
 func TestDeltaE2000Properties(t *testing.T) {
-	for _, c := range []Lab{{}, {50, 0, 0}, {50, 10, -20}, {100, 0, 0}, {30, -0.0, -5}} {
+	for _, c := range []Lab{{}, {50, 0, 0}, {50, 10, -20}, {100, 0, 0}, {30, math.Copysign(0, -1), -5}} {
 		if got := DeltaE2000(c, c); got != 0 {
 			t.Errorf("ΔE00(%v, %v) = %v, want 0", c, c, got)
 		}

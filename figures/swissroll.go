@@ -14,20 +14,6 @@ import (
 	"github.com/spcalab/spca/testimages"
 )
 
-// tuneSwiss picks (k, tau, q) for the swiss roll by projection error, as
-// the seed does (Appendix).
-func (r *run) tuneSwiss(x mat.Matrix) (spca.Options, error) {
-	o := spca.DefaultOptions()
-	o.Seed = r.cfg.Seed
-	grid := pick(r, spca.TuneGrid{K: []float64{0.05, 0.1, 0.2}, Tau: []float64{0.05, 0.1, 0.2}, Q: []float64{10}},
-		spca.TuneGrid{K: []float64{0.1}, Tau: []float64{0.1}, Q: []float64{10}})
-	res, err := spca.Tune(x, o, grid)
-	if err != nil {
-		return o, err
-	}
-	return res.Best, nil
-}
-
 func (r *run) swissroll() (*Figure, error) {
 	n := pick(r, 2000, 1000)
 	noise := testimages.DefaultSwissRollNoise

@@ -416,14 +416,13 @@ func latticeNodes(d, budget int) (first, rest int) {
 // axisFor sets the nodes of an axis covering [lo, hi] with margin, with
 // a node at 0 when zeroNode.
 func axisFor(lo, hi, tau float64, maxNodes int, zeroNode bool) (g int, first, step float64, zero int) {
-	span := hi - lo
 	// A narrow margin: the lattice continues the curves straight beyond
 	// their ends, and a long continuation can run into another part of a
 	// curved manifold (the inner end of a spiral points at the next arm).
 	margin := 3 * tau
 	lo -= margin
 	hi += margin
-	span = hi - lo
+	span := hi - lo
 	need := int(math.Ceil(2*span/tau)) + 1
 	g = max(3, min(maxNodes, need))
 	if !zeroNode {

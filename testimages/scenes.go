@@ -408,13 +408,6 @@ func newSpectralScene(w, h int, seed uint64, ea, eb sceneEnv) *spectralScene {
 	return s
 }
 
-func sign(rng *rand.Rand) float64 {
-	if rng.IntN(2) == 0 {
-		return -1
-	}
-	return 1
-}
-
 func lightDir(elevation, azimuth float64) [3]float64 {
 	c := math.Cos(elevation)
 	return [3]float64{c * math.Cos(azimuth), c * math.Sin(azimuth), math.Sin(elevation)}
