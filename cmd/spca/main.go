@@ -1,12 +1,16 @@
-// Command spca fits Sequential Principal Curves Analysis models to data in
-// CSV files and applies them.
+// Command spca fits Sequential Principal Curves Analysis models and uses
+// them: on CSV data, for transform coding of images, for colour
+// adaptation across illuminants, and to regenerate the method's figures.
 //
+//	spca figures                                     # results/ from built-in data
 //	spca synth spiral --n 2000 --out data.csv
 //	spca fit --in data.csv --gamma 1/3 --out model.spca
 //	spca transform --model model.spca --in data.csv --out r.csv --stats
 //	spca inverse --model model.spca --in r.csv --out x.csv
 //	spca tune --in data.csv
 //	spca info model.spca
+//	spca codec train --images DIR --out codec.model; spca encode / decode / codec eval
+//	spca adapt train --pairs DIR --out adapt.model; spca adapt apply / lut / map / eval
 //
 // CSV files hold one sample per line with comma-separated values; lines
 // starting with '#' are comments. "-" stands for standard input or output.
@@ -66,6 +70,7 @@ func newApp() *cli.App {
 		},
 	}
 	for _, cmd := range app.Commands {
+		cmd.HideHelpCommand = true
 		cmd.OnUsageError = usageError
 		// Accept --quiet after the command name as well as before it.
 		cmd.Flags = append(cmd.Flags, quietFlag())
