@@ -28,6 +28,17 @@ type fastPath struct {
 	// instead of a binary search.
 	look  [][]int32
 	lookW []float64
+	buf   []float64 // reduction scratch (one goroutine: see clone)
+	dbuf  []float64
+}
+
+// clone returns a fastPath sharing the tables with its own scratch, for
+// use by one goroutine.
+func (f *fastPath) clone() *fastPath {
+	g := *f
+	g.buf = make([]float64, (1<<f.k)*f.k)
+	g.dbuf = make([]float64, (1<<f.k)*f.k*f.k)
+	return &g
 }
 
 // lookCells is the size of the per-axis cell look-up tables.
@@ -139,48 +150,56 @@ func (f *fastPath) responses(y, u, jac []float64, idx []int, frac, width []float
 		frac[j] = (v - ax[i]) / width[j]
 		base += i * f.str[j]
 	}
-	for j := range u[:k] {
-		u[j] = 0
-	}
-	for j := range jac {
-		jac[j] = 0
-	}
+	// Successive reduction over the axes: the 2^k corner values are
+	// interpolated along axis 0, then axis 1, ..., carrying the
+	// derivatives along the axes already reduced.
+	val := f.buf[:(1<<k)*k]
 	for c := 0; c < 1<<k; c++ {
-		w := 1.0
 		off := base
 		for j := 0; j < k; j++ {
 			if c>>j&1 == 1 {
-				w *= frac[j]
 				off += f.str[j]
-			} else {
-				w *= 1 - frac[j]
 			}
 		}
-		v := f.vals[off*k : off*k+k]
-		for a := 0; a < k; a++ {
-			u[a] += w * v[a]
+		dst, src := val[c*k:(c+1)*k], f.vals[off*k:off*k+k]
+		for q := range dst { // k is tiny: a loop beats copy's call
+			dst[q] = src[q]
 		}
-		if jac == nil {
-			continue
+	}
+	var der []float64
+	if jac != nil {
+		der = f.dbuf[:(1<<k)*k*k] // der[(c*k+p)*k+q] = d val_q / d y_p
+		for i := range der {
+			der[i] = 0
 		}
-		for j := 0; j < k; j++ {
-			// d w / d y_j: the factor of axis j becomes ±1/width.
-			dw := 1 / width[j]
-			if c>>j&1 == 0 {
-				dw = -dw
-			}
-			for b := 0; b < k; b++ {
-				if b == j {
-					continue
+	}
+	size := 1 << k
+	for j := 0; j < k; j++ {
+		t := frac[j]
+		half := size / 2
+		for c := 0; c < half; c++ {
+			a, b := 2*c, 2*c+1
+			for q := 0; q < k; q++ {
+				va, vb := val[a*k+q], val[b*k+q]
+				if der != nil {
+					for p := 0; p < j; p++ {
+						da, db := der[(a*k+p)*k+q], der[(b*k+p)*k+q]
+						der[(c*k+p)*k+q] = da + t*(db-da)
+					}
+					der[(c*k+j)*k+q] = (vb - va) / width[j]
 				}
-				if c>>b&1 == 1 {
-					dw *= frac[b]
-				} else {
-					dw *= 1 - frac[b]
-				}
+				val[c*k+q] = va + t*(vb-va)
 			}
-			for a := 0; a < k; a++ {
-				jac[a*k+j] += dw * v[a]
+		}
+		size = half
+	}
+	for q := 0; q < k; q++ {
+		u[q] = val[q]
+	}
+	if jac != nil {
+		for p := 0; p < k; p++ {
+			for q := 0; q < k; q++ {
+				jac[q*k+p] = der[p*k+q]
 			}
 		}
 	}
@@ -206,24 +225,41 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			fp := fp.clone()
 			r := make([]float64, k)
 			u := make([]float64, k)
+			u0 := make([]float64, k)
+			x := make([]float64, k)
+			jac := make([]float64, k*k)
 			ms := c.SPCA.NewMetricScratch()
 			ci := make([]int, k)
 			cf := make([]float64, k)
 			cw := make([]float64, k)
 			for i := lo; i < hi; i++ {
 				row := y.RawRowView(i)
-				if !fp.responses(row[:k], u, nil, ci, cf, cw) {
+				if !fp.responses(row[:k], u, jac, ci, cf, cw) {
 					misses[wk] = append(misses[wk], i)
 					continue
 				}
-				// One Newton step of the exact geodesic projection from
-				// the interpolated unfolding. (A quasi-Newton step with
-				// the interpolated du/dy is cheaper but left up to 1.1 %
-				// of indices off.)
-				c.SPCA.RefineUnfold(u, row[:k], 1, ms)
+				copy(u0, u)
+				// A quasi-Newton correction: walk the interpolated u on
+				// the exact lattice and move u by the interpolated du/dy
+				// times the miss (one lattice evaluation).
+				c.SPCA.PositionWork(x, u, ms)
+				for a := 0; a < k; a++ {
+					d := 0.0
+					for j := 0; j < k; j++ {
+						d += jac[a*k+j] * (row[j] - x[j])
+					}
+					u[a] += d
+				}
 				c.SPCA.MetricWork(r, u, ms)
+				// Near a bin boundary the exact Newton step decides.
+				if nearBoundary(r) {
+					copy(u, u0)
+					c.SPCA.RefineUnfold(u, row[:k], 1, ms)
+					c.SPCA.MetricWork(r, u, ms)
+				}
 				for j := 0; j < k; j++ {
 					idx[i*dims+j] = binOf(r[j], c.Bins[j])
 				}
@@ -250,6 +286,19 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 	for a, i := range miss {
 		copy(idx[i*dims:(i+1)*dims], sidx[a*dims:(a+1)*dims])
 	}
+}
+
+// refineBand is the distance to a bin boundary (in bins) within which a
+// response is recomputed with an exact Newton step.
+const refineBand = 0.03
+
+func nearBoundary(r []float64) bool {
+	for _, v := range r {
+		if f := v - math.Floor(v); f < refineBand || f > 1-refineBand {
+			return true
+		}
+	}
+	return false
 }
 
 func quantileSorted(s []float64, p float64) float64 {

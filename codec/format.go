@@ -9,7 +9,6 @@ import (
 	"image"
 	"image/color"
 	"io"
-	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -179,12 +178,13 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 				for j, yj := range y {
 					v += row[j] * yj
 				}
+				// The images start at (0, 0): offsets are direct.
 				if sixteen {
 					q := quant16(v)
-					o := g16.PixOffset(px, py)
+					o := py*g16.Stride + 2*px
 					g16.Pix[o], g16.Pix[o+1] = uint8(q>>8), uint8(q)
 				} else {
-					g8.Pix[g8.PixOffset(px, py)] = quant8(v)
+					g8.Pix[py*g8.Stride+px] = quant8(v)
 				}
 			}
 		}
@@ -202,7 +202,7 @@ func quant8(v float64) uint8 {
 	case v >= 255:
 		return 255
 	case v > 0:
-		return uint8(math.Round(v))
+		return uint8(v + 0.5) // math.Round for positive v
 	}
 	return 0
 }
@@ -213,7 +213,7 @@ func quant16(v float64) uint16 {
 	case v >= 65535:
 		return 65535
 	case v > 0:
-		return uint16(math.Round(v))
+		return uint16(v + 0.5) // math.Round for positive v
 	}
 	return 0
 }

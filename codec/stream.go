@@ -161,9 +161,12 @@ func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc in
 	n := len(idx) / dims
 	var pos [contexts]int
 	streams := dimStreams(j)
+	col := -1
 	for i := 0; i < n; i++ {
 		var c, pred int
-		col := i % cols
+		if col++; col == cols {
+			col = 0
+		}
 		if j == 0 {
 			switch {
 			case col > 0:
