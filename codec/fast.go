@@ -12,12 +12,13 @@ import (
 // fastPath tabulates the geometric part of the SPCA forward transform of
 // the leading coefficients (the unfolded coordinates, a smooth function)
 // on a tensor grid whose nodes sit at quantiles of the training
-// coefficients, interpolates it multilinearly, refines it with one Newton
-// step of the exact geodesic projection, and applies the exact metric
-// tables: the density-shaped, fast-varying part of the transform is never
-// interpolated. Points outside the grid take the
-// exact path. The exact path is the reference: tests bound the fraction
-// of indices on which the two disagree.
+// coefficients, interpolates it multilinearly, refines it with up to three
+// Newton steps of the exact geodesic projection, and applies the exact
+// metric tables: the density-shaped, fast-varying part of the transform is
+// never interpolated. Points outside the grid, and points whose refinement
+// does not settle (a fold of the lattice), take the exact path with its
+// restarts. The exact path is the reference: tests bound the fraction of
+// indices on which the two disagree.
 type fastPath struct {
 	k     int
 	nodes [][]float64 // per axis, increasing
@@ -29,7 +30,6 @@ type fastPath struct {
 	look  [][]int32
 	lookW []float64
 	buf   []float64 // reduction scratch (one goroutine: see clone)
-	dbuf  []float64
 }
 
 // clone returns a fastPath sharing the tables with its own scratch, for
@@ -37,7 +37,6 @@ type fastPath struct {
 func (f *fastPath) clone() *fastPath {
 	g := *f
 	g.buf = make([]float64, (1<<f.k)*f.k)
-	g.dbuf = make([]float64, (1<<f.k)*f.k*f.k)
 	return &g
 }
 
@@ -118,13 +117,11 @@ func buildFastPath(c *Channel) *fastPath {
 	return f
 }
 
-// responses interpolates the unfolded coordinates of y (k values) into u
-// and, if jac is not nil, their derivatives du/dy into jac (k×k,
-// jac[a*k+j] = du_a/dy_j),
+// responses interpolates the unfolded coordinates of y (k values) into u,
 // extrapolating the end cells linearly up to half an axis span beyond the
 // training range (the unfolding is close to linear there); it reports
 // false farther out.
-func (f *fastPath) responses(y, u, jac []float64, idx []int, frac, width []float64) bool {
+func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) bool {
 	k := f.k
 	base := 0
 	for j := 0; j < k; j++ {
@@ -151,8 +148,7 @@ func (f *fastPath) responses(y, u, jac []float64, idx []int, frac, width []float
 		base += i * f.str[j]
 	}
 	// Successive reduction over the axes: the 2^k corner values are
-	// interpolated along axis 0, then axis 1, ..., carrying the
-	// derivatives along the axes already reduced.
+	// interpolated along axis 0, then along axis 1, and so on.
 	val := f.buf[:(1<<k)*k]
 	for c := 0; c < 1<<k; c++ {
 		off := base
@@ -166,13 +162,6 @@ func (f *fastPath) responses(y, u, jac []float64, idx []int, frac, width []float
 			dst[q] = src[q]
 		}
 	}
-	var der []float64
-	if jac != nil {
-		der = f.dbuf[:(1<<k)*k*k] // der[(c*k+p)*k+q] = d val_q / d y_p
-		for i := range der {
-			der[i] = 0
-		}
-	}
 	size := 1 << k
 	for j := 0; j < k; j++ {
 		t := frac[j]
@@ -181,13 +170,6 @@ func (f *fastPath) responses(y, u, jac []float64, idx []int, frac, width []float
 			a, b := 2*c, 2*c+1
 			for q := 0; q < k; q++ {
 				va, vb := val[a*k+q], val[b*k+q]
-				if der != nil {
-					for p := 0; p < j; p++ {
-						da, db := der[(a*k+p)*k+q], der[(b*k+p)*k+q]
-						der[(c*k+p)*k+q] = da + t*(db-da)
-					}
-					der[(c*k+j)*k+q] = (vb - va) / width[j]
-				}
 				val[c*k+q] = va + t*(vb-va)
 			}
 		}
@@ -195,13 +177,6 @@ func (f *fastPath) responses(y, u, jac []float64, idx []int, frac, width []float
 	}
 	for q := 0; q < k; q++ {
 		u[q] = val[q]
-	}
-	if jac != nil {
-		for p := 0; p < k; p++ {
-			for q := 0; q < k; q++ {
-				jac[q*k+p] = der[p*k+q]
-			}
-		}
 	}
 	return true
 }
@@ -228,38 +203,24 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 			fp := fp.clone()
 			r := make([]float64, k)
 			u := make([]float64, k)
-			u0 := make([]float64, k)
-			x := make([]float64, k)
-			jac := make([]float64, k*k)
 			ms := c.SPCA.NewMetricScratch()
 			ci := make([]int, k)
 			cf := make([]float64, k)
 			cw := make([]float64, k)
 			for i := lo; i < hi; i++ {
 				row := y.RawRowView(i)
-				if !fp.responses(row[:k], u, jac, ci, cf, cw) {
+				if !fp.responses(row[:k], u, ci, cf, cw) {
 					misses[wk] = append(misses[wk], i)
 					continue
 				}
-				copy(u0, u)
-				// A quasi-Newton correction: walk the interpolated u on
-				// the exact lattice and move u by the interpolated du/dy
-				// times the miss (one lattice evaluation).
-				c.SPCA.PositionWork(x, u, ms)
-				for a := 0; a < k; a++ {
-					d := 0.0
-					for j := 0; j < k; j++ {
-						d += jac[a*k+j] * (row[j] - x[j])
-					}
-					u[a] += d
+				// One to three Newton steps of the exact geodesic
+				// projection from the interpolated unfolding; a patch that
+				// does not settle goes to the exact path and its restarts.
+				if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
+					misses[wk] = append(misses[wk], i)
+					continue
 				}
 				c.SPCA.MetricWork(r, u, ms)
-				// Near a bin boundary the exact Newton step decides.
-				if nearBoundary(r) {
-					copy(u, u0)
-					c.SPCA.RefineUnfold(u, row[:k], 1, ms)
-					c.SPCA.MetricWork(r, u, ms)
-				}
 				for j := 0; j < k; j++ {
 					idx[i*dims+j] = binOf(r[j], c.Bins[j])
 				}
@@ -288,18 +249,10 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 	}
 }
 
-// refineBand is the distance to a bin boundary (in bins) within which a
-// response is recomputed with an exact Newton step.
-const refineBand = 0.03
-
-func nearBoundary(r []float64) bool {
-	for _, v := range r {
-		if f := v - math.Floor(v); f < refineBand || f > 1-refineBand {
-			return true
-		}
-	}
-	return false
-}
+// refineMiss is the largest residual (grey levels) of the refined
+// unfolding accepted by the fast path; beyond it the exact path (with its
+// restarts) decides.
+const refineMiss = 0.01
 
 func quantileSorted(s []float64, p float64) float64 {
 	pos := p * float64(len(s)-1)

@@ -183,3 +183,28 @@ func floatsEqual(a, b []float64) bool {
 	}
 	return true
 }
+
+// Unfold, Metric and PositionWork decompose Transform and Inverse.
+func TestUnfoldMetricPosition(t *testing.T) {
+	s := testimages.Spiral(1000, 12)
+	m := fitFor(t, "spiral-decompose", s.X, withGamma(1.0/3))
+	u := make([]float64, 2)
+	r := make([]float64, 2)
+	r2 := make([]float64, 2)
+	x := make([]float64, 2)
+	for i := 0; i < 200; i++ {
+		row := s.X.RawRowView(i)
+		if _, err := m.Unfold(u, row); err != nil {
+			t.Fatal(err)
+		}
+		m.Metric(r, u)
+		m.Transform(r2, row)
+		if math.Abs(r[0]-r2[0]) > 1e-12 || math.Abs(r[1]-r2[1]) > 1e-12 {
+			t.Fatalf("Metric(Unfold(x)) = %v, Transform(x) = %v", r, r2)
+		}
+		m.PositionWork(x, u, nil)
+		if d := math.Hypot(x[0]-row[0], x[1]-row[1]); d > 1e-3*m.MaxDistance() {
+			t.Fatalf("Position(Unfold(x)) is %g from x", d)
+		}
+	}
+}
