@@ -11,6 +11,7 @@ import (
 type work struct {
 	z, u, x, e, un, jac, a, b []float64
 	ubest                     []float64
+	row                       []float64  // input row of the batch calls
 	trace                     *[]float64 // residual history, when traced
 	idx                       []int
 	frac                      []float64
@@ -32,6 +33,7 @@ func (m *Model) newWork() *work {
 	w := &work{
 		z: make([]float64, d), u: make([]float64, d), x: make([]float64, d),
 		e: make([]float64, d), un: make([]float64, d), ubest: make([]float64, d),
+		row: make([]float64, d),
 		jac: make([]float64, d*d), a: make([]float64, d*d), b: make([]float64, d),
 		idx: make([]int, d), frac: make([]float64, d),
 		fib:   make([]float64, gmax*d),
@@ -626,7 +628,7 @@ func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, er
 	}
 	stats := make([]PointStats, n)
 	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
-		row := make([]float64, d)
+		row := w.row
 		mat.Row(row, i, x)
 		if !unfoldOnly {
 			stats[i] = m.transform(out.RawRowView(i), row, w)
@@ -659,7 +661,7 @@ func (m *Model) InverseBatch(r mat.Matrix) (*mat.Dense, error) {
 	}
 	out := mat.NewDense(n, d, nil)
 	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
-		row := make([]float64, d)
+		row := w.row
 		mat.Row(row, i, r)
 		m.inverse(out.RawRowView(i), row, w)
 	})
