@@ -180,11 +180,11 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 				}
 				// The images start at (0, 0): offsets are direct.
 				if sixteen {
-					q := quant16(v)
+					q := patches.Quantize16(v)
 					o := py*g16.Stride + 2*px
 					g16.Pix[o], g16.Pix[o+1] = uint8(q>>8), uint8(q)
 				} else {
-					g8.Pix[py*g8.Stride+px] = quant8(v)
+					g8.Pix[py*g8.Stride+px] = patches.Quantize8(v)
 				}
 			}
 		}
@@ -193,29 +193,6 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 		return g16
 	}
 	return g8
-}
-
-// quant8 and quant16 round values on the 0..255 scale as
-// patches.FromPlane does.
-func quant8(v float64) uint8 {
-	switch {
-	case v >= 255:
-		return 255
-	case v > 0:
-		return uint8(v + 0.5) // math.Round for positive v
-	}
-	return 0
-}
-
-func quant16(v float64) uint16 {
-	v *= 257
-	switch {
-	case v >= 65535:
-		return 65535
-	case v > 0:
-		return uint16(v + 0.5) // math.Round for positive v
-	}
-	return 0
 }
 
 // parallelFor runs fn(i) for i in [0, n) on GOMAXPROCS goroutines.

@@ -225,8 +225,9 @@ func toRGB(y, cb, cr float64) (r, g, b float64) {
 	return r, g, b
 }
 
-// quant8 rounds v on the 0..255 scale to 8 bits, clamping; NaN gives 0.
-func quant8(v float64) uint8 {
+// Quantize8 rounds v on the 0..255 scale to 8 bits, clamping; NaN gives 0.
+// It is the rounding of FromPlane and FromYCbCr.
+func Quantize8(v float64) uint8 {
 	switch {
 	case v >= 255:
 		return 255
@@ -236,8 +237,9 @@ func quant8(v float64) uint8 {
 	return 0
 }
 
-// quant16 rounds v on the 0..255 scale to 16 bits, clamping; NaN gives 0.
-func quant16(v float64) uint16 {
+// Quantize16 rounds v on the 0..255 scale to 16 bits, clamping; NaN gives
+// 0. It is the rounding of FromPlane and FromYCbCr.
+func Quantize16(v float64) uint16 {
 	v *= 257
 	switch {
 	case v >= 65535:
@@ -271,14 +273,14 @@ func FromPlane(p Plane, sixteenBit bool) image.Image {
 	if sixteenBit {
 		m := image.NewGray16(r)
 		for i, v := range p.Pix {
-			q := quant16(v)
+			q := Quantize16(v)
 			m.Pix[2*i], m.Pix[2*i+1] = uint8(q>>8), uint8(q)
 		}
 		return m
 	}
 	m := image.NewGray(r)
 	for i, v := range p.Pix {
-		m.Pix[i] = quant8(v)
+		m.Pix[i] = Quantize8(v)
 	}
 	return m
 }
@@ -298,7 +300,7 @@ func FromYCbCr(ps [3]Plane, sixteenBit bool) image.Image {
 			r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
 			px := m.Pix[8*i : 8*i+8]
 			for c, v := range [3]float64{r, g, b} {
-				q := quant16(v)
+				q := Quantize16(v)
 				px[2*c], px[2*c+1] = uint8(q>>8), uint8(q)
 			}
 			px[6], px[7] = 0xff, 0xff
@@ -309,7 +311,7 @@ func FromYCbCr(ps [3]Plane, sixteenBit bool) image.Image {
 	for i := range ps[0].Pix {
 		r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
 		px := m.Pix[4*i : 4*i+4]
-		px[0], px[1], px[2], px[3] = quant8(r), quant8(g), quant8(b), 0xff
+		px[0], px[1], px[2], px[3] = Quantize8(r), Quantize8(g), Quantize8(b), 0xff
 	}
 	return m
 }

@@ -37,11 +37,6 @@ func adaptCommand() *cli.Command {
 	subs := []*cli.Command{
 		adaptTrainCommand(), adaptApplyCommand(), adaptLUTCommand(), adaptMapCommand(), adaptEvalCommand(),
 	}
-	for _, s := range subs {
-		s.OnUsageError = usageError
-		// Accept --quiet after the subcommand name too.
-		s.Flags = append(s.Flags, quietFlag())
-	}
 	return &cli.Command{
 		Name:  "adapt",
 		Usage: "correct colours seen under light B so they look as under light A (corresponding-pair SPCA)",
@@ -50,8 +45,7 @@ func adaptCommand() *cli.Command {
 			"spca adapt lut --model adapt.model [--size 33] -o map.cube\n" +
 			"spca adapt map --model adapt.model --space xyz|lms|srgb --in colours.csv [--out mapped.csv]\n" +
 			"spca adapt eval [--pairs DIR] [--model adapt.model] [--json]",
-		HideHelpCommand: true,
-		Subcommands:     subs,
+		Subcommands: subs,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return fail("adapt: unknown command %q (see spca adapt --help)", c.Args().First())

@@ -38,18 +38,12 @@ const batchNote = "With one input, -o names the output file (or an existing dire
 
 func codecCommand() *cli.Command {
 	subs := []*cli.Command{codecTrainCommand(), codecEvalCommand()}
-	for _, s := range subs {
-		s.OnUsageError = usageError
-		// Accept --quiet after the subcommand name too.
-		s.Flags = append(s.Flags, quietFlag())
-	}
 	return &cli.Command{
 		Name:  "codec",
 		Usage: "train and evaluate SPCA image codecs (see also encode and decode)",
 		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 2 --gamma 1/3 --bins 66 | --bpp B ...]\n" +
 			"spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]",
-		HideHelpCommand: true,
-		Subcommands:     subs,
+		Subcommands: subs,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return fail("codec: unknown command %q (see spca codec --help)", c.Args().First())
@@ -92,8 +86,7 @@ func codecTrainCommand() *cli.Command {
 			&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "training patches per channel"},
 			&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
 		},
-		HideHelpCommand: true,
-		Action:          runCodecTrain,
+		Action: runCodecTrain,
 	}
 }
 
@@ -186,8 +179,7 @@ func codecEvalCommand() *cli.Command {
 			jsonFlag(),
 			exactFlag(),
 		},
-		HideHelpCommand: true,
-		Action:          runCodecEval,
+		Action: runCodecEval,
 	}
 }
 
@@ -300,8 +292,7 @@ func encodeCommand() *cli.Command {
 			outFlag("output `FILE` for one input, DIR for several"),
 			exactFlag(),
 		},
-		HideHelpCommand: true,
-		Action:          runEncode,
+		Action: runEncode,
 	}
 }
 
@@ -316,8 +307,7 @@ func decodeCommand() *cli.Command {
 			codecModelFlag(),
 			outFlag("output `FILE` (.png, .tif) for one input, DIR for several"),
 		},
-		HideHelpCommand: true,
-		Action:          runDecode,
+		Action: runDecode,
 	}
 }
 

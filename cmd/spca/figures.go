@@ -31,8 +31,7 @@ func figuresCommand() *cli.Command {
 			&cli.Uint64Flag{Name: flagSeed, Value: 1, Usage: "seed of the generated data"},
 			jsonFlag(),
 		},
-		HideHelpCommand: true,
-		Action:          runFigures,
+		Action: runFigures,
 	}
 }
 

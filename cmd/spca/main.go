@@ -69,13 +69,20 @@ func newApp() *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	for _, cmd := range app.Commands {
+	configure(app.Commands)
+	return app
+}
+
+// configure gives every command and subcommand the same behaviour: usage
+// errors as one line, no help subcommand, and --quiet accepted after the
+// command name as well as before it.
+func configure(cmds []*cli.Command) {
+	for _, cmd := range cmds {
 		cmd.HideHelpCommand = true
 		cmd.OnUsageError = usageError
-		// Accept --quiet after the command name as well as before it.
 		cmd.Flags = append(cmd.Flags, quietFlag())
+		configure(cmd.Subcommands)
 	}
-	return app
 }
 
 // usageError turns a flag parsing error into one line that points to the
