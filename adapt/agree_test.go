@@ -49,14 +49,10 @@ func lutAgreement(t *testing.T, mp Mapper, size int, img image.Image) (within [3
 }
 
 // TestLUTAgreesWithExact compares the LUT path with the exact path on a
-// held-out 16-bit B scene. For the linear baselines a 33-node LUT agrees
-// within 1/255 per channel on 99 % of the pixels. The exact SPCA mapping
-// is rougher than a 65-node grid resolves (kinks of its lattice and
-// metric tables, small jumps where the forward solve switches between the
-// projection start and a Newton correction), so the default 65-node LUT
-// agrees within 1/255 on about 80 % of the pixels, within 2/255 on about
-// 97 % and within 4/255 on more than 99 %; those are the floors asserted
-// here. SPCA_LONG=1 also measures sizes 17, 33 and 129.
+// held-out 16-bit B scene (acceptance point 2): the default 65-node LUT
+// of the SPCA mapping and a 33-node LUT of the linear baselines agree
+// with their exact mappings within 1/255 per channel on at least 99 % of
+// the pixels. SPCA_LONG=1 also measures SPCA at sizes 17, 33 and 129.
 func TestLUTAgreesWithExact(t *testing.T) {
 	m := testModel(t)
 	_, img := testimages.Scene(120, 90, testimages.SceneSeed(testSeed, 0))
@@ -75,9 +71,8 @@ func TestLUTAgreesWithExact(t *testing.T) {
 		within, worst := lutAgreement(t, sp, size, img)
 		t.Logf("spca, LUT %d: %.2f %% within 1/255, %.2f %% within 2/255, %.2f %% within 4/255, largest difference %.1f/255",
 			size, 100*within[0], 100*within[1], 100*within[2], worst)
-		if size == DefaultLUTSize && (within[0] < 0.75 || within[1] < 0.95 || within[2] < 0.99) {
-			t.Errorf("spca, LUT %d: %.2f %% / %.2f %% / %.2f %% within 1, 2, 4 steps of 1/255",
-				size, 100*within[0], 100*within[1], 100*within[2])
+		if size == DefaultLUTSize && within[0] < 0.99 {
+			t.Errorf("spca, LUT %d: only %.2f %% of pixels within 1/255", size, 100*within[0])
 		}
 	}
 }

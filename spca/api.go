@@ -82,6 +82,14 @@ type Options struct {
 	// kernels keep hard edges sharp (uniform marginals with gamma = 1);
 	// wider ones give a smoother transform (e.g. for a colour LUT).
 	Bandwidth float64
+	// Conditioning is the share of the samples from which the density
+	// along a secondary curve is estimated: the window over the earlier
+	// coordinates that holds that share (the seed's "k neighbours" in the
+	// conditioning space); 0 means DefaultConditioning. Small windows
+	// follow changes of the conditional spread closely; 1 uses every
+	// sample, so the metric of a secondary curve no longer depends on
+	// where it leaves the earlier ones.
+	Conditioning float64
 	// Directions, if not nil, fixes the order and orientation of the
 	// dimensions instead of the entropy ranking: a d×d matrix whose
 	// columns are reference directions (input space), matched in order to
@@ -105,6 +113,7 @@ const (
 	DefaultResolution   = 1 << 18
 	DefaultMaxReference = 3000
 	DefaultBandwidth    = 0.25
+	DefaultConditioning = 0.1
 )
 
 // DefaultOptions returns the options used by the seed's examples:
@@ -148,6 +157,8 @@ func (o Options) validate(d int) error {
 		return optionError("Scale must have one value per dimension")
 	case !(o.Bandwidth >= 0 && o.Bandwidth <= 10):
 		return optionError("Bandwidth must be in [0, 10]")
+	case !(o.Conditioning >= 0 && o.Conditioning <= 1):
+		return optionError("Conditioning must be a fraction in [0, 1]")
 	case o.Resolution < 0 || o.MaxReference < 0:
 		return optionError("Resolution and MaxReference must be >= 0")
 	}

@@ -157,6 +157,9 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 	if f.opt.Bandwidth == 0 {
 		f.opt.Bandwidth = DefaultBandwidth
 	}
+	if f.opt.Conditioning == 0 {
+		f.opt.Conditioning = DefaultConditioning
+	}
 	mean, scale, z, err := normalise(data)
 	if err != nil {
 		return nil, err

@@ -16,10 +16,6 @@ import (
 // conditional spread, not where the curve leaves the previous one (where
 // the first curve need not pass through the conditional median).
 
-// condFraction is the share of the samples the conditional density of a
-// secondary curve is estimated from (the prototype needed >= 5 %).
-const condFraction = 0.1
-
 // densityFloor is the metric integrand where the estimated density is
 // zero (outside the support of a curve's samples, and for gamma = 0
 // outside the data range of the dimension). It keeps the response
@@ -47,8 +43,10 @@ func tableNodes(l *lattice, j int) int {
 }
 
 // buildTables computes the metric tables from the unfolded training
-// coordinates u (n×d).
-func buildTables(l *lattice, u []float64, n int, gamma, bandwidth float64) [][]float64 {
+// coordinates u (n×d). cond is the share of the samples a conditional
+// density is estimated from (Options.Conditioning; the prototype needed
+// >= 5 %).
+func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64) [][]float64 {
 	d := l.d
 	tables := make([][]float64, d)
 	for j := 0; j < d; j++ {
@@ -84,19 +82,19 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth float64) [][]f
 			h[off+k*strides[j]] += 1 - fr
 			h[off+(k+1)*strides[j]] += fr
 		}
-		// Smoothing: conditioning axes by a window holding condFraction
+		// Smoothing: conditioning axes by a window holding cond
 		// of the samples, the target axis by a narrow kernel (a fraction
 		// of Silverman's rule keeps hard edges sharp).
 		for a := 0; a <= j; a++ {
 			col := column(u, n, d, a)
 			var sigma float64
 			if a < j {
-				f := math.Pow(condFraction, 1/float64(j))
+				f := math.Pow(cond, 1/float64(j))
 				sigma = 0.5 * f * (quantile(col, 0.95) - quantile(col, 0.05))
 			} else {
 				neff := float64(n)
 				if j > 0 {
-					neff *= condFraction
+					neff *= cond
 				}
 				sigma = bandwidth * 1.06 * robustSD(col) * math.Pow(math.Max(neff, 1), -0.2)
 			}

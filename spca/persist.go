@@ -12,20 +12,22 @@ import (
 	"github.com/spcalab/spca/internal/atomicfile"
 )
 
-// Model file format (little-endian), version 1:
+// Model file format (little-endian), version 2:
 //
 //	magic    [8]byte "SPCAmodl"
 //	version  uint32
 //	payload  (fields below, in order)
 //	checksum uint32 CRC-32C of magic, version and payload
 //
+// Version 2 added Options.Conditioning after Options.Bandwidth; version 1
+// files (written before it existed, with conditioning 0.1) are still read.
 // The payload holds the options, the normalisation, the ranking at the
 // origin, the lattice of curve positions, the metric tables and the drawn
 // first curve. Every count is validated against the lattice shape before
 // anything is allocated, so a hostile file cannot request absurd memory.
 const (
 	modelMagic   = "SPCAmodl"
-	modelVersion = 1
+	modelVersion = 2
 	maxNodes     = 1 << 26
 )
 
@@ -86,6 +88,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	e.u64(uint64(o.Resolution))
 	e.u64(uint64(o.MaxReference))
 	e.f64(o.Bandwidth)
+	e.f64(o.Conditioning)
 	for _, v := range [][]float64{m.mean, m.origin, m.frame0, m.entropies, m.c} {
 		for _, x := range v {
 			e.f64(x)
@@ -220,8 +223,9 @@ func Read(r io.Reader) (*Model, error) {
 	if string(magic[:]) != modelMagic {
 		return nil, &FormatError{"not an SPCA model (bad magic number)"}
 	}
-	if v := dc.u32(); dc.err == nil && v != modelVersion {
-		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads %d)", v, modelVersion)}
+	version := dc.u32()
+	if dc.err == nil && version != modelVersion && version != 1 {
+		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads 1 to %d)", version, modelVersion)}
 	}
 	m := &Model{}
 	d := int(dc.u32())
@@ -251,6 +255,10 @@ func Read(r io.Reader) (*Model, error) {
 	o.Resolution = int(dc.u64() & (1<<40 - 1))
 	o.MaxReference = int(dc.u64() & (1<<40 - 1))
 	o.Bandwidth = dc.f64()
+	o.Conditioning = DefaultConditioning
+	if version >= 2 {
+		o.Conditioning = dc.f64()
+	}
 	m.mean = dc.vec(d)
 	m.origin = dc.vec(d)
 	m.frame0 = dc.vec(d * d)

@@ -2,7 +2,9 @@ package spca_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -66,16 +68,19 @@ func TestFitBadData(t *testing.T) {
 func TestFitBadOptions(t *testing.T) {
 	x := testimages.Spiral(300, 1).X
 	for name, set := range map[string]func(*spca.Options){
-		"negative gamma": func(o *spca.Options) { o.Gamma = -1 },
-		"NaN gamma":      func(o *spca.Options) { o.Gamma = math.NaN() },
-		"K zero":         func(o *spca.Options) { o.K = 0 },
-		"K above 1":      func(o *spca.Options) { o.K = 1.5 },
-		"tau zero":       func(o *spca.Options) { o.Tau = 0 },
-		"q zero":         func(o *spca.Options) { o.Q = 0 },
-		"given origin":   func(o *spca.Options) { o.Origin = spca.OriginGiven },
-		"far origin":     func(o *spca.Options) { o.Origin, o.OriginPoint = spca.OriginGiven, []float64{100, 100} },
-		"short scale":    func(o *spca.Options) { o.Scale = []float64{1} },
-		"zero scale":     func(o *spca.Options) { o.Scale = []float64{1, 0} },
+		"negative gamma":  func(o *spca.Options) { o.Gamma = -1 },
+		"NaN gamma":       func(o *spca.Options) { o.Gamma = math.NaN() },
+		"K zero":          func(o *spca.Options) { o.K = 0 },
+		"K above 1":       func(o *spca.Options) { o.K = 1.5 },
+		"tau zero":        func(o *spca.Options) { o.Tau = 0 },
+		"q zero":          func(o *spca.Options) { o.Q = 0 },
+		"given origin":    func(o *spca.Options) { o.Origin = spca.OriginGiven },
+		"far origin":      func(o *spca.Options) { o.Origin, o.OriginPoint = spca.OriginGiven, []float64{100, 100} },
+		"short scale":     func(o *spca.Options) { o.Scale = []float64{1} },
+		"zero scale":      func(o *spca.Options) { o.Scale = []float64{1, 0} },
+		"bandwidth NaN":   func(o *spca.Options) { o.Bandwidth = math.NaN() },
+		"conditioning 2":  func(o *spca.Options) { o.Conditioning = 2 },
+		"conditioning <0": func(o *spca.Options) { o.Conditioning = -0.1 },
 	} {
 		o := withGamma(0)
 		set(&o)
@@ -212,6 +217,41 @@ func TestSaveLoad(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("directory holds %d entries after a failed save, want 1", len(entries))
+	}
+}
+
+// TestReadVersion1 reads a model in the version 1 layout (no Conditioning
+// field, written before the option existed): it loads with the conditioning
+// version 1 used, and transforms like the model it came from.
+func TestReadVersion1(t *testing.T) {
+	m, x := smallModel(t)
+	if got := m.Options().Conditioning; got != spca.DefaultConditioning {
+		t.Fatalf("conditioning %v, want the default %v", got, spca.DefaultConditioning)
+	}
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	v2 := b.Bytes()
+	// Magic, version, dimension, gamma, k, tau, q, origin kind, empty
+	// origin point, tol, max-iter, seed, resolution, max-reference,
+	// bandwidth: the conditioning follows at byte 104.
+	const at = 8 + 4 + 4 + 4*8 + 4 + 8 + 8 + 4 + 8 + 8 + 8 + 8
+	if math.Float64frombits(binary.LittleEndian.Uint64(v2[at:])) != spca.DefaultConditioning {
+		t.Fatal("conditioning not where the version 2 layout puts it")
+	}
+	v1 := append(append([]byte(nil), v2[:at]...), v2[at+8:len(v2)-4]...)
+	binary.LittleEndian.PutUint32(v1[8:], 1)
+	v1 = binary.LittleEndian.AppendUint32(v1, crc32.Checksum(v1, crc32.MakeTable(crc32.Castagnoli)))
+	old, err := spca.Read(bytes.NewReader(v1))
+	if err != nil {
+		t.Fatalf("version 1 model: %v", err)
+	}
+	if got := old.Options().Conditioning; got != spca.DefaultConditioning {
+		t.Errorf("version 1 model: conditioning %v, want %v", got, spca.DefaultConditioning)
+	}
+	r1, _, _ := m.TransformBatch(x)
+	r2, _, _ := old.TransformBatch(x)
+	if !mat.Equal(r1, r2) {
+		t.Error("version 1 model transforms differently")
 	}
 }
 

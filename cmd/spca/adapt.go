@@ -91,6 +91,10 @@ func trainFlags() []cli.Flag {
 	wa, wb := sceneWhitesText()
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.SPCA.Gamma), Usage: "SPCA metric exponent, >= 0 (1 equalises: the seed's infomax choice)"},
+		&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the samples, in (0, 1] (1: stiff curves, which correspond best between the two lights)"},
+		&cli.Float64Flag{Name: flagTau, Value: def.SPCA.Tau, Usage: "SPCA step of the curves as a fraction of the RMS radius of the colours"},
+		&cli.Float64Flag{Name: flagBandwidth, Value: def.SPCA.Bandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule (wide: a smooth mapping a LUT samples well)"},
+		&cli.Float64Flag{Name: flagConditioning, Value: def.SPCA.Conditioning, Usage: "SPCA share of the colours a secondary curve's density is estimated from, in (0, 1]"},
 		&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "pixels sampled from each environment"},
 		&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the pixel samples"},
 		&cli.StringFlag{Name: flagWhiteA, Value: wa, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford and cat02 oracles (default: the generated scenes' D65 white)"},
@@ -106,6 +110,10 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	if o.SPCA.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
 		return o, fail("--%s: %v", flagGamma, err)
 	}
+	o.SPCA.K = c.Float64(flagK)
+	o.SPCA.Tau = c.Float64(flagTau)
+	o.SPCA.Bandwidth = c.Float64(flagBandwidth)
+	o.SPCA.Conditioning = c.Float64(flagConditioning)
 	o.Samples = c.Int(flagSamples)
 	if o.Samples < 1 {
 		return o, fail("--%s: %d is not a positive number of pixels", flagSamples, o.Samples)

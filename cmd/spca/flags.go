@@ -22,6 +22,8 @@ const (
 	flagModel        = "model"
 	flagGamma        = "gamma"
 	flagK            = "k"
+	flagBandwidth    = "bandwidth"
+	flagConditioning = "conditioning"
 	flagTau          = "tau"
 	flagQ            = "q"
 	flagOrigin       = "origin"
@@ -116,6 +118,8 @@ func fitFlags() []cli.Flag {
 		&cli.Float64Flag{Name: flagTol, Value: def.Tol, Usage: "convergence tolerance of the forward transform, as a fraction of the data diameter"},
 		&cli.IntFlag{Name: flagMaxIter, Value: def.MaxIter, Usage: "maximum correction iterations of the forward transform"},
 		&cli.IntFlag{Name: flagResolution, Value: spca.DefaultResolution, Usage: "number of lattice nodes for the secondary curves"},
+		&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "kernel bandwidth of the densities along the curves, as a fraction of Silverman's rule (narrow keeps edges sharp, wide gives a smoother transform)"},
+		&cli.Float64Flag{Name: flagConditioning, Value: spca.DefaultConditioning, Usage: "share of the samples a secondary curve's density is estimated from, in (0, 1]"},
 	}
 }
 
@@ -161,6 +165,8 @@ func fitOptions(c *cli.Context) (spca.Options, error) {
 	opt.Tol = c.Float64(flagTol)
 	opt.MaxIter = c.Int(flagMaxIter)
 	opt.Resolution = c.Int(flagResolution)
+	opt.Bandwidth = c.Float64(flagBandwidth)
+	opt.Conditioning = c.Float64(flagConditioning)
 	return opt, nil
 }
 

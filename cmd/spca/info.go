@@ -33,6 +33,8 @@ type infoJSON struct {
 	Seed              uint64   `json:"seed"`
 	Resolution        int      `json:"resolution"`
 	MaxReference      int      `json:"max_reference"`
+	Bandwidth         number   `json:"bandwidth"`
+	Conditioning      number   `json:"conditioning"`
 	LatticeSize       []int    `json:"lattice_size"`
 	Scale             []number `json:"scale"`
 	MarginalEntropies []number `json:"marginal_entropies_bits"`
@@ -65,6 +67,8 @@ func runInfo(c *cli.Context) error {
 		Seed:              opt.Seed,
 		Resolution:        opt.Resolution,
 		MaxReference:      opt.MaxReference,
+		Bandwidth:         number(opt.Bandwidth),
+		Conditioning:      number(opt.Conditioning),
 		LatticeSize:       model.LatticeSize(),
 		Scale:             numbers(model.Scale()),
 		MarginalEntropies: numbers(model.MarginalEntropies()),
@@ -95,6 +99,8 @@ func runInfo(c *cli.Context) error {
 		{"seed", fmt.Sprint(opt.Seed)},
 		{"resolution", fmt.Sprint(opt.Resolution)},
 		{"max-reference", fmt.Sprint(opt.MaxReference)},
+		{"bandwidth", formatFloat(opt.Bandwidth)},
+		{"conditioning", formatFloat(opt.Conditioning)},
 		{"lattice", strings.Join(lattice, " × ") + " nodes"},
 		{"scale", formatFloats(model.Scale())},
 		{"marginal entropies", formatFloats(model.MarginalEntropies()) + " bits"},
