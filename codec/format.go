@@ -145,7 +145,6 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
 	basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
-	mean := c.PCA.Mean
 	var g8 *image.Gray
 	var g16 *image.Gray16
 	if sixteen {
@@ -154,17 +153,56 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 		g8 = image.NewGray(image.Rect(0, 0, w, h))
 	}
 	cols, rows := grid.Cols(), grid.Rows()
-	parallelFor(rows, func(by int) {
-		y := make([]float64, dims)
-		for bx := 0; bx < cols; bx++ {
-			i := by*cols + bx
-			if k > 0 {
+	if k == dims {
+		// SPCA codes every coefficient, so each cell decodes to fixed
+		// pixels: look them up instead of multiplying by the basis.
+		pix8, pix16 := c.pixelBook(book, basis, sixteen)
+		parallelFor(rows, func(by int) {
+			cells := make([]int, cols)
+			for bx := range cells {
+				i := by*cols + bx
 				cell := 0
 				for j := 0; j < k; j++ {
 					cell = cell*c.Bins[j] + int(idx[i*dims+j])
 				}
-				copy(y[:k], book[cell*k:(cell+1)*k])
+				cells[bx] = cell * dims
 			}
+			// Pixel row r of every patch of this row of patches; the
+			// images start at (0, 0), so offsets are direct.
+			for r := 0; r < n && by*n+r < h; r++ {
+				py := by*n + r
+				for bx, base := range cells {
+					src := base + r*n
+					for cx := 0; cx < n; cx++ {
+						px := bx*n + cx
+						if px >= w {
+							break
+						}
+						if sixteen {
+							q := pix16[src+cx]
+							o := py*g16.Stride + 2*px
+							g16.Pix[o], g16.Pix[o+1] = uint8(q>>8), uint8(q)
+						} else {
+							g8.Pix[py*g8.Stride+px] = pix8[src+cx]
+						}
+					}
+				}
+			}
+		})
+		if sixteen {
+			return g16
+		}
+		return g8
+	}
+	parallelFor(rows, func(by int) {
+		y := make([]float64, dims)
+		for bx := 0; bx < cols; bx++ {
+			i := by*cols + bx
+			cell := 0
+			for j := 0; j < k; j++ {
+				cell = cell*c.Bins[j] + int(idx[i*dims+j])
+			}
+			copy(y[:k], book[cell*k:(cell+1)*k])
 			for j := k; j < dims; j++ {
 				y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
 			}
@@ -173,12 +211,7 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 				if px >= w || py >= h {
 					continue
 				}
-				v := mean[p]
-				row := basis[p*dims : (p+1)*dims]
-				for j, yj := range y {
-					v += row[j] * yj
-				}
-				// The images start at (0, 0): offsets are direct.
+				v := c.pixel(p, y, basis)
 				if sixteen {
 					q := patches.Quantize16(v)
 					o := py*g16.Stride + 2*px
@@ -193,6 +226,48 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 		return g16
 	}
 	return g8
+}
+
+// pixel returns pixel p of the patch whose PCA coefficients are y.
+func (c *Channel) pixel(p int, y, basis []float64) float64 {
+	dims := len(y)
+	v := c.PCA.Mean[p]
+	row := basis[p*dims : (p+1)*dims]
+	for j, yj := range y {
+		v += row[j] * yj
+	}
+	return v
+}
+
+// pixelBook returns the decoded pixels of every codebook cell at 8 or 16
+// bits (the other slice is nil), computed once per depth. It is only used
+// when every coefficient is leading, so a cell fixes the whole patch.
+func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uint16) {
+	d := 0
+	if sixteen {
+		d = 1
+	}
+	c.pixOnce[d].Do(func() {
+		dims := c.Dims()
+		cells := len(book) / dims
+		if sixteen {
+			c.pix16 = make([]uint16, len(book))
+		} else {
+			c.pix8 = make([]uint8, len(book))
+		}
+		parallelFor(cells, func(cell int) {
+			y := book[cell*dims : (cell+1)*dims]
+			for p := 0; p < dims; p++ {
+				v := c.pixel(p, y, basis)
+				if sixteen {
+					c.pix16[cell*dims+p] = patches.Quantize16(v)
+				} else {
+					c.pix8[cell*dims+p] = patches.Quantize8(v)
+				}
+			}
+		})
+	})
+	return c.pix8, c.pix16
 }
 
 // parallelFor runs fn(i) for i in [0, n) on GOMAXPROCS goroutines.

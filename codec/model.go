@@ -49,6 +49,9 @@ type Channel struct {
 	fast     *fastPath
 	bookOnce sync.Once
 	book     []float64 // codebook of the leading dims, nil if too large
+	pixOnce  [2]sync.Once
+	pix8     []uint8  // decoded 8-bit pixels of every codebook cell (see pixelBook)
+	pix16    []uint16 // the same at 16 bits
 }
 
 // Leading returns the number of coefficients coded through SPCA (0 for
@@ -285,6 +288,8 @@ func (c *Channel) setBins(bins []int) error {
 	}
 	c.bookOnce = sync.Once{}
 	c.book = nil
+	c.pixOnce = [2]sync.Once{}
+	c.pix8, c.pix16 = nil, nil
 	return c.prepare()
 }
 

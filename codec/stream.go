@@ -40,12 +40,15 @@ func zigzag(v int) int {
 	return -2*v - 1
 }
 
+// unzigzag inverts zigzag without branches (the sign of a residual is
+// unpredictable, and this runs once per decoded index).
 func unzigzag(s int) int {
-	if s&1 == 0 {
-		return s / 2
-	}
-	return -(s + 1) / 2
+	return (s >> 1) ^ -(s & 1)
 }
+
+// contextOfActivity is the context class of the neighbours' activity a
+// (0: both at the centre index, 1: a <= 2, 2: more), indexed by min(a, 3).
+var contextOfActivity = [4]int{0, 1, 1, 2}
 
 func streamIndex(j, ctx int) int {
 	if j == 0 {
@@ -65,20 +68,12 @@ func contextOf(idx []int32, i, j, dims, cols, centre int) int {
 	if i >= cols {
 		a += abs(int(idx[(i-cols)*dims+j]) - centre)
 	}
-	switch {
-	case a == 0:
-		return 0
-	case a <= 2:
-		return 1
-	}
-	return 2
+	return contextOfActivity[min(a, 3)]
 }
 
 func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
+	m := v >> 63
+	return (v ^ m) - m
 }
 
 func predictDC(idx []int32, i, dims, cols, centre int) int {
@@ -159,45 +154,47 @@ func dimStreams(j int) []int {
 
 func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc int) error {
 	n := len(idx) / dims
-	var pos [contexts]int
 	streams := dimStreams(j)
-	col := -1
-	for i := 0; i < n; i++ {
-		var c, pred int
-		if col++; col == cols {
+	var subs [contexts][]byte
+	for c, k := range streams {
+		subs[c] = s.sub[k]
+	}
+	var pos [contexts]int
+	// The neighbours are this dimension's indices to the left and one row
+	// up: keep them in a row buffer instead of striding through idx.
+	above := make([]int32, cols)
+	left := 0
+	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
+		if col == cols {
 			col = 0
 		}
+		var c, pred int
 		if j == 0 {
 			switch {
 			case col > 0:
-				pred = int(idx[(i-1)*dims])
+				pred = left
 			case i >= cols:
-				pred = int(idx[(i-cols)*dims])
+				pred = int(above[0])
 			default:
 				pred = cj
 			}
 		} else {
 			a := 0
 			if col > 0 {
-				a += abs(int(idx[(i-1)*dims+j]) - cj)
+				a += abs(left - cj)
 			}
 			if i >= cols {
-				a += abs(int(idx[(i-cols)*dims+j]) - cj)
+				a += abs(int(above[col]) - cj)
 			}
-			c = 2
-			if a == 0 {
-				c = 0
-			} else if a <= 2 {
-				c = 1
-			}
+			c = contextOfActivity[min(a, 3)]
 			pred = cj
 		}
-		sub := s.sub[streams[c]]
-		if pos[c] >= len(sub) {
+		sub, p := subs[c], pos[c]
+		if p >= len(sub) {
 			return errors.New("symbol stream too short")
 		}
-		v := int(sub[pos[c]])
-		pos[c]++
+		v := int(sub[p])
+		pos[c] = p + 1
 		if v == escape {
 			v += int(s.esc[esc])
 			esc++
@@ -207,6 +204,8 @@ func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc in
 			return fmt.Errorf("index %d out of the %d bins of dimension %d", q, bj, j+1)
 		}
 		idx[i*dims+j] = int32(q)
+		above[col] = int32(q)
+		left = q
 	}
 	for c, k := range streams {
 		if pos[c] != len(s.sub[k]) {
