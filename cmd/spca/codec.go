@@ -19,6 +19,7 @@ import (
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/spca"
 )
 
 // imageExts are the extensions of the image files taken from a directory.
@@ -85,6 +86,9 @@ func codecTrainCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagColor, Usage: "code colour (YCbCr, a model per channel) instead of the luminance"},
 			&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "training patches per channel"},
 			&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
+			&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the patches, in (0, 1] (larger: stiffer curves)"},
+			&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule"},
+			&cli.Float64Flag{Name: flagConditioning, Value: spca.DefaultConditioning, Usage: "SPCA share of the patches a secondary curve's density is estimated from, in (0, 1]"},
 		},
 		Action: runCodecTrain,
 	}
@@ -125,6 +129,9 @@ func runCodecTrain(c *cli.Context) error {
 	opt.Color = c.Bool(flagColor)
 	opt.Samples = c.Int(flagSamples)
 	opt.Seed = c.Uint64(flagSeed)
+	opt.SPCA.K = c.Float64(flagK)
+	opt.SPCA.Bandwidth = c.Float64(flagBandwidth)
+	opt.SPCA.Conditioning = c.Float64(flagConditioning)
 	// Fail before a long training rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
 		return fail("--%s: %s", flagOut, pathError(err))
