@@ -530,6 +530,7 @@ func (f *fitter) buildLattice(m *Model, origin, frame []float64) error {
 	}
 	m.fiber0Lo, m.fiber0Hi = i0, i1
 	m.setFiber0()
+	m.setRestartNodes()
 	return nil
 }
 

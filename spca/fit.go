@@ -30,8 +30,10 @@ type Model struct {
 	fiber0S   []float64   // their coordinates u_1
 	fiber0Lo  int         // lattice nodes of the drawn part
 	fiber0Hi  int
-	curve1    polyline // the drawn first curve (no frames)
-	tolN      float64  // forward tolerance, normalised units
+	curve1    polyline  // the drawn first curve (no frames)
+	tolN      float64   // forward tolerance, normalised units
+	restartU  []float64 // coarse lattice nodes for restarts (setRestartNodes)
+	restartX  []float64
 }
 
 // Dim returns the dimension d of samples and responses.

@@ -356,6 +356,7 @@ func Read(r io.Reader) (*Model, error) {
 		return nil, &FormatError{"checksum mismatch (corrupt file)"}
 	}
 	m.setFiber0()
+	m.setRestartNodes()
 	return m, nil
 }
 

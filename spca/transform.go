@@ -84,9 +84,25 @@ func (m *Model) unfold(z, u []float64, w *work) PointStats {
 const restartNodes = 4096
 
 // nearestNode sets u to the coordinates of the node closest to z on a
-// coarse sub-lattice (at most restartNodes nodes, every s_j-th node along
-// axis j): a restart only needs the right basin, Newton does the rest.
+// coarse sub-lattice (see setRestartNodes): a restart only needs the right
+// basin, Newton does the rest.
 func (m *Model) nearestNode(z, u []float64) {
+	d := m.d
+	best, bi := math.Inf(1), 0
+	for i := 0; i < len(m.restartX)/d; i++ {
+		if v := dist2(z, m.restartX[i*d:(i+1)*d]); v < best {
+			best, bi = v, i
+		}
+	}
+	copy(u, m.restartU[bi*d:(bi+1)*d])
+}
+
+// setRestartNodes lists, once per model, the nodes nearestNode scans: at
+// most restartNodes nodes, every s_j-th node along axis j, with their
+// unfolded coordinates and positions. (Points off the training manifold,
+// such as the corners of a colour LUT, restart often, and gathering the
+// nodes on every restart was most of their cost.)
+func (m *Model) setRestartNodes() {
 	l := &m.lat
 	d := m.d
 	step := make([]int, d)
@@ -107,18 +123,15 @@ func (m *Model) nearestNode(z, u []float64) {
 			count *= (l.g[j] + step[j] - 1) / step[j]
 		}
 	}
-	best := math.Inf(1)
+	m.restartU, m.restartX = nil, nil
 	idx := make([]int, d)
-	bestIdx := make([]int, d)
 	for {
 		off := 0
 		for j := 0; j < d; j++ {
 			off += idx[j] * l.strides[j]
+			m.restartU = append(m.restartU, l.lo[j]+float64(idx[j])*l.step[j])
 		}
-		if v := dist2(z, l.x[off*d:(off+1)*d]); v < best {
-			best = v
-			copy(bestIdx, idx)
-		}
+		m.restartX = append(m.restartX, l.x[off*d:(off+1)*d]...)
 		j := d - 1
 		for ; j >= 0; j-- {
 			idx[j] += step[j]
@@ -130,9 +143,6 @@ func (m *Model) nearestNode(z, u []float64) {
 		if j < 0 {
 			break
 		}
-	}
-	for j := 0; j < d; j++ {
-		u[j] = l.lo[j] + float64(bestIdx[j])*l.step[j]
 	}
 }
 
