@@ -28,8 +28,9 @@ const (
 // Options control Train.
 type Options struct {
 	// SPCA holds the options of both SPCA fits. Its Directions are
-	// ignored: A's fit uses none and B's fit uses A's Directions, so that
-	// the dimensions of the two models mean the same thing.
+	// ignored: A's fit uses the principal axes of A's colours and B's fit
+	// uses A's Directions, so that the dimensions of the two models mean
+	// the same thing.
 	SPCA spca.Options
 	// Samples is the number of pixels drawn from each environment's
 	// images (SampleLMS).
@@ -128,8 +129,8 @@ func Train(a, b []image.Image, opt *Options) (*Model, error) {
 }
 
 // TrainSamples fits the adaptation from LMS samples (rows of N×3
-// matrices) of environments A and B: SPCA on A; SPCA on B with A's
-// Directions, so that response i of both models follows the same kind of
+// matrices) of environments A and B: SPCA on A, its dimensions along the
+// principal axes of A's colours; SPCA on B with A's Directions, so that response i of both models follows the same kind of
 // direction with the same orientation (the first is luminance-like,
 // increasing with (1, 1, 1)); and the means and principal axes for the
 // baselines. A nil opt means DefaultOptions().
