@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/fileio"
 )
 
 // LUT sizes.
@@ -342,14 +342,5 @@ func parseFloats(s string, n int) ([]float64, error) {
 
 // LoadCube reads a .cube file.
 func LoadCube(path string) (*LUT, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("adapt: %w", err)
-	}
-	defer f.Close()
-	l, err := ReadCube(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return l, nil
+	return fileio.Read(path, ReadCube)
 }

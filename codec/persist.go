@@ -7,9 +7,9 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/fileio"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
 	"gonum.org/v1/gonum/mat"
@@ -126,16 +126,7 @@ func (m *Model) Save(path string) error {
 
 // LoadModel reads a codec model file.
 func LoadModel(path string) (*Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := ReadModel(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return fileio.Read(path, ReadModel)
 }
 
 // ModelError reports a file that is not a valid codec model.

@@ -17,6 +17,7 @@ type lattice struct {
 	zero    []int     // index of the node u_j = 0 (axes >= 1; 0 on axis 0)
 	strides []int
 	x       []float64 // positions, prod(g)×d, axis 0 slowest
+	reduce  bool      // evalCell can use evalCellReduce (set by setStrides)
 }
 
 func (l *lattice) size() int {
@@ -30,9 +31,13 @@ func (l *lattice) size() int {
 func (l *lattice) setStrides() {
 	l.strides = make([]int, l.d)
 	s := 1
+	l.reduce = l.d <= maxReduceDim
 	for j := l.d - 1; j >= 0; j-- {
 		l.strides[j] = s
 		s *= l.g[j]
+		if l.g[j] < 2 {
+			l.reduce = false
+		}
 	}
 }
 
@@ -118,7 +123,7 @@ func extrapolate(dst, jac, excess []float64, d int) {
 // evalCell evaluates the multilinear cell with lower corner base at the
 // fractions frac (within [0, 1] per axis).
 func (l *lattice) evalCell(base int, dst, jac, frac []float64) {
-	if l.d <= maxReduceDim && l.noSingleAxis() {
+	if l.reduce {
 		l.evalCellReduce(base, dst, jac, frac)
 		return
 	}
@@ -244,22 +249,12 @@ func (l *lattice) axisCoords(j int) []float64 {
 // scratch lives on the stack).
 const maxReduceDim = 4
 
-// noSingleAxis reports whether every axis has at least two nodes.
-func (l *lattice) noSingleAxis() bool {
-	for _, g := range l.g {
-		if g < 2 {
-			return false
-		}
-	}
-	return true
-}
-
 // evalCellReduce is evalCell for d <= maxReduceDim without single-node
-// axes. It interpolates the 2^d corners axis by axis (each stage halves
-// them), and the Jacobian column of axis j is the difference across the
-// pairs of stage j, reduced by the later stages: about a third of the
-// arithmetic of the per-corner weights, without branches. This is the
-// innermost step of every forward transform.
+// axes (lattice.reduce). It interpolates the 2^d corners axis by axis
+// (each stage halves them), and the Jacobian column of axis j is the
+// difference across the pairs of stage j, reduced by the later stages:
+// about a third of the arithmetic of the per-corner weights, without
+// branches. This is the innermost step of every forward transform.
 func (l *lattice) evalCellReduce(base int, dst, jac, frac []float64) {
 	d := l.d
 	var v [(1 << maxReduceDim) * maxReduceDim]float64

@@ -7,9 +7,9 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/fileio"
 )
 
 // Model file format (little-endian), version 2:
@@ -381,14 +381,5 @@ func (m *Model) Save(path string) error {
 
 // Load reads a model file.
 func Load(path string) (*Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return fileio.Read(path, Read)
 }

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/fileio"
 )
 
 // Limits of Read. They guard against inputs that would exhaust memory
@@ -163,16 +164,7 @@ func ReadFile(path string) (*mat.Dense, error) {
 		}
 		return m, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return fileio.Read(path, Read)
 }
 
 // WriteFile writes m with Write to the file at path, atomically, or to
