@@ -392,7 +392,7 @@ func latticeNodes(d, budget int) (first, rest int) {
 		return min(4096, max(8, budget)), 0
 	}
 	g := math.Pow(float64(budget), 1/(float64(d)+0.5))
-	first = int(math.Min(1024, math.Max(32, math.Round(math.Pow(g, 1.5)))))
+	first = int(min(1024, max(32, math.Round(math.Pow(g, 1.5)))))
 	fits := func(first, r int) bool {
 		nodes, curves := float64(first), float64(first)
 		for j := 1; j < d; j++ {
@@ -490,8 +490,8 @@ func (f *fitter) buildLattice(m *Model, origin, frame []float64) error {
 			los[i] = curves[i].s[0]
 			his[i] = curves[i].s[curves[i].len()-1]
 		}
-		lo := math.Max(quantile(los, 1-curveExtentQuantile), -f.dmax)
-		hi := math.Min(quantile(his, curveExtentQuantile), f.dmax)
+		lo := max(quantile(los, 1-curveExtentQuantile), -f.dmax)
+		hi := min(quantile(his, curveExtentQuantile), f.dmax)
 		g, first, step, zero := axisFor(lo, hi, f.opt.Tau, rest, true)
 		lat.g = append(lat.g, g)
 		lat.lo = append(lat.lo, first)

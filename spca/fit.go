@@ -204,8 +204,8 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 		d:        d,
 		tau:      tau,
 		q:        f.opt.Q,
-		dOut:     math.Max(3*typicalSpacing(ref, m, d), tau),
-		maxSteps: int(math.Min(5000, math.Ceil(4*f.dmax/tau))),
+		dOut:     max(3*typicalSpacing(ref, m, d), tau),
+		maxSteps: int(min(5000, math.Ceil(4*f.dmax/tau))),
 	}
 	return f, nil
 }

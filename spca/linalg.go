@@ -84,7 +84,7 @@ func symEigen(a []float64, d int, vals, vecs []float64) {
 func solveLinear(a, b []float64, d int) bool {
 	scale := 0.0
 	for _, v := range a[:d*d] {
-		scale = math.Max(scale, math.Abs(v))
+		scale = max(scale, math.Abs(v))
 	}
 	if scale == 0 {
 		return false

@@ -70,7 +70,7 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64)
 				off += k * strides[a]
 			}
 			p := (row[j] - l.lo[j]) / tstep
-			p = math.Max(0, math.Min(float64(shape[j]-1), p))
+			p = max(0, min(float64(shape[j]-1), p))
 			k := int(math.Floor(p))
 			if k >= shape[j]-1 {
 				k = shape[j] - 2
@@ -96,19 +96,19 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64)
 				if j > 0 {
 					neff *= cond
 				}
-				sigma = bandwidth * 1.06 * robustSD(col) * math.Pow(math.Max(neff, 1), -0.2)
+				sigma = bandwidth * 1.06 * robustSD(col) * math.Pow(max(neff, 1), -0.2)
 			}
 			step := l.step[a]
 			if a == j {
 				step = tstep
 			}
-			smoothAxis(h, shape, strides, a, math.Max(0.5, sigma/step))
+			smoothAxis(h, shape, strides, a, max(0.5, sigma/step))
 		}
 		// Data range of the dimension, for gamma = 0.
 		col := column(u, n, d, j)
 		umin, umax := col[0], col[0]
 		for _, v := range col {
-			umin, umax = math.Min(umin, v), math.Max(umax, v)
+			umin, umax = min(umin, v), max(umax, v)
 		}
 		// Cumulative metric per fiber.
 		g := shape[j]
@@ -121,7 +121,7 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64)
 			base := fb * g
 			peak := 0.0
 			for i := 0; i < g; i++ {
-				peak = math.Max(peak, h[base+i])
+				peak = max(peak, h[base+i])
 			}
 			for i := 0; i < g; i++ {
 				w[i] = densityFloor
@@ -238,7 +238,7 @@ func robustSD(x []float64) float64 {
 	for _, v := range x {
 		ss += (v - m) * (v - m)
 	}
-	sd := math.Sqrt(ss / math.Max(1, n-1))
+	sd := math.Sqrt(ss / max(1, n-1))
 	iqr := (quantile(x, 0.75) - quantile(x, 0.25)) / 1.349
 	if iqr > 0 && iqr < sd {
 		return iqr

@@ -335,7 +335,7 @@ func (m *Model) tableWeights(j int, u []float64, w *work) {
 	l := &m.lat
 	for a := 0; a < j; a++ {
 		i, f := l.cell(a, u[a])
-		w.idx[a], w.frac[a] = i, math.Max(0, math.Min(1, f))
+		w.idx[a], w.frac[a] = i, max(0, min(1, f))
 	}
 }
 
@@ -568,6 +568,46 @@ func (m *Model) PositionWork(dst, u []float64, s *MetricScratch) {
 	m.denorm(w.x, dst)
 }
 
+// NewtonStep takes one undamped Newton step of the geodesic projection
+// of the sample x from the unfolded coordinates u (input units, updated in
+// place) and returns the length of the step in input units. It costs one
+// lattice evaluation, against two or three per iteration of RefineUnfold,
+// which checks every step. A fast path that starts from an accurate
+// estimate of u (a tabulated unfolding) can accept a short step
+// unchecked: Newton's error after a step is of the order of the step
+// squared. ok is false, and u unchanged, where the step cannot be trusted
+// at any length: u outside the lattice or a singular Jacobian (a fold).
+func (m *Model) NewtonStep(u, x []float64, s *MetricScratch) (step float64, ok bool) {
+	if len(u) != m.d || len(x) != m.d {
+		panic("spca: NewtonStep needs Dim values")
+	}
+	if s == nil {
+		s = m.NewMetricScratch()
+	}
+	w := s.w
+	d := m.d
+	for k := range x {
+		w.z[k] = (x[k] - m.mean[k]) / m.scale
+		w.un[k] = u[k] / m.scale
+	}
+	l := &m.lat
+	if l.clampU(w.un) {
+		return 0, false
+	}
+	l.eval(w.un, w.x, w.jac, w.idx, w.frac)
+	residual(w.z, w.x, w.b)
+	copy(w.a, w.jac)
+	if !solveLinear(w.a, w.b, d) {
+		return 0, false
+	}
+	s2 := 0.0
+	for k := range u {
+		s2 += w.b[k] * w.b[k]
+		u[k] = (w.un[k] + w.b[k]) * m.scale
+	}
+	return math.Sqrt(s2) * m.scale, true
+}
+
 // RefineUnfold improves unfolded coordinates u (input units) of the sample
 // x in place with at most maxIter Newton corrections of the exact
 // geodesic projection: a tabulated or interpolated u becomes the exact
@@ -704,7 +744,7 @@ func summarise(stats []PointStats, maxIter int) BatchStats {
 		}
 		b.Histogram[s.Iterations]++
 		b.MaxIter = max(b.MaxIter, s.Iterations)
-		b.MaxResidual = math.Max(b.MaxResidual, s.Residual)
+		b.MaxResidual = max(b.MaxResidual, s.Residual)
 	}
 	return b
 }
