@@ -51,8 +51,12 @@ func (c *Channel) fastPath() *fastPath {
 	return c.fast
 }
 
-// fastNodes is the node budget of the fast path.
-const fastNodes = 1 << 18
+// fastNodes is the node budget of the fast path: 16 nodes per axis for the
+// 2×2 default. Since every patch takes a Newton step, the table only has to
+// start it close; 4× more nodes (22 per axis) gave no fewer disagreements
+// with the exact path and cost 4× the exact unfoldings to build (about a
+// second, more than encoding a few images exactly).
+const fastNodes = 1 << 16
 
 func buildFastPath(c *Channel) *fastPath {
 	k := c.Leading()
@@ -266,13 +270,14 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 const refineMiss = 0.01
 
 // acceptStep is the longest Newton step from the interpolated unfolding
-// (grey levels) the fast path accepts without checking it. The table's
-// error, which is what the step corrects, is 0.1 to 1.6 grey levels for
-// nearly all patches; after a step of 2 the error is of the order of its
-// square times the lattice's curvature, far below a bin. Measured: 98 % of
-// patches accept their first step, and 0.02–0.08 % of the indices differ
-// from the exact path (TestFastPathAgreement), against 0.01–0.05 % with
-// every step checked, for 40 % less encoding time.
+// (grey levels) the fast path accepts without checking it. The step is
+// the table's error: 0.24 grey levels at the median, 0.74 at the 90th
+// percentile, 3.6 at the 99th on a 768×512 test texture; after a step of 2
+// the error is of the order of its square times the lattice's curvature,
+// far below a bin. Measured: 98 % of patches accept their first step, and
+// 0.02–0.07 % of the indices differ from the exact path
+// (TestFastPathAgreement), against 0.01–0.05 % with every step checked,
+// for 45 % less encoding time.
 const acceptStep = 2.0
 
 func quantileSorted(s []float64, p float64) float64 {
