@@ -291,7 +291,9 @@ func ReadCube(r io.Reader) (*LUT, error) {
 			}
 			l.Size = n
 			want = 3 * n * n * n
-			l.Table = make([]float32, 0, want)
+			// Grown as lines arrive: a one-line file declaring 256 nodes
+			// must not reserve 200 MB.
+			l.Table = make([]float32, 0, min(want, 3*65*65*65))
 		case key == "LUT_1D_SIZE":
 			return nil, bad("1-D LUTs are not supported")
 		case key == "DOMAIN_MIN" || key == "DOMAIN_MAX":

@@ -1,0 +1,129 @@
+package adapt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+// withCRC returns data with its last four bytes replaced by the CRC-32C of
+// the rest, so that a fuzzer's mutations reach the fields behind the
+// checksum instead of all failing it.
+func withCRC(data []byte) []byte {
+	if len(data) < 4 {
+		return data
+	}
+	body := append([]byte(nil), data[:len(data)-4]...)
+	return binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli))
+}
+
+// fuzzImage is a tiny 8-bit image with alpha for the fuzz targets.
+func fuzzImage() image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, 3, 2))
+	for i := 0; i < 6; i++ {
+		img.Set(i%3, i/3, color.NRGBA{uint8(40 * i), uint8(255 - 30*i), uint8(17 * i), uint8(255 - 40*i)})
+	}
+	return img
+}
+
+// FuzzRead checks that no input makes the model decoder panic or hang,
+// that every rejection is a *FormatError, and that a model it accepts maps
+// colours with every method.
+func FuzzRead(f *testing.F) {
+	a, b := testimages.SceneSet(20, 16, 12, trainSeed)
+	o := testOptions()
+	o.Samples = 1500
+	o.SPCA.Resolution = 512
+	m, err := Train(a, b, &o)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		f.Fatal(err)
+	}
+	good := buf.Bytes()
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add(withCRC(good[:len(good)/2]))
+	f.Add([]byte(modelMagic))
+	f.Add([]byte{})
+	for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 12, len(modelMagic) + 20, len(modelMagic) + 70} {
+		c := append([]byte(nil), good...)
+		c[off] ^= 0xff
+		f.Add(withCRC(c))
+	}
+	img := fuzzImage()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range [][]byte{data, withCRC(data)} {
+			m, err := Read(bytes.NewReader(d))
+			if err != nil {
+				var fe *FormatError
+				if !errors.As(err, &fe) {
+					t.Fatalf("error of another type: %v", err)
+				}
+				continue
+			}
+			for _, method := range Methods() {
+				mp, err := m.Mapper(method)
+				if err != nil {
+					continue
+				}
+				if _, err := ApplyExact(img, mp); err != nil {
+					t.Fatalf("%v: a model read back cannot map an image: %v", method, err)
+				}
+			}
+		}
+	})
+}
+
+// FuzzReadCube checks that no input makes the .cube reader panic, hang or
+// allocate far beyond its size, that every rejection wraps ErrCube, and
+// that a LUT it accepts applies to an image and writes a file it reads
+// back.
+func FuzzReadCube(f *testing.F) {
+	id := &LUT{Title: "identity", Size: 3, DomainMax: [3]float64{1, 1, 1}}
+	for b := 0; b < 3; b++ {
+		for g := 0; g < 3; g++ {
+			for r := 0; r < 3; r++ {
+				id.Table = append(id.Table, float32(r)/2, float32(g)/2, float32(b)/2)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := id.WriteCube(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.String())
+	f.Add("LUT_3D_SIZE 256\n")
+	f.Add("TITLE \"x\"\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 1 1\nLUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n")
+	f.Add("LUT_1D_SIZE 2\n0 0 0\n1 1 1\n")
+	f.Add("LUT_3D_SIZE 2\nNaN 0 0\n")
+	f.Add("# comment only\n")
+	img := fuzzImage()
+	f.Fuzz(func(t *testing.T, data string) {
+		l, err := ReadCube(bytes.NewReader([]byte(data)))
+		if err != nil {
+			if !errors.Is(err, ErrCube) {
+				t.Fatalf("error that does not wrap ErrCube: %v", err)
+			}
+			return
+		}
+		if _, err := l.Apply(img, 1); err != nil {
+			t.Fatalf("an accepted LUT cannot be applied: %v", err)
+		}
+		var w bytes.Buffer
+		if err := l.WriteCube(&w); err != nil {
+			t.Fatalf("an accepted LUT cannot be written: %v", err)
+		}
+		if _, err := ReadCube(&w); err != nil {
+			t.Fatalf("a written LUT is not read back: %v", err)
+		}
+	})
+}

@@ -1,0 +1,75 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"testing"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+// withCRC returns data with its last four bytes replaced by the CRC-32C of
+// the rest, so that a fuzzer's mutations reach the fields behind the
+// checksum instead of all failing it.
+func withCRC(data []byte) []byte {
+	if len(data) < 4 {
+		return data
+	}
+	return appendCRC(append([]byte(nil), data[:len(data)-4]...))
+}
+
+// smallModel is a codec model small enough to fuzz (a coarse SPCA
+// lattice, few training patches).
+func smallModel(t testing.TB) *Model {
+	o := DefaultTrainOptions()
+	o.Samples = 300
+	o.Bins = 30
+	o.SPCA.Resolution = 1024
+	m, err := Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// FuzzReadModel checks that no input makes ReadModel panic or hang, that
+// every rejection is a *ModelError, and that a model it accepts encodes an
+// image and decodes its own file.
+func FuzzReadModel(f *testing.F) {
+	var b bytes.Buffer
+	if _, err := smallModel(f).WriteTo(&b); err != nil {
+		f.Fatal(err)
+	}
+	good := b.Bytes()
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add(withCRC(good[:len(good)/2]))
+	f.Add([]byte(modelMagic))
+	f.Add([]byte{})
+	for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 6, len(modelMagic) + 16, len(modelMagic) + 20} {
+		c := append([]byte(nil), good...)
+		c[off] ^= 0xff
+		f.Add(withCRC(c))
+	}
+	img := testimages.Texture(10, 7, 9)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range [][]byte{data, withCRC(data)} {
+			m, err := ReadModel(bytes.NewReader(d))
+			if err != nil {
+				var me *ModelError
+				if !errors.As(err, &me) {
+					t.Fatalf("error of another type: %v", err)
+				}
+				continue
+			}
+			var w bytes.Buffer
+			if err := Encode(&w, img, m, &Options{Exact: true}); err != nil {
+				continue
+			}
+			if _, err := Decode(&w, m); err != nil {
+				t.Fatalf("a model read back cannot decode its own file: %v", err)
+			}
+		}
+	})
+}
