@@ -313,13 +313,26 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("SPCAmodl\x01\x00\x00\x00\xff\xff\xff\xff"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := spca.Read(bytes.NewReader(data))
-		if err != nil {
-			return
+		// Also with the checksum recomputed, so that a mutated model can
+		// be accepted and used.
+		fixed := data
+		if len(data) >= 4 {
+			body := append([]byte(nil), data[:len(data)-4]...)
+			fixed = binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
 		}
-		r := make([]float64, m.Dim())
-		x := make([]float64, m.Dim())
-		m.Transform(r, x)
-		m.Inverse(x, r)
+		for _, d := range [][]byte{data, fixed} {
+			m, err := spca.Read(bytes.NewReader(d))
+			if err != nil {
+				var fe *spca.FormatError
+				if !errors.As(err, &fe) {
+					t.Fatalf("error of another type: %v", err)
+				}
+				continue
+			}
+			r := make([]float64, m.Dim())
+			x := make([]float64, m.Dim())
+			m.Transform(r, x)
+			m.Inverse(x, r)
+		}
 	})
 }
