@@ -155,6 +155,10 @@ func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) b
 		frac[j] = (v - ax[i]) / width[j]
 		base += i * f.str[j]
 	}
+	if k == 4 {
+		f.reduce4(base, frac, u)
+		return true
+	}
 	// Successive reduction over the axes: the 2^k corner values are
 	// interpolated along axis 0, then along axis 1, and so on.
 	val := f.buf[:(1<<k)*k]
@@ -187,6 +191,31 @@ func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) b
 		u[q] = val[q]
 	}
 	return true
+}
+
+// reduce4 is the reduction of responses for k = 4 (2×2 patches) with
+// constant sizes: the same operations in the same order, without bounds
+// checks.
+func (f *fastPath) reduce4(base int, frac, u []float64) {
+	s0, s1, s2, s3 := f.str[0], f.str[1], f.str[2], f.str[3]
+	var v [16][4]float64
+	for c := 0; c < 16; c++ {
+		off := 4 * (base + (c&1)*s0 + (c>>1&1)*s1 + (c>>2&1)*s2 + (c>>3&1)*s3)
+		p := f.vals[off : off+4 : off+4]
+		v[c] = [4]float64{float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])}
+	}
+	_ = frac[3]
+	for j, n := 0, 8; j < 4; j, n = j+1, n/2 {
+		t := frac[j]
+		for c := 0; c < n; c++ {
+			a, b := v[2*c], v[2*c+1]
+			for q := 0; q < 4; q++ {
+				v[c][q] = a[q] + t*(b[q]-a[q])
+			}
+		}
+	}
+	_ = u[3]
+	u[0], u[1], u[2], u[3] = v[0][0], v[0][1], v[0][2], v[0][3]
 }
 
 // quantizeFast is quantizeExact through the fast path where it applies,

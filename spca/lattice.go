@@ -123,6 +123,10 @@ func extrapolate(dst, jac, excess []float64, d int) {
 // evalCell evaluates the multilinear cell with lower corner base at the
 // fractions frac (within [0, 1] per axis).
 func (l *lattice) evalCell(base int, dst, jac, frac []float64) {
+	if l.d == 4 && l.reduce {
+		l.evalCell4(base, dst, jac, frac)
+		return
+	}
 	if l.reduce {
 		l.evalCellReduce(base, dst, jac, frac)
 		return
