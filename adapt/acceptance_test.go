@@ -13,15 +13,14 @@ import (
 // and the A rendering, over all pixels and over the darkest quarter of B
 // (shadows), and the distance between the lightness distributions.
 //
-// What it asserts is what holds robustly on these scenes: every
-// correction beats none; in the shadow region SPCA beats PCA + whitening
-// (13.8-14.0 against 15.1-15.2 over six training-sample seeds); SPCA
-// matches A's lightness distribution best; and over all pixels SPCA is
-// level with PCA + whitening (within 4 %). Acceptance point 1 asks for
-// SPCA below PCA + whitening overall: that holds with the default seed
-// (9.54 against 9.62) but not for every seed of the training sample
-// (9.54-9.84 against 9.61-9.75, lower on three of six), so it is logged,
-// not asserted. SPCA_LONG=1 evaluates more and larger scenes.
+// It asserts acceptance point 1, SPCA < PCA + whitening < uncorrected
+// over all pixels (with the default options this holds for every
+// training-sample seed tried: 9.47-9.57 against 9.63-9.69 on these
+// scenes, seeds 1-4, and on two validation scene sets; see
+// DefaultOptions), that every correction beats none, that in the shadow
+// region SPCA beats PCA + whitening, and that SPCA matches A's lightness
+// distribution best. SPCA_LONG=1 evaluates more and larger scenes, and
+// models from three more sample seeds.
 func TestAcceptance(t *testing.T) {
 	m := testModel(t)
 	n, w, h := 24, 80, 60
@@ -52,12 +51,28 @@ func TestAcceptance(t *testing.T) {
 			t.Errorf("lightness distribution: %s (%.2f) is closer to A's than SPCA (%.2f)", r.Method, r.LightnessW1, sp.LightnessW1)
 		}
 	}
-	if sp.All.Mean > 1.04*pw.All.Mean {
-		t.Errorf("overall: SPCA %.2f is more than 4 %% above PCA + whitening %.2f", sp.All.Mean, pw.All.Mean)
+	if !(sp.All.Mean < pw.All.Mean && pw.All.Mean < un.All.Mean) {
+		t.Errorf("overall: want SPCA %.2f < PCA + whitening %.2f < uncorrected %.2f", sp.All.Mean, pw.All.Mean, un.All.Mean)
 	}
-	if sp.All.Mean < pw.All.Mean && pw.All.Mean < un.All.Mean {
-		t.Logf("overall: SPCA %.2f < PCA + whitening %.2f < uncorrected %.2f", sp.All.Mean, pw.All.Mean, un.All.Mean)
-	} else {
-		t.Logf("overall: SPCA %.2f is NOT below PCA + whitening %.2f (uncorrected %.2f)", sp.All.Mean, pw.All.Mean, un.All.Mean)
+	if !long() {
+		return
+	}
+	for seed := uint64(2); seed <= 4; seed++ {
+		ta, tb := trainingSets()
+		o := testOptions()
+		o.Seed = seed
+		ms, err := Train(ta, tb, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := Evaluate(ms, a, b, EvalOptions{Methods: []Method{SPCA, PCAWhitening}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, pw := ev.Result(SPCA), ev.Result(PCAWhitening)
+		t.Logf("sample seed %d: SPCA %.2f (shadows %.2f), PCA + whitening %.2f (%.2f)", seed, sp.All.Mean, sp.Shadow.Mean, pw.All.Mean, pw.Shadow.Mean)
+		if sp.All.Mean >= pw.All.Mean || sp.Shadow.Mean >= pw.Shadow.Mean {
+			t.Errorf("sample seed %d: SPCA is not below PCA + whitening", seed)
+		}
 	}
 }

@@ -156,7 +156,7 @@ func adaptTrainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "train",
 		Usage: "learn the B → A colour mapping from images of both environments",
-		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1] [--samples 40000] [--seed 1]\n\n" +
+		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1] [--samples 100000] [--seed 1]\n\n" +
 			"Samples LMS colours from the images of each environment, fits SPCA on A and on B (B with A's " +
 			"directions, so the responses mean the same thing) and records the baselines. The images need " +
 			"not show the same scenes, but all must have the same bit depth.",
