@@ -23,8 +23,11 @@ import (
 type fastPath struct {
 	k     int
 	nodes [][]float64 // per axis, increasing
-	vals  []float32   // unfolded coordinates at the nodes, row-major, k per node (float32: half the cache misses; the Newton step corrects far larger errors)
-	str   []int
+	// Unfolded coordinates at the nodes, row-major, k per node; float32
+	// halves the memory read, and the Newton step corrects far larger
+	// errors than its rounding.
+	vals []float32
+	str  []int
 	// Per axis, a uniform table over [nodes[0], nodes[last]] giving the
 	// first candidate cell, so locating a value takes a short scan
 	// instead of a binary search.

@@ -208,3 +208,70 @@ func TestUnfoldMetricPosition(t *testing.T) {
 		}
 	}
 }
+
+// One Newton step from a perturbed unfolding lands much closer to the
+// exact unfolding (the error after a step is of the order of its square),
+// and a start outside the lattice is refused with u left as it was.
+func TestNewtonStep(t *testing.T) {
+	for _, d := range []int{3, 4} {
+		var x *mat.Dense
+		if d == 3 {
+			x = testimages.DelicadoTwisted(2000, 3).X
+		} else {
+			rng := rand.New(rand.NewPCG(4, 4))
+			x = mat.NewDense(2000, d, nil)
+			for i := 0; i < 2000; i++ {
+				a := rng.Float64()*4 - 2
+				x.Set(i, 0, a)
+				for j := 1; j < d; j++ {
+					x.Set(i, j, 0.3*a*a/float64(j)+0.2*rng.NormFloat64()/float64(j))
+				}
+			}
+		}
+		m, err := spca.Fit(x, withGamma(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _, err := m.UnfoldBatch(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(5, 5))
+		s := m.NewMetricScratch()
+		var before, after []float64
+		for i := 0; i < 2000; i += 7 {
+			exact := u.RawRowView(i)
+			v := make([]float64, d)
+			dist := 0.0
+			for k := range v {
+				e := 0.01 * rng.NormFloat64()
+				v[k] = exact[k] + e
+				dist += e * e
+			}
+			if _, ok := m.NewtonStep(v, x.RawRowView(i), s); !ok {
+				continue
+			}
+			rest := 0.0
+			for k := range v {
+				rest += (v[k] - exact[k]) * (v[k] - exact[k])
+			}
+			before = append(before, math.Sqrt(dist))
+			after = append(after, math.Sqrt(rest))
+		}
+		sort.Float64s(before)
+		sort.Float64s(after)
+		mb, ma := before[len(before)/2], after[len(after)/2]
+		t.Logf("d=%d: %d steps, median distance to the exact unfolding %.2e before, %.2e after", d, len(after), mb, ma)
+		if len(after) < 250 || ma > 0.1*mb {
+			t.Errorf("d=%d: one step from %.2e leaves %.2e (%d steps taken)", d, mb, ma, len(after))
+		}
+		far := make([]float64, d)
+		for k := range far {
+			far[k] = 1e6
+		}
+		keep := append([]float64(nil), far...)
+		if _, ok := m.NewtonStep(far, x.RawRowView(0), s); ok || far[0] != keep[0] {
+			t.Errorf("d=%d: a start outside the lattice was accepted or moved", d)
+		}
+	}
+}
