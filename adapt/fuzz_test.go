@@ -2,26 +2,14 @@ package adapt
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"testing"
 
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/testimages"
 )
-
-// withCRC returns data with its last four bytes replaced by the CRC-32C of
-// the rest, so that a fuzzer's mutations reach the fields behind the
-// checksum instead of all failing it.
-func withCRC(data []byte) []byte {
-	if len(data) < 4 {
-		return data
-	}
-	body := append([]byte(nil), data[:len(data)-4]...)
-	return binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli))
-}
 
 // fuzzImage is a tiny 8-bit image with alpha for the fuzz targets.
 func fuzzImage() image.Image {
@@ -51,17 +39,17 @@ func FuzzRead(f *testing.F) {
 	good := buf.Bytes()
 	f.Add(good)
 	f.Add(good[:len(good)/2])
-	f.Add(withCRC(good[:len(good)/2]))
+	f.Add(checksum.Refresh(good[:len(good)/2]))
 	f.Add([]byte(modelMagic))
 	f.Add([]byte{})
 	for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 12, len(modelMagic) + 20, len(modelMagic) + 70} {
 		c := append([]byte(nil), good...)
 		c[off] ^= 0xff
-		f.Add(withCRC(c))
+		f.Add(checksum.Refresh(c))
 	}
 	img := fuzzImage()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, d := range [][]byte{data, withCRC(data)} {
+		for _, d := range [][]byte{data, checksum.Refresh(data)} {
 			m, err := Read(bytes.NewReader(d))
 			if err != nil {
 				var fe *FormatError

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/spca"
 )
 
@@ -43,8 +43,6 @@ const (
 	codecMagic = "SPCAcdec"
 	codedMagic = "SPCI"
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // FormatError reports a file that is not a valid adaptation model: another
 // kind of file, an unknown version, a truncated file or a checksum
@@ -78,7 +76,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		put(uint64(b.Len()))
 		buf.Write(b.Bytes())
 	}
-	put(crc32.Checksum(buf.Bytes(), castagnoli))
+	put(checksum.Sum(buf.Bytes()))
 	n, err := w.Write(buf.Bytes())
 	return int64(n), err
 }
@@ -147,11 +145,11 @@ func Read(r io.Reader) (*Model, error) {
 	case d.err != nil || len(d.b) != 0:
 		// A checksum mismatch is the likelier cause of an inconsistent
 		// layout when the length is right.
-		if crc32.Checksum(body, castagnoli) != sum {
+		if checksum.Sum(body) != sum {
 			return nil, &FormatError{"truncated or corrupt adaptation model (checksum mismatch)"}
 		}
 		return nil, &FormatError{"corrupt adaptation model (inconsistent layout)"}
-	case crc32.Checksum(body, castagnoli) != sum:
+	case checksum.Sum(body) != sum:
 		return nil, &FormatError{"corrupt adaptation model (checksum mismatch)"}
 	}
 	for i, b := range blobs {

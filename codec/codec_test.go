@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
@@ -306,13 +307,9 @@ func malformed(good []byte) [][]byte {
 	} {
 		c := append([]byte(nil), good[:len(good)-4]...)
 		patch(c)
-		out = append(out, appendCRC(c))
+		out = append(out, checksum.Append(c))
 	}
 	return out
-}
-
-func appendCRC(b []byte) []byte {
-	return append(b, crcBytes(b)...)
 }
 
 func FuzzDecode(f *testing.F) {
@@ -329,7 +326,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.
-		for _, d := range [][]byte{data, withCRC(data)} {
+		for _, d := range [][]byte{data, checksum.Refresh(data)} {
 			img, err := Decode(bytes.NewReader(d), m)
 			if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > maxPixels {
 				t.Fatal("accepted an absurd size")

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/fse"
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/patches"
 	"gonum.org/v1/gonum/mat"
 )
@@ -108,13 +108,9 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	}
 	out := hd.appendTo(nil)
 	out = append(out, body.Bytes()...)
-	out = append(out, crcBytes(out)...)
+	out = checksum.Append(out)
 	_, err := w.Write(out)
 	return err
-}
-
-func crcBytes(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(nil, crc32.Checksum(b, castagnoli))
 }
 
 // quantizePlane cuts a plane into patches and returns their indices.
@@ -407,7 +403,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	if crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if !checksum.Valid(data) {
 		return nil, &FormatError{Msg: "checksum mismatch (corrupt or truncated file)"}
 	}
 	body = body[:len(body)-4]

@@ -6,18 +6,9 @@ import (
 	"image"
 	"testing"
 
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/testimages"
 )
-
-// withCRC returns data with its last four bytes replaced by the CRC-32C of
-// the rest, so that a fuzzer's mutations reach the fields behind the
-// checksum instead of all failing it.
-func withCRC(data []byte) []byte {
-	if len(data) < 4 {
-		return data
-	}
-	return appendCRC(append([]byte(nil), data[:len(data)-4]...))
-}
 
 // smallModel is a codec model small enough to fuzz (a coarse SPCA
 // lattice, few training patches).
@@ -44,17 +35,17 @@ func FuzzReadModel(f *testing.F) {
 	good := b.Bytes()
 	f.Add(good)
 	f.Add(good[:len(good)/2])
-	f.Add(withCRC(good[:len(good)/2]))
+	f.Add(checksum.Refresh(good[:len(good)/2]))
 	f.Add([]byte(modelMagic))
 	f.Add([]byte{})
 	for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 6, len(modelMagic) + 16, len(modelMagic) + 20} {
 		c := append([]byte(nil), good...)
 		c[off] ^= 0xff
-		f.Add(withCRC(c))
+		f.Add(checksum.Refresh(c))
 	}
 	img := testimages.Texture(10, 7, 9)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, d := range [][]byte{data, withCRC(data)} {
+		for _, d := range [][]byte{data, checksum.Refresh(data)} {
 			m, err := ReadModel(bytes.NewReader(d))
 			if err != nil {
 				var me *ModelError

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/fileio"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
@@ -28,8 +28,6 @@ const (
 	modelMagic   = "SPCAcdec"
 	modelVersion = 1
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 type modelWriter struct {
 	w   io.Writer
@@ -111,8 +109,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err := m.write(&b); err != nil {
 		return 0, err
 	}
-	b.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(b.Bytes(), castagnoli)))
-	n, err := w.Write(b.Bytes())
+	n, err := w.Write(checksum.Append(b.Bytes()))
 	return int64(n), err
 }
 
@@ -218,11 +215,10 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if len(data) > maxModelBytes {
 		return nil, &ModelError{"larger than 1 GiB"}
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if !checksum.Valid(data) {
 		return nil, &ModelError{"checksum mismatch (corrupt or truncated file)"}
 	}
-	r := &modelReader{b: body[len(modelMagic):]}
+	r := &modelReader{b: data[len(modelMagic) : len(data)-4]}
 	if v := r.u32(); v != modelVersion {
 		return nil, &ModelError{fmt.Sprintf("unsupported version %d", v)}
 	}

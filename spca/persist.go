@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/fileio"
 )
 
@@ -30,8 +31,6 @@ const (
 	modelVersion = 2
 	maxNodes     = 1 << 26
 )
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 type encoder struct {
 	w   io.Writer
@@ -70,7 +69,7 @@ func (e *encoder) ints(v []int) {
 // WriteTo writes the model in the versioned binary format. Equal models
 // give identical bytes.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	e := &encoder{w: w, h: crc32.New(crcTable)}
+	e := &encoder{w: w, h: crc32.New(checksum.Table)}
 	e.write([]byte(modelMagic))
 	e.u32(modelVersion)
 	d := m.d
@@ -214,7 +213,7 @@ func (dc *decoder) vec(d int) []float64 {
 // another version, truncated, inconsistent or failing its checksum gives a
 // *FormatError.
 func Read(r io.Reader) (*Model, error) {
-	dc := &decoder{r: r, h: crc32.New(crcTable)}
+	dc := &decoder{r: r, h: crc32.New(checksum.Table)}
 	var magic [8]byte
 	dc.read(magic[:])
 	if dc.err != nil {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
@@ -240,7 +240,7 @@ func TestReadVersion1(t *testing.T) {
 	}
 	v1 := append(append([]byte(nil), v2[:at]...), v2[at+8:len(v2)-4]...)
 	binary.LittleEndian.PutUint32(v1[8:], 1)
-	v1 = binary.LittleEndian.AppendUint32(v1, crc32.Checksum(v1, crc32.MakeTable(crc32.Castagnoli)))
+	v1 = checksum.Append(v1)
 	old, err := spca.Read(bytes.NewReader(v1))
 	if err != nil {
 		t.Fatalf("version 1 model: %v", err)
@@ -315,12 +315,7 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that a mutated model can
 		// be accepted and used.
-		fixed := data
-		if len(data) >= 4 {
-			body := append([]byte(nil), data[:len(data)-4]...)
-			fixed = binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
-		}
-		for _, d := range [][]byte{data, fixed} {
+		for _, d := range [][]byte{data, checksum.Refresh(data)} {
 			m, err := spca.Read(bytes.NewReader(d))
 			if err != nil {
 				var fe *spca.FormatError
