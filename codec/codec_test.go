@@ -129,13 +129,13 @@ func TestResolutionOrdering(t *testing.T) {
 	_, test := images()
 	models := map[string]*Model{}
 	for name, g := range map[string]float64{"gamma0": 0, "gamma1/3": 1.0 / 3, "gamma1": 1} {
-		v, err := m.variant(g, 66)
+		v, err := m.variant(g, 66, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		models[name] = v
 	}
-	pca, err := m.pcaLloydMax(66)
+	pca, err := m.pcaBaseline(66, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestFastPathAgreement(t *testing.T) {
 	m := trainedModel(t)
 	_, test := images()
 	// High resolutions make bins narrow: a poor refinement shows there.
-	hi, err := m.variant(m.Gamma, 246)
+	hi, err := m.variant(m.Gamma, 246, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := b.Bytes()
-	other, err := m.variant(1, 66)
+	other, err := m.variant(1, 66, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

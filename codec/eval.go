@@ -23,6 +23,7 @@ type Result struct {
 	SSIM   float64 `json:"ssim"`
 	BPP    float64 `json:"bpp"`
 	Bins   []int   `json:"bins,omitempty"` // per coefficient, first channel
+	Step   float64 `json:"step,omitempty"` // quantiser step of the entropy-constrained mode
 }
 
 // EvalOptions control Evaluate. Nil means: gammas 0, 1/3 and 1, PCA +
@@ -72,7 +73,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 			report(main.Method)
 			continue
 		}
-		v, err := m.variant(g, total)
+		v, err := m.variant(g, total, m.Step)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +86,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		report(r.Method)
 	}
 	if !o.NoPCA {
-		v, err := m.pcaLloydMax(total)
+		v, err := m.pcaBaseline(total, m.Step)
 		if err != nil {
 			return nil, err
 		}
@@ -94,6 +95,9 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 			return nil, err
 		}
 		r.Method = "pca + lloyd-max"
+		if m.Step > 0 {
+			r.Method = "pca + uniform"
+		}
 		out = append(out, r)
 		report(r.Method)
 	}
@@ -119,8 +123,9 @@ func gammaName(g float64) string {
 }
 
 // variant refits SPCA with another gamma on the same training sample and
-// curve options, at the same total resolution.
-func (m *Model) variant(gamma float64, total int) (*Model, error) {
+// curve options, at the same total resolution (or, if step > 0, the same
+// quantiser step).
+func (m *Model) variant(gamma float64, total int, step float64) (*Model, error) {
 	v := &Model{Patch: m.Patch, Color: m.Color, Gamma: gamma}
 	for _, c := range m.Channels {
 		k := c.Leading()
@@ -136,17 +141,27 @@ func (m *Model) variant(gamma float64, total int) (*Model, error) {
 		}
 		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, Train: c.Train, Bins: make([]int, c.Dims())})
 	}
-	return v, v.SetBins(total)
+	return v, v.setResolution(total, step)
 }
 
-// pcaLloydMax is the linear baseline: the same PCA, a Lloyd–Max quantiser
-// per coefficient, bins allocated on the PCA coefficient entropies.
-func (m *Model) pcaLloydMax(total int) (*Model, error) {
+// pcaBaseline is the linear baseline: the same PCA with a Lloyd–Max
+// quantiser per coefficient, bins allocated on the PCA coefficient
+// entropies (fixed-resolution mode), or with a dead-zone uniform
+// quantiser of the same step per coefficient (entropy-constrained mode).
+func (m *Model) pcaBaseline(total int, step float64) (*Model, error) {
 	v := &Model{Patch: m.Patch, Color: m.Color}
 	for _, c := range m.Channels {
 		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, Train: c.Train, Bins: make([]int, c.Dims())})
 	}
-	return v, v.SetBins(total)
+	return v, v.setResolution(total, step)
+}
+
+// setResolution is SetStep(step) if step > 0, else SetBins(total).
+func (m *Model) setResolution(total int, step float64) error {
+	if step > 0 {
+		return m.SetStep(step)
+	}
+	return m.SetBins(total)
 }
 
 // measure codes and decodes every image with m.
@@ -184,6 +199,7 @@ func measure(m *Model, images []image.Image, exact bool) (Result, error) {
 	}
 	r := average(res)
 	r.Bins = append([]int(nil), m.Channels[0].Bins...)
+	r.Step = m.Step
 	return r, nil
 }
 

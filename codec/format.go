@@ -134,7 +134,7 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) ([]int32, pa
 func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) image.Image {
 	var book []float64
 	if c.Leading() > 0 {
-		if book = c.codebook(); book == nil {
+		if book = c.codebookFor(grid.Blocks()); book == nil {
 			return nil
 		}
 	}

@@ -24,6 +24,22 @@ func smallModel(t testing.TB) *Model {
 	return m
 }
 
+// smallStepModel is smallModel in the entropy-constrained mode with 3×3
+// patches, so that its file (version 2) holds dead-zone quantisers with
+// their thresholds.
+func smallStepModel(t testing.TB) *Model {
+	o := DefaultTrainOptions()
+	o.Samples = 300
+	o.Patch = 3
+	o.Step = 12
+	o.SPCA.Resolution = 1024
+	m, err := Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // FuzzReadModel checks that no input makes ReadModel panic or hang, that
 // every rejection is a *ModelError, and that a model it accepts encodes an
 // image and decodes its own file.
@@ -38,10 +54,18 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(checksum.Refresh(good[:len(good)/2]))
 	f.Add([]byte(modelMagic))
 	f.Add([]byte{})
-	for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 6, len(modelMagic) + 16, len(modelMagic) + 20} {
-		c := append([]byte(nil), good...)
-		c[off] ^= 0xff
-		f.Add(checksum.Refresh(c))
+	var sb bytes.Buffer
+	if _, err := smallStepModel(f).WriteTo(&sb); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sb.Bytes())
+	f.Add(checksum.Refresh(sb.Bytes()[:len(sb.Bytes())*2/3]))
+	for _, m := range [][]byte{good, sb.Bytes()} {
+		for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 6, len(modelMagic) + 16, len(modelMagic) + 20} {
+			c := append([]byte(nil), m...)
+			c[off] ^= 0xff
+			f.Add(checksum.Refresh(c))
+		}
 	}
 	img := testimages.Texture(10, 7, 9)
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -7,6 +7,7 @@ import (
 	"image"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
@@ -23,6 +24,10 @@ type Model struct {
 	Color    bool       // YCbCr, one channel model each
 	Gamma    float64    // SPCA metric exponent
 	Channels []*Channel // 1 or 3
+	// Step is the common quantiser step (PCA units, grey levels for
+	// 8-bit images) of the entropy-constrained mode, 0 in the seed's
+	// fixed-resolution mode: see SetStep.
+	Step float64
 
 	idOnce sync.Once
 	id     [32]byte
@@ -48,10 +53,15 @@ type Channel struct {
 	fastOnce sync.Once
 	fast     *fastPath
 	bookOnce sync.Once
-	book     []float64 // codebook of the leading dims, nil if too large
-	pixOnce  [2]sync.Once
-	pix8     []uint8  // decoded 8-bit pixels of every codebook cell (see pixelBook)
-	pix16    []uint16 // the same at 16 bits
+	// bookBuilt is set once bookOnce has run (book may still be nil).
+	bookBuilt atomic.Bool
+	book      []float64 // codebook of the leading dims, nil if too large
+	pixOnce   [2]sync.Once
+	pix8      []uint8  // decoded 8-bit pixels of every codebook cell (see pixelBook)
+	pix16     []uint16 // the same at 16 bits
+	extOnce   sync.Once
+	ext, mid  []float64 // see extents
+	extErr    error
 }
 
 // Leading returns the number of coefficients coded through SPCA (0 for
@@ -68,13 +78,19 @@ func (c *Channel) Dims() int { return len(c.Bins) }
 
 // TrainOptions control Train. Nil means DefaultTrainOptions.
 type TrainOptions struct {
-	Patch   int     // patch size n (default 2)
-	Gamma   float64 // SPCA metric exponent (default 1/3)
-	Bins    int     // total resolution sum(n_i) over the n² coefficients (default 66)
-	BPP     float64 // if > 0, Bins is searched so that the training images code at this many bits per pixel
-	Leading int     // coefficients coded by SPCA (default min(n², 4))
-	Color   bool    // code colour as YCbCr with a model per channel
-	Samples int     // training patches per channel (default 20000)
+	Patch int     // patch size n (default 2)
+	Gamma float64 // SPCA metric exponent (default 1/3)
+	Bins  int     // total resolution sum(n_i) over the n² coefficients (default 66)
+	BPP   float64 // if > 0, Bins (or Step) is searched so that the training images code at this many bits per pixel
+	// Step, if > 0, selects the entropy-constrained mode with this
+	// quantiser step (see Model.SetStep); Bins is then unused.
+	Step float64
+	// Uniform selects the entropy-constrained mode with the step searched
+	// for BPP.
+	Uniform bool
+	Leading int  // coefficients coded by SPCA (default min(n², 4))
+	Color   bool // code colour as YCbCr with a model per channel
+	Samples int  // training patches per channel (default 20000)
 	Seed    uint64
 	// SPCA holds the curve-drawing options (K, Tau, Q, ...); Gamma,
 	// Scale and Directions are set by Train.
@@ -115,10 +131,16 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 		return t, fmt.Errorf("codec: patch size %d out of range 1..16", t.Patch)
 	case t.Leading < 1 || t.Leading > t.Patch*t.Patch || t.Leading > 8:
 		return t, fmt.Errorf("codec: %d leading coefficients for %d×%d patches (1..min(n², 8))", t.Leading, t.Patch, t.Patch)
-	case t.BPP == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > 1<<16):
+	case t.BPP == 0 && t.Step == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > 1<<16):
 		return t, fmt.Errorf("codec: resolution %d bins must be between n² = %d and 65536", t.Bins, t.Patch*t.Patch)
 	case t.BPP < 0 || math.IsNaN(t.BPP) || t.BPP > 24:
 		return t, fmt.Errorf("codec: target of %v bits per pixel", t.BPP)
+	case t.Step < 0 || math.IsNaN(t.Step) || math.IsInf(t.Step, 0):
+		return t, fmt.Errorf("codec: quantiser step %v", t.Step)
+	case t.Uniform && t.Step == 0 && t.BPP == 0:
+		return t, fmt.Errorf("codec: the uniform mode needs a step or a target bits per pixel")
+	case t.Step > 0 && t.BPP > 0:
+		return t, fmt.Errorf("codec: give a step or a target bits per pixel, not both")
 	case t.Samples < 100 || t.Samples > 1e7:
 		return t, fmt.Errorf("codec: %d training samples (100..1e7)", t.Samples)
 	case !(t.Gamma >= 0) || math.IsInf(t.Gamma, 0):
@@ -164,11 +186,17 @@ func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
 		}
 		m.Channels = append(m.Channels, ch)
 	}
-	if o.BPP > 0 {
-		if err := m.searchBins(images, o.BPP); err != nil {
-			return nil, err
-		}
-	} else if err := m.SetBins(o.Bins); err != nil {
+	switch {
+	case o.BPP > 0 && o.Uniform:
+		err = m.searchStep(images, o.BPP)
+	case o.BPP > 0:
+		err = m.searchBins(images, o.BPP)
+	case o.Step > 0:
+		err = m.SetStep(o.Step)
+	default:
+		err = m.SetBins(o.Bins)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -245,7 +273,8 @@ func (c *Channel) entropies() []float64 {
 
 // SetBins allocates a total resolution of sum(n_i) = total bins over the
 // coefficients of every channel (each channel gets the same total) and
-// rebuilds the quantisers.
+// rebuilds the quantisers: the seed's fixed-resolution mode, Lloyd–Max
+// beyond the SPCA coefficients.
 func (m *Model) SetBins(total int) error {
 	for _, c := range m.Channels {
 		bins, err := AllocateBins(c.entropies(), total)
@@ -256,15 +285,158 @@ func (m *Model) SetBins(total int) error {
 			return err
 		}
 	}
+	m.Step = 0
 	m.idOnce = sync.Once{}
 	return nil
 }
 
+// SetStep switches to the entropy-constrained mode with quantiser step
+// step (PCA units): every coefficient beyond the SPCA ones gets a
+// DeadZone quantiser of that step, and SPCA dimension j gets
+// n_j = round(extent_j / step) bins, extent_j the range of the training
+// samples' unfolded coordinate, so that with gamma 0 its cells are one
+// step long too (moved by at most 2 to centre a cell on the median
+// response: see centredBins). With fixed-length indices the seed's allocation (bins in
+// proportion to 2^h) and Lloyd–Max are the optimum; with the entropy
+// coder behind them, equal steps are (high-rate theory: equal distortion
+// and equal slope in every coefficient), and the peaked AC coefficients
+// get many more, mostly empty, cells.
+func (m *Model) SetStep(step float64) error {
+	if !(step > 0) || math.IsInf(step, 0) {
+		return fmt.Errorf("codec: quantiser step %v must be positive and finite", step)
+	}
+	for _, c := range m.Channels {
+		if err := c.setStep(step); err != nil {
+			return err
+		}
+	}
+	m.Step = step
+	m.idOnce = sync.Once{}
+	return nil
+}
+
+func (c *Channel) setStep(step float64) error {
+	k := c.Leading()
+	bins := make([]int, c.Dims())
+	if k > 0 {
+		ext, mid, err := c.extents()
+		if err != nil {
+			return err
+		}
+		for j := 0; j < k; j++ {
+			b := math.Round(ext[j] / step)
+			if b > maxLevels-2 {
+				return fmt.Errorf("codec: a step of %.3g gives %.0f bins in SPCA dimension %d (at most %d): choose a larger step", step, b, j+1, maxLevels)
+			}
+			bins[j] = centredBins(int(b), mid[j])
+		}
+	}
+	n, dims := c.Train.Dims()
+	col := make([]float64, n)
+	rest := make([]*ScalarQuantizer, 0, dims-k)
+	for j := k; j < dims; j++ {
+		mat.Col(col, j, c.Train)
+		q, err := DeadZone(col, step)
+		if err != nil {
+			return err
+		}
+		rest = append(rest, q)
+		bins[j] = len(q.Levels)
+	}
+	return c.setQuantizers(bins, rest)
+}
+
+// centredBins returns the bin count within 2 of n (at least 1) that puts
+// the normalised response mid (in [0, 1]) closest to the centre of a
+// cell, the nearer count to n on a tie. On a peaked coefficient the
+// response of the median is that of the peak: a cell boundary there
+// splits the most frequent values between two cells, each reconstructed
+// half a cell away, which costs both bits and error. It is what the dead
+// zone's centred zero cell does for the other coefficients.
+func centredBins(n int, mid float64) int {
+	best, bestOff := max(1, n), math.Inf(1)
+	for b := max(1, n-2); b <= n+2; b++ {
+		_, f := math.Modf(float64(b) * mid)
+		off := math.Abs(f - 0.5)
+		if off < bestOff-1e-9 || off < bestOff+1e-9 && absInt(b-n) < absInt(best-n) {
+			best, bestOff = b, off
+		}
+	}
+	return best
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// extents returns the range of every unfolded coordinate over the
+// training sample and the median of every normalised response (the
+// response at unit scale) there, computed once per channel.
+func (c *Channel) extents() (ext, mid []float64, err error) {
+	c.extOnce.Do(func() {
+		n, _ := c.Train.Dims()
+		k := c.Leading()
+		lead := mat.NewDense(n, k, nil)
+		lead.Copy(c.Train.Slice(0, n, 0, k))
+		u, _, err := c.SPCA.UnfoldBatch(lead)
+		if err != nil {
+			c.extErr = err
+			return
+		}
+		scale := c.SPCA.Scale()
+		r := make([]float64, n*k)
+		ms := c.SPCA.NewMetricScratch()
+		for i := 0; i < n; i++ {
+			row := r[i*k : (i+1)*k]
+			c.SPCA.MetricWork(row, u.RawRowView(i), ms)
+			for j := range row {
+				row[j] /= scale[j]
+			}
+		}
+		c.ext = make([]float64, k)
+		c.mid = make([]float64, k)
+		col := make([]float64, n)
+		for j := range c.ext {
+			mat.Col(col, j, u)
+			lo, hi := col[0], col[0]
+			for _, v := range col {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+			c.ext[j] = hi - lo
+			for i := range col {
+				col[i] = r[i*k+j]
+			}
+			c.mid[j] = quantileOf(col, 0.5)
+		}
+	})
+	return c.ext, c.mid, c.extErr
+}
+
 func (c *Channel) setBins(bins []int) error {
+	n, dims := c.Train.Dims()
+	col := make([]float64, n)
+	rest := make([]*ScalarQuantizer, 0, dims)
+	for j := c.Leading(); j < dims; j++ {
+		mat.Col(col, j, c.Train)
+		q, err := LloydMax(col, bins[j])
+		if err != nil {
+			return err
+		}
+		rest = append(rest, q)
+	}
+	return c.setQuantizers(bins, rest)
+}
+
+// setQuantizers installs the bins of every coefficient (the SPCA scale of
+// the leading ones) and the quantisers of the rest.
+func (c *Channel) setQuantizers(bins []int, rest []*ScalarQuantizer) error {
 	k := c.Leading()
 	scale := make([]float64, k)
 	for j := range scale {
-		if bins[j] > 1<<15 {
+		if bins[j] > maxLevels {
 			return fmt.Errorf("codec: %d bins in one dimension (at most 32768)", bins[j])
 		}
 		scale[j] = float64(bins[j])
@@ -275,18 +447,9 @@ func (c *Channel) setBins(bins []int) error {
 		}
 	}
 	c.Bins = append(c.Bins[:0], bins...)
-	n, dims := c.Train.Dims()
-	c.Rest = c.Rest[:0]
-	col := make([]float64, n)
-	for j := k; j < dims; j++ {
-		mat.Col(col, j, c.Train)
-		q, err := LloydMax(col, bins[j])
-		if err != nil {
-			return err
-		}
-		c.Rest = append(c.Rest, q)
-	}
+	c.Rest = rest
 	c.bookOnce = sync.Once{}
+	c.bookBuilt.Store(false)
 	c.book = nil
 	c.pixOnce = [2]sync.Once{}
 	c.pix8, c.pix16 = nil, nil
@@ -332,24 +495,12 @@ func (m *Model) ID() [32]byte {
 // rate grows with it).
 func (m *Model) searchBins(images []image.Image, bpp float64) error {
 	lo, hi := m.Patch*m.Patch, 1<<14
-	rate := func(total int) (float64, error) {
-		if err := m.SetBins(total); err != nil {
-			return 0, err
-		}
-		bits, pixels := 0.0, 0.0
-		for _, img := range images {
-			var b countingWriter
-			if err := Encode(&b, img, m, nil); err != nil {
-				return 0, err
-			}
-			bits += 8 * float64(b.n)
-			pixels += float64(img.Bounds().Dx() * img.Bounds().Dy())
-		}
-		return bits / pixels, nil
-	}
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		r, err := rate(mid)
+		if err := m.SetBins(mid); err != nil {
+			return err
+		}
+		r, err := m.rate(images)
 		if err != nil {
 			return err
 		}
@@ -360,6 +511,44 @@ func (m *Model) searchBins(images []image.Image, bpp float64) error {
 		}
 	}
 	return m.SetBins(lo)
+}
+
+// searchStep sets the smallest quantiser step (to 0.5 %) at which the
+// images code at no more than bpp bits per pixel, by bisection on a
+// logarithmic scale: the rate falls as the step grows.
+func (m *Model) searchStep(images []image.Image, bpp float64) error {
+	lo, hi := math.Log(1.0/16), math.Log(4096.0) // steps in PCA units
+	for hi-lo > 0.005 {
+		mid := 0.5 * (lo + hi)
+		if err := m.SetStep(math.Exp(mid)); err != nil {
+			lo = mid // too many cells: far above any sensible rate
+			continue
+		}
+		r, err := m.rate(images)
+		if err != nil {
+			return err
+		}
+		if r > bpp {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return m.SetStep(math.Exp(hi))
+}
+
+// rate returns the bits per pixel at which m codes the images.
+func (m *Model) rate(images []image.Image) (float64, error) {
+	bits, pixels := 0.0, 0.0
+	for _, img := range images {
+		var b countingWriter
+		if err := Encode(&b, img, m, nil); err != nil {
+			return 0, err
+		}
+		bits += 8 * float64(b.n)
+		pixels += float64(img.Bounds().Dx() * img.Bounds().Dy())
+	}
+	return bits / pixels, nil
 }
 
 type countingWriter struct{ n int }

@@ -15,18 +15,24 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Codec model file, version 1 (little-endian):
+// Codec model file (little-endian):
 //
-//	magic "SPCAcdec", version uint32
-//	patch u8, colour u8, gamma f64, channels u8
+//	magic "SPCAcdec", version uint32 (1, or 2 in the entropy-constrained mode)
+//	patch u8, colour u8, gamma f64, [version 2: step f64], channels u8
 //	per channel: dims u16, leading u16, PCA mean/basis/variances (f64),
-//	  bins (u32 each), levels of the remaining quantisers (u32 count + f64s),
+//	  bins (u32 each), levels of the remaining quantisers (u32 count +
+//	  f64s; version 2: then count-1 thresholds, f64; version 1: the
+//	  thresholds are the midpoints of the levels, Lloyd–Max's),
 //	  centre indices (u32), training sample (u32 rows + float32 values),
 //	  embedded SPCA model (u64 length + spca file bytes)
 //	CRC-32C of all the above
+//
+// Fixed-resolution models are written as version 1, so their bytes, and
+// the model hash that coded files carry, did not change with version 2.
 const (
-	modelMagic   = "SPCAcdec"
-	modelVersion = 1
+	modelMagic = "SPCAcdec"
+	// modelVersionStep adds the step and explicit thresholds.
+	modelVersion, modelVersionStep = 1, 2
 )
 
 type modelWriter struct {
@@ -52,7 +58,12 @@ func (e *modelWriter) f64(v float64) {
 func (m *Model) write(w io.Writer) error {
 	e := &modelWriter{w: w}
 	e.put([]byte(modelMagic))
-	e.u32(modelVersion)
+	step := m.Step > 0
+	if step {
+		e.u32(modelVersionStep)
+	} else {
+		e.u32(modelVersion)
+	}
 	e.u8(uint8(m.Patch))
 	if m.Color {
 		e.u8(1)
@@ -60,6 +71,9 @@ func (m *Model) write(w io.Writer) error {
 		e.u8(0)
 	}
 	e.f64(m.Gamma)
+	if step {
+		e.f64(m.Step)
+	}
 	e.u8(uint8(len(m.Channels)))
 	for _, c := range m.Channels {
 		dims := c.Dims()
@@ -81,6 +95,11 @@ func (m *Model) write(w io.Writer) error {
 			e.u32(uint32(len(q.Levels)))
 			for _, v := range q.Levels {
 				e.f64(v)
+			}
+			if step {
+				for _, v := range q.Thresholds {
+					e.f64(v)
+				}
 			}
 		}
 		for _, v := range c.Centre {
@@ -219,16 +238,22 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		return nil, &ModelError{"checksum mismatch (corrupt or truncated file)"}
 	}
 	r := &modelReader{b: data[len(modelMagic) : len(data)-4]}
-	if v := r.u32(); v != modelVersion {
-		return nil, &ModelError{fmt.Sprintf("unsupported version %d", v)}
+	version := r.u32()
+	if version != modelVersion && version != modelVersionStep {
+		return nil, &ModelError{fmt.Sprintf("unsupported version %d", version)}
 	}
 	m := &Model{Patch: r.u8(), Color: r.u8() == 1, Gamma: r.f64()}
+	if version == modelVersionStep {
+		if m.Step = r.f64(); r.err == nil && !(m.Step > 0) {
+			return nil, &ModelError{"quantiser step not positive"}
+		}
+	}
 	nc := r.u8()
 	if r.err == nil && (m.Patch < 1 || m.Patch > 16 || !(nc == 1 && !m.Color || nc == 3 && m.Color) || m.Gamma < 0) {
 		return nil, &ModelError{"inconsistent header"}
 	}
 	for ci := 0; ci < nc && r.err == nil; ci++ {
-		c, err := readChannel(r, m.Patch)
+		c, err := readChannel(r, m.Patch, version == modelVersionStep)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +268,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	return m, nil
 }
 
-func readChannel(r *modelReader, patch int) (*Channel, error) {
+func readChannel(r *modelReader, patch int, thresholds bool) (*Channel, error) {
 	dims, k := r.u16(), r.u16()
 	if r.err == nil && (dims != patch*patch || k < 1 || k > dims || k > 8) {
 		return nil, &ModelError{"inconsistent channel dimensions"}
@@ -259,7 +284,7 @@ func readChannel(r *modelReader, patch int) (*Channel, error) {
 	c.Bins = make([]int, dims)
 	for j := range c.Bins {
 		c.Bins[j] = r.u32()
-		if r.err == nil && (c.Bins[j] < 1 || c.Bins[j] > 1<<15) {
+		if r.err == nil && (c.Bins[j] < 1 || c.Bins[j] > maxLevels) {
 			return nil, &ModelError{"bins out of range"}
 		}
 	}
@@ -269,9 +294,14 @@ func readChannel(r *modelReader, patch int) (*Channel, error) {
 			return nil, &ModelError{"quantiser levels do not match the bins"}
 		}
 		lv := r.f64s(n)
-		th := make([]float64, max(0, n-1))
-		for i := range th {
-			th[i] = 0.5 * (lv[i] + lv[i+1])
+		var th []float64
+		if thresholds {
+			th = r.f64s(max(0, n-1))
+		} else if r.err == nil {
+			th = make([]float64, max(0, n-1))
+			for i := range th {
+				th[i] = 0.5 * (lv[i] + lv[i+1])
+			}
 		}
 		c.Rest = append(c.Rest, &ScalarQuantizer{Levels: lv, Thresholds: th})
 	}
@@ -329,6 +359,11 @@ func (c *Channel) validate() error {
 		for i := 1; i < len(q.Levels); i++ {
 			if !(q.Levels[i] > q.Levels[i-1]) {
 				return &ModelError{"quantiser levels not increasing"}
+			}
+		}
+		for i := 1; i < len(q.Thresholds); i++ {
+			if !(q.Thresholds[i] > q.Thresholds[i-1]) {
+				return &ModelError{"quantiser thresholds not increasing"}
 			}
 		}
 	}

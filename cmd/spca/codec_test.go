@@ -90,6 +90,34 @@ func TestCodec(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Run("Uniform", func(t *testing.T) {
+		// The entropy-constrained mode: a step for every coefficient,
+		// written as a version 2 model that encodes and decodes.
+		um := filepath.Join(dir, "uniform.model")
+		_, stderr := mustRun(t, "codec", "train", "--images", train, "--patch", "3", "--gamma", "0", "--step", "9",
+			"--samples", "2000", "--seed", "1", "--out", um)
+		if !strings.Contains(stderr, "step 9 (") {
+			t.Errorf("train summary %q, want the step", stderr)
+		}
+		m, err := codec.LoadModel(um)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Step != 9 || m.Patch != 3 {
+			t.Errorf("model: step %v, patch %d", m.Step, m.Patch)
+		}
+		spc, png := filepath.Join(dir, "u.spc"), filepath.Join(dir, "u.png")
+		mustRun(t, "encode", "--model", um, "-o", spc, test)
+		mustRun(t, "decode", "--model", um, "-o", png, spc)
+		orig, dec := loadLuma(t, test), loadLuma(t, png)
+		// Steps of 9 grey levels: uniform noise of step²/12 per
+		// coefficient would be an RMSE of 2.6; the dead zone and the SPCA
+		// cells add some.
+		if e := patches.RMSE(orig, dec); e > 9/math.Sqrt(12)*1.6 {
+			t.Errorf("RMSE %.2f at step 9", e)
+		}
+	})
+
 	t.Run("RoundTrip", func(t *testing.T) {
 		spc := filepath.Join(dir, "c.spc")
 		if _, stderr := mustRun(t, "encode", "--model", model, "-o", spc, test); !strings.Contains(stderr, "1 image,") {
@@ -226,6 +254,9 @@ func TestCodec(t *testing.T) {
 		noTempFiles(t, dir)
 
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--bins", "40", "--bpp", "2"}, "mutually exclusive")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "8", "--bins", "40"}, "mutually exclusive")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "0"}, "--step", "not a quantiser step")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--uniform"}, "--uniform needs --bpp")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--gamma", "-1"}, "--gamma")
 		wantError(t, []string{"codec", "train", "--images", test, notImage, "--out", filepath.Join(dir, "n.model")}, notImage, "not an image")
 		wantError(t, []string{"codec", "train", "--images", dir + "/none", "--out", filepath.Join(dir, "n.model")}, "none")
@@ -314,4 +345,14 @@ func TestEvalTable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// loadLuma reads an image file's luminance.
+func loadLuma(t *testing.T, path string) patches.Plane {
+	t.Helper()
+	img, err := patches.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return patches.Luminance(img)
 }

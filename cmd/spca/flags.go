@@ -45,6 +45,8 @@ const (
 	flagPatch   = "patch"
 	flagBins    = "bins"
 	flagBPP     = "bpp"
+	flagStep    = "step"
+	flagUniform = "uniform"
 	flagColor   = "color"
 	flagSamples = "samples"
 	flagExact   = "exact"
