@@ -68,6 +68,9 @@ type Table struct {
 	Caption string   `json:"caption"`
 	Columns []string `json:"columns"`
 	Rows    []Row    `json:"rows"`
+	// NoSeed drops the seed's columns, for results the seed has no
+	// counterpart of.
+	NoSeed bool `json:"no_seed,omitempty"`
 }
 
 // Row is one line of a Table.

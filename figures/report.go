@@ -79,6 +79,11 @@ func writeTable(b *bytes.Buffer, t Table) {
 	b.WriteString("| | data |")
 	sep := "| --- | --- |"
 	for _, c := range t.Columns {
+		if t.NoSeed {
+			fmt.Fprintf(b, " %s |", c)
+			sep += " ---: |"
+			continue
+		}
 		fmt.Fprintf(b, " %s (ours) | %s (seed) |", c, c)
 		sep += " ---: | ---: |"
 	}
@@ -86,6 +91,10 @@ func writeTable(b *bytes.Buffer, t Table) {
 	for _, r := range t.Rows {
 		fmt.Fprintf(b, "| %s | %s |", r.Label, r.Data)
 		for k := range t.Columns {
+			if t.NoSeed {
+				fmt.Fprintf(b, " %s |", num(r.Ours[k]))
+				continue
+			}
 			seed := "—"
 			if k < len(r.Seed) && r.Seed[k] != nil {
 				seed = num(*r.Seed[k])

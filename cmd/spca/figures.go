@@ -79,7 +79,8 @@ func runFigures(c *cli.Context) error {
 	return nil
 }
 
-// writeFigureTables prints every table of the report: ours beside the seed's.
+// writeFigureTables prints every table of the report: ours beside the
+// seed's, where the seed has a counterpart.
 func writeFigureTables(w io.Writer, rep *figures.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, f := range rep.Figures {
@@ -87,12 +88,20 @@ func writeFigureTables(w io.Writer, rep *figures.Report) error {
 			fmt.Fprintf(tw, "%s: %s\n", f.Name, t.Name)
 			fmt.Fprint(tw, "\t")
 			for _, col := range t.Columns {
-				fmt.Fprintf(tw, "\t%s\tseed", col)
+				if t.NoSeed {
+					fmt.Fprintf(tw, "\t%s", col)
+				} else {
+					fmt.Fprintf(tw, "\t%s\tseed", col)
+				}
 			}
 			fmt.Fprintln(tw)
 			for _, r := range t.Rows {
 				fmt.Fprintf(tw, "\t%s", r.Label)
 				for k, v := range r.Ours {
+					if t.NoSeed {
+						fmt.Fprintf(tw, "\t%s", formatFloat4(v))
+						continue
+					}
 					seed := "-"
 					if k < len(r.Seed) && r.Seed[k] != nil {
 						seed = formatFloat4(*r.Seed[k])
