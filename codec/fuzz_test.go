@@ -11,12 +11,15 @@ import (
 )
 
 // smallModel is a codec model small enough to fuzz (a coarse SPCA
-// lattice, few training patches).
-func smallModel(t testing.TB) *Model {
+// lattice, few training patches), with the options changed by set.
+func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
 	o := DefaultTrainOptions()
 	o.Samples = 300
 	o.Bins = 30
 	o.SPCA.Resolution = 1024
+	for _, f := range set {
+		f(&o)
+	}
 	m, err := Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -28,16 +31,7 @@ func smallModel(t testing.TB) *Model {
 // patches, so that its file (version 2) holds dead-zone quantisers with
 // their thresholds.
 func smallStepModel(t testing.TB) *Model {
-	o := DefaultTrainOptions()
-	o.Samples = 300
-	o.Patch = 3
-	o.Step = 12
-	o.SPCA.Resolution = 1024
-	m, err := Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return smallModel(t, func(o *TrainOptions) { o.Patch, o.Step = 3, 12 })
 }
 
 // FuzzReadModel checks that no input makes ReadModel panic or hang, that

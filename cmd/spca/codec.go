@@ -122,24 +122,16 @@ func runCodecTrain(c *cli.Context) error {
 	if n := countSet(c, flagBins, flagBPP, flagStep); n > 1 {
 		return fail("%s: --%s, --%s and --%s are mutually exclusive", name, flagBins, flagBPP, flagStep)
 	}
-	if c.Bool(flagUniform) && !c.IsSet(flagBPP) {
+	if c.Bool(flagUniform) && !c.IsSet(flagBPP) && !c.IsSet(flagStep) {
 		return fail("%s: --%s needs --%s (or give --%s)", name, flagUniform, flagBPP, flagStep)
 	}
-	if c.IsSet(flagStep) {
-		step := c.Float64(flagStep)
-		if !(step > 0) || math.IsInf(step, 0) {
-			return fail("--%s: %s is not a quantiser step > 0", flagStep, formatFloat(step))
-		}
-		opt.Step = step
+	if opt.Step, err = positiveFlag(c, flagStep, "a quantiser step"); err != nil {
+		return err
+	}
+	if opt.BPP, err = positiveFlag(c, flagBPP, "a number of bits per pixel"); err != nil {
+		return err
 	}
 	opt.Uniform = c.Bool(flagUniform)
-	if c.IsSet(flagBPP) {
-		bpp := c.Float64(flagBPP)
-		if !(bpp > 0) || math.IsInf(bpp, 0) {
-			return fail("--%s: %s is not a number of bits per pixel > 0", flagBPP, formatFloat(bpp))
-		}
-		opt.BPP = bpp
-	}
 	opt.Patch = c.Int(flagPatch)
 	opt.Bins = c.Int(flagBins)
 	opt.Color = c.Bool(flagColor)
@@ -700,6 +692,19 @@ func sum(xs []int) int {
 		s += x
 	}
 	return s
+}
+
+// positiveFlag returns the value of a float flag that must be finite and
+// positive when given (0 when not given).
+func positiveFlag(c *cli.Context, name, what string) (float64, error) {
+	if !c.IsSet(name) {
+		return 0, nil
+	}
+	v := c.Float64(name)
+	if !(v > 0) || math.IsInf(v, 0) {
+		return 0, fail("--%s: %s is not %s > 0", name, formatFloat(v), what)
+	}
+	return v, nil
 }
 
 // countSet returns how many of the named flags were given.

@@ -94,7 +94,7 @@ func TestCodec(t *testing.T) {
 		// The entropy-constrained mode: a step for every coefficient,
 		// written as a version 2 model that encodes and decodes.
 		um := filepath.Join(dir, "uniform.model")
-		_, stderr := mustRun(t, "codec", "train", "--images", train, "--patch", "3", "--gamma", "0", "--step", "9",
+		_, stderr := mustRun(t, "codec", "train", "--images", train, "--patch", "3", "--gamma", "0", "--uniform", "--step", "9",
 			"--samples", "2000", "--seed", "1", "--out", um)
 		if !strings.Contains(stderr, "step 9 (") {
 			t.Errorf("train summary %q, want the step", stderr)
