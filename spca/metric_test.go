@@ -1,0 +1,95 @@
+package spca
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// blendTable writes the metric table of axis j at conditioning point u_<j
+// (weights from tableWeights): the whole fiber, the reference of
+// searchBlend.
+func (m *Model) blendTable(j int, w *work) []float64 {
+	l := &m.lat
+	g := m.tnodes[j]
+	out := make([]float64, g)
+	if j == 0 {
+		copy(out, m.tables[0])
+		return out
+	}
+	for i := range out {
+		out[i] = 0
+	}
+	t := m.tables[j]
+	// Row-major strides of the prefix grid g[0..j]; fiber base offsets.
+	ncorner := 1 << j
+	for c := 0; c < ncorner; c++ {
+		wt := 1.0
+		off := 0
+		stride := g
+		for a := j - 1; a >= 0; a-- {
+			i := w.idx[a]
+			if c>>a&1 == 1 {
+				wt *= w.frac[a]
+				i++
+			} else {
+				wt *= 1 - w.frac[a]
+			}
+			off += i * stride
+			stride *= l.g[a]
+		}
+		if wt == 0 {
+			continue
+		}
+		row := t[off : off+g]
+		for i := range out {
+			out[i] += wt * row[i]
+		}
+	}
+	return out
+}
+
+// TestSearchBlend checks that the lazy search of the inverse metric finds
+// exactly the segment, and the same blended values, as a binary search on
+// the whole blended table, for responses inside and beyond the tables of
+// a fitted 4-D model.
+func TestSearchBlend(t *testing.T) {
+	const d = 4
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := mat.NewDense(1500, d, nil)
+	for i := 0; i < 1500; i++ {
+		a := rng.Float64()*4 - 2
+		x.Set(i, 0, a)
+		for j := 1; j < d; j++ {
+			x.Set(i, j, 0.3*a*a/float64(j)+0.2*rng.NormFloat64()*rng.ExpFloat64()/float64(j))
+		}
+	}
+	o := DefaultOptions()
+	o.Gamma = 1.0 / 3
+	o.Resolution = 1 << 12
+	m, err := Fit(x, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := m.newWork()
+	u := make([]float64, d)
+	for trial := 0; trial < 3000; trial++ {
+		for a := range u {
+			u[a] = m.lat.lo[a] + (rng.Float64()*1.2-0.1)*m.lat.width(a)
+		}
+		for j := 0; j < d; j++ {
+			m.tableWeights(j, u, w)
+			full := m.blendTable(j, w)
+			v := full[0] + (rng.Float64()*1.4-0.2)*(full[len(full)-1]-full[0])
+			if trial%10 == 0 {
+				v = full[rng.IntN(len(full))] // on a node
+			}
+			want := searchSegment(full, v)
+			i, t0, t1 := m.searchBlend(j, v, w)
+			if i != want || t0 != full[i] || t1 != full[i+1] {
+				t.Fatalf("axis %d, v %v: segment %d (%v, %v), whole table %d (%v, %v)", j, v, i, t0, t1, want, full[want], full[want+1])
+			}
+		}
+	}
+}
