@@ -269,7 +269,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 				}
 				c.SPCA.MetricWork(r, u, ms)
 				for j := 0; j < k; j++ {
-					idx[i*dims+j] = binOf(r[j], c.Bins[j])
+					idx[i*dims+j] = c.leadIndex(j, r[j])
 				}
 				for j := k; j < dims; j++ {
 					idx[i*dims+j] = int32(c.Rest[j-k].Index(row[j]))

@@ -40,6 +40,9 @@ type Channel struct {
 	// Bins holds the number of quantisation bins of every PCA coefficient
 	// (the first Leading are SPCA response dimensions).
 	Bins []int
+	// Lead quantises the SPCA responses in the entropy-constrained mode
+	// (nil in the fixed-resolution mode: unit bins [b, b+1)).
+	Lead []*ScalarQuantizer
 	// Rest quantises the coefficients after the leading ones (n > 2).
 	Rest []*ScalarQuantizer
 	// Centre is the most frequent index of each dimension on the training
@@ -60,7 +63,7 @@ type Channel struct {
 	pix8      []uint8  // decoded 8-bit pixels of every codebook cell (see pixelBook)
 	pix16     []uint16 // the same at 16 bits
 	extOnce   sync.Once
-	ext, mid  []float64 // see extents
+	ext, norm []float64 // see responses
 	extErr    error
 }
 
@@ -292,11 +295,11 @@ func (m *Model) SetBins(total int) error {
 
 // SetStep switches to the entropy-constrained mode with quantiser step
 // step (PCA units): every coefficient beyond the SPCA ones gets a
-// DeadZone quantiser of that step, and SPCA dimension j gets
-// n_j = round(extent_j / step) bins, extent_j the range of the training
-// samples' unfolded coordinate, so that with gamma 0 its cells are one
-// step long too (moved by at most 2 to centre a cell on the median
-// response: see centredBins). With fixed-length indices the seed's allocation (bins in
+// DeadZone quantiser of that step, and SPCA dimension j the scale
+// extent_j / step, extent_j the range of the training samples' unfolded
+// coordinate, with unit dead-zone cells in its response centred on the
+// median response (centroid reconstruction like the others): with gamma
+// 0 the cells are one step long too. With fixed-length indices the seed's allocation (bins in
 // proportion to 2^h) and Lloyd–Max are the optimum; with the entropy
 // coder behind them, equal steps are (high-rate theory: equal distortion
 // and equal slope in every coefficient), and the peaked AC coefficients
@@ -317,21 +320,38 @@ func (m *Model) SetStep(step float64) error {
 
 func (c *Channel) setStep(step float64) error {
 	k := c.Leading()
-	bins := make([]int, c.Dims())
+	dims := c.Dims()
+	bins := make([]int, dims)
+	scale := make([]float64, k)
+	lead := make([]*ScalarQuantizer, k)
 	if k > 0 {
-		ext, mid, err := c.extents()
+		ext, norm, err := c.responses()
 		if err != nil {
 			return err
 		}
+		n := len(norm) / k
+		col := make([]float64, n)
 		for j := 0; j < k; j++ {
-			b := math.Round(ext[j] / step)
-			if b > maxLevels-2 {
-				return fmt.Errorf("codec: a step of %.3g gives %.0f bins in SPCA dimension %d (at most %d): choose a larger step", step, b, j+1, maxLevels)
+			// One response unit is one step of the unfolded coordinate
+			// (exactly so for gamma 0); the quantiser is a dead zone
+			// centred on the median response, the peak of a
+			// symmetric coefficient.
+			scale[j] = ext[j] / step
+			if !(scale[j] <= maxLevels) {
+				return fmt.Errorf("codec: a step of %.3g gives about %.0f bins in SPCA dimension %d (at most %d): choose a larger step", step, scale[j], j+1, maxLevels)
 			}
-			bins[j] = centredBins(int(b), mid[j])
+			for i := range col {
+				col[i] = norm[i*k+j] * scale[j]
+			}
+			q, err := centredDeadZone(col)
+			if err != nil {
+				return err
+			}
+			lead[j] = q
+			bins[j] = len(q.Levels)
 		}
 	}
-	n, dims := c.Train.Dims()
+	n, _ := c.Train.Dims()
 	col := make([]float64, n)
 	rest := make([]*ScalarQuantizer, 0, dims-k)
 	for j := k; j < dims; j++ {
@@ -343,39 +363,37 @@ func (c *Channel) setStep(step float64) error {
 		rest = append(rest, q)
 		bins[j] = len(q.Levels)
 	}
-	return c.setQuantizers(bins, rest)
+	return c.setQuantizers(bins, scale, lead, rest)
 }
 
-// centredBins returns the bin count within 2 of n (at least 1) that puts
-// the normalised response mid (in [0, 1]) closest to the centre of a
-// cell, the nearer count to n on a tie. On a peaked coefficient the
-// response of the median is that of the peak: a cell boundary there
-// splits the most frequent values between two cells, each reconstructed
-// half a cell away, which costs both bits and error. It is what the dead
-// zone's centred zero cell does for the other coefficients.
-func centredBins(n int, mid float64) int {
-	best, bestOff := max(1, n), math.Inf(1)
-	for b := max(1, n-2); b <= n+2; b++ {
-		_, f := math.Modf(float64(b) * mid)
-		off := math.Abs(f - 0.5)
-		if off < bestOff-1e-9 || off < bestOff+1e-9 && absInt(b-n) < absInt(best-n) {
-			best, bestOff = b, off
-		}
+// centredDeadZone is DeadZone with a unit step around the median of x
+// instead of zero, covering only the range of x, with its levels inside
+// it: x are SPCA responses, which saturate at the ends of the metric
+// tables (a level beyond the largest response seen, where the table is
+// flat, was inverted to coefficients of over 1000 on kodim08).
+func centredDeadZone(x []float64) (*ScalarQuantizer, error) {
+	mid := quantileOf(append([]float64(nil), x...), 0.5)
+	d := make([]float64, len(x))
+	for i, v := range x {
+		d[i] = v - mid
 	}
-	return best
-}
-
-func absInt(v int) int {
-	if v < 0 {
-		return -v
+	q, err := deadZoneQuantizer(d, 1, 0)
+	if err != nil {
+		return nil, err
 	}
-	return v
+	for i := range q.Levels {
+		q.Levels[i] += mid
+	}
+	for i := range q.Thresholds {
+		q.Thresholds[i] += mid
+	}
+	return q, nil
 }
 
-// extents returns the range of every unfolded coordinate over the
-// training sample and the median of every normalised response (the
-// response at unit scale) there, computed once per channel.
-func (c *Channel) extents() (ext, mid []float64, err error) {
+// responses returns the range of every unfolded coordinate over the
+// training sample and the training responses at unit scale (n×k, row
+// major), computed once per channel.
+func (c *Channel) responses() (ext, norm []float64, err error) {
 	c.extOnce.Do(func() {
 		n, _ := c.Train.Dims()
 		k := c.Leading()
@@ -397,7 +415,6 @@ func (c *Channel) extents() (ext, mid []float64, err error) {
 			}
 		}
 		c.ext = make([]float64, k)
-		c.mid = make([]float64, k)
 		col := make([]float64, n)
 		for j := range c.ext {
 			mat.Col(col, j, u)
@@ -406,20 +423,18 @@ func (c *Channel) extents() (ext, mid []float64, err error) {
 				lo, hi = min(lo, v), max(hi, v)
 			}
 			c.ext[j] = hi - lo
-			for i := range col {
-				col[i] = r[i*k+j]
-			}
-			c.mid[j] = quantileOf(col, 0.5)
 		}
+		c.norm = r
 	})
-	return c.ext, c.mid, c.extErr
+	return c.ext, c.norm, c.extErr
 }
 
 func (c *Channel) setBins(bins []int) error {
 	n, dims := c.Train.Dims()
+	k := c.Leading()
 	col := make([]float64, n)
 	rest := make([]*ScalarQuantizer, 0, dims)
-	for j := c.Leading(); j < dims; j++ {
+	for j := k; j < dims; j++ {
 		mat.Col(col, j, c.Train)
 		q, err := LloydMax(col, bins[j])
 		if err != nil {
@@ -427,19 +442,22 @@ func (c *Channel) setBins(bins []int) error {
 		}
 		rest = append(rest, q)
 	}
-	return c.setQuantizers(bins, rest)
-}
-
-// setQuantizers installs the bins of every coefficient (the SPCA scale of
-// the leading ones) and the quantisers of the rest.
-func (c *Channel) setQuantizers(bins []int, rest []*ScalarQuantizer) error {
-	k := c.Leading()
 	scale := make([]float64, k)
 	for j := range scale {
-		if bins[j] > maxLevels {
-			return fmt.Errorf("codec: %d bins in one dimension (at most 32768)", bins[j])
-		}
 		scale[j] = float64(bins[j])
+	}
+	return c.setQuantizers(bins, scale, nil, rest)
+}
+
+// setQuantizers installs the bins of every coefficient, the SPCA scale
+// and, in the entropy-constrained mode, the quantisers of the SPCA
+// responses (nil: unit bins [b, b+1) reconstructed at b + 1/2), and the
+// quantisers of the rest.
+func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*ScalarQuantizer) error {
+	for _, b := range bins {
+		if b > maxLevels {
+			return fmt.Errorf("codec: %d bins in one dimension (at most %d)", b, maxLevels)
+		}
 	}
 	if c.SPCA != nil {
 		if err := c.SPCA.SetScale(scale); err != nil {
@@ -447,6 +465,7 @@ func (c *Channel) setQuantizers(bins []int, rest []*ScalarQuantizer) error {
 		}
 	}
 	c.Bins = append(c.Bins[:0], bins...)
+	c.Lead = lead
 	c.Rest = rest
 	c.bookOnce = sync.Once{}
 	c.bookBuilt.Store(false)

@@ -20,9 +20,11 @@ import (
 //	magic "SPCAcdec", version uint32 (1, or 2 in the entropy-constrained mode)
 //	patch u8, colour u8, gamma f64, [version 2: step f64], channels u8
 //	per channel: dims u16, leading u16, PCA mean/basis/variances (f64),
-//	  bins (u32 each), levels of the remaining quantisers (u32 count +
-//	  f64s; version 2: then count-1 thresholds, f64; version 1: the
-//	  thresholds are the midpoints of the levels, Lloyd–Max's),
+//	  bins (u32 each), the scalar quantisers (u32 count + levels, f64;
+//	  version 1: of the coefficients after the SPCA ones, thresholds at
+//	  the midpoints of the levels, Lloyd–Max's; version 2: of every
+//	  coefficient, the SPCA responses first, each followed by its
+//	  count-1 thresholds),
 //	  centre indices (u32), training sample (u32 rows + float32 values),
 //	  embedded SPCA model (u64 length + spca file bytes)
 //	CRC-32C of all the above
@@ -91,7 +93,11 @@ func (m *Model) write(w io.Writer) error {
 		for _, b := range c.Bins {
 			e.u32(uint32(b))
 		}
-		for _, q := range c.Rest {
+		quantizers := c.Rest
+		if step { // version 2 also holds the quantisers of the SPCA responses
+			quantizers = append(append([]*ScalarQuantizer(nil), c.Lead...), c.Rest...)
+		}
+		for _, q := range quantizers {
 			e.u32(uint32(len(q.Levels)))
 			for _, v := range q.Levels {
 				e.f64(v)
@@ -288,7 +294,11 @@ func readChannel(r *modelReader, patch int, thresholds bool) (*Channel, error) {
 			return nil, &ModelError{"bins out of range"}
 		}
 	}
-	for j := k; j < dims && r.err == nil; j++ {
+	first := k
+	if thresholds {
+		first = 0 // version 2: the SPCA responses' quantisers come first
+	}
+	for j := first; j < dims && r.err == nil; j++ {
 		n := r.u32()
 		if r.err == nil && n != c.Bins[j] {
 			return nil, &ModelError{"quantiser levels do not match the bins"}
@@ -303,7 +313,11 @@ func readChannel(r *modelReader, patch int, thresholds bool) (*Channel, error) {
 				th[i] = 0.5 * (lv[i] + lv[i+1])
 			}
 		}
-		c.Rest = append(c.Rest, &ScalarQuantizer{Levels: lv, Thresholds: th})
+		if q := (&ScalarQuantizer{Levels: lv, Thresholds: th}); j < k {
+			c.Lead = append(c.Lead, q)
+		} else {
+			c.Rest = append(c.Rest, q)
+		}
 	}
 	c.Centre = make([]int, dims)
 	for j := range c.Centre {
@@ -336,10 +350,12 @@ func readChannel(r *modelReader, patch int, thresholds bool) (*Channel, error) {
 		return nil, &ModelError{"embedded SPCA model has the wrong dimension"}
 	}
 	c.SPCA = sm
-	scale := sm.Scale()
-	for j := 0; j < k; j++ {
-		if scale[j] != float64(c.Bins[j]) {
-			return nil, &ModelError{"SPCA scale does not match the bins"}
+	if c.Lead == nil { // version 1: unit bins, the scale is the bin count
+		scale := sm.Scale()
+		for j := 0; j < k; j++ {
+			if scale[j] != float64(c.Bins[j]) {
+				return nil, &ModelError{"SPCA scale does not match the bins"}
+			}
 		}
 	}
 	if err := c.validate(); err != nil {
@@ -355,7 +371,7 @@ func (c *Channel) validate() error {
 			return &ModelError{"non-finite training sample"}
 		}
 	}
-	for _, q := range c.Rest {
+	for _, q := range append(append([]*ScalarQuantizer(nil), c.Lead...), c.Rest...) {
 		for i := 1; i < len(q.Levels); i++ {
 			if !(q.Levels[i] > q.Levels[i-1]) {
 				return &ModelError{"quantiser levels not increasing"}

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"math"
+	"math/bits"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -29,12 +30,28 @@ func (c *Channel) quantizeExact(y *mat.Dense, idx []int32) {
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < k; j++ {
-			idx[i*dims+j] = binOf(r.At(i, j), c.Bins[j])
+			idx[i*dims+j] = c.leadIndex(j, r.At(i, j))
 		}
 		for j := k; j < dims; j++ {
 			idx[i*dims+j] = int32(c.Rest[j-k].Index(y.At(i, j)))
 		}
 	}
+}
+
+// leadIndex is the cell of response r of SPCA dimension j.
+func (c *Channel) leadIndex(j int, r float64) int32 {
+	if c.Lead != nil {
+		return int32(c.Lead[j].Index(r))
+	}
+	return binOf(r, c.Bins[j])
+}
+
+// leadValue is the response that cell b of SPCA dimension j decodes to.
+func (c *Channel) leadValue(j, b int) float64 {
+	if c.Lead != nil {
+		return c.Lead[j].Value(b)
+	}
+	return float64(b) + 0.5
 }
 
 // binOf is the uniform quantiser of the response domain: bin b covers
@@ -48,6 +65,20 @@ func binOf(r float64, bins int) int32 {
 		return int32(bins - 1)
 	}
 	return int32(b)
+}
+
+// keysFit reports whether the cells of the leading dimensions can be
+// numbered in 64 bits.
+func (c *Channel) keysFit() bool {
+	p := uint64(1)
+	for _, b := range c.Bins[:c.Leading()] {
+		hi, lo := bits.Mul64(p, uint64(b))
+		if hi != 0 {
+			return false
+		}
+		p = lo
+	}
+	return true
 }
 
 // bookSize returns the number of cells of the leading dimensions.
@@ -91,7 +122,7 @@ func (c *Channel) codebook() []float64 {
 		for cell := 0; cell < size; cell++ {
 			row := centres.RawRowView(cell)
 			for j := range row {
-				row[j] = float64(digits[j]) + 0.5
+				row[j] = c.leadValue(j, digits[j])
 			}
 			for j := k - 1; j >= 0; j-- {
 				digits[j]++
@@ -141,6 +172,25 @@ func (c *Channel) dequantize(idx []int32, y *mat.Dense) {
 func (c *Channel) dequantizeLarge(idx []int32, y *mat.Dense) {
 	n, dims := y.Dims()
 	k := c.Leading()
+	if !c.keysFit() {
+		// Cell numbers would overflow 64 bits (fine steps on up to 8
+		// SPCA dimensions): invert every patch's cell.
+		centres := mat.NewDense(n, k, nil)
+		for i := 0; i < n; i++ {
+			row := centres.RawRowView(i)
+			for j := range row {
+				row[j] = c.leadValue(j, int(idx[i*dims+j]))
+			}
+		}
+		x, err := c.SPCA.InverseBatch(centres)
+		if err != nil {
+			panic("codec: " + err.Error())
+		}
+		for i := 0; i < n; i++ {
+			copy(y.RawRowView(i)[:k], x.RawRowView(i))
+		}
+		return
+	}
 	keys := make([]uint64, n)
 	for i := 0; i < n; i++ {
 		var key uint64
@@ -164,7 +214,7 @@ func (c *Channel) dequantizeLarge(idx []int32, y *mat.Dense) {
 		row := centres.RawRowView(u)
 		for j := k - 1; j >= 0; j-- {
 			b := uint64(c.Bins[j])
-			row[j] = float64(key%b) + 0.5
+			row[j] = c.leadValue(j, int(key%b))
 			key /= b
 		}
 	}

@@ -31,6 +31,15 @@ const centroidPrior = 2
 // of distortion against rate); Lloyd–Max is the optimum for fixed-length
 // indices instead. At most maxLevels cells.
 func DeadZone(samples []float64, step float64) (*ScalarQuantizer, error) {
+	return deadZoneQuantizer(samples, step, 0.25)
+}
+
+// deadZoneQuantizer is DeadZone with spare, the share of the samples'
+// range covered beyond each end. With no spare the levels are also kept
+// within the samples' range: for a bounded quantity (an SPCA response,
+// which saturates at the ends of its metric table) a level beyond the
+// values that occur would be inverted far outside the data.
+func deadZoneQuantizer(samples []float64, step, spare float64) (*ScalarQuantizer, error) {
 	if !(step > 0) || math.IsInf(step, 0) {
 		return nil, fmt.Errorf("codec: quantiser step %v must be positive and finite", step)
 	}
@@ -44,8 +53,8 @@ func DeadZone(samples []float64, step float64) (*ScalarQuantizer, error) {
 		}
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	spare := 0.25 * (hi - lo)
-	kLo, kHi := deadZoneCell(lo-spare, step), deadZoneCell(hi+spare, step)
+	margin := spare * (hi - lo)
+	kLo, kHi := deadZoneCell(lo-margin, step), deadZoneCell(hi+margin, step)
 	if kHi-kLo+1 > maxLevels {
 		return nil, fmt.Errorf("codec: a step of %.3g gives %d cells (at most %d): choose a larger step", step, kHi-kLo+1, maxLevels)
 	}
@@ -61,6 +70,11 @@ func DeadZone(samples []float64, step float64) (*ScalarQuantizer, error) {
 	for i := range q.Levels {
 		k := float64(i + kLo)
 		q.Levels[i] = (sum[i] + centroidPrior*k*step) / (cnt[i] + centroidPrior)
+		if spare == 0 {
+			// The end cells hold the extremes, so clamping cannot
+			// reorder the levels.
+			q.Levels[i] = max(lo, min(hi, q.Levels[i]))
+		}
 	}
 	// Cell k >= 1 starts at (k - deadZone)·step, cell k <= -1 ends at
 	// (k + deadZone)·step; the zero cell lies between.

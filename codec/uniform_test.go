@@ -66,6 +66,40 @@ func TestDeadZone(t *testing.T) {
 	}
 }
 
+// TestCentredDeadZone checks the quantiser of an SPCA response: its zero
+// cell is centred on the median, it covers exactly the samples' range and
+// its levels stay inside that range (the response saturates beyond it).
+func TestCentredDeadZone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float64, 4001)
+	for i := range x {
+		x[i] = 40 + 9*rng.NormFloat64()*rng.ExpFloat64()
+	}
+	q, err := centredDeadZone(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := quantileOf(append([]float64(nil), x...), 0.5)
+	z := q.Index(mid)
+	if c := 0.5 * (q.Thresholds[z-1] + q.Thresholds[z]); math.Abs(c-mid) > 1e-9 {
+		t.Errorf("zero cell centred at %v, median %v", c, mid)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	// The end cells hold the extremes: no spare cells beyond them.
+	last := len(q.Thresholds) - 1
+	if q.Thresholds[0] > lo+4.0/3 || q.Thresholds[last] < hi-4.0/3 {
+		t.Errorf("inner cells span [%v, %v], the samples [%v, %v]: spare cells at the ends", q.Thresholds[0], q.Thresholds[last], lo, hi)
+	}
+	for i, l := range q.Levels {
+		if l < lo || l > hi {
+			t.Errorf("level %d (%v) outside the samples' range [%v, %v]", i, l, lo, hi)
+		}
+	}
+}
+
 // TestUniformMode checks the entropy-constrained mode: its models round-
 // trip through the file format (version 2, explicit thresholds) and code
 // identically after reloading, and at no more bits per pixel than the
