@@ -67,6 +67,27 @@ func binOf(r float64, bins int) int32 {
 	return int32(b)
 }
 
+// dequantizeEach inverts the leading cell of every patch, for cells that
+// cannot be numbered in 64 bits (fine steps on up to 8 SPCA dimensions).
+func (c *Channel) dequantizeEach(idx []int32, y *mat.Dense) {
+	n, dims := y.Dims()
+	k := c.Leading()
+	centres := mat.NewDense(n, k, nil)
+	for i := 0; i < n; i++ {
+		row := centres.RawRowView(i)
+		for j := range row {
+			row[j] = c.leadValue(j, int(idx[i*dims+j]))
+		}
+	}
+	x, err := c.SPCA.InverseBatch(centres)
+	if err != nil {
+		panic("codec: " + err.Error())
+	}
+	for i := 0; i < n; i++ {
+		copy(y.RawRowView(i)[:k], x.RawRowView(i))
+	}
+}
+
 // keysFit reports whether the cells of the leading dimensions can be
 // numbered in 64 bits.
 func (c *Channel) keysFit() bool {
@@ -173,22 +194,7 @@ func (c *Channel) dequantizeLarge(idx []int32, y *mat.Dense) {
 	n, dims := y.Dims()
 	k := c.Leading()
 	if !c.keysFit() {
-		// Cell numbers would overflow 64 bits (fine steps on up to 8
-		// SPCA dimensions): invert every patch's cell.
-		centres := mat.NewDense(n, k, nil)
-		for i := 0; i < n; i++ {
-			row := centres.RawRowView(i)
-			for j := range row {
-				row[j] = c.leadValue(j, int(idx[i*dims+j]))
-			}
-		}
-		x, err := c.SPCA.InverseBatch(centres)
-		if err != nil {
-			panic("codec: " + err.Error())
-		}
-		for i := 0; i < n; i++ {
-			copy(y.RawRowView(i)[:k], x.RawRowView(i))
-		}
+		c.dequantizeEach(idx, y)
 		return
 	}
 	keys := make([]uint64, n)

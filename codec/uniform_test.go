@@ -6,7 +6,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/spcalab/spca/patches"
+	"gonum.org/v1/gonum/mat"
 )
+
+func mustExtract(img image.Image, n int) *mat.Dense {
+	x, _ := patches.Extract(patches.Luminance(img), n)
+	return x
+}
 
 // TestDeadZone checks the cells of the dead-zone quantiser (a zero cell of
 // 4/3 steps, every other cell one step, the samples' range covered) and
@@ -171,6 +179,18 @@ func TestUniformMode(t *testing.T) {
 	}
 	if got := d.(*image.Gray).Bounds(); got != test[0].Bounds() {
 		t.Fatalf("decoded bounds %v", got)
+	}
+	// Inverting every patch's cell (for cell numbers beyond 64 bits)
+	// gives exactly what inverting each distinct cell once gives.
+	c := step.Channels[0]
+	y := c.PCA.Forward(nil, mustExtract(test[1], step.Patch))
+	idx := make([]int32, len(y.RawMatrix().Data))
+	c.quantizeExact(y, idx)
+	a1, a2 := mat.DenseCopyOf(y), mat.DenseCopyOf(y)
+	c.dequantizeLarge(idx, a1)
+	c.dequantizeEach(idx, a2)
+	if !mat.Equal(a1, a2) {
+		t.Error("dequantizeEach and dequantizeLarge differ")
 	}
 	// Fixed-resolution models stay version 1: their bytes and hashes do
 	// not change.
