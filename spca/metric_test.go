@@ -11,38 +11,14 @@ import (
 // (weights from tableWeights): the whole fiber, the reference of
 // searchBlend.
 func (m *Model) blendTable(j int, w *work) []float64 {
-	l := &m.lat
-	g := m.tnodes[j]
-	out := make([]float64, g)
+	out := make([]float64, m.tnodes[j])
 	if j == 0 {
 		copy(out, m.tables[0])
 		return out
 	}
-	for i := range out {
-		out[i] = 0
-	}
-	t := m.tables[j]
-	// Row-major strides of the prefix grid g[0..j]; fiber base offsets.
-	ncorner := 1 << j
-	for c := 0; c < ncorner; c++ {
-		wt := 1.0
-		off := 0
-		stride := g
-		for a := j - 1; a >= 0; a-- {
-			i := w.idx[a]
-			if c>>a&1 == 1 {
-				wt *= w.frac[a]
-				i++
-			} else {
-				wt *= 1 - w.frac[a]
-			}
-			off += i * stride
-			stride *= l.g[a]
-		}
-		if wt == 0 {
-			continue
-		}
-		row := t[off : off+g]
+	wts, offs := m.cornerFibers(j, w)
+	for c, wt := range wts {
+		row := m.tables[j][offs[c] : offs[c]+len(out)]
 		for i := range out {
 			out[i] += wt * row[i]
 		}

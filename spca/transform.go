@@ -341,6 +341,38 @@ func (m *Model) tableWeights(j int, u []float64, w *work) {
 	}
 }
 
+// cornerFibers returns the weights and offsets of the 2^j fibers of the
+// metric table of axis j around the conditioning point u_<j (from
+// tableWeights), skipping those of zero weight: the blend of the table at
+// that point is the weighted sum of these fibers, in this order.
+func (m *Model) cornerFibers(j int, w *work) ([]float64, []int) {
+	l := &m.lat
+	g := m.tnodes[j]
+	n := 0
+	for c := 0; c < 1<<j; c++ {
+		wt := 1.0
+		off := 0
+		stride := g
+		for a := j - 1; a >= 0; a-- {
+			i := w.idx[a]
+			if c>>a&1 == 1 {
+				wt *= w.frac[a]
+				i++
+			} else {
+				wt *= 1 - w.frac[a]
+			}
+			off += i * stride
+			stride *= l.g[a]
+		}
+		if wt == 0 {
+			continue
+		}
+		w.cornerW[n], w.cornerOff[n] = wt, off
+		n++
+	}
+	return w.cornerW[:n], w.cornerOff[:n]
+}
+
 // tableCell locates u_j among the table nodes of axis j (fraction outside
 // [0, 1] beyond the ends: linear extrapolation).
 func (m *Model) tableCell(j int, t float64) (int, float64) {
@@ -360,6 +392,9 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 		g := m.tnodes[j]
 		t := m.tables[j]
 		acc := 0.0
+		// The corners of cornerFibers, inline: this runs for every
+		// patch of an encode, and gathering them first measured 2-3 %
+		// slower (BenchmarkTransform, d = 4).
 		for c := 0; c < 1<<j; c++ {
 			wt := 1.0
 			off := 0
@@ -413,31 +448,7 @@ func (m *Model) searchBlend(j int, v float64, w *work) (int, float64, float64) {
 		i := searchSegment(t[:g], v)
 		return i, t[i], t[i+1]
 	}
-	// Corner fibers with a non-zero weight, in blendTable's order.
-	l := &m.lat
-	n := 0
-	for c := 0; c < 1<<j; c++ {
-		wt := 1.0
-		off := 0
-		stride := g
-		for a := j - 1; a >= 0; a-- {
-			i := w.idx[a]
-			if c>>a&1 == 1 {
-				wt *= w.frac[a]
-				i++
-			} else {
-				wt *= 1 - w.frac[a]
-			}
-			off += i * stride
-			stride *= l.g[a]
-		}
-		if wt == 0 {
-			continue
-		}
-		w.cornerW[n], w.cornerOff[n] = wt, off
-		n++
-	}
-	cw, co := w.cornerW[:n], w.cornerOff[:n]
+	cw, co := m.cornerFibers(j, w)
 	at := func(i int) float64 {
 		s := 0.0
 		for c, wt := range cw {
