@@ -33,6 +33,11 @@ type EvalOptions struct {
 	NoPCA  bool
 	NoJPEG bool
 	Exact  bool // exact SPCA path instead of the fast path
+	// MatchedPCA adds the PCA baseline at the rate of the model on these
+	// images (its resolution or step searched so that it codes them at no
+	// more bits per pixel): the comparison at equal rate, beside the one
+	// at equal resolution.
+	MatchedPCA bool
 	// Progress, if set, is called after each method.
 	Progress func(method string, done, total int)
 }
@@ -55,6 +60,9 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 	}
 	var out []Result
 	steps := len(o.Gammas) + 2
+	if o.MatchedPCA && !o.NoPCA {
+		steps++
+	}
 	step := 0
 	report := func(name string) {
 		step++
@@ -94,12 +102,26 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		r.Method = "pca + lloyd-max"
-		if m.Step > 0 {
-			r.Method = "pca + uniform"
-		}
+		r.Method = pcaName(m)
 		out = append(out, r)
 		report(r.Method)
+		if o.MatchedPCA {
+			if m.Step > 0 {
+				err = v.searchStep(images, main.BPP)
+			} else {
+				err = v.searchBins(images, main.BPP)
+			}
+			if err != nil {
+				return nil, err
+			}
+			r, err := measure(v, images, false)
+			if err != nil {
+				return nil, err
+			}
+			r.Method = pcaName(m) + " (matched bpp)"
+			out = append(out, r)
+			report(r.Method)
+		}
 	}
 	if !o.NoJPEG {
 		r, err := measureJPEG(images, main.BPP, m.Color)
@@ -110,6 +132,14 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		report(r.Method)
 	}
 	return out, nil
+}
+
+// pcaName names the PCA baseline of m's mode.
+func pcaName(m *Model) string {
+	if m.Step > 0 {
+		return "pca + uniform"
+	}
+	return "pca + lloyd-max"
 }
 
 func gammaName(g float64) string {

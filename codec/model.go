@@ -556,18 +556,18 @@ func (m *Model) searchStep(images []image.Image, bpp float64) error {
 	return m.SetStep(math.Exp(hi))
 }
 
-// rate returns the bits per pixel at which m codes the images.
+// rate returns the bits per pixel at which m codes the images, averaged
+// over the images as Evaluate reports it.
 func (m *Model) rate(images []image.Image) (float64, error) {
-	bits, pixels := 0.0, 0.0
+	sum := 0.0
 	for _, img := range images {
 		var b countingWriter
 		if err := Encode(&b, img, m, nil); err != nil {
 			return 0, err
 		}
-		bits += 8 * float64(b.n)
-		pixels += float64(img.Bounds().Dx() * img.Bounds().Dy())
+		sum += 8 * float64(b.n) / float64(img.Bounds().Dx()*img.Bounds().Dy())
 	}
-	return bits / pixels, nil
+	return sum / float64(len(images)), nil
 }
 
 type countingWriter struct{ n int }

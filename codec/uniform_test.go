@@ -152,6 +152,20 @@ func TestUniformMode(t *testing.T) {
 	if b.BPP > 1.05*a.BPP || b.RMSE >= a.RMSE {
 		t.Errorf("uniform mode: RMSE %.3f at %.3f bpp, fixed resolution %.3f at %.3f bpp", b.RMSE, b.BPP, a.RMSE, a.BPP)
 	}
+	// The PCA baseline at matched rate: its step is searched on the
+	// images, so it codes them at no more bits than the model and, the
+	// step being continuous, hardly fewer.
+	mr, err := Evaluate(step, test, &EvalOptions{Gammas: []float64{0}, NoJPEG: true, MatchedPCA: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mr) != 3 || mr[2].Method != "pca + uniform (matched bpp)" {
+		t.Fatalf("results %+v", mr)
+	}
+	t.Logf("matched rate: SPCA %.2f dB at %.3f bpp, PCA + uniform %.2f dB at %.3f bpp", mr[0].PSNR, mr[0].BPP, mr[2].PSNR, mr[2].BPP)
+	if mr[2].BPP > mr[0].BPP || mr[2].BPP < 0.97*mr[0].BPP {
+		t.Errorf("matched PCA baseline at %.4f bpp, the model at %.4f", mr[2].BPP, mr[0].BPP)
+	}
 	var mb bytes.Buffer
 	if _, err := step.WriteTo(&mb); err != nil {
 		t.Fatal(err)

@@ -184,11 +184,12 @@ func runCodecTrain(c *cli.Context) error {
 func codecEvalCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "eval",
-		Usage: "compare a codec model with other gammas, PCA + Lloyd–Max and JPEG on a set of images",
+		Usage: "compare a codec model with other gammas, PCA and JPEG on a set of images",
 		UsageText: "spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]\n\n" +
-			"Codes the images with the model and, at the same total resolution, with SPCA " +
-			"refitted for gamma 0, 1/3 and 1, with PCA and a Lloyd–Max quantiser per " +
-			"coefficient, and with JPEG at the bits per pixel of the model; prints RMSE and " +
+			"Codes the images with the model and, at the same total resolution (or step), with SPCA " +
+			"refitted for gamma 0, 1/3 and 1 and with PCA and a Lloyd–Max (or dead-zone uniform) " +
+			"quantiser per coefficient; then with that PCA baseline and with JPEG at the bits per " +
+			"pixel of the model (\"matched bpp\": the comparison at equal rate); prints RMSE and " +
 			"PSNR (8-bit units), SSIM (luminance) and bits per pixel, averaged over the images, " +
 			"and the bins per coefficient (of the first channel).",
 		Flags: []cli.Flag{
@@ -242,9 +243,9 @@ func runCodecEval(c *cli.Context) error {
 		gammas = append(gammas, model.Gamma)
 		slices.Sort(gammas)
 	}
-	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact)}
+	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), MatchedPCA: true}
 	if cb := bars.callback(); cb != nil {
-		cb("evaluate", 0, len(gammas)+2)
+		cb("evaluate", 0, len(gammas)+3)
 		opt.Progress = func(_ string, done, total int) { cb("evaluate", done, total) }
 	}
 	results, err := codec.Evaluate(model, images, opt)

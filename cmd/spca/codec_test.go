@@ -180,7 +180,7 @@ func TestCodec(t *testing.T) {
 		if out.Model != model || out.Images != 1 {
 			t.Errorf("model %q, %d images", out.Model, out.Images)
 		}
-		want := []string{"spca gamma 0", "spca gamma 1/3 (model)", "spca gamma 1", "pca + lloyd-max", "jpeg (matched bpp)"}
+		want := []string{"spca gamma 0", "spca gamma 1/3 (model)", "spca gamma 1", "pca + lloyd-max", "pca + lloyd-max (matched bpp)", "jpeg (matched bpp)"}
 		if len(out.Results) != len(want) {
 			t.Fatalf("%d results, want %d:\n%s", len(out.Results), len(want), stdout)
 		}
@@ -199,6 +199,11 @@ func TestCodec(t *testing.T) {
 			if strings.HasPrefix(r.Method, "jpeg") != (len(r.Bins) == 0) {
 				t.Errorf("%s: bins %v", r.Method, r.Bins)
 			}
+		}
+		// The matched PCA baseline codes at no more bits than the model,
+		// and not far fewer (its resolution is the largest that fits).
+		if model, pca := out.Results[1].BPP, out.Results[4].BPP; pca > model || pca < 0.85*model {
+			t.Errorf("matched PCA baseline at %.3f bpp, the model at %.3f", pca, model)
 		}
 		t.Logf("codec eval --json:\n%s", stdout)
 	})
