@@ -106,12 +106,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		out = append(out, r)
 		report(r.Method)
 		if o.MatchedPCA {
-			if m.Step > 0 {
-				err = v.searchStep(images, main.BPP)
-			} else {
-				err = v.searchBins(images, main.BPP)
-			}
-			if err != nil {
+			if err := v.searchRate(images, main.BPP, m.Step > 0); err != nil {
 				return nil, err
 			}
 			r, err := measure(v, images, false)

@@ -190,10 +190,8 @@ func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
 		m.Channels = append(m.Channels, ch)
 	}
 	switch {
-	case o.BPP > 0 && o.Uniform:
-		err = m.searchStep(images, o.BPP)
 	case o.BPP > 0:
-		err = m.searchBins(images, o.BPP)
+		err = m.searchRate(images, o.BPP, o.Uniform)
 	case o.Step > 0:
 		err = m.SetStep(o.Step)
 	default:
@@ -507,6 +505,16 @@ func (m *Model) ID() [32]byte {
 		copy(m.id[:], h.Sum(nil))
 	})
 	return m.id
+}
+
+// searchRate sets the resolution (or, if uniform, the step of the
+// entropy-constrained mode) at which the images code at the target bits
+// per pixel.
+func (m *Model) searchRate(images []image.Image, bpp float64, uniform bool) error {
+	if uniform {
+		return m.searchStep(images, bpp)
+	}
+	return m.searchBins(images, bpp)
 }
 
 // searchBins sets the total resolution whose coding of the training

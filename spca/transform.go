@@ -437,10 +437,10 @@ func (m *Model) metricInverse(r, u []float64, w *work) {
 // conditioning point (weights from tableWeights), returning the segment
 // and the blended values at its ends. It blends only the nodes the binary
 // search visits, about log2(g) of the g of a fiber, instead of the whole
-// table (as blendTable in the tests does): the sums are the same, term by term in the same
-// order, so the results are bit-identical, and inverting a point costs
-// about a tenth (it was nine tenths of decoding a file whose codebook is
-// too large to precompute).
+// table (as blendTable in the tests does): the sums are the same, term by
+// term in the same order, so the results are bit-identical, and inverting
+// a point costs about a tenth (it was nine tenths of decoding a file whose
+// codebook is too large to precompute).
 func (m *Model) searchBlend(j int, v float64, w *work) (int, float64, float64) {
 	t := m.tables[j]
 	g := m.tnodes[j]
@@ -457,8 +457,8 @@ func (m *Model) searchBlend(j int, v float64, w *work) (int, float64, float64) {
 		return s
 	}
 	lo, hi := 0, g-2
-	if v <= at(0) {
-		return 0, at(0), at(1)
+	if b0 := at(0); v <= b0 {
+		return 0, b0, at(1)
 	}
 	if top := at(hi + 1); v >= top {
 		return hi, at(hi), top

@@ -112,8 +112,10 @@ func TestCodec(t *testing.T) {
 		orig, dec := loadLuma(t, test), loadLuma(t, png)
 		// Steps of 9 grey levels: uniform noise of step²/12 per
 		// coefficient would be an RMSE of 2.6; the dead zone and the SPCA
-		// cells add some.
-		if e := patches.RMSE(orig, dec); e > 9/math.Sqrt(12)*1.6 {
+		// cells add a little (measured 2.59).
+		e := patches.RMSE(orig, dec)
+		t.Logf("step 9: RMSE %.2f", e)
+		if e > 9/math.Sqrt(12)*1.3 {
 			t.Errorf("RMSE %.2f at step 9", e)
 		}
 	})
