@@ -360,39 +360,53 @@ func TestSaveAtomic(t *testing.T) {
 
 var _ = mat.NewDense
 
-// The fused grayscale decoder (per-cell pixel table when SPCA codes every
-// coefficient) gives exactly the pixels of the generic path: dequantise,
-// inverse PCA, assemble, round.
+// The fused grayscale decoder gives exactly the pixels of the generic
+// path (dequantise, inverse PCA, assemble, round): through the per-cell
+// pixel table (SPCA codes every coefficient, codebook built), through the
+// inverses of the image's distinct cells (entropy-constrained mode, no
+// codebook) with and without PCA coefficients beyond SPCA.
 func TestFusedReconstruction(t *testing.T) {
-	m := trainedModel(t)
 	_, test := images()
-	c := m.Channels[0]
 	// A crop with partial patches at the right and bottom edges.
 	img := test[0].(interface {
 		SubImage(image.Rectangle) image.Image
 	}).SubImage(image.Rect(0, 0, 101, 77))
-	x, grid := patches.Extract(patches.Luminance(img), m.Patch)
-	y := c.PCA.Forward(nil, x)
-	n, dims := y.Dims()
-	idx := make([]int32, n*dims)
-	c.quantizeExact(y, idx)
-	plane := c.reconstructPlane(idx, grid)
-	for _, sixteen := range []bool{false, true} {
-		got := c.reconstructGray(idx, grid, sixteen)
-		if b := got.Bounds(); b.Dx() != plane.W || b.Dy() != plane.H {
-			t.Fatalf("decoded %v, plane %d×%d", b, plane.W, plane.H)
+	for _, m := range []*Model{
+		trainedModel(t),
+		smallStepModel(t),
+		smallModel(t, func(o *TrainOptions) { o.Step = 6 }),
+	} {
+		c := m.Channels[0]
+		y, grid := c.PCA.Project(patches.Luminance(img), m.Patch)
+		n, dims := y.Dims()
+		idx := make([]int32, n*dims)
+		c.quantizeExact(y, idx)
+		if m.Step == 0 {
+			c.codebook() // built once, then used for any image
 		}
-		for py := 0; py < plane.H; py++ {
-			for px := 0; px < plane.W; px++ {
-				v := plane.Pix[py*plane.W+px]
-				var want, have uint16
-				if sixteen {
-					want, have = patches.Quantize16(v), got.(*image.Gray16).Gray16At(px, py).Y
-				} else {
-					want, have = uint16(patches.Quantize8(v)), uint16(got.(*image.Gray).GrayAt(px, py).Y)
-				}
-				if want != have {
-					t.Fatalf("16-bit %v: pixel (%d, %d) = %d, generic path %d", sixteen, px, py, have, want)
+		_, _, fromBook := c.leadRows(idx, n)
+		if fromBook != (m.Step == 0) {
+			t.Fatalf("step %v: codebook used: %v", m.Step, fromBook)
+		}
+		plane := c.reconstructPlane(idx, grid)
+		for _, sixteen := range []bool{false, true} {
+			got := c.reconstructGray(idx, grid, sixteen)
+			if b := got.Bounds(); b.Dx() != plane.W || b.Dy() != plane.H {
+				t.Fatalf("decoded %v, plane %d×%d", b, plane.W, plane.H)
+			}
+			for py := 0; py < plane.H; py++ {
+				for px := 0; px < plane.W; px++ {
+					v := plane.Pix[py*plane.W+px]
+					var want, have uint16
+					if sixteen {
+						want, have = patches.Quantize16(v), got.(*image.Gray16).Gray16At(px, py).Y
+					} else {
+						want, have = uint16(patches.Quantize8(v)), uint16(got.(*image.Gray).GrayAt(px, py).Y)
+					}
+					if want != have {
+						t.Fatalf("%d×%d patches, step %v, codebook %v, 16-bit %v: pixel (%d, %d) = %d, generic path %d",
+							m.Patch, m.Patch, m.Step, fromBook, sixteen, px, py, have, want)
+					}
 				}
 			}
 		}

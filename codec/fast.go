@@ -234,6 +234,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (n + workers - 1) / workers
 	misses := make([][]int, workers)
+	_, rest := c.finders()
 	var wg sync.WaitGroup
 	for wk := 0; wk < workers; wk++ {
 		lo, hi := wk*chunk, min(n, (wk+1)*chunk)
@@ -272,7 +273,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 					idx[i*dims+j] = c.leadIndex(j, r[j])
 				}
 				for j := k; j < dims; j++ {
-					idx[i*dims+j] = int32(c.Rest[j-k].Index(row[j]))
+					idx[i*dims+j] = int32(rest[j-k].index(row[j]))
 				}
 			}
 		}()

@@ -1,19 +1,16 @@
 package codec
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"io"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/klauspost/compress/fse"
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/parallel"
 	"github.com/spcalab/spca/patches"
 	"gonum.org/v1/gonum/mat"
 )
@@ -90,24 +87,15 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 		planes = []patches.Plane{patches.Luminance(img)}
 	}
 	hd := header{model: m.ID(), w: b.Dx(), h: b.Dy(), channels: len(planes), depth: depthOf(img), patch: m.Patch}
-	var body bytes.Buffer
-	var sc fse.Scratch
+	var body []byte
 	for ci, p := range planes {
 		c := m.Channels[ci]
 		hd.bins = append(hd.bins, c.Bins)
 		idx, grid := c.quantizePlane(p, m.Patch, o.Exact)
-		s := toSymbols(idx, c.Dims(), grid.Cols(), c.Centre)
-		for _, sub := range s.sub {
-			body.Write(packStream(nil, sub, &sc))
-		}
-		esc := make([]byte, 0, 2*len(s.esc))
-		for _, v := range s.esc {
-			esc = binary.LittleEndian.AppendUint16(esc, v)
-		}
-		body.Write(packStream(nil, esc, &sc))
+		body = packStreams(body, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre))
 	}
 	out := hd.appendTo(nil)
-	out = append(out, body.Bytes()...)
+	out = append(out, body...)
 	out = checksum.Append(out)
 	_, err := w.Write(out)
 	return err
@@ -115,8 +103,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 
 // quantizePlane cuts a plane into patches and returns their indices.
 func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) ([]int32, patches.Grid) {
-	x, grid := patches.Extract(p, n)
-	y := c.PCA.Forward(nil, x)
+	y, grid := c.PCA.Project(p, n)
 	rows, dims := y.Dims()
 	idx := make([]int32, rows*dims)
 	if exact {
@@ -128,19 +115,11 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) ([]int32, pa
 }
 
 // reconstructGray writes the decoded luma of the indices straight into an
-// 8- or 16-bit grayscale image: codebook look-up, inverse PCA and rounding
-// fused, in parallel over rows of blocks. It returns nil when there is no
-// precomputed codebook (then reconstructPlane does the work).
+// 8- or 16-bit grayscale image: leading coefficients from leadRows,
+// inverse PCA and rounding fused, in parallel over rows of blocks.
 func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) image.Image {
-	var book []float64
-	if c.Leading() > 0 {
-		if book = c.codebookFor(grid.Blocks()); book == nil {
-			return nil
-		}
-	}
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
-	basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
 	var g8 *image.Gray
 	var g16 *image.Gray16
 	if sixteen {
@@ -148,32 +127,21 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 	} else {
 		g8 = image.NewGray(image.Rect(0, 0, w, h))
 	}
-	cols, rows := grid.Cols(), grid.Rows()
-	if k == dims {
-		// SPCA codes every coefficient, so each cell decodes to fixed
-		// pixels: look them up instead of multiplying by the basis.
-		pix8, pix16 := c.pixelBook(book, basis, sixteen)
-		parallelFor(rows, func(by int) {
-			cells := make([]int, cols)
-			for bx := range cells {
-				i := by*cols + bx
-				cell := 0
-				for j := 0; j < k; j++ {
-					cell = cell*c.Bins[j] + int(idx[i*dims+j])
-				}
-				cells[bx] = cell * dims
-			}
-			// Pixel row r of every patch of this row of patches; the
-			// images start at (0, 0), so offsets are direct.
+	rows, ref, fromBook := c.leadRows(idx, grid.Blocks())
+	basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
+	cols := grid.Cols()
+	if k == dims && fromBook {
+		// SPCA codes every coefficient and the codebook holds every
+		// cell, so each cell decodes to fixed pixels: look them up
+		// instead of multiplying by the basis.
+		pix8, pix16 := c.pixelBook(rows, basis, sixteen)
+		parallel.For(grid.Rows(), func(by int) {
 			for r := 0; r < n && by*n+r < h; r++ {
 				py := by*n + r
-				for bx, base := range cells {
-					src := base + r*n
-					for cx := 0; cx < n; cx++ {
+				for bx := 0; bx < cols; bx++ {
+					src := int(ref[by*cols+bx])*dims + r*n
+					for cx := 0; cx < n && bx*n+cx < w; cx++ {
 						px := bx*n + cx
-						if px >= w {
-							break
-						}
 						if sixteen {
 							q := pix16[src+cx]
 							o := py*g16.Stride + 2*px
@@ -185,39 +153,39 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 				}
 			}
 		})
-		if sixteen {
-			return g16
-		}
-		return g8
+	} else {
+		parallel.For(grid.Rows(), func(by int) {
+			y := make([]float64, dims)
+			pix := make([]float64, dims)
+			for bx := 0; bx < cols; bx++ {
+				i := by*cols + bx
+				if k > 0 {
+					copy(y[:k], rows[int(ref[i])*k:][:k])
+				}
+				for j := k; j < dims; j++ {
+					y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
+				}
+				c.pixels(pix, y, basis)
+				for r := 0; r < n && by*n+r < h; r++ {
+					py := by*n + r
+					x0, x1 := bx*n, min(bx*n+n, w)
+					src := pix[r*n : r*n+x1-x0]
+					if sixteen {
+						dst := g16.Pix[py*g16.Stride+2*x0:]
+						for cx, v := range src {
+							q := patches.Quantize16(v)
+							dst[2*cx], dst[2*cx+1] = uint8(q>>8), uint8(q)
+						}
+						continue
+					}
+					dst := g8.Pix[py*g8.Stride+x0:]
+					for cx, v := range src {
+						dst[cx] = patches.Quantize8(v)
+					}
+				}
+			}
+		})
 	}
-	parallelFor(rows, func(by int) {
-		y := make([]float64, dims)
-		for bx := 0; bx < cols; bx++ {
-			i := by*cols + bx
-			cell := 0
-			for j := 0; j < k; j++ {
-				cell = cell*c.Bins[j] + int(idx[i*dims+j])
-			}
-			copy(y[:k], book[cell*k:(cell+1)*k])
-			for j := k; j < dims; j++ {
-				y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
-			}
-			for p := 0; p < dims; p++ {
-				px, py := bx*n+p%n, by*n+p/n
-				if px >= w || py >= h {
-					continue
-				}
-				v := c.pixel(p, y, basis)
-				if sixteen {
-					q := patches.Quantize16(v)
-					o := py*g16.Stride + 2*px
-					g16.Pix[o], g16.Pix[o+1] = uint8(q>>8), uint8(q)
-				} else {
-					g8.Pix[py*g8.Stride+px] = patches.Quantize8(v)
-				}
-			}
-		}
-	})
 	if sixteen {
 		return g16
 	}
@@ -233,6 +201,32 @@ func (c *Channel) pixel(p int, y, basis []float64) float64 {
 		v += row[j] * yj
 	}
 	return v
+}
+
+// pixels writes every pixel of the patch whose PCA coefficients are y
+// into pix, each summed exactly as pixel sums it. Four pixels go at once:
+// one sum is a chain of dependent additions, and four independent chains
+// keep the processor busy while each waits for its last addition.
+func (c *Channel) pixels(pix, y, basis []float64) {
+	dims := len(y)
+	p := 0
+	for ; p+4 <= len(pix); p += 4 {
+		r0 := basis[p*dims : (p+1)*dims]
+		r1 := basis[(p+1)*dims : (p+2)*dims][:len(r0)]
+		r2 := basis[(p+2)*dims : (p+3)*dims][:len(r0)]
+		r3 := basis[(p+3)*dims : (p+4)*dims][:len(r0)]
+		v0, v1, v2, v3 := c.PCA.Mean[p], c.PCA.Mean[p+1], c.PCA.Mean[p+2], c.PCA.Mean[p+3]
+		for j, yj := range y[:len(r0)] {
+			v0 += r0[j] * yj
+			v1 += r1[j] * yj
+			v2 += r2[j] * yj
+			v3 += r3[j] * yj
+		}
+		pix[p], pix[p+1], pix[p+2], pix[p+3] = v0, v1, v2, v3
+	}
+	for ; p < len(pix); p++ {
+		pix[p] = c.pixel(p, y, basis)
+	}
 }
 
 // pixelBook returns the decoded pixels of every codebook cell at 8 or 16
@@ -251,7 +245,7 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 		} else {
 			c.pix8 = make([]uint8, len(book))
 		}
-		parallelFor(cells, func(cell int) {
+		parallel.For(cells, func(cell int) {
 			y := book[cell*dims : (cell+1)*dims]
 			for p := 0; p < dims; p++ {
 				v := c.pixel(p, y, basis)
@@ -264,27 +258,6 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 		})
 	})
 	return c.pix8, c.pix16
-}
-
-// parallelFor runs fn(i) for i in [0, n) on GOMAXPROCS goroutines.
-func parallelFor(n int, fn func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // reconstructPlane decodes indices back to a plane.
@@ -439,7 +412,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		}
 		out := make([][]byte, len(raw))
 		errs := make([]error, len(raw))
-		parallelFor(len(raw), func(k int) {
+		parallel.For(len(raw), func(k int) {
 			var sc fse.Scratch
 			out[k], errs[k] = raw[k].decode(&sc)
 		})
@@ -461,12 +434,10 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			return nil, &FormatError{Msg: err.Error()}
 		}
 		if h.channels == 1 {
-			if img := c.reconstructGray(idx, grid, h.depth == 16); img != nil {
-				if len(body) != 0 {
-					return nil, &FormatError{Msg: "trailing bytes"}
-				}
-				return img, nil
+			if len(body) != 0 {
+				return nil, &FormatError{Msg: "trailing bytes"}
 			}
+			return c.reconstructGray(idx, grid, h.depth == 16), nil
 		}
 		planes[ci] = c.reconstructPlane(idx, grid)
 	}

@@ -65,6 +65,9 @@ type Channel struct {
 	extOnce   sync.Once
 	ext, norm []float64 // see responses
 	extErr    error
+	findOnce  sync.Once
+	leadFind  []cellFinder // see finders
+	restFind  []cellFinder
 }
 
 // Leading returns the number of coefficients coded through SPCA (0 for
@@ -470,6 +473,8 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.book = nil
 	c.pixOnce = [2]sync.Once{}
 	c.pix8, c.pix16 = nil, nil
+	c.findOnce = sync.Once{}
+	c.leadFind, c.restFind = nil, nil
 	return c.prepare()
 }
 

@@ -3,7 +3,6 @@ package codec
 import (
 	"math"
 	"math/bits"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -28,12 +27,13 @@ func (c *Channel) quantizeExact(y *mat.Dense, idx []int32) {
 			panic("codec: " + err.Error()) // rows are finite by construction
 		}
 	}
+	_, rest := c.finders()
 	for i := 0; i < n; i++ {
 		for j := 0; j < k; j++ {
 			idx[i*dims+j] = c.leadIndex(j, r.At(i, j))
 		}
 		for j := k; j < dims; j++ {
-			idx[i*dims+j] = int32(c.Rest[j-k].Index(y.At(i, j)))
+			idx[i*dims+j] = int32(rest[j-k].index(y.At(i, j)))
 		}
 	}
 }
@@ -41,7 +41,8 @@ func (c *Channel) quantizeExact(y *mat.Dense, idx []int32) {
 // leadIndex is the cell of response r of SPCA dimension j.
 func (c *Channel) leadIndex(j int, r float64) int32 {
 	if c.Lead != nil {
-		return int32(c.Lead[j].Index(r))
+		lead, _ := c.finders()
+		return int32(lead[j].index(r))
 	}
 	return binOf(r, c.Bins[j])
 }
@@ -65,27 +66,6 @@ func binOf(r float64, bins int) int32 {
 		return int32(bins - 1)
 	}
 	return int32(b)
-}
-
-// dequantizeEach inverts the leading cell of every patch, for cells that
-// cannot be numbered in 64 bits (fine steps on up to 8 SPCA dimensions).
-func (c *Channel) dequantizeEach(idx []int32, y *mat.Dense) {
-	n, dims := y.Dims()
-	k := c.Leading()
-	centres := mat.NewDense(n, k, nil)
-	for i := 0; i < n; i++ {
-		row := centres.RawRowView(i)
-		for j := range row {
-			row[j] = c.leadValue(j, int(idx[i*dims+j]))
-		}
-	}
-	x, err := c.SPCA.InverseBatch(centres)
-	if err != nil {
-		panic("codec: " + err.Error())
-	}
-	for i := 0; i < n; i++ {
-		copy(y.RawRowView(i)[:k], x.RawRowView(i))
-	}
 }
 
 // keysFit reports whether the cells of the leading dimensions can be
@@ -153,11 +133,7 @@ func (c *Channel) codebook() []float64 {
 				digits[j] = 0
 			}
 		}
-		x, err := c.SPCA.InverseBatch(centres)
-		if err != nil {
-			panic("codec: " + err.Error())
-		}
-		c.book = x.RawMatrix().Data
+		c.book = c.invert(centres.RawMatrix().Data)
 	})
 	return c.book
 }
@@ -167,69 +143,110 @@ func (c *Channel) codebook() []float64 {
 func (c *Channel) dequantize(idx []int32, y *mat.Dense) {
 	n, dims := y.Dims()
 	k := c.Leading()
-	if k == 0 {
-		// PCA + Lloyd–Max: no leading SPCA dimensions.
-	} else if book := c.codebookFor(n); book != nil {
-		for i := 0; i < n; i++ {
-			cell := 0
-			for j := 0; j < k; j++ {
-				cell = cell*c.Bins[j] + int(idx[i*dims+j])
-			}
-			copy(y.RawRowView(i)[:k], book[cell*k:(cell+1)*k])
-		}
-	} else {
-		c.dequantizeLarge(idx, y)
-	}
+	rows, ref, _ := c.leadRows(idx, n)
 	for i := 0; i < n; i++ {
 		row := y.RawRowView(i)
+		if k > 0 {
+			copy(row[:k], rows[int(ref[i])*k:][:k])
+		}
 		for j := k; j < dims; j++ {
 			row[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
 		}
 	}
 }
 
-// dequantizeLarge inverts each distinct leading index tuple once, for
-// codebooks too large to precompute.
-func (c *Channel) dequantizeLarge(idx []int32, y *mat.Dense) {
-	n, dims := y.Dims()
+// leadRows returns the decoded leading coefficients of the n patches of
+// idx as rows of k values, and for each patch the row it takes: a cell of
+// the codebook, or, where there is none for this many patches, one of the
+// inverses of the image's distinct cells, or of every patch's cell where
+// cells cannot be numbered in 64 bits; fromBook tells which. All are
+// zero without SPCA dimensions.
+func (c *Channel) leadRows(idx []int32, n int) (rows []float64, ref []int32, fromBook bool) {
 	k := c.Leading()
+	if k == 0 {
+		return nil, nil, false
+	}
+	dims := c.Dims()
+	ref = make([]int32, n)
+	if book := c.codebookFor(n); book != nil {
+		for i := range ref {
+			cell := 0
+			for j := 0; j < k; j++ {
+				cell = cell*c.Bins[j] + int(idx[i*dims+j])
+			}
+			ref[i] = int32(cell)
+		}
+		return book, ref, true
+	}
 	if !c.keysFit() {
-		c.dequantizeEach(idx, y)
-		return
+		for i := range ref {
+			ref[i] = int32(i)
+		}
+		return c.eachRows(idx, n), ref, false
 	}
-	keys := make([]uint64, n)
-	for i := 0; i < n; i++ {
+	rows, ref = c.distinctRows(idx, n)
+	return rows, ref, false
+}
+
+// distinctRows is leadRows inverting each distinct leading cell of the
+// patches once, numbered in order of first appearance. Cells are found
+// in an open-addressing hash table: a map or a sort cost more than the
+// inversions they save.
+func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32) {
+	k, dims := c.Leading(), c.Dims()
+	ref = make([]int32, n)
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	keys := make([]uint64, size)
+	slots := make([]int32, size) // slot+1 of the key; 0: empty
+	var centres []float64
+	next := int32(0)
+	for i := range ref {
+		cell := idx[i*dims : i*dims+k]
 		var key uint64
-		for j := 0; j < k; j++ {
-			key = key*uint64(c.Bins[j]) + uint64(idx[i*dims+j])
+		for j, b := range cell {
+			key = key*uint64(c.Bins[j]) + uint64(b)
 		}
-		keys[i] = key
+		// Fibonacci hashing, linear probing.
+		h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(size-1))
+		for slots[h] != 0 && keys[h] != key {
+			h = (h + 1) & (size - 1)
+		}
+		if slots[h] == 0 {
+			next++
+			keys[h], slots[h] = key, next
+			for j, b := range cell {
+				centres = append(centres, c.leadValue(j, int(b)))
+			}
+		}
+		ref[i] = slots[h] - 1
 	}
-	uniq := append([]uint64(nil), keys...)
-	sort.Slice(uniq, func(a, b int) bool { return uniq[a] < uniq[b] })
-	w := 0
-	for i, v := range uniq {
-		if i == 0 || v != uniq[w-1] {
-			uniq[w] = v
-			w++
+	return c.invert(centres), ref
+}
+
+// eachRows is leadRows inverting the leading cell of every patch (row i
+// for patch i), for cells that cannot be numbered in 64 bits (fine steps
+// on up to 8 SPCA dimensions).
+func (c *Channel) eachRows(idx []int32, n int) []float64 {
+	k, dims := c.Leading(), c.Dims()
+	centres := make([]float64, 0, n*k)
+	for i := 0; i < n; i++ {
+		for j, b := range idx[i*dims : i*dims+k] {
+			centres = append(centres, c.leadValue(j, int(b)))
 		}
 	}
-	uniq = uniq[:w]
-	centres := mat.NewDense(len(uniq), k, nil)
-	for u, key := range uniq {
-		row := centres.RawRowView(u)
-		for j := k - 1; j >= 0; j-- {
-			b := uint64(c.Bins[j])
-			row[j] = c.leadValue(j, int(key%b))
-			key /= b
-		}
-	}
-	x, err := c.SPCA.InverseBatch(centres)
+	return c.invert(centres)
+}
+
+// invert returns the inverse SPCA transform of the responses r (rows of
+// k values), which are cell reconstruction levels and so always invertible.
+func (c *Channel) invert(r []float64) []float64 {
+	k := c.Leading()
+	x, err := c.SPCA.InverseBatch(mat.NewDense(len(r)/k, k, r))
 	if err != nil {
 		panic("codec: " + err.Error())
 	}
-	for i := 0; i < n; i++ {
-		u := sort.Search(len(uniq), func(a int) bool { return uniq[a] >= keys[i] })
-		copy(y.RawRowView(i)[:k], x.RawRowView(u))
-	}
+	return x.RawMatrix().Data
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/klauspost/compress/fse"
+	"github.com/spcalab/spca/internal/parallel"
 )
 
 // The indices of a channel are coded dimension by dimension in raster
@@ -59,57 +60,97 @@ func streamIndex(j, ctx int) int {
 
 func numStreams(dims int) int { return 1 + (dims-1)*contexts }
 
-func contextOf(idx []int32, i, j, dims, cols, centre int) int {
-	a := 0
-	col := i % cols
-	if col > 0 {
-		a += abs(int(idx[(i-1)*dims+j]) - centre)
-	}
-	if i >= cols {
-		a += abs(int(idx[(i-cols)*dims+j]) - centre)
-	}
-	return contextOfActivity[min(a, 3)]
-}
-
 func abs(v int) int {
 	m := v >> 63
 	return (v ^ m) - m
 }
 
-func predictDC(idx []int32, i, dims, cols, centre int) int {
-	if i%cols > 0 {
-		return int(idx[(i-1)*dims])
-	}
-	if i >= cols {
-		return int(idx[(i-cols)*dims])
-	}
-	return centre
-}
-
-// toSymbols splits the indices (blocks×dims) into context streams.
+// toSymbols splits the indices (blocks×dims) into context streams,
+// dimensions in parallel (each has its own streams; the escapes are
+// gathered in order of dimension, as fromSymbols expects them).
 func toSymbols(idx []int32, dims, cols int, centre []int) *symbolStreams {
-	n := len(idx) / dims
 	s := &symbolStreams{sub: make([][]byte, numStreams(dims))}
-	put := func(k, v int) {
-		if v >= escape {
-			s.sub[k] = append(s.sub[k], escape)
-			s.esc = append(s.esc, uint16(v-escape))
-			return
-		}
-		s.sub[k] = append(s.sub[k], byte(v))
-	}
-	for j := 0; j < dims; j++ {
-		for i := 0; i < n; i++ {
-			q := int(idx[i*dims+j])
-			if j == 0 {
-				put(0, zigzag(q-predictDC(idx, i, dims, cols, centre[0])))
-				continue
-			}
-			ctx := contextOf(idx, i, j, dims, cols, centre[j])
-			put(streamIndex(j, ctx), zigzag(q-centre[j]))
-		}
+	esc := make([][]uint16, dims)
+	parallel.For(dims, func(j int) {
+		esc[j] = toSymbolsDim(s.sub, idx, j, dims, cols, centre[j])
+	})
+	for _, e := range esc {
+		s.esc = append(s.esc, e...)
 	}
 	return s
+}
+
+// toSymbolsDim writes the symbols of dimension j into its streams of sub
+// and returns its escapes: the mirror of fromSymbolsDim, with the same
+// contexts and DC prediction and the neighbours kept in a row buffer.
+func toSymbolsDim(sub [][]byte, idx []int32, j, dims, cols, cj int) []uint16 {
+	n := len(idx) / dims
+	streams := dimStreams(j)
+	var out [contexts][]byte
+	for c := range streams {
+		out[c] = make([]byte, 0, n/len(streams)+16)
+	}
+	var esc []uint16
+	above := make([]int32, cols)
+	left := 0
+	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
+		if col == cols {
+			col = 0
+		}
+		q := int(idx[i*dims+j])
+		var c, pred int
+		if j == 0 {
+			switch {
+			case col > 0:
+				pred = left
+			case i >= cols:
+				pred = int(above[0])
+			default:
+				pred = cj
+			}
+		} else {
+			a := 0
+			if col > 0 {
+				a += abs(left - cj)
+			}
+			if i >= cols {
+				a += abs(int(above[col]) - cj)
+			}
+			c = contextOfActivity[min(a, 3)]
+			pred = cj
+		}
+		v := zigzag(q - pred)
+		if v >= escape {
+			esc = append(esc, uint16(v-escape))
+			v = escape
+		}
+		out[c] = append(out[c], byte(v))
+		above[col] = int32(q)
+		left = q
+	}
+	for c, k := range streams {
+		sub[k] = out[c]
+	}
+	return esc
+}
+
+// packStreams entropy-codes the streams of a channel, the escapes last,
+// in parallel, and appends them to dst in order.
+func packStreams(dst []byte, s *symbolStreams) []byte {
+	esc := make([]byte, 0, 2*len(s.esc))
+	for _, v := range s.esc {
+		esc = binary.LittleEndian.AppendUint16(esc, v)
+	}
+	in := append(append([][]byte(nil), s.sub...), esc)
+	out := make([][]byte, len(in))
+	parallel.For(len(in), func(k int) {
+		var sc fse.Scratch
+		out[k] = packStream(nil, in[k], &sc)
+	})
+	for _, b := range out {
+		dst = append(dst, b...)
+	}
+	return dst
 }
 
 // fromSymbols rebuilds the indices, checking every value against bins.
@@ -133,7 +174,7 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 		return errors.New("escape stream length mismatch")
 	}
 	errs := make([]error, dims)
-	parallelFor(dims, func(j int) {
+	parallel.For(dims, func(j int) {
 		errs[j] = fromSymbolsDim(s, idx, j, dims, cols, centre[j], bins[j], first[j])
 	})
 	for _, err := range errs {
@@ -152,6 +193,7 @@ func dimStreams(j int) []int {
 	return []int{streamIndex(j, 0), streamIndex(j, 1), streamIndex(j, 2)}
 }
 
+// fromSymbolsDim decodes dimension j into idx (blocks×dims).
 func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc int) error {
 	n := len(idx) / dims
 	streams := dimStreams(j)

@@ -200,11 +200,25 @@ func TestUniformMode(t *testing.T) {
 	y := c.PCA.Forward(nil, mustExtract(test[1], step.Patch))
 	idx := make([]int32, len(y.RawMatrix().Data))
 	c.quantizeExact(y, idx)
-	a1, a2 := mat.DenseCopyOf(y), mat.DenseCopyOf(y)
-	c.dequantizeLarge(idx, a1)
-	c.dequantizeEach(idx, a2)
-	if !mat.Equal(a1, a2) {
-		t.Error("dequantizeEach and dequantizeLarge differ")
+	n, dims := y.Dims()
+	distinct, ref := c.distinctRows(idx, n)
+	each := c.eachRows(idx, n)
+	k := c.Leading()
+	if len(distinct) >= len(each) {
+		t.Errorf("%d distinct cells among %d patches", len(distinct)/k, n)
+	}
+	for i := 0; i < n; i++ {
+		a, b := distinct[int(ref[i])*k:][:k], each[i*k:][:k]
+		for j := range a {
+			if a[j] != b[j] {
+				t.Fatalf("patch %d: distinct-cell inversion %v, every-patch inversion %v", i, a, b)
+			}
+		}
+		for j := 0; j < k; j++ {
+			if idx[i*dims+j] != idx[int(firstOf(ref, ref[i]))*dims+j] {
+				t.Fatalf("patch %d shares the inversion of a patch in another cell", i)
+			}
+		}
 	}
 	// Fixed-resolution models stay version 1: their bytes and hashes do
 	// not change.
@@ -216,4 +230,14 @@ func TestUniformMode(t *testing.T) {
 	if v := mb.Bytes()[len(modelMagic)]; v != modelVersionStep {
 		t.Errorf("uniform-mode model written as version %d", v)
 	}
+}
+
+// firstOf returns the first patch whose reference is r.
+func firstOf(ref []int32, r int32) int {
+	for i, v := range ref {
+		if v == r {
+			return i
+		}
+	}
+	return -1
 }

@@ -127,3 +127,56 @@ func eye(d int) *mat.Dense {
 	}
 	return m
 }
+
+// Project is Forward after Extract to the last bit, on planes that need
+// padding and on planes with zero samples (Forward's product skips them).
+func TestProject(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 4} {
+		img := Luminance(testimages.Texture(61, 37, 5))
+		for i := 0; i < len(img.Pix); i += 7 {
+			img.Pix[i] = 0
+		}
+		pca, err := FitPCA(Sample([]Plane{img}, n, 3000, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, g1 := Extract(img, n)
+		want := pca.Forward(nil, x)
+		got, g2 := pca.Project(img, n)
+		if g1 != g2 {
+			t.Fatalf("n=%d: grid %+v, Extract's %+v", n, g2, g1)
+		}
+		if !mat.Equal(got, want) {
+			t.Errorf("n=%d: Project differs from Forward(Extract) by %g", n, maxAbsDiff(got, want))
+		}
+	}
+	pca, _ := FitPCA(Sample([]Plane{counting(20, 20)}, 2, 500, 1))
+	if y, g := pca.Project(NewPlane(0, 3), 2); y != nil || g.Blocks() != 0 {
+		t.Error("an empty plane gave blocks")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("3×3 blocks for a PCA of dimension 4 did not panic")
+		}
+	}()
+	pca.Project(counting(6, 6), 3)
+}
+
+func BenchmarkProject(b *testing.B) {
+	img := Luminance(testimages.Texture(768, 512, 1))
+	pca, err := FitPCA(Sample([]Plane{img}, 4, 5000, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("project", func(b *testing.B) {
+		for range b.N {
+			pca.Project(img, 4)
+		}
+	})
+	b.Run("extract+forward", func(b *testing.B) {
+		for range b.N {
+			x, _ := Extract(img, 4)
+			pca.Forward(nil, x)
+		}
+	})
+}
