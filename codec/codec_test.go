@@ -177,7 +177,16 @@ func TestFastPathAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mm := range []*Model{m, hi} {
+	// The entropy-constrained mode: dead-zone cells on the responses,
+	// finer than the fixed-resolution bins, and coefficients beyond SPCA.
+	o := DefaultTrainOptions()
+	o.Samples, o.Patch, o.Gamma, o.Step = 8000, 3, 0, 6
+	train, _ := images()
+	step, err := Train(train, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mm := range []*Model{m, hi, step} {
 		c := mm.Channels[0]
 		for _, img := range test {
 			x, _ := patches.Extract(patches.Luminance(img), mm.Patch)
@@ -196,8 +205,8 @@ func TestFastPathAgreement(t *testing.T) {
 				}
 			}
 			frac := float64(diff) / float64(len(exact))
-			t.Logf("%d bins: fast path differs from the exact path on %.3f%% of indices (mean |Δ| over those %.2f bins, largest %d)",
-				sumInts(c.Bins), 100*frac, float64(off)/math.Max(1, float64(diff)), worst)
+			t.Logf("%d×%d, step %v, %d bins: fast path differs from the exact path on %.3f%% of indices (mean |Δ| over those %.2f bins, largest %d)",
+				mm.Patch, mm.Patch, mm.Step, sumInts(c.Bins), 100*frac, float64(off)/math.Max(1, float64(diff)), worst)
 			if frac > 0.01 {
 				t.Errorf("fast path disagrees on %.2f%% of indices (max 1%%)", 100*frac)
 			}
