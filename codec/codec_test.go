@@ -23,6 +23,8 @@ var (
 	testSet   []image.Image
 	modelOnce sync.Once
 	model66   *Model
+	stepOnce  sync.Once
+	model6    *Model
 )
 
 // images returns generated natural-like textures: four to train on, three
@@ -37,6 +39,22 @@ func images() ([]image.Image, []image.Image) {
 		}
 	})
 	return trainSet, testSet
+}
+
+// stepModel is a model in the entropy-constrained mode: 3×3 patches
+// (SPCA on 4 coefficients, dead-zone quantisers on 5), gamma 0, step 6.
+func stepModel(t testing.TB) *Model {
+	stepOnce.Do(func() {
+		train, _ := images()
+		o := DefaultTrainOptions()
+		o.Samples, o.Patch, o.Gamma, o.Step = 8000, 3, 0, 6
+		m, err := Train(train, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model6 = m
+	})
+	return model6
 }
 
 func trainedModel(t testing.TB) *Model {
@@ -179,14 +197,7 @@ func TestFastPathAgreement(t *testing.T) {
 	}
 	// The entropy-constrained mode: dead-zone cells on the responses,
 	// finer than the fixed-resolution bins, and coefficients beyond SPCA.
-	o := DefaultTrainOptions()
-	o.Samples, o.Patch, o.Gamma, o.Step = 8000, 3, 0, 6
-	train, _ := images()
-	step, err := Train(train, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mm := range []*Model{m, hi, step} {
+	for _, mm := range []*Model{m, hi, stepModel(t)} {
 		c := mm.Channels[0]
 		for _, img := range test {
 			x, _ := patches.Extract(patches.Luminance(img), mm.Patch)
@@ -321,24 +332,49 @@ func malformed(good []byte) [][]byte {
 	return out
 }
 
+// FuzzDecode checks that no input makes Decode panic, hang or accept an
+// absurd size, with a fixed-resolution model (version-1 files) and a model
+// in the entropy-constrained mode (version 2, with outlier patches).
 func FuzzDecode(f *testing.F) {
-	m := trainedModel(f)
+	models := []*Model{trainedModel(f), stepModel(f)}
 	_, test := images()
-	var b bytes.Buffer
-	if err := Encode(&b, test[2], m, nil); err != nil {
-		f.Fatal(err)
+	// Half texture, half checkerboard: the step model codes the latter as
+	// outlier patches.
+	mixed := image.NewGray(test[2].Bounds())
+	board := checkerboard(mixed.Rect.Dx(), mixed.Rect.Dy(), 4)
+	for y := 0; y < mixed.Rect.Dy(); y++ {
+		for x := 0; x < mixed.Rect.Dx(); x++ {
+			if x < mixed.Rect.Dx()/2 {
+				mixed.Set(x, y, test[2].At(x, y))
+			} else {
+				mixed.Set(x, y, board.At(x, y))
+			}
+		}
 	}
-	f.Add(b.Bytes())
-	for _, c := range malformed(b.Bytes()) {
-		f.Add(c)
+	c := models[1].Channels[0]
+	y, idx, _, slow := c.quantizePlane(patches.Luminance(mixed), models[1].Patch, false)
+	if o := c.findOutliers(y, idx, models[1].Step, slow); o.n == 0 {
+		f.Fatal("no outlier patch in the seed image")
+	}
+	for _, m := range models {
+		var b bytes.Buffer
+		if err := Encode(&b, mixed, m, nil); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+		for _, c := range malformed(b.Bytes()) {
+			f.Add(c)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
-			img, err := Decode(bytes.NewReader(d), m)
-			if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > maxPixels {
-				t.Fatal("accepted an absurd size")
+			for _, m := range models {
+				img, err := Decode(bytes.NewReader(d), m)
+				if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > maxPixels {
+					t.Fatal("accepted an absurd size")
+				}
 			}
 		}
 	})
@@ -397,9 +433,9 @@ func TestFusedReconstruction(t *testing.T) {
 		if fromBook != (m.Step == 0) {
 			t.Fatalf("step %v: codebook used: %v", m.Step, fromBook)
 		}
-		plane := c.reconstructPlane(idx, grid)
+		plane := c.reconstructPlane(idx, grid, nil, 0)
 		for _, sixteen := range []bool{false, true} {
-			got := c.reconstructGray(idx, grid, sixteen)
+			got := c.reconstructGray(idx, grid, sixteen, nil, 0)
 			if b := got.Bounds(); b.Dx() != plane.W || b.Dy() != plane.H {
 				t.Fatalf("decoded %v, plane %d×%d", b, plane.W, plane.H)
 			}

@@ -222,12 +222,18 @@ func (f *fastPath) reduce4(base int, frac, u []float64) {
 }
 
 // quantizeFast is quantizeExact through the fast path where it applies,
-// in parallel over blocks of rows.
-func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
+// in parallel over blocks of rows. It returns the rows that took the
+// exact path, in increasing order (all of them without a fast path).
+func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	fp := c.fastPath()
 	if fp == nil {
 		c.quantizeExact(y, idx)
-		return
+		n, _ := y.Dims()
+		exact = make([]int, n)
+		for i := range exact {
+			exact[i] = i
+		}
+		return exact
 	}
 	n, dims := y.Dims()
 	k := c.Leading()
@@ -284,7 +290,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 		miss = append(miss, m...)
 	}
 	if len(miss) == 0 {
-		return
+		return nil
 	}
 	sub := mat.NewDense(len(miss), dims, nil)
 	for a, i := range miss {
@@ -295,6 +301,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) {
 	for a, i := range miss {
 		copy(idx[i*dims:(i+1)*dims], sidx[a*dims:(a+1)*dims])
 	}
+	return miss
 }
 
 // refineMiss is the largest residual (grey levels) of the refined

@@ -20,6 +20,10 @@ const Magic = "SPCI"
 
 const (
 	formatVersion = 1
+	// formatVersionOutliers is the version of files coded with a model
+	// in the entropy-constrained mode: each channel's streams are
+	// followed by its outlier patches (see outliers).
+	formatVersionOutliers = 2
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -60,6 +64,7 @@ type Options struct {
 
 // header is the fixed part of an .spc file.
 type header struct {
+	version  int
 	model    [32]byte
 	w, h     int
 	channels int
@@ -91,8 +96,18 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	for ci, p := range planes {
 		c := m.Channels[ci]
 		hd.bins = append(hd.bins, c.Bins)
-		idx, grid := c.quantizePlane(p, m.Patch, o.Exact)
+		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact)
+		var out *outliers
+		if m.Step > 0 {
+			out = c.findOutliers(y, idx, m.Step, slow)
+		}
 		body = packStreams(body, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre))
+		if out != nil {
+			body = appendOutliers(body, out)
+		}
+	}
+	if m.Step > 0 {
+		hd.version = formatVersionOutliers
 	}
 	out := hd.appendTo(nil)
 	out = append(out, body...)
@@ -101,23 +116,28 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	return err
 }
 
-// quantizePlane cuts a plane into patches and returns their indices.
-func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) ([]int32, patches.Grid) {
-	y, grid := c.PCA.Project(p, n)
+// quantizePlane cuts a plane into patches and returns their PCA
+// coefficients and indices, and the patches that took the exact SPCA
+// transform (nil: all).
+func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
+	y, grid = c.PCA.Project(p, n)
 	rows, dims := y.Dims()
-	idx := make([]int32, rows*dims)
+	idx = make([]int32, rows*dims)
 	if exact {
 		c.quantizeExact(y, idx)
-	} else {
-		c.quantizeFast(y, idx)
+		return y, idx, grid, nil
 	}
-	return idx, grid
+	slow = c.quantizeFast(y, idx)
+	if slow == nil {
+		slow = []int{}
+	}
+	return y, idx, grid, slow
 }
 
 // reconstructGray writes the decoded luma of the indices straight into an
 // 8- or 16-bit grayscale image: leading coefficients from leadRows,
 // inverse PCA and rounding fused, in parallel over rows of blocks.
-func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) image.Image {
+func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, out *outliers, step float64) image.Image {
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
 	var g8 *image.Gray
@@ -130,7 +150,7 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 	rows, ref, fromBook := c.leadRows(idx, grid.Blocks())
 	basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
 	cols := grid.Cols()
-	if k == dims && fromBook {
+	if k == dims && fromBook && (out == nil || out.n == 0) {
 		// SPCA codes every coefficient and the codebook holds every
 		// cell, so each cell decodes to fixed pixels: look them up
 		// instead of multiplying by the basis.
@@ -159,11 +179,17 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool) 
 			pix := make([]float64, dims)
 			for bx := 0; bx < cols; bx++ {
 				i := by*cols + bx
-				if k > 0 {
-					copy(y[:k], rows[int(ref[i])*k:][:k])
-				}
-				for j := k; j < dims; j++ {
-					y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
+				if out != nil && out.at[i] >= 0 {
+					for j := range y {
+						y[j] = out.value(i, j, dims, step)
+					}
+				} else {
+					if k > 0 {
+						copy(y[:k], rows[int(ref[i])*k:][:k])
+					}
+					for j := k; j < dims; j++ {
+						y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
+					}
 				}
 				c.pixels(pix, y, basis)
 				for r := 0; r < n && by*n+r < h; r++ {
@@ -260,10 +286,22 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 	return c.pix8, c.pix16
 }
 
-// reconstructPlane decodes indices back to a plane.
-func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid) patches.Plane {
+// reconstructPlane decodes indices (and outlier patches, if out is not
+// nil) back to a plane.
+func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid, out *outliers, step float64) patches.Plane {
 	y := mat.NewDense(grid.Blocks(), c.Dims(), nil)
 	c.dequantize(idx, y)
+	if out != nil && out.n > 0 {
+		dims := c.Dims()
+		for i, a := range out.at {
+			if a >= 0 {
+				row := y.RawRowView(i)
+				for j := range row {
+					row[j] = out.value(i, j, dims, step)
+				}
+			}
+		}
+	}
 	x := c.PCA.Inverse(nil, y)
 	return patches.Assemble(x, grid)
 }
@@ -278,7 +316,7 @@ func depthOf(img image.Image) int {
 
 func (h *header) appendTo(b []byte) []byte {
 	b = append(b, Magic...)
-	b = append(b, formatVersion)
+	b = append(b, byte(max(h.version, formatVersion)))
 	b = append(b, h.model[:]...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.w))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.h))
@@ -298,10 +336,11 @@ func parseHeader(b []byte) (*header, []byte, error) {
 	if len(b) < fixed || string(b[:len(Magic)]) != Magic {
 		return nil, nil, &FormatError{Msg: "not an SPCA-coded image (bad magic number)"}
 	}
-	if v := b[len(Magic)]; v != formatVersion {
+	v := int(b[len(Magic)])
+	if v != formatVersion && v != formatVersionOutliers {
 		return nil, nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
-	h := &header{}
+	h := &header{version: v}
 	p := b[len(Magic)+1:]
 	copy(h.model[:], p[:32])
 	p = p[32:]
@@ -379,12 +418,19 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	if !checksum.Valid(data) {
 		return nil, &FormatError{Msg: "checksum mismatch (corrupt or truncated file)"}
 	}
+	if len(body) < 4 {
+		// The header ran into the checksum.
+		return nil, &FormatError{Msg: "truncated file (no streams)"}
+	}
 	body = body[:len(body)-4]
 	if h.model != m.ID() {
 		return nil, &FormatError{Msg: "the file was encoded with another model", Err: ErrWrongModel}
 	}
 	if h.channels != len(m.Channels) || h.patch != m.Patch {
 		return nil, &FormatError{Msg: "file and model disagree on channels or patch size"}
+	}
+	if h.version == formatVersionOutliers && m.Step == 0 {
+		return nil, &FormatError{Msg: "a version-2 file needs a model in the entropy-constrained mode"}
 	}
 	grid := patches.NewGrid(h.w, h.h, h.patch)
 	planes := make([]patches.Plane, h.channels)
@@ -433,13 +479,19 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
 			return nil, &FormatError{Msg: err.Error()}
 		}
+		var odd *outliers
+		if h.version == formatVersionOutliers {
+			if odd, body, err = parseOutliers(body, blocks, dims); err != nil {
+				return nil, &FormatError{Msg: err.Error()}
+			}
+		}
 		if h.channels == 1 {
 			if len(body) != 0 {
 				return nil, &FormatError{Msg: "trailing bytes"}
 			}
-			return c.reconstructGray(idx, grid, h.depth == 16), nil
+			return c.reconstructGray(idx, grid, h.depth == 16, odd, m.Step), nil
 		}
-		planes[ci] = c.reconstructPlane(idx, grid)
+		planes[ci] = c.reconstructPlane(idx, grid, odd, m.Step)
 	}
 	if len(body) != 0 {
 		return nil, &FormatError{Msg: "trailing bytes"}

@@ -1,0 +1,140 @@
+package codec
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
+)
+
+// checkerboard is a w×h image of black and white squares of side sq:
+// sharp, saturated content, far outside natural-image training data.
+func checkerboard(w, h, sq int) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if (x/sq+y/sq)%2 == 0 {
+				g.SetGray(x, y, color.Gray{Y: 255})
+			}
+		}
+	}
+	return g
+}
+
+func roundTrip(t *testing.T, img image.Image, m *Model) (rmse, bpp float64, file []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Encode(&b, img, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decode(bytes.NewReader(b.Bytes()), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := float64(img.Bounds().Dx() * img.Bounds().Dy())
+	return patches.RMSE(patches.Luminance(img), patches.Luminance(d)), 8 * float64(b.Len()) / px, b.Bytes()
+}
+
+// TestOutliers checks the escape of patches far outside the training
+// data: a checkerboard coded with a model trained on natural-like
+// textures has the error of any other content (about step/√12 per
+// pixel), where the model's own quantisers, which stop at the training
+// range, gave an RMSE over 40 (SPCA and PCA with the same quantisers
+// alike); content like the training data has almost no outliers, and
+// files without outliers written in the layout before them (version 1)
+// still decode to the same pixels.
+func TestOutliers(t *testing.T) {
+	m := stepModel(t)
+	_, test := images()
+	limit := 1.5 * m.Step / math.Sqrt(12)
+	board := checkerboard(90, 60, 4)
+	pca, err := m.pcaBaseline(0, m.Step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mm := range []*Model{m, pca} {
+		rmse, bpp, _ := roundTrip(t, board, mm)
+		t.Logf("%d SPCA dimensions: checkerboard RMSE %.2f at %.2f bpp", mm.Channels[0].Leading(), rmse, bpp)
+		if rmse > limit {
+			t.Errorf("%d SPCA dimensions: checkerboard RMSE %.2f (at most %.2f)", mm.Channels[0].Leading(), rmse, limit)
+		}
+	}
+
+	// Colour: each of Y, Cb, Cr has its own outliers (saturated red and
+	// blue squares are far outside grey-ish textures in every channel).
+	o := DefaultTrainOptions()
+	o.Samples, o.Color, o.Patch, o.Gamma, o.Step = 4000, true, 3, 0, 6
+	cm, err := Train([]image.Image{testimages.ColorTexture(192, 128, 5), testimages.ColorTexture(192, 128, 6)}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgb := image.NewRGBA(image.Rect(0, 0, 60, 45))
+	for y := 0; y < 45; y++ {
+		for x := 0; x < 60; x++ {
+			if (x/4+y/4)%2 == 0 {
+				rgb.Set(x, y, color.RGBA{R: 255, A: 255})
+			} else {
+				rgb.Set(x, y, color.RGBA{B: 255, G: 40, A: 255})
+			}
+		}
+	}
+	var cb bytes.Buffer
+	if err := Encode(&cb, rgb, cm, nil); err != nil {
+		t.Fatal(err)
+	}
+	dec, err := Decode(&cb, cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := quality(rgb, dec, true); r.RMSE > 1.5*limit {
+		t.Errorf("colour checkerboard: RGB RMSE %.2f (at most %.2f)", r.RMSE, 1.5*limit)
+	} else {
+		t.Logf("colour checkerboard: RGB RMSE %.2f", r.RMSE)
+	}
+
+	c := m.Channels[0]
+	for _, img := range test {
+		y, idx, _, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false)
+		o := c.findOutliers(y, idx, m.Step, slow)
+		t.Logf("test texture: %d outliers among %d patches", o.n, len(o.at))
+		if frac := float64(o.n) / float64(len(o.at)); frac > 0.01 {
+			t.Errorf("%.2f %% of the patches of a test texture are outliers", 100*frac)
+		}
+	}
+
+	// The layout of version 1: the same streams without the outliers'.
+	img := test[1]
+	y, idx, grid, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false)
+	if o := c.findOutliers(y, idx, m.Step, slow); o.n != 0 {
+		t.Fatalf("%d outliers in the test image: choose another", o.n)
+	}
+	_, _, file := roundTrip(t, img, m)
+	none := &outliers{at: make([]int32, grid.Blocks())}
+	for i := range none.at {
+		none.at[i] = -1
+	}
+	tail := len(appendOutliers(nil, none))
+	old := append([]byte(nil), file[:len(file)-4-tail]...)
+	old[len(Magic)] = formatVersion
+	old = checksum.Append(old)
+	a, err := Decode(bytes.NewReader(file), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Decode(bytes.NewReader(old), m)
+	if err != nil {
+		t.Fatalf("version-1 layout: %v", err)
+	}
+	if !bytes.Equal(a.(*image.Gray).Pix, b.(*image.Gray).Pix) {
+		t.Error("the version-1 layout decodes to other pixels")
+	}
+	// A version-2 file for a fixed-resolution model is refused.
+	if _, err := Decode(bytes.NewReader(file), trainedModel(t)); err == nil {
+		t.Error("a file of another model decoded")
+	}
+}
