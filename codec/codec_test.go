@@ -433,9 +433,9 @@ func TestFusedReconstruction(t *testing.T) {
 		if fromBook != (m.Step == 0) {
 			t.Fatalf("step %v: codebook used: %v", m.Step, fromBook)
 		}
-		plane := c.reconstructPlane(idx, grid, nil, 0)
+		plane := c.reconstructPlane(idx, grid, nil)
 		for _, sixteen := range []bool{false, true} {
-			got := c.reconstructGray(idx, grid, sixteen, nil, 0)
+			got := c.reconstructGray(idx, grid, sixteen, nil)
 			if b := got.Bounds(); b.Dx() != plane.W || b.Dy() != plane.H {
 				t.Fatalf("decoded %v, plane %d×%d", b, plane.W, plane.H)
 			}

@@ -91,7 +91,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	} else {
 		planes = []patches.Plane{patches.Luminance(img)}
 	}
-	hd := header{model: m.ID(), w: b.Dx(), h: b.Dy(), channels: len(planes), depth: depthOf(img), patch: m.Patch}
+	hd := header{version: formatVersion, model: m.ID(), w: b.Dx(), h: b.Dy(), channels: len(planes), depth: depthOf(img), patch: m.Patch}
 	var body []byte
 	for ci, p := range planes {
 		c := m.Channels[ci]
@@ -137,7 +137,7 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) (y *mat.Dens
 // reconstructGray writes the decoded luma of the indices straight into an
 // 8- or 16-bit grayscale image: leading coefficients from leadRows,
 // inverse PCA and rounding fused, in parallel over rows of blocks.
-func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, out *outliers, step float64) image.Image {
+func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, out *outliers) image.Image {
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
 	var g8 *image.Gray
@@ -179,11 +179,7 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 			pix := make([]float64, dims)
 			for bx := 0; bx < cols; bx++ {
 				i := by*cols + bx
-				if out != nil && out.at[i] >= 0 {
-					for j := range y {
-						y[j] = out.value(i, j, dims, step)
-					}
-				} else {
+				if !out.patch(i, y) {
 					if k > 0 {
 						copy(y[:k], rows[int(ref[i])*k:][:k])
 					}
@@ -288,19 +284,11 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 
 // reconstructPlane decodes indices (and outlier patches, if out is not
 // nil) back to a plane.
-func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid, out *outliers, step float64) patches.Plane {
+func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid, out *outliers) patches.Plane {
 	y := mat.NewDense(grid.Blocks(), c.Dims(), nil)
 	c.dequantize(idx, y)
-	if out != nil && out.n > 0 {
-		dims := c.Dims()
-		for i, a := range out.at {
-			if a >= 0 {
-				row := y.RawRowView(i)
-				for j := range row {
-					row[j] = out.value(i, j, dims, step)
-				}
-			}
-		}
+	for i := 0; out != nil && i < len(out.at); i++ {
+		out.patch(i, y.RawRowView(i))
 	}
 	x := c.PCA.Inverse(nil, y)
 	return patches.Assemble(x, grid)
@@ -316,7 +304,7 @@ func depthOf(img image.Image) int {
 
 func (h *header) appendTo(b []byte) []byte {
 	b = append(b, Magic...)
-	b = append(b, byte(max(h.version, formatVersion)))
+	b = append(b, byte(h.version))
 	b = append(b, h.model[:]...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.w))
 	b = binary.LittleEndian.AppendUint32(b, uint32(h.h))
@@ -481,7 +469,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		}
 		var odd *outliers
 		if h.version == formatVersionOutliers {
-			if odd, body, err = parseOutliers(body, blocks, dims); err != nil {
+			if odd, body, err = parseOutliers(body, blocks, dims, m.Step); err != nil {
 				return nil, &FormatError{Msg: err.Error()}
 			}
 		}
@@ -489,9 +477,9 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			if len(body) != 0 {
 				return nil, &FormatError{Msg: "trailing bytes"}
 			}
-			return c.reconstructGray(idx, grid, h.depth == 16, odd, m.Step), nil
+			return c.reconstructGray(idx, grid, h.depth == 16, odd), nil
 		}
-		planes[ci] = c.reconstructPlane(idx, grid, odd, m.Step)
+		planes[ci] = c.reconstructPlane(idx, grid, odd)
 	}
 	if len(body) != 0 {
 		return nil, &FormatError{Msg: "trailing bytes"}

@@ -23,12 +23,20 @@ type outliers struct {
 	// vals holds the dead-zone cells of every coefficient of each
 	// outlier patch, in patch order.
 	vals []int32
-	n    int // number of outlier patches
+	n    int     // number of outlier patches
+	step float64 // the model's step
 }
 
-// value returns coefficient j of outlier patch i (at[i] >= 0).
-func (o *outliers) value(i, j, dims int, step float64) float64 {
-	return float64(o.vals[int(o.at[i])*dims+j]) * step
+// patch writes the coefficients of patch i into y and reports true if it
+// is an outlier; o may be nil (no outliers).
+func (o *outliers) patch(i int, y []float64) bool {
+	if o == nil || o.at[i] < 0 {
+		return false
+	}
+	for j, v := range o.vals[int(o.at[i])*len(y):][:len(y)] {
+		y[j] = float64(v) * o.step
+	}
+	return true
 }
 
 // outlierMiss is how far beyond its cell, in steps, a coefficient
@@ -107,7 +115,7 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 			flag[i] = e > float64(k)*limit*limit
 		}
 	}
-	o := &outliers{at: make([]int32, n)}
+	o := &outliers{at: make([]int32, n), step: step}
 	for i, f := range flag {
 		o.at[i] = -1
 		if !f {
@@ -143,8 +151,8 @@ func appendOutliers(dst []byte, o *outliers) []byte {
 }
 
 // parseOutliers reads the streams of appendOutliers for blocks patches of
-// dims coefficients.
-func parseOutliers(body []byte, blocks, dims int) (*outliers, []byte, error) {
+// dims coefficients, coded with a model of this step.
+func parseOutliers(body []byte, blocks, dims int, step float64) (*outliers, []byte, error) {
 	var raw [2]packedStream
 	var err error
 	for k, limit := range []int{blocks, 4 * blocks * dims} {
@@ -164,7 +172,7 @@ func parseOutliers(body []byte, blocks, dims int) (*outliers, []byte, error) {
 	if len(flags) != blocks {
 		return nil, nil, errors.New("outlier flags do not match the patches")
 	}
-	o := &outliers{at: make([]int32, blocks)}
+	o := &outliers{at: make([]int32, blocks), step: step}
 	for i, f := range flags {
 		switch f {
 		case 0:
