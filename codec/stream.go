@@ -60,6 +60,34 @@ func streamIndex(j, ctx int) int {
 
 func numStreams(dims int) int { return 1 + (dims-1)*contexts }
 
+// dcPrediction is the predicted index of block i (column col of rows of
+// cols blocks) of the first dimension: its left neighbour, the upper one
+// in the first column, the centre cj for the first block; the upper
+// neighbours are in the row buffer above. toSymbolsDim and fromSymbolsDim
+// share it and acContext, so that coder and decoder see the same model.
+func dcPrediction(i, col, cols, left int, above []int32, cj int) int {
+	switch {
+	case col > 0:
+		return left
+	case i >= cols:
+		return int(above[0])
+	}
+	return cj
+}
+
+// acContext is the context class of block i of a further dimension: how
+// far its left and upper neighbours are from the centre cj.
+func acContext(i, col, cols, left int, above []int32, cj int) int {
+	a := 0
+	if col > 0 {
+		a += abs(left - cj)
+	}
+	if i >= cols {
+		a += abs(int(above[col]) - cj)
+	}
+	return contextOfActivity[min(a, 3)]
+}
+
 func abs(v int) int {
 	m := v >> 63
 	return (v ^ m) - m
@@ -98,26 +126,11 @@ func toSymbolsDim(sub [][]byte, idx []int32, j, dims, cols, cj int) []uint16 {
 			col = 0
 		}
 		q := int(idx[i*dims+j])
-		var c, pred int
+		c, pred := 0, cj
 		if j == 0 {
-			switch {
-			case col > 0:
-				pred = left
-			case i >= cols:
-				pred = int(above[0])
-			default:
-				pred = cj
-			}
+			pred = dcPrediction(i, col, cols, left, above, cj)
 		} else {
-			a := 0
-			if col > 0 {
-				a += abs(left - cj)
-			}
-			if i >= cols {
-				a += abs(int(above[col]) - cj)
-			}
-			c = contextOfActivity[min(a, 3)]
-			pred = cj
+			c = acContext(i, col, cols, left, above, cj)
 		}
 		v := zigzag(q - pred)
 		if v >= escape {
@@ -210,26 +223,11 @@ func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc in
 		if col == cols {
 			col = 0
 		}
-		var c, pred int
+		c, pred := 0, cj
 		if j == 0 {
-			switch {
-			case col > 0:
-				pred = left
-			case i >= cols:
-				pred = int(above[0])
-			default:
-				pred = cj
-			}
+			pred = dcPrediction(i, col, cols, left, above, cj)
 		} else {
-			a := 0
-			if col > 0 {
-				a += abs(left - cj)
-			}
-			if i >= cols {
-				a += abs(int(above[col]) - cj)
-			}
-			c = contextOfActivity[min(a, 3)]
-			pred = cj
+			c = acContext(i, col, cols, left, above, cj)
 		}
 		sub, p := subs[c], pos[c]
 		if p >= len(sub) {
