@@ -229,18 +229,14 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	if fp == nil {
 		c.quantizeExact(y, idx)
 		n, _ := y.Dims()
-		exact = make([]int, n)
-		for i := range exact {
-			exact[i] = i
-		}
-		return exact
+		return allRows(n)
 	}
 	n, dims := y.Dims()
 	k := c.Leading()
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (n + workers - 1) / workers
 	misses := make([][]int, workers)
-	_, rest := c.finders()
+	lead, rest := c.finders()
 	var wg sync.WaitGroup
 	for wk := 0; wk < workers; wk++ {
 		lo, hi := wk*chunk, min(n, (wk+1)*chunk)
@@ -276,7 +272,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 				}
 				c.SPCA.MetricWork(r, u, ms)
 				for j := 0; j < k; j++ {
-					idx[i*dims+j] = c.leadIndex(j, r[j])
+					idx[i*dims+j] = c.leadIndex(lead, j, r[j])
 				}
 				for j := k; j < dims; j++ {
 					idx[i*dims+j] = int32(rest[j-k].index(row[j]))
@@ -290,7 +286,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 		miss = append(miss, m...)
 	}
 	if len(miss) == 0 {
-		return nil
+		return miss
 	}
 	sub := mat.NewDense(len(miss), dims, nil)
 	for a, i := range miss {
@@ -302,6 +298,15 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 		copy(idx[i*dims:(i+1)*dims], sidx[a*dims:(a+1)*dims])
 	}
 	return miss
+}
+
+// allRows returns 0, 1, ..., n-1.
+func allRows(n int) []int {
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
 }
 
 // refineMiss is the largest residual (grey levels) of the refined

@@ -118,20 +118,16 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 
 // quantizePlane cuts a plane into patches and returns their PCA
 // coefficients and indices, and the patches that took the exact SPCA
-// transform (nil: all).
+// transform.
 func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
 	y, grid = c.PCA.Project(p, n)
 	rows, dims := y.Dims()
 	idx = make([]int32, rows*dims)
 	if exact {
 		c.quantizeExact(y, idx)
-		return y, idx, grid, nil
+		return y, idx, grid, allRows(rows)
 	}
-	slow = c.quantizeFast(y, idx)
-	if slow == nil {
-		slow = []int{}
-	}
-	return y, idx, grid, slow
+	return y, idx, grid, c.quantizeFast(y, idx)
 }
 
 // reconstructGray writes the decoded luma of the indices straight into an

@@ -53,10 +53,10 @@ const outlierMiss = 1.0
 // coefficients by more than a step per dimension (root mean square).
 //
 // The inverse is computed where SPCA may not represent the patch: where
-// a response is in an end cell (responses saturate there), and where the
-// fast path gave up and the exact transform was needed (slow; nil means
-// every patch): far outside its lattice the geodesic projection lands on
-// the lattice's boundary, and its response can be any cell (a flat
+// a response is in an end cell (responses saturate there), and in the
+// patches slow, which took the exact transform (all of them with
+// Options.Exact): far outside its lattice the geodesic projection lands
+// on the lattice's boundary, and its response can be any cell (a flat
 // saturated colour after natural images). Elsewhere the projection has
 // converged and, one response unit being one step of the unfolded
 // coordinate, the cell bounds the error. On a 768×512 test texture with
@@ -67,11 +67,6 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 	k := c.Leading()
 	flag := make([]bool, n)
 	cand := make([]bool, n)
-	if slow == nil {
-		for i := range cand {
-			cand[i] = true
-		}
-	}
 	for _, i := range slow {
 		cand[i] = true
 	}

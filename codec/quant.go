@@ -27,10 +27,10 @@ func (c *Channel) quantizeExact(y *mat.Dense, idx []int32) {
 			panic("codec: " + err.Error()) // rows are finite by construction
 		}
 	}
-	_, rest := c.finders()
+	lead, rest := c.finders()
 	for i := 0; i < n; i++ {
 		for j := 0; j < k; j++ {
-			idx[i*dims+j] = c.leadIndex(j, r.At(i, j))
+			idx[i*dims+j] = c.leadIndex(lead, j, r.At(i, j))
 		}
 		for j := k; j < dims; j++ {
 			idx[i*dims+j] = int32(rest[j-k].index(y.At(i, j)))
@@ -38,10 +38,11 @@ func (c *Channel) quantizeExact(y *mat.Dense, idx []int32) {
 	}
 }
 
-// leadIndex is the cell of response r of SPCA dimension j.
-func (c *Channel) leadIndex(j int, r float64) int32 {
+// leadIndex is the cell of response r of SPCA dimension j, lead being
+// the channel's finders of the responses' cells (from finders, fetched
+// once per batch rather than once per response).
+func (c *Channel) leadIndex(lead []cellFinder, j int, r float64) int32 {
 	if c.Lead != nil {
-		lead, _ := c.finders()
 		return int32(lead[j].index(r))
 	}
 	return binOf(r, c.Bins[j])
