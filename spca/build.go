@@ -51,6 +51,7 @@ func (f *fitter) fit() (*Model, error) {
 		m.entropies[j] = histEntropy(column(u, f.n, d, j)) + math.Log2(f.scale)
 	}
 	m.setTableAxes()
+	m.setSameFibers()
 	f.progress("metric", d, d)
 	return m, nil
 }
@@ -62,6 +63,29 @@ func (m *Model) setTableAxes() {
 	for j := range m.tnodes {
 		m.tnodes[j] = tableNodes(&m.lat, j)
 		m.tstep[j] = m.lat.width(j) / float64(m.tnodes[j]-1)
+	}
+}
+
+// setSameFibers marks the axes whose metric tables hold one fiber
+// repeated. With gamma 0 the density weight is 1 over the data range of
+// the axis whatever the conditioning point, so every fiber is the same
+// table: blending 2^j of them at u_<j gives that table again (up to
+// rounding), and reading it once costs one look-up instead of 2^j, and
+// inverting it one search of a fiber that stays in cache.
+func (m *Model) setSameFibers() {
+	m.sameFibers = make([]bool, m.d)
+	for j, t := range m.tables {
+		g := m.tnodes[j]
+		same := true
+		for off := g; off < len(t) && same; off += g {
+			for i := 0; i < g; i++ {
+				if t[off+i] != t[i] {
+					same = false
+					break
+				}
+			}
+		}
+		m.sameFibers[j] = same
 	}
 }
 

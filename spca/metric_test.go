@@ -1,7 +1,10 @@
 package spca
 
 import (
+	"bytes"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -77,6 +80,77 @@ func TestSearchBlend(t *testing.T) {
 					f[1], f[2] = f[0], f[0]
 					f[g-2], f[g-3] = f[g-1], f[g-1]
 					f[g/2+1] = f[g/2]
+				}
+			}
+		}
+	}
+}
+
+// TestSameFibers checks that gamma 0 gives metric tables of one repeated
+// fiber, read without blending, and that the reading agrees with the
+// blend of 2^j fibers to rounding, forward and inverse; other gammas keep
+// their conditional tables.
+func TestSameFibers(t *testing.T) {
+	const d = 3
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := mat.NewDense(1500, d, nil)
+	for i := 0; i < 1500; i++ {
+		a := rng.Float64()*4 - 2
+		x.Set(i, 0, a)
+		for j := 1; j < d; j++ {
+			x.Set(i, j, 0.3*a*a/float64(j)+0.2*rng.NormFloat64()*rng.ExpFloat64()/float64(j))
+		}
+	}
+	for _, gamma := range []float64{0, 1.0 / 3} {
+		o := DefaultOptions()
+		o.Gamma = gamma
+		o.Resolution = 1 << 12
+		m, err := Fit(x, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 1; j < d; j++ {
+			if m.sameFibers[j] != (gamma == 0) {
+				t.Fatalf("gamma %v, axis %d: sameFibers %v", gamma, j, m.sameFibers[j])
+			}
+		}
+		var buf bytes.Buffer
+		if _, err := m.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := Read(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(loaded.sameFibers, m.sameFibers) {
+			t.Fatalf("gamma %v: loaded sameFibers %v, fitted %v", gamma, loaded.sameFibers, m.sameFibers)
+		}
+		if gamma != 0 {
+			continue
+		}
+		blend := *m
+		blend.sameFibers = make([]bool, d)
+		w, wb := m.newWork(), blend.newWork()
+		u, r, rb, back := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
+		for trial := 0; trial < 2000; trial++ {
+			for a := range u {
+				u[a] = m.lat.lo[a] + (rng.Float64()*1.2-0.1)*m.lat.width(a)
+			}
+			m.lat.clampU(u)
+			m.metricForward(u, r, w)
+			blend.metricForward(u, rb, wb)
+			for j := range r {
+				if math.Abs(r[j]-rb[j]) > 1e-12*(1+math.Abs(rb[j])) {
+					t.Fatalf("u %v: response %d is %v, blended %v", u, j, r[j], rb[j])
+				}
+			}
+			// Where the table is at its floor the inverse is ill
+			// conditioned in u, so the round trip is checked on responses.
+			m.metricInverse(r, back, w)
+			m.metricForward(back, rb, w)
+			for j := range r {
+				if math.Abs(r[j]-rb[j]) > 1e-12*(1+math.Abs(r[j])) {
+					t.Fatalf("u %v: responses %v, after the inverse %v", u, r, rb)
 				}
 			}
 		}

@@ -329,6 +329,9 @@ func Read(r io.Reader) (*Model, error) {
 			}
 		}
 	}
+	if dc.err == nil {
+		m.setSameFibers()
+	}
 	m.fiber0Lo = int(dc.u32())
 	m.fiber0Hi = int(dc.u32())
 	if dc.err == nil && !(m.fiber0Lo < m.fiber0Hi && m.fiber0Hi < l.g[0]) {

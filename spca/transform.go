@@ -387,10 +387,14 @@ func (m *Model) tableCell(j int, t float64) (int, float64) {
 func (m *Model) metricForward(u, r []float64, w *work) {
 	l := &m.lat
 	for j := 0; j < m.d; j++ {
-		m.tableWeights(j, u, w)
 		i, f := m.tableCell(j, u[j])
-		g := m.tnodes[j]
 		t := m.tables[j]
+		if m.sameFibers[j] {
+			r[j] = m.c[j] * (t[i] + f*(t[i+1]-t[i]))
+			continue
+		}
+		m.tableWeights(j, u, w)
+		g := m.tnodes[j]
 		acc := 0.0
 		// The corners of cornerFibers, inline: this runs for every
 		// patch of an encode, and gathering them first measured 2-3 %
@@ -424,7 +428,9 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 func (m *Model) metricInverse(r, u []float64, w *work) {
 	l := &m.lat
 	for j := 0; j < m.d; j++ {
-		m.tableWeights(j, u, w)
+		if !m.sameFibers[j] {
+			m.tableWeights(j, u, w)
+		}
 		v := r[j] / m.c[j]
 		i, t0, t1 := m.searchBlend(j, v, w)
 		f := (v - t0) / (t1 - t0)
@@ -444,7 +450,7 @@ func (m *Model) metricInverse(r, u []float64, w *work) {
 func (m *Model) searchBlend(j int, v float64, w *work) (int, float64, float64) {
 	t := m.tables[j]
 	g := m.tnodes[j]
-	if j == 0 {
+	if j == 0 || m.sameFibers[j] {
 		i := searchSegment(t[:g], v)
 		return i, t[i], t[i+1]
 	}
