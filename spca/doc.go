@@ -52,7 +52,11 @@
 //     every curve's metric length is normalised to 1, anchored below the
 //     conditional spread;
 //   - directions at the origin are signed like the global PCA axes, so
-//     related models orient their responses alike.
+//     related models orient their responses alike;
+//   - with gamma = 0 the density weight is 1 over the data range of an
+//     axis whatever the earlier coordinates, so the metric of each axis is
+//     one table, not a family conditioned on u_<i: it is read (and
+//     inverted) once instead of blending 2^(i-1) identical tables.
 //
 // Models are saved in a versioned binary format with a magic number and a
 // CRC-32C checksum (Save, Load, WriteTo, Read); equal data, options and
