@@ -63,8 +63,9 @@ func numStreams(dims int) int { return 1 + (dims-1)*contexts }
 // dcPrediction is the predicted index of block i (column col of rows of
 // cols blocks) of the first dimension: its left neighbour, the upper one
 // in the first column, the centre cj for the first block; the upper
-// neighbours are in the row buffer above. toSymbolsDim and fromSymbolsDim
-// share it and acContext, so that coder and decoder see the same model.
+// neighbours are in the row buffer above. toSymbolsDim, fromSymbolsDC
+// and fromSymbolsAC share it and acContext, so that coder and decoder see
+// the same model.
 func dcPrediction(i, col, cols, left int, above []int32, cj int) int {
 	switch {
 	case col > 0:
@@ -109,8 +110,9 @@ func toSymbols(idx []int32, dims, cols int, centre []int) *symbolStreams {
 }
 
 // toSymbolsDim writes the symbols of dimension j into its streams of sub
-// and returns its escapes: the mirror of fromSymbolsDim, with the same
-// contexts and DC prediction and the neighbours kept in a row buffer.
+// and returns its escapes: the mirror of fromSymbolsDC and
+// fromSymbolsAC, with the same contexts and DC prediction and the
+// neighbours kept in a row buffer.
 func toSymbolsDim(sub [][]byte, idx []int32, j, dims, cols, cj int) []uint16 {
 	n := len(idx) / dims
 	streams := dimStreams(j)
@@ -167,10 +169,9 @@ func packStreams(dst []byte, s *symbolStreams) []byte {
 }
 
 // fromSymbols rebuilds the indices, checking every value against bins.
-// It mirrors toSymbols with the context logic inlined: this loop is the
-// largest cost of decoding. Dimensions are independent (contexts look at
-// the same dimension only), so they are decoded in parallel, each taking
-// its escapes from its own offset in the escape stream.
+// It mirrors toSymbols. Dimensions are independent (contexts look at the
+// same dimension only), so groups of them are decoded in parallel, each
+// dimension taking its escapes from its own offset in the escape stream.
 func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []int) error {
 	first := make([]int, dims+1) // escape offset of each dimension
 	for j := 0; j < dims; j++ {
@@ -186,13 +187,96 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 	if first[dims] != len(s.esc) {
 		return errors.New("escape stream length mismatch")
 	}
-	errs := make([]error, dims)
-	parallel.For(dims, func(j int) {
-		errs[j] = fromSymbolsDim(s, idx, j, dims, cols, centre[j], bins[j], first[j])
+	// The first dimension alone, the others in groups decoded together:
+	// each dimension's decoding is a chain (a context depends on the
+	// index just decoded), and interleaving independent chains keeps the
+	// processor busy while each waits.
+	groups := [][]int{{0}}
+	for j := 1; j < dims; j += acGroup {
+		var g []int
+		for a := j; a < min(j+acGroup, dims); a++ {
+			g = append(g, a)
+		}
+		groups = append(groups, g)
+	}
+	errs := make([]error, len(groups))
+	parallel.For(len(groups), func(gi int) {
+		g := groups[gi]
+		if g[0] == 0 {
+			errs[gi] = fromSymbolsDC(s, idx, dims, cols, centre[0], bins[0])
+			return
+		}
+		ds := make([]acDecoder, len(g))
+		for a, j := range g {
+			ds[a] = newACDecoder(s, j, cols, centre[j], bins[j], s.esc[first[j]:first[j+1]])
+		}
+		errs[gi] = fromSymbolsAC(ds, idx, dims, cols)
 	})
 	for _, err := range errs {
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// acGroup is the number of further dimensions decoded together.
+const acGroup = 4
+
+// acDecoder is the state of decoding one further dimension (j >= 1).
+type acDecoder struct {
+	j, cj, bj int
+	subs      [contexts][]byte
+	pos       [contexts]int
+	esc       []uint16 // the dimension's escapes, in order
+	e         int
+	above     []int32 // the previous row of blocks
+	left      int
+}
+
+func newACDecoder(s *symbolStreams, j, cols, cj, bj int, esc []uint16) acDecoder {
+	d := acDecoder{j: j, cj: cj, bj: bj, esc: esc, above: make([]int32, cols)}
+	for c, k := range dimStreams(j) {
+		d.subs[c] = s.sub[k]
+	}
+	return d
+}
+
+// fromSymbolsAC decodes the dimensions of ds into idx (blocks×dims),
+// block by block, each dimension as fromSymbolsDim would.
+func fromSymbolsAC(ds []acDecoder, idx []int32, dims, cols int) error {
+	n := len(idx) / dims
+	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
+		if col == cols {
+			col = 0
+		}
+		for a := range ds {
+			d := &ds[a]
+			c := acContext(i, col, cols, d.left, d.above, d.cj)
+			p := d.pos[c]
+			if p >= len(d.subs[c]) {
+				return errors.New("symbol stream too short")
+			}
+			v := int(d.subs[c][p])
+			d.pos[c] = p + 1
+			if v == escape {
+				v += int(d.esc[d.e])
+				d.e++
+			}
+			q := d.cj + unzigzag(v)
+			if q < 0 || q >= d.bj {
+				return fmt.Errorf("index %d out of the %d bins of dimension %d", q, d.bj, d.j+1)
+			}
+			idx[i*dims+d.j] = int32(q)
+			d.above[col] = int32(q)
+			d.left = q
+		}
+	}
+	for a := range ds {
+		for c := range ds[a].subs {
+			if ds[a].pos[c] != len(ds[a].subs[c]) {
+				return errors.New("symbol stream too long")
+			}
 		}
 	}
 	return nil
@@ -206,51 +290,33 @@ func dimStreams(j int) []int {
 	return []int{streamIndex(j, 0), streamIndex(j, 1), streamIndex(j, 2)}
 }
 
-// fromSymbolsDim decodes dimension j into idx (blocks×dims).
-func fromSymbolsDim(s *symbolStreams, idx []int32, j, dims, cols, cj, bj, esc int) error {
+// fromSymbolsDC decodes the first dimension into idx (blocks×dims): one
+// stream, each index predicted by dcPrediction; its escapes come first in
+// the escape stream.
+func fromSymbolsDC(s *symbolStreams, idx []int32, dims, cols, cj, bj int) error {
 	n := len(idx) / dims
-	streams := dimStreams(j)
-	var subs [contexts][]byte
-	for c, k := range streams {
-		subs[c] = s.sub[k]
+	sub := s.sub[0]
+	if len(sub) != n {
+		return errors.New("symbol stream length mismatch")
 	}
-	var pos [contexts]int
-	// The neighbours are this dimension's indices to the left and one row
-	// up: keep them in a row buffer instead of striding through idx.
 	above := make([]int32, cols)
-	left := 0
+	left, esc := 0, 0
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
 		}
-		c, pred := 0, cj
-		if j == 0 {
-			pred = dcPrediction(i, col, cols, left, above, cj)
-		} else {
-			c = acContext(i, col, cols, left, above, cj)
-		}
-		sub, p := subs[c], pos[c]
-		if p >= len(sub) {
-			return errors.New("symbol stream too short")
-		}
-		v := int(sub[p])
-		pos[c] = p + 1
+		v := int(sub[i])
 		if v == escape {
 			v += int(s.esc[esc])
 			esc++
 		}
-		q := pred + unzigzag(v)
+		q := dcPrediction(i, col, cols, left, above, cj) + unzigzag(v)
 		if q < 0 || q >= bj {
-			return fmt.Errorf("index %d out of the %d bins of dimension %d", q, bj, j+1)
+			return fmt.Errorf("index %d out of the %d bins of dimension 1", q, bj)
 		}
-		idx[i*dims+j] = int32(q)
+		idx[i*dims] = int32(q)
 		above[col] = int32(q)
 		left = q
-	}
-	for c, k := range streams {
-		if pos[c] != len(s.sub[k]) {
-			return errors.New("symbol stream too long")
-		}
 	}
 	return nil
 }
