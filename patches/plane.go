@@ -232,9 +232,19 @@ func Quantize8(v float64) uint8 {
 	case v >= 255:
 		return 255
 	case v > 0:
-		return uint8(math.Round(v))
+		return uint8(roundPositive(v))
 	}
 	return 0
+}
+
+// roundPositive is math.Round for 0 < v < 2^52, without its bit
+// manipulation and without a branch on the fraction, which is as often
+// above a half as below (decoders round every pixel). The fraction
+// v - trunc(v) is exact (Sterbenz), and so is the sign of fraction - 1/2.
+func roundPositive(v float64) int {
+	t := int(v)
+	f := v - float64(t)
+	return t + int(1^math.Float64bits(f-0.5)>>63)
 }
 
 // Quantize16 rounds v on the 0..255 scale to 16 bits, clamping; NaN gives
@@ -245,7 +255,7 @@ func Quantize16(v float64) uint16 {
 	case v >= 65535:
 		return 65535
 	case v > 0:
-		return uint16(math.Round(v))
+		return uint16(roundPositive(v))
 	}
 	return 0
 }

@@ -131,3 +131,29 @@ func TestFromPlaneClamps(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundPositive checks the rounding of Quantize8 and Quantize16
+// against math.Round at and around every half-integer of their ranges and
+// at random values.
+func TestRoundPositive(t *testing.T) {
+	check := func(v float64) {
+		if got, want := roundPositive(v), int(math.Round(v)); got != want {
+			t.Fatalf("roundPositive(%v) = %d, math.Round %d", v, got, want)
+		}
+	}
+	for k := 0; k <= 65535; k++ {
+		for _, v := range []float64{float64(k), float64(k) + 0.5} {
+			for _, w := range []float64{math.Nextafter(v, 0), v, math.Nextafter(v, math.Inf(1))} {
+				if w > 0 {
+					check(w)
+				}
+			}
+		}
+	}
+	check(math.SmallestNonzeroFloat64)
+	check(0.49999999999999994)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 1_000_000; i++ {
+		check(rng.Float64() * 65536)
+	}
+}
