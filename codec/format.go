@@ -427,8 +427,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		}
 		dims := c.Dims()
 		blocks := grid.Blocks()
-		// Parse every stream header first, then entropy-decode the streams
-		// in parallel.
+		// Parse every stream header first (the outliers' two streams
+		// last), then entropy-decode the streams in parallel.
 		raw := make([]packedStream, numStreams(dims)+1)
 		for k := range raw {
 			limit := blocks * dims
@@ -439,6 +439,14 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			if err != nil {
 				return nil, &FormatError{Msg: err.Error()}
 			}
+		}
+		symbolStreamCount := len(raw)
+		if h.version == formatVersionOutliers {
+			var odd [2]packedStream
+			if odd, body, err = parseOutlierStreams(body, blocks, dims); err != nil {
+				return nil, &FormatError{Msg: err.Error()}
+			}
+			raw = append(raw, odd[:]...)
 		}
 		out := make([][]byte, len(raw))
 		errs := make([]error, len(raw))
@@ -451,8 +459,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 				return nil, &FormatError{Msg: err.Error()}
 			}
 		}
-		s := &symbolStreams{sub: out[:len(out)-1]}
-		esc := out[len(out)-1]
+		s := &symbolStreams{sub: out[:symbolStreamCount-1]}
+		esc := out[symbolStreamCount-1]
 		if len(esc)%2 != 0 {
 			return nil, &FormatError{Msg: "odd escape stream"}
 		}
@@ -465,7 +473,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		}
 		var odd *outliers
 		if h.version == formatVersionOutliers {
-			if odd, body, err = parseOutliers(body, blocks, dims, m.Step); err != nil {
+			if odd, err = newOutliers(out[symbolStreamCount], out[symbolStreamCount+1], blocks, dims, m.Step); err != nil {
 				return nil, &FormatError{Msg: err.Error()}
 			}
 		}

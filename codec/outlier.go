@@ -145,27 +145,25 @@ func appendOutliers(dst []byte, o *outliers) []byte {
 	return append(dst, packStream(nil, vals, &sc)...)
 }
 
-// parseOutliers reads the streams of appendOutliers for blocks patches of
-// dims coefficients, coded with a model of this step.
-func parseOutliers(body []byte, blocks, dims int, step float64) (*outliers, []byte, error) {
+// parseOutlierStreams reads the headers of the two streams of
+// appendOutliers for blocks patches of dims coefficients: the flags and
+// the values, still entropy-coded.
+func parseOutlierStreams(body []byte, blocks, dims int) ([2]packedStream, []byte, error) {
 	var raw [2]packedStream
 	var err error
 	for k, limit := range []int{blocks, 4 * blocks * dims} {
 		if raw[k], body, err = parseStream(body, limit); err != nil {
-			return nil, nil, err
+			return raw, nil, err
 		}
 	}
-	var sc fse.Scratch
-	flags, err := raw[0].decode(&sc)
-	if err != nil {
-		return nil, nil, err
-	}
-	vals, err := raw[1].decode(&sc)
-	if err != nil {
-		return nil, nil, err
-	}
+	return raw, body, nil
+}
+
+// newOutliers rebuilds the outliers of blocks patches from the decoded
+// flag and value streams.
+func newOutliers(flags, vals []byte, blocks, dims int, step float64) (*outliers, error) {
 	if len(flags) != blocks {
-		return nil, nil, errors.New("outlier flags do not match the patches")
+		return nil, errors.New("outlier flags do not match the patches")
 	}
 	o := &outliers{at: make([]int32, blocks), step: step}
 	for i, f := range flags {
@@ -176,16 +174,16 @@ func parseOutliers(body []byte, blocks, dims int, step float64) (*outliers, []by
 			o.at[i] = int32(o.n)
 			o.n++
 		default:
-			return nil, nil, errors.New("outlier flag not 0 or 1")
+			return nil, errors.New("outlier flag not 0 or 1")
 		}
 	}
 	if len(vals) != 4*dims*o.n {
-		return nil, nil, errors.New("outlier values do not match the flags")
+		return nil, errors.New("outlier values do not match the flags")
 	}
 	o.vals = make([]int32, dims*o.n)
 	for i := range o.vals {
 		u := binary.LittleEndian.Uint32(vals[4*i:])
 		o.vals[i] = int32(u>>1) ^ -int32(u&1)
 	}
-	return o, body, nil
+	return o, nil
 }
