@@ -170,6 +170,10 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 			}
 		})
 	} else {
+		levels := make([][]float64, dims-k)
+		for j, q := range c.Rest {
+			levels[j] = q.Levels
+		}
 		parallel.For(grid.Rows(), func(by int) {
 			y := make([]float64, dims)
 			pix := make([]float64, dims)
@@ -179,8 +183,8 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 					if k > 0 {
 						copy(y[:k], rows[int(ref[i])*k:][:k])
 					}
-					for j := k; j < dims; j++ {
-						y[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
+					for j, l := range levels {
+						y[k+j] = l[idx[i*dims+k+j]]
 					}
 				}
 				c.pixels(pix, y, basis)
