@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/fse"
 	"github.com/spcalab/spca/internal/checksum"
@@ -61,6 +62,21 @@ type Options struct {
 	// instead of the tabulated fast path.
 	Exact bool
 }
+
+// indexBuffers keeps the index buffers of decoded channels for reuse:
+// fromSymbols writes every index, so a reused buffer needs no clearing,
+// and clearing a fresh one was a third of the memory a decode wrote
+// before decoding anything.
+var indexBuffers sync.Pool // of *[]int32
+
+func getIndices(n int) []int32 {
+	if b, ok := indexBuffers.Get().(*[]int32); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]int32, n)
+}
+
+func putIndices(b []int32) { indexBuffers.Put(&b) }
 
 // header is the fixed part of an .spc file.
 type header struct {
@@ -452,11 +468,23 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			}
 			raw = append(raw, odd[:]...)
 		}
+		// Every dimension has one symbol per patch, spread over its
+		// streams: checked before anything is allocated for them.
+		for j := 0; j < dims; j++ {
+			n := 0
+			for _, k := range dimStreams(j) {
+				n += raw[k].count
+			}
+			if n != blocks {
+				return nil, &FormatError{Msg: fmt.Sprintf("%d symbols for the %d patches in dimension %d", n, blocks, j+1)}
+			}
+		}
 		out := make([][]byte, len(raw))
 		errs := make([]error, len(raw))
 		parallel.For(len(raw), func(k int) {
-			var sc fse.Scratch
-			out[k], errs[k] = raw[k].decode(&sc)
+			sc := scratches.Get().(*fse.Scratch)
+			out[k], errs[k] = raw[k].decode(sc)
+			scratches.Put(sc)
 		})
 		for _, err := range errs {
 			if err != nil {
@@ -471,7 +499,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		for i := 0; i < len(esc); i += 2 {
 			s.esc = append(s.esc, binary.LittleEndian.Uint16(esc[i:]))
 		}
-		idx := make([]int32, blocks*dims)
+		idx := getIndices(blocks * dims)
+		defer putIndices(idx)
 		if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
 			return nil, &FormatError{Msg: err.Error()}
 		}

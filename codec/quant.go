@@ -196,33 +196,55 @@ func (c *Channel) leadRows(idx []int32, n int) (rows []float64, ref []int32, fro
 func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32) {
 	k, dims := c.Leading(), c.Dims()
 	ref = make([]int32, n)
-	size := 1
-	for size < 2*n {
+	// The table starts small and doubles when half full: an image has
+	// far fewer distinct cells than patches (a quarter of them for 4×4
+	// patches), and a table sized for the patches was a quarter of the
+	// memory a decode allocated.
+	size := 1 << 10
+	for size < n/2 {
 		size <<= 1
 	}
 	keys := make([]uint64, size)
-	slots := make([]int32, size) // slot+1 of the key; 0: empty
-	var centres []float64
-	next := int32(0)
+	slots := make([]int32, size) // number+1 of the key; 0: empty
+	var cells []uint64           // the keys in order of their numbers
+	var firsts []int32           // the first patch of each cell
+	probe := func(key uint64) int {
+		// Fibonacci hashing, linear probing.
+		h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(size-1))
+		for slots[h] != 0 && keys[h] != key {
+			h = (h + 1) & (size - 1)
+		}
+		return h
+	}
 	for i := range ref {
 		cell := idx[i*dims : i*dims+k]
 		var key uint64
 		for j, b := range cell {
 			key = key*uint64(c.Bins[j]) + uint64(b)
 		}
-		// Fibonacci hashing, linear probing.
-		h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(size-1))
-		for slots[h] != 0 && keys[h] != key {
-			h = (h + 1) & (size - 1)
-		}
+		h := probe(key)
 		if slots[h] == 0 {
-			next++
-			keys[h], slots[h] = key, next
-			for j, b := range cell {
-				centres = append(centres, c.leadValue(j, int(b)))
+			cells = append(cells, key)
+			firsts = append(firsts, int32(i))
+			keys[h], slots[h] = key, int32(len(cells))
+			if 2*len(cells) > size {
+				size *= 2
+				keys, slots = make([]uint64, size), make([]int32, size)
+				for a, kk := range cells {
+					g := probe(kk)
+					keys[g], slots[g] = kk, int32(a+1)
+				}
 			}
+			ref[i] = int32(len(cells) - 1)
+			continue
 		}
 		ref[i] = slots[h] - 1
+	}
+	centres := make([]float64, 0, len(firsts)*k)
+	for _, i := range firsts {
+		for j, b := range idx[int(i)*dims : int(i)*dims+k] {
+			centres = append(centres, c.leadValue(j, int(b)))
+		}
 	}
 	return c.invert(centres), ref
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/klauspost/compress/fse"
 	"github.com/spcalab/spca/internal/parallel"
@@ -337,6 +338,10 @@ func packStream(dst, in []byte, sc *fse.Scratch) []byte {
 	return append(dst, payload...)
 }
 
+// scratches holds FSE decoders' scratch memory (tables) for reuse across
+// streams and files.
+var scratches = sync.Pool{New: func() any { return new(fse.Scratch) }}
+
 // packedStream is one parsed, still entropy-coded stream.
 type packedStream struct {
 	method  byte
@@ -381,15 +386,20 @@ func (p packedStream) decode(sc *fse.Scratch) ([]byte, error) {
 		}
 		return out, nil
 	case methodFSE:
+		// Decoded straight into a buffer of the stream's size (the
+		// decoder appends blocks of up to 256 symbols), which the scratch
+		// then lets go of: no growing, no copy.
+		sc.Out = make([]byte, 0, p.count+256)
 		sc.DecompressLimit = p.count
 		dec, err := fse.Decompress(p.payload, sc)
+		sc.Out = nil
 		if err != nil {
 			return nil, fmt.Errorf("entropy-coded stream: %v", err)
 		}
 		if len(dec) != p.count {
 			return nil, errors.New("entropy-coded stream length mismatch")
 		}
-		return append([]byte(nil), dec...), nil
+		return dec, nil
 	}
 	return nil, fmt.Errorf("unknown stream method %d", p.method)
 }
