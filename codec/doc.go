@@ -75,7 +75,9 @@
 // existed) still decode.
 //
 // Decode checks the checksum, the model hash, every size against the image
-// (no stream may claim more symbols than the image has coefficients) and
+// (a dimension's streams must hold exactly one symbol per patch, checked
+// before any is decoded, so a file cannot make the decoder allocate more
+// than the image's own indices) and
 // every index against its bins, so a corrupt, truncated, hostile or
 // foreign file is a *FormatError in bounded time and memory. Decoding is
 // deterministic and bit-exact. The format is registered with the image
