@@ -244,7 +244,7 @@ func newACDecoder(s *symbolStreams, j, cols, cj, bj int, esc []uint16) acDecoder
 }
 
 // fromSymbolsAC decodes the dimensions of ds into idx (blocks×dims),
-// block by block, each dimension as fromSymbolsDim would.
+// block by block, each with the contexts toSymbolsDim coded it with.
 func fromSymbolsAC(ds []acDecoder, idx []int32, dims, cols int) error {
 	n := len(idx) / dims
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {

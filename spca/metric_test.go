@@ -29,6 +29,20 @@ func (m *Model) blendTable(j int, w *work) []float64 {
 	return out
 }
 
+// bentSample returns n points in d dimensions around a parabola, with
+// heavy-tailed spread shrinking along the later axes.
+func bentSample(rng *rand.Rand, n, d int) *mat.Dense {
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		a := rng.Float64()*4 - 2
+		x.Set(i, 0, a)
+		for j := 1; j < d; j++ {
+			x.Set(i, j, 0.3*a*a/float64(j)+0.2*rng.NormFloat64()*rng.ExpFloat64()/float64(j))
+		}
+	}
+	return x
+}
+
 // TestSearchBlend checks that the lazy search of the inverse metric finds
 // exactly the segment, and the same blended values, as a binary search on
 // the whole blended table, for responses inside and beyond the tables of
@@ -36,14 +50,7 @@ func (m *Model) blendTable(j int, w *work) []float64 {
 func TestSearchBlend(t *testing.T) {
 	const d = 4
 	rng := rand.New(rand.NewPCG(7, 8))
-	x := mat.NewDense(1500, d, nil)
-	for i := 0; i < 1500; i++ {
-		a := rng.Float64()*4 - 2
-		x.Set(i, 0, a)
-		for j := 1; j < d; j++ {
-			x.Set(i, j, 0.3*a*a/float64(j)+0.2*rng.NormFloat64()*rng.ExpFloat64()/float64(j))
-		}
-	}
+	x := bentSample(rng, 1500, d)
 	o := DefaultOptions()
 	o.Gamma = 1.0 / 3
 	o.Resolution = 1 << 12
@@ -93,14 +100,7 @@ func TestSearchBlend(t *testing.T) {
 func TestSameFibers(t *testing.T) {
 	const d = 3
 	rng := rand.New(rand.NewPCG(9, 10))
-	x := mat.NewDense(1500, d, nil)
-	for i := 0; i < 1500; i++ {
-		a := rng.Float64()*4 - 2
-		x.Set(i, 0, a)
-		for j := 1; j < d; j++ {
-			x.Set(i, j, 0.3*a*a/float64(j)+0.2*rng.NormFloat64()*rng.ExpFloat64()/float64(j))
-		}
-	}
+	x := bentSample(rng, 1500, d)
 	for _, gamma := range []float64{0, 1.0 / 3} {
 		o := DefaultOptions()
 		o.Gamma = gamma
