@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"image"
 	"image/png"
@@ -327,6 +328,15 @@ func malformed(good []byte) [][]byte {
 	} {
 		c := append([]byte(nil), good[:len(good)-4]...)
 		patch(c)
+		out = append(out, checksum.Append(c))
+	}
+	// A first stream claiming one symbol more than there are patches (a
+	// run-length stream would allocate what it claims): rejected before
+	// any stream is decoded.
+	if _, body, err := parseHeader(good); err == nil {
+		c := append([]byte(nil), good[:len(good)-4]...)
+		at := len(good) - len(body) + 1
+		binary.LittleEndian.PutUint32(c[at:], binary.LittleEndian.Uint32(c[at:])+1)
 		out = append(out, checksum.Append(c))
 	}
 	return out
