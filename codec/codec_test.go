@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -464,6 +467,57 @@ func TestFusedReconstruction(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDistinctRows checks the numbering of an image's distinct leading
+// cells against a map, with so many distinct cells that the hash table
+// grows twice (at 2049 and 4097 cells): cells are numbered in order of first
+// appearance, equal cells share a row, and each row is the inverse of its
+// cell's levels.
+func TestDistinctRows(t *testing.T) {
+	c := stepModel(t).Channels[0]
+	k, dims := c.Leading(), c.Dims()
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 8000 // the table starts at 4096 slots
+	idx := make([]int32, n*dims)
+	for i := 0; i < n; i++ {
+		for j := 0; j < k; j++ {
+			// Narrow ranges at the start repeat cells; wide ones later do not.
+			span := c.Bins[j]
+			if i < n/3 {
+				span = min(span, 3)
+			}
+			idx[i*dims+j] = int32(rng.IntN(span))
+		}
+	}
+	rows, ref := c.distinctRows(idx, n)
+	number := map[string]int32{}
+	var firsts []int
+	for i := 0; i < n; i++ {
+		key := fmt.Sprint(idx[i*dims : i*dims+k])
+		r, ok := number[key]
+		if !ok {
+			r = int32(len(number))
+			number[key] = r
+			firsts = append(firsts, i)
+		}
+		if ref[i] != r {
+			t.Fatalf("patch %d: row %d, want %d", i, ref[i], r)
+		}
+	}
+	if len(number) <= 4096 || len(rows) != len(number)*k {
+		t.Fatalf("%d distinct cells, %d rows of %d", len(number), len(rows), k)
+	}
+	lv := make([]float64, k)
+	for _, r := range []int{0, len(firsts) / 2, len(firsts) - 1} {
+		for j := range lv {
+			lv[j] = c.leadValue(j, int(idx[firsts[r]*dims+j]))
+		}
+		want := c.invert(lv)
+		if !slices.Equal(rows[r*k:(r+1)*k], want) {
+			t.Fatalf("row %d: %v, want the inverse of its levels %v", r, rows[r*k:(r+1)*k], want)
 		}
 	}
 }

@@ -196,18 +196,17 @@ func (c *Channel) leadRows(idx []int32, n int) (rows []float64, ref []int32, fro
 func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32) {
 	k, dims := c.Leading(), c.Dims()
 	ref = make([]int32, n)
-	// The table starts small and doubles when half full: an image has
-	// far fewer distinct cells than patches (a quarter of them for 4×4
-	// patches), and a table sized for the patches was a quarter of the
-	// memory a decode allocated.
+	// The table starts at half as many slots as patches and doubles when
+	// half full: an image has far fewer distinct cells than patches (a
+	// quarter of them for 4×4 patches), and a table sized for twice the
+	// patches was a quarter of the memory a decode allocated.
 	size := 1 << 10
 	for size < n/2 {
 		size <<= 1
 	}
 	keys := make([]uint64, size)
 	slots := make([]int32, size) // number+1 of the key; 0: empty
-	var cells []uint64           // the keys in order of their numbers
-	var firsts []int32           // the first patch of each cell
+	var firsts []int32           // the first patch of each cell, by number
 	probe := func(key uint64) int {
 		// Fibonacci hashing, linear probing.
 		h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(size-1))
@@ -217,25 +216,26 @@ func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32)
 		return h
 	}
 	for i := range ref {
-		cell := idx[i*dims : i*dims+k]
 		var key uint64
-		for j, b := range cell {
+		for j, b := range idx[i*dims : i*dims+k] {
 			key = key*uint64(c.Bins[j]) + uint64(b)
 		}
 		h := probe(key)
 		if slots[h] == 0 {
-			cells = append(cells, key)
 			firsts = append(firsts, int32(i))
-			keys[h], slots[h] = key, int32(len(cells))
-			if 2*len(cells) > size {
+			keys[h], slots[h] = key, int32(len(firsts))
+			if 2*len(firsts) > size {
+				oldKeys, oldSlots := keys, slots
 				size *= 2
 				keys, slots = make([]uint64, size), make([]int32, size)
-				for a, kk := range cells {
-					g := probe(kk)
-					keys[g], slots[g] = kk, int32(a+1)
+				for o, sl := range oldSlots {
+					if sl != 0 {
+						g := probe(oldKeys[o])
+						keys[g], slots[g] = oldKeys[o], sl
+					}
 				}
 			}
-			ref[i] = int32(len(cells) - 1)
+			ref[i] = int32(len(firsts) - 1)
 			continue
 		}
 		ref[i] = slots[h] - 1
