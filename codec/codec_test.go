@@ -17,6 +17,7 @@ import (
 
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
 )
@@ -179,12 +180,26 @@ func TestResolutionOrdering(t *testing.T) {
 		if !(g13 < g1 && g13 < g0) {
 			t.Errorf("sum n_i = %d: gamma 1/3 is not the lowest RMSE: %.3f %.3f %.3f", total, g13, g1, g0)
 		}
-		// At 246 bins gamma 1 falls level with gamma 0 on these images: its
-		// cells grow like 1/p and the heavy tails of the AC coefficients
-		// get very wide cells (measured 2.89 vs 2.65). Reported, not
-		// asserted; see the closing note of the coding issue.
+		// At 246 bins gamma 1 falls behind gamma 0 on these images: with
+		// a kernel density its cells grow like 1/p and the heavy tails of
+		// the AC coefficients get very wide cells (measured 2.89 vs 2.65).
+		// The seed's k-neighbours density keeps it ahead (below).
 		if total < 246 && !(g1 < g0) {
 			t.Errorf("sum n_i = %d: want RMSE gamma1 < gamma0, got %.3f %.3f", total, g1, g0)
+		}
+		if total == 246 {
+			knn, err := m.variantWith(total, 0, func(o *spca.Options) { o.Gamma, o.Neighbours = 1, 0.1 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := measure(knn, test, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("sum n_i = %d: RMSE gamma1 with the k-neighbours density (10 %%) %.3f", total, r.RMSE)
+			if !(r.RMSE < g0) {
+				t.Errorf("sum n_i = %d: want RMSE gamma1 (k-neighbours density) < gamma0, got %.3f %.3f", total, r.RMSE, g0)
+			}
 		}
 	}
 }

@@ -151,13 +151,21 @@ func gammaName(g float64) string {
 // curve options, at the same total resolution (or, if step > 0, the same
 // quantiser step).
 func (m *Model) variant(gamma float64, total int, step float64) (*Model, error) {
-	v := &Model{Patch: m.Patch, Color: m.Color, Gamma: gamma}
+	return m.variantWith(total, step, func(o *spca.Options) { o.Gamma = gamma })
+}
+
+// variantWith is variant with the SPCA options changed by set.
+func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*Model, error) {
+	var v *Model
 	for _, c := range m.Channels {
 		k := c.Leading()
 		rows, _ := c.Train.Dims()
 		lead := c.Train.Slice(0, rows, 0, k)
 		so := c.SPCA.Options()
-		so.Gamma = gamma
+		set(&so)
+		if v == nil {
+			v = &Model{Patch: m.Patch, Color: m.Color, Gamma: so.Gamma}
+		}
 		so.Scale = nil
 		so.Directions = identity(k)
 		sm, err := spca.Fit(lead, so)

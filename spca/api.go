@@ -90,6 +90,15 @@ type Options struct {
 	// sample, so the metric of a secondary curve no longer depends on
 	// where it leaves the earlier ones.
 	Conditioning float64
+	// Neighbours, if > 0, estimates the density along each curve by the
+	// seed's k-neighbours rule, p(u) = k / (2 N h_k(u)) with k a share
+	// Neighbours of the curve's samples, instead of a kernel of width
+	// Bandwidth. The estimate falls off only like 1/distance in the
+	// tails, so gamma > 0 gives the sparse tails more cells than the true
+	// density would: at high resolutions this keeps gamma = 1 ahead of
+	// gamma = 0 (the seed's coding figure), at some cost to gamma = 1/3
+	// at low ones. It has no effect with gamma = 0.
+	Neighbours float64
 	// Directions, if not nil, fixes the order and orientation of the
 	// dimensions instead of the entropy ranking: a d×d matrix whose
 	// columns are reference directions (input space), matched in order to
@@ -159,6 +168,8 @@ func (o Options) validate(d int) error {
 		return optionError("Bandwidth must be in [0, 10]")
 	case !(o.Conditioning >= 0 && o.Conditioning <= 1):
 		return optionError("Conditioning must be a fraction in [0, 1]")
+	case !(o.Neighbours >= 0 && o.Neighbours <= 1):
+		return optionError("Neighbours must be a fraction in [0, 1]")
 	case o.Resolution < 0 || o.MaxReference < 0:
 		return optionError("Resolution and MaxReference must be >= 0")
 	}

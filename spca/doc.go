@@ -51,6 +51,12 @@
 //     earlier coordinates lie within a window holding 10 % of the data, and
 //     every curve's metric length is normalised to 1, anchored below the
 //     conditional spread;
+//   - the density along a curve is a narrow kernel estimate by default;
+//     Options.Neighbours selects the seed's k-neighbours rule instead,
+//     p = k / (2 N h_k), whose tails fall off like 1/distance: gamma > 0
+//     then gives sparse tails more cells than their probability would
+//     (at high resolutions this keeps gamma = 1 ahead of gamma = 0, as
+//     in the seed's coding figure; at very low ones it costs gamma 1/3);
 //   - directions at the origin are signed like the global PCA axes, so
 //     related models orient their responses alike;
 //   - with gamma = 0 the density weight is 1 over the data range of an

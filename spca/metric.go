@@ -42,11 +42,22 @@ func tableNodes(l *lattice, j int) int {
 	return max(l.g[j], min(1024, maxTable/fibers))
 }
 
+// densityRule holds the options of the density estimate along a curve.
+type densityRule struct {
+	gamma     float64
+	bandwidth float64 // kernel width along the curve, fraction of Silverman's rule
+	cond      float64 // share of the samples a conditional density uses
+	// neighbours, when > 0, replaces the kernel along the curve by the
+	// k-neighbours rule with k = neighbours × the curve's samples.
+	neighbours float64
+}
+
 // buildTables computes the metric tables from the unfolded training
-// coordinates u (n×d). cond is the share of the samples a conditional
+// coordinates u (n×d). rule.cond is the share of the samples a conditional
 // density is estimated from (Options.Conditioning; the prototype needed
 // >= 5 %).
-func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64) [][]float64 {
+func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
+	gamma, bandwidth, cond := rule.gamma, rule.bandwidth, rule.cond
 	d := l.d
 	tables := make([][]float64, d)
 	for j := 0; j < d; j++ {
@@ -100,6 +111,9 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64)
 			}
 			step := l.step[a]
 			if a == j {
+				if rule.neighbours > 0 {
+					continue // the neighbour window is the smoothing
+				}
 				step = tstep
 			}
 			smoothAxis(h, shape, strides, a, max(0.5, sigma/step))
@@ -119,6 +133,10 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64)
 			// Index of node i of fiber fb: the fiber's base plus i*stride;
 			// the target axis is the last of the prefix, stride 1.
 			base := fb * g
+			if rule.neighbours > 0 && gamma != 0 {
+				neighbourDensity(h[base:base+g], rule.neighbours, w)
+				copy(h[base:base+g], w)
+			}
 			peak := 0.0
 			for i := 0; i < g; i++ {
 				peak = max(peak, h[base+i])
@@ -146,6 +164,70 @@ func buildTables(l *lattice, u []float64, n int, gamma, bandwidth, cond float64)
 		tables[j] = t
 	}
 	return tables
+}
+
+// neighbourDensity writes to p the k-neighbours density estimate
+// p(x) = k / (2 h_k(x)) at the nodes of one fiber whose sample masses
+// (linearly binned) are mass, with k = share × the fiber's total mass and
+// h_k(x) the half-width of the smallest window centred on x holding k
+// (each node's mass spread evenly over its half-node neighbourhood). Unlike
+// a kernel, the estimate decays only like 1/distance in the tails, where
+// the samples are sparse: this is the seed's rule, and it gives the tails
+// more quantisation cells than the true density would. Nodes beyond the
+// fiber's first and last samples get 0 (the density floor).
+func neighbourDensity(mass []float64, share float64, p []float64) {
+	g := len(mass)
+	// e[i] is the mass below node i's neighbourhood [i-1/2, i+1/2].
+	e := make([]float64, g+1)
+	first, last := -1, -1
+	for i, v := range mass {
+		e[i+1] = e[i] + v
+		if v > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	total := e[g]
+	for i := range p {
+		p[i] = 0
+	}
+	if !(total > 0) {
+		return
+	}
+	k := share * total
+	at := func(i int) float64 { return e[max(0, min(g, i))] }
+	mass0 := func(i int) float64 {
+		if i < 0 || i >= g {
+			return 0
+		}
+		return mass[i]
+	}
+	for i := first; i <= last; i++ {
+		// Window [i-r, i+r] holds at(i+m+1) - at(i-m) at r = m + 1/2:
+		// find the first such m reaching k, then solve linearly inside
+		// the half-node segment before it.
+		lo, hi := 0, g
+		for lo < hi {
+			m := (lo + hi) / 2
+			if at(i+m+1)-at(i-m) >= k {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		m := lo
+		var r float64
+		if m == 0 {
+			r = k / (2 * mass[i])
+		} else {
+			below := at(i+m) - at(i-m+1) // held at r = m - 1/2
+			slope := mass0(i+m) + mass0(i-m)
+			r = float64(m) - 0.5 + (k-below)/slope
+		}
+		p[i] = k / (2 * r)
+	}
 }
 
 // prefixStrides returns row-major strides of a grid with the given shape.

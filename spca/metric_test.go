@@ -156,3 +156,70 @@ func TestSameFibers(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighbourDensity checks the k-neighbours rule on one fiber: exact on
+// a uniform stretch, zero beyond the samples, and with the heavy tails
+// (1/distance) that distinguish it from a kernel estimate.
+func TestNeighbourDensity(t *testing.T) {
+	const g = 400
+	mass := make([]float64, g)
+	for i := 100; i < 300; i++ {
+		mass[i] = 1
+	}
+	p := make([]float64, g)
+	neighbourDensity(mass, 0.1, p) // k = 20 nodes' mass: window half-width 10
+	for i := range p {
+		switch {
+		case i < 100 || i >= 300:
+			if p[i] != 0 {
+				t.Fatalf("node %d outside the samples: density %g, want 0", i, p[i])
+			}
+		case i >= 111 && i < 289:
+			if math.Abs(p[i]-1) > 1e-12 {
+				t.Fatalf("node %d on a uniform stretch: density %g, want 1", i, p[i])
+			}
+		}
+	}
+	// At the edge the window reaches inward only: twice as wide.
+	if math.Abs(p[100]-20.0/(2*19.5)) > 1e-12 {
+		t.Errorf("edge node: density %g, want %g", p[100], 20.0/(2*19.5))
+	}
+
+	// Laplace sample, linearly binned: the estimate follows the density
+	// in the bulk and exceeds it by far in the sparse tail.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range mass {
+		mass[i] = 0
+	}
+	const n, scale = 20000, 20.0 // nodes per unit of the Laplace scale
+	for i := 0; i < n; i++ {
+		v := 200 + scale*rng.ExpFloat64()*float64(1-2*rng.IntN(2))
+		if v < 0 || v > g-1 {
+			continue
+		}
+		k := int(v)
+		f := v - float64(k)
+		mass[k] += 1 - f
+		if k+1 < g {
+			mass[k+1] += f
+		}
+	}
+	neighbourDensity(mass, 0.05, p)
+	truth := func(i int) float64 { return n / (2 * scale) * math.Exp(-math.Abs(float64(i)-200)/scale) }
+	for _, i := range []int{180, 200 - 15, 215, 230} {
+		if rel := p[i]/truth(i) - 1; math.Abs(rel) > 0.15 {
+			t.Errorf("node %d in the bulk: density %.1f, true %.1f", i, p[i], truth(i))
+		}
+	}
+	last := 0
+	for i := range mass {
+		if mass[i] > 0 {
+			last = i
+		}
+	}
+	if ratio := p[last] / truth(last); ratio < 10 {
+		t.Errorf("last sample (node %d): density %.3g only %.1f× the true %.3g; want heavy tails", last, p[last], ratio, truth(last))
+	} else {
+		t.Logf("last sample (node %d): k-neighbours density %.1f× the true one", last, ratio)
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/spcalab/spca/internal/fileio"
 )
 
-// Model file format (little-endian), version 2:
+// Model file format (little-endian), version 2 or 3:
 //
 //	magic    [8]byte "SPCAmodl"
 //	version  uint32
@@ -22,13 +22,17 @@ import (
 //
 // Version 2 added Options.Conditioning after Options.Bandwidth; version 1
 // files (written before it existed, with conditioning 0.1) are still read.
+// Version 3 adds Options.Neighbours after Options.Conditioning; it is
+// written only for models that use it, so that every other model keeps
+// the bytes (and the content hash other formats identify it by) of
+// version 2.
 // The payload holds the options, the normalisation, the ranking at the
 // origin, the lattice of curve positions, the metric tables and the drawn
 // first curve. Every count is validated against the lattice shape before
 // anything is allocated, so a hostile file cannot request absurd memory.
 const (
 	modelMagic   = "SPCAmodl"
-	modelVersion = 2
+	modelVersion = 3
 	maxNodes     = 1 << 26
 )
 
@@ -71,7 +75,11 @@ func (e *encoder) ints(v []int) {
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	e := &encoder{w: w, h: crc32.New(checksum.Table)}
 	e.write([]byte(modelMagic))
-	e.u32(modelVersion)
+	version := uint32(2)
+	if m.opt.Neighbours != 0 {
+		version = 3
+	}
+	e.u32(version)
 	d := m.d
 	e.u32(uint32(d))
 	o := m.opt
@@ -88,6 +96,9 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	e.u64(uint64(o.MaxReference))
 	e.f64(o.Bandwidth)
 	e.f64(o.Conditioning)
+	if version >= 3 {
+		e.f64(o.Neighbours)
+	}
 	for _, v := range [][]float64{m.mean, m.origin, m.frame0, m.entropies, m.c} {
 		for _, x := range v {
 			e.f64(x)
@@ -223,7 +234,7 @@ func Read(r io.Reader) (*Model, error) {
 		return nil, &FormatError{"not an SPCA model (bad magic number)"}
 	}
 	version := dc.u32()
-	if dc.err == nil && version != modelVersion && version != 1 {
+	if dc.err == nil && (version < 1 || version > modelVersion) {
 		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads 1 to %d)", version, modelVersion)}
 	}
 	m := &Model{}
@@ -257,6 +268,9 @@ func Read(r io.Reader) (*Model, error) {
 	o.Conditioning = DefaultConditioning
 	if version >= 2 {
 		o.Conditioning = dc.f64()
+	}
+	if version >= 3 {
+		o.Neighbours = dc.f64()
 	}
 	m.mean = dc.vec(d)
 	m.origin = dc.vec(d)

@@ -81,6 +81,8 @@ func TestFitBadOptions(t *testing.T) {
 		"bandwidth NaN":   func(o *spca.Options) { o.Bandwidth = math.NaN() },
 		"conditioning 2":  func(o *spca.Options) { o.Conditioning = 2 },
 		"conditioning <0": func(o *spca.Options) { o.Conditioning = -0.1 },
+		"neighbours 2":    func(o *spca.Options) { o.Neighbours = 2 },
+		"neighbours NaN":  func(o *spca.Options) { o.Neighbours = math.NaN() },
 	} {
 		o := withGamma(0)
 		set(&o)
@@ -330,4 +332,49 @@ func FuzzRead(f *testing.F) {
 			m.Inverse(x, r)
 		}
 	})
+}
+
+// TestNeighboursModel fits with the k-neighbours density: the model is
+// invertible, its metric differs from the kernel one, and it is written
+// as version 3 (read back with its option); models without the option
+// keep the version 2 layout.
+func TestNeighboursModel(t *testing.T) {
+	kernel, x := smallModel(t)
+	o := withGamma(1.0 / 3)
+	o.Neighbours = 0.1
+	m := fitFor(t, "small-spiral-neighbours", x, o)
+	errs, _ := roundTripErrors(t, m, x)
+	if p95 := errs[len(errs)*95/100]; p95 > 1e-3 {
+		t.Errorf("round trip: 95th percentile error %.2g of Dmax, want <= 1e-3", p95)
+	}
+	rk, _, _ := kernel.TransformBatch(x)
+	rn, _, _ := m.TransformBatch(x)
+	if mat.EqualApprox(rk, rn, 1e-3) {
+		t.Error("the k-neighbours metric gives the kernel metric's responses")
+	}
+	version := func(m *spca.Model) (uint32, []byte) {
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return binary.LittleEndian.Uint32(b.Bytes()[8:12]), b.Bytes()
+	}
+	if v, _ := version(kernel); v != 2 {
+		t.Errorf("kernel model written as version %d, want 2", v)
+	}
+	v, data := version(m)
+	if v != 3 {
+		t.Errorf("k-neighbours model written as version %d, want 3", v)
+	}
+	m2, err := spca.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m2.Options().Neighbours; got != 0.1 {
+		t.Errorf("read back Neighbours %v, want 0.1", got)
+	}
+	r2, _, _ := m2.TransformBatch(x)
+	if !mat.Equal(rn, r2) {
+		t.Error("the model read back transforms differently")
+	}
 }

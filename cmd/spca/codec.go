@@ -94,6 +94,7 @@ func codecTrainCommand() *cli.Command {
 			&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the patches, in (0, 1] (larger: stiffer curves)"},
 			&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule"},
 			&cli.Float64Flag{Name: flagConditioning, Value: spca.DefaultConditioning, Usage: "SPCA share of the patches a secondary curve's density is estimated from, in (0, 1]"},
+			&cli.Float64Flag{Name: flagNeighbours, Usage: "SPCA densities by the seed's k-neighbours rule, k this share of a curve's patches, in (0, 1], instead of a kernel (keeps gamma 1 ahead of gamma 0 at high resolutions)"},
 		},
 		Action: runCodecTrain,
 	}
@@ -140,6 +141,7 @@ func runCodecTrain(c *cli.Context) error {
 	opt.SPCA.K = c.Float64(flagK)
 	opt.SPCA.Bandwidth = c.Float64(flagBandwidth)
 	opt.SPCA.Conditioning = c.Float64(flagConditioning)
+	opt.SPCA.Neighbours = c.Float64(flagNeighbours)
 	// Fail before a long training rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
 		return fail("--%s: %s", flagOut, pathError(err))

@@ -35,6 +35,7 @@ type infoJSON struct {
 	MaxReference      int      `json:"max_reference"`
 	Bandwidth         number   `json:"bandwidth"`
 	Conditioning      number   `json:"conditioning"`
+	Neighbours        number   `json:"neighbours"`
 	LatticeSize       []int    `json:"lattice_size"`
 	Scale             []number `json:"scale"`
 	MarginalEntropies []number `json:"marginal_entropies_bits"`
@@ -69,6 +70,7 @@ func runInfo(c *cli.Context) error {
 		MaxReference:      opt.MaxReference,
 		Bandwidth:         number(opt.Bandwidth),
 		Conditioning:      number(opt.Conditioning),
+		Neighbours:        number(opt.Neighbours),
 		LatticeSize:       model.LatticeSize(),
 		Scale:             numbers(model.Scale()),
 		MarginalEntropies: numbers(model.MarginalEntropies()),
@@ -101,6 +103,7 @@ func runInfo(c *cli.Context) error {
 		{"max-reference", fmt.Sprint(opt.MaxReference)},
 		{"bandwidth", formatFloat(opt.Bandwidth)},
 		{"conditioning", formatFloat(opt.Conditioning)},
+		{"neighbours", formatFloat(opt.Neighbours)},
 		{"lattice", strings.Join(lattice, " × ") + " nodes"},
 		{"scale", formatFloats(model.Scale())},
 		{"marginal entropies", formatFloats(model.MarginalEntropies()) + " bits"},
