@@ -311,6 +311,31 @@ func FuzzRead(f *testing.F) {
 	good := b.Bytes()
 	f.Add(good)
 	f.Add(good[:100])
+	// Version 3: the k-neighbours density, with an out-of-range share.
+	o.Neighbours = 0.1
+	m3, err := spca.Fit(s.X, o)
+	if err != nil {
+		f.Fatal(err)
+	}
+	b.Reset()
+	m3.WriteTo(&b)
+	v3 := b.Bytes()
+	f.Add(v3)
+	bad := bytes.Clone(v3)
+	// Bandwidth, Conditioning and Neighbours are stored in a row.
+	var row []byte
+	for _, v := range []float64{spca.DefaultBandwidth, spca.DefaultConditioning, 0.1} {
+		row = binary.LittleEndian.AppendUint64(row, math.Float64bits(v))
+	}
+	at := bytes.Index(bad, row)
+	if at < 0 {
+		f.Fatal("Neighbours not found in the version 3 file")
+	}
+	binary.LittleEndian.PutUint64(bad[at+16:], math.Float64bits(1.5))
+	f.Add(checksum.Refresh(bad))
+	if _, err := spca.Read(bytes.NewReader(checksum.Refresh(bad))); err == nil {
+		f.Error("a model with Neighbours 1.5 was read")
+	}
 	f.Add([]byte("SPCAmodl"))
 	f.Add([]byte("SPCAmodl\x01\x00\x00\x00\xff\xff\xff\xff"))
 	f.Add([]byte{})
