@@ -156,16 +156,15 @@ func (m *Model) variant(gamma float64, total int, step float64) (*Model, error) 
 
 // variantWith is variant with the SPCA options changed by set.
 func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*Model, error) {
-	var v *Model
+	first := m.Channels[0].SPCA.Options()
+	set(&first)
+	v := &Model{Patch: m.Patch, Color: m.Color, Gamma: first.Gamma}
 	for _, c := range m.Channels {
 		k := c.Leading()
 		rows, _ := c.Train.Dims()
 		lead := c.Train.Slice(0, rows, 0, k)
 		so := c.SPCA.Options()
 		set(&so)
-		if v == nil {
-			v = &Model{Patch: m.Patch, Color: m.Color, Gamma: so.Gamma}
-		}
 		so.Scale = nil
 		so.Directions = identity(k)
 		sm, err := spca.Fit(lead, so)

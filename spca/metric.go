@@ -129,12 +129,16 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 		fibers := size / g
 		t := make([]float64, size)
 		w := make([]float64, g)
+		var below []float64 // neighbourDensity's scratch
+		if rule.neighbours > 0 && gamma != 0 {
+			below = make([]float64, g+1)
+		}
 		for fb := 0; fb < fibers; fb++ {
 			// Index of node i of fiber fb: the fiber's base plus i*stride;
 			// the target axis is the last of the prefix, stride 1.
 			base := fb * g
 			if rule.neighbours > 0 && gamma != 0 {
-				neighbourDensity(h[base:base+g], rule.neighbours, w)
+				neighbourDensity(h[base:base+g], rule.neighbours, w, below)
 				copy(h[base:base+g], w)
 			}
 			peak := 0.0
@@ -175,10 +179,11 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 // the samples are sparse: this is the seed's rule, and it gives the tails
 // more quantisation cells than the true density would. Nodes beyond the
 // fiber's first and last samples get 0 (the density floor).
-func neighbourDensity(mass []float64, share float64, p []float64) {
+// e is scratch of len(mass)+1 values.
+func neighbourDensity(mass []float64, share float64, p, e []float64) {
 	g := len(mass)
 	// e[i] is the mass below node i's neighbourhood [i-1/2, i+1/2].
-	e := make([]float64, g+1)
+	e[0] = 0
 	first, last := -1, -1
 	for i, v := range mass {
 		e[i+1] = e[i] + v
