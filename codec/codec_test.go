@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -262,11 +265,22 @@ func TestAllocationAndModelErrors(t *testing.T) {
 	if _, err := Train(train, &o); err == nil {
 		t.Error("3 bins for 4 coefficients accepted")
 	}
+	// An .spc header counts n² coefficients in a byte, and indices
+	// differences must fit the entropy coder's 16-bit escapes.
+	for _, p := range []int{-1, maxPatch + 1, 40} {
+		o = DefaultTrainOptions()
+		o.Patch = p
+		if _, err := Train(train, &o); err == nil || !strings.Contains(err.Error(), "patch size") {
+			t.Errorf("patch %d: got %v, want an error naming the patch size", p, err)
+		}
+	}
 	o = DefaultTrainOptions()
-	o.Patch = 0
-	o.Patch = 40
-	if _, err := Train(train, &o); err == nil {
-		t.Error("patch 40 accepted")
+	o.Bins = maxLevels + 1
+	if _, err := Train(train, &o); err == nil || !strings.Contains(err.Error(), "resolution") {
+		t.Errorf("%d bins: got %v, want an error naming the resolution", o.Bins, err)
+	}
+	if err := trainedModel(t).SetBins(1 << 17); err == nil || !strings.Contains(err.Error(), "bins in dimension 1") {
+		t.Errorf("SetBins(1<<17): got %v, want an error naming the bins of dimension 1", err)
 	}
 	tiny := image.NewGray(image.Rect(0, 0, 1, 1))
 	if _, err := Train([]image.Image{tiny}, nil); err == nil {
@@ -310,10 +324,10 @@ func TestDecodeErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Decode(bytes.NewReader(good), other); err == nil {
-		t.Error("decoded with another model")
-	} else {
-		t.Logf("other model: %v", err)
+	if _, err := Decode(bytes.NewReader(good), other); !errors.Is(err, ErrWrongModel) {
+		t.Errorf("decoded with another model: %v, want ErrWrongModel", err)
+	} else if msg := err.Error(); !strings.Contains(msg, m.ID().Short()) || !strings.Contains(msg, other.ID().Short()) {
+		t.Errorf("wrong-model error %q does not name both models", msg)
 	}
 	for i, data := range malformed(good) {
 		_, err := Decode(bytes.NewReader(data), m)
@@ -326,6 +340,68 @@ func TestDecodeErrors(t *testing.T) {
 	png.Encode(&pngb, test[0])
 	if _, err := Decode(&pngb, m); err == nil {
 		t.Error("PNG accepted")
+	}
+}
+
+// DecodeHeader reads back the header Encode wrote, for every patch size
+// and channel count, and nothing past it; image.DecodeConfig rests on it
+// (it once read a fixed 64 bytes, too few for any file but 2×2 luma).
+func TestDecodeHeader(t *testing.T) {
+	bins := func(channels, dims int) [][]int {
+		b := make([][]int, channels)
+		for c := range b {
+			for j := 0; j < dims; j++ {
+				b[c] = append(b[c], 1+(7*c+j)%300)
+			}
+		}
+		return b
+	}
+	const tail = "streams and checksum"
+	for _, want := range []Header{
+		{Version: 1, Width: 768, Height: 512, Channels: 1, Depth: 8, Patch: 2, Bins: bins(1, 4)},
+		{Version: 2, Width: 5, Height: 3, Channels: 3, Depth: 16, Patch: 4, Bins: bins(3, 16)},
+		{Version: 2, Width: 1, Height: 1 << 20, Channels: 3, Depth: 8, Patch: maxPatch, Bins: bins(3, maxPatch*maxPatch)},
+		{Version: 1, Width: 9, Height: 9, Channels: 1, Depth: 16, Patch: 1, Bins: bins(1, 1)},
+	} {
+		want.Model[0], want.Model[31] = 0xab, 0xcd
+		file := append(want.appendTo(nil), tail...)
+		r := bytes.NewReader(file)
+		got, err := DecodeHeader(r)
+		if err != nil {
+			t.Fatalf("%d×%d patches, %d channels: %v", want.Patch, want.Patch, want.Channels, err)
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("DecodeHeader = %+v, want %+v", *got, want)
+		}
+		if r.Len() != len(tail) {
+			t.Errorf("%d×%d patches: DecodeHeader left %d bytes, want %d", want.Patch, want.Patch, r.Len(), len(tail))
+		}
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(file))
+		wantModel := map[[2]int]color.Model{{1, 8}: color.GrayModel, {1, 16}: color.Gray16Model, {3, 8}: color.RGBAModel, {3, 16}: color.RGBA64Model}[[2]int{want.Channels, want.Depth}]
+		if err != nil || format != "spc" || cfg.Width != want.Width || cfg.Height != want.Height || cfg.ColorModel != wantModel {
+			t.Errorf("image.DecodeConfig = %v %q %v", cfg, format, err)
+		}
+		for cut := 0; cut < len(file)-len(tail); cut++ {
+			var fe *FormatError
+			if _, err := DecodeHeader(bytes.NewReader(file[:cut])); !errors.As(err, &fe) {
+				t.Fatalf("header cut at %d bytes: got %v, want a *FormatError", cut, err)
+			}
+		}
+	}
+	// A file coded with a 3×3 model names that model.
+	m := stepModel(t)
+	_, test := images()
+	var b bytes.Buffer
+	if err := Encode(&b, test[0], m, nil); err != nil {
+		t.Fatal(err)
+	}
+	h, err := DecodeHeader(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := test[0].Bounds().Size()
+	if h.Model != m.ID() || h.Version != 2 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
+		t.Errorf("header of a 3×3 file: %+v", h)
 	}
 }
 

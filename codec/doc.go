@@ -59,7 +59,7 @@
 //	version    u8: 1 (fixed-resolution models), 2 (entropy-constrained)
 //	model      [32]byte  SHA-256 of the codec model file (checked at decode)
 //	width      u32, height u32 (at most 2^28 pixels)
-//	channels   u8 (1 luma, 3 YCbCr), depth u8 (8 or 16), patch u8 (n)
+//	channels   u8 (1 luma, 3 YCbCr), depth u8 (8 or 16), patch u8 (n, 1..15)
 //	bins       per channel: u8 count (= n²), then u16 per coefficient
 //	streams    per channel: 1 + 3·(n²-1) symbol streams (dimension 1, then
 //	           each further dimension's three contexts), then one escape
@@ -83,7 +83,8 @@
 // deterministic and bit-exact. The format is registered with the image
 // package under the name "spc", so image.DecodeConfig reads the size and
 // colour model of a file without its model; image.Decode reports that the
-// model is needed.
+// model is needed. DecodeHeader reads the whole header, with the ID of the
+// model that decodes the file.
 //
 // # Exact and fast paths
 //

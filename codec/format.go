@@ -78,16 +78,26 @@ func getIndices(n int) []int32 {
 
 func putIndices(b []int32) { indexBuffers.Put(&b) }
 
-// header is the fixed part of an .spc file.
-type header struct {
-	version  int
-	model    [32]byte
-	w, h     int
-	channels int
-	depth    int // 8 or 16
-	patch    int
-	bins     [][]int
+// Header is the header of an .spc file: what it holds and which model
+// decodes it, readable without that model (DecodeHeader).
+type Header struct {
+	// Version is the format version: 1 for files coded with a model in
+	// the fixed-resolution mode, 2 in the entropy-constrained mode.
+	Version int
+	// Model is the ID of the codec model the file was coded with
+	// (Model.ID); Decode needs that model.
+	Model         ModelID
+	Width, Height int
+	Channels      int // 1 (luma) or 3 (YCbCr)
+	Depth         int // bits per sample of the decoded image: 8 or 16
+	Patch         int // patch size n
+	// Bins holds, per channel, the number of quantisation bins of each
+	// of the n² coefficients.
+	Bins [][]int
 }
+
+// fixedHeaderBytes is the size of the header up to the bins.
+const fixedHeaderBytes = len(Magic) + 1 + 32 + 4 + 4 + 3
 
 // Encode writes img coded with the model m to w. Grayscale models code
 // the luminance of colour images; colour models code Y, Cb and Cr. The
@@ -107,11 +117,11 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	} else {
 		planes = []patches.Plane{patches.Luminance(img)}
 	}
-	hd := header{version: formatVersion, model: m.ID(), w: b.Dx(), h: b.Dy(), channels: len(planes), depth: depthOf(img), patch: m.Patch}
+	hd := Header{Version: formatVersion, Model: m.ID(), Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	var body []byte
 	for ci, p := range planes {
 		c := m.Channels[ci]
-		hd.bins = append(hd.bins, c.Bins)
+		hd.Bins = append(hd.Bins, c.Bins)
 		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact)
 		var out *outliers
 		if m.Step > 0 {
@@ -123,7 +133,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 		}
 	}
 	if m.Step > 0 {
-		hd.version = formatVersionOutliers
+		hd.Version = formatVersionOutliers
 	}
 	out := hd.appendTo(nil)
 	out = append(out, body...)
@@ -318,14 +328,14 @@ func depthOf(img image.Image) int {
 	return 8
 }
 
-func (h *header) appendTo(b []byte) []byte {
+func (h *Header) appendTo(b []byte) []byte {
 	b = append(b, Magic...)
-	b = append(b, byte(h.version))
-	b = append(b, h.model[:]...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(h.w))
-	b = binary.LittleEndian.AppendUint32(b, uint32(h.h))
-	b = append(b, byte(h.channels), byte(h.depth), byte(h.patch))
-	for _, bins := range h.bins {
+	b = append(b, byte(h.Version))
+	b = append(b, h.Model[:]...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.Width))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.Height))
+	b = append(b, byte(h.Channels), byte(h.Depth), byte(h.Patch))
+	for _, bins := range h.Bins {
 		b = append(b, byte(len(bins)))
 		for _, v := range bins {
 			b = binary.LittleEndian.AppendUint16(b, uint16(v))
@@ -335,40 +345,19 @@ func (h *header) appendTo(b []byte) []byte {
 }
 
 // parseHeader reads the header; it validates sizes but not the model.
-func parseHeader(b []byte) (*header, []byte, error) {
-	fixed := len(Magic) + 1 + 32 + 4 + 4 + 3
-	if len(b) < fixed || string(b[:len(Magic)]) != Magic {
-		return nil, nil, &FormatError{Msg: "not an SPCA-coded image (bad magic number)"}
+func parseHeader(b []byte) (*Header, []byte, error) {
+	h, err := parseFixedHeader(b)
+	if err != nil {
+		return nil, nil, err
 	}
-	v := int(b[len(Magic)])
-	if v != formatVersion && v != formatVersionOutliers {
-		return nil, nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
-	}
-	h := &header{version: v}
-	p := b[len(Magic)+1:]
-	copy(h.model[:], p[:32])
-	p = p[32:]
-	h.w = int(binary.LittleEndian.Uint32(p))
-	h.h = int(binary.LittleEndian.Uint32(p[4:]))
-	h.channels, h.depth, h.patch = int(p[8]), int(p[9]), int(p[10])
-	p = p[11:]
-	switch {
-	case h.w < 1 || h.h < 1 || int64(h.w)*int64(h.h) > maxPixels:
-		return nil, nil, &FormatError{Msg: fmt.Sprintf("image size %d×%d out of range", h.w, h.h)}
-	case h.channels != 1 && h.channels != 3:
-		return nil, nil, &FormatError{Msg: fmt.Sprintf("%d channels", h.channels)}
-	case h.depth != 8 && h.depth != 16:
-		return nil, nil, &FormatError{Msg: fmt.Sprintf("bit depth %d", h.depth)}
-	case h.patch < 1 || h.patch > 16:
-		return nil, nil, &FormatError{Msg: fmt.Sprintf("patch size %d", h.patch)}
-	}
-	for c := 0; c < h.channels; c++ {
+	p := b[fixedHeaderBytes:]
+	for c := 0; c < h.Channels; c++ {
 		if len(p) < 1 {
 			return nil, nil, &FormatError{Msg: "truncated header"}
 		}
 		dims := int(p[0])
 		p = p[1:]
-		if dims != h.patch*h.patch || len(p) < 2*dims {
+		if dims != h.Patch*h.Patch || len(p) < 2*dims {
 			return nil, nil, &FormatError{Msg: "bad or truncated bins"}
 		}
 		bins := make([]int, dims)
@@ -376,27 +365,80 @@ func parseHeader(b []byte) (*header, []byte, error) {
 			bins[j] = int(binary.LittleEndian.Uint16(p[2*j:]))
 		}
 		p = p[2*dims:]
-		h.bins = append(h.bins, bins)
+		h.Bins = append(h.Bins, bins)
 	}
 	return h, p, nil
+}
+
+// parseFixedHeader reads and validates the header up to the bins.
+func parseFixedHeader(b []byte) (*Header, error) {
+	if len(b) < len(Magic) || string(b[:len(Magic)]) != Magic {
+		return nil, &FormatError{Msg: "not an SPCA-coded image (bad magic number)"}
+	}
+	if len(b) < fixedHeaderBytes {
+		return nil, &FormatError{Msg: "truncated header"}
+	}
+	v := int(b[len(Magic)])
+	if v != formatVersion && v != formatVersionOutliers {
+		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
+	}
+	h := &Header{Version: v}
+	p := b[len(Magic)+1:]
+	copy(h.Model[:], p[:32])
+	p = p[32:]
+	h.Width = int(binary.LittleEndian.Uint32(p))
+	h.Height = int(binary.LittleEndian.Uint32(p[4:]))
+	h.Channels, h.Depth, h.Patch = int(p[8]), int(p[9]), int(p[10])
+	switch {
+	case h.Width < 1 || h.Height < 1 || int64(h.Width)*int64(h.Height) > maxPixels:
+		return nil, &FormatError{Msg: fmt.Sprintf("image size %d×%d out of range", h.Width, h.Height)}
+	case h.Channels != 1 && h.Channels != 3:
+		return nil, &FormatError{Msg: fmt.Sprintf("%d channels", h.Channels)}
+	case h.Depth != 8 && h.Depth != 16:
+		return nil, &FormatError{Msg: fmt.Sprintf("bit depth %d", h.Depth)}
+	case h.Patch < 1 || h.Patch > maxPatch:
+		return nil, &FormatError{Msg: fmt.Sprintf("patch size %d", h.Patch)}
+	}
+	return h, nil
+}
+
+// DecodeHeader reads the header of an .spc file from r, and nothing after
+// it: what the file holds and the ID of the model that decodes it. A
+// file of another kind, version or a corrupt header gives a
+// *FormatError (the checksum, which covers the whole file, is Decode's).
+func DecodeHeader(r io.Reader) (*Header, error) {
+	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch))
+	n, err := io.ReadFull(r, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	h, err := parseFixedHeader(buf[:n])
+	if err != nil {
+		return nil, err
+	}
+	buf = buf[:fixedHeaderBytes+h.Channels*(1+2*h.Patch*h.Patch)]
+	n, err = io.ReadFull(r, buf[fixedHeaderBytes:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	h, _, err = parseHeader(buf[:fixedHeaderBytes+n])
+	return h, err
 }
 
 // DecodeConfig returns the size and colour model of an .spc file without
 // needing its model.
 func DecodeConfig(r io.Reader) (image.Config, error) {
-	buf := make([]byte, 64)
-	n, _ := io.ReadFull(r, buf)
-	h, _, err := parseHeader(buf[:n])
+	h, err := DecodeHeader(r)
 	if err != nil {
 		return image.Config{}, err
 	}
-	cfg := image.Config{Width: h.w, Height: h.h}
+	cfg := image.Config{Width: h.Width, Height: h.Height}
 	switch {
-	case h.channels == 1 && h.depth == 8:
+	case h.Channels == 1 && h.Depth == 8:
 		cfg.ColorModel = color.GrayModel
-	case h.channels == 1:
+	case h.Channels == 1:
 		cfg.ColorModel = color.Gray16Model
-	case h.depth == 8:
+	case h.Depth == 8:
 		cfg.ColorModel = color.RGBAModel
 	default:
 		cfg.ColorModel = color.RGBA64Model
@@ -427,20 +469,20 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		return nil, &FormatError{Msg: "truncated file (no streams)"}
 	}
 	body = body[:len(body)-4]
-	if h.model != m.ID() {
-		return nil, &FormatError{Msg: "the file was encoded with another model", Err: ErrWrongModel}
+	if id := m.ID(); h.Model != id {
+		return nil, &FormatError{Msg: fmt.Sprintf("the file was encoded with another model (model %s, not %s)", h.Model.Short(), id.Short()), Err: ErrWrongModel}
 	}
-	if h.channels != len(m.Channels) || h.patch != m.Patch {
+	if h.Channels != len(m.Channels) || h.Patch != m.Patch {
 		return nil, &FormatError{Msg: "file and model disagree on channels or patch size"}
 	}
-	if h.version == formatVersionOutliers && m.Step == 0 {
+	if h.Version == formatVersionOutliers && m.Step == 0 {
 		return nil, &FormatError{Msg: "a version-2 file needs a model in the entropy-constrained mode"}
 	}
-	grid := patches.NewGrid(h.w, h.h, h.patch)
-	planes := make([]patches.Plane, h.channels)
+	grid := patches.NewGrid(h.Width, h.Height, h.Patch)
+	planes := make([]patches.Plane, h.Channels)
 	for ci := range planes {
 		c := m.Channels[ci]
-		for j, b := range h.bins[ci] {
+		for j, b := range h.Bins[ci] {
 			if b != c.Bins[j] {
 				return nil, &FormatError{Msg: "file and model disagree on the bins"}
 			}
@@ -461,7 +503,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			}
 		}
 		symbolStreamCount := len(raw)
-		if h.version == formatVersionOutliers {
+		if h.Version == formatVersionOutliers {
 			var odd [2]packedStream
 			if odd, body, err = parseOutlierStreams(body, blocks, dims); err != nil {
 				return nil, &FormatError{Msg: err.Error()}
@@ -505,24 +547,24 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			return nil, &FormatError{Msg: err.Error()}
 		}
 		var odd *outliers
-		if h.version == formatVersionOutliers {
+		if h.Version == formatVersionOutliers {
 			if odd, err = newOutliers(out[symbolStreamCount], out[symbolStreamCount+1], blocks, dims, m.Step); err != nil {
 				return nil, &FormatError{Msg: err.Error()}
 			}
 		}
-		if h.channels == 1 {
+		if h.Channels == 1 {
 			if len(body) != 0 {
 				return nil, &FormatError{Msg: "trailing bytes"}
 			}
-			return c.reconstructGray(idx, grid, h.depth == 16, odd), nil
+			return c.reconstructGray(idx, grid, h.Depth == 16, odd), nil
 		}
 		planes[ci] = c.reconstructPlane(idx, grid, odd)
 	}
 	if len(body) != 0 {
 		return nil, &FormatError{Msg: "trailing bytes"}
 	}
-	if h.channels == 1 {
-		return patches.FromPlane(planes[0], h.depth == 16), nil
+	if h.Channels == 1 {
+		return patches.FromPlane(planes[0], h.Depth == 16), nil
 	}
-	return patches.FromYCbCr([3]patches.Plane(planes), h.depth == 16), nil
+	return patches.FromYCbCr([3]patches.Plane(planes), h.Depth == 16), nil
 }

@@ -46,7 +46,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add(checksum.Refresh(good[:len(good)/2]))
-	f.Add([]byte(modelMagic))
+	f.Add([]byte(ModelMagic))
 	f.Add([]byte{})
 	var sb bytes.Buffer
 	if _, err := smallStepModel(f).WriteTo(&sb); err != nil {
@@ -55,7 +55,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(sb.Bytes())
 	f.Add(checksum.Refresh(sb.Bytes()[:len(sb.Bytes())*2/3]))
 	for _, m := range [][]byte{good, sb.Bytes()} {
-		for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 6, len(modelMagic) + 16, len(modelMagic) + 20} {
+		for _, off := range []int{len(ModelMagic) + 4, len(ModelMagic) + 6, len(ModelMagic) + 16, len(ModelMagic) + 20} {
 			c := append([]byte(nil), m...)
 			c[off] ^= 0xff
 			f.Add(checksum.Refresh(c))

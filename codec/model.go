@@ -2,6 +2,7 @@ package codec
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -30,7 +31,7 @@ type Model struct {
 	Step float64
 
 	idOnce sync.Once
-	id     [32]byte
+	id     ModelID
 }
 
 // Channel is the model of one image channel.
@@ -133,12 +134,12 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 		t.Leading = min(t.Patch*t.Patch, 4)
 	}
 	switch {
-	case t.Patch < 1 || t.Patch > 16:
-		return t, fmt.Errorf("codec: patch size %d out of range 1..16", t.Patch)
+	case t.Patch < 1 || t.Patch > maxPatch:
+		return t, fmt.Errorf("codec: patch size %d out of range 1..%d", t.Patch, maxPatch)
 	case t.Leading < 1 || t.Leading > t.Patch*t.Patch || t.Leading > 8:
 		return t, fmt.Errorf("codec: %d leading coefficients for %d×%d patches (1..min(n², 8))", t.Leading, t.Patch, t.Patch)
-	case t.BPP == 0 && t.Step == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > 1<<16):
-		return t, fmt.Errorf("codec: resolution %d bins must be between n² = %d and 65536", t.Bins, t.Patch*t.Patch)
+	case t.BPP == 0 && t.Step == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > maxLevels):
+		return t, fmt.Errorf("codec: resolution %d bins must be between n² = %d and %d", t.Bins, t.Patch*t.Patch, maxLevels)
 	case t.BPP < 0 || math.IsNaN(t.BPP) || t.BPP > 24:
 		return t, fmt.Errorf("codec: target of %v bits per pixel", t.BPP)
 	case t.Step < 0 || math.IsNaN(t.Step) || math.IsInf(t.Step, 0):
@@ -431,6 +432,11 @@ func (c *Channel) responses() (ext, norm []float64, err error) {
 }
 
 func (c *Channel) setBins(bins []int) error {
+	for j, b := range bins {
+		if b > maxLevels {
+			return fmt.Errorf("codec: %d bins in dimension %d (at most %d): choose a lower resolution", b, j+1, maxLevels)
+		}
+	}
 	n, dims := c.Train.Dims()
 	k := c.Leading()
 	col := make([]float64, n)
@@ -501,9 +507,19 @@ func (c *Channel) prepare() error {
 	return nil
 }
 
+// ModelID identifies a codec model: the SHA-256 of its model file bytes.
+type ModelID [32]byte
+
+// String returns the ID in hexadecimal.
+func (id ModelID) String() string { return hex.EncodeToString(id[:]) }
+
+// Short returns the first 12 hexadecimal digits of the ID, enough to tell
+// models apart in messages.
+func (id ModelID) Short() string { return id.String()[:12] }
+
 // ID returns the content hash (SHA-256) of the model file bytes: files
 // encoded with a model carry it, and decoding checks it.
-func (m *Model) ID() [32]byte {
+func (m *Model) ID() ModelID {
 	m.idOnce.Do(func() {
 		h := sha256.New()
 		m.write(h)

@@ -32,7 +32,8 @@ import (
 // Fixed-resolution models are written as version 1, so their bytes, and
 // the model hash that coded files carry, did not change with version 2.
 const (
-	modelMagic = "SPCAcdec"
+	// ModelMagic is the first bytes of a model file.
+	ModelMagic = "SPCAcdec"
 	// modelVersionStep adds the step and explicit thresholds.
 	modelVersion, modelVersionStep = 1, 2
 )
@@ -59,7 +60,7 @@ func (e *modelWriter) f64(v float64) {
 // write serialises the model (without checksum) to w.
 func (m *Model) write(w io.Writer) error {
 	e := &modelWriter{w: w}
-	e.put([]byte(modelMagic))
+	e.put([]byte(ModelMagic))
 	step := m.Step > 0
 	if step {
 		e.u32(modelVersionStep)
@@ -228,10 +229,10 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(modelMagic)+8 {
+	if len(data) < len(ModelMagic)+8 {
 		return nil, &ModelError{"too short"}
 	}
-	if string(data[:len(modelMagic)]) != modelMagic {
+	if string(data[:len(ModelMagic)]) != ModelMagic {
 		if bytes.HasPrefix(data, []byte("SPCAmodl")) {
 			return nil, &ModelError{"this is an SPCA model, not a codec model (train one with spca codec train)"}
 		}
@@ -243,7 +244,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if !checksum.Valid(data) {
 		return nil, &ModelError{"checksum mismatch (corrupt or truncated file)"}
 	}
-	r := &modelReader{b: data[len(modelMagic) : len(data)-4]}
+	r := &modelReader{b: data[len(ModelMagic) : len(data)-4]}
 	version := r.u32()
 	if version != modelVersion && version != modelVersionStep {
 		return nil, &ModelError{fmt.Sprintf("unsupported version %d", version)}
@@ -255,7 +256,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		}
 	}
 	nc := r.u8()
-	if r.err == nil && (m.Patch < 1 || m.Patch > 16 || !(nc == 1 && !m.Color || nc == 3 && m.Color) || m.Gamma < 0) {
+	if r.err == nil && (m.Patch < 1 || m.Patch > maxPatch || !(nc == 1 && !m.Color || nc == 3 && m.Color) || m.Gamma < 0) {
 		return nil, &ModelError{"inconsistent header"}
 	}
 	for ci := 0; ci < nc && r.err == nil; ci++ {

@@ -108,6 +108,12 @@ func deadZoneCell(v, step float64) int {
 	return int(a)
 }
 
-// maxLevels is the largest number of bins of one coefficient (the file
-// formats store bins as 16-bit counts).
+// maxLevels is the largest number of bins of one coefficient: the file
+// formats store bins as 16-bit counts, and the entropy coder escapes the
+// zigzag-coded difference of two indices (up to 2·(maxLevels-1)) as 16
+// bits beyond 255.
 const maxLevels = 1 << 15
+
+// maxPatch is the largest patch size n: an .spc header counts a channel's
+// n² coefficients in one byte.
+const maxPatch = 15

@@ -224,10 +224,10 @@ func TestUniformMode(t *testing.T) {
 	// not change.
 	var fb bytes.Buffer
 	fixed.WriteTo(&fb)
-	if v := fb.Bytes()[len(modelMagic)]; v != modelVersion {
+	if v := fb.Bytes()[len(ModelMagic)]; v != modelVersion {
 		t.Errorf("fixed-resolution model written as version %d", v)
 	}
-	if v := mb.Bytes()[len(modelMagic)]; v != modelVersionStep {
+	if v := mb.Bytes()[len(ModelMagic)]; v != modelVersionStep {
 		t.Errorf("uniform-mode model written as version %d", v)
 	}
 }
