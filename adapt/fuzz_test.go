@@ -40,9 +40,9 @@ func FuzzRead(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add(checksum.Refresh(good[:len(good)/2]))
-	f.Add([]byte(modelMagic))
+	f.Add([]byte(ModelMagic))
 	f.Add([]byte{})
-	for _, off := range []int{len(modelMagic) + 4, len(modelMagic) + 12, len(modelMagic) + 20, len(modelMagic) + 70} {
+	for _, off := range []int{len(ModelMagic) + 4, len(ModelMagic) + 12, len(ModelMagic) + 20, len(ModelMagic) + 70} {
 		c := append([]byte(nil), good...)
 		c[off] ^= 0xff
 		f.Add(checksum.Refresh(c))

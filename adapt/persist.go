@@ -29,17 +29,17 @@ import (
 //
 // The embedded SPCA models carry their own magic number and checksum.
 const (
-	modelMagic   = "SPCAadpt"
+	// ModelMagic is the first bytes of a model file.
+	ModelMagic   = "SPCAadpt"
 	modelVersion = 1
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 )
 
-// Magic numbers of the project's other files, to say what a wrong file
-// is: SPCA models (spca fit), codec models (spca codec train) and coded
-// images (spca encode).
+// Magic numbers of the codec's files, to say what a wrong file is: codec
+// models (spca codec train) and coded images (spca encode). SPCA models
+// (spca fit) start with spca.ModelMagic.
 const (
-	spcaMagic  = "SPCAmodl"
 	codecMagic = "SPCAcdec"
 	codedMagic = "SPCI"
 )
@@ -55,7 +55,7 @@ func (e *FormatError) Error() string { return "adapt: " + e.Msg }
 // give identical bytes.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	var buf bytes.Buffer
-	buf.WriteString(modelMagic)
+	buf.WriteString(ModelMagic)
 	le := binary.LittleEndian
 	put := func(v any) { binary.Write(&buf, le, v) } // bytes.Buffer does not fail
 	put(uint32(modelVersion))
@@ -85,30 +85,30 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // model from spca fit, a codec model, an image, ...), unknown versions,
 // truncated files and checksum mismatches give a *FormatError.
 func Read(r io.Reader) (*Model, error) {
-	head := make([]byte, len(modelMagic)+4)
+	head := make([]byte, len(ModelMagic)+4)
 	if k, err := io.ReadFull(r, head); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			if k == 0 {
 				return nil, &FormatError{"empty file, not an adaptation model"}
 			}
-			if bytes.HasPrefix([]byte(modelMagic), head[:min(k, len(modelMagic))]) {
+			if bytes.HasPrefix([]byte(ModelMagic), head[:min(k, len(ModelMagic))]) {
 				return nil, &FormatError{"truncated adaptation model"}
 			}
 			return nil, &FormatError{"not an adaptation model (too short)"}
 		}
 		return nil, fmt.Errorf("adapt: read model: %w", err)
 	}
-	switch magic := string(head[:len(modelMagic)]); {
-	case magic == spcaMagic:
+	switch magic := string(head[:len(ModelMagic)]); {
+	case magic == spca.ModelMagic:
 		return nil, &FormatError{"an SPCA model (spca fit), not an adaptation model (spca adapt train)"}
 	case magic == codecMagic:
 		return nil, &FormatError{"a codec model (spca codec train), not an adaptation model (spca adapt train)"}
 	case strings.HasPrefix(magic, codedMagic):
 		return nil, &FormatError{"an SPCA-coded image (spca encode), not an adaptation model (spca adapt train)"}
-	case magic != modelMagic:
-		return nil, &FormatError{fmt.Sprintf("not an adaptation model (file starts with %q, want %q)", printable(head[:len(modelMagic)]), modelMagic)}
+	case magic != ModelMagic:
+		return nil, &FormatError{fmt.Sprintf("not an adaptation model (file starts with %q, want %q)", printable(head[:len(ModelMagic)]), ModelMagic)}
 	}
-	if v := binary.LittleEndian.Uint32(head[len(modelMagic):]); v != modelVersion {
+	if v := binary.LittleEndian.Uint32(head[len(ModelMagic):]); v != modelVersion {
 		return nil, &FormatError{fmt.Sprintf("adaptation model version %d, this program reads version %d", v, modelVersion)}
 	}
 	rest, err := io.ReadAll(io.LimitReader(r, maxModelBytes))

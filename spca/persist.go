@@ -31,7 +31,8 @@ import (
 // first curve. Every count is validated against the lattice shape before
 // anything is allocated, so a hostile file cannot request absurd memory.
 const (
-	modelMagic   = "SPCAmodl"
+	// ModelMagic is the first bytes of a model file.
+	ModelMagic   = "SPCAmodl"
 	modelVersion = 3
 	maxNodes     = 1 << 26
 )
@@ -74,7 +75,7 @@ func (e *encoder) ints(v []int) {
 // give identical bytes.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	e := &encoder{w: w, h: crc32.New(checksum.Table)}
-	e.write([]byte(modelMagic))
+	e.write([]byte(ModelMagic))
 	version := uint32(2)
 	if m.opt.Neighbours != 0 {
 		version = 3
@@ -230,7 +231,7 @@ func Read(r io.Reader) (*Model, error) {
 	if dc.err != nil {
 		return nil, &FormatError{"too short to be a model file"}
 	}
-	if string(magic[:]) != modelMagic {
+	if string(magic[:]) != ModelMagic {
 		return nil, &FormatError{"not an SPCA model (bad magic number)"}
 	}
 	version := dc.u32()

@@ -73,6 +73,27 @@ func TestAdaptWorkflow(t *testing.T) {
 	mustRun(t, "adapt", "train", "--quiet", "--env-a", filepath.Join(pairs, "a", "scene-00.png")+","+filepath.Join(pairs, "a", "scene-01.png"),
 		"--env-b", filepath.Join(pairs, "b"), "--samples", "1000", "--out", model2)
 
+	// info describes an adaptation model.
+	stdout, _ := mustRun(t, "info", model, "--json")
+	var info struct {
+		Kind     string    `json:"kind"`
+		SamplesA int       `json:"samples_a"`
+		WhiteB   []float64 `json:"white_b_xyz"`
+		A        struct {
+			Dimension int     `json:"dimension"`
+			Gamma     float64 `json:"gamma"`
+		} `json:"spca_a"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil {
+		t.Fatalf("info --json: %v\n%s", err, stdout)
+	}
+	if info.Kind != "adaptation model" || info.SamplesA != 4000 || len(info.WhiteB) != 3 || info.A.Dimension != 3 || info.A.Gamma != 1 {
+		t.Errorf("info --json of an adaptation model: %+v", info)
+	}
+	if stdout, _ := mustRun(t, "info", model); !strings.Contains(stdout, "environment B") || !strings.Contains(stdout, "4000 training colours") {
+		t.Errorf("info of an adaptation model:\n%s", stdout)
+	}
+
 	// apply, one input: the output keeps size and bit depth.
 	out := filepath.Join(dir, "out.png")
 	mustRun(t, "adapt", "apply", "--model", model, "--lut-size", "17", "-o", out, inB)
@@ -129,7 +150,7 @@ func TestAdaptWorkflow(t *testing.T) {
 	if l.Size != 9 || !strings.Contains(l.Title, "spca") {
 		t.Errorf("LUT size %d title %q", l.Size, l.Title)
 	}
-	stdout, _ := mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--size", "3", "-o", "-")
+	stdout, _ = mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--size", "3", "-o", "-")
 	if !strings.Contains(stdout, "LUT_3D_SIZE 3\n") || strings.Count(stdout, "\n") != 27+5 {
 		t.Errorf("LUT on stdout:\n%s", stdout)
 	}

@@ -82,7 +82,7 @@ func codecTrainCommand() *cli.Command {
 		Flags: []cli.Flag{
 			imagesFlag("training images"),
 			&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
-			&cli.IntFlag{Name: flagPatch, Value: def.Patch, Usage: "patch size n: images are coded in n×n blocks"},
+			&cli.IntFlag{Name: flagPatch, Value: def.Patch, Usage: "patch size n, 1 to 15: images are coded in n×n blocks"},
 			&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "exponent of the PDF in the SPCA metric, >= 0: 0 unfolds, 1/3 minimises quantisation error, 1 equalises (fractions allowed)"},
 			&cli.IntFlag{Name: flagBins, Value: def.Bins, Usage: "total resolution: the number of quantisation bins summed over the n² coefficients"},
 			&cli.Float64Flag{Name: flagBPP, Usage: "choose the resolution (or with --uniform the step) that codes the training images at this many bits per pixel (instead of --bins)"},
@@ -375,7 +375,7 @@ func runDecode(c *cli.Context) error {
 		f.Close()
 		if err != nil {
 			if errors.Is(err, codec.ErrWrongModel) {
-				return fail("%s: encoded with another model than %s", in, modelPath)
+				return fail("%s: encoded with another model than %s (%s; spca info gives the model ids)", in, modelPath, wrongModelIDs(in, model))
 			}
 			return fail("%s", withPathC(in, err))
 		}
@@ -635,6 +635,22 @@ func loadCodecModel(path string) (*codec.Model, error) {
 		return nil, fail("%s", withPathC(path, err))
 	}
 	return m, nil
+}
+
+// wrongModelIDs says which model the file at path needs and which one
+// model is, by their short ids.
+func wrongModelIDs(path string, model *codec.Model) string {
+	have := "this model is " + model.ID().Short()
+	f, err := os.Open(path)
+	if err != nil {
+		return have
+	}
+	defer f.Close()
+	h, err := codec.DecodeHeader(f)
+	if err != nil {
+		return have
+	}
+	return "the file needs model " + h.Model.Short() + ", " + have
 }
 
 // pathError formats an error of the os package as "path: reason"

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +81,10 @@ func TestCodec(t *testing.T) {
 	}
 	if m.Patch != 2 || m.Gamma != 1.0/3 || m.Color || sum(m.Channels[0].Bins) != 66 {
 		t.Errorf("model: patch %d, gamma %v, colour %v, bins %v", m.Patch, m.Gamma, m.Color, m.Channels[0].Bins)
+	}
+	m0, err := codec.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
 	}
 	// Another model: the same one at another resolution has another ID.
 	if err := m.SetBins(40); err != nil {
@@ -162,6 +167,70 @@ func TestCodec(t *testing.T) {
 		wantError(t, []string{"decode", "--model", model, "-o", filepath.Join(dir, "c.jpg"), spc}, "unsupported extension", ".jpg")
 	})
 
+	t.Run("Info", func(t *testing.T) {
+		// A codec model: its id, patches and bins.
+		stdout, _ := mustRun(t, "info", model)
+		for _, w := range []string{"codec model", m0.ID().String(), "2×2", "luma", "bins " + binsText(m0.Channels[0].Bins), "2000 training patches"} {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("info %s lacks %q:\n%s", model, w, stdout)
+			}
+		}
+		stdout, _ = mustRun(t, "info", model, "--json")
+		var ci struct {
+			Kind     string `json:"kind"`
+			ID       string `json:"id"`
+			Patch    int    `json:"patch"`
+			Mode     string `json:"mode"`
+			Channels []struct {
+				Bins      []int `json:"bins"`
+				TotalBins int   `json:"total_bins"`
+				SPCA      struct {
+					Dimension int `json:"dimension"`
+				} `json:"spca"`
+			} `json:"channels"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &ci); err != nil {
+			t.Fatalf("info --json: %v\n%s", err, stdout)
+		}
+		if ci.Kind != "codec model" || ci.ID != m0.ID().String() || ci.Patch != 2 || ci.Mode != "fixed-resolution" || len(ci.Channels) != 1 ||
+			ci.Channels[0].TotalBins != 66 || !slices.Equal(ci.Channels[0].Bins, m0.Channels[0].Bins) || ci.Channels[0].SPCA.Dimension != 4 {
+			t.Errorf("info --json of a codec model: %+v", ci)
+		}
+		// A coded image: its header names the model that decodes it.
+		spc := filepath.Join(dir, "info.spc")
+		mustRun(t, "encode", "--quiet", "--model", model, "-o", spc, test)
+		stdout, _ = mustRun(t, "info", spc, "--json")
+		var hi struct {
+			Kind   string  `json:"kind"`
+			Model  string  `json:"model_id"`
+			Width  int     `json:"width"`
+			Height int     `json:"height"`
+			Bins   [][]int `json:"bins"`
+			Bytes  int64   `json:"bytes"`
+			BPP    float64 `json:"bpp"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &hi); err != nil {
+			t.Fatalf("info --json: %v\n%s", err, stdout)
+		}
+		size := int64(len(readBytes(t, spc)))
+		if hi.Kind != "coded image" || hi.Model != ci.ID || hi.Width != 96 || hi.Height != 64 || len(hi.Bins) != 1 ||
+			!slices.Equal(hi.Bins[0], m0.Channels[0].Bins) || hi.Bytes != size || hi.BPP != 8*float64(size)/(96*64) {
+			t.Errorf("info --json of a coded image: %+v (file %d bytes)", hi, size)
+		}
+		stdout, _ = mustRun(t, "info", spc)
+		for _, w := range []string{"coded image", "model id", ci.ID, "96×64", "bits per pixel"} {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("info %s lacks %q:\n%s", spc, w, stdout)
+			}
+		}
+		// A truncated header is an error naming the file.
+		cut := filepath.Join(dir, "header-cut.spc")
+		if err := os.WriteFile(cut, readBytes(t, spc)[:30], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantError(t, []string{"info", cut}, cut, "truncated header")
+	})
+
 	t.Run("Eval", func(t *testing.T) {
 		stdout, _ := mustRun(t, "codec", "eval", "--model", model, "--images", test, "--json")
 		var out struct {
@@ -216,7 +285,12 @@ func TestCodec(t *testing.T) {
 			mustRun(t, "encode", "--model", model, "-o", spc, test, "--exact")
 		}
 		out := filepath.Join(dir, "err.png")
-		wantError(t, []string{"decode", "--model", other, "-o", out, spc}, spc, "another model", other)
+		mo, err := codec.LoadModel(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantError(t, []string{"decode", "--model", other, "-o", out, spc}, spc, "another model", other,
+			"needs model "+m0.ID().Short(), "this model is "+mo.ID().Short())
 
 		whole := readBytes(t, spc)
 		flipped := append([]byte(nil), whole...)

@@ -3,24 +3,43 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spcalab/spca/adapt"
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/spca"
 	"github.com/urfave/cli/v2"
 )
 
 func infoCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "info",
-		Usage:     "describe a model file",
-		UsageText: "spca info model.spca [--json]",
-		Flags:     []cli.Flag{jsonFlag()},
-		Action:    runInfo,
+		Name:  "info",
+		Usage: "describe a model file or a coded image",
+		UsageText: "spca info FILE [--json]\n\n" +
+			"FILE is an SPCA model (spca fit), a codec model (spca codec train), an adaptation model (spca adapt train) " +
+			"or a coded image (spca encode); its kind is read from its first bytes. For a coded image, info reads only " +
+			"the header: its size, patches, bins, rate and the ID of the codec model that decodes it (compare with the id of codec models).",
+		Flags:  []cli.Flag{jsonFlag()},
+		Action: runInfo,
 	}
 }
 
-// infoJSON is the JSON output of info.
-type infoJSON struct {
+// Kinds of file info describes, as the JSON field "kind" names them.
+const (
+	kindSPCA  = "spca model"
+	kindCodec = "codec model"
+	kindAdapt = "adaptation model"
+	kindCoded = "coded image"
+)
+
+// spcaInfo is the JSON description of an SPCA model, alone (info of a
+// model written by fit) or inside a codec or adaptation model.
+type spcaInfo struct {
+	Kind              string   `json:"kind,omitempty"`
 	Dimension         int      `json:"dimension"`
 	Gamma             number   `json:"gamma"`
 	K                 number   `json:"k"`
@@ -42,6 +61,54 @@ type infoJSON struct {
 	MaxDistance       number   `json:"max_distance"`
 }
 
+// codecInfo is the JSON description of a codec model.
+type codecInfo struct {
+	Kind     string             `json:"kind"`
+	ID       string             `json:"id"`
+	Patch    int                `json:"patch"`
+	Color    bool               `json:"color"`
+	Gamma    number             `json:"gamma"`
+	Mode     string             `json:"mode"`
+	Step     number             `json:"step,omitempty"`
+	Channels []codecChannelInfo `json:"channels"`
+}
+
+type codecChannelInfo struct {
+	Name            string    `json:"name"`
+	Coefficients    int       `json:"coefficients"`
+	SPCACoeffs      int       `json:"spca_coefficients"`
+	Bins            []int     `json:"bins"`
+	TotalBins       int       `json:"total_bins"`
+	TrainingPatches int       `json:"training_patches"`
+	SPCA            *spcaInfo `json:"spca,omitempty"`
+}
+
+// adaptInfo is the JSON description of an adaptation model.
+type adaptInfo struct {
+	Kind     string   `json:"kind"`
+	SamplesA int      `json:"samples_a"`
+	SamplesB int      `json:"samples_b"`
+	WhiteA   []number `json:"white_a_xyz"`
+	WhiteB   []number `json:"white_b_xyz"`
+	A        spcaInfo `json:"spca_a"`
+	B        spcaInfo `json:"spca_b"`
+}
+
+// codedInfo is the JSON description of a coded image (its header).
+type codedInfo struct {
+	Kind     string  `json:"kind"`
+	Version  int     `json:"version"`
+	Model    string  `json:"model_id"`
+	Width    int     `json:"width"`
+	Height   int     `json:"height"`
+	Channels int     `json:"channels"`
+	Depth    int     `json:"depth"`
+	Patch    int     `json:"patch"`
+	Bins     [][]int `json:"bins"`
+	Bytes    int64   `json:"bytes"`
+	BPP      number  `json:"bpp"`
+}
+
 func runInfo(c *cli.Context) error {
 	args, err := positionals(c, 1, "one model file")
 	if errors.Is(err, errHelpShown) {
@@ -50,12 +117,82 @@ func runInfo(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	model, err := loadModel(args[0])
+	path := args[0]
+	magic, err := readMagic(path)
 	if err != nil {
 		return err
 	}
+	var info any
+	var rows [][2]string
+	switch {
+	case magic == spca.ModelMagic:
+		model, err := loadModel(path)
+		if err != nil {
+			return err
+		}
+		s := describeSPCA(model)
+		s.Kind = kindSPCA
+		info, rows = s, spcaRows(model)
+	case magic == codec.ModelMagic:
+		model, err := loadCodecModel(path)
+		if err != nil {
+			return err
+		}
+		info, rows = describeCodec(model)
+	case magic == adapt.ModelMagic:
+		model, err := loadAdaptModel(path)
+		if err != nil {
+			return err
+		}
+		info, rows = describeAdapt(model)
+	case strings.HasPrefix(magic, codec.Magic):
+		info, rows, err = describeCoded(path)
+		if err != nil {
+			return err
+		}
+	default:
+		return fail("%s: invalid model file: not an SPCA, codec or adaptation model, nor a coded image", path)
+	}
+	if c.Bool(flagJSON) {
+		if err := writeJSON(c.App.Writer, info); err != nil {
+			return fail("info: %v", err)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "file\t%s\n", path)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+	}
+	if err := tw.Flush(); err != nil {
+		return fail("info: %v", err)
+	}
+	return nil
+}
+
+// readMagic returns the first 8 bytes of the file at path (fewer if it is
+// shorter).
+func readMagic(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return "", fail("%s", pathError(pe))
+		}
+		return "", fail("%s: %v", path, err)
+	}
+	defer f.Close()
+	b := make([]byte, 8)
+	n, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", fail("%s: %v", path, err)
+	}
+	return string(b[:n]), nil
+}
+
+func describeSPCA(model *spca.Model) spcaInfo {
 	opt := model.Options()
-	info := infoJSON{
+	return spcaInfo{
 		Dimension:         model.Dim(),
 		Gamma:             number(opt.Gamma),
 		K:                 number(opt.K),
@@ -76,26 +213,18 @@ func runInfo(c *cli.Context) error {
 		MarginalEntropies: numbers(model.MarginalEntropies()),
 		MaxDistance:       number(model.MaxDistance()),
 	}
-	if c.Bool(flagJSON) {
-		if err := writeJSON(c.App.Writer, info); err != nil {
-			return fail("info: %v", err)
-		}
-		return nil
-	}
+}
 
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	lattice := make([]string, len(info.LatticeSize))
-	for i, g := range info.LatticeSize {
-		lattice[i] = fmt.Sprint(g)
-	}
-	rows := [][2]string{
-		{"model", args[0]},
-		{"dimension", fmt.Sprint(info.Dimension)},
+func spcaRows(model *spca.Model) [][2]string {
+	opt := model.Options()
+	return [][2]string{
+		{"kind", kindSPCA},
+		{"dimension", fmt.Sprint(model.Dim())},
 		{"gamma", formatFloat(opt.Gamma)},
 		{"k", formatFloat(opt.K)},
 		{"tau", formatFloat(opt.Tau)},
 		{"q", formatFloat(opt.Q)},
-		{"origin", info.Origin + " at " + formatFloats(model.Origin())},
+		{"origin", opt.Origin.String() + " at " + formatFloats(model.Origin())},
 		{"tol", formatFloat(opt.Tol)},
 		{"max-iter", fmt.Sprint(opt.MaxIter)},
 		{"seed", fmt.Sprint(opt.Seed)},
@@ -104,16 +233,118 @@ func runInfo(c *cli.Context) error {
 		{"bandwidth", formatFloat(opt.Bandwidth)},
 		{"conditioning", formatFloat(opt.Conditioning)},
 		{"neighbours", formatFloat(opt.Neighbours)},
-		{"lattice", strings.Join(lattice, " × ") + " nodes"},
+		{"lattice", latticeText(model.LatticeSize())},
 		{"scale", formatFloats(model.Scale())},
 		{"marginal entropies", formatFloats(model.MarginalEntropies()) + " bits"},
 		{"max distance", formatFloat(model.MaxDistance())},
 	}
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+}
+
+func latticeText(size []int) string {
+	s := make([]string, len(size))
+	for i, g := range size {
+		s[i] = fmt.Sprint(g)
 	}
-	if err := tw.Flush(); err != nil {
-		return fail("info: %v", err)
+	return strings.Join(s, " × ") + " nodes"
+}
+
+// binsText formats bins as "44+9+8+5 = 66".
+func binsText(bins []int) string {
+	s := make([]string, len(bins))
+	for i, b := range bins {
+		s[i] = fmt.Sprint(b)
 	}
-	return nil
+	return strings.Join(s, "+") + " = " + fmt.Sprint(sum(bins))
+}
+
+// channelNames names the channels of a codec model or coded image.
+func channelNames(n int) []string {
+	if n == 3 {
+		return []string{"Y", "Cb", "Cr"}
+	}
+	return []string{"luma"}
+}
+
+func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
+	info := codecInfo{Kind: kindCodec, ID: m.ID().String(), Patch: m.Patch, Color: m.Color, Gamma: number(m.Gamma),
+		Mode: "fixed-resolution", Step: number(m.Step)}
+	mode := "fixed resolution (the seed's: bins per coefficient, Lloyd-Max beyond SPCA)"
+	if m.Step > 0 {
+		info.Mode = "entropy-constrained"
+		mode = "entropy-constrained, step " + formatFloat(m.Step) + " (dead-zone quantisers)"
+	}
+	rows := [][2]string{
+		{"kind", kindCodec},
+		{"id", info.ID},
+		{"patch", fmt.Sprintf("%d×%d", m.Patch, m.Patch)},
+		{"channels", strings.Join(channelNames(len(m.Channels)), ", ")},
+		{"gamma", formatFloat(m.Gamma)},
+		{"mode", mode},
+	}
+	for i, c := range m.Channels {
+		name := channelNames(len(m.Channels))[i]
+		n, _ := c.Train.Dims()
+		ci := codecChannelInfo{Name: name, Coefficients: c.Dims(), SPCACoeffs: c.Leading(), Bins: c.Bins,
+			TotalBins: sum(c.Bins), TrainingPatches: n}
+		text := fmt.Sprintf("%d coefficients, SPCA on %d; bins %s; %d training patches", c.Dims(), c.Leading(), binsText(c.Bins), n)
+		if c.SPCA != nil {
+			s := describeSPCA(c.SPCA)
+			ci.SPCA = &s
+			opt := c.SPCA.Options()
+			text += fmt.Sprintf("; SPCA lattice %s, k %s, bandwidth %s, conditioning %s, neighbours %s",
+				latticeText(c.SPCA.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Bandwidth),
+				formatFloat(opt.Conditioning), formatFloat(opt.Neighbours))
+		}
+		info.Channels = append(info.Channels, ci)
+		rows = append(rows, [2]string{name, text})
+	}
+	return info, rows
+}
+
+func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
+	wa := m.WhiteA[:]
+	wb := m.WhiteB[:]
+	info := adaptInfo{Kind: kindAdapt, SamplesA: m.SamplesA, SamplesB: m.SamplesB,
+		WhiteA: numbers(wa), WhiteB: numbers(wb), A: describeSPCA(m.A), B: describeSPCA(m.B)}
+	spcaText := func(s *spca.Model) string {
+		opt := s.Options()
+		return fmt.Sprintf("gamma %s, lattice %s, k %s", formatFloat(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K))
+	}
+	rows := [][2]string{
+		{"kind", kindAdapt},
+		{"environment A", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesA, formatFloats(wa), spcaText(m.A))},
+		{"environment B", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesB, formatFloats(wb), spcaText(m.B))},
+	}
+	return info, rows
+}
+
+func describeCoded(path string) (codedInfo, [][2]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return codedInfo{}, nil, fail("%s: %v", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return codedInfo{}, nil, fail("%s: %v", path, err)
+	}
+	h, err := codec.DecodeHeader(f)
+	if err != nil {
+		return codedInfo{}, nil, fail("%s", withPathC(path, err))
+	}
+	bpp := 8 * float64(st.Size()) / float64(h.Width*h.Height)
+	info := codedInfo{Kind: kindCoded, Version: h.Version, Model: h.Model.String(), Width: h.Width, Height: h.Height,
+		Channels: h.Channels, Depth: h.Depth, Patch: h.Patch, Bins: h.Bins, Bytes: st.Size(), BPP: number(bpp)}
+	names := channelNames(h.Channels)
+	rows := [][2]string{
+		{"kind", fmt.Sprintf("%s (format version %d)", kindCoded, h.Version)},
+		{"model id", info.Model},
+		{"size", fmt.Sprintf("%d×%d, %s, %d bits", h.Width, h.Height, strings.Join(names, ", "), h.Depth)},
+		{"patch", fmt.Sprintf("%d×%d", h.Patch, h.Patch)},
+	}
+	for i, b := range h.Bins {
+		rows = append(rows, [2]string{"bins " + names[i], binsText(b)})
+	}
+	rows = append(rows, [2]string{"rate", fmt.Sprintf("%d bytes, %.3f bits per pixel", st.Size(), bpp)})
+	return info, rows, nil
 }
