@@ -53,6 +53,15 @@
 // step/√12 like everything else. Content like the training data has
 // almost none (0.12 % of the 4×4 patches of the Kodak test images).
 //
+// The fixed-resolution mode is the seed's quantiser and has no outliers:
+// every patch decodes to the centre of a cell of its fixed bins, and the
+// end cells, wide where training data are rare, pull extremes in. A 2×2
+// model trained on kodim01–02 at 66 bins decodes a white 64×64 image at
+// RMSE 25, a black one at 20, and a one-pixel checkerboard at 114; a 4×4
+// entropy-constrained model (--uniform --bpp 1.5) trained on the same
+// images decodes them at 1.6, 2.5 and 2.8. Use that mode for images
+// unlike the training set.
+//
 // # File format (.spc), little-endian
 //
 //	magic      "SPCI"
