@@ -474,10 +474,22 @@ func FuzzDecode(f *testing.F) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
+			h, herr := DecodeHeader(bytes.NewReader(d))
+			var fe *FormatError
+			if herr != nil && !errors.As(herr, &fe) {
+				t.Fatalf("DecodeHeader: %v, want a *FormatError", herr)
+			}
 			for _, m := range models {
 				img, err := Decode(bytes.NewReader(d), m)
-				if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > maxPixels {
+				if err != nil {
+					continue
+				}
+				if img.Bounds().Dx()*img.Bounds().Dy() > maxPixels {
 					t.Fatal("accepted an absurd size")
+				}
+				// What Decode accepts, DecodeHeader describes.
+				if herr != nil || h.Model != m.ID() || h.Width != img.Bounds().Dx() || h.Height != img.Bounds().Dy() {
+					t.Fatalf("decoded a %v image whose header reads %+v, %v", img.Bounds(), h, herr)
 				}
 			}
 		}
