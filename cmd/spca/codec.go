@@ -641,12 +641,7 @@ func loadCodecModel(path string) (*codec.Model, error) {
 // model is, by their short ids.
 func wrongModelIDs(path string, model *codec.Model) string {
 	have := "this model is " + model.ID().Short()
-	f, err := os.Open(path)
-	if err != nil {
-		return have
-	}
-	defer f.Close()
-	h, err := codec.DecodeHeader(f)
+	h, _, err := readHeader(path)
 	if err != nil {
 		return have
 	}

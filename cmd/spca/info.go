@@ -175,11 +175,7 @@ func runInfo(c *cli.Context) error {
 func readMagic(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return "", fail("%s", pathError(pe))
-		}
-		return "", fail("%s: %v", path, err)
+		return "", openError(path, err)
 	}
 	defer f.Close()
 	b := make([]byte, 8)
@@ -240,21 +236,26 @@ func spcaRows(model *spca.Model) [][2]string {
 	}
 }
 
-func latticeText(size []int) string {
-	s := make([]string, len(size))
-	for i, g := range size {
-		s[i] = fmt.Sprint(g)
-	}
-	return strings.Join(s, " × ") + " nodes"
-}
+func latticeText(size []int) string { return joinInts(size, " × ") + " nodes" }
 
 // binsText formats bins as "44+9+8+5 = 66".
-func binsText(bins []int) string {
-	s := make([]string, len(bins))
-	for i, b := range bins {
-		s[i] = fmt.Sprint(b)
+func binsText(bins []int) string { return joinInts(bins, "+") + " = " + fmt.Sprint(sum(bins)) }
+
+func joinInts(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
 	}
-	return strings.Join(s, "+") + " = " + fmt.Sprint(sum(bins))
+	return strings.Join(s, sep)
+}
+
+// spcaSummary is the one-line text description of an SPCA model inside a
+// codec or adaptation model.
+func spcaSummary(s *spca.Model) string {
+	opt := s.Options()
+	return fmt.Sprintf("gamma %s, lattice %s, k %s, bandwidth %s, conditioning %s, neighbours %s",
+		formatFloat(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Bandwidth),
+		formatFloat(opt.Conditioning), formatFloat(opt.Neighbours))
 }
 
 // channelNames names the channels of a codec model or coded image.
@@ -273,16 +274,17 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 		info.Mode = "entropy-constrained"
 		mode = "entropy-constrained, step " + formatFloat(m.Step) + " (dead-zone quantisers)"
 	}
+	names := channelNames(len(m.Channels))
 	rows := [][2]string{
 		{"kind", kindCodec},
 		{"id", info.ID},
 		{"patch", fmt.Sprintf("%d×%d", m.Patch, m.Patch)},
-		{"channels", strings.Join(channelNames(len(m.Channels)), ", ")},
+		{"channels", strings.Join(names, ", ")},
 		{"gamma", formatFloat(m.Gamma)},
 		{"mode", mode},
 	}
 	for i, c := range m.Channels {
-		name := channelNames(len(m.Channels))[i]
+		name := names[i]
 		n, _ := c.Train.Dims()
 		ci := codecChannelInfo{Name: name, Coefficients: c.Dims(), SPCACoeffs: c.Leading(), Bins: c.Bins,
 			TotalBins: sum(c.Bins), TrainingPatches: n}
@@ -290,10 +292,7 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 		if c.SPCA != nil {
 			s := describeSPCA(c.SPCA)
 			ci.SPCA = &s
-			opt := c.SPCA.Options()
-			text += fmt.Sprintf("; SPCA lattice %s, k %s, bandwidth %s, conditioning %s, neighbours %s",
-				latticeText(c.SPCA.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Bandwidth),
-				formatFloat(opt.Conditioning), formatFloat(opt.Neighbours))
+			text += "; SPCA " + spcaSummary(c.SPCA)
 		}
 		info.Channels = append(info.Channels, ci)
 		rows = append(rows, [2]string{name, text})
@@ -306,35 +305,22 @@ func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
 	wb := m.WhiteB[:]
 	info := adaptInfo{Kind: kindAdapt, SamplesA: m.SamplesA, SamplesB: m.SamplesB,
 		WhiteA: numbers(wa), WhiteB: numbers(wb), A: describeSPCA(m.A), B: describeSPCA(m.B)}
-	spcaText := func(s *spca.Model) string {
-		opt := s.Options()
-		return fmt.Sprintf("gamma %s, lattice %s, k %s", formatFloat(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K))
-	}
 	rows := [][2]string{
 		{"kind", kindAdapt},
-		{"environment A", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesA, formatFloats(wa), spcaText(m.A))},
-		{"environment B", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesB, formatFloats(wb), spcaText(m.B))},
+		{"environment A", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesA, formatFloats(wa), spcaSummary(m.A))},
+		{"environment B", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesB, formatFloats(wb), spcaSummary(m.B))},
 	}
 	return info, rows
 }
 
 func describeCoded(path string) (codedInfo, [][2]string, error) {
-	f, err := os.Open(path)
+	h, size, err := readHeader(path)
 	if err != nil {
-		return codedInfo{}, nil, fail("%s: %v", path, err)
+		return codedInfo{}, nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return codedInfo{}, nil, fail("%s: %v", path, err)
-	}
-	h, err := codec.DecodeHeader(f)
-	if err != nil {
-		return codedInfo{}, nil, fail("%s", withPathC(path, err))
-	}
-	bpp := 8 * float64(st.Size()) / float64(h.Width*h.Height)
+	bpp := 8 * float64(size) / float64(h.Width*h.Height)
 	info := codedInfo{Kind: kindCoded, Version: h.Version, Model: h.Model.String(), Width: h.Width, Height: h.Height,
-		Channels: h.Channels, Depth: h.Depth, Patch: h.Patch, Bins: h.Bins, Bytes: st.Size(), BPP: number(bpp)}
+		Channels: h.Channels, Depth: h.Depth, Patch: h.Patch, Bins: h.Bins, Bytes: size, BPP: number(bpp)}
 	names := channelNames(h.Channels)
 	rows := [][2]string{
 		{"kind", fmt.Sprintf("%s (format version %d)", kindCoded, h.Version)},
@@ -345,6 +331,34 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 	for i, b := range h.Bins {
 		rows = append(rows, [2]string{"bins " + names[i], binsText(b)})
 	}
-	rows = append(rows, [2]string{"rate", fmt.Sprintf("%d bytes, %.3f bits per pixel", st.Size(), bpp)})
+	rows = append(rows, [2]string{"rate", fmt.Sprintf("%d bytes, %.3f bits per pixel", size, bpp)})
 	return info, rows, nil
+}
+
+// readHeader reads the header of the coded image at path and returns it
+// with the file's size.
+func readHeader(path string) (*codec.Header, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, openError(path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, fail("%s: %v", path, err)
+	}
+	h, err := codec.DecodeHeader(f)
+	if err != nil {
+		return nil, 0, fail("%s", withPathC(path, err))
+	}
+	return h, st.Size(), nil
+}
+
+// openError is the CLI error of a file that does not open.
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fail("%s", pathError(pe))
+	}
+	return fail("%s: %v", path, err)
 }
