@@ -77,6 +77,14 @@ func BenchmarkEncode(b *testing.B) {
 			}
 		}
 	})
+	b.Run("spca-responses", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := Encode(&w, img, m, &Options{Assign: AssignResponses}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("spca-exact", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			var w bytes.Buffer

@@ -16,6 +16,28 @@
 // more cells than the image has patches; otherwise each distinct cell of
 // the image is inverted once).
 //
+// # Assigning patches to cells
+//
+// The cells of the SPCA responses are not the Voronoi cells of their
+// reconstructions: a cell's reconstruction, the inverse of its centre, is
+// not the reconstruction nearest to every patch the cell holds, since the
+// grid of reconstructions is curved and its spacing changes with the
+// density. By default (Options.Assign = AssignNearest) the encoder moves
+// each patch from the cell of its responses to the cell whose
+// reconstruction is nearest to it, by steepest descent over the cells one
+// bin away in one dimension, through the codebook; the decoder, and so
+// the format, are the same. AssignResponses is the seed's encoder,
+// uniform quantisation of the responses. On Kodak 2×2 luma (train
+// kodim01–06, test kodim07–12 and barbara) a fifth of the patches move,
+// and at 30/66/138/246 bins gamma 1/3 decodes at RMSE
+// 8.41/4.49/2.45/1.58 instead of 8.96/5.00/2.82/1.90, at 2–6 % fewer bits
+// per pixel: below PCA with Lloyd–Max quantisers (7.77/4.69/2.63/1.68)
+// from 66 bins on, where assigned by responses it never was. The fixed-
+// resolution mode uses it when the leading dimensions have at most 2^20
+// cells (the codebook); in the entropy-constrained mode, where the cells
+// are as fine as the step and their indices' cost matters, patches keep
+// the cells of their responses.
+//
 // # Fixed resolution and entropy-constrained modes
 //
 // The seed's experiment fixes the resolution sum(n_i) (SetBins): the

@@ -33,6 +33,9 @@ type EvalOptions struct {
 	NoPCA  bool
 	NoJPEG bool
 	Exact  bool // exact SPCA path instead of the fast path
+	// Assign is the assignment of patches to cells for the SPCA rows
+	// (see Options).
+	Assign Assignment
 	// MatchedPCA adds the PCA baseline at the rate of the model on these
 	// images (its resolution or step searched so that it codes them at no
 	// more bits per pixel): the comparison at equal rate, beside the one
@@ -70,7 +73,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 			o.Progress(name, step, steps)
 		}
 	}
-	main, err := measure(m, images, o.Exact)
+	main, err := measure(m, images, &Options{Exact: o.Exact, Assign: o.Assign})
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +88,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		r, err := measure(v, images, o.Exact)
+		r, err := measure(v, images, &Options{Exact: o.Exact, Assign: o.Assign})
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +101,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		r, err := measure(v, images, false)
+		r, err := measure(v, images, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +112,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 			if err := v.searchRate(images, main.BPP, m.Step > 0); err != nil {
 				return nil, err
 			}
-			r, err := measure(v, images, false)
+			r, err := measure(v, images, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -197,7 +200,7 @@ func (m *Model) setResolution(total int, step float64) error {
 }
 
 // measure codes and decodes every image with m.
-func measure(m *Model, images []image.Image, exact bool) (Result, error) {
+func measure(m *Model, images []image.Image, o *Options) (Result, error) {
 	res := make([]Result, len(images))
 	errs := make([]error, len(images))
 	var wg sync.WaitGroup
@@ -209,7 +212,7 @@ func measure(m *Model, images []image.Image, exact bool) (Result, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			var b bytes.Buffer
-			if err := Encode(&b, img, m, &Options{Exact: exact}); err != nil {
+			if err := Encode(&b, img, m, o); err != nil {
 				errs[i] = err
 				return
 			}

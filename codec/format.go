@@ -61,6 +61,36 @@ type Options struct {
 	// Exact computes every SPCA response with the exact forward transform
 	// instead of the tabulated fast path.
 	Exact bool
+	// Assign selects how patches are assigned to cells in the
+	// fixed-resolution mode (the default: the nearest reconstruction).
+	Assign Assignment
+}
+
+// Assignment is the way Encode assigns patches to the cells of the
+// fixed-resolution mode. Files decode the same way whichever was used.
+type Assignment int
+
+const (
+	// AssignNearest codes each patch with the cell whose reconstruction
+	// (the inverse transform of the cell's centre) is nearest to it,
+	// found by a descent from the cell its SPCA responses fall in. It
+	// needs the model's codebook (at most 2²⁰ cells of the leading
+	// dimensions) and falls back to AssignResponses without one.
+	AssignNearest Assignment = iota
+	// AssignResponses codes each patch with the cell its SPCA responses
+	// fall in: uniform quantisation of the responses, the seed's encoder.
+	AssignResponses
+)
+
+// String returns "nearest" or "responses".
+func (a Assignment) String() string {
+	switch a {
+	case AssignNearest:
+		return "nearest"
+	case AssignResponses:
+		return "responses"
+	}
+	return fmt.Sprintf("Assignment(%d)", int(a))
 }
 
 // indexBuffers keeps the index buffers of decoded channels for reuse:
@@ -106,6 +136,9 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	if o == nil {
 		o = &Options{}
 	}
+	if o.Assign != AssignNearest && o.Assign != AssignResponses {
+		return fmt.Errorf("codec: unknown %v", o.Assign)
+	}
 	b := img.Bounds()
 	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
 		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
@@ -122,7 +155,8 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	for ci, p := range planes {
 		c := m.Channels[ci]
 		hd.Bins = append(hd.Bins, c.Bins)
-		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact)
+		nearest := o.Assign == AssignNearest && m.Step == 0 && c.hasCodebook()
+		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, nearest)
 		var out *outliers
 		if m.Step > 0 {
 			out = c.findOutliers(y, idx, m.Step, slow)
@@ -144,16 +178,22 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 
 // quantizePlane cuts a plane into patches and returns their PCA
 // coefficients and indices, and the patches that took the exact SPCA
-// transform.
-func (c *Channel) quantizePlane(p patches.Plane, n int, exact bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
+// transform; with nearest, the indices of the cells with the nearest
+// reconstructions (the channel must have a codebook).
+func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
 	y, grid = c.PCA.Project(p, n)
 	rows, dims := y.Dims()
 	idx = make([]int32, rows*dims)
 	if exact {
 		c.quantizeExact(y, idx)
-		return y, idx, grid, allRows(rows)
+		slow = allRows(rows)
+	} else {
+		slow = c.quantizeFast(y, idx)
 	}
-	return y, idx, grid, c.quantizeFast(y, idx)
+	if nearest {
+		c.moveToNearest(y, idx)
+	}
+	return y, idx, grid, slow
 }
 
 // reconstructGray writes the decoded luma of the indices straight into an

@@ -99,7 +99,7 @@ func TestOutliers(t *testing.T) {
 
 	c := m.Channels[0]
 	for _, img := range test {
-		y, idx, _, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false)
+		y, idx, _, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false, false)
 		o := c.findOutliers(y, idx, m.Step, slow)
 		t.Logf("test texture: %d outliers among %d patches", o.n, len(o.at))
 		if frac := float64(o.n) / float64(len(o.at)); frac > 0.01 {
@@ -109,7 +109,7 @@ func TestOutliers(t *testing.T) {
 
 	// The layout of version 1: the same streams without the outliers'.
 	img := test[1]
-	y, idx, grid, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false)
+	y, idx, grid, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false, false)
 	if o := c.findOutliers(y, idx, m.Step, slow); o.n != 0 {
 		t.Fatalf("%d outliers in the test image: choose another", o.n)
 	}

@@ -67,6 +67,22 @@ func exactFlag() cli.Flag {
 	return &cli.BoolFlag{Name: flagExact, Usage: "compute every SPCA response exactly instead of by the tabulated fast path (slower on large images)"}
 }
 
+func assignFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagAssign, Value: codec.AssignNearest.String(), Usage: "how the fixed-resolution mode assigns patches to cells: " +
+		"`nearest` (the cell with the nearest reconstruction) or responses (the cell of the SPCA responses, the seed's encoder); the decoder is the same"}
+}
+
+// assignment parses --assign.
+func assignment(c *cli.Context) (codec.Assignment, error) {
+	v := c.String(flagAssign)
+	for _, a := range []codec.Assignment{codec.AssignNearest, codec.AssignResponses} {
+		if v == a.String() {
+			return a, nil
+		}
+	}
+	return 0, fail("%s: --%s must be nearest or responses, not %q", commandName(c), flagAssign, v)
+}
+
 func codecTrainCommand() *cli.Command {
 	def := codec.DefaultTrainOptions()
 	return &cli.Command{
@@ -199,6 +215,7 @@ func codecEvalCommand() *cli.Command {
 			imagesFlag("test images"),
 			jsonFlag(),
 			exactFlag(),
+			assignFlag(),
 		},
 		Action: runCodecEval,
 	}
@@ -227,6 +244,10 @@ func runCodecEval(c *cli.Context) error {
 	if err := requireFlags(c, flagModel); err != nil {
 		return err
 	}
+	assign, err := assignment(c)
+	if err != nil {
+		return err
+	}
 	name := commandName(c)
 	modelPath := c.String(flagModel)
 	model, err := loadCodecModel(modelPath)
@@ -245,7 +266,7 @@ func runCodecEval(c *cli.Context) error {
 		gammas = append(gammas, model.Gamma)
 		slices.Sort(gammas)
 	}
-	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), MatchedPCA: true}
+	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), Assign: assign, MatchedPCA: true}
 	if cb := bars.callback(); cb != nil {
 		cb("evaluate", 0, len(gammas)+3)
 		opt.Progress = func(_ string, done, total int) { cb("evaluate", done, total) }
@@ -316,6 +337,7 @@ func encodeCommand() *cli.Command {
 			codecModelFlag(),
 			outFlag("output `FILE` for one input, DIR for several"),
 			exactFlag(),
+			assignFlag(),
 		},
 		Action: runEncode,
 	}
@@ -337,9 +359,14 @@ func decodeCommand() *cli.Command {
 }
 
 func runEncode(c *cli.Context) error {
-	exact := c.Bool(flagExact)
+	var opt codec.Options
+	setup := func() error {
+		assign, err := assignment(c)
+		opt = codec.Options{Exact: c.Bool(flagExact), Assign: assign}
+		return err
+	}
 	var bytes, pixels int64
-	err := runBatch(c, ".spc", func(model *codec.Model, in, out string) error {
+	err := runBatch(c, ".spc", setup, func(model *codec.Model, in, out string) error {
 		img, err := loadImage(in)
 		if err != nil {
 			return err
@@ -347,7 +374,7 @@ func runEncode(c *cli.Context) error {
 		var n int64
 		err = atomicfile.Write(out, func(w io.Writer) error {
 			cw := &countWriter{w: w}
-			err := codec.Encode(cw, img, model, &codec.Options{Exact: exact})
+			err := codec.Encode(cw, img, model, &opt)
 			n = cw.n
 			return err
 		})
@@ -366,7 +393,7 @@ func runEncode(c *cli.Context) error {
 
 func runDecode(c *cli.Context) error {
 	modelPath := c.String(flagModel)
-	return runBatch(c, ".png", func(model *codec.Model, in, out string) error {
+	return runBatch(c, ".png", nil, func(model *codec.Model, in, out string) error {
 		f, err := os.Open(in)
 		if err != nil {
 			return fail("%s", pathError(err))
@@ -410,14 +437,20 @@ func batchArgs(c *cli.Context, what string) ([]string, string, error) {
 }
 
 // runBatch is the common part of encode and decode: it reads the inputs
-// and -o, loads the model, plans the output paths (ext is the extension
+// and -o, calls setup if not nil (flags that follow the inputs are parsed
+// by then), loads the model, plans the output paths (ext is the extension
 // of outputs written into a directory) and calls op on every input in
 // turn, stopping at the first failure. Unless --quiet, it prints the
 // summary line returned by summary.
-func runBatch(c *cli.Context, ext string, op func(m *codec.Model, in, out string) error, summary func(files int, out string) string) error {
+func runBatch(c *cli.Context, ext string, setup func() error, op func(m *codec.Model, in, out string) error, summary func(files int, out string) string) error {
 	inputs, name, err := batchArgs(c, "files")
 	if inputs == nil {
 		return err
+	}
+	if setup != nil {
+		if err := setup(); err != nil {
+			return err
+		}
 	}
 	outputs, dir, err := planOutputs(c, inputs, ext)
 	if err != nil {

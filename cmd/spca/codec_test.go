@@ -279,6 +279,37 @@ func TestCodec(t *testing.T) {
 		t.Logf("codec eval --json:\n%s", stdout)
 	})
 
+	t.Run("Assign", func(t *testing.T) {
+		// The seed's assignment writes another file that decodes with the
+		// same model; the default one decodes closer to the original.
+		near, cells := filepath.Join(dir, "near.spc"), filepath.Join(dir, "cells.spc")
+		mustRun(t, "encode", "--quiet", "--model", model, "-o", near, test)
+		mustRun(t, "encode", "--quiet", "--model", model, "-o", cells, test, "--assign", "responses")
+		if bytes.Equal(readBytes(t, near), readBytes(t, cells)) {
+			t.Fatal("--assign responses wrote the same file as the default")
+		}
+		orig, err := patches.Load(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rmse [2]float64
+		for i, f := range []string{near, cells} {
+			png := f + ".png"
+			mustRun(t, "decode", "--quiet", "--model", model, "-o", png, f)
+			dec, err := patches.Load(png)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rmse[i] = patches.RMSE(patches.Luminance(orig), patches.Luminance(dec))
+		}
+		t.Logf("RMSE nearest %.3f, response cells %.3f", rmse[0], rmse[1])
+		if !(rmse[0] < rmse[1]) {
+			t.Errorf("nearest assignment RMSE %.3f not below the response cells' %.3f", rmse[0], rmse[1])
+		}
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x.spc"), test, "--assign", "voronoi"}, "--assign must be nearest or responses", "voronoi")
+		wantError(t, []string{"codec", "eval", "--model", model, "--images", test, "--assign", "cells"}, "--assign must be nearest or responses")
+	})
+
 	t.Run("Errors", func(t *testing.T) {
 		spc := filepath.Join(dir, "c.spc")
 		if !exists(spc) {

@@ -51,6 +51,7 @@ const (
 	flagColor   = "color"
 	flagSamples = "samples"
 	flagExact   = "exact"
+	flagAssign  = "assign"
 	flagO       = "o" // alias of --out
 )
 

@@ -1,0 +1,103 @@
+package codec
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/spcalab/spca/patches"
+)
+
+// The nearest assignment never moves a patch away from its response
+// cell's reconstruction, ends where no cell one bin away is nearer, and
+// moves enough patches to matter.
+func TestNearestAssignment(t *testing.T) {
+	m := trainedModel(t)
+	c := m.Channels[0]
+	_, test := images()
+	k, book := c.Leading(), c.codebook()
+	stride := make([]int, k)
+	s := 1
+	for j := k - 1; j >= 0; j-- {
+		stride[j] = s
+		s *= c.Bins[j]
+	}
+	cellOf := func(idx []int32, i, dims int) int {
+		cell := 0
+		for j := 0; j < k; j++ {
+			cell += int(idx[i*dims+j]) * stride[j]
+		}
+		return cell
+	}
+	moved, total := 0, 0
+	for _, img := range test {
+		y, cells, _, _ := c.quantizePlane(patches.Luminance(img), m.Patch, true, false)
+		n, dims := y.Dims()
+		near := append([]int32(nil), cells...)
+		if !c.moveToNearest(y, near) {
+			t.Fatal("no codebook for the default model")
+		}
+		for i := 0; i < n; i++ {
+			x := y.RawRowView(i)[:k]
+			a, b := cellOf(cells, i, dims), cellOf(near, i, dims)
+			da, db := dist2(book[a*k:a*k+k], x), dist2(book[b*k:b*k+k], x)
+			if db > da {
+				t.Fatalf("patch %d: the nearest cell is farther (%g) than the response cell (%g)", i, db, da)
+			}
+			if a != b {
+				moved++
+			}
+			for j := 0; j < k; j++ {
+				for _, d := range []int{-1, 1} {
+					v := int(near[i*dims+j]) + d
+					if v < 0 || v >= c.Bins[j] {
+						continue
+					}
+					o := b + d*stride[j]
+					if e := dist2(book[o*k:o*k+k], x); e < db {
+						t.Fatalf("patch %d: the cell one bin away in dimension %d is nearer (%g < %g)", i, j+1, e, db)
+					}
+				}
+			}
+			for j := k; j < dims; j++ {
+				if near[i*dims+j] != cells[i*dims+j] {
+					t.Fatalf("patch %d: coefficient %d beyond SPCA changed", i, j+1)
+				}
+			}
+		}
+		total += n
+	}
+	frac := float64(moved) / float64(total)
+	t.Logf("%d of %d patches (%.1f%%) have a nearer reconstruction than their response cell's", moved, total, 100*frac)
+	if frac < 0.05 {
+		t.Errorf("only %.2f%% of patches moved: the test no longer exercises the search", 100*frac)
+	}
+}
+
+// Without a codebook (more than maxBook cells) and in the
+// entropy-constrained mode, the nearest assignment is the response cells'.
+func TestNearestFallback(t *testing.T) {
+	m := trainedModel(t)
+	_, test := images()
+	fine, err := m.variant(m.Gamma, 600, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fine.Channels[0].hasCodebook() {
+		t.Fatalf("%v bins still have a codebook: choose more", fine.Channels[0].Bins)
+	}
+	for _, mm := range []*Model{fine, stepModel(t)} {
+		var a, b bytes.Buffer
+		if err := Encode(&a, test[0], mm, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := Encode(&b, test[0], mm, &Options{Assign: AssignResponses}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("bins %v, step %v: the assignments code differently without a codebook", mm.Channels[0].Bins, mm.Step)
+		}
+	}
+	if err := Encode(new(bytes.Buffer), test[0], m, &Options{Assign: 7}); err == nil || err.Error() != "codec: unknown Assignment(7)" {
+		t.Errorf("unknown assignment: error %v", err)
+	}
+}
