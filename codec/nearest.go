@@ -9,9 +9,10 @@ import (
 // takes at a time.
 const nearestBlock = 1024
 
-// maxDescent bounds the moves of the descent; each strictly lowers the
-// error, so it only guards against a cycle through equal errors, which
-// the strict comparison already rules out.
+// maxDescent bounds the moves of one patch's descent. Every move strictly
+// lowers the error, so the descent ends anyway; the bound keeps the time
+// of a patch far from its response cell's reconstruction (content unlike
+// the training set) within a fixed multiple of the usual one or two moves.
 const maxDescent = 256
 
 // hasCodebook reports whether the channel has SPCA dimensions with few
