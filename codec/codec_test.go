@@ -255,14 +255,7 @@ func TestFastPathAgreement(t *testing.T) {
 			fast := make([]int32, n*dims)
 			c.quantizeExact(y, exact)
 			c.quantizeFast(y, fast)
-			diff, off, worst := 0, 0, 0
-			for i := range exact {
-				if exact[i] != fast[i] {
-					diff++
-					off += abs(int(exact[i] - fast[i]))
-					worst = max(worst, abs(int(exact[i]-fast[i])))
-				}
-			}
+			diff, off, worst := disagreement(exact, fast)
 			frac := float64(diff) / float64(len(exact))
 			t.Logf("%d×%d, step %v, %d bins: fast path differs from the exact path on %.3f%% of indices (mean |Δ| over those %.2f bins, largest %d)",
 				mm.Patch, mm.Patch, mm.Step, sumInts(c.Bins), 100*frac, float64(off)/math.Max(1, float64(diff)), worst)
@@ -277,12 +270,7 @@ func TestFastPathAgreement(t *testing.T) {
 			// exact ones.
 			c.moveToNearest(y, fast)
 			c.moveToNearest(y, exact)
-			diff = 0
-			for i := range exact {
-				if exact[i] != fast[i] {
-					diff++
-				}
-			}
+			diff, _, _ = disagreement(exact, fast)
 			frac = float64(diff) / float64(len(exact))
 			t.Logf("%d bins, nearest assignment: the fast start ends elsewhere on %.3f%% of indices", sumInts(c.Bins), 100*frac)
 			if frac > 0.01 {
@@ -290,6 +278,19 @@ func TestFastPathAgreement(t *testing.T) {
 			}
 		}
 	}
+}
+
+// disagreement counts the indices on which a and b differ, and sums and
+// bounds the size of those differences.
+func disagreement(a, b []int32) (diff, off, worst int) {
+	for i := range a {
+		if d := abs(int(a[i] - b[i])); d != 0 {
+			diff++
+			off += d
+			worst = max(worst, d)
+		}
+	}
+	return diff, off, worst
 }
 
 func sumInts(v []int) int {

@@ -155,8 +155,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	for ci, p := range planes {
 		c := m.Channels[ci]
 		hd.Bins = append(hd.Bins, c.Bins)
-		nearest := o.Assign == AssignNearest && m.Step == 0 && c.hasCodebook()
-		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, nearest)
+		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
 		var out *outliers
 		if m.Step > 0 {
 			out = c.findOutliers(y, idx, m.Step, slow)
@@ -179,7 +178,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 // quantizePlane cuts a plane into patches and returns their PCA
 // coefficients and indices, and the patches that took the exact SPCA
 // transform; with nearest, the indices of the cells with the nearest
-// reconstructions (the channel must have a codebook).
+// reconstructions where the channel has a codebook (moveToNearest).
 func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
 	y, grid = c.PCA.Project(p, n)
 	rows, dims := y.Dims()

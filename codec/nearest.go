@@ -37,11 +37,7 @@ func (c *Channel) moveToNearest(y *mat.Dense, idx []int32) bool {
 	if !c.hasCodebook() {
 		return false
 	}
-	k := c.Leading()
-	book := c.codebook()
-	if book == nil {
-		return false
-	}
+	k, book := c.Leading(), c.codebook()
 	n, dims := y.Dims()
 	bins := c.Bins[:k]
 	stride := make([]int, k)
