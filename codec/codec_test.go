@@ -446,7 +446,7 @@ func TestDecodeHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := test[0].Bounds().Size()
-	if h.Model != m.ID() || h.Version != 2 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
+	if h.Model != m.ID() || h.Version != formatVersionFlags || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
 		t.Errorf("header of a 3×3 file: %+v", h)
 	}
 }
@@ -516,6 +516,12 @@ func FuzzDecode(f *testing.F) {
 			f.Add(c)
 		}
 	}
+	// The layout before rest flags, which still decodes.
+	var b bytes.Buffer
+	if err := encodeVersion(&b, mixed, models[1], nil, formatVersionOutliers); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.

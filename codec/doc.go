@@ -47,14 +47,15 @@
 // for every coefficient, the same distortion step²/12 and the same slope
 // of distortion against rate in each. SetStep (`spca codec train --step`,
 // or `--uniform --bpp B`) is that mode: DeadZone quantisers (a centred
-// zero cell 4/3 of a step wide, centroid reconstruction) on every
+// zero cell 4/3 of a step wide, centroid reconstruction, exactly 0 in the
+// zero cell of a PCA coefficient) on every
 // coefficient — beyond the SPCA ones on the PCA coefficient, for the SPCA
 // ones on the response, scaled so that one unit is one step of the
 // unfolded coordinate and centred on the median response. Use it with
 // γ = 0: with γ > 0 the cells narrow where the density is high, which
 // fixed-length indices reward and an entropy coder does not. On Kodak
 // (train kodim01–06, test kodim07–12 and barbara), 4×4 patches in this
-// mode give 39.1 dB at 1.35 bpp where image/jpeg gives 37.7 dB at the same
+// mode give 39.35 dB at 1.35 bpp where image/jpeg gives 37.7 dB at the same
 // rate, and the seed's mode with 4×4 patches 35.0 dB at 1.50 bpp; PCA with
 // the same quantisers is still about 0.1 dB ahead at equal rate.
 //
@@ -87,15 +88,20 @@
 // # File format (.spc), little-endian
 //
 //	magic      "SPCI"
-//	version    u8: 1 (fixed-resolution models), 2 (entropy-constrained)
+//	version    u8: 1 (fixed-resolution models), 3 (entropy-constrained;
+//	           2 is version 3 without the rest flags)
 //	model      [32]byte  SHA-256 of the codec model file (checked at decode)
 //	width      u32, height u32 (at most 2^28 pixels)
 //	channels   u8 (1 luma, 3 YCbCr), depth u8 (8 or 16), patch u8 (n, 1..15)
 //	bins       per channel: u8 count (= n²), then u16 per coefficient
-//	streams    per channel: 1 + 3·(n²-1) symbol streams (dimension 1, then
-//	           each further dimension's three contexts), then one escape
-//	           stream of u16 values for symbols >= 255; in version 2 then
-//	           the outlier streams: a flag per patch (0 or 1), and the n²
+//	streams    per channel: in version 3 first three rest-flag streams
+//	           (a 0 or 1 per patch, by context class: see stream.go);
+//	           then 1 + 3·(n²-1) symbol streams (dimension 1, then
+//	           each further dimension's three contexts; in version 3 the
+//	           dimensions beyond SPCA hold symbols for the patches whose
+//	           rest flag is 1 only), then one escape
+//	           stream of u16 values for symbols >= 255; in versions 2 and
+//	           3 then the outlier streams: a flag per patch (0 or 1), and the n²
 //	           zigzag-coded 32-bit cells k of each outlier patch in turn
 //	           (4 bytes each), whose indices in the symbol streams are the
 //	           dimensions' centres; each stream is method u8 (0 raw, 1 FSE,
@@ -103,12 +109,13 @@
 //	checksum   CRC-32C of everything before it
 //
 // Version-1 files of entropy-constrained models (written before outliers
-// existed) still decode.
+// existed) and version-2 files (before rest flags) still decode.
 //
 // Decode checks the checksum, the model hash, every size against the image
-// (a dimension's streams must hold exactly one symbol per patch, checked
-// before any is decoded, so a file cannot make the decoder allocate more
-// than the image's own indices) and
+// (a dimension's streams must hold exactly one symbol per patch, at most
+// one for those the rest flags cover, checked before any is decoded, so a
+// file cannot make the decoder allocate more than the image's own
+// indices) and
 // every index against its bins, so a corrupt, truncated, hostile or
 // foreign file is a *FormatError in bounded time and memory. Decoding is
 // deterministic and bit-exact. The format is registered with the image

@@ -16,15 +16,27 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// hasOutliers reports whether files of version v hold outlier streams.
+func hasOutliers(v int) bool { return v == formatVersionOutliers || v == formatVersionFlags }
+
+// hasFlags reports whether files of version v code the rest flag of
+// every patch.
+func hasFlags(v int) bool { return v == formatVersionFlags }
+
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
 
 const (
 	formatVersion = 1
 	// formatVersionOutliers is the version of files coded with a model
-	// in the entropy-constrained mode: each channel's streams are
-	// followed by its outlier patches (see outliers).
+	// in the entropy-constrained mode before rest flags: each channel's
+	// streams are followed by its outlier patches (see outliers). Such
+	// files still decode.
 	formatVersionOutliers = 2
+	// formatVersionFlags is the version of files coded with a model in
+	// the entropy-constrained mode: version 2 with the rest flag of
+	// every patch coded before the symbol streams (see restFlags).
+	formatVersionFlags = 3
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -133,6 +145,16 @@ const fixedHeaderBytes = len(Magic) + 1 + 32 + 4 + 4 + 3
 // the luminance of colour images; colour models code Y, Cb and Cr. The
 // bit depth (8 or 16) of img is recorded and restored by Decode.
 func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
+	v := formatVersion
+	if m.Step > 0 {
+		v = formatVersionFlags
+	}
+	return encodeVersion(w, img, m, o, v)
+}
+
+// encodeVersion is Encode writing the layout of format version v, which
+// must suit the model (tests write the layouts older decoders read).
+func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) error {
 	if o == nil {
 		o = &Options{}
 	}
@@ -150,7 +172,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	} else {
 		planes = []patches.Plane{patches.Luminance(img)}
 	}
-	hd := Header{Version: formatVersion, Model: m.ID(), Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
+	hd := Header{Version: v, Model: m.ID(), Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	var body []byte
 	for ci, p := range planes {
 		c := m.Channels[ci]
@@ -160,13 +182,10 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 		if m.Step > 0 {
 			out = c.findOutliers(y, idx, m.Step, slow)
 		}
-		body = packStreams(body, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre))
-		if out != nil {
+		body = packStreams(body, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
+		if out != nil && hasOutliers(v) {
 			body = appendOutliers(body, out)
 		}
-	}
-	if m.Step > 0 {
-		hd.Version = formatVersionOutliers
 	}
 	out := hd.appendTo(nil)
 	out = append(out, body...)
@@ -209,12 +228,12 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 		g8 = image.NewGray(image.Rect(0, 0, w, h))
 	}
 	rows, ref, fromBook := c.leadRows(idx, grid.Blocks())
-	basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
 	cols := grid.Cols()
 	if k == dims && fromBook && (out == nil || out.n == 0) {
 		// SPCA codes every coefficient and the codebook holds every
 		// cell, so each cell decodes to fixed pixels: look them up
 		// instead of multiplying by the basis.
+		basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
 		pix8, pix16 := c.pixelBook(rows, basis, sixteen)
 		parallel.For(grid.Rows(), func(by int) {
 			for r := 0; r < n && by*n+r < h; r++ {
@@ -239,9 +258,11 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 		for j, q := range c.Rest {
 			levels[j] = q.Levels
 		}
+		weights := c.pixelWeights()
 		parallel.For(grid.Rows(), func(by int) {
 			y := make([]float64, dims)
 			pix := make([]float64, dims)
+			nz := make([]int, dims)
 			for bx := 0; bx < cols; bx++ {
 				i := by*cols + bx
 				if !out.patch(i, y) {
@@ -252,7 +273,7 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 						y[k+j] = l[idx[i*dims+k+j]]
 					}
 				}
-				c.pixels(pix, y, basis)
+				c.pixels(pix, y, weights, nz)
 				for r := 0; r < n && by*n+r < h; r++ {
 					py := by*n + r
 					x0, x1 := bx*n, min(bx*n+n, w)
@@ -290,29 +311,61 @@ func (c *Channel) pixel(p int, y, basis []float64) float64 {
 	return v
 }
 
+// pixelWeights returns the PCA basis transposed (dims×dims, row j = the
+// weights of coefficient j over the pixels), for pixels: the products of
+// one coefficient are then contiguous.
+func (c *Channel) pixelWeights() []float64 {
+	var t mat.Dense
+	t.CloneFrom(c.PCA.Basis.T())
+	return t.RawMatrix().Data
+}
+
 // pixels writes every pixel of the patch whose PCA coefficients are y
-// into pix, each summed exactly as pixel sums it. Four pixels go at once:
-// one sum is a chain of dependent additions, and four independent chains
-// keep the processor busy while each waits for its last addition.
-func (c *Channel) pixels(pix, y, basis []float64) {
+// into pix, each summed exactly as pixel sums it (the same products added
+// in the same order) but skipping the coefficients that are exactly 0:
+// adding a zero product changes no sum, and a dead-zone quantiser
+// reconstructs most high coefficients at exactly 0 (DeadZone). Eight
+// pixels go at once, each sum a chain of its own held in a register.
+// weights is pixelWeights; nz is scratch of len(y).
+func (c *Channel) pixels(pix, y, weights []float64, nz []int) {
 	dims := len(y)
-	p := 0
-	for ; p+4 <= len(pix); p += 4 {
-		r0 := basis[p*dims : (p+1)*dims]
-		r1 := basis[(p+1)*dims : (p+2)*dims][:len(r0)]
-		r2 := basis[(p+2)*dims : (p+3)*dims][:len(r0)]
-		r3 := basis[(p+3)*dims : (p+4)*dims][:len(r0)]
-		v0, v1, v2, v3 := c.PCA.Mean[p], c.PCA.Mean[p+1], c.PCA.Mean[p+2], c.PCA.Mean[p+3]
-		for j, yj := range y[:len(r0)] {
-			v0 += r0[j] * yj
-			v1 += r1[j] * yj
-			v2 += r2[j] * yj
-			v3 += r3[j] * yj
+	nz = nz[:len(y)]
+	n := 0
+	for j, yj := range y {
+		// Stored always, kept if nonzero: a count the compiler can
+		// keep without a branch on the zeros' irregular pattern.
+		nz[n] = j
+		if yj != 0 {
+			n++
 		}
-		pix[p], pix[p+1], pix[p+2], pix[p+3] = v0, v1, v2, v3
 	}
-	for ; p < len(pix); p++ {
-		pix[p] = c.pixel(p, y, basis)
+	nz = nz[:n]
+	mean := c.PCA.Mean[:dims]
+	p := 0
+	for ; p+8 <= dims; p += 8 {
+		m := mean[p : p+8 : p+8]
+		a0, a1, a2, a3, a4, a5, a6, a7 := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]
+		for _, j := range nz {
+			yj := y[j]
+			w := weights[j*dims+p : j*dims+p+8 : j*dims+p+8]
+			a0 += w[0] * yj
+			a1 += w[1] * yj
+			a2 += w[2] * yj
+			a3 += w[3] * yj
+			a4 += w[4] * yj
+			a5 += w[5] * yj
+			a6 += w[6] * yj
+			a7 += w[7] * yj
+		}
+		o := pix[p : p+8 : p+8]
+		o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
+	}
+	for ; p < dims; p++ {
+		v := mean[p]
+		for _, j := range nz {
+			v += weights[j*dims+p] * y[j]
+		}
+		pix[p] = v
 	}
 }
 
@@ -418,7 +471,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v != formatVersion && v != formatVersionOutliers {
+	if v != formatVersion && v != formatVersionOutliers && v != formatVersionFlags {
 		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &Header{Version: v}
@@ -514,8 +567,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	if h.Channels != len(m.Channels) || h.Patch != m.Patch {
 		return nil, &FormatError{Msg: "file and model disagree on channels or patch size"}
 	}
-	if h.Version == formatVersionOutliers && m.Step == 0 {
-		return nil, &FormatError{Msg: "a version-2 file needs a model in the entropy-constrained mode"}
+	if hasOutliers(h.Version) && m.Step == 0 {
+		return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file needs a model in the entropy-constrained mode", h.Version)}
 	}
 	grid := patches.NewGrid(h.Width, h.Height, h.Patch)
 	planes := make([]patches.Plane, h.Channels)
@@ -528,9 +581,14 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		}
 		dims := c.Dims()
 		blocks := grid.Blocks()
-		// Parse every stream header first (the outliers' two streams
-		// last), then entropy-decode the streams in parallel.
-		raw := make([]packedStream, numStreams(dims)+1)
+		// Parse every stream header first (the rest flags' first, the
+		// outliers' two streams last), then entropy-decode the streams
+		// in parallel.
+		flagCount := 0
+		if hasFlags(h.Version) {
+			flagCount = contexts
+		}
+		raw := make([]packedStream, flagCount+numStreams(dims)+1)
 		for k := range raw {
 			limit := blocks * dims
 			if k == len(raw)-1 {
@@ -542,7 +600,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			}
 		}
 		symbolStreamCount := len(raw)
-		if h.Version == formatVersionOutliers {
+		if hasOutliers(h.Version) {
 			var odd [2]packedStream
 			if odd, body, err = parseOutlierStreams(body, blocks, dims); err != nil {
 				return nil, &FormatError{Msg: err.Error()}
@@ -550,13 +608,24 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			raw = append(raw, odd[:]...)
 		}
 		// Every dimension has one symbol per patch, spread over its
-		// streams: checked before anything is allocated for them.
+		// streams (those the rest flags cover, at most one), and so do
+		// the flags: checked before anything is allocated for them.
+		from := restFrom(c.Leading())
+		if flagCount > 0 {
+			n := 0
+			for _, p := range raw[:flagCount] {
+				n += p.count
+			}
+			if n != blocks {
+				return nil, &FormatError{Msg: fmt.Sprintf("%d rest flags for %d patches", n, blocks)}
+			}
+		}
 		for j := 0; j < dims; j++ {
 			n := 0
 			for _, k := range dimStreams(j) {
-				n += raw[k].count
+				n += raw[flagCount+k].count
 			}
-			if n != blocks {
+			if n != blocks && !(flagCount > 0 && j >= from && n < blocks) {
 				return nil, &FormatError{Msg: fmt.Sprintf("%d symbols for the %d patches in dimension %d", n, blocks, j+1)}
 			}
 		}
@@ -572,7 +641,10 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 				return nil, &FormatError{Msg: err.Error()}
 			}
 		}
-		s := &symbolStreams{sub: out[:symbolStreamCount-1]}
+		s := &symbolStreams{sub: out[flagCount : symbolStreamCount-1], from: from}
+		if flagCount > 0 {
+			s.flags = out[:flagCount]
+		}
 		esc := out[symbolStreamCount-1]
 		if len(esc)%2 != 0 {
 			return nil, &FormatError{Msg: "odd escape stream"}
@@ -586,7 +658,7 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			return nil, &FormatError{Msg: err.Error()}
 		}
 		var odd *outliers
-		if h.Version == formatVersionOutliers {
+		if hasOutliers(h.Version) {
 			if odd, err = newOutliers(out[symbolStreamCount], out[symbolStreamCount+1], blocks, dims, m.Step); err != nil {
 				return nil, &FormatError{Msg: err.Error()}
 			}

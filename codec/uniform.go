@@ -30,8 +30,23 @@ const centroidPrior = 2
 // coefficient then has the same distortion, step²/12, and the same slope
 // of distortion against rate); Lloyd–Max is the optimum for fixed-length
 // indices instead. At most maxLevels cells.
+//
+// The zero cell reconstructs at exactly 0, not at its centroid: the
+// samples are centred transform coefficients, symmetric about 0, so the
+// centroid of the zero cell differs from 0 by sampling noise only (on the
+// order of 0.01 of a step), and an exact zero lets the decoder skip the
+// coefficient, as JPEG decoders skip zero coefficients.
 func DeadZone(samples []float64, step float64) (*ScalarQuantizer, error) {
-	return deadZoneQuantizer(samples, step, 0.25)
+	q, err := deadZoneQuantizer(samples, step, 0.25)
+	if err != nil {
+		return nil, err
+	}
+	// Only a zero cell bounded on both sides is the dead zone around 0
+	// (samples all of one sign may leave 0 in an end cell).
+	if zero := q.Index(0); zero > 0 && zero < len(q.Thresholds) {
+		q.Levels[zero] = 0
+	}
+	return q, nil
 }
 
 // deadZoneQuantizer is DeadZone with spare, the share of the samples'

@@ -64,6 +64,32 @@ func TestDeadZone(t *testing.T) {
 	if mse /= float64(len(x)); mse > step*step/12*1.5 {
 		t.Errorf("MSE %v, more than 1.5 × step²/12 = %v", mse, step*step/8)
 	}
+	// The zero cell reconstructs at exactly 0 (the decoder skips it), and
+	// its centroid was within sampling noise of it.
+	if q.Levels[zero] != 0 {
+		t.Errorf("zero cell level %v, want exactly 0", q.Levels[zero])
+	}
+	sum, cnt := 0.0, 0
+	for _, v := range x {
+		if q.Index(v) == zero {
+			sum += v
+			cnt++
+		}
+	}
+	if c := sum / float64(cnt); math.Abs(c) > 0.02*step {
+		t.Errorf("zero cell centroid %v, more than 2 %% of the step from 0", c)
+	}
+	// With samples all positive, 0 falls in the first (open) cell, whose
+	// level stays the centroid of its samples.
+	pos := make([]float64, len(x))
+	for i, v := range x {
+		pos[i] = 100 + math.Abs(v)
+	}
+	if qp, err := DeadZone(pos, step); err != nil {
+		t.Fatal(err)
+	} else if qp.Levels[qp.Index(0)] == 0 {
+		t.Error("the level of an end cell holding 0 was set to 0")
+	}
 	for _, bad := range []struct {
 		x    []float64
 		step float64

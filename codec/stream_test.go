@@ -1,0 +1,125 @@
+package codec
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spcalab/spca/patches"
+)
+
+// TestRestFlags checks the rest flags of the entropy-constrained mode on
+// the indices of a test texture: a patch's flag is set exactly when one
+// of its coefficients beyond SPCA is off its dimension's centre, those
+// dimensions hold one symbol per flagged patch and the others one per
+// patch, the streams decode back to the same indices, and broken flag
+// streams are errors.
+func TestRestFlags(t *testing.T) {
+	m := stepModel(t)
+	c := m.Channels[0]
+	_, test := images()
+	_, idx, grid, _ := c.quantizePlane(patches.Luminance(test[0]), m.Patch, false, false)
+	dims, k, cols := c.Dims(), c.Leading(), grid.Cols()
+	n := grid.Blocks()
+	from := restFrom(k)
+	flags := restFlags(idx, dims, from, c.Centre)
+	set := 0
+	for i := 0; i < n; i++ {
+		off := false
+		for j := from; j < dims; j++ {
+			off = off || int(idx[i*dims+j]) != c.Centre[j]
+		}
+		if off != (flags[i] == 1) {
+			t.Fatalf("patch %d: flag %d, coefficients beyond SPCA off centre: %v", i, flags[i], off)
+		}
+		set += int(flags[i])
+	}
+	t.Logf("%d of %d patches have a coefficient beyond SPCA off centre", set, n)
+	if set == 0 || set == n {
+		t.Fatalf("%d of %d flags set: the test needs both", set, n)
+	}
+	s := toSymbols(idx, dims, cols, c.Centre, k, true)
+	for j := 0; j < dims; j++ {
+		got := 0
+		for _, st := range dimStreams(j) {
+			got += len(s.sub[st])
+		}
+		want := n
+		if j >= from {
+			want = set
+		}
+		if got != want {
+			t.Errorf("dimension %d: %d symbols, want %d", j+1, got, want)
+		}
+	}
+	back := make([]int32, len(idx))
+	if err := fromSymbols(s, back, dims, cols, c.Centre, c.Bins); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back, idx) {
+		t.Fatal("the indices do not survive their symbols")
+	}
+	// Broken flag streams.
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct {
+		name    string
+		corrupt func([][]byte) [][]byte
+		want    string
+	}{
+		{"a flag of 2", func(f [][]byte) [][]byte {
+			c := rng.IntN(len(f[1]))
+			f[1] = slices.Clone(f[1])
+			f[1][c] = 2
+			return f
+		}, "rest flag 2"},
+		{"a flag short", func(f [][]byte) [][]byte { f[0] = f[0][:len(f[0])-1]; return f }, "too short"},
+		{"a flag too many", func(f [][]byte) [][]byte { f[2] = append(slices.Clone(f[2]), 0); return f }, "too long"},
+		{"no streams", func([][]byte) [][]byte { return nil }, "missing"},
+	} {
+		bad := *s
+		bad.flags = tc.corrupt(slices.Clone(s.flags))
+		if bad.flags == nil {
+			bad.flags = [][]byte{}
+		}
+		err := fromSymbols(&bad, back, dims, cols, c.Centre, c.Bins)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestPixelsSkipZeros checks that pixels, which skips zero coefficients
+// and sums eight pixels at once, gives exactly the sums of pixel, for
+// patch sizes whose pixel counts are and are not multiples of eight.
+func TestPixelsSkipZeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, m := range []*Model{trainedModel(t), stepModel(t), smallModel(t, func(o *TrainOptions) { o.Patch, o.Step = 4, 8 })} {
+		c := m.Channels[0]
+		dims := c.Dims()
+		basis := make([]float64, dims*dims)
+		for p := 0; p < dims; p++ {
+			for j := 0; j < dims; j++ {
+				basis[p*dims+j] = c.PCA.Basis.At(p, j)
+			}
+		}
+		weights := c.pixelWeights()
+		y := make([]float64, dims)
+		pix := make([]float64, dims)
+		nz := make([]int, dims)
+		for trial := 0; trial < 200; trial++ {
+			for j := range y {
+				y[j] = 0
+				if rng.IntN(3) == 0 {
+					y[j] = 40 * rng.NormFloat64()
+				}
+			}
+			c.pixels(pix, y, weights, nz)
+			for p := range pix {
+				if want := c.pixel(p, y, basis); pix[p] != want {
+					t.Fatalf("%d×%d: pixel %d = %v, pixel() = %v", m.Patch, m.Patch, p, pix[p], want)
+				}
+			}
+		}
+	}
+}
