@@ -332,8 +332,8 @@ func (c *Channel) pixels(pix, y, weights []float64, nz []int) {
 	nz = nz[:len(y)]
 	n := 0
 	for j, yj := range y {
-		// Stored always, kept if nonzero: a count the compiler can
-		// keep without a branch on the zeros' irregular pattern.
+		// Stored always, kept if nonzero: counted rather than
+		// appended.
 		nz[n] = j
 		if yj != 0 {
 			n++

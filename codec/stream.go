@@ -32,8 +32,10 @@ import (
 // coefficients without reading a symbol. Measured alternatives: coding
 // each patch's last significant dimension, as JPEG's end of block does,
 // saved 0.4 % on Kodak and cost 3.5–5.6 % on the test textures (the flag:
-// 0.4–1.1 %); in the fixed-resolution mode, with its few dense bins, it
-// cost 4.5 % (2×2 Kodak luma at 66 bins), so that mode codes no flags.
+// 0.4–1.1 %), and 4.5 % in the fixed-resolution mode with its few dense
+// bins (2×2 Kodak luma at 66 bins). That mode codes no flags: its
+// default 2×2 patches are all SPCA, which leaves a flag nothing to cover
+// (not measured for its larger patches).
 
 const (
 	methodRaw byte = iota
