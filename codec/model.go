@@ -69,6 +69,8 @@ type Channel struct {
 	findOnce  sync.Once
 	leadFind  []cellFinder // see finders
 	restFind  []cellFinder
+	levelOnce sync.Once
+	levelInv  *spca.LevelInverse // see levelInverse
 }
 
 // Leading returns the number of coefficients coded through SPCA (0 for
@@ -481,6 +483,8 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.pix8, c.pix16 = nil, nil
 	c.findOnce = sync.Once{}
 	c.leadFind, c.restFind = nil, nil
+	c.levelOnce = sync.Once{}
+	c.levelInv = nil
 	return c.prepare()
 }
 

@@ -223,3 +223,52 @@ func TestNeighbourDensity(t *testing.T) {
 		t.Logf("last sample (node %d): k-neighbours density %.1f× the true one", last, ratio)
 	}
 }
+
+// TestLevelInverse checks that the per-level inverse of a gamma-0 model
+// gives exactly Inverse of the levels, with levels inside, at and beyond
+// the ends of the responses' range (clamped), and that a model whose
+// metric is conditional has none.
+func TestLevelInverse(t *testing.T) {
+	const d = 3
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := bentSample(rng, 1500, d)
+	for _, gamma := range []float64{0, 1.0 / 3} {
+		o := DefaultOptions()
+		o.Gamma = gamma
+		o.Resolution = 1 << 12
+		m, err := Fit(x, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := m.Scale()
+		levels := make([][]float64, d)
+		for j := range levels {
+			for b := 0; b < 40; b++ {
+				levels[j] = append(levels[j], c[j]*(float64(b)/39*1.4-0.2))
+			}
+		}
+		inv, ok := m.LevelInverse(levels)
+		if ok != (gamma == 0) {
+			t.Fatalf("gamma %v: separable %v", gamma, ok)
+		}
+		if !ok {
+			continue
+		}
+		b := make([]int, d)
+		r := make([]float64, d)
+		got, want := make([]float64, d), make([]float64, d)
+		for trial := 0; trial < 2000; trial++ {
+			for j := range b {
+				b[j] = rng.IntN(len(levels[j]))
+				r[j] = levels[j][b[j]]
+			}
+			inv.Invert(got, b, nil)
+			if err := m.Inverse(want, r); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("levels %v: %v, Inverse %v", b, got, want)
+			}
+		}
+	}
+}

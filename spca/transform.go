@@ -426,17 +426,82 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 // metricInverse maps responses to unfolded coordinates, in sequence: the
 // table of dimension j depends on the coordinates before it.
 func (m *Model) metricInverse(r, u []float64, w *work) {
-	l := &m.lat
 	for j := 0; j < m.d; j++ {
 		if !m.sameFibers[j] {
 			m.tableWeights(j, u, w)
 		}
-		v := r[j] / m.c[j]
-		i, t0, t1 := m.searchBlend(j, v, w)
-		f := (v - t0) / (t1 - t0)
-		u[j] = l.lo[j] + (float64(i)+f)*m.tstep[j]
+		u[j] = m.axisInverse(j, r[j], w)
 	}
-	l.clampU(u)
+	m.lat.clampU(u)
+}
+
+// axisInverse is the unfolded coordinate (normalised, before clamping)
+// of response r on axis j, the table blended at the conditioning point
+// set by tableWeights unless the axis's fibers are all the same.
+func (m *Model) axisInverse(j int, r float64, w *work) float64 {
+	v := r / m.c[j]
+	i, t0, t1 := m.searchBlend(j, v, w)
+	f := (v - t0) / (t1 - t0)
+	return m.lat.lo[j] + (float64(i)+f)*m.tstep[j]
+}
+
+// LevelInverse is the inverse transform of a model with a separable
+// metric (gamma 0: each response depends on its own unfolded coordinate
+// only) restricted to responses whose coordinates take given levels, as
+// the cells of a quantiser do: the metric is inverted once per level, so
+// a response costs one lattice evaluation.
+type LevelInverse struct {
+	m *Model
+	u [][]float64 // per axis, the clamped unfolded coordinate of each level
+}
+
+// LevelInverse returns the inverse transform for responses whose
+// coordinate j is one of levels[j], or false if the model's metric is not
+// separable.
+func (m *Model) LevelInverse(levels [][]float64) (*LevelInverse, bool) {
+	if len(levels) != m.d {
+		panic("spca: LevelInverse needs levels for every axis")
+	}
+	for j := 1; j < m.d; j++ {
+		if !m.sameFibers[j] {
+			return nil, false
+		}
+	}
+	w := m.newWork()
+	v := &LevelInverse{m: m, u: make([][]float64, m.d)}
+	one := make([]float64, m.d)
+	for j, lv := range levels {
+		v.u[j] = make([]float64, len(lv))
+		for b, r := range lv {
+			// clampU treats each coordinate on its own.
+			for a := range one {
+				one[a] = m.lat.lo[a]
+			}
+			one[j] = m.axisInverse(j, r, w)
+			m.lat.clampU(one)
+			v.u[j][b] = one[j]
+		}
+	}
+	return v, true
+}
+
+// Invert writes to dst the inverse transform of the response whose
+// coordinate j is level b[j] of axis j: exactly Inverse of those levels.
+// s may be nil.
+func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
+	m := v.m
+	if len(dst) != m.d || len(b) != m.d {
+		panic("spca: Invert needs Dim values")
+	}
+	if s == nil {
+		s = m.NewMetricScratch()
+	}
+	w := s.w
+	for j, bj := range b {
+		w.u[j] = v.u[j][bj]
+	}
+	m.lat.eval(w.u, w.x, nil, w.idx, w.frac)
+	m.denorm(w.x, dst)
 }
 
 // searchBlend is searchSegment on the table of axis j blended at the
