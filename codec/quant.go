@@ -258,7 +258,7 @@ func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32)
 // levels, built once, or nil if SPCA's metric is not separable (gamma >
 // 0): with it a cell costs one lattice evaluation instead of a search in
 // each axis's metric table as well, about half of inverting a cell
-// (which is most of decoding a 4×4 file of a busy image).
+// (and inverting cells was half the CPU of decoding kodim08 in 4×4).
 func (c *Channel) levelInverse() *spca.LevelInverse {
 	c.levelOnce.Do(func() {
 		k := c.Leading()
