@@ -2,6 +2,7 @@ package spca
 
 import (
 	"bytes"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -93,6 +94,26 @@ func TestSearchBlend(t *testing.T) {
 	}
 }
 
+// gammaModels yields models fitted at gamma 0 (a separable metric) and
+// 1/3 (a conditional one) to one bent d-dimensional sample of rng.
+func gammaModels(t *testing.T, rng *rand.Rand, d int) iter.Seq2[float64, *Model] {
+	x := bentSample(rng, 1500, d)
+	return func(yield func(float64, *Model) bool) {
+		for _, gamma := range []float64{0, 1.0 / 3} {
+			o := DefaultOptions()
+			o.Gamma = gamma
+			o.Resolution = 1 << 12
+			m, err := Fit(x, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !yield(gamma, m) {
+				return
+			}
+		}
+	}
+}
+
 // TestSameFibers checks that gamma 0 gives metric tables of one repeated
 // fiber, read without blending, and that the reading agrees with the
 // blend of 2^j fibers to rounding, forward and inverse; other gammas keep
@@ -100,15 +121,7 @@ func TestSearchBlend(t *testing.T) {
 func TestSameFibers(t *testing.T) {
 	const d = 3
 	rng := rand.New(rand.NewPCG(9, 10))
-	x := bentSample(rng, 1500, d)
-	for _, gamma := range []float64{0, 1.0 / 3} {
-		o := DefaultOptions()
-		o.Gamma = gamma
-		o.Resolution = 1 << 12
-		m, err := Fit(x, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for gamma, m := range gammaModels(t, rng, d) {
 		for j := 1; j < d; j++ {
 			if m.sameFibers[j] != (gamma == 0) {
 				t.Fatalf("gamma %v, axis %d: sameFibers %v", gamma, j, m.sameFibers[j])
@@ -231,15 +244,7 @@ func TestNeighbourDensity(t *testing.T) {
 func TestLevelInverse(t *testing.T) {
 	const d = 3
 	rng := rand.New(rand.NewPCG(11, 12))
-	x := bentSample(rng, 1500, d)
-	for _, gamma := range []float64{0, 1.0 / 3} {
-		o := DefaultOptions()
-		o.Gamma = gamma
-		o.Resolution = 1 << 12
-		m, err := Fit(x, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for gamma, m := range gammaModels(t, rng, d) {
 		c := m.Scale()
 		levels := make([][]float64, d)
 		for j := range levels {
