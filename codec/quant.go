@@ -185,7 +185,7 @@ func (c *Channel) leadRows(idx []int32, n int) (rows []float64, ref []int32, fro
 		for i := range ref {
 			ref[i] = int32(i)
 		}
-		return c.eachRows(idx, n), ref, false
+		return c.cellRows(idx, nil, n), ref, false
 	}
 	rows, ref = c.distinctRows(idx, n)
 	return rows, ref, false
@@ -242,16 +242,7 @@ func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32)
 		}
 		ref[i] = slots[h] - 1
 	}
-	if li := c.levelInverse(); li != nil {
-		return c.invertLevels(li, idx, firsts), ref
-	}
-	centres := make([]float64, 0, len(firsts)*k)
-	for _, i := range firsts {
-		for j, b := range idx[int(i)*dims : int(i)*dims+k] {
-			centres = append(centres, c.leadValue(j, int(b)))
-		}
-	}
-	return c.invert(centres), ref
+	return c.cellRows(idx, firsts, len(firsts)), ref
 }
 
 // levelInverse returns the inverse SPCA transform of the channel's cell
@@ -279,18 +270,36 @@ func (c *Channel) levelInverse() *spca.LevelInverse {
 	return c.levelInv
 }
 
-// invertLevels returns the reconstruction of the leading cell of each
-// patch firsts lists (rows of k values), in parallel: exactly invert of
-// the cells' levels.
-func (c *Channel) invertLevels(li *spca.LevelInverse, idx []int32, firsts []int32) []float64 {
+// cellRows returns the reconstruction of the leading cell (rows of k
+// values) of patch at[r] of idx for r < count, or of patch r if at is
+// nil: through levelInverse where the metric is separable, in parallel,
+// else through invert of the cells' levels, which it equals exactly.
+func (c *Channel) cellRows(idx []int32, at []int32, count int) []float64 {
 	k, dims := c.Leading(), c.Dims()
-	rows := make([]float64, len(firsts)*k)
+	patch := func(r int) int {
+		if at == nil {
+			return r
+		}
+		return int(at[r])
+	}
+	li := c.levelInverse()
+	if li == nil {
+		centres := make([]float64, 0, count*k)
+		for r := 0; r < count; r++ {
+			i := patch(r)
+			for j, b := range idx[i*dims : i*dims+k] {
+				centres = append(centres, c.leadValue(j, int(b)))
+			}
+		}
+		return c.invert(centres)
+	}
+	rows := make([]float64, count*k)
 	const block = 512
-	parallel.For((len(firsts)+block-1)/block, func(blk int) {
+	parallel.For((count+block-1)/block, func(blk int) {
 		s := c.SPCA.NewMetricScratch()
 		b := make([]int, k)
-		for r := blk * block; r < min(len(firsts), (blk+1)*block); r++ {
-			i := int(firsts[r])
+		for r := blk * block; r < min(count, (blk+1)*block); r++ {
+			i := patch(r)
 			for j := range b {
 				b[j] = int(idx[i*dims+j])
 			}
@@ -298,20 +307,6 @@ func (c *Channel) invertLevels(li *spca.LevelInverse, idx []int32, firsts []int3
 		}
 	})
 	return rows
-}
-
-// eachRows is leadRows inverting the leading cell of every patch (row i
-// for patch i), for cells that cannot be numbered in 64 bits (fine steps
-// on up to 8 SPCA dimensions).
-func (c *Channel) eachRows(idx []int32, n int) []float64 {
-	k, dims := c.Leading(), c.Dims()
-	centres := make([]float64, 0, n*k)
-	for i := 0; i < n; i++ {
-		for j, b := range idx[i*dims : i*dims+k] {
-			centres = append(centres, c.leadValue(j, int(b)))
-		}
-	}
-	return c.invert(centres)
 }
 
 // invert returns the inverse SPCA transform of the responses r (rows of

@@ -342,9 +342,9 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 		}
 		ds := make([]acDecoder, len(g))
 		for a, j := range g {
-			ds[a] = newACDecoder(s, j, cols, centre[j], bins[j], s.esc[first[j]:first[j+1]])
+			ds[a] = newACDecoder(s, j, cols, centre[j], bins[j], s.esc[first[j]:first[j+1]], rest)
 		}
-		errs[gi] = fromSymbolsAC(ds, idx, dims, cols, rest, s.from)
+		errs[gi] = fromSymbolsAC(ds, idx, dims, cols)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -366,10 +366,14 @@ type acDecoder struct {
 	e         int
 	above     []int32 // the previous row of blocks
 	left      int
+	rest      []uint8 // the rest flags, if they cover the dimension
 }
 
-func newACDecoder(s *symbolStreams, j, cols, cj, bj int, esc []uint16) acDecoder {
+func newACDecoder(s *symbolStreams, j, cols, cj, bj int, esc []uint16, rest []uint8) acDecoder {
 	d := acDecoder{j: j, cj: cj, bj: bj, esc: esc, above: make([]int32, cols)}
+	if j >= s.from {
+		d.rest = rest
+	}
 	for c, k := range dimStreams(j) {
 		d.subs[c] = s.sub[k]
 	}
@@ -378,9 +382,9 @@ func newACDecoder(s *symbolStreams, j, cols, cj, bj int, esc []uint16) acDecoder
 
 // fromSymbolsAC decodes the dimensions of ds into idx (blocks×dims),
 // block by block, each with the contexts toSymbolsDim coded it with; a
-// block whose rest flag is clear (if rest is not nil) is at the centre of
-// the dimensions from `from` on.
-func fromSymbolsAC(ds []acDecoder, idx []int32, dims, cols int, rest []uint8, from int) error {
+// block whose rest flag is clear is at the centre of the dimensions the
+// flags cover.
+func fromSymbolsAC(ds []acDecoder, idx []int32, dims, cols int) error {
 	n := len(idx) / dims
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
@@ -392,8 +396,8 @@ func fromSymbolsAC(ds []acDecoder, idx []int32, dims, cols int, rest []uint8, fr
 			// symbol is masked to 0 (the centre) and its stream does not
 			// advance, without a branch on the flags' irregular pattern.
 			keep := 1
-			if rest != nil && d.j >= from {
-				keep = int(rest[i])
+			if d.rest != nil {
+				keep = int(d.rest[i])
 			}
 			c := acContext(i, col, cols, d.left, d.above, d.cj)
 			p := d.pos[c]

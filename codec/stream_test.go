@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/patches"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestRestFlags checks the rest flags of the entropy-constrained mode on
@@ -75,13 +76,10 @@ func TestRestFlags(t *testing.T) {
 		}, "rest flag 2"},
 		{"a flag short", func(f [][]byte) [][]byte { f[0] = f[0][:len(f[0])-1]; return f }, "too short"},
 		{"a flag too many", func(f [][]byte) [][]byte { f[2] = append(slices.Clone(f[2]), 0); return f }, "too long"},
-		{"no streams", func([][]byte) [][]byte { return nil }, "missing"},
+		{"no streams", func([][]byte) [][]byte { return [][]byte{} }, "missing"},
 	} {
 		bad := *s
 		bad.flags = tc.corrupt(slices.Clone(s.flags))
-		if bad.flags == nil {
-			bad.flags = [][]byte{}
-		}
 		err := fromSymbols(&bad, back, dims, cols, c.Centre, c.Bins)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
@@ -97,12 +95,7 @@ func TestPixelsSkipZeros(t *testing.T) {
 	for _, m := range []*Model{trainedModel(t), stepModel(t), smallModel(t, func(o *TrainOptions) { o.Patch, o.Step = 4, 8 })} {
 		c := m.Channels[0]
 		dims := c.Dims()
-		basis := make([]float64, dims*dims)
-		for p := 0; p < dims; p++ {
-			for j := 0; j < dims; j++ {
-				basis[p*dims+j] = c.PCA.Basis.At(p, j)
-			}
-		}
+		basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // as reconstructGray takes it
 		weights := c.pixelWeights()
 		y := make([]float64, dims)
 		pix := make([]float64, dims)

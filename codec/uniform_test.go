@@ -228,7 +228,7 @@ func TestUniformMode(t *testing.T) {
 	c.quantizeExact(y, idx)
 	n, dims := y.Dims()
 	distinct, ref := c.distinctRows(idx, n)
-	each := c.eachRows(idx, n)
+	each := c.cellRows(idx, nil, n)
 	k := c.Leading()
 	if len(distinct) >= len(each) {
 		t.Errorf("%d distinct cells among %d patches", len(distinct)/k, n)

@@ -48,16 +48,24 @@ func (l *lattice) width(j int) float64 { return float64(l.g[j]-1) * l.step[j] }
 // documented extrapolation range) and reports whether it had to.
 func (l *lattice) clampU(u []float64) bool {
 	clamped := false
-	for j := range u {
-		w := l.width(j)
-		lo, hi := l.lo[j]-w, l.lo[j]+2*w
-		if u[j] < lo {
-			u[j], clamped = lo, true
-		} else if u[j] > hi {
-			u[j], clamped = hi, true
-		}
+	for j, v := range u {
+		var c bool
+		u[j], c = l.clampAxis(j, v)
+		clamped = clamped || c
 	}
 	return clamped
+}
+
+// clampAxis is clampU for coordinate j alone: each is clamped on its own.
+func (l *lattice) clampAxis(j int, v float64) (float64, bool) {
+	w := l.width(j)
+	lo, hi := l.lo[j]-w, l.lo[j]+2*w
+	if v < lo {
+		return lo, true
+	} else if v > hi {
+		return hi, true
+	}
+	return v, false
 }
 
 // cell returns the lower node index of the cell holding t along axis j and

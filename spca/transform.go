@@ -469,17 +469,10 @@ func (m *Model) LevelInverse(levels [][]float64) (*LevelInverse, bool) {
 	}
 	w := m.newWork()
 	v := &LevelInverse{m: m, u: make([][]float64, m.d)}
-	one := make([]float64, m.d)
 	for j, lv := range levels {
 		v.u[j] = make([]float64, len(lv))
 		for b, r := range lv {
-			// clampU treats each coordinate on its own.
-			for a := range one {
-				one[a] = m.lat.lo[a]
-			}
-			one[j] = m.axisInverse(j, r, w)
-			m.lat.clampU(one)
-			v.u[j][b] = one[j]
+			v.u[j][b], _ = m.lat.clampAxis(j, m.axisInverse(j, r, w))
 		}
 	}
 	return v, true
