@@ -3,10 +3,13 @@ package codec
 import (
 	"bytes"
 	"image"
+	"image/draw"
 	"image/jpeg"
+	"os"
 	"sync"
 	"testing"
 
+	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -137,6 +140,67 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 	b.Run("jpeg-q75", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := jpeg.Decode(bytes.NewReader(j.Bytes())); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkFile encodes and decodes a real image with a trained model,
+// beside image/jpeg: SPCA_BENCH_MODEL names the model file and
+// SPCA_BENCH_IMAGE the image (for instance a Kodak picture and a model
+// trained on others by spca codec train). Skipped unless both are set.
+func BenchmarkFile(b *testing.B) {
+	mp, ip := os.Getenv("SPCA_BENCH_MODEL"), os.Getenv("SPCA_BENCH_IMAGE")
+	if mp == "" || ip == "" {
+		b.Skip("SPCA_BENCH_MODEL and SPCA_BENCH_IMAGE not set")
+	}
+	m, err := LoadModel(mp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := patches.Load(ip)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(m.Channels) == 1 { // both coders then see the same grey image
+		g := image.NewGray(img.Bounds())
+		draw.Draw(g, g.Rect, img, g.Rect.Min, draw.Src)
+		img = g
+	}
+	var s, j bytes.Buffer
+	if err := Encode(&s, img, m, nil); err != nil { // builds the tables
+		b.Fatal(err)
+	}
+	if err := jpeg.Encode(&j, img, &jpeg.Options{Quality: 75}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("encode-spca", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := Encode(&w, img, m, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encode-jpeg-q75", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := jpeg.Encode(&w, img, &jpeg.Options{Quality: 75}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode-spca", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Decode(bytes.NewReader(s.Bytes()), m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode-jpeg-q75", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			if _, err := jpeg.Decode(bytes.NewReader(j.Bytes())); err != nil {
 				b.Fatal(err)

@@ -28,15 +28,16 @@ type Model struct {
 	tstep     []float64   // table node spacing along each axis
 	// sameFibers[j]: every fiber of tables[j] is the same (gamma 0), so
 	// the metric of axis j does not depend on u_<j (see setSameFibers).
-	sameFibers []bool
-	fiber0     []float64 // drawn part of the first curve at the lattice nodes
-	fiber0S    []float64 // their coordinates u_1
-	fiber0Lo   int       // lattice nodes of the drawn part
-	fiber0Hi   int
-	curve1     polyline  // the drawn first curve (no frames)
-	tolN       float64   // forward tolerance, normalised units
-	restartU   []float64 // coarse lattice nodes for restarts (setRestartNodes)
-	restartX   []float64
+	sameFibers  []bool
+	fiber0      []float64 // drawn part of the first curve at the lattice nodes
+	fiber0S     []float64 // their coordinates u_1
+	fiber0Lo    int       // lattice nodes of the drawn part
+	fiber0Hi    int
+	curve1      polyline  // the drawn first curve (no frames)
+	tolN        float64   // forward tolerance, normalised units
+	restartU    []float64 // coarse lattice nodes for restarts (setRestartNodes)
+	restartX    []float64
+	restartTree *nodeTree // nearest of the restartX
 }
 
 // Dim returns the dimension d of samples and responses.

@@ -89,14 +89,8 @@ const restartNodes = 4096
 // coarse sub-lattice (see setRestartNodes): a restart only needs the right
 // basin, Newton does the rest.
 func (m *Model) nearestNode(z, u []float64) {
-	d := m.d
-	best, bi := math.Inf(1), 0
-	for i := 0; i < len(m.restartX)/d; i++ {
-		if v := dist2(z, m.restartX[i*d:(i+1)*d]); v < best {
-			best, bi = v, i
-		}
-	}
-	copy(u, m.restartU[bi*d:(bi+1)*d])
+	bi := m.restartTree.nearest(z)
+	copy(u, m.restartU[bi*m.d:(bi+1)*m.d])
 }
 
 // setRestartNodes lists, once per model, the nodes nearestNode scans: at
@@ -146,6 +140,7 @@ func (m *Model) setRestartNodes() {
 			break
 		}
 	}
+	m.restartTree = newNodeTree(m.restartX, d)
 }
 
 // newton runs at most maxIter damped Newton corrections from u.

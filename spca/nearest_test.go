@@ -1,0 +1,100 @@
+package spca
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// scanNearest is the reference of nodeTree.nearest: the first of the
+// closest points by a scan in order.
+func scanNearest(x []float64, d int, z []float64) int {
+	best, bi := math.Inf(1), 0
+	for i := 0; i < len(x)/d; i++ {
+		if v := dist2(z, x[i*d:(i+1)*d]); v < best {
+			best, bi = v, i
+		}
+	}
+	return bi
+}
+
+// TestNodeTree checks that the k-d tree returns the scan's answer, ties
+// included: on an integer grid with repeated points, queried at grid and
+// half-grid points (many equidistant points), at random points, far away,
+// and with NaN; and on the restart nodes of a fitted model.
+func TestNodeTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	check := func(name string, x []float64, d int, queries [][]float64) {
+		t.Helper()
+		tree := newNodeTree(x, d)
+		for _, z := range queries {
+			if got, want := tree.nearest(z), scanNearest(x, d, z); got != want {
+				t.Fatalf("%s: nearest of %v is point %d, the scan gives %d", name, z, got, want)
+			}
+		}
+	}
+	for _, d := range []int{1, 3, 4} {
+		var grid []float64
+		for i := 0; i < 700; i++ {
+			for j := 0; j < d; j++ {
+				grid = append(grid, float64(rng.IntN(6)))
+			}
+		}
+		var qs [][]float64
+		for i := 0; i < 3000; i++ {
+			z := make([]float64, d)
+			for j := range z {
+				switch i % 3 {
+				case 0:
+					z[j] = float64(rng.IntN(13)) / 2
+				case 1:
+					z[j] = 8*rng.Float64() - 1
+				default:
+					z[j] = 1e3 * rng.NormFloat64()
+				}
+			}
+			qs = append(qs, z)
+		}
+		nan := make([]float64, d)
+		nan[d-1] = math.NaN()
+		qs = append(qs, nan)
+		check("grid", grid, d, qs)
+	}
+	for gamma, m := range gammaModels(t, rng, 4) {
+		var qs [][]float64
+		n := len(m.restartX) / 4
+		for i := 0; i < 2000; i++ {
+			p := m.restartX[rng.IntN(n)*4:][:4]
+			z := make([]float64, 4)
+			for j := range z {
+				z[j] = p[j] + 0.3*rng.NormFloat64()
+			}
+			qs = append(qs, z, p)
+		}
+		check(map[float64]string{0: "gamma 0 model", 1.0 / 3: "gamma 1/3 model"}[gamma], m.restartX, 4, qs)
+	}
+}
+
+func BenchmarkNearestNode(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const d, n = 4, restartNodes
+	x := make([]float64, n*d)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	z := make([][]float64, 1024)
+	for i := range z {
+		z[i] = []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+	}
+	tree := newNodeTree(x, d)
+	b.Run("tree", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			tree.nearest(z[i%len(z)])
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			scanNearest(x, d, z[i%len(z)])
+		}
+	})
+}
