@@ -489,7 +489,7 @@ func FuzzDecode(f *testing.F) {
 	// Small models: every fuzzing worker trains its own under coverage
 	// instrumentation, which with the full-size models took most of a
 	// 150 s run.
-	models := []*Model{smallModel(f), smallStepModel(f)}
+	models := []*Model{smallModel(f), smallStepModel(f), smallColorModel(f)}
 	_, test := images()
 	// Half texture, half checkerboard: the step model codes the latter as
 	// outlier patches.
@@ -510,8 +510,12 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal("no outlier patch in the seed image")
 	}
 	for _, m := range models {
+		img := image.Image(mixed)
+		if m.Color {
+			img = testimages.ColorTexture(50, 37, 7)
+		}
 		var b bytes.Buffer
-		if err := Encode(&b, mixed, m, nil); err != nil {
+		if err := Encode(&b, img, m, nil); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
@@ -604,7 +608,13 @@ func TestFusedReconstruction(t *testing.T) {
 		if fromBook != (m.Step == 0) {
 			t.Fatalf("step %v: codebook used: %v", m.Step, fromBook)
 		}
-		plane := c.reconstructPlane(idx, grid, nil)
+		plane := referencePlane(c, idx, grid)
+		fused := c.reconstructPlane(idx, grid, nil)
+		for i, v := range fused.Pix {
+			if math.Abs(v-plane.Pix[i]) > 1e-9 {
+				t.Fatalf("step %v: sample %d of the plane %v, generic path %v", m.Step, i, v, plane.Pix[i])
+			}
+		}
 		for _, sixteen := range []bool{false, true} {
 			got := c.reconstructGray(idx, grid, sixteen, nil)
 			if b := got.Bounds(); b.Dx() != plane.W || b.Dy() != plane.H {
@@ -627,6 +637,24 @@ func TestFusedReconstruction(t *testing.T) {
 			}
 		}
 	}
+}
+
+// referencePlane decodes indices the generic way: coefficients in a
+// matrix, the inverse PCA as a matrix product, patches assembled.
+func referencePlane(c *Channel, idx []int32, grid patches.Grid) patches.Plane {
+	n, dims, k := grid.Blocks(), c.Dims(), c.Leading()
+	y := mat.NewDense(n, dims, nil)
+	rows, ref, _ := c.leadRows(idx, n)
+	for i := 0; i < n; i++ {
+		row := y.RawRowView(i)
+		if k > 0 {
+			copy(row[:k], rows[int(ref[i])*k:][:k])
+		}
+		for j := k; j < dims; j++ {
+			row[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
+		}
+	}
+	return patches.Assemble(c.PCA.Inverse(nil, y), grid)
 }
 
 // TestDistinctRows checks the numbering of an image's distinct leading

@@ -254,42 +254,22 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 			}
 		})
 	} else {
-		levels := make([][]float64, dims-k)
-		for j, q := range c.Rest {
-			levels[j] = q.Levels
-		}
-		weights := c.pixelWeights()
-		parallel.For(grid.Rows(), func(by int) {
-			y := make([]float64, dims)
-			pix := make([]float64, dims)
-			nz := make([]int, dims)
-			for bx := 0; bx < cols; bx++ {
-				i := by*cols + bx
-				if !out.patch(i, y) {
-					if k > 0 {
-						copy(y[:k], rows[int(ref[i])*k:][:k])
-					}
-					for j, l := range levels {
-						y[k+j] = l[idx[i*dims+k+j]]
-					}
-				}
-				c.pixels(pix, y, weights, nz)
-				for r := 0; r < n && by*n+r < h; r++ {
-					py := by*n + r
-					x0, x1 := bx*n, min(bx*n+n, w)
-					src := pix[r*n : r*n+x1-x0]
-					if sixteen {
-						dst := g16.Pix[py*g16.Stride+2*x0:]
-						for cx, v := range src {
-							q := patches.Quantize16(v)
-							dst[2*cx], dst[2*cx+1] = uint8(q>>8), uint8(q)
-						}
-						continue
-					}
-					dst := g8.Pix[py*g8.Stride+x0:]
+		c.eachPatch(idx, grid, out, rows, ref, func(by, bx int, pix []float64) {
+			for r := 0; r < n && by*n+r < h; r++ {
+				py := by*n + r
+				x0, x1 := bx*n, min(bx*n+n, w)
+				src := pix[r*n : r*n+x1-x0]
+				if sixteen {
+					dst := g16.Pix[py*g16.Stride+2*x0:]
 					for cx, v := range src {
-						dst[cx] = patches.Quantize8(v)
+						q := patches.Quantize16(v)
+						dst[2*cx], dst[2*cx+1] = uint8(q>>8), uint8(q)
 					}
+					continue
+				}
+				dst := g8.Pix[py*g8.Stride+x0:]
+				for cx, v := range src {
+					dst[cx] = patches.Quantize8(v)
 				}
 			}
 		})
@@ -401,15 +381,52 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 }
 
 // reconstructPlane decodes indices (and outlier patches, if out is not
-// nil) back to a plane.
+// nil) back to a plane of unrounded samples, as reconstructGray does
+// before rounding.
 func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid, out *outliers) patches.Plane {
-	y := mat.NewDense(grid.Blocks(), c.Dims(), nil)
-	c.dequantize(idx, y)
-	for i := 0; out != nil && i < len(out.at); i++ {
-		out.patch(i, y.RawRowView(i))
+	n, w, h := grid.N, grid.W, grid.H
+	plane := patches.NewPlane(w, h)
+	rows, ref, _ := c.leadRows(idx, grid.Blocks())
+	c.eachPatch(idx, grid, out, rows, ref, func(by, bx int, pix []float64) {
+		for r := 0; r < n && by*n+r < h; r++ {
+			x0, x1 := bx*n, min(bx*n+n, w)
+			copy(plane.Pix[(by*n+r)*w+x0:], pix[r*n:r*n+x1-x0])
+		}
+	})
+	return plane
+}
+
+// eachPatch decodes every patch to its n×n unrounded pixels, in parallel
+// over rows of blocks, and hands them to emit with the block's position:
+// the leading coefficients from leadRows's rows and ref, the others from
+// their quantisers' levels (or the outlier patch of out), then the
+// inverse PCA (pixels). emit may reuse nothing of pix after it returns.
+func (c *Channel) eachPatch(idx []int32, grid patches.Grid, out *outliers, rows []float64, ref []int32, emit func(by, bx int, pix []float64)) {
+	dims, k := c.Dims(), c.Leading()
+	levels := make([][]float64, dims-k)
+	for j, q := range c.Rest {
+		levels[j] = q.Levels
 	}
-	x := c.PCA.Inverse(nil, y)
-	return patches.Assemble(x, grid)
+	weights := c.pixelWeights()
+	cols := grid.Cols()
+	parallel.For(grid.Rows(), func(by int) {
+		y := make([]float64, dims)
+		pix := make([]float64, dims)
+		nz := make([]int, dims)
+		for bx := 0; bx < cols; bx++ {
+			i := by*cols + bx
+			if !out.patch(i, y) {
+				if k > 0 {
+					copy(y[:k], rows[int(ref[i])*k:][:k])
+				}
+				for j, l := range levels {
+					y[k+j] = l[idx[i*dims+k+j]]
+				}
+			}
+			c.pixels(pix, y, weights, nz)
+			emit(by, bx, pix)
+		}
+	})
 }
 
 func depthOf(img image.Image) int {
@@ -571,111 +588,158 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file needs a model in the entropy-constrained mode", h.Version)}
 	}
 	grid := patches.NewGrid(h.Width, h.Height, h.Patch)
-	planes := make([]patches.Plane, h.Channels)
-	for ci := range planes {
-		c := m.Channels[ci]
-		for j, b := range h.Bins[ci] {
-			if b != c.Bins[j] {
-				return nil, &FormatError{Msg: "file and model disagree on the bins"}
-			}
+	// The streams of every channel are parsed and counted first, in file
+	// order; the channels then decode concurrently (each in parallel
+	// inside, but with steps that use one core).
+	chans := make([]channelStreams, h.Channels)
+	for ci := range chans {
+		if chans[ci], body, err = parseChannel(body, h, ci, m.Channels[ci], grid.Blocks()); err != nil {
+			return nil, err
 		}
-		dims := c.Dims()
-		blocks := grid.Blocks()
-		// Parse every stream header first (the rest flags' first, the
-		// outliers' two streams last), then entropy-decode the streams
-		// in parallel.
-		flagCount := 0
-		if hasFlags(h.Version) {
-			flagCount = contexts
-		}
-		raw := make([]packedStream, flagCount+numStreams(dims)+1)
-		for k := range raw {
-			limit := blocks * dims
-			if k == len(raw)-1 {
-				limit *= 2 // the escape stream holds 2 bytes per value
-			}
-			raw[k], body, err = parseStream(body, limit)
-			if err != nil {
-				return nil, &FormatError{Msg: err.Error()}
-			}
-		}
-		symbolStreamCount := len(raw)
-		if hasOutliers(h.Version) {
-			var odd [2]packedStream
-			if odd, body, err = parseOutlierStreams(body, blocks, dims); err != nil {
-				return nil, &FormatError{Msg: err.Error()}
-			}
-			raw = append(raw, odd[:]...)
-		}
-		// Every dimension has one symbol per patch, spread over its
-		// streams (those the rest flags cover, at most one), and so do
-		// the flags: checked before anything is allocated for them.
-		from := restFrom(c.Leading())
-		if flagCount > 0 {
-			n := 0
-			for _, p := range raw[:flagCount] {
-				n += p.count
-			}
-			if n != blocks {
-				return nil, &FormatError{Msg: fmt.Sprintf("%d rest flags for %d patches", n, blocks)}
-			}
-		}
-		for j := 0; j < dims; j++ {
-			n := 0
-			for _, k := range dimStreams(j) {
-				n += raw[flagCount+k].count
-			}
-			if n != blocks && !(flagCount > 0 && j >= from && n < blocks) {
-				return nil, &FormatError{Msg: fmt.Sprintf("%d symbols for the %d patches in dimension %d", n, blocks, j+1)}
-			}
-		}
-		out := make([][]byte, len(raw))
-		errs := make([]error, len(raw))
-		parallel.For(len(raw), func(k int) {
-			sc := scratches.Get().(*fse.Scratch)
-			out[k], errs[k] = raw[k].decode(sc)
-			scratches.Put(sc)
-		})
-		for _, err := range errs {
-			if err != nil {
-				return nil, &FormatError{Msg: err.Error()}
-			}
-		}
-		s := &symbolStreams{sub: out[flagCount : symbolStreamCount-1], from: from}
-		if flagCount > 0 {
-			s.flags = out[:flagCount]
-		}
-		esc := out[symbolStreamCount-1]
-		if len(esc)%2 != 0 {
-			return nil, &FormatError{Msg: "odd escape stream"}
-		}
-		for i := 0; i < len(esc); i += 2 {
-			s.esc = append(s.esc, binary.LittleEndian.Uint16(esc[i:]))
-		}
-		idx := getIndices(blocks * dims)
-		defer putIndices(idx)
-		if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
-			return nil, &FormatError{Msg: err.Error()}
-		}
-		var odd *outliers
-		if hasOutliers(h.Version) {
-			if odd, err = newOutliers(out[symbolStreamCount], out[symbolStreamCount+1], blocks, dims, m.Step); err != nil {
-				return nil, &FormatError{Msg: err.Error()}
-			}
-		}
-		if h.Channels == 1 {
-			if len(body) != 0 {
-				return nil, &FormatError{Msg: "trailing bytes"}
-			}
-			return c.reconstructGray(idx, grid, h.Depth == 16, odd), nil
-		}
-		planes[ci] = c.reconstructPlane(idx, grid, odd)
 	}
 	if len(body) != 0 {
 		return nil, &FormatError{Msg: "trailing bytes"}
 	}
 	if h.Channels == 1 {
-		return patches.FromPlane(planes[0], h.Depth == 16), nil
+		var img image.Image
+		err := chans[0].decode(m.Channels[0], grid, m.Step, func(idx []int32, odd *outliers) {
+			img = m.Channels[0].reconstructGray(idx, grid, h.Depth == 16, odd)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return img, nil
+	}
+	planes := make([]patches.Plane, h.Channels)
+	errs := make([]error, h.Channels)
+	var wg sync.WaitGroup
+	for ci := range chans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := m.Channels[ci]
+			errs[ci] = chans[ci].decode(c, grid, m.Step, func(idx []int32, odd *outliers) {
+				planes[ci] = c.reconstructPlane(idx, grid, odd)
+			})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	return patches.FromYCbCr([3]patches.Plane(planes), h.Depth == 16), nil
+}
+
+// channelStreams are the parsed, still entropy-coded streams of one
+// channel of an .spc file.
+type channelStreams struct {
+	raw                          []packedStream // flags, symbols, escapes, outliers
+	flagCount, symbolStreamCount int
+	outliers                     bool
+}
+
+// parseChannel splits the streams of channel ci off body and checks its
+// bins against the model's and its symbol counts against the patches before anything is allocated
+// for them.
+func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (channelStreams, []byte, error) {
+	var cs channelStreams
+	for j, b := range h.Bins[ci] {
+		if b != c.Bins[j] {
+			return cs, nil, &FormatError{Msg: "file and model disagree on the bins"}
+		}
+	}
+	dims := c.Dims()
+	// Stream headers in file order: the rest flags' first, the
+	// outliers' two streams last.
+	if hasFlags(h.Version) {
+		cs.flagCount = contexts
+	}
+	cs.raw = make([]packedStream, cs.flagCount+numStreams(dims)+1)
+	var err error
+	for k := range cs.raw {
+		limit := blocks * dims
+		if k == len(cs.raw)-1 {
+			limit *= 2 // the escape stream holds 2 bytes per value
+		}
+		cs.raw[k], body, err = parseStream(body, limit)
+		if err != nil {
+			return cs, nil, &FormatError{Msg: err.Error()}
+		}
+	}
+	cs.symbolStreamCount = len(cs.raw)
+	if cs.outliers = hasOutliers(h.Version); cs.outliers {
+		var odd [2]packedStream
+		if odd, body, err = parseOutlierStreams(body, blocks, dims); err != nil {
+			return cs, nil, &FormatError{Msg: err.Error()}
+		}
+		cs.raw = append(cs.raw, odd[:]...)
+	}
+	// Every dimension has one symbol per patch, spread over its streams
+	// (those the rest flags cover, at most one), and so do the flags.
+	from := restFrom(c.Leading())
+	if cs.flagCount > 0 {
+		n := 0
+		for _, p := range cs.raw[:cs.flagCount] {
+			n += p.count
+		}
+		if n != blocks {
+			return cs, nil, &FormatError{Msg: fmt.Sprintf("%d rest flags for %d patches", n, blocks)}
+		}
+	}
+	for j := 0; j < dims; j++ {
+		n := 0
+		for _, k := range dimStreams(j) {
+			n += cs.raw[cs.flagCount+k].count
+		}
+		if n != blocks && !(cs.flagCount > 0 && j >= from && n < blocks) {
+			return cs, nil, &FormatError{Msg: fmt.Sprintf("%d symbols for the %d patches in dimension %d", n, blocks, j+1)}
+		}
+	}
+	return cs, body, nil
+}
+
+// decode entropy-decodes the streams (in parallel), turns the symbols
+// into the indices of the patches and hands them, with the outlier
+// patches, to reconstruct.
+func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, odd *outliers)) error {
+	dims, blocks := c.Dims(), grid.Blocks()
+	out := make([][]byte, len(cs.raw))
+	errs := make([]error, len(cs.raw))
+	parallel.For(len(cs.raw), func(k int) {
+		sc := scratches.Get().(*fse.Scratch)
+		out[k], errs[k] = cs.raw[k].decode(sc)
+		scratches.Put(sc)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return &FormatError{Msg: err.Error()}
+		}
+	}
+	s := &symbolStreams{sub: out[cs.flagCount : cs.symbolStreamCount-1], from: restFrom(c.Leading())}
+	if cs.flagCount > 0 {
+		s.flags = out[:cs.flagCount]
+	}
+	esc := out[cs.symbolStreamCount-1]
+	if len(esc)%2 != 0 {
+		return &FormatError{Msg: "odd escape stream"}
+	}
+	for i := 0; i < len(esc); i += 2 {
+		s.esc = append(s.esc, binary.LittleEndian.Uint16(esc[i:]))
+	}
+	idx := getIndices(blocks * dims)
+	defer putIndices(idx)
+	if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
+		return &FormatError{Msg: err.Error()}
+	}
+	var odd *outliers
+	if cs.outliers {
+		var err error
+		if odd, err = newOutliers(out[cs.symbolStreamCount], out[cs.symbolStreamCount+1], blocks, dims, step); err != nil {
+			return &FormatError{Msg: err.Error()}
+		}
+	}
+	reconstruct(idx, odd)
+	return nil
 }

@@ -27,6 +27,19 @@ func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
 	return m
 }
 
+// smallColorModel is a small colour model (YCbCr, a model per channel)
+// in the entropy-constrained mode with 3×3 patches.
+func smallColorModel(t testing.TB) *Model {
+	o := DefaultTrainOptions()
+	o.Samples, o.SPCA.Resolution = 300, 1024
+	o.Patch, o.Step, o.Color = 3, 12, true
+	m, err := Train([]image.Image{testimages.ColorTexture(64, 64, 5)}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // smallStepModel is smallModel in the entropy-constrained mode with 3×3
 // patches, so that its file (version 2) holds dead-zone quantisers with
 // their thresholds.

@@ -141,23 +141,6 @@ func (c *Channel) codebook() []float64 {
 	return c.book
 }
 
-// dequantize writes the PCA-domain reconstruction of the indices idx
-// (n×dims) into y.
-func (c *Channel) dequantize(idx []int32, y *mat.Dense) {
-	n, dims := y.Dims()
-	k := c.Leading()
-	rows, ref, _ := c.leadRows(idx, n)
-	for i := 0; i < n; i++ {
-		row := y.RawRowView(i)
-		if k > 0 {
-			copy(row[:k], rows[int(ref[i])*k:][:k])
-		}
-		for j := k; j < dims; j++ {
-			row[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))
-		}
-	}
-}
-
 // leadRows returns the decoded leading coefficients of the n patches of
 // idx as rows of k values, and for each patch the row it takes: a cell of
 // the codebook, or, where there is none for this many patches, one of the

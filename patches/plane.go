@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/spcalab/spca/internal/parallel"
 )
 
 // Plane is one channel of an image as float64 samples in row-major order:
@@ -304,24 +306,30 @@ func FromYCbCr(ps [3]Plane, sixteenBit bool) image.Image {
 	checkSame("FromYCbCr", ps[0], ps[2])
 	w, h := ps[0].W, ps[0].H
 	rect := image.Rect(0, 0, w, h)
+	// In parallel over rows: this conversion was 9 % of the CPU of
+	// decoding a colour .spc file.
 	if sixteenBit {
 		m := image.NewRGBA64(rect)
-		for i := range ps[0].Pix {
-			r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
-			px := m.Pix[8*i : 8*i+8]
-			for c, v := range [3]float64{r, g, b} {
-				q := Quantize16(v)
-				px[2*c], px[2*c+1] = uint8(q>>8), uint8(q)
+		parallel.For(h, func(y int) {
+			for i := y * w; i < (y+1)*w; i++ {
+				r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
+				px := m.Pix[8*i : 8*i+8]
+				for c, v := range [3]float64{r, g, b} {
+					q := Quantize16(v)
+					px[2*c], px[2*c+1] = uint8(q>>8), uint8(q)
+				}
+				px[6], px[7] = 0xff, 0xff
 			}
-			px[6], px[7] = 0xff, 0xff
-		}
+		})
 		return m
 	}
 	m := image.NewRGBA(rect)
-	for i := range ps[0].Pix {
-		r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
-		px := m.Pix[4*i : 4*i+4]
-		px[0], px[1], px[2], px[3] = Quantize8(r), Quantize8(g), Quantize8(b), 0xff
-	}
+	parallel.For(h, func(y int) {
+		for i := y * w; i < (y+1)*w; i++ {
+			r, g, b := toRGB(ps[0].Pix[i], ps[1].Pix[i], ps[2].Pix[i])
+			px := m.Pix[4*i : 4*i+4]
+			px[0], px[1], px[2], px[3] = Quantize8(r), Quantize8(g), Quantize8(b), 0xff
+		}
+	})
 	return m
 }
