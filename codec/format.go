@@ -173,22 +173,32 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		planes = []patches.Plane{patches.Luminance(img)}
 	}
 	hd := Header{Version: v, Model: m.ID(), Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
-	var body []byte
+	// The channels code concurrently (each in parallel inside, but with
+	// steps that use one core) and their streams follow in order.
+	bodies := make([][]byte, len(planes))
+	var wg sync.WaitGroup
 	for ci, p := range planes {
 		c := m.Channels[ci]
 		hd.Bins = append(hd.Bins, c.Bins)
-		y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
-		var out *outliers
-		if m.Step > 0 {
-			out = c.findOutliers(y, idx, m.Step, slow)
-		}
-		body = packStreams(body, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
-		if out != nil && hasOutliers(v) {
-			body = appendOutliers(body, out)
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+			var out *outliers
+			if m.Step > 0 {
+				out = c.findOutliers(y, idx, m.Step, slow)
+			}
+			bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
+			if out != nil && hasOutliers(v) {
+				bodies[ci] = appendOutliers(bodies[ci], out)
+			}
+		}()
 	}
+	wg.Wait()
 	out := hd.appendTo(nil)
-	out = append(out, body...)
+	for _, b := range bodies {
+		out = append(out, b...)
+	}
 	out = checksum.Append(out)
 	_, err := w.Write(out)
 	return err
