@@ -489,7 +489,7 @@ func FuzzDecode(f *testing.F) {
 	// Small models: every fuzzing worker trains its own under coverage
 	// instrumentation, which with the full-size models took most of a
 	// 150 s run.
-	models := []*Model{smallModel(f), smallStepModel(f), smallColorModel(f)}
+	models := []*Model{smallModel(f), smallStepModel(f), smallColorModel(f, false), smallColorModel(f, true)}
 	_, test := images()
 	// Half texture, half checkerboard: the step model codes the latter as
 	// outlier patches.

@@ -161,7 +161,7 @@ func (m *Model) variant(gamma float64, total int, step float64) (*Model, error) 
 func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*Model, error) {
 	first := m.Channels[0].SPCA.Options()
 	set(&first)
-	v := &Model{Patch: m.Patch, Color: m.Color, Gamma: first.Gamma}
+	v := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample, Gamma: first.Gamma}
 	for _, c := range m.Channels {
 		k := c.Leading()
 		rows, _ := c.Train.Dims()
@@ -184,7 +184,7 @@ func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*
 // entropies (fixed-resolution mode), or with a dead-zone uniform
 // quantiser of the same step per coefficient (entropy-constrained mode).
 func (m *Model) pcaBaseline(total int, step float64) (*Model, error) {
-	v := &Model{Patch: m.Patch, Color: m.Color}
+	v := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample}
 	for _, c := range m.Channels {
 		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, Train: c.Train, Bins: make([]int, c.Dims())})
 	}

@@ -165,13 +165,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
 		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
 	}
-	var planes []patches.Plane
-	if m.Color {
-		ycc := patches.YCbCr(img)
-		planes = ycc[:]
-	} else {
-		planes = []patches.Plane{patches.Luminance(img)}
-	}
+	planes := m.planes(img)
 	hd := Header{Version: v, Model: m.ID(), Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	// The channels code concurrently (each in parallel inside, but with
 	// steps that use one core) and their streams follow in order.
@@ -597,13 +591,18 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	if hasOutliers(h.Version) && m.Step == 0 {
 		return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file needs a model in the entropy-constrained mode", h.Version)}
 	}
-	grid := patches.NewGrid(h.Width, h.Height, h.Patch)
+	grids := make([]patches.Grid, h.Channels)
+	for ci := range grids {
+		w, hh := m.planeSize(ci, h.Width, h.Height)
+		grids[ci] = patches.NewGrid(w, hh, h.Patch)
+	}
+	grid := grids[0]
 	// The streams of every channel are parsed and counted first, in file
 	// order; the channels then decode concurrently (each in parallel
 	// inside, but with steps that use one core).
 	chans := make([]channelStreams, h.Channels)
 	for ci := range chans {
-		if chans[ci], body, err = parseChannel(body, h, ci, m.Channels[ci], grid.Blocks()); err != nil {
+		if chans[ci], body, err = parseChannel(body, h, ci, m.Channels[ci], grids[ci].Blocks()); err != nil {
 			return nil, err
 		}
 	}
@@ -628,8 +627,11 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		go func() {
 			defer wg.Done()
 			c := m.Channels[ci]
-			errs[ci] = chans[ci].decode(c, grid, m.Step, func(idx []int32, odd *outliers) {
-				planes[ci] = c.reconstructPlane(idx, grid, odd)
+			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, odd *outliers) {
+				planes[ci] = c.reconstructPlane(idx, grids[ci], odd)
+				if planes[ci].W != h.Width || planes[ci].H != h.Height {
+					planes[ci] = patches.Double(planes[ci], h.Width, h.Height)
+				}
 			})
 		}()
 	}

@@ -28,12 +28,13 @@ func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
 }
 
 // smallColorModel is a small colour model (YCbCr, a model per channel)
-// in the entropy-constrained mode with 3×3 patches.
-func smallColorModel(t testing.TB) *Model {
+// in the entropy-constrained mode with 3×3 patches, its chroma at half
+// resolution if subsample.
+func smallColorModel(t testing.TB, subsample bool) *Model {
 	o := DefaultTrainOptions()
 	o.Samples, o.SPCA.Resolution = 300, 1024
-	o.Patch, o.Step, o.Color = 3, 12, true
-	m, err := Train([]image.Image{testimages.ColorTexture(64, 64, 5)}, &o)
+	o.Patch, o.Step, o.Color, o.Subsample = 3, 12, true, subsample
+	m, err := Train([]image.Image{testimages.ColorTexture(128, 128, 5)}, &o)
 	if err != nil {
 		t.Fatal(err)
 	}

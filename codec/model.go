@@ -21,10 +21,13 @@ import (
 // coefficients with uniform quantisation in its response domain, and
 // Lloyd–Max scalar quantisers for the remaining coefficients.
 type Model struct {
-	Patch    int        // patch size n
-	Color    bool       // YCbCr, one channel model each
-	Gamma    float64    // SPCA metric exponent
-	Channels []*Channel // 1 or 3
+	Patch int  // patch size n
+	Color bool // YCbCr, one channel model each
+	// Subsample codes the chroma of a colour model at half resolution in
+	// both directions (4:2:0, as JPEG): Halve before coding, Double after.
+	Subsample bool
+	Gamma     float64    // SPCA metric exponent
+	Channels  []*Channel // 1 or 3
 	// Step is the common quantiser step (PCA units, grey levels for
 	// 8-bit images) of the entropy-constrained mode, 0 in the seed's
 	// fixed-resolution mode: see SetStep.
@@ -99,8 +102,10 @@ type TrainOptions struct {
 	Uniform bool
 	Leading int  // coefficients coded by SPCA (default min(n², 4))
 	Color   bool // code colour as YCbCr with a model per channel
-	Samples int  // training patches per channel (default 20000)
-	Seed    uint64
+	// Subsample, with Color, codes the chroma at half resolution (4:2:0).
+	Subsample bool
+	Samples   int // training patches per channel (default 20000)
+	Seed      uint64
 	// SPCA holds the curve-drawing options (K, Tau, Q, ...); Gamma,
 	// Scale and Directions are set by Train.
 	SPCA spca.Options
@@ -154,6 +159,8 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 		return t, fmt.Errorf("codec: %d training samples (100..1e7)", t.Samples)
 	case !(t.Gamma >= 0) || math.IsInf(t.Gamma, 0):
 		return t, fmt.Errorf("codec: gamma %v must be >= 0", t.Gamma)
+	case t.Subsample && !t.Color:
+		return t, fmt.Errorf("codec: chroma subsampling needs colour coding")
 	}
 	return t, nil
 }
@@ -167,26 +174,22 @@ func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
 	if len(images) == 0 {
 		return nil, errors.New("codec: no training images")
 	}
-	channels := 1
-	if o.Color {
-		channels = 3
-	}
-	planes := make([][]patches.Plane, channels)
+	m := &Model{Patch: o.Patch, Color: o.Color, Subsample: o.Subsample, Gamma: o.Gamma}
+	var planes [][]patches.Plane
 	for _, img := range images {
-		b := img.Bounds()
-		if b.Dx() < o.Patch || b.Dy() < o.Patch {
-			return nil, fmt.Errorf("codec: a %d×%d training image is smaller than a patch", b.Dx(), b.Dy())
+		ps := m.planes(img)
+		if planes == nil {
+			planes = make([][]patches.Plane, len(ps))
 		}
-		if o.Color {
-			ycc := patches.YCbCr(img)
-			for c := range planes {
-				planes[c] = append(planes[c], ycc[c])
+		for c, p := range ps {
+			if p.W < o.Patch || p.H < o.Patch {
+				b := img.Bounds()
+				return nil, fmt.Errorf("codec: a %d×%d training image is smaller than a patch (channel %d: %d×%d)", b.Dx(), b.Dy(), c+1, p.W, p.H)
 			}
-		} else {
-			planes[0] = append(planes[0], patches.Luminance(img))
+			planes[c] = append(planes[c], p)
 		}
 	}
-	m := &Model{Patch: o.Patch, Color: o.Color, Gamma: o.Gamma}
+	channels := len(planes)
 	for c := 0; c < channels; c++ {
 		x := patches.Sample(planes[c], o.Patch, o.Samples, o.Seed+uint64(c))
 		ch, err := trainChannel(x, &o, c)
@@ -207,6 +210,27 @@ func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// planes returns the planes of img the model codes: the luma, or Y, Cb
+// and Cr, the chroma halved if subsampled.
+func (m *Model) planes(img image.Image) []patches.Plane {
+	if !m.Color {
+		return []patches.Plane{patches.Luminance(img)}
+	}
+	ycc := patches.YCbCr(img)
+	if m.Subsample {
+		ycc[1], ycc[2] = patches.Halve(ycc[1]), patches.Halve(ycc[2])
+	}
+	return ycc[:]
+}
+
+// planeSize is the size of plane c of a w×h image.
+func (m *Model) planeSize(c, w, h int) (int, int) {
+	if m.Subsample && c > 0 {
+		return (w + 1) / 2, (h + 1) / 2
+	}
+	return w, h
 }
 
 // trainChannel fits the PCA front end and SPCA on the leading coefficients.

@@ -18,7 +18,8 @@ import (
 // Codec model file (little-endian):
 //
 //	magic "SPCAcdec", version uint32 (1, or 2 in the entropy-constrained mode)
-//	patch u8, colour u8, gamma f64, [version 2: step f64], channels u8
+//	patch u8, colour u8 (0 grey, 1 colour, 2 colour with 4:2:0 chroma),
+//	gamma f64, [version 2: step f64], channels u8
 //	per channel: dims u16, leading u16, PCA mean/basis/variances (f64),
 //	  bins (u32 each), the scalar quantisers (u32 count + levels, f64;
 //	  version 1: of the coefficients after the SPCA ones, thresholds at
@@ -68,9 +69,12 @@ func (m *Model) write(w io.Writer) error {
 		e.u32(modelVersion)
 	}
 	e.u8(uint8(m.Patch))
-	if m.Color {
+	switch {
+	case m.Color && m.Subsample:
+		e.u8(2)
+	case m.Color:
 		e.u8(1)
-	} else {
+	default:
 		e.u8(0)
 	}
 	e.f64(m.Gamma)
@@ -249,7 +253,12 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if version != modelVersion && version != modelVersionStep {
 		return nil, &ModelError{fmt.Sprintf("unsupported version %d", version)}
 	}
-	m := &Model{Patch: r.u8(), Color: r.u8() == 1, Gamma: r.f64()}
+	m := &Model{Patch: r.u8()}
+	colour := r.u8()
+	m.Color, m.Subsample, m.Gamma = colour == 1 || colour == 2, colour == 2, r.f64()
+	if r.err == nil && colour > 2 {
+		return nil, &ModelError{fmt.Sprintf("colour mode %d", colour)}
+	}
 	if version == modelVersionStep {
 		if m.Step = r.f64(); r.err == nil && !(m.Step > 0) {
 			return nil, &ModelError{"quantiser step not positive"}

@@ -19,7 +19,10 @@
 // gamma-encoded colour, as JPEG uses); YCbCr gives the three planes of
 // JPEG's full-range Y'CbCr, which decorrelates colour channels and which
 // FromYCbCr inverts exactly in floating point. FromPlane and FromYCbCr
-// round and clamp planes back into 8- or 16-bit images.
+// round and clamp planes back into 8- or 16-bit images. Halve and Double
+// resample a chroma plane to half resolution and back (JPEG's 4:2:0: 2×2
+// block means, then bilinear interpolation at the full-resolution
+// sample positions).
 //
 // # Patches
 //

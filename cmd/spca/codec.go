@@ -105,6 +105,7 @@ func codecTrainCommand() *cli.Command {
 			&cli.Float64Flag{Name: flagStep, Usage: "entropy-constrained mode with this quantiser step in grey levels for every coefficient (instead of --bins)"},
 			&cli.BoolFlag{Name: flagUniform, Usage: "entropy-constrained mode, the step chosen for --bpp"},
 			&cli.BoolFlag{Name: flagColor, Usage: "code colour (YCbCr, a model per channel) instead of the luminance"},
+			&cli.StringFlag{Name: flagChroma, Value: "444", Usage: "with --color, the chroma resolution: 444 (full) or 420 (half in both directions, as JPEG: faster, fewer bits)"},
 			&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "training patches per channel"},
 			&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
 			&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the patches, in (0, 1] (larger: stiffer curves)"},
@@ -152,6 +153,14 @@ func runCodecTrain(c *cli.Context) error {
 	opt.Patch = c.Int(flagPatch)
 	opt.Bins = c.Int(flagBins)
 	opt.Color = c.Bool(flagColor)
+	switch ch := c.String(flagChroma); {
+	case ch == "420" && opt.Color:
+		opt.Subsample = true
+	case ch == "420":
+		return fail("%s: --%s 420 needs --%s", name, flagChroma, flagColor)
+	case ch != "444":
+		return fail("%s: --%s %q: want 444 or 420", name, flagChroma, ch)
+	}
 	opt.Samples = c.Int(flagSamples)
 	opt.Seed = c.Uint64(flagSeed)
 	opt.SPCA.K = c.Float64(flagK)

@@ -369,6 +369,8 @@ func TestCodec(t *testing.T) {
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "8", "--bins", "40"}, "mutually exclusive")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "0"}, "--step", "not a quantiser step")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--uniform"}, "--uniform needs --bpp")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--chroma", "420"}, "--chroma 420 needs --color")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--color", "--chroma", "422"}, "--chroma", "422", "want 444 or 420")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--gamma", "-1"}, "--gamma")
 		wantError(t, []string{"codec", "train", "--images", test, notImage, "--out", filepath.Join(dir, "n.model")}, notImage, "not an image")
 		wantError(t, []string{"codec", "train", "--images", dir + "/none", "--out", filepath.Join(dir, "n.model")}, "none")

@@ -49,6 +49,7 @@ const (
 	flagStep    = "step"
 	flagUniform = "uniform"
 	flagColor   = "color"
+	flagChroma  = "chroma"
 	flagSamples = "samples"
 	flagExact   = "exact"
 	flagAssign  = "assign"

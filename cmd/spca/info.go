@@ -67,6 +67,7 @@ type codecInfo struct {
 	ID       string             `json:"id"`
 	Patch    int                `json:"patch"`
 	Color    bool               `json:"color"`
+	Chroma   string             `json:"chroma,omitempty"`
 	Gamma    number             `json:"gamma"`
 	Mode     string             `json:"mode"`
 	Step     number             `json:"step,omitempty"`
@@ -275,11 +276,19 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 		mode = "entropy-constrained, step " + formatFloat(m.Step) + " (dead-zone quantisers)"
 	}
 	names := channelNames(len(m.Channels))
+	channels := strings.Join(names, ", ")
+	if m.Color {
+		info.Chroma = "4:4:4"
+		if m.Subsample {
+			info.Chroma = "4:2:0"
+		}
+		channels += " (chroma " + info.Chroma + ")"
+	}
 	rows := [][2]string{
 		{"kind", kindCodec},
 		{"id", info.ID},
 		{"patch", fmt.Sprintf("%d×%d", m.Patch, m.Patch)},
-		{"channels", strings.Join(names, ", ")},
+		{"channels", channels},
 		{"gamma", formatFloat(m.Gamma)},
 		{"mode", mode},
 	}

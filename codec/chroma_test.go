@@ -1,0 +1,95 @@
+package codec
+
+import (
+	"bytes"
+	"image"
+	"math"
+	"testing"
+
+	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
+)
+
+// TestChromaSubsampling checks 4:2:0 colour models against 4:4:4 ones
+// trained alike: the same luma error (the luma models are the same),
+// smaller files, a decoded image of the original size whose RGB error
+// lies between that of resampling alone and the two errors combined,
+// identical files on repeated runs, and a model file that keeps the mode
+// (and so its ID).
+func TestChromaSubsampling(t *testing.T) {
+	var train []image.Image
+	for s := uint64(1); s <= 3; s++ {
+		train = append(train, testimages.ColorTexture(96, 64, s))
+	}
+	models := map[bool]*Model{}
+	for _, sub := range []bool{false, true} {
+		o := DefaultTrainOptions()
+		o.Samples, o.Patch, o.Gamma, o.Step, o.Color, o.Subsample = 3000, 3, 0, 6, true, sub
+		o.SPCA.Resolution = 1 << 14
+		m, err := Train(train, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models[sub] = m
+	}
+	full, half := models[false], models[true]
+	if full.ID() == half.ID() {
+		t.Fatal("4:2:0 and 4:4:4 models share an ID")
+	}
+	img := testimages.ColorTexture(77, 53, 9) // odd sizes: Halve and Double at the edges
+	size := map[bool]int{}
+	rmse, luma := map[bool]float64{}, map[bool]float64{}
+	for sub, m := range models {
+		var w bytes.Buffer
+		if err := Encode(&w, img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		var again bytes.Buffer
+		if err := Encode(&again, img, m, nil); err != nil || !bytes.Equal(w.Bytes(), again.Bytes()) {
+			t.Fatalf("4:2:0 %v: repeated encodes differ (%v)", sub, err)
+		}
+		size[sub] = w.Len()
+		dec, err := Decode(&w, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dec.Bounds().Dx() != 77 || dec.Bounds().Dy() != 53 {
+			t.Fatalf("4:2:0 %v: decoded %v", sub, dec.Bounds())
+		}
+		rmse[sub] = quality(img, dec, true).RMSE
+		luma[sub] = patches.RMSE(patches.Luminance(img), patches.Luminance(dec))
+		t.Logf("4:2:0 %v: %d bytes, RGB RMSE %.3f, luma RMSE %.3f", sub, size[sub], rmse[sub], luma[sub])
+	}
+	// The error of resampling alone, without coding.
+	ycc := patches.YCbCr(img)
+	for c := 1; c < 3; c++ {
+		ycc[c] = patches.Double(patches.Halve(ycc[c]), 77, 53)
+	}
+	resampled := quality(img, patches.FromYCbCr(ycc, false), true).RMSE
+	t.Logf("resampling alone: RGB RMSE %.3f", resampled)
+	if math.Abs(luma[true]-luma[false]) > 0.03*luma[false] {
+		t.Errorf("luma RMSE %.3f in 4:2:0, %.3f in 4:4:4", luma[true], luma[false])
+	}
+	if size[true] >= size[false] {
+		t.Errorf("4:2:0 file %d bytes, 4:4:4 %d", size[true], size[false])
+	}
+	if bound := math.Hypot(resampled, rmse[false]); rmse[true] < resampled || rmse[true] > 1.1*bound {
+		t.Errorf("4:2:0 RGB RMSE %.3f: want between resampling's %.3f and 1.1 × %.3f", rmse[true], resampled, bound)
+	}
+	var saved bytes.Buffer
+	if _, err := half.WriteTo(&saved); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadModel(&saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Subsample || !back.Color || back.ID() != half.ID() {
+		t.Fatalf("read back: subsample %v, colour %v, same ID %v", back.Subsample, back.Color, back.ID() == half.ID())
+	}
+	o := DefaultTrainOptions()
+	o.Subsample = true
+	if _, err := Train(train, &o); err == nil {
+		t.Error("4:2:0 without colour accepted")
+	}
+}
