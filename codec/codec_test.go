@@ -348,6 +348,12 @@ func TestAllocationAndModelErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want a *ModelError", name, err)
 		}
 	}
+	// A colour byte beyond 2 (4:2:0), with a valid checksum.
+	odd := append([]byte(nil), good...)
+	odd[len(ModelMagic)+5] = 3
+	if _, err := ReadModel(bytes.NewReader(checksum.Refresh(odd))); err == nil || !strings.Contains(err.Error(), "colour mode 3") {
+		t.Errorf("colour byte 3: got %v, want an error naming the colour mode", err)
+	}
 }
 
 func flip(b []byte, i int) []byte {

@@ -68,6 +68,15 @@ func FuzzReadModel(f *testing.F) {
 	}
 	f.Add(sb.Bytes())
 	f.Add(checksum.Refresh(sb.Bytes()[:len(sb.Bytes())*2/3]))
+	// A colour model with 4:2:0 chroma, and its colour byte made 3.
+	var cb bytes.Buffer
+	if _, err := smallColorModel(f, true).WriteTo(&cb); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(cb.Bytes())
+	bad := append([]byte(nil), cb.Bytes()...)
+	bad[len(ModelMagic)+5] = 3
+	f.Add(checksum.Refresh(bad))
 	for _, m := range [][]byte{good, sb.Bytes()} {
 		for _, off := range []int{len(ModelMagic) + 4, len(ModelMagic) + 6, len(ModelMagic) + 16, len(ModelMagic) + 20} {
 			c := append([]byte(nil), m...)
