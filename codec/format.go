@@ -596,7 +596,6 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		w, hh := m.planeSize(ci, h.Width, h.Height)
 		grids[ci] = patches.NewGrid(w, hh, h.Patch)
 	}
-	grid := grids[0]
 	// The streams of every channel are parsed and counted first, in file
 	// order; the channels then decode concurrently (each in parallel
 	// inside, but with steps that use one core).
@@ -611,8 +610,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	}
 	if h.Channels == 1 {
 		var img image.Image
-		err := chans[0].decode(m.Channels[0], grid, m.Step, func(idx []int32, odd *outliers) {
-			img = m.Channels[0].reconstructGray(idx, grid, h.Depth == 16, odd)
+		err := chans[0].decode(m.Channels[0], grids[0], m.Step, func(idx []int32, odd *outliers) {
+			img = m.Channels[0].reconstructGray(idx, grids[0], h.Depth == 16, odd)
 		})
 		if err != nil {
 			return nil, err
