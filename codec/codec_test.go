@@ -335,21 +335,33 @@ func TestAllocationAndModelErrors(t *testing.T) {
 	m := trainedModel(t)
 	var b bytes.Buffer
 	m.WriteTo(&b)
-	good := b.Bytes()
+	good, plain := b.Bytes(), plainFile(t, m)
 	for name, data := range map[string][]byte{
-		"empty":     nil,
-		"png":       []byte("\x89PNG\r\n\x1a\n0000000000000"),
-		"spca":      append([]byte("SPCAmodl"), good[8:]...),
-		"truncated": good[:len(good)/2],
-		"flipped":   flip(good, len(good)/3),
+		"empty":                 nil,
+		"png":                   []byte("\x89PNG\r\n\x1a\n0000000000000"),
+		"spca":                  append([]byte("SPCAmodl"), good[8:]...),
+		"truncated":             good[:len(good)/2],
+		"flipped":               flip(good, len(good)/3),
+		"truncated, plain":      plain[:len(plain)/2],
+		"flipped, plain":        flip(plain, len(plain)/3),
+		"compressed twice":      compressed(good),
+		"compressed non-model":  compressed([]byte("SPCAcdec")),
+		"compressed truncation": compressed(plain[:len(plain)/2]),
 	} {
 		var me *ModelError
 		if _, err := ReadModel(bytes.NewReader(data)); !errors.As(err, &me) {
 			t.Errorf("%s: got %v, want a *ModelError", name, err)
 		}
 	}
+	// Files written before compression read alike.
+	if back, err := ReadModel(bytes.NewReader(plain)); err != nil || back.ID() != m.ID() {
+		t.Errorf("uncompressed file: %v, same ID %v", err, err == nil && back.ID() == m.ID())
+	}
+	if len(good) >= len(plain) {
+		t.Errorf("compressed file %d bytes, uncompressed %d", len(good), len(plain))
+	}
 	// A colour byte beyond 2 (4:2:0), with a valid checksum.
-	odd := append([]byte(nil), good...)
+	odd := append([]byte(nil), plain...)
 	odd[len(ModelMagic)+5] = 3
 	if _, err := ReadModel(bytes.NewReader(checksum.Refresh(odd))); err == nil || !strings.Contains(err.Error(), "colour mode 3") {
 		t.Errorf("colour byte 3: got %v, want an error naming the colour mode", err)

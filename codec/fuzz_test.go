@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"image"
 	"testing"
@@ -25,6 +26,22 @@ func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// plainFile is m's file as written before compression (the bytes its ID
+// hashes, with their checksum).
+func plainFile(t testing.TB, m *Model) []byte {
+	var b bytes.Buffer
+	if err := m.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return checksum.Append(b.Bytes())
+}
+
+// compressed wraps data in the compressed container of model files.
+func compressed(data []byte) []byte {
+	out := binary.LittleEndian.AppendUint32([]byte(ModelMagic), modelVersionZstd)
+	return modelEncoder().EncodeAll(data, out)
 }
 
 // smallColorModel is a small colour model (YCbCr, a model per channel)
@@ -52,38 +69,28 @@ func smallStepModel(t testing.TB) *Model {
 // every rejection is a *ModelError, and that a model it accepts encodes an
 // image and decodes its own file.
 func FuzzReadModel(f *testing.F) {
-	var b bytes.Buffer
-	if _, err := smallModel(f).WriteTo(&b); err != nil {
-		f.Fatal(err)
-	}
-	good := b.Bytes()
-	f.Add(good)
-	f.Add(good[:len(good)/2])
-	f.Add(checksum.Refresh(good[:len(good)/2]))
 	f.Add([]byte(ModelMagic))
 	f.Add([]byte{})
-	var sb bytes.Buffer
-	if _, err := smallStepModel(f).WriteTo(&sb); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(sb.Bytes())
-	f.Add(checksum.Refresh(sb.Bytes()[:len(sb.Bytes())*2/3]))
-	// A colour model with 4:2:0 chroma, and its colour byte made 3.
-	var cb bytes.Buffer
-	if _, err := smallColorModel(f, true).WriteTo(&cb); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(cb.Bytes())
-	bad := append([]byte(nil), cb.Bytes()...)
-	bad[len(ModelMagic)+5] = 3
-	f.Add(checksum.Refresh(bad))
-	for _, m := range [][]byte{good, sb.Bytes()} {
-		for _, off := range []int{len(ModelMagic) + 4, len(ModelMagic) + 6, len(ModelMagic) + 16, len(ModelMagic) + 20} {
-			c := append([]byte(nil), m...)
+	for _, m := range []*Model{smallModel(f), smallStepModel(f), smallColorModel(f, true)} {
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			f.Fatal(err)
+		}
+		packed, plain := b.Bytes(), plainFile(f, m)
+		f.Add(packed)
+		f.Add(packed[:len(packed)*2/3])
+		f.Add(plain)
+		f.Add(checksum.Refresh(plain[:len(plain)*2/3]))
+		// Header fields changed: version, patch, colour, gamma, ...
+		for _, off := range []int{len(ModelMagic), len(ModelMagic) + 4, len(ModelMagic) + 5, len(ModelMagic) + 6, len(ModelMagic) + 16, len(ModelMagic) + 20} {
+			c := append([]byte(nil), plain...)
 			c[off] ^= 0xff
 			f.Add(checksum.Refresh(c))
 		}
+		// A container inside a container.
+		f.Add(compressed(packed))
 	}
+	f.Add(compressed([]byte("not a model file at all")))
 	img := testimages.Texture(10, 7, 9)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
