@@ -628,9 +628,6 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 			c := m.Channels[ci]
 			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, odd *outliers) {
 				planes[ci] = c.reconstructPlane(idx, grids[ci], odd)
-				if planes[ci].W != h.Width || planes[ci].H != h.Height {
-					planes[ci] = patches.Double(planes[ci], h.Width, h.Height)
-				}
 			})
 		}()
 	}
@@ -639,6 +636,9 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if m.Subsample {
+		return patches.FromYCbCr420(planes[0], planes[1], planes[2], h.Depth == 16), nil
 	}
 	return patches.FromYCbCr([3]patches.Plane(planes), h.Depth == 16), nil
 }

@@ -1,5 +1,7 @@
 package patches
 
+import "fmt"
+
 // Halve returns p at half resolution in both directions, each sample the
 // mean of a 2×2 block ((w+1)/2 × (h+1)/2 samples; a block cut by an odd
 // edge averages the samples it has). It is the chroma subsampling of
@@ -26,28 +28,39 @@ func Halve(p Plane) Plane {
 // decoders' "fancy" upsampling), and the edges repeat p's outer samples.
 // It panics unless p is (w+1)/2 × (h+1)/2.
 func Double(p Plane, w, h int) Plane {
-	if p.W != (w+1)/2 || p.H != (h+1)/2 {
-		panic("patches: Double of a plane not half the size")
-	}
+	checkHalf("Double", p, w, h)
 	q := NewPlane(w, h)
-	// Sample x of q sits at x/2 - 1/4 in p's coordinates: between
-	// samples x/2 and its neighbour towards x's side, at distances 1/4
-	// and 3/4.
-	near := func(x, n int) (a, b int) {
-		a = x / 2
-		b = a - 1
-		if x%2 == 1 {
-			b = a + 1
-		}
-		return a, min(max(b, 0), n-1)
-	}
 	for y := 0; y < h; y++ {
-		ya, yb := near(y, p.H)
-		ra, rb := p.Pix[ya*p.W:(ya+1)*p.W], p.Pix[yb*p.W:(yb+1)*p.W]
-		for x := 0; x < w; x++ {
-			xa, xb := near(x, p.W)
-			q.Pix[y*w+x] = (9*ra[xa] + 3*ra[xb] + 3*rb[xa] + rb[xb]) / 16
-		}
+		doubledRow(q.Pix[y*w:(y+1)*w], p, y)
 	}
 	return q
+}
+
+func checkHalf(what string, p Plane, w, h int) {
+	if p.W != (w+1)/2 || p.H != (h+1)/2 {
+		panic(fmt.Sprintf("patches: %s: a %d×%d plane is not half of %d×%d", what, p.W, p.H, w, h))
+	}
+}
+
+// doubledRow writes row y of Double(p, len(dst), ...) into dst.
+func doubledRow(dst []float64, p Plane, y int) {
+	ya, yb := halfNeighbours(y, p.H)
+	ra, rb := p.Pix[ya*p.W:(ya+1)*p.W], p.Pix[yb*p.W:(yb+1)*p.W]
+	for x := range dst {
+		xa, xb := halfNeighbours(x, p.W)
+		dst[x] = (9*ra[xa] + 3*ra[xb] + 3*rb[xa] + rb[xb]) / 16
+	}
+}
+
+// halfNeighbours returns the two samples of a half-resolution axis of n
+// samples around full-resolution sample x, the nearer first: x sits at
+// x/2 - 1/4 in half-resolution coordinates, 1/4 from sample x/2 and 3/4
+// from its neighbour on x's side (clamped at the edges).
+func halfNeighbours(x, n int) (a, b int) {
+	a = x / 2
+	b = a - 1
+	if x%2 == 1 {
+		b = a + 1
+	}
+	return a, min(max(b, 0), n-1)
 }

@@ -1,6 +1,8 @@
 package patches
 
 import (
+	"bytes"
+	"image"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -75,6 +77,35 @@ func TestHalveDouble(t *testing.T) {
 	for i, v := range Halve(full).Pix {
 		if math.Abs(v-q.Pix[i]) > 1e-9 {
 			t.Fatalf("halved ramp sample %d: %v, want %v", i, v, q.Pix[i])
+		}
+	}
+}
+
+// TestFromYCbCr420 checks that converting with half-resolution chroma is
+// FromYCbCr of the doubled chroma to the last bit, at 8 and 16 bits.
+func TestFromYCbCr420(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, size := range [][2]int{{1, 1}, {6, 4}, {31, 17}} {
+		w, h := size[0], size[1]
+		y := NewPlane(w, h)
+		cb, cr := NewPlane((w+1)/2, (h+1)/2), NewPlane((w+1)/2, (h+1)/2)
+		for _, p := range []Plane{y, cb, cr} {
+			for i := range p.Pix {
+				p.Pix[i] = 300*rng.Float64() - 20
+			}
+		}
+		for _, sixteen := range []bool{false, true} {
+			want := FromYCbCr([3]Plane{y, Double(cb, w, h), Double(cr, w, h)}, sixteen)
+			got := FromYCbCr420(y, cb, cr, sixteen)
+			var a, b []uint8
+			if sixteen {
+				a, b = want.(*image.RGBA64).Pix, got.(*image.RGBA64).Pix
+			} else {
+				a, b = want.(*image.RGBA).Pix, got.(*image.RGBA).Pix
+			}
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%d×%d, 16-bit %v: FromYCbCr420 differs from FromYCbCr of the doubled chroma", w, h, sixteen)
+			}
 		}
 	}
 }
