@@ -22,7 +22,8 @@
 // round and clamp planes back into 8- or 16-bit images. Halve and Double
 // resample a chroma plane to half resolution and back (JPEG's 4:2:0: 2×2
 // block means, then bilinear interpolation at the full-resolution
-// sample positions).
+// sample positions); FromYCbCr420 converts from half-resolution chroma
+// directly, as FromYCbCr of the doubled planes.
 //
 // # Patches
 //
