@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -91,5 +92,11 @@ func TestChromaSubsampling(t *testing.T) {
 	o.Subsample = true
 	if _, err := Train(train, &o); err == nil {
 		t.Error("4:2:0 without colour accepted")
+	}
+	// Grey images have constant chroma: the error names the channel.
+	o.Color, o.Samples = true, 1000
+	_, err = Train([]image.Image{testimages.Texture(64, 64, 1)}, &o)
+	if err == nil || !strings.Contains(err.Error(), "channel 2 (Cb at half resolution") || !strings.Contains(err.Error(), "constant") {
+		t.Errorf("colour model of a grey image: got %v, want an error naming channel 2 and constant data", err)
 	}
 }

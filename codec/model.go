@@ -194,7 +194,11 @@ func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
 		x := patches.Sample(planes[c], o.Patch, o.Samples, o.Seed+uint64(c))
 		ch, err := trainChannel(x, &o, c)
 		if err != nil {
-			return nil, fmt.Errorf("codec: channel %d: %w", c+1, err)
+			images := fmt.Sprintf("%d training images", len(planes[c]))
+			if len(planes[c]) == 1 {
+				images = "1 training image"
+			}
+			return nil, fmt.Errorf("codec: channel %d (%s, %d×%d patches of %s): %w", c+1, m.channelName(c), o.Patch, o.Patch, images, err)
 		}
 		m.Channels = append(m.Channels, ch)
 	}
@@ -223,6 +227,20 @@ func (m *Model) planes(img image.Image) []patches.Plane {
 		ycc[1], ycc[2] = patches.Halve(ycc[1]), patches.Halve(ycc[2])
 	}
 	return ycc[:]
+}
+
+// channelName names channel c: luma, or Y, Cb, Cr (halved if the
+// chroma is subsampled).
+func (m *Model) channelName(c int) string {
+	switch {
+	case !m.Color:
+		return "luma"
+	case c == 0:
+		return "Y"
+	case m.Subsample:
+		return []string{"", "Cb", "Cr"}[c] + " at half resolution"
+	}
+	return []string{"", "Cb", "Cr"}[c]
 }
 
 // planeSize is the size of plane c of a w×h image.

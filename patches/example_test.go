@@ -34,3 +34,20 @@ func ExampleExtract() {
 	// 3 3 [0.5 1 1.5 2 2.5 3 3.5 4 4.5]
 	// PSNR 39.15 dB
 }
+
+func ExampleHalve() {
+	// A 4×2 chroma plane at half resolution, as 4:2:0 coding stores it,
+	// and doubled back: a ramp in x comes back as a ramp inside, with
+	// the edges held.
+	p := patches.Plane{W: 4, H: 2, Pix: []float64{
+		10, 20, 30, 40,
+		10, 20, 30, 40,
+	}}
+	half := patches.Halve(p)
+	fmt.Println(half.W, half.H, half.Pix)
+	back := patches.Double(half, 4, 2)
+	fmt.Println(back.Pix[:4])
+	// Output:
+	// 2 1 [15 35]
+	// [15 20 30 35]
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"math"
 	"os"
@@ -122,6 +123,44 @@ func TestCodec(t *testing.T) {
 		t.Logf("step 9: RMSE %.2f", e)
 		if e > 9/math.Sqrt(12)*1.3 {
 			t.Errorf("RMSE %.2f at step 9", e)
+		}
+	})
+
+	t.Run("Chroma420", func(t *testing.T) {
+		// A colour model with half-resolution chroma: spca info names it,
+		// and an odd-sized colour image comes back at its size.
+		ctrain := filepath.Join(dir, "colour")
+		if err := os.Mkdir(ctrain, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for s := uint64(1); s <= 2; s++ {
+			if err := patches.Save(filepath.Join(ctrain, fmt.Sprintf("%d.png", s)), testimages.ColorTexture(128, 128, s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cm := filepath.Join(dir, "colour.model")
+		mustRun(t, "codec", "train", "--images", ctrain, "--color", "--chroma", "420", "--patch", "3", "--gamma", "0",
+			"--step", "9", "--samples", "1000", "--seed", "1", "--out", cm)
+		if out, _ := mustRun(t, "info", cm); !strings.Contains(out, "Y, Cb, Cr (chroma 4:2:0)") {
+			t.Errorf("info:\n%s\nwant the chroma named", out)
+		}
+		if out, _ := mustRun(t, "info", "--json", cm); !strings.Contains(out, `"chroma": "4:2:0"`) {
+			t.Errorf("info --json:\n%s\nwant the chroma", out)
+		}
+		img := filepath.Join(dir, "colour.png")
+		if err := patches.Save(img, testimages.ColorTexture(45, 31, 7)); err != nil {
+			t.Fatal(err)
+		}
+		spc, png := filepath.Join(dir, "colour.spc"), filepath.Join(dir, "colour-decoded.png")
+		mustRun(t, "encode", "--model", cm, "-o", spc, img)
+		mustRun(t, "decode", "--model", cm, "-o", png, spc)
+		orig, dec := loadLuma(t, img), loadLuma(t, png)
+		if dec.W != 45 || dec.H != 31 {
+			t.Fatalf("decoded %d×%d, want 45×31", dec.W, dec.H)
+		}
+		// Luma is coded at full resolution with steps of 9 (see Uniform).
+		if e := patches.RMSE(orig, dec); e > 9/math.Sqrt(12)*1.5 {
+			t.Errorf("luma RMSE %.2f at step 9 with 4:2:0 chroma", e)
 		}
 	})
 
