@@ -3,8 +3,10 @@ package codec
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spcalab/spca/spca"
 	"gonum.org/v1/gonum/mat"
@@ -44,6 +46,10 @@ func (f *fastPath) clone() *fastPath {
 	g.buf = make([]float64, (1<<f.k)*f.k)
 	return &g
 }
+
+// fastBlock is the number of rows a worker of quantizeFast takes at a
+// time.
+const fastBlock = 512
 
 // lookCells is the size of the per-axis cell look-up tables.
 const lookCells = 4096
@@ -235,12 +241,14 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	n, dims := y.Dims()
 	k := c.Leading()
 	workers := runtime.GOMAXPROCS(0)
-	chunk := (n + workers - 1) / workers
 	misses := make([][]int, workers)
 	lead, rest := c.finders()
+	// Blocks of rows are handed out one at a time: the rows that need
+	// refinement or the exact path cluster in parts of a photograph, and
+	// halves of the image balanced badly.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for wk := 0; wk < workers; wk++ {
-		lo, hi := wk*chunk, min(n, (wk+1)*chunk)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -252,31 +260,37 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 			ci := make([]int, k)
 			cf := make([]float64, k)
 			cw := make([]float64, k)
-			for i := lo; i < hi; i++ {
-				row := y.RawRowView(i)
-				if !fp.responses(row[:k], u, ci, cf, cw) {
-					misses[wk] = append(misses[wk], i)
-					continue
+			for {
+				lo := int(next.Add(fastBlock)) - fastBlock
+				if lo >= n {
+					return
 				}
-				// One Newton step of the exact geodesic projection from the
-				// interpolated unfolding, accepted if short; otherwise up to
-				// three checked steps from the interpolation, and a patch
-				// that does not settle goes to the exact path and its
-				// restarts.
-				copy(u0, u)
-				if step, ok := c.SPCA.NewtonStep(u, row[:k], ms); !ok || step > acceptStep && !secondStep(c.SPCA, u, row[:k], step, ms) {
-					copy(u, u0)
-					if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
+				for i := lo; i < min(n, lo+fastBlock); i++ {
+					row := y.RawRowView(i)
+					if !fp.responses(row[:k], u, ci, cf, cw) {
 						misses[wk] = append(misses[wk], i)
 						continue
 					}
-				}
-				c.SPCA.MetricWork(r, u, ms)
-				for j := 0; j < k; j++ {
-					idx[i*dims+j] = c.leadIndex(lead, j, r[j])
-				}
-				for j := k; j < dims; j++ {
-					idx[i*dims+j] = int32(rest[j-k].index(row[j]))
+					// One Newton step of the exact geodesic projection from the
+					// interpolated unfolding, accepted if short; otherwise up to
+					// three checked steps from the interpolation, and a patch
+					// that does not settle goes to the exact path and its
+					// restarts.
+					copy(u0, u)
+					if step, ok := c.SPCA.NewtonStep(u, row[:k], ms); !ok || step > acceptStep && !secondStep(c.SPCA, u, row[:k], step, ms) {
+						copy(u, u0)
+						if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
+							misses[wk] = append(misses[wk], i)
+							continue
+						}
+					}
+					c.SPCA.MetricWork(r, u, ms)
+					for j := 0; j < k; j++ {
+						idx[i*dims+j] = c.leadIndex(lead, j, r[j])
+					}
+					for j := k; j < dims; j++ {
+						idx[i*dims+j] = int32(rest[j-k].index(row[j]))
+					}
 				}
 			}
 		}()
@@ -286,6 +300,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	for _, m := range misses {
 		miss = append(miss, m...)
 	}
+	slices.Sort(miss)
 	if len(miss) == 0 {
 		return miss
 	}
