@@ -2,12 +2,10 @@ package codec
 
 import (
 	"math"
-	"runtime"
-	"slices"
 	"sort"
 	"sync"
-	"sync/atomic"
 
+	"github.com/spcalab/spca/internal/parallel"
 	"github.com/spcalab/spca/spca"
 	"gonum.org/v1/gonum/mat"
 )
@@ -50,6 +48,19 @@ func (f *fastPath) clone() *fastPath {
 // fastBlock is the number of rows a worker of quantizeFast takes at a
 // time.
 const fastBlock = 512
+
+// fastScratch is the memory one worker of quantizeFast needs.
+type fastScratch struct {
+	fp               *fastPath
+	r, u, u0, cf, cw []float64
+	ci               []int
+	ms               *spca.MetricScratch
+}
+
+func newFastScratch(fp *fastPath, m *spca.Model, k int) *fastScratch {
+	return &fastScratch{fp: fp.clone(), r: make([]float64, k), u: make([]float64, k), u0: make([]float64, k),
+		cf: make([]float64, k), cw: make([]float64, k), ci: make([]int, k), ms: m.NewMetricScratch()}
+}
 
 // lookCells is the size of the per-axis cell look-up tables.
 const lookCells = 4096
@@ -240,67 +251,49 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	}
 	n, dims := y.Dims()
 	k := c.Leading()
-	workers := runtime.GOMAXPROCS(0)
-	misses := make([][]int, workers)
 	lead, rest := c.finders()
 	// Blocks of rows are handed out one at a time: the rows that need
 	// refinement or the exact path cluster in parts of a photograph, and
-	// halves of the image balanced badly.
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for wk := 0; wk < workers; wk++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fp := fp.clone()
-			r := make([]float64, k)
-			u := make([]float64, k)
-			u0 := make([]float64, k)
-			ms := c.SPCA.NewMetricScratch()
-			ci := make([]int, k)
-			cf := make([]float64, k)
-			cw := make([]float64, k)
-			for {
-				lo := int(next.Add(fastBlock)) - fastBlock
-				if lo >= n {
-					return
-				}
-				for i := lo; i < min(n, lo+fastBlock); i++ {
-					row := y.RawRowView(i)
-					if !fp.responses(row[:k], u, ci, cf, cw) {
-						misses[wk] = append(misses[wk], i)
-						continue
-					}
-					// One Newton step of the exact geodesic projection from the
-					// interpolated unfolding, accepted if short; otherwise up to
-					// three checked steps from the interpolation, and a patch
-					// that does not settle goes to the exact path and its
-					// restarts.
-					copy(u0, u)
-					if step, ok := c.SPCA.NewtonStep(u, row[:k], ms); !ok || step > acceptStep && !secondStep(c.SPCA, u, row[:k], step, ms) {
-						copy(u, u0)
-						if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
-							misses[wk] = append(misses[wk], i)
-							continue
-						}
-					}
-					c.SPCA.MetricWork(r, u, ms)
-					for j := 0; j < k; j++ {
-						idx[i*dims+j] = c.leadIndex(lead, j, r[j])
-					}
-					for j := k; j < dims; j++ {
-						idx[i*dims+j] = int32(rest[j-k].index(row[j]))
-					}
+	// halves of the image balanced badly. Each block borrows a scratch.
+	blocks := (n + fastBlock - 1) / fastBlock
+	misses := make([][]int, blocks)
+	scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, k) }}
+	parallel.For(blocks, func(b int) {
+		sc := scratch.Get().(*fastScratch)
+		defer scratch.Put(sc)
+		fp, r, u, u0, ms := sc.fp, sc.r, sc.u, sc.u0, sc.ms
+		for i := b * fastBlock; i < min(n, (b+1)*fastBlock); i++ {
+			row := y.RawRowView(i)
+			if !fp.responses(row[:k], u, sc.ci, sc.cf, sc.cw) {
+				misses[b] = append(misses[b], i)
+				continue
+			}
+			// One Newton step of the exact geodesic projection from the
+			// interpolated unfolding, accepted if short; otherwise up to
+			// three checked steps from the interpolation, and a patch
+			// that does not settle goes to the exact path and its
+			// restarts.
+			copy(u0, u)
+			if step, ok := c.SPCA.NewtonStep(u, row[:k], ms); !ok || step > acceptStep && !secondStep(c.SPCA, u, row[:k], step, ms) {
+				copy(u, u0)
+				if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
+					misses[b] = append(misses[b], i)
+					continue
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	var miss []int
+			c.SPCA.MetricWork(r, u, ms)
+			for j := 0; j < k; j++ {
+				idx[i*dims+j] = c.leadIndex(lead, j, r[j])
+			}
+			for j := k; j < dims; j++ {
+				idx[i*dims+j] = int32(rest[j-k].index(row[j]))
+			}
+		}
+	})
+	var miss []int // in increasing order: blocks in order
 	for _, m := range misses {
 		miss = append(miss, m...)
 	}
-	slices.Sort(miss)
 	if len(miss) == 0 {
 		return miss
 	}

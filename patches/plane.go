@@ -305,7 +305,7 @@ func FromPlane(p Plane, sixteenBit bool) image.Image {
 func FromYCbCr(ps [3]Plane, sixteenBit bool) image.Image {
 	checkSame("FromYCbCr", ps[0], ps[1])
 	checkSame("FromYCbCr", ps[0], ps[2])
-	return fromYCbCr(ps[0], sixteenBit, func(y int, _ []float64) (cb, cr []float64) {
+	return fromYCbCr(ps[0], sixteenBit, false, func(y int, _ []float64) (cb, cr []float64) {
 		w := ps[0].W
 		return ps[1].Pix[y*w : (y+1)*w], ps[2].Pix[y*w : (y+1)*w]
 	})
@@ -319,7 +319,7 @@ func FromYCbCr420(y, cb, cr Plane, sixteenBit bool) image.Image {
 	checkPlane("FromYCbCr420", y)
 	checkHalf("FromYCbCr420", cb, y.W, y.H)
 	checkHalf("FromYCbCr420", cr, y.W, y.H)
-	return fromYCbCr(y, sixteenBit, func(row int, buf []float64) (cbRow, crRow []float64) {
+	return fromYCbCr(y, sixteenBit, true, func(row int, buf []float64) (cbRow, crRow []float64) {
 		cbRow, crRow = buf[:y.W], buf[y.W:]
 		doubledRow(cbRow, cb, row)
 		doubledRow(crRow, cr, row)
@@ -328,14 +328,18 @@ func FromYCbCr420(y, cb, cr Plane, sixteenBit bool) image.Image {
 }
 
 // fromYCbCr converts the rows of luma yp and the chroma rows that chroma
-// gives (in scratch of 2·width values of its own if it needs any) to an
-// 8- or 16-bit RGB image, rows in parallel: this conversion was 9 % of the
-// CPU of decoding a colour .spc file.
-func fromYCbCr(yp Plane, sixteenBit bool, chroma func(y int, scratch []float64) (cb, cr []float64)) image.Image {
+// gives (in scratch of 2·width values of its own, if needScratch; nil
+// otherwise) to an 8- or 16-bit RGB image, rows in parallel: this
+// conversion was 9 % of the CPU of decoding a colour .spc file.
+func fromYCbCr(yp Plane, sixteenBit, needScratch bool, chroma func(y int, scratch []float64) (cb, cr []float64)) image.Image {
 	w, h := yp.W, yp.H
 	rect := image.Rect(0, 0, w, h)
 	scratch := sync.Pool{New: func() any { return make([]float64, 2*w) }}
 	row := func(y int) (cb, cr []float64, done func()) {
+		if !needScratch {
+			cb, cr = chroma(y, nil)
+			return cb, cr, func() {}
+		}
 		buf := scratch.Get().([]float64)
 		cb, cr = chroma(y, buf)
 		return cb, cr, func() { scratch.Put(buf) }
