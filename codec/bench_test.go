@@ -193,6 +193,17 @@ func BenchmarkFile(b *testing.B) {
 			}
 		}
 	})
+	// The fast quantisation of the luma plane alone: the SPCA part of an
+	// encode, the part the fast path's tables decide.
+	b.Run("quantize-luma", func(b *testing.B) {
+		c := m.Channels[0]
+		y, _ := c.PCA.Project(m.planes(img)[0], m.Patch)
+		idx := make([]int32, len(y.RawMatrix().Data))
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			c.quantizeFast(y, idx)
+		}
+	})
 	b.Run("decode-spca", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			if _, err := Decode(bytes.NewReader(s.Bytes()), m); err != nil {

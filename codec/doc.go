@@ -135,9 +135,10 @@
 // # Exact and fast paths
 //
 // Encode uses a fast path by default: the geometric (unfolding) part of the
-// SPCA transform is tabulated on a grid at quantiles of the training
-// coefficients, interpolated, refined by one Newton step of the exact
-// geodesic projection, and passed through the exact metric tables.
+// SPCA transform is tabulated on a grid whose nodes follow the density of
+// the training coefficients to the power 1/3, interpolated, refined by one
+// Newton step of the exact geodesic projection, and passed through the
+// exact metric tables.
 // Options.Exact runs the exact transform for every patch; tests bound the
 // fraction of indices on which the two differ (below 1 %).
 //
