@@ -32,8 +32,11 @@
 // density. By default (Options.Assign = AssignNearest) the encoder moves
 // each patch from the cell of its responses to the cell whose
 // reconstruction is nearest to it, by steepest descent over the cells one
-// bin away in one dimension, through the codebook; the decoder, and so
-// the format, are the same. AssignResponses is the seed's encoder,
+// bin away in one dimension (or, where none is nearer, in two), through
+// the codebook; the decoder, and so the format, are the same. The descent
+// needs a start near the patch, not its exact cell: the encoder starts it
+// from responses interpolated in a table, and from the fast path's cell
+// only where that start was poor. AssignResponses is the seed's encoder,
 // uniform quantisation of the responses. On Kodak 2×2 luma (train
 // kodim01–06, test kodim07–12 and barbara) a fifth of the patches move,
 // and at 30/66/138/246 bins gamma 1/3 decodes at RMSE

@@ -202,6 +202,12 @@ func axisNodes(col []float64, g int) []float64 {
 // training range (the unfolding is close to linear there); it reports
 // false farther out.
 func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) bool {
+	return interpolate(f, f.vals, y, u, idx, frac, width)
+}
+
+// interpolate is responses over the node values vals (k per node, in the
+// layout of f.vals).
+func interpolate(f *fastPath, vals []float32, y, u []float64, idx []int, frac, width []float64) bool {
 	k := f.k
 	base := 0
 	for j := 0; j < k; j++ {
@@ -228,20 +234,29 @@ func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) b
 		base += i * f.str[j]
 	}
 	if k == 4 {
-		f.reduce4(base, frac, u)
-		return true
+		reduce4(vals, f.str, base, frac, u)
+	} else {
+		reduce(vals, f.str, base, frac, u, f.buf)
 	}
-	// Successive reduction over the axes: the 2^k corner values are
-	// interpolated along axis 0, then along axis 1, and so on.
-	val := f.buf[:(1<<k)*k]
+	return true
+}
+
+// reduce interpolates the node values vals (k = len(u) per node, node
+// strides str) of the cell whose first node is base at the fractions frac
+// into u, by successive reduction over the axes: the 2^k corner values are
+// interpolated along axis 0, then along axis 1, and so on. buf holds
+// 2^k·k values.
+func reduce(vals []float32, str []int, base int, frac, u, buf []float64) {
+	k := len(u)
+	val := buf[:(1<<k)*k]
 	for c := 0; c < 1<<k; c++ {
 		off := base
 		for j := 0; j < k; j++ {
 			if c>>j&1 == 1 {
-				off += f.str[j]
+				off += str[j]
 			}
 		}
-		dst, src := val[c*k:(c+1)*k], f.vals[off*k:off*k+k]
+		dst, src := val[c*k:(c+1)*k], vals[off*k:off*k+k]
 		for q := range dst {
 			dst[q] = float64(src[q])
 		}
@@ -259,35 +274,44 @@ func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) b
 		}
 		size = half
 	}
-	for q := 0; q < k; q++ {
-		u[q] = val[q]
-	}
-	return true
+	copy(u, val[:k])
 }
 
-// reduce4 is the reduction of responses for k = 4 (2×2 patches) with
-// constant sizes: the same operations in the same order, without bounds
-// checks.
-func (f *fastPath) reduce4(base int, frac, u []float64) {
-	s0, s1, s2, s3 := f.str[0], f.str[1], f.str[2], f.str[3]
-	var v [16][4]float64
-	for c := 0; c < 16; c++ {
-		off := 4 * (base + (c&1)*s0 + (c>>1&1)*s1 + (c>>2&1)*s2 + (c>>3&1)*s3)
-		p := f.vals[off : off+4 : off+4]
-		v[c] = [4]float64{float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])}
-	}
+// reduce4 is reduce for k = 4 (2×2 patches) with constant sizes, the
+// corners read in pairs along axis 0: the same operations in the same
+// order (TestReduce4), without bounds checks.
+func reduce4(vals []float32, str []int, base int, frac, u []float64) {
+	s0, s1, s2, s3 := 4*str[0], 4*str[1], 4*str[2], 4*str[3]
 	_ = frac[3]
-	for j, n := 0, 8; j < 4; j, n = j+1, n/2 {
-		t := frac[j]
-		for c := 0; c < n; c++ {
-			a, b := v[2*c], v[2*c+1]
-			for q := 0; q < 4; q++ {
-				v[c][q] = a[q] + t*(b[q]-a[q])
-			}
+	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
+	// The corners 2c and 2c+1 differ along axis 0: read them and reduce
+	// them along it at once.
+	var v [8][4]float64
+	for c := 0; c < 8; c++ {
+		off := 4*base + (c&1)*s1 + (c>>1&1)*s2 + (c>>2)*s3
+		a := vals[off : off+4 : off+4]
+		b := vals[off+s0 : off+s0+4 : off+s0+4]
+		for q := 0; q < 4; q++ {
+			va, vb := float64(a[q]), float64(b[q])
+			v[c][q] = va + t0*(vb-va)
+		}
+	}
+	for c := 0; c < 4; c++ {
+		a, b, d := &v[2*c], &v[2*c+1], &v[c]
+		for q := 0; q < 4; q++ {
+			d[q] = a[q] + t1*(b[q]-a[q])
+		}
+	}
+	for c := 0; c < 2; c++ {
+		a, b, d := &v[2*c], &v[2*c+1], &v[c]
+		for q := 0; q < 4; q++ {
+			d[q] = a[q] + t2*(b[q]-a[q])
 		}
 	}
 	_ = u[3]
-	u[0], u[1], u[2], u[3] = v[0][0], v[0][1], v[0][2], v[0][3]
+	for q := 0; q < 4; q++ {
+		u[q] = v[0][q] + t3*(v[1][q]-v[0][q])
+	}
 }
 
 // quantizeFast is quantizeExact through the fast path where it applies,
@@ -312,35 +336,48 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	parallel.For(blocks, func(b int) {
 		sc := scratch.Get().(*fastScratch)
 		defer scratch.Put(sc)
-		fp, r, u, u0, ms := sc.fp, sc.r, sc.u, sc.u0, sc.ms
 		for i := b * fastBlock; i < min(n, (b+1)*fastBlock); i++ {
-			row := y.RawRowView(i)
-			if !fp.responses(row[:k], u, sc.ci, sc.cf, sc.cw) {
+			if !c.fastRow(sc, y.RawRowView(i), idx[i*dims:(i+1)*dims], lead, rest) {
 				misses[b] = append(misses[b], i)
-				continue
-			}
-			// One Newton step of the exact geodesic projection from the
-			// interpolated unfolding, accepted if short; otherwise up to
-			// three checked steps from the interpolation, and a patch
-			// that does not settle goes to the exact path and its
-			// restarts.
-			copy(u0, u)
-			if step, ok := c.SPCA.NewtonStep(u, row[:k], ms); !ok || step > acceptStep && !secondStep(c.SPCA, u, row[:k], step, ms) {
-				copy(u, u0)
-				if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
-					misses[b] = append(misses[b], i)
-					continue
-				}
-			}
-			c.SPCA.MetricWork(r, u, ms)
-			for j := 0; j < k; j++ {
-				idx[i*dims+j] = c.leadIndex(lead, j, r[j])
-			}
-			for j := k; j < dims; j++ {
-				idx[i*dims+j] = int32(rest[j-k].index(row[j]))
 			}
 		}
 	})
+	return c.quantizeMisses(y, idx, misses)
+}
+
+// fastRow quantises one row of PCA coefficients through the fast path
+// into out (dims indices); it reports false, leaving out unspecified,
+// for a row that must take the exact path.
+func (c *Channel) fastRow(sc *fastScratch, row []float64, out []int32, lead, rest []cellFinder) bool {
+	k := sc.fp.k
+	fp, r, u, u0, ms := sc.fp, sc.r, sc.u, sc.u0, sc.ms
+	if !fp.responses(row[:k], u, sc.ci, sc.cf, sc.cw) {
+		return false
+	}
+	// One Newton step of the exact geodesic projection from the
+	// interpolated unfolding, accepted if short; otherwise up to three
+	// checked steps from the interpolation, and a patch that does not
+	// settle goes to the exact path and its restarts.
+	copy(u0, u)
+	if step, ok := c.SPCA.NewtonStep(u, row[:k], ms); !ok || step > acceptStep && !secondStep(c.SPCA, u, row[:k], step, ms) {
+		copy(u, u0)
+		if st := c.SPCA.RefineUnfold(u, row[:k], 3, ms); st.Residual > refineMiss {
+			return false
+		}
+	}
+	c.SPCA.MetricWork(r, u, ms)
+	for j := 0; j < k; j++ {
+		out[j] = c.leadIndex(lead, j, r[j])
+	}
+	for j := k; j < len(out); j++ {
+		out[j] = int32(rest[j-k].index(row[j]))
+	}
+	return true
+}
+
+// quantizeMisses quantises by the exact path the rows listed, block by
+// block in increasing order, in misses, and returns them in one list.
+func (c *Channel) quantizeMisses(y *mat.Dense, idx []int32, misses [][]int) []int {
 	var miss []int // in increasing order: blocks in order
 	for _, m := range misses {
 		miss = append(miss, m...)
@@ -348,6 +385,7 @@ func (c *Channel) quantizeFast(y *mat.Dense, idx []int32) (exact []int) {
 	if len(miss) == 0 {
 		return miss
 	}
+	_, dims := y.Dims()
 	sub := mat.NewDense(len(miss), dims, nil)
 	for a, i := range miss {
 		copy(sub.RawRowView(a), y.RawRowView(i))

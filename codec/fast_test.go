@@ -53,3 +53,32 @@ func TestAxisNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReduce4 checks that reduce4 interpolates bit for bit as the generic
+// reduce.
+func TestReduce4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const g = 5
+	str := []int{g * g * g, g * g, g, 1}
+	vals := make([]float32, 4*g*g*g*g)
+	for i := range vals {
+		vals[i] = float32(rng.NormFloat64() * 100)
+	}
+	frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
+	buf := make([]float64, 16*4)
+	for trial := 0; trial < 1000; trial++ {
+		base := 0
+		for j := range frac {
+			base += rng.IntN(g-1) * str[j]
+			frac[j] = rng.Float64()
+			if trial%10 == 0 {
+				frac[j] = float64(rng.IntN(2)) // cell faces
+			}
+		}
+		reduce4(vals, str, base, frac, a)
+		reduce(vals, str, base, frac, b, buf)
+		if !slices.Equal(a, b) {
+			t.Fatalf("cell %d at %v: reduce4 %v, reduce %v", base, frac, a, b)
+		}
+	}
+}

@@ -206,14 +206,17 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y 
 	y, grid = c.PCA.Project(p, n)
 	rows, dims := y.Dims()
 	idx = make([]int32, rows*dims)
-	if exact {
+	switch {
+	case exact:
 		c.quantizeExact(y, idx)
 		slow = allRows(rows)
-	} else {
+		if nearest {
+			c.moveToNearest(y, idx)
+		}
+	case nearest:
+		slow = c.quantizeNearest(y, idx)
+	default:
 		slow = c.quantizeFast(y, idx)
-	}
-	if nearest {
-		c.moveToNearest(y, idx)
 	}
 	return y, idx, grid, slow
 }

@@ -57,9 +57,11 @@ type Channel struct {
 	// same data by Evaluate.
 	Train *mat.Dense
 
-	fastOnce sync.Once
-	fast     *fastPath
-	bookOnce sync.Once
+	fastOnce  sync.Once
+	fast      *fastPath
+	startOnce sync.Once
+	start     []float32 // see startTable
+	bookOnce  sync.Once
 	// bookBuilt is set once bookOnce has run (book may still be nil).
 	bookBuilt atomic.Bool
 	book      []float64 // codebook of the leading dims, nil if too large
@@ -75,6 +77,10 @@ type Channel struct {
 	levelOnce sync.Once
 	levelInv  *spca.LevelInverse // see levelInverse
 }
+
+// maxLeading caps the coefficients coded through SPCA: the lattice has
+// nodes per axis to the power Leading.
+const maxLeading = 8
 
 // Leading returns the number of coefficients coded through SPCA (0 for
 // the PCA + Lloyd–Max baseline, which has no SPCA model).
@@ -143,8 +149,8 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 	switch {
 	case t.Patch < 1 || t.Patch > maxPatch:
 		return t, fmt.Errorf("codec: patch size %d out of range 1..%d", t.Patch, maxPatch)
-	case t.Leading < 1 || t.Leading > t.Patch*t.Patch || t.Leading > 8:
-		return t, fmt.Errorf("codec: %d leading coefficients for %d×%d patches (1..min(n², 8))", t.Leading, t.Patch, t.Patch)
+	case t.Leading < 1 || t.Leading > t.Patch*t.Patch || t.Leading > maxLeading:
+		return t, fmt.Errorf("codec: %d leading coefficients for %d×%d patches (1..min(n², %d))", t.Leading, t.Patch, t.Patch, maxLeading)
 	case t.BPP == 0 && t.Step == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > maxLevels):
 		return t, fmt.Errorf("codec: resolution %d bins must be between n² = %d and %d", t.Bins, t.Patch*t.Patch, maxLevels)
 	case t.BPP < 0 || math.IsNaN(t.BPP) || t.BPP > 24:
@@ -521,6 +527,8 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.bookOnce = sync.Once{}
 	c.bookBuilt.Store(false)
 	c.book = nil
+	c.startOnce = sync.Once{}
+	c.start = nil
 	c.pixOnce = [2]sync.Once{}
 	c.pix8, c.pix16 = nil, nil
 	c.findOnce = sync.Once{}

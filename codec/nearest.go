@@ -1,6 +1,9 @@
 package codec
 
 import (
+	"math"
+	"sync"
+
 	"github.com/spcalab/spca/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -34,67 +37,235 @@ func (c *Channel) hasCodebook() bool {
 // cell away. The decoder is unchanged: it decodes cells, whichever way
 // the encoder chose them.
 func (c *Channel) moveToNearest(y *mat.Dense, idx []int32) bool {
-	if !c.hasCodebook() {
+	ns := c.nearestSearch()
+	if ns == nil {
 		return false
 	}
-	k, book := c.Leading(), c.codebook()
 	n, dims := y.Dims()
-	bins := c.Bins[:k]
-	stride := make([]int, k)
-	s := 1
-	for j := k - 1; j >= 0; j-- {
-		stride[j] = s
-		s *= bins[j]
-	}
+	k := c.Leading()
 	blocks := (n + nearestBlock - 1) / nearestBlock
 	parallel.For(blocks, func(b int) {
 		digits := make([]int, k)
 		for i := b * nearestBlock; i < min(n, (b+1)*nearestBlock); i++ {
-			x := y.RawRowView(i)[:k]
-			cell := 0
-			for j := range digits {
-				digits[j] = int(idx[i*dims+j])
-				cell += digits[j] * stride[j]
-			}
-			best := dist2(book[cell*k:cell*k+k], x)
-			for range maxDescent {
-				// The steepest move to a cell one bin away in one
-				// dimension: next is 2j for one bin down in dimension j,
-				// 2j+1 for one up.
-				next, nd := -1, best
-				for j, d := range digits {
-					if d > 0 {
-						o := (cell - stride[j]) * k
-						if e := dist2(book[o:o+k], x); e < nd {
-							next, nd = 2*j, e
-						}
-					}
-					if d < bins[j]-1 {
-						o := (cell + stride[j]) * k
-						if e := dist2(book[o:o+k], x); e < nd {
-							next, nd = 2*j+1, e
-						}
-					}
-				}
-				if next < 0 {
-					break
-				}
-				j, up := next/2, next%2 == 1
-				if up {
-					digits[j]++
-					cell += stride[j]
-				} else {
-					digits[j]--
-					cell -= stride[j]
-				}
-				best = nd
-			}
-			for j, d := range digits {
-				idx[i*dims+j] = int32(d)
-			}
+			ns.descendRow(y.RawRowView(i)[:k], idx[i*dims:i*dims+k], digits)
 		}
 	})
 	return true
+}
+
+// quantizeNearest is quantizeFast followed by moveToNearest, for a channel
+// with a codebook in the fixed-resolution mode, with a cheaper start: the
+// descent needs a cell near the patch, not the exact cell of its
+// responses. It starts from the responses interpolated in startTable, at
+// the fast path's nodes, without the Newton step and the metric, which
+// are two thirds of the fast path's time. A descent that moves more than
+// maxStartMoves times started in a part of the lattice the table follows
+// poorly, where the descent from another cell can end in another local
+// minimum: such a patch descends again from the fast path's cell. Rows
+// outside the table take the exact path, as in quantizeFast, and are
+// returned.
+func (c *Channel) quantizeNearest(y *mat.Dense, idx []int32) (exact []int) {
+	ns, fp := c.nearestSearch(), c.fastPath()
+	if ns == nil || fp == nil || c.Lead != nil {
+		exact = c.quantizeFast(y, idx)
+		c.moveToNearest(y, idx)
+		return exact
+	}
+	start := c.startTable()
+	n, dims := y.Dims()
+	k := c.Leading()
+	lead, rest := c.finders()
+	blocks := (n + fastBlock - 1) / fastBlock
+	misses := make([][]int, blocks)
+	scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, k) }}
+	parallel.For(blocks, func(b int) {
+		sc := scratch.Get().(*fastScratch)
+		defer scratch.Put(sc)
+		digits := make([]int, k)
+		for i := b * fastBlock; i < min(n, (b+1)*fastBlock); i++ {
+			row := y.RawRowView(i)
+			x, out := row[:k], idx[i*dims:(i+1)*dims]
+			if !interpolate(sc.fp, start, x, sc.r, sc.ci, sc.cf, sc.cw) {
+				misses[b] = append(misses[b], i)
+				continue
+			}
+			for j := range digits {
+				digits[j] = int(binOf(sc.r[j], ns.bins[j]))
+			}
+			if ns.descend(x, digits) > maxStartMoves && c.fastRow(sc, row, out, lead, rest) {
+				ns.descendRow(x, out[:k], digits)
+				continue
+			}
+			for j, d := range digits {
+				out[j] = int32(d)
+			}
+			for j := k; j < dims; j++ {
+				out[j] = int32(rest[j-k].index(row[j]))
+			}
+		}
+	})
+	exact = c.quantizeMisses(y, idx, misses)
+	digits := make([]int, k)
+	for _, i := range exact {
+		ns.descendRow(y.RawRowView(i)[:k], idx[i*dims:i*dims+k], digits)
+	}
+	return exact
+}
+
+// maxStartMoves is the number of moves of a descent from the interpolated
+// responses beyond which quantizeNearest starts again from the fast
+// path's cell.
+const maxStartMoves = 1
+
+// startTable returns the SPCA responses at the fast path's nodes (k per
+// node, in the layout of fastPath.vals, through the exact metric), the
+// start cells of quantizeNearest; nil without a fast path. Unlike the
+// unfolding, responses depend on the bins.
+func (c *Channel) startTable() []float32 {
+	c.startOnce.Do(func() {
+		fp := c.fastPath()
+		if fp == nil {
+			return
+		}
+		k := fp.k
+		nodes := len(fp.vals) / k
+		t := make([]float32, len(fp.vals))
+		const block = 4096
+		parallel.For((nodes+block-1)/block, func(b int) {
+			ms := c.SPCA.NewMetricScratch()
+			u, r := make([]float64, k), make([]float64, k)
+			for i := b * block; i < min(nodes, (b+1)*block); i++ {
+				for j := range u {
+					u[j] = float64(fp.vals[i*k+j])
+				}
+				c.SPCA.MetricWork(r, u, ms)
+				for j, v := range r {
+					t[i*k+j] = float32(v)
+				}
+			}
+		})
+		c.start = t
+	})
+	return c.start
+}
+
+// nearestSearch is the descent of moveToNearest over a channel's
+// codebook.
+type nearestSearch struct {
+	k            int
+	book         []float64 // codebook rows, k values per cell
+	bins, stride []int     // of the leading dimensions' cells
+}
+
+// nearestSearch returns the channel's descent, or nil without a
+// codebook.
+func (c *Channel) nearestSearch() *nearestSearch {
+	if !c.hasCodebook() {
+		return nil
+	}
+	k := c.Leading()
+	ns := &nearestSearch{k: k, book: c.codebook(), bins: c.Bins[:k], stride: make([]int, k)}
+	s := 1
+	for j := k - 1; j >= 0; j-- {
+		ns.stride[j] = s
+		s *= ns.bins[j]
+	}
+	return ns
+}
+
+// descendRow is descend from the cell cell (k indices), which it
+// updates; digits is scratch.
+func (ns *nearestSearch) descendRow(x []float64, cell []int32, digits []int) {
+	for j := range digits {
+		digits[j] = int(cell[j])
+	}
+	ns.descend(x, digits)
+	for j, d := range digits {
+		cell[j] = int32(d)
+	}
+}
+
+// descend moves the cell digits (k bins) to the cell whose
+// reconstruction is nearest to x (k leading coefficients) by steepest
+// descent, and returns the number of moves. A move goes to a cell one bin
+// away in one dimension or, where none of those is nearer, one bin away in
+// two dimensions, each in the direction of its nearer neighbour (at most
+// six cells for k = 4). The grid of reconstructions is curved, and a
+// descent over single steps stops in more local minima: on Kodak 2×2 luma
+// the diagonal moves lower the error of the reconstructions by 0.1–1 %
+// and halve to quarter the fraction of patches whose descent ends
+// elsewhere from a nearby start.
+func (ns *nearestSearch) descend(x []float64, digits []int) int {
+	k, book, bins, stride := ns.k, ns.book, ns.bins, ns.stride
+	cell := 0
+	for j, d := range digits {
+		cell += d * stride[j]
+	}
+	best := dist2(book[cell*k:cell*k+k], x)
+	var lo, hi [maxLeading]float64 // distances of the neighbours, +Inf if none
+	moves := 0
+	for ; moves < maxDescent; moves++ {
+		// The steepest move to a cell one bin away in one dimension:
+		// next is 2j for one bin down in dimension j, 2j+1 for one up.
+		next, nd := -1, best
+		for j, d := range digits {
+			lo[j], hi[j] = math.Inf(1), math.Inf(1)
+			if d > 0 {
+				o := (cell - stride[j]) * k
+				if lo[j] = dist2(book[o:o+k], x); lo[j] < nd {
+					next, nd = 2*j, lo[j]
+				}
+			}
+			if d < bins[j]-1 {
+				o := (cell + stride[j]) * k
+				if hi[j] = dist2(book[o:o+k], x); hi[j] < nd {
+					next, nd = 2*j+1, hi[j]
+				}
+			}
+		}
+		if next >= 0 {
+			j, up := next/2, next%2 == 1
+			if up {
+				digits[j]++
+				cell += stride[j]
+			} else {
+				digits[j]--
+				cell -= stride[j]
+			}
+			best = nd
+			continue
+		}
+		// No single step: the diagonal steps towards the nearer
+		// neighbours (dir: its side, 0 if none).
+		var dir [maxLeading]int
+		for j := range digits {
+			switch {
+			case lo[j] < hi[j]:
+				dir[j] = -1
+			case hi[j] < math.Inf(1):
+				dir[j] = 1
+			}
+		}
+		bj, bl := -1, -1
+		for j := 0; j < k; j++ {
+			for l := j + 1; l < k && dir[j] != 0; l++ {
+				if dir[l] == 0 {
+					continue
+				}
+				o := (cell + dir[j]*stride[j] + dir[l]*stride[l]) * k
+				if e := dist2(book[o:o+k], x); e < best {
+					bj, bl, best = j, l, e
+				}
+			}
+		}
+		if bj < 0 {
+			break
+		}
+		digits[bj] += dir[bj]
+		digits[bl] += dir[bl]
+		cell += dir[bj]*stride[bj] + dir[bl]*stride[bl]
+	}
+	return moves
 }
 
 // dist2 is the squared Euclidean distance between a and b (len(b) ≥ len(a)).

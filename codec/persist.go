@@ -333,7 +333,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 
 func readChannel(r *modelReader, patch int, thresholds bool) (*Channel, error) {
 	dims, k := r.u16(), r.u16()
-	if r.err == nil && (dims != patch*patch || k < 1 || k > dims || k > 8) {
+	if r.err == nil && (dims != patch*patch || k < 1 || k > dims || k > maxLeading) {
 		return nil, &ModelError{"inconsistent channel dimensions"}
 	}
 	c := &Channel{PCA: &patches.PCA{}}
