@@ -2,7 +2,6 @@ package codec
 
 import (
 	"math"
-	"sync"
 
 	"github.com/spcalab/spca/internal/parallel"
 	"gonum.org/v1/gonum/mat"
@@ -61,7 +60,9 @@ func (c *Channel) moveToNearest(y *mat.Dense, idx []int32) bool {
 // are two thirds of the fast path's time. A descent that moves more than
 // maxStartMoves times started in a part of the lattice the table follows
 // poorly, where the descent from another cell can end in another local
-// minimum: such a patch descends again from the fast path's cell. Rows
+// minimum: such a patch descends again from the fast path's cell, or,
+// where the fast path does not settle either (a fold), keeps the cell of
+// its first descent rather than pay for the exact path's restarts. Rows
 // outside the table take the exact path, as in quantizeFast, and are
 // returned.
 func (c *Channel) quantizeNearest(y *mat.Dense, idx []int32) (exact []int) {
@@ -72,39 +73,29 @@ func (c *Channel) quantizeNearest(y *mat.Dense, idx []int32) (exact []int) {
 		return exact
 	}
 	start := c.startTable()
-	n, dims := y.Dims()
-	k := c.Leading()
+	dims, k := c.Dims(), c.Leading()
 	lead, rest := c.finders()
-	blocks := (n + fastBlock - 1) / fastBlock
-	misses := make([][]int, blocks)
-	scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, k) }}
-	parallel.For(blocks, func(b int) {
-		sc := scratch.Get().(*fastScratch)
-		defer scratch.Put(sc)
-		digits := make([]int, k)
-		for i := b * fastBlock; i < min(n, (b+1)*fastBlock); i++ {
-			row := y.RawRowView(i)
-			x, out := row[:k], idx[i*dims:(i+1)*dims]
-			if !interpolate(sc.fp, start, x, sc.r, sc.ci, sc.cf, sc.cw) {
-				misses[b] = append(misses[b], i)
-				continue
-			}
-			for j := range digits {
-				digits[j] = int(binOf(sc.r[j], ns.bins[j]))
-			}
-			if ns.descend(x, digits) > maxStartMoves && c.fastRow(sc, row, out, lead, rest) {
-				ns.descendRow(x, out[:k], digits)
-				continue
-			}
-			for j, d := range digits {
-				out[j] = int32(d)
-			}
-			for j := k; j < dims; j++ {
-				out[j] = int32(rest[j-k].index(row[j]))
-			}
+	exact = c.quantizeBlocks(y, idx, fp, func(sc *fastScratch, i int) bool {
+		row, digits := y.RawRowView(i), sc.digits
+		x, out := row[:k], idx[i*dims:(i+1)*dims]
+		if !interpolate(sc.fp, start, x, sc.r, sc.ci, sc.cf, sc.cw) {
+			return false
 		}
+		for j := range digits {
+			digits[j] = int(binOf(sc.r[j], ns.bins[j]))
+		}
+		if ns.descend(x, digits) > maxStartMoves && c.fastRow(sc, row, out, lead, rest) {
+			ns.descendRow(x, out[:k], digits)
+			return true
+		}
+		for j, d := range digits {
+			out[j] = int32(d)
+		}
+		for j := k; j < dims; j++ {
+			out[j] = int32(rest[j-k].index(row[j]))
+		}
+		return true
 	})
-	exact = c.quantizeMisses(y, idx, misses)
 	digits := make([]int, k)
 	for _, i := range exact {
 		ns.descendRow(y.RawRowView(i)[:k], idx[i*dims:i*dims+k], digits)
