@@ -52,16 +52,15 @@ const fastBlock = 512
 
 // fastScratch is the memory one worker of quantizeFast needs.
 type fastScratch struct {
-	fp               *fastPath
-	r, u, u0, cf, cw []float64
-	ci, digits       []int
-	ms               *spca.MetricScratch
+	fp             *fastPath
+	r, u, u0, frac []float64
+	digits         []int
+	ms             *spca.MetricScratch
 }
 
 func newFastScratch(fp *fastPath, m *spca.Model, k int) *fastScratch {
 	return &fastScratch{fp: fp.clone(), r: make([]float64, k), u: make([]float64, k), u0: make([]float64, k),
-		cf: make([]float64, k), cw: make([]float64, k), ci: make([]int, k), digits: make([]int, k),
-		ms: m.NewMetricScratch()}
+		frac: make([]float64, k), digits: make([]int, k), ms: m.NewMetricScratch()}
 }
 
 // lookCells is the size of the per-axis cell look-up tables.
@@ -201,14 +200,14 @@ func axisNodes(col []float64, g int) []float64 {
 // responses interpolates the unfolded coordinates of y (k values) into u,
 // extrapolating the end cells linearly up to half an axis span beyond the
 // training range (the unfolding is close to linear there); it reports
-// false farther out.
-func (f *fastPath) responses(y, u []float64, idx []int, frac, width []float64) bool {
-	return interpolate(f, f.vals, y, u, idx, frac, width)
+// false farther out. frac (k values) is scratch.
+func (f *fastPath) responses(y, u, frac []float64) bool {
+	return interpolate(f, f.vals, y, u, frac)
 }
 
 // interpolate is responses over the node values vals (k per node, in the
 // layout of f.vals).
-func interpolate(f *fastPath, vals []float32, y, u []float64, idx []int, frac, width []float64) bool {
+func interpolate(f *fastPath, vals []float32, y, u, frac []float64) bool {
 	k := f.k
 	base := 0
 	for j := 0; j < k; j++ {
@@ -229,9 +228,7 @@ func interpolate(f *fastPath, vals []float32, y, u []float64, idx []int, frac, w
 		default:
 			return false
 		}
-		idx[j] = i
-		width[j] = ax[i+1] - ax[i]
-		frac[j] = (v - ax[i]) / width[j]
+		frac[j] = (v - ax[i]) / (ax[i+1] - ax[i])
 		base += i * f.str[j]
 	}
 	if k == 4 {
@@ -362,7 +359,7 @@ func (c *Channel) quantizeBlocks(y *mat.Dense, idx []int32, fp *fastPath, quanti
 func (c *Channel) fastRow(sc *fastScratch, row []float64, out []int32, lead, rest []cellFinder) bool {
 	k := sc.fp.k
 	fp, r, u, u0, ms := sc.fp, sc.r, sc.u, sc.u0, sc.ms
-	if !fp.responses(row[:k], u, sc.ci, sc.cf, sc.cw) {
+	if !fp.responses(row[:k], u, sc.frac) {
 		return false
 	}
 	// One Newton step of the exact geodesic projection from the

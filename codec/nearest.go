@@ -25,9 +25,9 @@ func (c *Channel) hasCodebook() bool {
 
 // moveToNearest replaces the leading cell of every patch by the cell
 // whose reconstruction (codebook row) is nearest to the patch's leading
-// PCA coefficients, searched by steepest descent over the cells one bin
-// away in one dimension, starting from the patch's own cell. It reports
-// false, changing nothing, when the channel has no codebook.
+// PCA coefficients, searched by steepest descent (nearestSearch.descend)
+// starting from the patch's own cell. It reports false, changing
+// nothing, when the channel has no codebook.
 //
 // The cells of the SPCA responses are not the Voronoi cells of their
 // reconstructions: the inverse transform of a cell's centre is not the
@@ -78,7 +78,7 @@ func (c *Channel) quantizeNearest(y *mat.Dense, idx []int32) (exact []int) {
 	exact = c.quantizeBlocks(y, idx, fp, func(sc *fastScratch, i int) bool {
 		row, digits := y.RawRowView(i), sc.digits
 		x, out := row[:k], idx[i*dims:(i+1)*dims]
-		if !interpolate(sc.fp, start, x, sc.r, sc.ci, sc.cf, sc.cw) {
+		if !interpolate(sc.fp, start, x, sc.r, sc.frac) {
 			return false
 		}
 		for j := range digits {
