@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -80,5 +81,47 @@ func TestReduce4(t *testing.T) {
 		if !slices.Equal(a, b) {
 			t.Fatalf("cell %d at %v: reduce4 %v, reduce %v", base, frac, a, b)
 		}
+	}
+}
+
+// TestSetBinsRebuildsStart checks that a model whose bins change after it
+// encoded codes like a model that never had the old bins: the start table
+// of the nearest assignment (responses in bins) is rebuilt with them.
+func TestSetBinsRebuildsStart(t *testing.T) {
+	var stored bytes.Buffer
+	if _, err := trainedModel(t).WriteTo(&stored); err != nil {
+		t.Fatal(err)
+	}
+	load := func() *Model {
+		m, err := ReadModel(bytes.NewReader(stored.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	_, test := images()
+	encode := func(m *Model) []byte {
+		var w bytes.Buffer
+		if err := Encode(&w, test[0], m, nil); err != nil {
+			t.Fatal(err)
+		}
+		return w.Bytes()
+	}
+	used, fresh := load(), load()
+	before := encode(used) // builds the start table at 66 bins
+	for _, m := range []*Model{used, fresh} {
+		if err := m.SetBins(246); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := used.Channels[0]; c.start != nil {
+		t.Fatal("the start table survived SetBins")
+	}
+	after, want := encode(used), encode(fresh)
+	if !bytes.Equal(after, want) {
+		t.Errorf("after SetBins(246) the used model codes %d bytes, a fresh one %d: not the same file", len(after), len(want))
+	}
+	if bytes.Equal(before, after) {
+		t.Error("66 and 246 bins coded the same file")
 	}
 }
