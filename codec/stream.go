@@ -55,11 +55,10 @@ type symbolStreams struct {
 	esc   []uint16
 }
 
+// zigzag maps a residual to a symbol, 0, −1, 1, −2, 2, … to 0, 1, 2, 3,
+// 4, …, without branches: the sign of a residual is unpredictable.
 func zigzag(v int) int {
-	if v >= 0 {
-		return 2 * v
-	}
-	return -2*v - 1
+	return v<<1 ^ v>>63
 }
 
 // unzigzag inverts zigzag without branches (the sign of a residual is

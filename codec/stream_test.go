@@ -116,3 +116,18 @@ func TestPixelsSkipZeros(t *testing.T) {
 		}
 	}
 }
+
+// zigzag numbers residuals 0, −1, 1, −2, 2, … as 0, 1, 2, 3, 4, … and
+// unzigzag inverts it, out to the largest index differences.
+func TestZigzag(t *testing.T) {
+	for s, v := range []int{0, -1, 1, -2, 2, -3, 3} {
+		if got := zigzag(v); got != s {
+			t.Errorf("zigzag(%d) = %d, want %d", v, got, s)
+		}
+	}
+	for v := -2 * maxLevels; v <= 2*maxLevels; v++ {
+		if s := zigzag(v); s < 0 || unzigzag(s) != v {
+			t.Fatalf("zigzag(%d) = %d, back %d", v, s, unzigzag(s))
+		}
+	}
+}
