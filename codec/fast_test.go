@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -80,6 +81,106 @@ func TestReduce4(t *testing.T) {
 		reduce(vals, str, base, frac, b, buf)
 		if !slices.Equal(a, b) {
 			t.Fatalf("cell %d at %v: reduce4 %v, reduce %v", base, frac, a, b)
+		}
+	}
+}
+
+// simplex4 reproduces the node values at the corners of a cell and any
+// affine function of the position inside it (linear on each simplex).
+func TestSimplex4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const g = 5
+	str := []int{g * g * g, g * g, g, 1}
+	vals := make([]float32, 4*g*g*g*g)
+	for i := range vals {
+		vals[i] = float32(rng.NormFloat64() * 100)
+	}
+	frac, u := make([]float64, 4), make([]float64, 4)
+	for trial := 0; trial < 1000; trial++ {
+		base, corner := 0, 0
+		for j := range frac {
+			base += rng.IntN(g-1) * str[j]
+			b := rng.IntN(2)
+			frac[j] = float64(b)
+			corner += b * str[j]
+		}
+		simplex4(vals, str, base, frac, u)
+		for q, v := range u {
+			if w := float64(vals[4*(base+corner)+q]); v != w {
+				t.Fatalf("corner %d of cell %d, value %d: %g, want %g", corner, base, q, v, w)
+			}
+		}
+	}
+	// Random node values, against the walk along the axes sorted by
+	// decreasing fraction, with fractions beyond the cell too (the end
+	// cells extrapolate).
+	ref := make([]float64, 4)
+	for trial := 0; trial < 1000; trial++ {
+		base := 0
+		for j := range frac {
+			base += rng.IntN(g-1) * str[j]
+			frac[j] = rng.Float64()
+			if trial%4 == 0 {
+				frac[j] = 3*rng.Float64() - 1
+			}
+		}
+		order := []int{0, 1, 2, 3}
+		sort.SliceStable(order, func(a, b int) bool { return frac[order[a]] > frac[order[b]] })
+		o, prev := base, 1.0
+		clear(ref)
+		for step := 0; step <= 4; step++ {
+			next := 0.0
+			if step < 4 {
+				next = frac[order[step]]
+			}
+			for q := range ref {
+				ref[q] += (prev - next) * float64(vals[4*o+q])
+			}
+			if step < 4 {
+				o += str[order[step]]
+			}
+			prev = next
+		}
+		simplex4(vals, str, base, frac, u)
+		for q := range u {
+			if math.Abs(u[q]-ref[q]) > 1e-9*(1+math.Abs(ref[q])) {
+				t.Fatalf("cell %d at %v, value %d: %g, want %g", base, frac, q, u[q], ref[q])
+			}
+		}
+	}
+	// Node values an affine function of the node's position.
+	coef := [4][5]float64{}
+	for q := range coef {
+		for j := range coef[q] {
+			coef[q][j] = float64(rng.IntN(21) - 10)
+		}
+	}
+	for n := 0; n < g*g*g*g; n++ {
+		for q := 0; q < 4; q++ {
+			v := coef[q][4]
+			for j := 0; j < 4; j++ {
+				v += coef[q][j] * float64(n/str[j]%g)
+			}
+			vals[4*n+q] = float32(v)
+		}
+	}
+	pos := make([]int, 4)
+	for trial := 0; trial < 1000; trial++ {
+		base := 0
+		for j := range frac {
+			pos[j] = rng.IntN(g - 1)
+			base += pos[j] * str[j]
+			frac[j] = rng.Float64()
+		}
+		simplex4(vals, str, base, frac, u)
+		for q, v := range u {
+			w := coef[q][4]
+			for j := 0; j < 4; j++ {
+				w += coef[q][j] * (float64(pos[j]) + frac[j])
+			}
+			if math.Abs(v-w) > 1e-9*(1+math.Abs(w)) {
+				t.Fatalf("affine values at %v in cell %v, value %d: %g, want %g", frac, pos, q, v, w)
+			}
 		}
 	}
 }

@@ -2,6 +2,8 @@ package codec
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -99,5 +101,37 @@ func TestNearestFallback(t *testing.T) {
 	}
 	if err := Encode(new(bytes.Buffer), test[0], m, &Options{Assign: 7}); err == nil || err.Error() != "codec: unknown Assignment(7)" {
 		t.Errorf("unknown assignment: error %v", err)
+	}
+}
+
+// descend4 makes the moves of descendK and ends in the same cell, from
+// starts near and far from the patches' cells.
+func TestDescend4(t *testing.T) {
+	m := trainedModel(t)
+	c := m.Channels[0]
+	ns := c.nearestSearch()
+	if ns == nil || ns.k != 4 {
+		t.Fatal("the default model has no 4-dimensional codebook")
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	n, _ := c.Train.Dims()
+	a, b := make([]int, 4), make([]int, 4)
+	moved := 0
+	for trial := 0; trial < 20000; trial++ {
+		x := c.Train.RawRowView(rng.IntN(n))[:4]
+		for j := range a {
+			a[j] = rng.IntN(ns.bins[j])
+			b[j] = a[j]
+		}
+		ma, mb := ns.descend4(x, a), ns.descendK(x, b)
+		if ma != mb || !slices.Equal(a, b) {
+			t.Fatalf("patch %v: descend4 ends in %v after %d moves, descendK in %v after %d", x, a, ma, b, mb)
+		}
+		if ma > 0 {
+			moved++
+		}
+	}
+	if moved < 1000 {
+		t.Fatalf("only %d of 20000 descents moved", moved)
 	}
 }
