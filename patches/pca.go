@@ -163,7 +163,19 @@ func (p *PCA) Project(pl Plane, n int) (*mat.Dense, Grid) {
 	data := make([]float64, g.Blocks()*d)
 	parallel.For(g.Rows(), func(by int) {
 		block := make([]float64, d)
-		for bx := range cols {
+		bx := 0
+		if n == 2 && 2*by+1 < pl.H {
+			// The 2×2 blocks inside the plane: the encoder's default,
+			// with the sizes known to the compiler.
+			r0 := pl.Pix[2*by*pl.W : (2*by+1)*pl.W]
+			r1 := pl.Pix[(2*by+1)*pl.W : (2*by+2)*pl.W]
+			b := (*[16]float64)(basis)
+			sh := (*[4]float64)(shift)
+			for ; 2*bx+1 < pl.W; bx++ {
+				project2(data[4*(by*cols+bx):], r0[2*bx], r0[2*bx+1], r1[2*bx], r1[2*bx+1], b, sh)
+			}
+		}
+		for ; bx < cols; bx++ {
 			for dy := range n {
 				y := min(by*n+dy, pl.H-1)
 				src := pl.Pix[y*pl.W : (y+1)*pl.W]
@@ -175,6 +187,27 @@ func (p *PCA) Project(pl Plane, n int) (*mat.Dense, Grid) {
 		}
 	})
 	return mat.NewDense(g.Blocks(), d, data), g
+}
+
+// project2 is project for a 2×2 block (v0, v1 above v2, v3).
+func project2(dst []float64, v0, v1, v2, v3 float64, b *[16]float64, shift *[4]float64) {
+	dst = dst[:4]
+	for j := 0; j < 4; j++ {
+		var a float64
+		if v0 != 0 {
+			a += v0 * b[j]
+		}
+		if v1 != 0 {
+			a += v1 * b[4+j]
+		}
+		if v2 != 0 {
+			a += v2 * b[8+j]
+		}
+		if v3 != 0 {
+			a += v3 * b[12+j]
+		}
+		dst[j] = a - shift[j]
+	}
 }
 
 // project writes (block·basis) − shift into dst, every response summed

@@ -1,6 +1,7 @@
 package patches
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -164,19 +165,21 @@ func TestProject(t *testing.T) {
 
 func BenchmarkProject(b *testing.B) {
 	img := Luminance(testimages.Texture(768, 512, 1))
-	pca, err := FitPCA(Sample([]Plane{img}, 4, 5000, 1))
-	if err != nil {
-		b.Fatal(err)
+	for _, n := range []int{2, 4} {
+		pca, err := FitPCA(Sample([]Plane{img}, n, 5000, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("project-%dx%d", n, n), func(b *testing.B) {
+			for range b.N {
+				pca.Project(img, n)
+			}
+		})
+		b.Run(fmt.Sprintf("extract+forward-%dx%d", n, n), func(b *testing.B) {
+			for range b.N {
+				x, _ := Extract(img, n)
+				pca.Forward(nil, x)
+			}
+		})
 	}
-	b.Run("project", func(b *testing.B) {
-		for range b.N {
-			pca.Project(img, 4)
-		}
-	})
-	b.Run("extract+forward", func(b *testing.B) {
-		for range b.N {
-			x, _ := Extract(img, 4)
-			pca.Forward(nil, x)
-		}
-	})
 }
