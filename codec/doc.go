@@ -40,7 +40,7 @@
 // uniform quantisation of the responses. On Kodak 2×2 luma (train
 // kodim01–06, test kodim07–12 and barbara) a fifth of the patches move,
 // and at 30/66/138/246 bins gamma 1/3 decodes at RMSE
-// 8.40/4.48/2.44/1.56 instead of 8.96/5.00/2.82/1.90, at 2–6 % fewer bits
+// 8.40/4.48/2.44/1.57 instead of 8.96/5.00/2.82/1.90, at 2–6 % fewer bits
 // per pixel: below PCA with Lloyd–Max quantisers (7.77/4.69/2.63/1.68)
 // from 66 bins on, where assigned by responses it never was. The fixed-
 // resolution mode uses it when the leading dimensions have at most 2^20
