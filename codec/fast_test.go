@@ -56,16 +56,27 @@ func TestAxisNodes(t *testing.T) {
 	}
 }
 
+// tableNodes is the number of nodes per axis of randomTable.
+const tableNodes = 5
+
+// randomTable returns the node strides and random node values (4 per
+// node) of a 4-dimensional table of tableNodes nodes per axis.
+func randomTable(rng *rand.Rand) (str []int, vals []float32) {
+	const g = tableNodes
+	str = []int{g * g * g, g * g, g, 1}
+	vals = make([]float32, 4*g*g*g*g)
+	for i := range vals {
+		vals[i] = float32(rng.NormFloat64() * 100)
+	}
+	return str, vals
+}
+
 // TestReduce4 checks that reduce4 interpolates bit for bit as the generic
 // reduce.
 func TestReduce4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	const g = 5
-	str := []int{g * g * g, g * g, g, 1}
-	vals := make([]float32, 4*g*g*g*g)
-	for i := range vals {
-		vals[i] = float32(rng.NormFloat64() * 100)
-	}
+	str, vals := randomTable(rng)
+	const g = tableNodes
 	frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
 	buf := make([]float64, 16*4)
 	for trial := 0; trial < 1000; trial++ {
@@ -89,12 +100,8 @@ func TestReduce4(t *testing.T) {
 // affine function of the position inside it (linear on each simplex).
 func TestSimplex4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	const g = 5
-	str := []int{g * g * g, g * g, g, 1}
-	vals := make([]float32, 4*g*g*g*g)
-	for i := range vals {
-		vals[i] = float32(rng.NormFloat64() * 100)
-	}
+	str, vals := randomTable(rng)
+	const g = tableNodes
 	frac, u := make([]float64, 4), make([]float64, 4)
 	for trial := 0; trial < 1000; trial++ {
 		base, corner := 0, 0
