@@ -189,10 +189,7 @@ func (p *PCA) Project(pl Plane, n int) (*mat.Dense, Grid) {
 	return mat.NewDense(g.Blocks(), d, data), g
 }
 
-// project2 is project for a 2×2 block (v0, v1 above v2, v3). It adds the
-// zero samples' terms project skips: a sum that starts at +0 is the same
-// to the last bit with or without terms ±0 (TestProject has zero
-// samples), and the branches cost more than the products.
+// project2 is project for a 2×2 block (v0, v1 above v2, v3).
 func project2(dst []float64, v0, v1, v2, v3 float64, b *[16]float64, shift *[4]float64) {
 	dst = dst[:4]
 	for j := 0; j < 4; j++ {
@@ -206,19 +203,18 @@ func project2(dst []float64, v0, v1, v2, v3 float64, b *[16]float64, shift *[4]f
 }
 
 // project writes (block·basis) − shift into dst, every response summed
-// in the order of Forward's product (samples in turn, zero samples
-// skipped) so that the result is the same to the last bit. Four responses
-// go at once: each sum is a chain of dependent additions, and four
-// independent chains keep the processor busy.
+// in the order of Forward's product (samples in turn) so that the result
+// is the same to the last bit. Forward's product skips zero samples; their
+// terms are ±0 here, which leave a sum that starts at +0 unchanged, and
+// adding them costs less than branching on them. Four responses go at
+// once: each sum is a chain of dependent additions, and four independent
+// chains keep the processor busy.
 func project(dst, block, basis, shift []float64) {
 	d := len(dst)
 	j := 0
 	for ; j+4 <= d; j += 4 {
 		var a0, a1, a2, a3 float64
 		for l, v := range block {
-			if v == 0 {
-				continue
-			}
 			b := basis[l*d+j : l*d+j+4]
 			a0 += v * b[0]
 			a1 += v * b[1]
@@ -230,9 +226,7 @@ func project(dst, block, basis, shift []float64) {
 	for ; j < d; j++ {
 		var a float64
 		for l, v := range block {
-			if v != 0 {
-				a += v * basis[l*d+j]
-			}
+			a += v * basis[l*d+j]
 		}
 		dst[j] = a - shift[j]
 	}
