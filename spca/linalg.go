@@ -185,3 +185,48 @@ func quickSelect(x []float64, k int) float64 {
 	}
 	return x[k]
 }
+
+// solve4 is solveLinear for d = 4 by the adjugate: the 2×2 minors of the
+// first two rows and of the last two give the determinant and, with b,
+// the solution, with one division and no pivoting branches. It reports
+// false, changing nothing, for a matrix singular relative to its largest
+// entry (|det| below 1e-12 of its scale to the fourth, the tolerance of
+// solveLinear's pivots on a well-scaled matrix). It is for Newton steps
+// whose result is checked; the adjugate is not as stable as pivoting on
+// ill-conditioned matrices.
+func solve4(a *[16]float64, b *[4]float64) bool {
+	a00, a01, a02, a03 := a[0], a[1], a[2], a[3]
+	a10, a11, a12, a13 := a[4], a[5], a[6], a[7]
+	a20, a21, a22, a23 := a[8], a[9], a[10], a[11]
+	a30, a31, a32, a33 := a[12], a[13], a[14], a[15]
+	// Minors of rows 0-1 (s) and rows 2-3 (c), columns (i, j).
+	s0 := a00*a11 - a10*a01
+	s1 := a00*a12 - a10*a02
+	s2 := a00*a13 - a10*a03
+	s3 := a01*a12 - a11*a02
+	s4 := a01*a13 - a11*a03
+	s5 := a02*a13 - a12*a03
+	c5 := a22*a33 - a32*a23
+	c4 := a21*a33 - a31*a23
+	c3 := a21*a32 - a31*a22
+	c2 := a20*a33 - a30*a23
+	c1 := a20*a32 - a30*a22
+	c0 := a20*a31 - a30*a21
+	det := s0*c5 - s1*c4 + s2*c3 + s3*c2 - s4*c1 + s5*c0
+	scale := 0.0
+	for _, v := range a {
+		scale = max(scale, math.Abs(v))
+	}
+	if !(math.Abs(det) > 1e-12*scale*scale*scale*scale) {
+		return false
+	}
+	inv := 1 / det
+	// The adjugate's rows times b.
+	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
+	x0 := (a11*c5-a12*c4+a13*c3)*b0 + (-a01*c5+a02*c4-a03*c3)*b1 + (a31*s5-a32*s4+a33*s3)*b2 + (-a21*s5+a22*s4-a23*s3)*b3
+	x1 := (-a10*c5+a12*c2-a13*c1)*b0 + (a00*c5-a02*c2+a03*c1)*b1 + (-a30*s5+a32*s2-a33*s1)*b2 + (a20*s5-a22*s2+a23*s1)*b3
+	x2 := (a10*c4-a11*c2+a13*c0)*b0 + (-a00*c4+a01*c2-a03*c0)*b1 + (a30*s4-a31*s2+a33*s0)*b2 + (-a20*s4+a21*s2-a23*s0)*b3
+	x3 := (-a10*c3+a11*c1-a12*c0)*b0 + (a00*c3-a01*c1+a02*c0)*b1 + (-a30*s3+a31*s1-a32*s0)*b2 + (a20*s3-a21*s1+a22*s0)*b3
+	b[0], b[1], b[2], b[3] = x0*inv, x1*inv, x2*inv, x3*inv
+	return true
+}

@@ -1,0 +1,65 @@
+package spca
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// solve4 solves random systems, well and badly conditioned, to a small
+// backward error, and rejects singular ones.
+func TestSolve4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 4))
+	for trial := 0; trial < 10000; trial++ {
+		var a [16]float64
+		var b [4]float64
+		for i := range a {
+			a[i] = rng.NormFloat64() * 3
+		}
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		if trial%3 == 0 { // nearly dependent rows
+			for k := 0; k < 4; k++ {
+				a[12+k] = a[k] + a[4+k] + 1e-6*rng.NormFloat64()
+			}
+		}
+		orig, rhs := a, b
+		ga, gb := a, b
+		ok := solve4(&a, &b)
+		want := solveLinear(ga[:], gb[:], 4)
+		if !ok || !want {
+			t.Fatalf("trial %d: solve4 %v, solveLinear %v", trial, ok, want)
+		}
+		// Relative backward error |a·x − rhs| / (|a|·|x| + |rhs|): the
+		// adjugate's grows with the condition number where pivoting's
+		// does not, but a Newton step of the fast path needs far less
+		// than 1e-10 (its result is quantised to bins and checked).
+		res := func(x [4]float64) float64 {
+			worst := 0.0
+			for r := 0; r < 4; r++ {
+				s, m := -rhs[r], math.Abs(rhs[r])
+				for c := 0; c < 4; c++ {
+					s += orig[4*r+c] * x[c]
+					m += math.Abs(orig[4*r+c] * x[c])
+				}
+				worst = max(worst, math.Abs(s)/m)
+			}
+			return worst
+		}
+		if got, ref := res(b), res(gb); got > 1e-10 || ref > 1e-14 {
+			t.Fatalf("trial %d: backward error %g, solveLinear's %g", trial, got, ref)
+		}
+	}
+	var sing [16]float64
+	for i := range sing {
+		sing[i] = float64(i) // rank 2
+	}
+	b := [4]float64{1, 2, 3, 4}
+	if solve4(&sing, &b) {
+		t.Fatalf("solve4 solved a singular system: %v", b)
+	}
+	if b != [4]float64{1, 2, 3, 4} {
+		t.Fatalf("solve4 changed b on failure: %v", b)
+	}
+}
