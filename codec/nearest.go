@@ -118,7 +118,7 @@ func (c *Channel) quantizeNearest(y *mat.Dense, idx []int32) (exact []int) {
 // the cells that differ from the descent from the exact path's cells rose
 // from 0.45 % to 0.64 % (test textures, 246 bins) and from 0.54 % to
 // 0.82 % (Kodak, kodim08 at 246 bins), within the 1 % bound, at the same
-// error of the reconstructions (±0.2 %).
+// error of the reconstructions (within 0.4 % per image).
 const maxStartMoves = 2
 
 // startTable returns the SPCA responses at the fast path's nodes (k per
