@@ -64,3 +64,35 @@ func TestSolve4(t *testing.T) {
 		t.Fatalf("solve4 changed b on failure: %v", b)
 	}
 }
+
+// maxAbs agrees with the float max of magnitudes on random lengths and
+// values, including signed zeros, infinities and subnormals, and returns
+// NaN when a value is NaN.
+func TestMaxAbs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 5))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64}
+	for trial := 0; trial < 5000; trial++ {
+		a := make([]float64, rng.IntN(20))
+		for i := range a {
+			switch rng.IntN(4) {
+			case 0:
+				a[i] = special[rng.IntN(len(special))]
+			default:
+				a[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+			}
+		}
+		want := 0.0
+		for _, v := range a {
+			want = max(want, math.Abs(v))
+		}
+		if got := maxAbs(a); got != want || math.Signbit(got) {
+			t.Fatalf("maxAbs(%v) = %v, want %v", a, got, want)
+		}
+		if len(a) > 0 {
+			a[rng.IntN(len(a))] = math.NaN()
+			if got := maxAbs(a); !math.IsNaN(got) {
+				t.Fatalf("maxAbs(%v) = %v, want NaN", a, got)
+			}
+		}
+	}
+}
