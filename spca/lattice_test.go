@@ -102,3 +102,120 @@ func TestEvalCell4(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(b)) }
+
+// multilinearPoly is a multilinear polynomial in x0..x3: element m
+// multiplies the product of the x_j whose bit j is set in m.
+type multilinearPoly [16]float64
+
+func (p *multilinearPoly) at(x [4]float64) float64 {
+	s := 0.0
+	for m, c := range p {
+		term := c
+		for j := 0; j < 4; j++ {
+			if m>>j&1 == 1 {
+				term *= x[j]
+			}
+		}
+		s += term
+	}
+	return s
+}
+
+// deriv is ∂p/∂x_j at x.
+func (p *multilinearPoly) deriv(j int, x [4]float64) float64 {
+	s := 0.0
+	for m, c := range p {
+		if m>>j&1 == 0 {
+			continue
+		}
+		term := c
+		for i := 0; i < 4; i++ {
+			if i != j && m>>i&1 == 1 {
+				term *= x[i]
+			}
+		}
+		s += term
+	}
+	return s
+}
+
+// The kernels reproduce multilinear polynomials and their derivatives
+// inside a cell with edges of any length, return the corner values at
+// the corners (the first exactly), and cellGrad4's value is cellValue4's
+// bit for bit.
+func TestCellKernels4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 6))
+	for trial := 0; trial < 2000; trial++ {
+		var p multilinearPoly
+		for m := range p {
+			p[m] = rng.NormFloat64()
+		}
+		var lo, h [4]float64
+		for j := range h {
+			lo[j] = rng.NormFloat64()
+			h[j] = math.Exp(rng.NormFloat64())
+		}
+		var c [16]float64
+		for n := range c {
+			var x [4]float64
+			for j := range x {
+				x[j] = lo[j] + float64(n>>j&1)*h[j]
+			}
+			c[n] = p.at(x)
+		}
+		var tt, x [4]float64
+		for j := range tt {
+			tt[j] = rng.Float64()
+			if trial%4 == 0 { // a corner
+				tt[j] = float64(rng.IntN(2))
+			}
+			x[j] = lo[j] + tt[j]*h[j]
+		}
+		v := cellValue4(&c, tt[0], tt[1], tt[2], tt[3])
+		gv, d0, d1, d2, d3 := cellGrad4(&c, tt[0], tt[1], tt[2], tt[3], 1/h[0], 1/h[1], 1/h[2], 1/h[3])
+		if gv != v {
+			t.Fatalf("cellGrad4's value %v, cellValue4's %v", gv, v)
+		}
+		if trial%4 == 0 {
+			n := 0
+			for j := range tt {
+				n |= int(tt[j]) << j
+			}
+			// a + 1·(b − a) may miss b by an ulp; a + 0·(b − a) is a.
+			if !near(v, c[n]) || n == 0 && v != c[0] {
+				t.Fatalf("corner %d: %v, want %v", n, v, c[n])
+			}
+		}
+		if want := p.at(x); !near(v, want) {
+			t.Fatalf("value at %v: %v, want %v", tt, v, want)
+		}
+		for j, d := range [4]float64{d0, d1, d2, d3} {
+			if want := p.deriv(j, x); !near(d, want) {
+				t.Fatalf("derivative %d at %v: %v, want %v", j, tt, d, want)
+			}
+		}
+	}
+}
+
+var cellSink float64
+
+func BenchmarkCellValue4(b *testing.B) {
+	var c [16]float64
+	for i := range c {
+		c[i] = float64(i * i)
+	}
+	for i := 0; i < b.N; i++ {
+		cellSink += cellValue4(&c, 0.25, 0.5, 0.75, cellSink*1e-300)
+	}
+}
+
+func BenchmarkCellGrad4(b *testing.B) {
+	var c [16]float64
+	for i := range c {
+		c[i] = float64(i * i)
+	}
+	for i := 0; i < b.N; i++ {
+		v, d0, d1, d2, d3 := cellGrad4(&c, 0.25, 0.5, 0.75, cellSink*1e-300, 1, 2, 3, 4)
+		cellSink += v + d0 + d1 + d2 + d3
+	}
+}
