@@ -2,13 +2,18 @@ package spca
 
 // evalCell4 is evalCellReduce for d = 4 (the 2×2 patches of the codec):
 // the corners are read once, split into one array per component, and each
-// component is reduced by straight-line kernels (cellValue4, cellGrad4),
+// component is reduced by straight-line kernels (cellGrad4; valueCell4
+// without the Jacobian),
 // which perform evalCellReduce's operations in its order, so the results
 // are bit-identical (TestEvalCell4). With loops over the components the
 // compiler kept every partial result in memory: an evaluation with the
 // Jacobian took 170 ns, against 80 now.
 func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 	s0, s1, s2, s3 := l.strides[0], l.strides[1], l.strides[2], l.strides[3]
+	if jac == nil {
+		l.valueCell4(base, dst, frac)
+		return
+	}
 	var v [4][16]float64
 	for c := 0; c < 16; c++ {
 		off := 4 * (base + (c&1)*s0 + (c>>1&1)*s1 + (c>>2&1)*s2 + (c>>3&1)*s3)
@@ -18,16 +23,33 @@ func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 	_ = frac[3]
 	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
 	_ = dst[3]
-	if jac == nil {
-		for k := 0; k < 4; k++ {
-			dst[k] = cellValue4(&v[k], t0, t1, t2, t3)
-		}
-		return
-	}
 	inv0, inv1, inv2, inv3 := 1/l.step[0], 1/l.step[1], 1/l.step[2], 1/l.step[3]
 	_ = jac[15]
 	for k := 0; k < 4; k++ {
 		dst[k], jac[k*4], jac[k*4+1], jac[k*4+2], jac[k*4+3] = cellGrad4(&v[k], t0, t1, t2, t3, inv0, inv1, inv2, inv3)
+	}
+}
+
+// valueCell4 is evalCell4 without the Jacobian: the corners are reduced
+// along axis 0 as they are read, in pairs, and the eight results of each
+// component by cellValue8.
+func (l *lattice) valueCell4(base int, dst, frac []float64) {
+	s0, s1, s2, s3 := 4*l.strides[0], 4*l.strides[1], 4*l.strides[2], 4*l.strides[3]
+	_ = frac[3]
+	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
+	var v [4][8]float64
+	for c := 0; c < 8; c++ {
+		off := 4*base + (c&1)*s1 + (c>>1&1)*s2 + (c>>2)*s3
+		a := l.x[off : off+4 : off+4]
+		b := l.x[off+s0 : off+s0+4 : off+s0+4]
+		v[0][c] = a[0] + t0*(b[0]-a[0])
+		v[1][c] = a[1] + t0*(b[1]-a[1])
+		v[2][c] = a[2] + t0*(b[2]-a[2])
+		v[3][c] = a[3] + t0*(b[3]-a[3])
+	}
+	_ = dst[3]
+	for k := 0; k < 4; k++ {
+		dst[k] = cellValue8(&v[k], t1, t2, t3)
 	}
 }
 
@@ -36,17 +58,16 @@ func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 // set, one axis at a time, axis 0 first: each pair of corners differing
 // along the axis becomes a + t·(b − a).
 
-// cellValue4 returns the multilinear interpolant of the corner values c
-// at the fractions t0..t3 along axes 0..3.
-func cellValue4(c *[16]float64, t0, t1, t2, t3 float64) float64 {
-	a0, a1, a2, a3 := c[0]+t0*(c[1]-c[0]), c[2]+t0*(c[3]-c[2]), c[4]+t0*(c[5]-c[4]), c[6]+t0*(c[7]-c[6])
-	a4, a5, a6, a7 := c[8]+t0*(c[9]-c[8]), c[10]+t0*(c[11]-c[10]), c[12]+t0*(c[13]-c[12]), c[14]+t0*(c[15]-c[14])
-	a0, a1, a2, a3 = a0+t1*(a1-a0), a2+t1*(a3-a2), a4+t1*(a5-a4), a6+t1*(a7-a6)
+// cellValue8 is the interpolant's value after the reduction along axis
+// 0: a holds the eight values along axes 1..3 (bit j-1 of the index for
+// axis j).
+func cellValue8(a *[8]float64, t1, t2, t3 float64) float64 {
+	a0, a1, a2, a3 := a[0]+t1*(a[1]-a[0]), a[2]+t1*(a[3]-a[2]), a[4]+t1*(a[5]-a[4]), a[6]+t1*(a[7]-a[6])
 	a0, a1 = a0+t2*(a1-a0), a2+t2*(a3-a2)
 	return a0 + t3*(a1-a0)
 }
 
-// cellGrad4 returns cellValue4 and the interpolant's derivatives along
+// cellGrad4 returns the interpolant's value and its derivatives along
 // axes 0..3 in units of the axes' coordinates, given the reciprocals
 // inv0..inv3 of the cell's edge lengths. The derivative along axis j is the difference
 // across the cell along j, scaled by invj, interpolated along the axes
