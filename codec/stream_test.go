@@ -89,7 +89,8 @@ func TestRestFlags(t *testing.T) {
 
 // TestPixelsSkipZeros checks that pixels, which skips zero coefficients
 // and sums eight pixels at once, gives exactly the sums of pixel, for
-// patch sizes whose pixel counts are and are not multiples of eight.
+// patch sizes whose pixel counts are and are not multiples of eight, and
+// so do the sums continued from leadPixels' by pixelsFrom.
 func TestPixelsSkipZeros(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, m := range []*Model{trainedModel(t), stepModel(t), smallModel(t, func(o *TrainOptions) { o.Patch, o.Step = 4, 8 })} {
@@ -108,9 +109,15 @@ func TestPixelsSkipZeros(t *testing.T) {
 				}
 			}
 			c.pixels(pix, y, weights, nz)
+			// The same sums continued from the leading coefficients'
+			// (the decoder's path for distinct leading cells).
+			k := c.Leading()
+			lead := c.leadPixels(y[:k], weights)
+			cont := make([]float64, dims)
+			c.pixelsFrom(cont, lead, y[k:], k, weights, nz)
 			for p := range pix {
-				if want := c.pixel(p, y, basis); pix[p] != want {
-					t.Fatalf("%d×%d: pixel %d = %v, pixel() = %v", m.Patch, m.Patch, p, pix[p], want)
+				if want := c.pixel(p, y, basis); pix[p] != want || cont[p] != want {
+					t.Fatalf("%d×%d: pixel %d = %v (continued from the leading sums %v), pixel() = %v", m.Patch, m.Patch, p, pix[p], cont[p], want)
 				}
 			}
 		}
