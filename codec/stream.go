@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/klauspost/compress/fse"
@@ -456,6 +457,38 @@ func newACDecoder(s *symbolStreams, j, cols, cj, bj int, esc []uint16, out []int
 	return d
 }
 
+// next reads the next symbol of context c and returns the index it codes,
+// streamEnded if the stream has ended; the caller checks it against the
+// bins (valid). Small enough to be inlined: it runs once per decoded
+// index.
+func (d *acDecoder) next(c int) int {
+	p := d.pos[c]
+	if p >= len(d.subs[c]) {
+		return streamEnded
+	}
+	v := int(d.subs[c][p])
+	d.pos[c] = p + 1
+	if v == escape {
+		v += int(d.esc[d.e])
+		d.e++
+	}
+	return d.cj + unzigzag(v)
+}
+
+// streamEnded is next's index where a stream has ended.
+const streamEnded = math.MinInt
+
+// valid reports whether q is one of the dimension's bins.
+func (d *acDecoder) valid(q int) bool { return uint(q) < uint(d.bj) }
+
+// indexError is the error of an index q that is not valid.
+func (d *acDecoder) indexError(q int) error {
+	if q == streamEnded {
+		return errors.New("symbol stream too short")
+	}
+	return fmt.Errorf("index %d out of the %d bins of dimension %d", q, d.bj, d.j+1)
+}
+
 // fromSymbolsAC decodes the dimensions of ds, which the rest flags do
 // not cover, for n blocks into their planes, block by block, each with
 // the contexts toSymbolsDim coded it with.
@@ -466,20 +499,9 @@ func fromSymbolsAC(ds []acDecoder, n, cols int) error {
 		}
 		for a := range ds {
 			d := &ds[a]
-			c := acContext(i, col, cols, d.left, d.above, d.cj)
-			p := d.pos[c]
-			if p >= len(d.subs[c]) {
-				return errors.New("symbol stream too short")
-			}
-			v := int(d.subs[c][p])
-			d.pos[c] = p + 1
-			if v == escape {
-				v += int(d.esc[d.e])
-				d.e++
-			}
-			q := d.cj + unzigzag(v)
-			if q < 0 || q >= d.bj {
-				return fmt.Errorf("index %d out of the %d bins of dimension %d", q, d.bj, d.j+1)
+			q := d.next(acContext(i, col, cols, d.left, d.above, d.cj))
+			if !d.valid(q) {
+				return d.indexError(q)
 			}
 			d.out[i] = int32(q)
 			d.above[col] = int32(q)
@@ -514,20 +536,9 @@ func fromSymbolsFlagged(ds []acDecoder, flagged, flaggedCol []int32, cols int) e
 			if i >= cols {
 				up = int(d.out[i-cols])
 			}
-			c := neighbourContext(left, up, d.cj)
-			p := d.pos[c]
-			if p >= len(d.subs[c]) {
-				return errors.New("symbol stream too short")
-			}
-			v := int(d.subs[c][p])
-			d.pos[c] = p + 1
-			if v == escape {
-				v += int(d.esc[d.e])
-				d.e++
-			}
-			q := d.cj + unzigzag(v)
-			if q < 0 || q >= d.bj {
-				return fmt.Errorf("index %d out of the %d bins of dimension %d", q, d.bj, d.j+1)
+			q := d.next(neighbourContext(left, up, d.cj))
+			if !d.valid(q) {
+				return d.indexError(q)
 			}
 			d.out[i] = int32(q)
 		}
