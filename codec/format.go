@@ -365,10 +365,7 @@ func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float6
 
 // leadPixels returns, for each row of leading coefficients (k values),
 // the sums of its patch's pixels over those coefficients, dims per row:
-// what pixels adds first. A decoded image has a quarter to two thirds
-// as many distinct leading cells as patches, and the leading
-// coefficients are rarely 0, so summing them once per cell took a third
-// of the inverse PCA's time off.
+// what pixels adds first, for pixelsFrom to continue.
 func (c *Channel) leadPixels(rows, weights []float64) []float64 {
 	k, dims := c.Leading(), c.Dims()
 	count := len(rows) / k

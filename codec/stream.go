@@ -100,14 +100,14 @@ func dcPrediction(i, col, cols, left int, above []int32, cj int) int {
 // acContext is the context class of block i of a further dimension: how
 // far its left and upper neighbours are from the centre cj.
 func acContext(i, col, cols, left int, above []int32, cj int) int {
-	a := 0
-	if col > 0 {
-		a += abs(left - cj)
-	}
+	up := cj
 	if i >= cols {
-		a += abs(int(above[col]) - cj)
+		up = int(above[col])
 	}
-	return contextOfActivity[min(a, 3)]
+	if col == 0 {
+		left = cj
+	}
+	return neighbourContext(left, up, cj)
 }
 
 // neighbourContext is acContext from the neighbours' indices, the centre
@@ -299,8 +299,9 @@ func toSymbolsFlagged(sub [][]byte, idx []int32, j, dims, cols, cj int, flagged,
 	return esc
 }
 
-// appendSymbol appends the zigzag-coded residual v to a stream, as the
-// escape symbol followed by an escape value beyond 254.
+// appendSymbol appends the zigzag-coded residual v to a stream; from
+// escape on, as the escape symbol, with v − escape appended to the
+// escape values.
 func appendSymbol(stream []byte, esc []uint16, v int) ([]byte, []uint16) {
 	if v >= escape {
 		esc = append(esc, uint16(v-escape))

@@ -1,13 +1,13 @@
 package spca
 
 // evalCell4 is evalCellReduce for d = 4 (the 2×2 patches of the codec):
-// the corners are read once, split into one array per component, and each
-// component is reduced by straight-line kernels (cellGrad4; valueCell4
-// without the Jacobian),
-// which perform evalCellReduce's operations in its order, so the results
-// are bit-identical (TestEvalCell4). With loops over the components the
-// compiler kept every partial result in memory: an evaluation with the
-// Jacobian took 170 ns, against 80 now.
+// the corners are read once, split into one array per component, and
+// each component is reduced by straight-line kernels (cellGrad4;
+// valueCell4 without the Jacobian), which perform evalCellReduce's
+// operations in its order, so the results are bit-identical
+// (TestEvalCell4). With loops over the components the compiler kept
+// every partial result in memory: an evaluation with the Jacobian took
+// 170 ns, against 80 now.
 func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 	s0, s1, s2, s3 := l.strides[0], l.strides[1], l.strides[2], l.strides[3]
 	if jac == nil {
@@ -69,9 +69,9 @@ func cellValue8(a *[8]float64, t1, t2, t3 float64) float64 {
 
 // cellGrad4 returns the interpolant's value and its derivatives along
 // axes 0..3 in units of the axes' coordinates, given the reciprocals
-// inv0..inv3 of the cell's edge lengths. The derivative along axis j is the difference
-// across the cell along j, scaled by invj, interpolated along the axes
-// reduced after j.
+// inv0..inv3 of the cell's edge lengths. The derivative along axis j is
+// the difference across the cell along j, scaled by invj, interpolated
+// along the axes reduced after j.
 func cellGrad4(c *[16]float64, t0, t1, t2, t3, inv0, inv1, inv2, inv3 float64) (v, d0, d1, d2, d3 float64) {
 	// Axis 0: eight pairs.
 	e0, e1, e2, e3 := c[1]-c[0], c[3]-c[2], c[5]-c[4], c[7]-c[6]

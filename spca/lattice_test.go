@@ -72,7 +72,7 @@ func TestEvalCellReduce(t *testing.T) {
 // The d = 4 specialisation gives the generic reduction's values and
 // Jacobians, with and without the Jacobian: the same operations in the
 // same order, so bit-identical on amd64 (a platform that fuses
-// multiply-adds may round differently, hence a tolerance elsewhere).
+// multiply-adds may round differently: there the test allows 1e-12).
 func TestEvalCell4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	const d = 4
