@@ -458,18 +458,16 @@ func (c *Channel) eachPatch(idx []int32, grid patches.Grid, out *outliers, rows 
 			switch {
 			case out.patch(i, y):
 				c.pixels(pix, y, weights, nz)
-			case lead != nil:
-				rest := y[k:]
-				for j, l := range levels {
-					rest[j] = l[idx[i*dims+k+j]]
-				}
-				c.pixelsFrom(pix, lead[int(ref[i])*dims:][:dims], rest, k, weights, nz)
 			default:
-				if k > 0 {
-					copy(y[:k], rows[int(ref[i])*k:][:k])
-				}
 				for j, l := range levels {
 					y[k+j] = l[idx[i*dims+k+j]]
+				}
+				if lead != nil {
+					c.pixelsFrom(pix, lead[int(ref[i])*dims:][:dims], y[k:], k, weights, nz)
+					break
+				}
+				if k > 0 {
+					copy(y[:k], rows[int(ref[i])*k:][:k])
 				}
 				c.pixels(pix, y, weights, nz)
 			}

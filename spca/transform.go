@@ -693,13 +693,16 @@ func (m *Model) NewtonStep(u, x []float64, s *MetricScratch) (step float64, ok b
 	}
 	l.eval(w.un, w.x, w.jac, w.idx, w.frac)
 	residual(w.z, w.x, w.b)
-	copy(w.a, w.jac)
 	if d == 4 { // the codec's leading coefficients: see solve4
-		if !solve4((*[16]float64)(w.a), (*[4]float64)(w.b)) {
+		// solve4 leaves the matrix as it is: no copy.
+		if !solve4((*[16]float64)(w.jac), (*[4]float64)(w.b)) {
 			return 0, false
 		}
-	} else if !solveLinear(w.a, w.b, d) {
-		return 0, false
+	} else {
+		copy(w.a, w.jac)
+		if !solveLinear(w.a, w.b, d) {
+			return 0, false
+		}
 	}
 	s2 := 0.0
 	for k := range u {
