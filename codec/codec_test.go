@@ -623,19 +623,20 @@ func TestFusedReconstruction(t *testing.T) {
 		if m.Step == 0 {
 			c.codebook() // built once, then used for any image
 		}
-		_, _, fromBook := c.leadRows(idx, n)
+		lead := c.leadRows(idx, n)
+		fromBook := lead.fromBook
 		if fromBook != (m.Step == 0) {
 			t.Fatalf("step %v: codebook used: %v", m.Step, fromBook)
 		}
 		plane := referencePlane(c, idx, grid)
-		fused := c.reconstructPlane(idx, grid, nil)
+		fused := c.reconstructPlane(idx, lead, grid, nil)
 		for i, v := range fused.Pix {
 			if math.Abs(v-plane.Pix[i]) > 1e-9 {
 				t.Fatalf("step %v: sample %d of the plane %v, generic path %v", m.Step, i, v, plane.Pix[i])
 			}
 		}
 		for _, sixteen := range []bool{false, true} {
-			got := c.reconstructGray(idx, grid, sixteen, nil)
+			got := c.reconstructGray(idx, lead, grid, sixteen, nil)
 			if b := got.Bounds(); b.Dx() != plane.W || b.Dy() != plane.H {
 				t.Fatalf("decoded %v, plane %d×%d", b, plane.W, plane.H)
 			}
@@ -663,11 +664,11 @@ func TestFusedReconstruction(t *testing.T) {
 func referencePlane(c *Channel, idx []int32, grid patches.Grid) patches.Plane {
 	n, dims, k := grid.Blocks(), c.Dims(), c.Leading()
 	y := mat.NewDense(n, dims, nil)
-	rows, ref, _ := c.leadRows(idx, n)
+	lead := c.leadRows(idx, n)
 	for i := 0; i < n; i++ {
 		row := y.RawRowView(i)
 		if k > 0 {
-			copy(row[:k], rows[int(ref[i])*k:][:k])
+			copy(row[:k], lead.row(i, k))
 		}
 		for j := k; j < dims; j++ {
 			row[j] = c.Rest[j-k].Value(int(idx[i*dims+j]))

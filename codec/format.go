@@ -224,7 +224,7 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y 
 // reconstructGray writes the decoded luma of the indices straight into an
 // 8- or 16-bit grayscale image: leading coefficients from leadRows,
 // inverse PCA and rounding fused, in parallel over rows of blocks.
-func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, out *outliers) image.Image {
+func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers) image.Image {
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
 	var g8 *image.Gray
@@ -234,19 +234,18 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 	} else {
 		g8 = image.NewGray(image.Rect(0, 0, w, h))
 	}
-	rows, ref, fromBook := c.leadRows(idx, grid.Blocks())
 	cols := grid.Cols()
-	if k == dims && fromBook && (out == nil || out.n == 0) {
+	if k == dims && lead.fromBook && (out == nil || out.n == 0) {
 		// SPCA codes every coefficient and the codebook holds every
 		// cell, so each cell decodes to fixed pixels: look them up
 		// instead of multiplying by the basis.
 		basis := mat.DenseCopyOf(c.PCA.Basis).RawMatrix().Data // dims×dims, row p = pixel p
-		pix8, pix16 := c.pixelBook(rows, basis, sixteen)
+		pix8, pix16 := c.pixelBook(lead.rows, basis, sixteen)
 		parallel.For(grid.Rows(), func(by int) {
 			for r := 0; r < n && by*n+r < h; r++ {
 				py := by*n + r
 				for bx := 0; bx < cols; bx++ {
-					src := int(ref[by*cols+bx])*dims + r*n
+					src := int(lead.ref[by*cols+bx])*dims + r*n
 					for cx := 0; cx < n && bx*n+cx < w; cx++ {
 						px := bx*n + cx
 						if sixteen {
@@ -261,7 +260,7 @@ func (c *Channel) reconstructGray(idx []int32, grid patches.Grid, sixteen bool, 
 			}
 		})
 	} else {
-		c.eachPatch(idx, grid, out, rows, ref, func(by, bx int, pix []float64) {
+		c.eachPatch(idx, lead, grid, out, func(by, bx int, pix []float64) {
 			for r := 0; r < n && by*n+r < h; r++ {
 				py := by*n + r
 				x0, x1 := bx*n, min(bx*n+n, w)
@@ -414,11 +413,10 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 // reconstructPlane decodes indices (and outlier patches, if out is not
 // nil) back to a plane of unrounded samples, as reconstructGray does
 // before rounding.
-func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid, out *outliers) patches.Plane {
+func (c *Channel) reconstructPlane(idx []int32, lead leadCells, grid patches.Grid, out *outliers) patches.Plane {
 	n, w, h := grid.N, grid.W, grid.H
 	plane := patches.NewPlane(w, h)
-	rows, ref, _ := c.leadRows(idx, grid.Blocks())
-	c.eachPatch(idx, grid, out, rows, ref, func(by, bx int, pix []float64) {
+	c.eachPatch(idx, lead, grid, out, func(by, bx int, pix []float64) {
 		for r := 0; r < n && by*n+r < h; r++ {
 			x0, x1 := bx*n, min(bx*n+n, w)
 			copy(plane.Pix[(by*n+r)*w+x0:], pix[r*n:r*n+x1-x0])
@@ -432,7 +430,7 @@ func (c *Channel) reconstructPlane(idx []int32, grid patches.Grid, out *outliers
 // the leading coefficients from leadRows's rows and ref, the others from
 // their quantisers' levels (or the outlier patch of out), then the
 // inverse PCA (pixels). emit may reuse nothing of pix after it returns.
-func (c *Channel) eachPatch(idx []int32, grid patches.Grid, out *outliers, rows []float64, ref []int32, emit func(by, bx int, pix []float64)) {
+func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
 	levels := make([][]float64, dims-k)
 	for j, q := range c.Rest {
@@ -445,9 +443,9 @@ func (c *Channel) eachPatch(idx []int32, grid patches.Grid, out *outliers, rows 
 	// on a 4×4 texture with a quarter as many distinct cells as patches
 	// that took 10 % off reconstructing; on kodim08, with two thirds,
 	// it gained nothing (the sums, 2 MB, are read out of order).
-	var lead []float64
-	if k > 0 && k < dims && 2*(len(rows)/k) <= grid.Blocks() {
-		lead = c.leadPixels(rows, weights)
+	var leadPix []float64
+	if k > 0 && k < dims && 2*(len(lead.rows)/k) <= grid.Blocks() {
+		leadPix = c.leadPixels(lead.rows, weights)
 	}
 	parallel.For(grid.Rows(), func(by int) {
 		y := make([]float64, dims)
@@ -462,12 +460,12 @@ func (c *Channel) eachPatch(idx []int32, grid patches.Grid, out *outliers, rows 
 				for j, l := range levels {
 					y[k+j] = l[idx[i*dims+k+j]]
 				}
-				if lead != nil {
-					c.pixelsFrom(pix, lead[int(ref[i])*dims:][:dims], y[k:], k, weights, nz)
+				if leadPix != nil {
+					c.pixelsFrom(pix, leadPix[int(lead.ref[i])*dims:][:dims], y[k:], k, weights, nz)
 					break
 				}
 				if k > 0 {
-					copy(y[:k], rows[int(ref[i])*k:][:k])
+					copy(y[:k], lead.row(i, k))
 				}
 				c.pixels(pix, y, weights, nz)
 			}
@@ -653,8 +651,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	}
 	if h.Channels == 1 {
 		var img image.Image
-		err := chans[0].decode(m.Channels[0], grids[0], m.Step, func(idx []int32, odd *outliers) {
-			img = m.Channels[0].reconstructGray(idx, grids[0], h.Depth == 16, odd)
+		err := chans[0].decode(m.Channels[0], grids[0], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
+			img = m.Channels[0].reconstructGray(idx, lead, grids[0], h.Depth == 16, odd)
 		})
 		if err != nil {
 			return nil, err
@@ -669,8 +667,8 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 		go func() {
 			defer wg.Done()
 			c := m.Channels[ci]
-			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, odd *outliers) {
-				planes[ci] = c.reconstructPlane(idx, grids[ci], odd)
+			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
+				planes[ci] = c.reconstructPlane(idx, lead, grids[ci], odd)
 			})
 		}()
 	}
@@ -755,9 +753,9 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 }
 
 // decode entropy-decodes the streams (in parallel), turns the symbols
-// into the indices of the patches and hands them, with the outlier
-// patches, to reconstruct.
-func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, odd *outliers)) error {
+// into the indices of the patches and hands them, with their leading
+// cells and the outlier patches, to reconstruct.
+func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, lead leadCells, odd *outliers)) error {
 	dims, blocks := c.Dims(), grid.Blocks()
 	out := make([][]byte, len(cs.raw))
 	errs := make([]error, len(cs.raw))
@@ -784,7 +782,9 @@ func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, re
 	}
 	idx := getIndices(blocks * dims)
 	defer putIndices(idx)
-	if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins); err != nil {
+	var lead leadCells
+	leading := func() { lead = c.leadRows(idx, blocks) }
+	if err := fromSymbols(s, idx, dims, grid.Cols(), c.Centre, c.Bins, leading); err != nil {
 		return &FormatError{Msg: err.Error()}
 	}
 	var odd *outliers
@@ -794,6 +794,6 @@ func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, re
 			return &FormatError{Msg: err.Error()}
 		}
 	}
-	reconstruct(idx, odd)
+	reconstruct(idx, lead, odd)
 	return nil
 }

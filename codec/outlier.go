@@ -97,14 +97,13 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 				at = append(at, i)
 			}
 		}
-		var rows []float64
-		var ref []int32
+		var lead leadCells
 		if len(at) > 0 {
-			rows, ref, _ = c.leadRows(sub, len(at))
+			lead = c.leadRows(sub, len(at))
 		}
 		for a, i := range at {
 			row, e := y.RawRowView(i), 0.0
-			for j, v := range rows[int(ref[a])*k:][:k] {
+			for j, v := range lead.row(a, k) {
 				e += (row[j] - v) * (row[j] - v)
 			}
 			flag[i] = e > float64(k)*limit*limit

@@ -141,19 +141,29 @@ func (c *Channel) codebook() []float64 {
 	return c.book
 }
 
-// leadRows returns the decoded leading coefficients of the n patches of
-// idx as rows of k values, and for each patch the row it takes: a cell of
-// the codebook, or, where there is none for this many patches, one of the
-// inverses of the image's distinct cells, or of every patch's cell where
-// cells cannot be numbered in 64 bits; fromBook tells which. All are
-// zero without SPCA dimensions.
-func (c *Channel) leadRows(idx []int32, n int) (rows []float64, ref []int32, fromBook bool) {
+// leadCells are the decoded leading (SPCA) coefficients of a channel's
+// patches: rows of k values, the row each patch takes (ref), and whether
+// the rows are the codebook's. All are zero without SPCA dimensions.
+type leadCells struct {
+	rows     []float64
+	ref      []int32
+	fromBook bool
+}
+
+// row returns the leading coefficients of patch i.
+func (l leadCells) row(i, k int) []float64 { return l.rows[int(l.ref[i])*k:][:k] }
+
+// leadRows returns the leading cells of the n patches of idx: each
+// patch's row is a cell of the codebook, or, where there is none for
+// this many patches, one of the inverses of the image's distinct cells,
+// or of every patch's cell where cells cannot be numbered in 64 bits.
+func (c *Channel) leadRows(idx []int32, n int) leadCells {
 	k := c.Leading()
 	if k == 0 {
-		return nil, nil, false
+		return leadCells{}
 	}
 	dims := c.Dims()
-	ref = make([]int32, n)
+	ref := make([]int32, n)
 	if book := c.codebookFor(n); book != nil {
 		for i := range ref {
 			cell := 0
@@ -162,16 +172,16 @@ func (c *Channel) leadRows(idx []int32, n int) (rows []float64, ref []int32, fro
 			}
 			ref[i] = int32(cell)
 		}
-		return book, ref, true
+		return leadCells{book, ref, true}
 	}
 	if !c.keysFit() {
 		for i := range ref {
 			ref[i] = int32(i)
 		}
-		return c.cellRows(idx, nil, n), ref, false
+		return leadCells{rows: c.cellRows(idx, nil, n), ref: ref}
 	}
-	rows, ref = c.distinctRows(idx, n)
-	return rows, ref, false
+	rows, ref := c.distinctRows(idx, n)
+	return leadCells{rows: rows, ref: ref}
 }
 
 // distinctRows is leadRows inverting each distinct leading cell of the

@@ -349,14 +349,11 @@ func packStreams(dst []byte, s *symbolStreams) []byte {
 // It mirrors toSymbols. Dimensions are independent (contexts look at the
 // same dimension only), so groups of them are decoded in parallel, each
 // dimension taking its escapes from its own offset in the escape stream.
-func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []int) error {
-	var rest []uint8
-	if s.flags != nil {
-		var err error
-		if rest, err = fromFlagStreams(s.flags, len(idx)/dims, cols); err != nil {
-			return err
-		}
-	}
+// If leading is not nil, it is called once the dimensions the rest flags
+// do not cover are in idx (all of them in files without flags), while
+// the others are still being decoded; it may read those dimensions of
+// idx only, and is not called if they fail to decode.
+func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []int, leading func()) error {
 	first := make([]int, dims+1) // escape offset of each dimension
 	for j := 0; j < dims; j++ {
 		n := 0
@@ -375,23 +372,24 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 	// each dimension's decoding is a chain (a context depends on the
 	// index just decoded), and interleaving independent chains keeps the
 	// processor busy while each waits.
-	groups := [][]int{{0}}
 	split := dims // the first dimension decoded from the flagged patches' list
-	if rest != nil {
+	if s.flags != nil {
 		split = s.from
 	}
-	for _, r := range [][2]int{{1, split}, {split, dims}} {
-		for j := r[0]; j < r[1]; j += acGroup {
+	groups := func(from, to int) [][]int {
+		var gs [][]int
+		if from == 0 {
+			gs, from = append(gs, []int{0}), 1
+		}
+		for j := from; j < to; j += acGroup {
 			var g []int
-			for a := j; a < min(j+acGroup, r[1]); a++ {
+			for a := j; a < min(j+acGroup, to); a++ {
 				g = append(g, a)
 			}
-			groups = append(groups, g)
+			gs = append(gs, g)
 		}
+		return gs
 	}
-	// The dimensions the rest flags cover are decoded for the flagged
-	// patches only: a third of a 4×4 texture's patches have none.
-	flagged, flaggedCol := flaggedPatches(rest, cols)
 	// Each dimension decodes into a plane of its own, interleaved into
 	// idx afterwards: groups writing their dimensions of the same
 	// patches straight into idx shared its cache lines (a 4×4 patch's
@@ -401,38 +399,92 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 	planes := getIndices(n * dims)
 	defer putIndices(planes)
 	plane := func(j int) []int32 { return planes[j*n : (j+1)*n] }
-	errs := make([]error, len(groups))
-	parallel.For(len(groups), func(gi int) {
-		g := groups[gi]
-		if g[0] == 0 {
-			errs[gi] = fromSymbolsDC(s, plane(0), cols, centre[0], bins[0])
-			return
-		}
+	decoders := func(g []int) []acDecoder {
 		ds := make([]acDecoder, len(g))
 		for a, j := range g {
 			ds[a] = newACDecoder(s, j, cols, centre[j], bins[j], s.esc[first[j]:first[j+1]], plane(j))
 		}
-		if g[0] >= split {
-			errs[gi] = fromSymbolsFlagged(ds, flagged, flaggedCol, cols)
+		return ds
+	}
+	// The dimensions before split, then leading, run beside the rest
+	// flags and the dimensions they cover: the flags' decoding is a
+	// chain of its own, and the leading cells' inversion (leading) needs
+	// only the first dimensions (on a 4×4 texture the two together took
+	// 0.3 + 0.6 ms of a 3.9 ms decode on two cores, one after the other).
+	var leadErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		gs := groups(0, split)
+		errs := make([]error, len(gs))
+		parallel.For(len(gs), func(gi int) {
+			g := gs[gi]
+			if g[0] == 0 {
+				errs[gi] = fromSymbolsDC(s, plane(0), cols, centre[0], bins[0])
+				return
+			}
+			errs[gi] = fromSymbolsAC(decoders(g), n, cols)
+		})
+		if leadErr = firstError(errs); leadErr != nil {
 			return
 		}
-		errs[gi] = fromSymbolsAC(ds, n, cols)
-	})
+		interleave(idx, planes, dims, 0, split)
+		if leading != nil {
+			leading()
+		}
+	}()
+	restErr := func() error {
+		if split == dims {
+			return nil
+		}
+		rest, err := fromFlagStreams(s.flags, n, cols)
+		if err != nil {
+			return err
+		}
+		// The dimensions the rest flags cover are decoded for the
+		// flagged patches only: a third of a 4×4 texture's patches have
+		// none.
+		flagged, flaggedCol := flaggedPatches(rest, cols)
+		gs := groups(split, dims)
+		errs := make([]error, len(gs))
+		parallel.For(len(gs), func(gi int) {
+			errs[gi] = fromSymbolsFlagged(decoders(gs[gi]), flagged, flaggedCol, cols)
+		})
+		return firstError(errs)
+	}()
+	wg.Wait()
+	if err := firstError([]error{leadErr, restErr}); err != nil {
+		return err
+	}
+	interleave(idx, planes, dims, split, dims)
+	return nil
+}
+
+// firstError returns the first error of errs that is not nil, or nil.
+func firstError(errs []error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// interleave copies dimensions from to to-1 of the n = len(planes)/dims
+// planes (dimension j's in planes[j*n:(j+1)*n]) into the rows of idx
+// (dims per patch), in parallel over blocks of patches.
+func interleave(idx, planes []int32, dims, from, to int) {
+	n := len(idx) / dims
 	const block = 4096
 	parallel.For((n+block-1)/block, func(b int) {
 		for i := b * block; i < min(n, (b+1)*block); i++ {
 			row := idx[i*dims : (i+1)*dims : (i+1)*dims]
-			for j := range row {
+			for j := from; j < to; j++ {
 				row[j] = planes[j*n+i]
 			}
 		}
 	})
-	return nil
 }
 
 // acGroup is the number of further dimensions decoded together.

@@ -14,8 +14,9 @@ import (
 // the indices of a test texture: a patch's flag is set exactly when one
 // of its coefficients beyond SPCA is off its dimension's centre, those
 // dimensions hold one symbol per flagged patch and the others one per
-// patch, the streams decode back to the same indices, and broken flag
-// streams are errors.
+// patch, the streams decode back to the same indices (the leading ones
+// in place when fromSymbols hands them on), and broken flag streams are
+// errors.
 func TestRestFlags(t *testing.T) {
 	m := stepModel(t)
 	c := m.Channels[0]
@@ -55,8 +56,22 @@ func TestRestFlags(t *testing.T) {
 		}
 	}
 	back := make([]int32, len(idx))
-	if err := fromSymbols(s, back, dims, cols, c.Centre, c.Bins); err != nil {
+	// leading runs once, with the dimensions before the flags' in place.
+	calls := 0
+	leading := func() {
+		calls++
+		for i := 0; i < n; i++ {
+			if !slices.Equal(back[i*dims:i*dims+from], idx[i*dims:i*dims+from]) {
+				t.Errorf("patch %d: leading dimensions %v when leading runs, want %v", i, back[i*dims:i*dims+from], idx[i*dims:i*dims+from])
+				return
+			}
+		}
+	}
+	if err := fromSymbols(s, back, dims, cols, c.Centre, c.Bins, leading); err != nil {
 		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("leading ran %d times, want once", calls)
 	}
 	if !slices.Equal(back, idx) {
 		t.Fatal("the indices do not survive their symbols")
@@ -80,7 +95,7 @@ func TestRestFlags(t *testing.T) {
 	} {
 		bad := *s
 		bad.flags = tc.corrupt(slices.Clone(s.flags))
-		err := fromSymbols(&bad, back, dims, cols, c.Centre, c.Bins)
+		err := fromSymbols(&bad, back, dims, cols, c.Centre, c.Bins, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
