@@ -222,8 +222,9 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y 
 }
 
 // reconstructGray writes the decoded luma of the indices straight into an
-// 8- or 16-bit grayscale image: leading coefficients from leadRows,
-// inverse PCA and rounding fused, in parallel over rows of blocks.
+// 8- or 16-bit grayscale image: leading coefficients from lead (the
+// indices' leadRows), inverse PCA and rounding fused, in parallel over
+// rows of blocks.
 func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers) image.Image {
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
@@ -427,8 +428,8 @@ func (c *Channel) reconstructPlane(idx []int32, lead leadCells, grid patches.Gri
 
 // eachPatch decodes every patch to its n×n unrounded pixels, in parallel
 // over rows of blocks, and hands them to emit with the block's position:
-// the leading coefficients from leadRows's rows and ref, the others from
-// their quantisers' levels (or the outlier patch of out), then the
+// the leading coefficients from lead (the indices' leadRows), the others
+// from their quantisers' levels (or the outlier patch of out), then the
 // inverse PCA (pixels). emit may reuse nothing of pix after it returns.
 func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
