@@ -246,38 +246,73 @@ func TestFastPathAgreement(t *testing.T) {
 	// The entropy-constrained mode: dead-zone cells on the responses,
 	// finer than the fixed-resolution bins, and coefficients beyond SPCA.
 	for _, mm := range []*Model{m, hi, stepModel(t)} {
-		c := mm.Channels[0]
 		for _, img := range test {
-			x, _ := patches.Extract(patches.Luminance(img), mm.Patch)
-			y := c.PCA.Forward(nil, x)
-			n, dims := y.Dims()
-			exact := make([]int32, n*dims)
-			fast := make([]int32, n*dims)
-			c.quantizeExact(y, exact)
-			c.quantizeFast(y, fast)
-			diff, off, worst := disagreement(exact, fast)
-			frac := float64(diff) / float64(len(exact))
-			t.Logf("%d×%d, step %v, %d bins: fast path differs from the exact path on %.3f%% of indices (mean |Δ| over those %.2f bins, largest %d)",
-				mm.Patch, mm.Patch, mm.Step, sumInts(c.Bins), 100*frac, float64(off)/math.Max(1, float64(diff)), worst)
-			if frac > 0.01 {
-				t.Errorf("fast path disagrees on %.2f%% of indices (max 1%%)", 100*frac)
-			}
-			if !c.hasCodebook() || mm.Step > 0 {
-				continue
-			}
-			// The nearest assignment searches from the exact response
-			// cells; the encoder's (quantizeNearest) from interpolated
-			// responses, or from the fast path's cells where that start
-			// was poor. It must end where the exact search ends.
-			c.moveToNearest(y, exact)
-			c.quantizeNearest(y, fast)
-			diff, _, _ = disagreement(exact, fast)
-			frac = float64(diff) / float64(len(exact))
-			t.Logf("%d bins, nearest assignment: the encoder's start ends elsewhere on %.3f%% of indices", sumInts(c.Bins), 100*frac)
-			if frac > 0.01 {
-				t.Errorf("nearest assignment: fast path disagrees on %.2f%% of indices (max 1%%)", 100*frac)
-			}
+			checkAgreement(t, mm, img)
 		}
+	}
+}
+
+// TestFastPathAgreementFiles is TestFastPathAgreement on real images:
+// SPCA_AGREE_MODELS lists model files and SPCA_AGREE_IMAGES images,
+// separated by spaces (for instance the Kodak models of the README on
+// kodim07-12). Skipped unless both are set; each model's first channel
+// sees each image's luminance.
+func TestFastPathAgreementFiles(t *testing.T) {
+	models, imgs := strings.Fields(os.Getenv("SPCA_AGREE_MODELS")), strings.Fields(os.Getenv("SPCA_AGREE_IMAGES"))
+	if len(models) == 0 || len(imgs) == 0 {
+		t.Skip("SPCA_AGREE_MODELS and SPCA_AGREE_IMAGES not set")
+	}
+	for _, mp := range models {
+		m, err := LoadModel(mp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ip := range imgs {
+			img, err := patches.Load(ip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, %s:", filepath.Base(mp), filepath.Base(ip))
+			checkAgreement(t, m, img)
+		}
+	}
+}
+
+// checkAgreement quantises the luminance of img with m's first channel
+// by the fast and the exact path, and, for codebook models, the nearest
+// assignment from the encoder's start and from the exact cells, and
+// fails if they differ on more than 1 % of the indices.
+func checkAgreement(t *testing.T, m *Model, img image.Image) {
+	t.Helper()
+	c := m.Channels[0]
+	x, _ := patches.Extract(patches.Luminance(img), m.Patch)
+	y := c.PCA.Forward(nil, x)
+	n, dims := y.Dims()
+	exact := make([]int32, n*dims)
+	fast := make([]int32, n*dims)
+	c.quantizeExact(y, exact)
+	c.quantizeFast(y, fast)
+	diff, off, worst := disagreement(exact, fast)
+	frac := float64(diff) / float64(len(exact))
+	t.Logf("%d×%d, step %v, %d bins: fast path differs from the exact path on %.3f%% of indices (mean |Δ| over those %.2f bins, largest %d)",
+		m.Patch, m.Patch, m.Step, sumInts(c.Bins), 100*frac, float64(off)/math.Max(1, float64(diff)), worst)
+	if frac > 0.01 {
+		t.Errorf("fast path disagrees on %.2f%% of indices (max 1%%)", 100*frac)
+	}
+	if !c.hasCodebook() || m.Step > 0 {
+		return
+	}
+	// The nearest assignment searches from the exact response cells; the
+	// encoder's (quantizeNearest) from interpolated responses, or from
+	// the fast path's cells where that start was poor. It must end where
+	// the exact search ends.
+	c.moveToNearest(y, exact)
+	c.quantizeNearest(y, fast)
+	diff, _, _ = disagreement(exact, fast)
+	frac = float64(diff) / float64(len(exact))
+	t.Logf("%d bins, nearest assignment: the encoder's start ends elsewhere on %.3f%% of indices", sumInts(c.Bins), 100*frac)
+	if frac > 0.01 {
+		t.Errorf("nearest assignment: fast path disagrees on %.2f%% of indices (max 1%%)", 100*frac)
 	}
 }
 
