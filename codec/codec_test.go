@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -77,6 +78,46 @@ func trainedModel(t testing.TB) *Model {
 		model66 = m
 	})
 	return model66
+}
+
+// TestEntropyCodingGain checks FixedLengthBits against the cells counted
+// exactly (one index of ceil(log2 ∏ n_i) bits per patch), and that the
+// entropy-coded files of the test texture, headers included, are smaller
+// than their indices at fixed length, with the fixed-resolution and the
+// entropy-constrained mode, and that Evaluate reports both rates.
+func TestEntropyCodingGain(t *testing.T) {
+	_, test := images()
+	img := test[0]
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	for _, m := range []*Model{trainedModel(t), stepModel(t)} {
+		prod := big.NewInt(1)
+		for _, b := range m.Channels[0].Bins {
+			prod.Mul(prod, big.NewInt(int64(b)))
+		}
+		perPatch := prod.Sub(prod, big.NewInt(1)).BitLen() // ceil(log2 ∏ n_i)
+		want := float64(patches.NewGrid(w, h, m.Patch).Blocks() * perPatch)
+		fixed := m.FixedLengthBits(w, h)
+		if fixed != want {
+			t.Errorf("%d×%d, step %v: FixedLengthBits %v, want %v", m.Patch, m.Patch, m.Step, fixed, want)
+		}
+		var b bytes.Buffer
+		if err := Encode(&b, img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		coded := 8 * float64(b.Len())
+		t.Logf("%d×%d, step %v: %.3f bpp entropy coded, %.3f at fixed length (%d bits per patch): %.0f %% fewer bits",
+			m.Patch, m.Patch, m.Step, coded/float64(w*h), fixed/float64(w*h), perPatch, 100*(1-coded/fixed))
+		if !(coded < fixed) {
+			t.Errorf("%d×%d, step %v: the coded file (%v bits) is no smaller than fixed-length indices (%v)", m.Patch, m.Patch, m.Step, coded, fixed)
+		}
+		res, err := Evaluate(m, []image.Image{img}, &EvalOptions{Gammas: []float64{m.Gamma}, NoPCA: true, NoJPEG: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].FixedBPP != fixed/float64(w*h) {
+			t.Errorf("Evaluate reports %v fixed-length bpp, want %v", res[0].FixedBPP, fixed/float64(w*h))
+		}
+	}
 }
 
 // Acceptance 1: the round trip has the RMSE Evaluate reports, the file

@@ -15,15 +15,18 @@ import (
 // Result is the quality of one coding method on a set of images, averaged
 // over the images: RMSE and PSNR (8-bit units, luminance for grayscale
 // models, the mean over R, G and B for colour), SSIM (luminance), and the
-// actual bits per pixel of the coded files.
+// actual bits per pixel of the coded files. FixedBPP is what the same
+// cells would cost as fixed-length indices (FixedLengthBits), the rate
+// the entropy coding is measured against; 0 for JPEG.
 type Result struct {
-	Method string  `json:"method"`
-	RMSE   float64 `json:"rmse"`
-	PSNR   float64 `json:"psnr_db"`
-	SSIM   float64 `json:"ssim"`
-	BPP    float64 `json:"bpp"`
-	Bins   []int   `json:"bins,omitempty"` // per coefficient, first channel
-	Step   float64 `json:"step,omitempty"` // quantiser step of the entropy-constrained mode
+	Method   string  `json:"method"`
+	RMSE     float64 `json:"rmse"`
+	PSNR     float64 `json:"psnr_db"`
+	SSIM     float64 `json:"ssim"`
+	BPP      float64 `json:"bpp"`
+	FixedBPP float64 `json:"fixed_length_bpp,omitempty"`
+	Bins     []int   `json:"bins,omitempty"` // per coefficient, first channel
+	Step     float64 `json:"step,omitempty"` // quantiser step of the entropy-constrained mode
 }
 
 // EvalOptions control Evaluate. Nil means: gammas 0, 1/3 and 1, PCA +
@@ -223,7 +226,9 @@ func measure(m *Model, images []image.Image, o *Options) (Result, error) {
 				return
 			}
 			res[i] = quality(img, dec, m.Color)
-			res[i].BPP = bits / float64(img.Bounds().Dx()*img.Bounds().Dy())
+			pixels := float64(img.Bounds().Dx() * img.Bounds().Dy())
+			res[i].BPP = bits / pixels
+			res[i].FixedBPP = m.FixedLengthBits(img.Bounds().Dx(), img.Bounds().Dy()) / pixels
 		}()
 	}
 	wg.Wait()
@@ -281,6 +286,7 @@ func average(rs []Result) Result {
 		a.RMSE += r.RMSE / float64(len(rs))
 		a.SSIM += r.SSIM / float64(len(rs))
 		a.BPP += r.BPP / float64(len(rs))
+		a.FixedBPP += r.FixedBPP / float64(len(rs))
 		a.PSNR += r.PSNR / float64(len(rs))
 	}
 	return a

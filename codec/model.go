@@ -249,6 +249,23 @@ func (m *Model) channelName(c int) string {
 	return []string{"", "Cb", "Cr"}[c]
 }
 
+// FixedLengthBits is the size in bits of the indices of a w×h image coded
+// at fixed length, without entropy coding: each patch's cell numbered
+// in one index of ceil(log2 ∏ n_i) bits (n_i the bins of its channel's
+// coefficients), headers and outlier patches aside.
+func (m *Model) FixedLengthBits(w, h int) float64 {
+	bits := 0.0
+	for ci, c := range m.Channels {
+		pw, ph := m.planeSize(ci, w, h)
+		perPatch := 0.0
+		for _, b := range c.Bins {
+			perPatch += math.Log2(float64(b))
+		}
+		bits += float64(patches.NewGrid(pw, ph, m.Patch).Blocks()) * math.Ceil(perPatch)
+	}
+	return bits
+}
+
 // planeSize is the size of plane c of a w×h image.
 func (m *Model) planeSize(c, w, h int) (int, int) {
 	if m.Subsample && c > 0 {

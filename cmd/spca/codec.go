@@ -238,6 +238,7 @@ type evalResultJSON struct {
 	PSNR   number `json:"psnr_db"`
 	SSIM   number `json:"ssim"`
 	BPP    number `json:"bpp"`
+	Fixed  number `json:"fixed_length_bpp,omitempty"`
 	Bins   []int  `json:"bins,omitempty"`
 	Step   number `json:"step,omitempty"`
 }
@@ -295,7 +296,7 @@ func runCodecEval(c *cli.Context) error {
 			Results []evalResultJSON `json:"results"`
 		}{Model: modelPath, Images: len(images), Exact: opt.Exact}
 		for _, r := range results {
-			out.Results = append(out.Results, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), r.Bins, number(r.Step)})
+			out.Results = append(out.Results, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), number(r.FixedBPP), r.Bins, number(r.Step)})
 		}
 		if err := writeJSON(w, out); err != nil {
 			return fail("%s: %v", name, err)
@@ -309,10 +310,11 @@ func runCodecEval(c *cli.Context) error {
 }
 
 // writeEvalTable prints the results of codec eval as a table; the bins
-// column gives the total and the bins of each coefficient.
+// column gives the total and the bins of each coefficient, the
+// fixed-length column what the same cells cost without entropy coding.
 func writeEvalTable(w io.Writer, results []codec.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "method\tRMSE\tPSNR dB\tSSIM\tbpp\tbins")
+	fmt.Fprintln(tw, "method\tRMSE\tPSNR dB\tSSIM\tbpp\tfixed-length bpp\tbins")
 	for _, r := range results {
 		bins := "-"
 		if len(r.Bins) > 0 {
@@ -325,7 +327,11 @@ func writeEvalTable(w io.Writer, results []codec.Result) error {
 				bins = fmt.Sprintf("step %.4g: %s", r.Step, bins)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.2f\t%.4f\t%.3f\t%s\n", r.Method, r.RMSE, r.PSNR, r.SSIM, r.BPP, bins)
+		fixed := "-"
+		if r.FixedBPP > 0 {
+			fixed = fmt.Sprintf("%.3f", r.FixedBPP)
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.2f\t%.4f\t%.3f\t%s\t%s\n", r.Method, r.RMSE, r.PSNR, r.SSIM, r.BPP, fixed, bins)
 	}
 	return tw.Flush()
 }

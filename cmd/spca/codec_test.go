@@ -281,6 +281,7 @@ func TestCodec(t *testing.T) {
 				PSNR   float64   `json:"psnr_db"`
 				SSIM   float64   `json:"ssim"`
 				BPP    float64   `json:"bpp"`
+				Fixed  float64   `json:"fixed_length_bpp"`
 				Bins   []float64 `json:"bins"`
 			} `json:"results"`
 		}
@@ -308,6 +309,10 @@ func TestCodec(t *testing.T) {
 			}
 			if strings.HasPrefix(r.Method, "jpeg") != (len(r.Bins) == 0) {
 				t.Errorf("%s: bins %v", r.Method, r.Bins)
+			}
+			// Entropy coding beats fixed-length indices; JPEG has none.
+			if jpeg := strings.HasPrefix(r.Method, "jpeg"); jpeg != (r.Fixed == 0) || !jpeg && !(r.BPP < r.Fixed) {
+				t.Errorf("%s: %.3f bpp, %.3f at fixed length", r.Method, r.BPP, r.Fixed)
 			}
 		}
 		// The matched PCA baseline codes at no more bits than the model,
@@ -477,7 +482,7 @@ func TestCodec(t *testing.T) {
 func TestEvalTable(t *testing.T) {
 	var b bytes.Buffer
 	err := writeEvalTable(&b, []codec.Result{
-		{Method: "spca gamma 1/3 (model)", RMSE: 3.5, PSNR: 37.2, SSIM: 0.96, BPP: 2.5, Bins: []int{52, 6, 5, 3}},
+		{Method: "spca gamma 1/3 (model)", RMSE: 3.5, PSNR: 37.2, SSIM: 0.96, BPP: 2.5, FixedBPP: 3.25, Bins: []int{52, 6, 5, 3}},
 		{Method: "jpeg (matched bpp)", RMSE: 2.3, PSNR: 40.9, SSIM: 0.97, BPP: 2.51},
 	})
 	if err != nil {
@@ -488,8 +493,8 @@ func TestEvalTable(t *testing.T) {
 		t.Fatalf("table:\n%s", b.String())
 	}
 	for i, want := range [][]string{
-		{"method", "RMSE", "PSNR dB", "SSIM", "bpp", "bins"},
-		{"spca gamma 1/3 (model)", "3.500", "37.20", "0.9600", "2.500", "66 = 52+6+5+3"},
+		{"method", "RMSE", "PSNR dB", "SSIM", "bpp", "fixed-length bpp", "bins"},
+		{"spca gamma 1/3 (model)", "3.500", "37.20", "0.9600", "2.500", "3.250", "66 = 52+6+5+3"},
 		{"jpeg (matched bpp)", "2.300", "40.90", "0.9700", "2.510", "-"},
 	} {
 		for _, w := range want {
