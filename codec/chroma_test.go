@@ -74,6 +74,19 @@ func TestChromaSubsampling(t *testing.T) {
 	if size[true] >= size[false] {
 		t.Errorf("4:2:0 file %d bytes, 4:4:4 %d", size[true], size[false])
 	}
+	// At fixed length, 3×3 patches: 26×18 luma patches of 77×53 pixels,
+	// and per chroma channel as many again in 4:4:4 or 13×9 of the 39×27
+	// half planes in 4:2:0; the coded files are smaller.
+	for sub, m := range models {
+		chroma := 26 * 18
+		if sub {
+			chroma = 13 * 9
+		}
+		want := 26*18*exactPatchBits(m.Channels[0].Bins) + chroma*(exactPatchBits(m.Channels[1].Bins)+exactPatchBits(m.Channels[2].Bins))
+		if got := m.FixedLengthBits(77, 53); got != float64(want) || !(8*float64(size[sub]) < got) {
+			t.Errorf("4:2:0 %v: fixed-length indices %v bits, want %d, more than the file's %d", sub, got, want, 8*size[sub])
+		}
+	}
 	if bound := math.Hypot(resampled, rmse[false]); rmse[true] < resampled || rmse[true] > 1.1*bound {
 		t.Errorf("4:2:0 RGB RMSE %.3f: want between resampling's %.3f and 1.1 × %.3f", rmse[true], resampled, bound)
 	}

@@ -90,11 +90,7 @@ func TestEntropyCodingGain(t *testing.T) {
 	img := test[0]
 	w, h := img.Bounds().Dx(), img.Bounds().Dy()
 	for _, m := range []*Model{trainedModel(t), stepModel(t)} {
-		prod := big.NewInt(1)
-		for _, b := range m.Channels[0].Bins {
-			prod.Mul(prod, big.NewInt(int64(b)))
-		}
-		perPatch := prod.Sub(prod, big.NewInt(1)).BitLen() // ceil(log2 ∏ n_i)
+		perPatch := exactPatchBits(m.Channels[0].Bins)
 		want := float64(patches.NewGrid(w, h, m.Patch).Blocks() * perPatch)
 		fixed := m.FixedLengthBits(w, h)
 		if fixed != want {
@@ -118,6 +114,16 @@ func TestEntropyCodingGain(t *testing.T) {
 			t.Errorf("Evaluate reports %v fixed-length bpp, want %v", res[0].FixedBPP, fixed/float64(w*h))
 		}
 	}
+}
+
+// exactPatchBits is ceil(log2 ∏ bins), counted in integers: the bits of
+// one fixed-length index of a patch's cell.
+func exactPatchBits(bins []int) int {
+	prod := big.NewInt(1)
+	for _, b := range bins {
+		prod.Mul(prod, big.NewInt(int64(b)))
+	}
+	return prod.Sub(prod, big.NewInt(1)).BitLen()
 }
 
 // Acceptance 1: the round trip has the RMSE Evaluate reports, the file

@@ -226,9 +226,9 @@ func measure(m *Model, images []image.Image, o *Options) (Result, error) {
 				return
 			}
 			res[i] = quality(img, dec, m.Color)
-			pixels := float64(img.Bounds().Dx() * img.Bounds().Dy())
-			res[i].BPP = bits / pixels
-			res[i].FixedBPP = m.FixedLengthBits(img.Bounds().Dx(), img.Bounds().Dy()) / pixels
+			w, h := img.Bounds().Dx(), img.Bounds().Dy()
+			res[i].BPP = bits / float64(w*h)
+			res[i].FixedBPP = m.FixedLengthBits(w, h) / float64(w*h)
 		}()
 	}
 	wg.Wait()
