@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -50,7 +51,9 @@ func FuzzRead(f *testing.F) {
 	img := fuzzImage()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
-			m, err := Read(bytes.NewReader(d))
+			var m *Model
+			var err error
+			hostile.Check(t, "Read", len(d), func() { m, err = Read(bytes.NewReader(d)) })
 			if err != nil {
 				var fe *FormatError
 				if !errors.As(err, &fe) {
@@ -96,7 +99,9 @@ func FuzzReadCube(f *testing.F) {
 	f.Add("# comment only\n")
 	img := fuzzImage()
 	f.Fuzz(func(t *testing.T, data string) {
-		l, err := ReadCube(bytes.NewReader([]byte(data)))
+		var l *LUT
+		var err error
+		hostile.Check(t, "ReadCube", len(data), func() { l, err = ReadCube(bytes.NewReader([]byte(data))) })
 		if err != nil {
 			if !errors.Is(err, ErrCube) {
 				t.Fatalf("error that does not wrap ErrCube: %v", err)

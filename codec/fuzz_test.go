@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -94,7 +95,9 @@ func FuzzReadModel(f *testing.F) {
 	img := testimages.Texture(10, 7, 9)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
-			m, err := ReadModel(bytes.NewReader(d))
+			var m *Model
+			var err error
+			hostile.Check(t, "ReadModel", len(d), func() { m, err = ReadModel(bytes.NewReader(d)) })
 			if err != nil {
 				var me *ModelError
 				if !errors.As(err, &me) {

@@ -65,7 +65,8 @@ var (
 	})
 	modelDecoder = sync.OnceValue(func() *zstd.Decoder {
 		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(maxModelBytes), zstd.WithDecoderMaxWindow(maxModelWindow))
+			zstd.WithDecoderMaxMemory(maxModelBytes), zstd.WithDecoderMaxWindow(maxModelWindow),
+			zstd.WithDecodeAllCapLimit(true))
 		if err != nil {
 			panic(err) // constant, valid options
 		}
@@ -262,6 +263,34 @@ func (r *modelReader) f64s(n int) []float64 {
 // maxModelBytes bounds what ReadModel accepts.
 const maxModelBytes = 1 << 30
 
+// A compressed model's zstd frame must declare its uncompressed size, and
+// that size may be at most maxInflationSlack plus maxInflation times the
+// compressed bytes (and maxModelBytes): a file cannot make the reader
+// allocate much more than it holds. Models compress 1.7× to 4.4× (see the
+// format comment), far within the limit.
+const (
+	maxInflation      = 16
+	maxInflationSlack = 8 << 20
+)
+
+// declaredSize returns the uncompressed size the zstd frame packed
+// declares, checked against the limits above.
+func declaredSize(packed []byte) (int, error) {
+	var h zstd.Header
+	if err := h.Decode(packed); err != nil {
+		return 0, &ModelError{"compressed data: " + err.Error()}
+	}
+	if h.Skippable || !h.HasFCS {
+		return 0, &ModelError{"compressed data: the frame does not declare its size"}
+	}
+	limit := min(uint64(maxModelBytes), maxInflationSlack+maxInflation*uint64(len(packed)))
+	if h.FrameContentSize > limit {
+		return 0, &ModelError{fmt.Sprintf("compressed data: declares %d bytes from %d, more than the limit of %d (8 MiB + 16 times the compressed size)",
+			h.FrameContentSize, len(packed), limit)}
+	}
+	return int(h.FrameContentSize), nil
+}
+
 // ReadModel reads a model written by WriteTo. A file of another kind, of
 // another version, truncated or corrupt gives a *ModelError.
 func ReadModel(rd io.Reader) (*Model, error) {
@@ -282,7 +311,17 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		return nil, &ModelError{"larger than 1 GiB"}
 	}
 	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
-		plain, err := modelDecoder().DecodeAll(data[len(ModelMagic)+4:], nil)
+		packed := data[len(ModelMagic)+4:]
+		size, err := declaredSize(packed)
+		if err != nil {
+			return nil, err
+		}
+		// The capacity bounds the decoder (WithDecodeAllCapLimit): a frame
+		// holding more than it declares fails instead of growing.
+		plain, err := modelDecoder().DecodeAll(packed, make([]byte, 0, size))
+		if err == nil && len(plain) != size {
+			err = fmt.Errorf("%d bytes where the frame declares %d", len(plain), size)
+		}
 		if err != nil {
 			return nil, &ModelError{"compressed data: " + err.Error()}
 		}

@@ -190,6 +190,12 @@ func (dc *decoder) f64() float64 {
 	return v
 }
 
+// chunkValues is how many values the decoder reads before growing a
+// slice further: a file declaring a large array but holding few bytes
+// fails as truncated having allocated in proportion to what it holds,
+// not to what it declares.
+const chunkValues = 1 << 14
+
 // f64n reads a count that must equal want, then the values.
 func (dc *decoder) f64n(want int) []float64 {
 	n := dc.u64()
@@ -200,23 +206,21 @@ func (dc *decoder) f64n(want int) []float64 {
 		dc.fail("array of %d values where the lattice needs %d", n, want)
 		return nil
 	}
-	v := make([]float64, want)
-	for i := range v {
-		v[i] = dc.f64()
-		if math.IsInf(v[i], 1) {
-			dc.fail("non-finite value")
-		}
-	}
-	return v
+	return dc.vec(want)
 }
 
-func (dc *decoder) vec(d int) []float64 {
-	v := make([]float64, d)
-	for i := range v {
-		v[i] = dc.f64()
-		if math.IsInf(v[i], 1) {
+// vec reads n finite values, growing the slice as they arrive.
+func (dc *decoder) vec(n int) []float64 {
+	v := make([]float64, 0, min(n, chunkValues))
+	for i := 0; i < n && dc.err == nil; i++ {
+		x := dc.f64()
+		if math.IsInf(x, 1) {
 			dc.fail("non-finite value")
 		}
+		v = append(v, x)
+	}
+	if dc.err != nil {
+		return nil
 	}
 	return v
 }

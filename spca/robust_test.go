@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
@@ -311,6 +312,9 @@ func FuzzRead(f *testing.F) {
 	good := b.Bytes()
 	f.Add(good)
 	f.Add(good[:100])
+	if h, err := hostile.SPCALattice(good); err == nil {
+		f.Add(h) // issue 23: 2^26 nodes declared, none held
+	}
 	// Version 3: the k-neighbours density, with an out-of-range share.
 	o.Neighbours = 0.1
 	m3, err := spca.Fit(s.X, o)
@@ -343,7 +347,9 @@ func FuzzRead(f *testing.F) {
 		// Also with the checksum recomputed, so that a mutated model can
 		// be accepted and used.
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
-			m, err := spca.Read(bytes.NewReader(d))
+			var m *spca.Model
+			var err error
+			hostile.Check(t, "spca.Read", len(d), func() { m, err = spca.Read(bytes.NewReader(d)) })
 			if err != nil {
 				var fe *spca.FormatError
 				if !errors.As(err, &fe) {

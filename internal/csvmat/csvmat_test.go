@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/hostile"
 )
 
 func TestReadValid(t *testing.T) {
@@ -236,7 +238,9 @@ func FuzzRead(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		m, err := Read(bytes.NewReader(in))
+		var m *mat.Dense
+		var err error
+		hostile.Check(t, "Read", len(in), func() { m, err = Read(bytes.NewReader(in)) })
 		if err != nil {
 			if m != nil {
 				t.Fatal("non-nil matrix with an error")
