@@ -42,7 +42,7 @@ func adaptCommand() *cli.Command {
 		Usage: "correct colours seen under light B so they look as under light A (corresponding-pair SPCA)",
 		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1]\n" +
 			"spca adapt apply --model adapt.model [--method spca] -o OUT in.jpg [in2.jpg ...] [--exact]\n" +
-			"spca adapt lut --model adapt.model [--size 33] -o map.cube\n" +
+			"spca adapt lut --model adapt.model [--lut-size 33] -o map.cube\n" +
 			"spca adapt map --model adapt.model --space xyz|lms|srgb --in colours.csv [--out mapped.csv]\n" +
 			"spca adapt eval [--pairs DIR] [--model adapt.model] [--json]",
 		Subcommands: subs,
@@ -90,13 +90,13 @@ func trainFlags() []cli.Flag {
 	def := adapt.DefaultOptions()
 	wa, wb := sceneWhitesText()
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.SPCA.Gamma), Usage: "SPCA metric exponent, >= 0 (1 equalises: the seed's infomax choice)"},
+		&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.SPCA.Gamma), Usage: "SPCA metric exponent, >= 0 (1, unlike fit's and codec train's 1/3: equalisation, the seed's infomax choice for adaptation)"},
 		&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the samples, in (0, 1] (1: stiff curves, which correspond best between the two lights)"},
 		&cli.Float64Flag{Name: flagTau, Value: def.SPCA.Tau, Usage: "SPCA step of the curves as a fraction of the RMS radius of the colours"},
 		&cli.Float64Flag{Name: flagBandwidth, Value: def.SPCA.Bandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule (wide: a smooth mapping a LUT samples well)"},
 		&cli.Float64Flag{Name: flagConditioning, Value: def.SPCA.Conditioning, Usage: "SPCA share of the colours a secondary curve's density is estimated from, in (0, 1]"},
 		&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "pixels sampled from each environment"},
-		&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the pixel samples"},
+		&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the pixel samples"},
 		&cli.StringFlag{Name: flagWhiteA, Value: wa, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford and cat02 oracles (default: the generated scenes' D65 white)"},
 		&cli.StringFlag{Name: flagWhiteB, Value: wb, Usage: "`X,Y,Z` of a white surface in environment B (default: the generated scenes' illuminant-A white)"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
@@ -151,7 +151,7 @@ func adaptTrainCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: flagEnvA, Usage: "images of environment A (the look to reach): a `DIR` (its image files) or FILEs, comma-separated or repeated"},
 		&cli.StringSliceFlag{Name: flagEnvB, Usage: "images of environment B (the light to correct): a `DIR` or FILEs"},
 		&cli.StringFlag{Name: flagPairs, Usage: "`DIR` with subdirectories a and b (instead of --env-a and --env-b), as written by spca synth scenes"},
-		&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
+		&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "model `FILE` to write (required)"},
 	}
 	return &cli.Command{
 		Name:  "train",
@@ -427,13 +427,13 @@ func adaptLUTCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "lut",
 		Usage: "export the mapping as a 3-D LUT in the .cube format",
-		UsageText: "spca adapt lut --model adapt.model [--method spca] [--size 33] -o map.cube\n\n" +
+		UsageText: "spca adapt lut --model adapt.model [--method spca] [--lut-size 33] -o map.cube\n\n" +
 			"Input and output of the LUT are sRGB-encoded R'G'B' in [0, 1] (DOMAIN_MIN 0 0 0, DOMAIN_MAX " +
 			"1 1 1), red varying fastest. Sizes 17, 33 and 65 are usual; -o - writes to stdout.",
 		Flags: []cli.Flag{
 			adaptModelFlag(),
 			methodFlag(),
-			&cli.IntFlag{Name: flagSize, Value: 33, Usage: "nodes per axis (2 to 256)"},
+			&cli.IntFlag{Name: flagLUTSize, Aliases: []string{flagSize}, Value: 33, Usage: "nodes per axis of the LUT (2 to 256)"},
 			adaptOutFlag("output .cube `FILE`, - for stdout (required)"),
 		},
 		Action: runAdaptLUT,
@@ -448,9 +448,9 @@ func runAdaptLUT(c *cli.Context) error {
 		return err
 	}
 	name := commandName(c)
-	size := c.Int(flagSize)
+	size := c.Int(flagLUTSize)
 	if size < adapt.MinLUTSize || size > adapt.MaxLUTSize {
-		return fail("--%s: %d not in [%d, %d]", flagSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
+		return fail("--%s: %d not in [%d, %d]", flagLUTSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
 	}
 	out := c.String(flagOut)
 	if out != stdio {

@@ -142,6 +142,7 @@ func TestAdaptWorkflow(t *testing.T) {
 
 	// lut: a valid .cube file; also to stdout.
 	cube := filepath.Join(dir, "map.cube")
+	// --size is the old spelling of --lut-size, still accepted.
 	mustRun(t, "adapt", "lut", "--model", model, "--size", "9", "-o", cube)
 	l, err := adapt.LoadCube(cube)
 	if err != nil {
@@ -150,7 +151,7 @@ func TestAdaptWorkflow(t *testing.T) {
 	if l.Size != 9 || !strings.Contains(l.Title, "spca") {
 		t.Errorf("LUT size %d title %q", l.Size, l.Title)
 	}
-	stdout, _ = mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--size", "3", "-o", "-")
+	stdout, _ = mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--lut-size", "3", "-o", "-")
 	if !strings.Contains(stdout, "LUT_3D_SIZE 3\n") || strings.Count(stdout, "\n") != 27+5 {
 		t.Errorf("LUT on stdout:\n%s", stdout)
 	}
@@ -252,7 +253,7 @@ func TestAdaptErrors(t *testing.T) {
 	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "5", "-o", res, notImage}, notImage, "not an image")
 
 	// lut, map, eval
-	wantError(t, []string{"adapt", "lut", "--model", model, "--size", "300", "-o", res}, "--size: 300 not in [2, 256]")
+	wantError(t, []string{"adapt", "lut", "--model", model, "--lut-size", "300", "-o", res}, "--lut-size: 300 not in [2, 256]")
 	wantError(t, []string{"adapt", "lut", "--model", spcaModel, "-o", res}, "SPCA model")
 	csv := filepath.Join(dir, "c.csv")
 	writeFile(t, csv, "1,2\n")

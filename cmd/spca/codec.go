@@ -97,7 +97,7 @@ func codecTrainCommand() *cli.Command {
 			"(best measured: --patch 4 --gamma 0 --uniform --bpp B).",
 		Flags: []cli.Flag{
 			imagesFlag("training images"),
-			&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
+			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "model `FILE` to write (required)"},
 			&cli.IntFlag{Name: flagPatch, Value: def.Patch, Usage: "patch size n, 1 to 15: images are coded in n×n blocks"},
 			&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "exponent of the PDF in the SPCA metric, >= 0: 0 unfolds, 1/3 minimises quantisation error, 1 equalises (fractions allowed)"},
 			&cli.IntFlag{Name: flagBins, Value: def.Bins, Usage: "total resolution: the number of quantisation bins summed over the n² coefficients"},
@@ -107,7 +107,7 @@ func codecTrainCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagColor, Usage: "code colour (YCbCr, a model per channel) instead of the luminance"},
 			&cli.StringFlag{Name: flagChroma, Value: "444", Usage: "with --color, the chroma resolution: 444 (full) or 420 (half in both directions, as JPEG: faster, fewer bits)"},
 			&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "training patches per channel"},
-			&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
+			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the random choices"},
 			&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the patches, in (0, 1] (larger: stiffer curves)"},
 			&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule"},
 			&cli.Float64Flag{Name: flagConditioning, Value: spca.DefaultConditioning, Usage: "SPCA share of the patches a secondary curve's density is estimated from, in (0, 1]"},

@@ -24,11 +24,11 @@ func figuresCommand() *cli.Command {
 			"(the first half, in name order, trains; the rest tests). Prints the tables on stdout " +
 			"(--json: every table as JSON).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagOut, Value: "results", Usage: "output `DIR`"},
+			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: "results", Usage: "output `DIR`"},
 			&cli.StringFlag{Name: flagImages, Usage: "`DIR` of images for the coding and independence figures"},
 			&cli.StringSliceFlag{Name: flagOnly, Usage: "rebuild only the figure `NAME` (repeatable, or comma-separated)"},
 			&cli.BoolFlag{Name: flagQuick, Usage: "small data sets (under a minute), for tests"},
-			&cli.Uint64Flag{Name: flagSeed, Value: 1, Usage: "seed of the generated data"},
+			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generated data"},
 			jsonFlag(),
 		},
 		Action: runFigures,

@@ -15,7 +15,7 @@ import (
 func fitCommand() *cli.Command {
 	flags := []cli.Flag{
 		inFlag(true),
-		&cli.StringFlag{Name: flagOut, Usage: "model `FILE` to write (required)"},
+		&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "model `FILE` to write (required)"},
 	}
 	flags = append(flags, fitFlags()...)
 	flags = append(flags, runFlags()...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,75 @@ const (
 	flagQuick = "quick"
 )
 
+// defaultSeed is the default of --seed in every command, so that a command
+// run twice without --seed, or two commands, draw the same random choices.
+const defaultSeed = 1
+
+// hiddenAliases are old spellings of flags: still accepted, not shown in
+// the help. Keyed by alias, so a flag whose own name is one of them (the
+// --size WxH of synth scenes and adapt eval) is shown.
+var hiddenAliases = map[string]bool{
+	flagSize: true, // adapt lut --size, now --lut-size as in adapt apply
+}
+
+// shortOptions are the one-letter aliases of longer flags, the only flags
+// written with one dash in the help. One-letter parameter names of the
+// method (k, q, n) are written --k, as in the README; Go's flag parsing
+// accepts one or two dashes for every flag.
+var shortOptions = map[string]bool{flagO: true, "h": true, "v": true}
+
+// defaultFlagString is cli's own formatting of a flag for the help.
+var defaultFlagString = cli.FlagStringer
+
+// flagString formats a flag for the help (cli.FlagStringer) as cli does,
+// with the names written by flagNames.
+func flagString(f cli.Flag) string {
+	s := defaultFlagString(f)
+	df, ok := f.(cli.DocGenerationFlag)
+	_, usage, cut := strings.Cut(s, "\t")
+	if !ok || !cut {
+		return s
+	}
+	placeholder := ""
+	if df.TakesValue() {
+		placeholder = "value"
+		if _, after, ok := strings.Cut(df.GetUsage(), "`"); ok {
+			if p, _, ok := strings.Cut(after, "`"); ok {
+				placeholder = p
+			}
+		}
+	}
+	names := flagNames(df.Names(), placeholder)
+	if sf, ok := f.(cli.DocGenerationSliceFlag); ok && sf.IsSliceFlag() {
+		names += " [ " + names + " ]"
+	}
+	return names + "\t" + usage
+}
+
+// flagNames formats the names of a flag for the help: hidden aliases left
+// out, two dashes except for short options.
+func flagNames(names []string, placeholder string) string {
+	var b strings.Builder
+	for i, name := range names {
+		if name == "" || (i > 0 && hiddenAliases[name]) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if shortOptions[name] {
+			b.WriteString("-")
+		} else {
+			b.WriteString("--")
+		}
+		b.WriteString(name)
+		if placeholder != "" {
+			b.WriteString(" " + placeholder)
+		}
+	}
+	return b.String()
+}
+
 // stdio is the file name that stands for standard input or output.
 const stdio = "-"
 
@@ -101,7 +171,7 @@ func inFlag(required bool) cli.Flag {
 }
 
 func csvOutFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagOut, Value: stdio, Usage: "output CSV `FILE`, - for stdout"}
+	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout"}
 }
 
 func modelFlag() cli.Flag {
@@ -134,7 +204,7 @@ func runFlags() []cli.Flag {
 	def := spca.DefaultOptions()
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagOrigin, Value: def.Origin.String(), Usage: "origin of the first curve: mean, densest or a point x1,x2,..."},
-		&cli.Uint64Flag{Name: flagSeed, Value: def.Seed, Usage: "seed of the random choices"},
+		&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the random choices"},
 		&cli.IntFlag{Name: flagWorkers, Value: def.Workers, Usage: "number of parallel workers, 0 for all CPUs"},
 		&cli.IntFlag{Name: flagMaxReference, Value: spca.DefaultMaxReference, Usage: "largest number of samples used for the local PCA neighbourhoods"},
 	}
@@ -295,7 +365,7 @@ func positionalArgs(c *cli.Context) ([]string, error) {
 		var err error
 		set.Visit(func(f *flag.Flag) {
 			if err == nil {
-				err = c.Set(f.Name, f.Value.String())
+				err = c.Set(primaryName(c.Command.Flags, f.Name), f.Value.String())
 			}
 		})
 		if err != nil {
@@ -315,6 +385,17 @@ func positionalArgs(c *cli.Context) ([]string, error) {
 		return nil, errHelpShown
 	}
 	return pos, nil
+}
+
+// primaryName returns the name of the flag among flags that has name as an
+// alias ("out" for "o"), since cli reads a flag's value under its name.
+func primaryName(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return f.Names()[0]
+		}
+	}
+	return name
 }
 
 // commandName returns the name of the command as typed after "spca":

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -37,14 +38,14 @@ func main() {
 // instead of being printed and exiting, so that main prints them as one
 // line and tests can run the app in-process.
 func newApp() *cli.App {
+	cli.FlagStringer = flagString
 	app := &cli.App{
 		Name:  "spca",
 		Usage: "Sequential Principal Curves Analysis",
 		Description: "Fits SPCA, a nonlinear invertible transform that follows the principal " +
 			"curves of the data, and applies it and its inverse to CSV files.",
-		Flags:           []cli.Flag{quietFlag()},
-		HideVersion:     true,
-		HideHelpCommand: true,
+		Flags:   []cli.Flag{quietFlag()},
+		Version: version(),
 		Commands: []*cli.Command{
 			fitCommand(),
 			transformCommand(),
@@ -71,6 +72,37 @@ func newApp() *cli.App {
 	}
 	configure(app.Commands)
 	return app
+}
+
+// version returns the version of the module as built, from the build
+// information: the module version ("(devel)" for a build from a checkout),
+// with the VCS revision and time when go build recorded them.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+modified"
+			}
+		}
+	}
+	if rev != "" {
+		v += fmt.Sprintf(" (%.12s%s %s)", rev, dirty, at)
+	}
+	return v + " " + info.GoVersion
 }
 
 // configure gives every command and subcommand the same behaviour: usage

@@ -21,7 +21,7 @@ func synthCommand() *cli.Command {
 			"with lower light and more shadow (DIR/b/NAME.png), as 16-bit sRGB PNG with pixel correspondence.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples (scenes: number of scene pairs, default 8)"},
-			&cli.Uint64Flag{Name: flagSeed, Value: 1, Usage: "seed of the generator"},
+			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generator"},
 			csvOutFlag(),
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
 			&cli.StringFlag{Name: flagSize, Value: defaultSceneSize, Usage: "scenes: image size `WxH`"},
