@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
@@ -583,8 +584,12 @@ func malformed(good []byte) [][]byte {
 	return out
 }
 
-// FuzzDecode checks that no input makes Decode panic, hang or accept an
-// absurd size, with a fixed-resolution model (version-1 files) and a model
+// fuzzPixels is FuzzDecode's pixel budget.
+const fuzzPixels = 1 << 20
+
+// FuzzDecode checks that no input makes Decode panic, hang, accept an
+// image beyond its pixel budget or allocate beyond the bound of
+// internal/hostile, with a fixed-resolution model (version-1 files) and a model
 // in the entropy-constrained mode (version 2, with outlier patches).
 func FuzzDecode(f *testing.F) {
 	// Small models: every fuzzing worker trains its own under coverage
@@ -640,12 +645,18 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("DecodeHeader: %v, want a *FormatError", herr)
 			}
 			for _, m := range models {
-				img, err := Decode(bytes.NewReader(d), m)
+				// The bound of issue 23 holds with a pixel budget that
+				// bounds what a few bytes of run-length streams produce.
+				var img image.Image
+				var err error
+				hostile.Check(t, "Decode", len(d), func() {
+					img, err = DecodeWith(bytes.NewReader(d), m, &DecodeOptions{MaxPixels: fuzzPixels})
+				})
 				if err != nil {
 					continue
 				}
-				if img.Bounds().Dx()*img.Bounds().Dy() > maxPixels {
-					t.Fatal("accepted an absurd size")
+				if img.Bounds().Dx()*img.Bounds().Dy() > fuzzPixels {
+					t.Fatal("accepted an image beyond the pixel budget")
 				}
 				// What Decode accepts, DecodeHeader describes.
 				if herr != nil || h.Model != m.ID() || h.Width != img.Bounds().Dx() || h.Height != img.Bounds().Dy() {

@@ -545,7 +545,8 @@ func parseFixedHeader(b []byte) (*Header, error) {
 	h.Height = int(binary.LittleEndian.Uint32(p[4:]))
 	h.Channels, h.Depth, h.Patch = int(p[8]), int(p[9]), int(p[10])
 	switch {
-	case h.Width < 1 || h.Height < 1 || int64(h.Width)*int64(h.Height) > maxPixels:
+	case h.Width < 1 || h.Height < 1 || h.Width > maxPixels || h.Height > maxPixels ||
+		int64(h.Width)*int64(h.Height) > maxPixels: // each side bounded first: no overflow
 		return nil, &FormatError{Msg: fmt.Sprintf("image size %d×%d out of range", h.Width, h.Height)}
 	case h.Channels != 1 && h.Channels != 3:
 		return nil, &FormatError{Msg: fmt.Sprintf("%d channels", h.Channels)}
@@ -601,10 +602,40 @@ func DecodeConfig(r io.Reader) (image.Config, error) {
 	return cfg, nil
 }
 
+// DefaultMaxPixels is the largest image, in pixels, Decode produces
+// (100 megapixels, the same budget as patches.DefaultMaxPixels for image
+// inputs): run-length coded streams let a file of a few hundred bytes
+// declare any size up to the format's 2^28 pixels, and decoding needs
+// memory in proportion to the pixels (see the README for the figure).
+// DecodeWith takes another budget.
+const DefaultMaxPixels = patches.DefaultMaxPixels
+
+// ErrTooLarge is wrapped by the FormatError of a file whose image has more
+// pixels than the decoder's budget (DecodeOptions.MaxPixels).
+var ErrTooLarge = errors.New("codec: image larger than the pixel budget")
+
+// DecodeOptions control DecodeWith. Nil means defaults.
+type DecodeOptions struct {
+	// MaxPixels is the largest image, in pixels, the decoder produces;
+	// larger files are refused, wrapping ErrTooLarge, before anything
+	// is decoded. 0 means DefaultMaxPixels.
+	MaxPixels int64
+}
+
 // Decode reads an .spc file coded with the model m. Decoding is
 // deterministic and bit-exact. Corrupt, truncated or hostile files and
-// files coded with another model give a *FormatError.
+// files coded with another model give a *FormatError, and so do images of
+// more than DefaultMaxPixels pixels (see DecodeWith).
 func Decode(r io.Reader, m *Model) (image.Image, error) {
+	return DecodeWith(r, m, nil)
+}
+
+// DecodeWith is Decode with options.
+func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
+	budget := int64(DefaultMaxPixels)
+	if o != nil && o.MaxPixels > 0 {
+		budget = o.MaxPixels
+	}
 	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
 	if err != nil {
 		return nil, err
@@ -615,6 +646,9 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	h, body, err := parseHeader(data)
 	if err != nil {
 		return nil, err
+	}
+	if n := int64(h.Width) * int64(h.Height); n > budget {
+		return nil, &FormatError{Msg: fmt.Sprintf("%d×%d image is %d pixels, more than the budget of %d", h.Width, h.Height, n, budget), Err: ErrTooLarge}
 	}
 	if !checksum.Valid(data) {
 		return nil, &FormatError{Msg: "checksum mismatch (corrupt or truncated file)"}

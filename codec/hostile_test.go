@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"image"
 	"strings"
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
+	"github.com/spcalab/spca/patches"
 )
 
 // zstdZeros is a zstd frame declaring size bytes and holding n zero bytes
@@ -77,4 +79,73 @@ func TestReadModelHostileLattice(t *testing.T) {
 	b = append(b, plain[at+n:len(plain)-4]...)
 	file := compressed(checksum.Append(b))
 	readHostileModel(t, "lattice of 2^26 nodes", file, "truncated")
+}
+
+// runLengthFile is an .spc file of a flat image coded with m, with its
+// size set to w×h and every run-length stream's count scaled to match:
+// a file of a few hundred bytes that decodes to a w×h image.
+func runLengthFile(t *testing.T, m *Model, w, h int) []byte {
+	t.Helper()
+	const side = 32
+	flat := image.NewGray(image.Rect(0, 0, side, side))
+	for i := range flat.Pix {
+		flat.Pix[i] = 128
+	}
+	var b bytes.Buffer
+	if err := Encode(&b, flat, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Clone(b.Bytes())
+	_, body, err := parseHeader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocksOld := patches.NewGrid(side, side, m.Patch).Blocks()
+	blocksNew := patches.NewGrid(w, h, m.Patch).Blocks()
+	le := binary.LittleEndian
+	le.PutUint32(data[len(Magic)+1+32:], uint32(w))
+	le.PutUint32(data[len(Magic)+1+32+4:], uint32(h))
+	at := len(data) - len(body)
+	for at < len(data)-4 {
+		count, plen := int(le.Uint32(data[at+1:])), int(le.Uint32(data[at+5:]))
+		if count > 0 && data[at] != methodRLE {
+			t.Fatalf("stream of method %d in a flat image", data[at])
+		}
+		le.PutUint32(data[at+1:], uint32(count/blocksOld*blocksNew))
+		at += 9 + plen
+	}
+	return checksum.Refresh(data)
+}
+
+// Issue 23: a file of a few hundred bytes whose run-length streams decode
+// to a 16384×16384 image (3 GB, ~20 s before) is refused by the default
+// pixel budget within the allocation bound; dimensions of 2^32-1 do not
+// overflow the size check.
+func TestDecodeHostileSize(t *testing.T) {
+	m := smallModel(t)
+	small := runLengthFile(t, m, 64, 48)
+	img, err := Decode(bytes.NewReader(small), m)
+	if err != nil || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 48 {
+		t.Fatalf("the crafted file at 64×48: %v, %v (the test's file is wrong)", img.Bounds(), err)
+	}
+	huge := runLengthFile(t, m, 16384, 16384)
+	hostile.Check(t, "16384×16384 of run-length streams", len(huge), func() { _, err = Decode(bytes.NewReader(huge), m) })
+	var fe *FormatError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "16384×16384") {
+		t.Errorf("%d-byte file of 16384×16384: got %v, want a *FormatError wrapping ErrTooLarge", len(huge), err)
+	}
+	if _, err := DecodeWith(bytes.NewReader(huge), m, &DecodeOptions{MaxPixels: 16384*16384 - 1}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("budget of 16384²-1 pixels: got %v, want ErrTooLarge", err)
+	}
+	wide := bytes.Clone(small)
+	binary.LittleEndian.PutUint32(wide[len(Magic)+1+32:], 0xffffffff)
+	binary.LittleEndian.PutUint32(wide[len(Magic)+1+32+4:], 0xffffffff)
+	wide = checksum.Refresh(wide)
+	if _, err := DecodeHeader(bytes.NewReader(wide)); !errors.As(err, &fe) || !strings.Contains(err.Error(), "4294967295×4294967295 out of range") {
+		t.Errorf("DecodeHeader of 4294967295×4294967295: got %v", err)
+	}
+	hostile.Check(t, "4294967295×4294967295", len(wide), func() { _, err = Decode(bytes.NewReader(wide), m) })
+	if !errors.As(err, &fe) {
+		t.Errorf("Decode of 4294967295×4294967295: got %v", err)
+	}
 }

@@ -24,8 +24,11 @@ import (
 )
 
 // DefaultMaxPixels is the largest image, in pixels, that Load and Decode
-// accept unless told otherwise by MaxPixels: 2^28, a 16384×16384 image.
-const DefaultMaxPixels = 1 << 28
+// accept unless told otherwise by MaxPixels: 100 megapixels (a
+// 16384×16384 image, 268 megapixels, is refused). Decoding needs memory
+// in proportion to the pixels, and a PNG of a few hundred kilobytes can
+// declare 16384×16384; see the README for the memory per pixel.
+const DefaultMaxPixels = 100_000_000
 
 var (
 	// ErrNotImage is returned, wrapped, by Load and Decode for data in no

@@ -413,8 +413,11 @@ func runDecode(c *cli.Context) error {
 		if err != nil {
 			return fail("%s", pathError(err))
 		}
-		img, err := codec.Decode(f, model)
+		img, err := codec.DecodeWith(f, model, &codec.DecodeOptions{MaxPixels: pixelBudget})
 		f.Close()
+		if msg := tooLarge(in, err); msg != "" {
+			return fail("%s", msg)
+		}
 		if err != nil {
 			if errors.Is(err, codec.ErrWrongModel) {
 				return fail("%s: encoded with another model than %s (%s; spca info gives the model ids)", in, modelPath, wrongModelIDs(in, model))
@@ -644,12 +647,14 @@ func loadImages(paths []string, progress func(stage string, done, total int)) ([
 
 // loadImage reads an image file; errors are one line naming the file.
 func loadImage(path string) (image.Image, error) {
-	img, err := patches.Load(path)
+	img, err := patches.Load(path, patches.MaxPixels(int(pixelBudget)))
 	if err == nil {
 		return img, nil
 	}
 	var pe *fs.PathError
 	switch {
+	case tooLarge(path, err) != "":
+		return nil, fail("%s", tooLarge(path, err))
 	case errors.Is(err, patches.ErrNotImage):
 		return nil, fail("%s: not an image (%s)", path, imageFormats)
 	case isCoded(path):

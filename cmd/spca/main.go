@@ -113,6 +113,7 @@ func configure(cmds []*cli.Command) {
 		cmd.HideHelpCommand = true
 		cmd.OnUsageError = usageError
 		cmd.Flags = append(cmd.Flags, quietFlag())
+		withPixelBudget(cmd)
 		configure(cmd.Subcommands)
 	}
 }

@@ -1,8 +1,11 @@
 package hostile
 
 import (
+	"bytes"
+	"compress/zlib"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"runtime"
 	"testing"
 )
@@ -76,4 +79,36 @@ func SPCALattice(model []byte) ([]byte, error) {
 		le.PutUint32(out[off+4*j:], uint32(g))
 	}
 	return le.AppendUint64(out, uint64(nodes*d)), nil
+}
+
+// ZeroPNG returns a valid 8-bit greyscale PNG of w×h black pixels, built
+// row by row without holding the image: 16384×16384 takes 261 KB.
+func ZeroPNG(w, h int) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		var n [4]byte
+		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+		b.Write(n[:])
+		c := crc32.NewIEEE()
+		c.Write([]byte(kind))
+		c.Write(data)
+		b.WriteString(kind)
+		b.Write(data)
+		binary.BigEndian.PutUint32(n[:], c.Sum32())
+		b.Write(n[:])
+	}
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	chunk("IHDR", append(ihdr, 8, 0, 0, 0, 0)) // 8-bit grey
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	row := make([]byte, 1+w) // filter byte 0 and the row
+	for y := 0; y < h; y++ {
+		zw.Write(row)
+	}
+	zw.Close()
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return b.Bytes()
 }

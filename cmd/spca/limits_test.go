@@ -1,0 +1,53 @@
+package main
+
+import (
+	"image"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/hostile"
+	"github.com/spcalab/spca/testimages"
+)
+
+// tinyCodecModel trains a small codec model in dir (a fraction of a
+// second) and returns its path.
+func tinyCodecModel(t *testing.T, dir string) string {
+	t.Helper()
+	o := codec.DefaultTrainOptions()
+	o.Samples, o.Bins, o.SPCA.Resolution = 300, 30, 1024
+	m, err := codec.Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "tiny.model")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Issue 23: images beyond the pixel budget are refused from their header
+// with a message naming --max-pixels, which raises the budget.
+func TestPixelBudget(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyCodecModel(t, dir)
+	huge := filepath.Join(dir, "huge.png")
+	if err := os.WriteFile(huge, hostile.ZeroPNG(16384, 16384), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "huge.spc")
+	wantError(t, []string{"encode", "--model", model, "-o", out, huge}, "huge.png", "16384×16384", "--max-pixels")
+	if exists(out) {
+		t.Error("an output was written")
+	}
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3) // 96×64
+	spc := filepath.Join(dir, "c.spc")
+	wantError(t, []string{"encode", "--model", model, "--max-pixels", "6143", "-o", spc, img}, "c.png", "--max-pixels")
+	mustRun(t, "encode", "--model", model, "--max-pixels", "6144", "-o", spc, img)
+	wantError(t, []string{"decode", "--model", model, "--max-pixels", "6143", "-o", filepath.Join(dir, "d.png"), spc}, "c.spc", "96×64", "--max-pixels")
+	mustRun(t, "decode", "--model", model, "--max-pixels", "6144", "-o", filepath.Join(dir, "d.png"), spc)
+	wantError(t, []string{"encode", "--model", model, "--max-pixels", "0", "-o", spc, img}, "--max-pixels must be at least 1")
+}
