@@ -56,6 +56,8 @@
 //	bradford       linearised Bradford from the white of B to the white of A (an oracle:
 //	               it needs the true lights; Options.WhiteA/WhiteB)
 //	cat02          the same with CIECAM02's CAT02 matrix
+//	von-kries      the same with the Hunt–Pointer–Estévez cone matrix (colour-science's "Von Kries")
+//	cat16          the same with CAM16's M16 matrix
 //	uncorrected    the identity
 //
 // Colours outside the training manifolds are handled gracefully (SPCAMap):

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -17,10 +18,11 @@ import (
 type Method int
 
 // The methods. SPCA is the corresponding-pair SPCA mapping; the others are
-// baselines.
+// baselines. The zero Method is none of them: ParseMethod returns it with
+// its error.
 const (
 	// SPCA maps x_B to R_A⁻¹(R_B(x_B)) with the two fitted SPCA models.
-	SPCA Method = iota
+	SPCA Method = iota + 1
 	// PCAWhitening matches the means and covariances of the two colour
 	// clouds (Webster & Mollon): whiten with B's PCA, colour with A's.
 	PCAWhitening
@@ -36,6 +38,11 @@ const (
 	// Uncorrected leaves colours as they are (the reference of the
 	// evaluation).
 	Uncorrected
+	// VonKries is like Bradford with the Hunt–Pointer–Estévez cone
+	// matrix, colour-science's "Von Kries" transform.
+	VonKries
+	// CAT16 is like Bradford with the CAM16 matrix M16 (Li et al. 2017).
+	CAT16
 )
 
 var methodNames = [...]string{
@@ -45,29 +52,48 @@ var methodNames = [...]string{
 	Bradford:     "bradford",
 	CAT02:        "cat02",
 	Uncorrected:  "uncorrected",
+	VonKries:     "von-kries",
+	CAT16:        "cat16",
 }
 
-// Methods lists every method, SPCA first.
+// Methods lists every method, SPCA first and Uncorrected last.
 func Methods() []Method {
-	return []Method{SPCA, PCAWhitening, GrayWorld, Bradford, CAT02, Uncorrected}
+	return []Method{SPCA, PCAWhitening, GrayWorld, Bradford, CAT02, VonKries, CAT16, Uncorrected}
 }
 
 // String returns the method's name as used by the command line.
 func (m Method) String() string {
-	if m >= 0 && int(m) < len(methodNames) {
+	if m > 0 && int(m) < len(methodNames) {
 		return methodNames[m]
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// ParseMethod returns the method called name (see Method.String).
+// ParseMethod returns the method called name (see Method.String), ignoring
+// case, spaces, hyphens and underscores, so that colour-science's names
+// ("Von Kries", "CAT16", "Bradford") are accepted too. For an unknown name
+// it returns the zero Method, which is none of the methods, and an error.
 func ParseMethod(name string) (Method, error) {
-	for i, n := range methodNames {
-		if strings.EqualFold(strings.TrimSpace(name), n) {
-			return Method(i), nil
+	key := methodKey(name)
+	known := make([]string, 0, len(methodNames))
+	for _, m := range Methods() {
+		if key != "" && key == methodKey(m.String()) {
+			return m, nil
 		}
+		known = append(known, m.String())
 	}
-	return 0, fmt.Errorf("adapt: unknown method %q (known: %s)", name, strings.Join(methodNames[:], ", "))
+	return 0, fmt.Errorf("adapt: unknown method %q (known: %s)", name, strings.Join(known, ", "))
+}
+
+// methodKey is name in lower case without spaces, hyphens and underscores.
+func methodKey(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '-', '_', '\t':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, name)
 }
 
 // Mapper maps colours seen in environment B to the colours they would have
@@ -223,8 +249,8 @@ func NewGrayWorld(meanA, meanB [3]float64) *Linear {
 	return &Linear{Kind: GrayWorld, M: colorspace.Diag(d)}
 }
 
-// NewVonKriesOracle returns the Bradford (kind Bradford) or CAT02 (kind
-// CAT02) transform from whiteB to whiteA, expressed in LMS.
+// NewVonKriesOracle returns the von Kries transform of kind Bradford,
+// CAT02, VonKries or CAT16 from whiteB to whiteA, expressed in LMS.
 func NewVonKriesOracle(kind Method, whiteA, whiteB colorspace.XYZ) *Linear {
 	var m colorspace.Mat3
 	switch kind {
@@ -232,8 +258,12 @@ func NewVonKriesOracle(kind Method, whiteA, whiteB colorspace.XYZ) *Linear {
 		m = colorspace.Bradford(whiteB, whiteA)
 	case CAT02:
 		m = colorspace.CAT02(whiteB, whiteA)
+	case VonKries:
+		m = colorspace.HPE(whiteB, whiteA)
+	case CAT16:
+		m = colorspace.CAT16(whiteB, whiteA)
 	default:
-		panic("adapt: NewVonKriesOracle: kind must be Bradford or CAT02")
+		panic("adapt: NewVonKriesOracle: kind must be Bradford, CAT02, VonKries or CAT16")
 	}
 	return &Linear{Kind: kind, M: colorspace.XYZToLMS.Mul(m).Mul(colorspace.LMSToXYZ)}
 }

@@ -20,8 +20,19 @@ func TestParseMethod(t *testing.T) {
 	if m, err := ParseMethod(" PCA-Whitening "); err != nil || m != PCAWhitening {
 		t.Errorf("case and blanks: %v, %v", m, err)
 	}
-	if _, err := ParseMethod("pca"); err == nil {
-		t.Error("unknown method accepted")
+	// colour-science's names of the transforms.
+	for name, want := range map[string]Method{"Von Kries": VonKries, "CAT16": CAT16, "Bradford": Bradford, "CAT02": CAT02, "vonkries": VonKries} {
+		if m, err := ParseMethod(name); err != nil || m != want {
+			t.Errorf("ParseMethod(%q) = %v, %v; want %v", name, m, err, want)
+		}
+	}
+	for _, name := range []string{"pca", "", "von", "Method(1)"} {
+		if m, err := ParseMethod(name); err == nil || m != 0 {
+			t.Errorf("ParseMethod(%q) = %v, %v; want the zero Method and an error", name, m, err)
+		}
+	}
+	if s := Method(0).String(); s != "Method(0)" {
+		t.Errorf("the zero Method is called %q", s)
 	}
 	if s := Method(42).String(); s != "Method(42)" {
 		t.Errorf("String of an unknown method: %q", s)
@@ -101,7 +112,18 @@ func TestLinearBaselines(t *testing.T) {
 	}
 	wa := colorspace.WhitePoint(colorspace.IlluminantD65())
 	wb := colorspace.WhitePoint(colorspace.IlluminantA())
-	for _, kind := range []Method{Bradford, CAT02} {
+	mapped := map[Method]colorspace.LMS{}
+	for _, kind := range []Method{Bradford, CAT02, VonKries, CAT16} {
+		// A saturated colour tells the cone matrices apart.
+		if err := NewVonKriesOracle(kind, wa, wb).MapLMS(dst, []colorspace.LMS{{0.2, 0.5, 0.9}}); err != nil {
+			t.Fatal(err)
+		}
+		for other, c := range mapped {
+			if d := maxDiff(dst[0], c); d < 1e-3 {
+				t.Errorf("%v and %v map (0.2, 0.5, 0.9) within %.2g of each other", kind, other, d)
+			}
+		}
+		mapped[kind] = dst[0]
 		vk := NewVonKriesOracle(kind, wa, wb)
 		if err := vk.MapLMS(dst, []colorspace.LMS{wb.LMS()}); err != nil {
 			t.Fatal(err)

@@ -192,7 +192,7 @@ func (m *Model) Mapper(method Method) (Mapper, error) {
 		return NewPCAWhitening(m.StatsA, m.StatsB), nil
 	case GrayWorld:
 		return NewGrayWorld(m.StatsA.Mean, m.StatsB.Mean), nil
-	case Bradford, CAT02:
+	case Bradford, CAT02, VonKries, CAT16:
 		return NewVonKriesOracle(method, m.WhiteA, m.WhiteB), nil
 	case Uncorrected:
 		return Identity(), nil

@@ -21,12 +21,21 @@ var (
 		-0.7036, 1.6975, 0.0061,
 		0.0030, 0.0136, 0.9834,
 	}
+
+	// CAT16Cone is M16 of CAM16 (C. Li et al., "Comprehensive color
+	// solutions: CAM16, CAT16, and CAM16-UCS", Color Res. Appl. 42, 2017).
+	CAT16Cone = Mat3{
+		0.401288, 0.650173, -0.051461,
+		-0.250268, 1.204414, 0.045854,
+		-0.002079, 0.048952, 0.953127,
+	}
 )
 
 // The package's own copies.
 var (
 	bradfordCone = BradfordCone
 	cat02Cone    = CAT02Cone
+	cat16Cone    = CAT16Cone
 )
 
 // VonKries returns the von Kries chromatic adaptation transform, in the
@@ -64,6 +73,13 @@ func Bradford(src, dst XYZ) Mat3 {
 // VonKries(CAT02Cone, src, dst).
 func CAT02(src, dst XYZ) Mat3 {
 	return VonKries(cat02Cone, src, dst)
+}
+
+// CAT16 returns the CAT16 chromatic adaptation matrix with complete
+// adaptation from the white src to the white dst (the one-step form):
+// VonKries(CAT16Cone, src, dst).
+func CAT16(src, dst XYZ) Mat3 {
+	return VonKries(cat16Cone, src, dst)
 }
 
 // HPE returns the von Kries adaptation matrix in the package's

@@ -1,6 +1,9 @@
 package colorspace
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestAdaptationWhites(t *testing.T) {
 	d65 := WhitePoint(IlluminantD65())
@@ -53,6 +56,31 @@ func TestVonKriesRowScaling(t *testing.T) {
 	for i := range a {
 		if !near(a[i], b[i], 1e-14) {
 			t.Fatalf("VonKries(HPECone) = %v, HPE = %v", a, b)
+		}
+	}
+}
+
+// TestConeMatricesEqualEnergy checks the published CAT02 and CAT16
+// matrices by their normalisation: both give the equal-energy white
+// (1, 1, 1) the cone responses (1, 1, 1), to the 4 and 6 decimals printed.
+func TestConeMatricesEqualEnergy(t *testing.T) {
+	for name, tc := range map[string]struct {
+		m   Mat3
+		tol float64
+	}{"CAT02": {CAT02Cone, 1e-4}, "CAT16": {CAT16Cone, 1e-6}} {
+		for r := range 3 {
+			sum := tc.m[3*r] + tc.m[3*r+1] + tc.m[3*r+2]
+			if math.Abs(sum-1) > tc.tol {
+				t.Errorf("%s row %d sums to %.7f, want 1", name, r+1, sum)
+			}
+		}
+	}
+	// CAT16 from a white to itself is the identity, and maps src to dst.
+	a, d65 := WhitePoint(IlluminantA()), WhitePoint(IlluminantD65())
+	got := CAT16(a, d65).Apply(a)
+	for k := range 3 {
+		if math.Abs(got[k]-d65[k]) > 1e-12 {
+			t.Errorf("CAT16 maps A's white to %v, want %v", got, d65)
 		}
 	}
 }

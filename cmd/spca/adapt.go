@@ -67,7 +67,7 @@ func methodFlag() cli.Flag {
 		}
 	}
 	return &cli.StringFlag{Name: flagMethod, Value: adapt.SPCA.String(),
-		Usage: "mapping: " + strings.Join(names, ", ") + " (bradford and cat02 use the whites given at training)"}
+		Usage: "mapping: " + strings.Join(names, ", ") + " (bradford, cat02, von-kries and cat16 use the whites given at training; colour-science's names such as \"Von Kries\" and \"CAT16\" work too)"}
 }
 
 func adaptOutFlag(usage string) cli.Flag {
@@ -97,7 +97,7 @@ func trainFlags() []cli.Flag {
 		&cli.Float64Flag{Name: flagConditioning, Value: def.SPCA.Conditioning, Usage: "SPCA share of the colours a secondary curve's density is estimated from, in (0, 1]"},
 		&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "pixels sampled from each environment"},
 		&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the pixel samples"},
-		&cli.StringFlag{Name: flagWhiteA, Value: wa, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford and cat02 oracles (default: the generated scenes' D65 white)"},
+		&cli.StringFlag{Name: flagWhiteA, Value: wa, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford, cat02, von-kries and cat16 oracles (default: the generated scenes' D65 white)"},
 		&cli.StringFlag{Name: flagWhiteB, Value: wb, Usage: "`X,Y,Z` of a white surface in environment B (default: the generated scenes' illuminant-A white)"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
 	}

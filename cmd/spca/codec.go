@@ -381,10 +381,14 @@ func runEncode(c *cli.Context) error {
 		return err
 	}
 	var bytes, pixels int64
+	greyed := 0 // colour inputs coded by a grey model
 	err := runBatch(c, ".spc", setup, func(model *codec.Model, in, out string) error {
 		img, err := loadImage(in)
 		if err != nil {
 			return err
+		}
+		if !model.Color && patches.HasChroma(img) {
+			greyed++
 		}
 		var n int64
 		err = atomicfile.Write(out, func(w io.Writer) error {
@@ -401,7 +405,11 @@ func runEncode(c *cli.Context) error {
 		pixels += int64(b.Dx()) * int64(b.Dy())
 		return nil
 	}, func(files int, out string) string {
-		return fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
+		line := fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
+		if greyed > 0 {
+			line += fmt.Sprintf("; %s in colour coded as grey: the model codes luminance only (train it with --%s for colour)", plural(greyed, "image"), flagColor)
+		}
+		return line
 	})
 	return err
 }

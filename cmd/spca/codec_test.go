@@ -166,8 +166,16 @@ func TestCodec(t *testing.T) {
 
 	t.Run("RoundTrip", func(t *testing.T) {
 		spc := filepath.Join(dir, "c.spc")
-		if _, stderr := mustRun(t, "encode", "--model", model, "-o", spc, test); !strings.Contains(stderr, "1 image,") {
+		if _, stderr := mustRun(t, "encode", "--model", model, "-o", spc, test); !strings.Contains(stderr, "1 image,") || strings.Contains(stderr, "grey") {
 			t.Errorf("encode summary %q", stderr)
+		}
+		// A colour image through the grey model: the summary says so.
+		colour := filepath.Join(dir, "rgb.png")
+		if err := patches.Save(colour, testimages.ColorTexture(40, 30, 5)); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr := mustRun(t, "encode", "--model", model, "-o", filepath.Join(dir, "rgb.spc"), colour); !strings.Contains(stderr, "1 image in colour coded as grey") {
+			t.Errorf("encode summary of a colour image with a grey model: %q", stderr)
 		}
 		// Flags may follow the inputs; --quiet prints nothing.
 		again := filepath.Join(dir, "again.spc")

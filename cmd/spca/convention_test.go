@@ -87,3 +87,20 @@ func TestShortOut(t *testing.T) {
 		t.Errorf("transform -o wrote %d×%d responses, want 200×2", r, c)
 	}
 }
+
+// TestErrorsNameFlags checks that invalid options are reported by the flag
+// that set them, not by the field of spca.Options.
+func TestErrorsNameFlags(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "s.csv")
+	mustRun(t, "synth", "spiral", "--n", "200", "-o", data)
+	out := filepath.Join(t.TempDir(), "m.spca")
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--k", "2", "fit: --k must be a fraction in (0, 1]"},
+		{"--tau", "20", "fit: --tau must be in (0, 10]"},
+		{"--max-iter", "-1", "fit: --max-iter must be"},
+		{"--origin", "100,100", "fit: --origin is outside the data manifold"},
+		{"--conditioning", "2", "fit: --conditioning must be"},
+	} {
+		wantError(t, []string{"fit", "--in", data, "-o", out, "--resolution", "1000", tc.flag, tc.value}, tc.want)
+	}
+}

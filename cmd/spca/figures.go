@@ -22,7 +22,7 @@ func figuresCommand() *cli.Command {
 			"what it shows and its numbers beside the seed's. Data are generated from fixed seeds; " +
 			"--images uses a directory of images for the coding and independence figures instead " +
 			"(the first half, in name order, trains; the rest tests). Prints the tables on stdout " +
-			"(--json: every table as JSON).",
+			"unless --quiet (--json: every table as JSON, printed even with --quiet).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: "results", Usage: "output `DIR`"},
 			&cli.StringFlag{Name: flagImages, Usage: "`DIR` of images for the coding and independence figures"},
@@ -69,8 +69,12 @@ func runFigures(c *cli.Context) error {
 		if err := writeJSON(w, rep); err != nil {
 			return fail("figures: %v", err)
 		}
-	} else if err := writeFigureTables(w, rep); err != nil {
-		return fail("figures: %v", err)
+	} else if !quiet(c) {
+		// --quiet silences the tables too (they are in the results
+		// directory); --json is output asked for, printed anyway.
+		if err := writeFigureTables(w, rep); err != nil {
+			return fail("figures: %v", err)
+		}
 	}
 	if !quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "figures: %s in %s -> %s\n",

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -139,7 +140,31 @@ func errorLine(err error) string {
 // message of the command.
 func brief(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "spca: ")
-	return strings.ReplaceAll(msg, ": spca: ", ": ")
+	return flagNamed(strings.ReplaceAll(msg, ": spca: ", ": "))
+}
+
+// optionFlags maps the fields of spca.Options that the library's option
+// errors name to the flags that set them.
+var optionFlags = map[string]string{
+	"Gamma": flagGamma, "K": flagK, "Tau": flagTau, "Q": flagQ, "Tol": flagTol,
+	"MaxIter": flagMaxIter, "OriginPoint": flagOrigin, "Bandwidth": flagBandwidth,
+	"Conditioning": flagConditioning, "Neighbours": flagNeighbours,
+	"Resolution": flagResolution, "MaxReference": flagMaxReference,
+}
+
+// optionField matches the Go field an spca.OptionError names.
+var optionField = regexp.MustCompile(`invalid option: ([A-Z][A-Za-z]*)\b`)
+
+// flagNamed rewrites "invalid option: K must be ..." from the library as
+// "--k must be ...", naming the flag the user typed instead of the Go field.
+func flagNamed(msg string) string {
+	return optionField.ReplaceAllStringFunc(msg, func(m string) string {
+		field := optionField.FindStringSubmatch(m)[1]
+		if name, ok := optionFlags[field]; ok {
+			return "--" + name
+		}
+		return m
+	})
 }
 
 // exitCode is the status for err: the code of a cli.ExitCoder, else 1.
