@@ -42,6 +42,7 @@ var (
 type loadConfig struct {
 	maxPixels  int64
 	autoOrient bool
+	assumeSRGB bool
 }
 
 // LoadOption sets a rarely needed parameter of Load and Decode.
@@ -163,6 +164,18 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 	if n := int64(hdr.Width) * int64(hdr.Height); n > cfg.maxPixels {
 		return nil, &nameError{sentinel: ErrTooLarge,
 			msg: fmt.Sprintf("%d×%d is %d pixels, more than %d", hdr.Width, hdr.Height, n, cfg.maxPixels)}
+	}
+	if !cfg.assumeSRGB && (format == "png" || format == "jpeg") {
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return nil, &nameError{msg: "seek", err: err}
+		}
+		// A profile that cannot be read is left to the decoder's errors.
+		if p, _ := embeddedProfile(rs, format); p != nil {
+			if ok, desc := profileIsSRGB(p); !ok {
+				return nil, &nameError{sentinel: ErrNotSRGB, msg: fmt.Sprintf("%s with the ICC profile %q: "+
+					"convert it to sRGB first, or read its values as sRGB anyway (AssumeSRGB)", format, desc)}
+			}
+		}
 	}
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return nil, &nameError{msg: "seek", err: err}

@@ -655,7 +655,7 @@ func loadImages(paths []string, progress func(stage string, done, total int)) ([
 
 // loadImage reads an image file; errors are one line naming the file.
 func loadImage(path string) (image.Image, error) {
-	img, err := patches.Load(path, patches.MaxPixels(int(pixelBudget)))
+	img, err := patches.Load(path, patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB))
 	if err == nil {
 		return img, nil
 	}
@@ -663,6 +663,8 @@ func loadImage(path string) (image.Image, error) {
 	switch {
 	case tooLarge(path, err) != "":
 		return nil, fail("%s", tooLarge(path, err))
+	case errors.Is(err, patches.ErrNotSRGB):
+		return nil, fail("%s (or pass --%s)", brief(err), flagAssumeSRGB)
 	case errors.Is(err, patches.ErrNotImage):
 		return nil, fail("%s: not an image (%s)", path, imageFormats)
 	case isCoded(path):

@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"hash/crc32"
+	"image/png"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/testimages"
 )
 
 // eachFlag calls fn with the command name ("fit", "codec train") and each
@@ -102,5 +109,54 @@ func TestErrorsNameFlags(t *testing.T) {
 		{"--conditioning", "2", "fit: --conditioning must be"},
 	} {
 		wantError(t, []string{"fit", "--in", data, "-o", out, "--resolution", "1000", tc.flag, tc.value}, tc.want)
+	}
+}
+
+// writeP3PNG writes a small PNG carrying an ICC profile described as
+// "Display P3" (no primaries: the description decides).
+func writeP3PNG(t *testing.T, path string) {
+	t.Helper()
+	desc := "Display P3"
+	tag := append([]byte("desc\x00\x00\x00\x00"), binary.BigEndian.AppendUint32(nil, uint32(len(desc)+1))...)
+	tag = append(append(tag, desc...), 0)
+	profile := make([]byte, 144)
+	copy(profile[16:], "RGB ")
+	copy(profile[36:], "acsp")
+	binary.BigEndian.PutUint32(profile[128:], 1)
+	copy(profile[132:], "desc")
+	binary.BigEndian.PutUint32(profile[136:], 144)
+	binary.BigEndian.PutUint32(profile[140:], uint32(len(tag)))
+	profile = append(profile, tag...)
+	binary.BigEndian.PutUint32(profile, uint32(len(profile)))
+
+	var img, z bytes.Buffer
+	if err := png.Encode(&img, testimages.ColorTexture(16, 16, 1)); err != nil {
+		t.Fatal(err)
+	}
+	zw := zlib.NewWriter(&z)
+	zw.Write(profile)
+	zw.Close()
+	data := append([]byte("P3\x00\x00"), z.Bytes()...)
+	chunk := append(binary.BigEndian.AppendUint32(nil, uint32(len(data))), "iCCP"...)
+	chunk = append(chunk, data...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	b := img.Bytes()
+	const ihdrEnd = 8 + 8 + 13 + 4
+	writeFile(t, path, string(b[:ihdrEnd])+string(chunk)+string(b[ihdrEnd:]))
+}
+
+// TestICCProfileRefused checks that an image with a profile other than
+// sRGB is refused by name, and read with --assume-srgb.
+func TestICCProfileRefused(t *testing.T) {
+	dir := t.TempDir()
+	p3 := filepath.Join(dir, "p3.png")
+	writeP3PNG(t, p3)
+	model := filepath.Join(dir, "m.model")
+	wantError(t, []string{"codec", "train", "--images", p3, "-o", model}, "p3.png", `ICC profile "Display P3"`, "--assume-srgb")
+	// With --assume-srgb the image is read: training gets past loading
+	// (and fails on a 16×16 image's few patches, or succeeds).
+	_, _, err := run(t, "codec", "train", "--images", p3, "-o", model, "--assume-srgb", "--samples", "50", "--bins", "8")
+	if err != nil && strings.Contains(errorLine(err), "ICC") {
+		t.Errorf("--assume-srgb: %s", errorLine(err))
 	}
 }

@@ -115,6 +115,7 @@ func configure(cmds []*cli.Command) {
 		cmd.OnUsageError = usageError
 		cmd.Flags = append(cmd.Flags, quietFlag())
 		withPixelBudget(cmd)
+		withAssumeSRGB(cmd)
 		configure(cmd.Subcommands)
 	}
 }
