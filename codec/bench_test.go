@@ -219,3 +219,48 @@ func BenchmarkFile(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkModelLoad reads the default (2×2, gamma 1/3, 66 bins) and the
+// best (4×4, gamma 0, uniform step) models of the benchmarks, as model
+// files of this version ("compact") and as files of the version-1/2
+// layout in the compressed container, the format written before version
+// 3 ("legacy", its ID hashed once read, as a decoder must). It reports
+// the file size; SPCA_BENCH_MODEL adds a model file ("file").
+func BenchmarkModelLoad(b *testing.B) {
+	models := map[string]*Model{"default": nil, "best": nil}
+	models["default"], _ = benchSetup(b)
+	models["best"] = bestSetup(b)
+	if p := os.Getenv("SPCA_BENCH_MODEL"); p != "" {
+		m, err := LoadModel(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		models["file"] = m
+	}
+	for _, name := range []string{"default", "best", "file"} {
+		m := models[name]
+		if m == nil {
+			continue
+		}
+		var compact bytes.Buffer
+		if _, err := m.WriteTo(&compact); err != nil {
+			b.Fatal(err)
+		}
+		legacy := compressed(plainFile(b, m))
+		for _, f := range []struct {
+			format string
+			data   []byte
+		}{{"compact", compact.Bytes()}, {"legacy", legacy}} {
+			b.Run(name+"-"+f.format, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					m, err := ReadModel(bytes.NewReader(f.data))
+					if err != nil {
+						b.Fatal(err)
+					}
+					m.ID()
+				}
+				b.ReportMetric(float64(len(f.data)), "file-bytes")
+			})
+		}
+	}
+}

@@ -33,7 +33,7 @@ func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
 // hashes, with their checksum).
 func plainFile(t testing.TB, m *Model) []byte {
 	var b bytes.Buffer
-	if err := m.write(&b); err != nil {
+	if err := m.write(&b, false); err != nil {
 		t.Fatal(err)
 	}
 	return checksum.Append(b.Bytes())

@@ -593,7 +593,7 @@ func (id ModelID) Short() string { return id.String()[:12] }
 func (m *Model) ID() ModelID {
 	m.idOnce.Do(func() {
 		h := sha256.New()
-		m.write(h)
+		m.write(h, false)
 		copy(m.id[:], h.Sum(nil))
 	})
 	return m.id

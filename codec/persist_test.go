@@ -2,7 +2,15 @@ package codec
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"image"
+	"strings"
 	"testing"
+
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/testimages"
 )
 
 // TestModelBytes checks that training twice on the same images with the
@@ -25,4 +33,95 @@ func TestModelBytes(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("two trainings with the same seed wrote different model files")
 	}
+}
+
+// TestCompactModel checks version 3 of the model file: it holds the ID of
+// the version 1 or 2 file, which a model read from it reports without
+// hashing and which is the hash of the version 1 or 2 bytes it writes
+// again; such a model codes and decodes bit-identically to the one
+// written, and files coded with the model read from an older file decode
+// with it. A version 3 file naming an unknown inner version is refused
+// with an error naming it.
+func TestCompactModel(t *testing.T) {
+	img := testimages.Texture(64, 48, 21)
+	models := map[string]*Model{
+		"fixed-resolution":    smallModel(t),
+		"entropy-constrained": smallStepModel(t),
+		"colour 4:2:0":        smallColorModel(t, true),
+		"gamma 0, step 10":    smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step = 0, 10 }),
+	}
+	for name, m := range models {
+		var file bytes.Buffer
+		if _, err := m.WriteTo(&file); err != nil {
+			t.Fatal(err)
+		}
+		plain := plainFile(t, m) // version 1 or 2, the bytes the ID hashes
+		back, err := ReadModel(bytes.NewReader(file.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if back.ID() != m.ID() {
+			t.Fatalf("%s: ID %s read, %s written", name, back.ID().Short(), m.ID().Short())
+		}
+		if !bytes.Equal(plainFile(t, back), plain) {
+			t.Fatalf("%s: the model read writes other version-%d bytes", name, plain[len(ModelMagic)])
+		}
+		if sum := ModelID(sha256.Sum256(plain[:len(plain)-4])); sum != back.ID() {
+			t.Fatalf("%s: the stored ID is not the hash of the model", name)
+		}
+		old, err := ReadModel(bytes.NewReader(plain))
+		if err != nil {
+			t.Fatalf("%s: version %d file: %v", name, plain[len(ModelMagic)], err)
+		}
+		var a, b bytes.Buffer
+		if err := Encode(&a, img, old, &Options{Exact: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := Encode(&b, img, back, &Options{Exact: true}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("%s: the compact model codes differently", name)
+		}
+		da, err := Decode(bytes.NewReader(a.Bytes()), old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := Decode(bytes.NewReader(a.Bytes()), back)
+		if err != nil {
+			t.Fatalf("%s: a file coded with the version-%d model: %v", name, plain[len(ModelMagic)], err)
+		}
+		if !imagesEqual(da, db) {
+			t.Fatalf("%s: the compact model decodes other pixels", name)
+		}
+	}
+	// Version 3 around an inner version 7.
+	var b bytes.Buffer
+	m := smallModel(t)
+	if err := m.write(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	bad := b.Bytes()
+	binary.LittleEndian.PutUint32(bad[len(ModelMagic)+4:], 7)
+	_, err := ReadModel(bytes.NewReader(checksum.Append(bad)))
+	var me *ModelError
+	if !errors.As(err, &me) || !strings.Contains(err.Error(), "version 7") {
+		t.Errorf("inner version 7: got %v, want a *ModelError naming the version", err)
+	}
+}
+
+// imagesEqual reports whether a and b have the same bounds and pixels.
+func imagesEqual(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				return false
+			}
+		}
+	}
+	return true
 }

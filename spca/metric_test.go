@@ -170,6 +170,60 @@ func TestSameFibers(t *testing.T) {
 	}
 }
 
+// TestCompactFormat checks version 4 (WriteCompactTo): a gamma-0 model's
+// repeated fibers are stored once, so the file is smaller than version 2's
+// by most of its tables; the model read keeps one fiber, transforms and
+// inverts bit-identically, and writes version 2's bytes again; a gamma-1/3
+// model's tables are stored whole.
+func TestCompactFormat(t *testing.T) {
+	const d = 3
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := bentSample(rng, 200, d)
+	for gamma, m := range gammaModels(t, rng, d) {
+		var full, compact, again bytes.Buffer
+		if _, err := m.WriteTo(&full); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.WriteCompactTo(&compact); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := Read(bytes.NewReader(compact.Bytes()))
+		if err != nil {
+			t.Fatalf("gamma %v: %v", gamma, err)
+		}
+		if _, err := loaded.WriteTo(&again); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(full.Bytes(), again.Bytes()) {
+			t.Fatalf("gamma %v: the compact file read back writes other version-2 bytes", gamma)
+		}
+		saved := 0
+		for j := 1; j < d; j++ {
+			saved += 8 * (len(m.tables[j]) - len(loaded.tables[j]))
+		}
+		// Version 4 adds a flag per table and the Neighbours option.
+		if got := full.Len() - compact.Len(); got != saved-d-8 {
+			t.Errorf("gamma %v: compact file %d bytes smaller, the repeated fibers are %d", gamma, got, saved)
+		}
+		if gamma == 0 && saved == 0 {
+			t.Errorf("gamma 0: no fiber saved")
+		}
+		if gamma != 0 && saved != 0 {
+			t.Errorf("gamma %v: %d bytes of conditional tables dropped", gamma, saved)
+		}
+		r1, _, err1 := m.TransformBatch(x)
+		r2, _, err2 := loaded.TransformBatch(x)
+		if err1 != nil || err2 != nil || !mat.Equal(r1, r2) {
+			t.Fatalf("gamma %v: the compact model transforms differently (%v, %v)", gamma, err1, err2)
+		}
+		x1, _ := m.InverseBatch(r1)
+		x2, _ := loaded.InverseBatch(r1)
+		if !mat.Equal(x1, x2) {
+			t.Fatalf("gamma %v: the compact model inverts differently", gamma)
+		}
+	}
+}
+
 // TestNeighbourDensity checks the k-neighbours rule on one fiber: exact on
 // a uniform stretch, zero beyond the samples, and with the heavy tails
 // (1/distance) that distinguish it from a kernel estimate.

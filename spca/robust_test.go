@@ -315,6 +315,14 @@ func FuzzRead(f *testing.F) {
 	if h, err := hostile.SPCALattice(good); err == nil {
 		f.Add(h) // issue 23: 2^26 nodes declared, none held
 	}
+	// Version 4, of a gamma-0 model (tables of one fiber).
+	o0 := withGamma(0)
+	o0.Resolution = 2048
+	if m0, err := spca.Fit(s.X, o0); err == nil {
+		var c bytes.Buffer
+		m0.WriteCompactTo(&c)
+		f.Add(c.Bytes())
+	}
 	// Version 3: the k-neighbours density, with an out-of-range share.
 	o.Neighbours = 0.1
 	m3, err := spca.Fit(s.X, o)
