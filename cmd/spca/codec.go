@@ -17,7 +17,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spcalab/spca/codec"
-	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
 )
@@ -35,7 +34,8 @@ const batchNote = "With one input, -o names the output file (or an existing dire
 	"its input with the extension %s. The inputs are processed in order and the command " +
 	"stops at the first failure: outputs written before it are kept, and no output file is " +
 	"ever left partially written (an existing file is replaced only once its new content is " +
-	"complete)."
+	"complete). - as the one input reads standard input, -o - writes standard output (one input). " +
+	"Several inputs in one call load the model once: batch them rather than run one process per file."
 
 func codecCommand() *cli.Command {
 	subs := []*cli.Command{codecTrainCommand(), codecEvalCommand()}
@@ -383,7 +383,7 @@ func runEncode(c *cli.Context) error {
 	var bytes, pixels int64
 	greyed := 0 // colour inputs coded by a grey model
 	err := runBatch(c, ".spc", setup, func(model *codec.Model, in, out string) error {
-		img, err := loadImage(in)
+		img, err := loadInputImage(c, in)
 		if err != nil {
 			return err
 		}
@@ -391,14 +391,14 @@ func runEncode(c *cli.Context) error {
 			greyed++
 		}
 		var n int64
-		err = atomicfile.Write(out, func(w io.Writer) error {
+		err = writeOutput(c, out, func(w io.Writer) error {
 			cw := &countWriter{w: w}
 			err := codec.Encode(cw, img, model, &opt)
 			n = cw.n
 			return err
 		})
 		if err != nil {
-			return fail("%s", withPathC(in, err))
+			return fail("%s", withPathC(stdioName(in, "stdin"), err))
 		}
 		b := img.Bounds()
 		bytes += n
@@ -417,12 +417,13 @@ func runEncode(c *cli.Context) error {
 func runDecode(c *cli.Context) error {
 	modelPath := c.String(flagModel)
 	return runBatch(c, ".png", nil, func(model *codec.Model, in, out string) error {
-		f, err := os.Open(in)
+		f, err := openInput(c, in)
 		if err != nil {
-			return fail("%s", pathError(err))
+			return err
 		}
 		img, err := codec.DecodeWith(f, model, &codec.DecodeOptions{MaxPixels: pixelBudget})
 		f.Close()
+		in = stdioName(in, "stdin")
 		if msg := tooLarge(in, err); msg != "" {
 			return fail("%s", msg)
 		}
@@ -432,8 +433,8 @@ func runDecode(c *cli.Context) error {
 			}
 			return fail("%s", withPathC(in, err))
 		}
-		if err := patches.Save(out, img); err != nil {
-			return fail("%s", withPathC(out, err))
+		if err := saveOutputImage(c, out, img); err != nil {
+			return fail("%s", withPathC(stdioName(out, "stdout"), err))
 		}
 		return nil
 	}, func(files int, out string) string {
@@ -528,10 +529,22 @@ func runBatch(c *cli.Context, ext string, setup func() error, op func(m *codec.M
 func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string, dir string, err error) {
 	name := commandName(c)
 	out := c.String(flagOut)
-	if out == stdio || out == "" {
+	if out == "" {
 		return nil, "", fail("%s: -%s must name a file or directory", name, flagO)
 	}
+	if slices.Contains(inputs, stdio) && len(inputs) > 1 {
+		return nil, "", fail("%s: - (standard input) must be the only input", name)
+	}
+	if out == stdio {
+		if len(inputs) > 1 {
+			return nil, "", fail("%s: -%s - (standard output) takes one input, not %d", name, flagO, len(inputs))
+		}
+		return []string{stdio}, "", nil
+	}
 	for _, in := range inputs {
+		if in == stdio {
+			continue
+		}
 		fi, err := os.Stat(in)
 		if err != nil {
 			return nil, "", fail("%s", pathError(err))
@@ -557,6 +570,8 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 		outputs = []string{out}
 	case len(inputs) > 1 && statErr == nil && !outIsDir:
 		return nil, "", fail("%s: -%s %s is a file; with several inputs it must be a directory", name, flagO, out)
+	case inputs[0] == stdio:
+		return nil, "", fail("%s: -%s %s is a directory; name the output file of standard input", name, flagO, out)
 	default:
 		if !outIsDir {
 			dir = out

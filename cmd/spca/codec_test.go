@@ -96,6 +96,32 @@ func TestCodec(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Run("Stdio", func(t *testing.T) {
+		// - reads standard input and -o - writes standard output: the
+		// bytes are those of the files, a pipe in both directions.
+		spc, png := filepath.Join(dir, "s.spc"), filepath.Join(dir, "s.png")
+		mustRun(t, "encode", "--model", model, "-o", spc, test)
+		mustRun(t, "decode", "--model", model, "-o", png, spc)
+		pipe := func(in []byte, args ...string) []byte {
+			app := newApp()
+			var out, errOut bytes.Buffer
+			app.Reader, app.Writer, app.ErrWriter = bytes.NewReader(in), &out, &errOut
+			if err := app.Run(append([]string{"spca"}, args...)); err != nil {
+				t.Fatalf("spca %s: %v", strings.Join(args, " "), err)
+			}
+			return out.Bytes()
+		}
+		coded := pipe(readBytes(t, test), "encode", "--quiet", "--model", model, "-o", "-", "-")
+		if !bytes.Equal(coded, readBytes(t, spc)) {
+			t.Fatal("encode from stdin to stdout wrote other bytes than to a file")
+		}
+		if !bytes.Equal(pipe(coded, "decode", "--quiet", "--model", model, "-o", "-", "-"), readBytes(t, png)) {
+			t.Fatal("decode from stdin to stdout wrote other bytes than to a file")
+		}
+		wantError(t, []string{"decode", "--model", model, "-o", "-", spc, spc}, "standard output", "one input")
+		wantError(t, []string{"encode", "--model", model, "-o", spc, "-", test}, "standard input", "only input")
+	})
+
 	t.Run("Uniform", func(t *testing.T) {
 		// The entropy-constrained mode: a step for every coefficient,
 		// written as a version 2 model that encodes and decodes.
@@ -224,11 +250,13 @@ func TestCodec(t *testing.T) {
 		}
 		stdout, _ = mustRun(t, "info", model, "--json")
 		var ci struct {
-			Kind     string `json:"kind"`
-			ID       string `json:"id"`
-			Patch    int    `json:"patch"`
-			Mode     string `json:"mode"`
-			Channels []struct {
+			Kind      string  `json:"kind"`
+			ID        string  `json:"id"`
+			FileBytes int64   `json:"file_bytes"`
+			LoadMS    float64 `json:"load_ms"`
+			Patch     int     `json:"patch"`
+			Mode      string  `json:"mode"`
+			Channels  []struct {
 				Bins      []int `json:"bins"`
 				TotalBins int   `json:"total_bins"`
 				SPCA      struct {
@@ -242,6 +270,9 @@ func TestCodec(t *testing.T) {
 		if ci.Kind != "codec model" || ci.ID != m0.ID().String() || ci.Patch != 2 || ci.Mode != "fixed-resolution" || len(ci.Channels) != 1 ||
 			ci.Channels[0].TotalBins != 66 || !slices.Equal(ci.Channels[0].Bins, m0.Channels[0].Bins) || ci.Channels[0].SPCA.Dimension != 4 {
 			t.Errorf("info --json of a codec model: %+v", ci)
+		}
+		if ci.FileBytes != int64(len(readBytes(t, model))) || !(ci.LoadMS > 0) {
+			t.Errorf("info --json: file_bytes %d (the file has %d), load_ms %v", ci.FileBytes, len(readBytes(t, model)), ci.LoadMS)
 		}
 		// A coded image: its header names the model that decodes it.
 		spc := filepath.Join(dir, "info.spc")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/codec"
@@ -72,6 +73,10 @@ type codecInfo struct {
 	Mode     string             `json:"mode"`
 	Step     number             `json:"step,omitempty"`
 	Channels []codecChannelInfo `json:"channels"`
+	// FileBytes and LoadMS are the model file's size and the time this
+	// run took to load it.
+	FileBytes int64  `json:"file_bytes,omitempty"`
+	LoadMS    number `json:"load_ms,omitempty"`
 }
 
 type codecChannelInfo struct {
@@ -135,11 +140,22 @@ func runInfo(c *cli.Context) error {
 		s.Kind = kindSPCA
 		info, rows = s, spcaRows(model)
 	case magic == codec.ModelMagic:
+		start := time.Now()
 		model, err := loadCodecModel(path)
 		if err != nil {
 			return err
 		}
-		info, rows = describeCodec(model)
+		model.ID() // what a decoder needs before the first file
+		loaded := time.Since(start)
+		ci, r := describeCodec(model)
+		// What every encode and decode process pays before its first
+		// image (issue 24): the file's size and the time to load it.
+		if fi, err := os.Stat(path); err == nil {
+			ci.FileBytes = fi.Size()
+			r = append(r, [2]string{"file size", fmt.Sprintf("%d bytes (%.2f MB)", fi.Size(), float64(fi.Size())/1e6)})
+		}
+		ci.LoadMS = number(float64(loaded.Microseconds()) / 1000)
+		info, rows = ci, append(r, [2]string{"load time", fmt.Sprintf("%.1f ms (read and checked, with its ID)", float64(loaded.Microseconds())/1000)})
 	case magic == adapt.ModelMagic:
 		model, err := loadAdaptModel(path)
 		if err != nil {

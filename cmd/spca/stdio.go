@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/patches"
+)
+
+// stdioName is how messages name - as an input or output.
+func stdioName(path, what string) string {
+	if path == stdio {
+		return what
+	}
+	return path
+}
+
+// openInput opens the input of encode or decode: a file, or standard
+// input for -.
+func openInput(c *cli.Context, in string) (io.ReadCloser, error) {
+	if in == stdio {
+		return io.NopCloser(c.App.Reader), nil
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		return nil, fail("%s", pathError(err))
+	}
+	return f, nil
+}
+
+// loadInputImage is loadImage, reading standard input for -.
+func loadInputImage(c *cli.Context, in string) (image.Image, error) {
+	if in != stdio {
+		return loadImage(in)
+	}
+	// Read first: a pipe is an *os.File that cannot seek back.
+	data, err := io.ReadAll(c.App.Reader)
+	if err != nil {
+		return nil, fail("stdin: %v", err)
+	}
+	img, err := patches.Decode(bytes.NewReader(data), patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB))
+	if err != nil {
+		return nil, fail("stdin: %s", brief(err))
+	}
+	return img, nil
+}
+
+// writeOutput writes an output of encode or decode: atomically to a
+// file, or to standard output for -, whole once write has succeeded, so
+// that a failure leaves nothing half-written on either.
+func writeOutput(c *cli.Context, out string, write func(w io.Writer) error) error {
+	if out != stdio {
+		return atomicfile.Write(out, write)
+	}
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	_, err := c.App.Writer.Write(b.Bytes())
+	return err
+}
+
+// saveOutputImage is patches.Save, writing PNG to standard output for -.
+func saveOutputImage(c *cli.Context, out string, img image.Image) error {
+	if out != stdio {
+		return patches.Save(out, img)
+	}
+	return writeOutput(c, out, func(w io.Writer) error { return png.Encode(w, img) })
+}
