@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -23,7 +25,8 @@ var pixelBudget int64 = patches.DefaultMaxPixels
 var pixelBudgetCommands = []string{"train", "eval", "encode", "decode", "apply"}
 
 // withPixelBudget gives cmd the --max-pixels flag if it reads images, and
-// a Before that sets pixelBudget from it (or to the default).
+// a Before that sets pixelBudget from it (or to the default) and checks
+// the numeric flags' ranges (checkRanges).
 func withPixelBudget(cmd *cli.Command) {
 	has := false
 	for _, f := range cmd.Flags {
@@ -45,10 +48,19 @@ func withPixelBudget(cmd *cli.Command) {
 		pixelBudget = patches.DefaultMaxPixels
 		if add {
 			n := c.Int64(flagMaxPixels)
+			if _, late := splitArgs(c); len(late[flagMaxPixels]) > 0 {
+				var err error
+				if n, err = strconv.ParseInt(late[flagMaxPixels][0], 10, 64); err != nil {
+					return fail("%s: --%s: %v", commandName(c), flagMaxPixels, err)
+				}
+			}
 			if n < 1 {
-				return fail("%s: --%s must be at least 1, got %d", commandName(c), flagMaxPixels, n)
+				return fail("%s: --%s %d is out of its range [1, ∞)", commandName(c), flagMaxPixels, n)
 			}
 			pixelBudget = n
+		}
+		if err := checkRanges(c); err != nil {
+			return err
 		}
 		if before != nil {
 			return before(c)
@@ -68,4 +80,86 @@ func tooLarge(path string, err error) string {
 		msg = path + ": " + msg
 	}
 	return fmt.Sprintf("%s (raise the limit with --%s)", msg, flagMaxPixels)
+}
+
+// numberRange is the documented range of a numeric flag: lo (or above it,
+// if open) to hi.
+type numberRange struct {
+	lo, hi float64
+	open   bool // lo excluded
+}
+
+func (r numberRange) String() string {
+	lo := "["
+	if r.open {
+		lo = "("
+	}
+	hi := "∞)"
+	if !math.IsInf(r.hi, 1) {
+		hi = formatFloat(r.hi) + "]"
+	}
+	return lo + formatFloat(r.lo) + ", " + hi
+}
+
+var inf = math.Inf(1)
+
+// flagRanges are the documented ranges of the numeric flags, by name
+// (the same name has the same range in every command). A flag given
+// explicitly is checked, 0 included: --patch 0 trained a 2×2 model.
+var flagRanges = map[string]numberRange{
+	flagPatch:        {1, maxPatch, false},
+	flagBins:         {1, inf, false},
+	flagBPP:          {0, inf, true},
+	flagStep:         {0, inf, true},
+	flagSamples:      {2, inf, false},
+	flagK:            {0, 1, true},
+	flagTau:          {0, inf, true},
+	flagBandwidth:    {0, inf, true},
+	flagConditioning: {0, 1, true},
+	flagNeighbours:   {0, 1, true},
+	flagTol:          {0, inf, true},
+	flagMaxIter:      {1, inf, false},
+	flagResolution:   {1, inf, false},
+	flagMaxReference: {1, inf, false},
+	flagWorkers:      {0, inf, false}, // 0: all CPUs
+	flagLUTSize:      {2, 256, false},
+	flagN:            {1, inf, false},
+}
+
+// maxPatch is the largest patch size of codec train's help.
+const maxPatch = 15
+
+// checkRanges checks the numeric flags given to the command of c against
+// flagRanges.
+func checkRanges(c *cli.Context) error {
+	_, late := splitArgs(c)
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		r, ok := flagRanges[name]
+		if !ok {
+			continue
+		}
+		var values []float64
+		if c.IsSet(name) {
+			switch x := c.Value(name).(type) {
+			case int:
+				values = append(values, float64(x))
+			case int64:
+				values = append(values, float64(x))
+			case float64:
+				values = append(values, x)
+			}
+		}
+		for _, s := range late[name] { // given after the positional arguments
+			if v, err := strconv.ParseFloat(s, 64); err == nil {
+				values = append(values, v)
+			}
+		}
+		for _, v := range values {
+			if v < r.lo || r.open && v == r.lo || v > r.hi || math.IsNaN(v) {
+				return fail("%s: --%s %s is out of its range %v", commandName(c), name, formatFloat(v), r)
+			}
+		}
+	}
+	return nil
 }

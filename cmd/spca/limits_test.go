@@ -49,5 +49,34 @@ func TestPixelBudget(t *testing.T) {
 	mustRun(t, "encode", "--model", model, "--max-pixels", "6144", "-o", spc, img)
 	wantError(t, []string{"decode", "--model", model, "--max-pixels", "6143", "-o", filepath.Join(dir, "d.png"), spc}, "c.spc", "96×64", "--max-pixels")
 	mustRun(t, "decode", "--model", model, "--max-pixels", "6144", "-o", filepath.Join(dir, "d.png"), spc)
-	wantError(t, []string{"encode", "--model", model, "--max-pixels", "0", "-o", spc, img}, "--max-pixels must be at least 1")
+	wantError(t, []string{"encode", "--model", model, "--max-pixels", "0", "-o", spc, img}, "--max-pixels 0 is out of its range")
+}
+
+// Issue 23: numeric flags are checked against their documented ranges, 0
+// included, before any work (codec train --patch 0 trained a 2×2 model).
+func TestFlagRanges(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m")
+	for _, args := range [][]string{
+		{"codec", "train", "--images", dir, "--patch", "0", "--out", out},
+		{"codec", "train", "--images", dir, "--patch", "16", "--out", out},
+		{"codec", "train", "--images", dir, "--bins", "0", "--out", out},
+		{"codec", "train", "--images", dir, "--samples", "0", "--out", out},
+		{"codec", "train", "--images", dir, "--step", "0", "--out", out},
+		{"codec", "train", "--images", dir, "--bpp", "-1", "--out", out},
+		{"codec", "train", "--images", dir, "--k", "0", "--out", out},
+		{"codec", "train", "--images", dir, "--conditioning", "1.5", "--out", out},
+		{"fit", "--in", out, "--tau", "0", "--out", out},
+		{"fit", "--in", out, "--max-iter", "0", "--out", out},
+		{"fit", "--in", out, "--resolution", "0", "--out", out},
+		{"fit", "--in", out, "--workers", "-1", "--out", out},
+		{"adapt", "lut", "--model", out, "--lut-size", "1", "-o", out},
+		{"synth", "spiral", "--n", "0", "--out", out}, // --n after the positional argument
+		{"encode", "--model", out, "-o", out + ".spc", out, "--max-pixels", "-3"},
+	} {
+		wantError(t, args, "out of its range")
+	}
+	if exists(out) {
+		t.Error("an output was written")
+	}
 }

@@ -29,6 +29,7 @@ import (
 )
 
 func main() {
+	removeTempsOnSignal()
 	if err := newApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(exitCode(err))
@@ -116,6 +117,7 @@ func configure(cmds []*cli.Command) {
 		cmd.Flags = append(cmd.Flags, quietFlag())
 		withPixelBudget(cmd)
 		withAssumeSRGB(cmd)
+		withOutputGuard(cmd)
 		configure(cmd.Subcommands)
 	}
 }

@@ -5,4 +5,10 @@
 // flushed to stable storage and then renamed over the destination. On any
 // failure the temporary file is removed and the destination is left as it
 // was.
+//
+// A destination that is not a regular file (a FIFO, a device) or is one
+// of the process's inputs (Protect, compared by device and inode) is never
+// replaced; a replaced file keeps its mode. Abort removes the temporary
+// files of writes in progress, for a signal handler; Check tells before
+// long work whether a destination can be written.
 package atomicfile

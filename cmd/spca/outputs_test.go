@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spcalab/spca/internal/atomicfile"
+)
+
+// Issue 23: an output naming an input (by any name) is refused before any
+// work and the input is untouched, for every command that writes.
+func TestOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyCodecModel(t, dir)
+	modelBytes := readBytes(t, model)
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3)
+	train := filepath.Join(dir, "train")
+	os.Mkdir(train, 0o755)
+	trainImg := filepath.Join(train, "a.png")
+	saveTexture(t, trainImg, 1)
+	csv := filepath.Join(dir, "x.csv")
+	writeFile(t, csv, "1,2\n3,4\n5,6\n")
+	link := filepath.Join(dir, "link.model")
+	if err := os.Link(model, link); err != nil {
+		t.Fatal(err)
+	}
+	same := "the same file as an input"
+	for _, args := range [][]string{
+		{"encode", "--model", model, "-o", model, img},
+		{"encode", "--model", model, "-o", link, img},  // a hard link: another name, the same inode
+		{"encode", "--model", model, img, "-o", model}, // -o after the input
+		{"decode", "--model", model, "-o", img, img},
+		{"codec", "train", "--images", train, "--patch", "2", "--out", trainImg},
+		{"fit", "--in", csv, "--out", csv},
+		{"transform", "--model", model, "--in", csv, "--out", csv},
+		{"inverse", "--model", model, "--in", csv, "--out", csv},
+		{"adapt", "map", "--model", model, "--space", "xyz", "--in", csv, "--out", csv},
+		{"adapt", "lut", "--model", model, "-o", model},
+		{"adapt", "apply", "--model", model, "-o", img, img},
+	} {
+		wantError(t, args, same)
+	}
+	if string(readBytes(t, model)) != string(modelBytes) {
+		t.Error("the model was changed")
+	}
+	if _, err := codecLoad(trainImg); err != nil {
+		t.Errorf("training image damaged: %v", err)
+	}
+	if b := readBytes(t, csv); string(b) != "1,2\n3,4\n5,6\n" {
+		t.Errorf("CSV input now %q", b)
+	}
+	noTempFiles(t, dir)
+	noTempFiles(t, train)
+}
+
+func codecLoad(path string) (any, error) { return loadImage(path) }
+
+// Issue 23: a FIFO at the destination is refused (before any work) and
+// stays a FIFO; a replaced 0600 file keeps its mode.
+func TestOutputFIFOAndMode(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyCodecModel(t, dir)
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3)
+	fifo := filepath.Join(dir, "out.spc")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	wantError(t, []string{"encode", "--model", model, "-o", fifo, img}, "out.spc", "not a regular file")
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
+	}
+	secret := filepath.Join(dir, "secret.spc")
+	writeFile(t, secret, "old")
+	os.Chmod(secret, 0o600)
+	mustRun(t, "encode", "--model", model, "-o", secret, img)
+	if st, _ := os.Stat(secret); st.Mode().Perm() != 0o600 || st.Size() < 10 {
+		t.Errorf("replaced 0600 file: mode %v, %d bytes", st.Mode().Perm(), st.Size())
+	}
+	noTempFiles(t, dir)
+}
+
+// Issue 23: an output in a directory that cannot be written fails before
+// training (it failed only after training before).
+func TestOutputUnwritableFirst(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train")
+	os.Mkdir(train, 0o755)
+	saveTexture(t, filepath.Join(train, "a.png"), 1)
+	out := filepath.Join(dir, "ro", "codec.model")
+	os.Mkdir(filepath.Dir(out), 0o500)
+	if os.Geteuid() == 0 {
+		out = "/proc/spca-codec.model" // root writes anywhere but in read-only file systems
+	}
+	start := time.Now()
+	wantError(t, []string{"codec", "train", "--images", train, "--out", out}, out)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("failed after %v: the check came after training", d)
+	}
+}
+
+// signalHelperEnv runs TestSignalHelper as the child of TestSignalCleanup.
+const signalHelperEnv = "SPCA_TEST_SIGNAL_DIR"
+
+// TestSignalHelper is the child of TestSignalCleanup: with the signal
+// handler of main, it starts an atomic write that never ends.
+func TestSignalHelper(t *testing.T) {
+	dir := os.Getenv(signalHelperEnv)
+	if dir == "" {
+		t.Skip("run by TestSignalCleanup")
+	}
+	removeTempsOnSignal()
+	atomicfile.Write(filepath.Join(dir, "out.spc"), func(w io.Writer) error {
+		io.WriteString(w, "partial")
+		os.Stdout.WriteString("ready\n")
+		select {}
+	})
+}
+
+// Issue 23: SIGINT and SIGTERM during a write remove its temporary file
+// (16 of 20 killed encodes left one before) and exit with 130 and 143.
+func TestSignalCleanup(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelper$")
+		cmd.Env = append(os.Environ(), signalHelperEnv+"="+dir)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if err != nil || line != "ready\n" {
+			cmd.Process.Kill()
+			t.Fatalf("child: %q, %v", line, err)
+		}
+		if n := len(tempFiles(t, dir)); n != 1 {
+			t.Errorf("%d temporary files while writing, want 1", n)
+		}
+		cmd.Process.Signal(sig)
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+			t.Errorf("%v: %v, want exit status %d", sig, err, want)
+		}
+		if left := tempFiles(t, dir); len(left) != 0 {
+			t.Errorf("%v: left %v", sig, left)
+		}
+	}
+}
+
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
