@@ -122,9 +122,9 @@ var flagRanges = map[string]numberRange{
 	flagResolution:   {1, inf, false},
 	flagMaxReference: {1, inf, false},
 	flagWorkers:      {0, inf, false}, // 0: all CPUs
-	flagLUTSize:      {2, 256, false},
-	flagN:            {1, inf, false},
 }
+
+// --lut-size and --n are checked by their commands.
 
 // maxPatch is the largest patch size of codec train's help.
 const maxPatch = 15

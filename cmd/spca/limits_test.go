@@ -70,9 +70,8 @@ func TestFlagRanges(t *testing.T) {
 		{"fit", "--in", out, "--max-iter", "0", "--out", out},
 		{"fit", "--in", out, "--resolution", "0", "--out", out},
 		{"fit", "--in", out, "--workers", "-1", "--out", out},
-		{"adapt", "lut", "--model", out, "--lut-size", "1", "-o", out},
-		{"synth", "spiral", "--n", "0", "--out", out}, // --n after the positional argument
-		{"encode", "--model", out, "-o", out + ".spc", out, "--max-pixels", "-3"},
+		{"encode", "--model", out, "-o", out + ".spc", out, "--max-pixels", "-3"}, // after the positional argument
+		{"adapt", "apply", "--model", out, "-o", out + ".png", out, "--workers", "-1"},
 	} {
 		wantError(t, args, "out of its range")
 	}
