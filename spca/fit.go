@@ -38,6 +38,7 @@ type Model struct {
 	restartU    []float64 // coarse lattice nodes for restarts (setRestartNodes)
 	restartX    []float64
 	restartTree *nodeTree // nearest of the restartX
+	typical     []float64 // median training responses (SetTypical), or nil
 }
 
 // Dim returns the dimension d of samples and responses.

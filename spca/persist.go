@@ -13,7 +13,7 @@ import (
 	"github.com/spcalab/spca/internal/fileio"
 )
 
-// Model file format (little-endian), version 2, 3 or 4:
+// Model file format (little-endian), version 2, 3, 4 or 5:
 //
 //	magic    [8]byte "SPCAmodl"
 //	version  uint32
@@ -31,6 +31,10 @@ import (
 // setSameFibers), which is then stored once, 0 if the whole table
 // follows. The 4×4 gamma-0 Kodak codec's SPCA model shrinks from 25.6 to
 // 8.7 MB, and the model read keeps that one fiber.
+// Version 5 is version 4 with the typical responses (SetTypical, d
+// values) after the first curve; it is written, by WriteTo as by
+// WriteCompactTo, only for models that have them, so other models keep
+// their bytes.
 // The payload holds the options, the normalisation, the ranking at the
 // origin, the lattice of curve positions, the metric tables and the drawn
 // first curve. Every count is validated against the lattice shape before
@@ -38,9 +42,11 @@ import (
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAmodl"
-	modelVersion = 4
+	modelVersion = 5
 	// versionCompact stores repeated metric fibers once.
 	versionCompact = 4
+	// versionTypical is versionCompact with the typical responses.
+	versionTypical = 5
 	maxNodes       = 1 << 26
 )
 
@@ -87,11 +93,15 @@ func (e *encoder) ints(v []int) {
 }
 
 // WriteTo writes the model in the versioned binary format (version 2, or
-// 3 with the Neighbours option). Equal models give identical bytes.
+// 3 with the Neighbours option, 5 with typical responses). Equal models
+// give identical bytes.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	version := uint32(2)
 	if m.opt.Neighbours != 0 {
 		version = 3
+	}
+	if m.typical != nil {
+		version = versionTypical
 	}
 	return m.write(w, version)
 }
@@ -101,6 +111,9 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // faster to read. Read reads it into the same model (WriteTo of either
 // gives the same bytes).
 func (m *Model) WriteCompactTo(w io.Writer) (int64, error) {
+	if m.typical != nil {
+		return m.write(w, versionTypical)
+	}
 	return m.write(w, versionCompact)
 }
 
@@ -177,6 +190,11 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	}
 	for _, v := range m.curve1.s {
 		e.f64(v)
+	}
+	if version >= versionTypical {
+		for _, v := range m.typical {
+			e.f64(v)
+		}
 	}
 	sum := e.h.Sum32()
 	binary.LittleEndian.PutUint32(e.buf[:4], sum)
@@ -440,6 +458,9 @@ func Read(r io.Reader) (*Model, error) {
 	}
 	m.curve1.pts = dc.vec(nv * d)
 	m.curve1.s = dc.vec(nv)
+	if version >= versionTypical {
+		m.typical = dc.vec(d)
+	}
 	if dc.err != nil {
 		return nil, dc.err
 	}

@@ -300,6 +300,21 @@ func Names() []string {
 // DefaultCurve3DNoise. It returns an error for an unknown name or when n is
 // not in [1, MaxSamples].
 func Generate(name string, n int, seed uint64) (Samples, error) {
+	return GenerateNoisy(name, n, -1, seed)
+}
+
+// GenerateNoisy is Generate with the noise level of the swissroll and
+// curve3d generators set to noise (a standard deviation in the units of
+// the data) instead of their defaults; a negative noise keeps the
+// default. The other generators have no noise parameter: for them noise
+// must be negative.
+func GenerateNoisy(name string, n int, noise float64, seed uint64) (Samples, error) {
+	if !(noise < 0) && name != "swissroll" && name != "curve3d" {
+		return Samples{}, fmt.Errorf("testimages: data set %q has no noise level (only swissroll and curve3d)", name)
+	}
+	if math.IsNaN(noise) || math.IsInf(noise, 0) || noise > 100 {
+		return Samples{}, fmt.Errorf("testimages: noise %g not in [0, 100]", noise)
+	}
 	if n < 1 || n > MaxSamples {
 		return Samples{}, fmt.Errorf("testimages: number of samples %d not in [1, %d]", n, MaxSamples)
 	}
@@ -307,13 +322,19 @@ func Generate(name string, n int, seed uint64) (Samples, error) {
 	case "spiral":
 		return Spiral(n, seed), nil
 	case "swissroll":
-		return SwissRoll(n, DefaultSwissRollNoise, seed), nil
+		if noise < 0 {
+			noise = DefaultSwissRollNoise
+		}
+		return SwissRoll(n, noise, seed), nil
 	case "delicado-fixed":
 		return DelicadoFixed(n, seed), nil
 	case "delicado-twisted":
 		return DelicadoTwisted(n, seed), nil
 	case "curve3d":
-		return Curve3D(n, DefaultCurve3DNoise, seed), nil
+		if noise < 0 {
+			noise = DefaultCurve3DNoise
+		}
+		return Curve3D(n, noise, seed), nil
 	}
 	return Samples{}, fmt.Errorf("testimages: unknown data set %q (known: %v)", name, Names())
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/testimages"
 )
@@ -159,4 +160,30 @@ func TestICCProfileRefused(t *testing.T) {
 	if err != nil && strings.Contains(errorLine(err), "ICC") {
 		t.Errorf("--assume-srgb: %s", errorLine(err))
 	}
+}
+
+// TestComponents checks dimensionality reduction from the command line:
+// transform --components writes the first responses, inverse maps them
+// back with the others at the medians fit recorded, alike from a reduced
+// file and from full responses with --components.
+func TestComponents(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "300", "-o", data)
+	mustRun(t, "fit", "--in", data, "-o", model, "--resolution", "4096")
+	r1, full := filepath.Join(dir, "r1.csv"), filepath.Join(dir, "r.csv")
+	mustRun(t, "transform", "--model", model, "--in", data, "--components", "1", "-o", r1)
+	mustRun(t, "transform", "--model", model, "--in", data, "-o", full)
+	if _, c := readCSV(t, r1).Dims(); c != 1 || firstLine(t, r1) != "# r1" {
+		t.Fatalf("transform --components 1 wrote %d columns, header %q", c, firstLine(t, r1))
+	}
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	mustRun(t, "inverse", "--model", model, "--in", r1, "-o", a)
+	mustRun(t, "inverse", "--model", model, "--in", full, "--components", "1", "-o", b)
+	xa, xb := readCSV(t, a), readCSV(t, b)
+	if r, c := xa.Dims(); r != 300 || c != 2 || !mat.Equal(xa, xb) {
+		t.Errorf("inverse of 1 response: %d×%d, equal to --components 1 of all: %v", r, c, mat.Equal(xa, xb))
+	}
+	wantError(t, []string{"transform", "--model", model, "--in", data, "--components", "3"}, "transform: --components must be in [1, 2]")
+	wantError(t, []string{"inverse", "--model", model, "--in", r1, "--components", "2"}, "inverse: --components 2 but the responses have 1 columns")
 }

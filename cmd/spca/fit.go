@@ -56,6 +56,10 @@ func runFit(c *cli.Context) error {
 	bars := newProgress(c)
 	opt.Progress = bars.callback()
 	model, err := spca.Fit(data, opt)
+	if err == nil {
+		// The medians of the responses, for inverse --components.
+		err = model.RecordTypical(data)
+	}
 	bars.finish()
 	if err != nil {
 		return fail("fit: %s", brief(err))

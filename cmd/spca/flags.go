@@ -39,6 +39,8 @@ const (
 	flagJSON         = "json"
 	flagN            = "n"
 	flagLatent       = "latent"
+	flagNoise        = "noise"
+	flagComponents   = "components"
 )
 
 // Flag names of the codec, encode and decode commands.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -24,6 +25,7 @@ func synthCommand() *cli.Command {
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generator"},
 			csvOutFlag(),
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
+			&cli.Float64Flag{Name: flagNoise, Usage: fmt.Sprintf("standard deviation of the noise of swissroll and curve3d, in the units of the data (default: %g and %g)", testimages.DefaultSwissRollNoise, testimages.DefaultCurve3DNoise), DefaultText: "per data set"},
 			&cli.StringFlag{Name: flagSize, Value: defaultSceneSize, Usage: "scenes: image size `WxH`"},
 		},
 		Action: runSynth,
@@ -41,7 +43,13 @@ func runSynth(c *cli.Context) error {
 	if args[0] == "scenes" {
 		return runSynthScenes(c)
 	}
-	s, err := testimages.Generate(args[0], c.Int(flagN), c.Uint64(flagSeed))
+	noise := -1.0 // the data set's default
+	if c.IsSet(flagNoise) {
+		if noise = c.Float64(flagNoise); !(noise >= 0) {
+			return fail("synth: --%s must be >= 0, got %g", flagNoise, noise)
+		}
+	}
+	s, err := testimages.GenerateNoisy(args[0], c.Int(flagN), noise, c.Uint64(flagSeed))
 	if err != nil {
 		return fail("synth: %s", strings.TrimPrefix(err.Error(), "testimages: "))
 	}

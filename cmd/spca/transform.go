@@ -15,13 +15,16 @@ import (
 
 func transformCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "transform",
-		Usage:     "compute the SPCA responses r = R(x) of the samples of a CSV file",
-		UsageText: "spca transform --model model.spca [--in x.csv] [--out r.csv] [--stats]",
+		Name:  "transform",
+		Usage: "compute the SPCA responses r = R(x) of the samples of a CSV file",
+		UsageText: "spca transform --model model.spca [--in x.csv] [--out r.csv] [--components D'] [--stats]\n\n" +
+			"With --components D' only the first D' responses are written: the samples reduced to D' dimensions " +
+			"(spca inverse maps them back).",
 		Flags: []cli.Flag{
 			modelFlag(),
 			inFlag(false),
 			csvOutFlag(),
+			componentsFlag("write only the first `D'` responses (dimensionality reduction); 0: all"),
 			&cli.BoolFlag{Name: flagStats, Usage: "print convergence statistics on stderr"},
 		},
 		Action: runTransform,
@@ -30,20 +33,25 @@ func transformCommand() *cli.Command {
 
 func inverseCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "inverse",
-		Usage:     "compute the samples x = R^-1(r) of the responses in a CSV file",
-		UsageText: "spca inverse --model model.spca [--in r.csv] [--out x.csv]",
+		Name:  "inverse",
+		Usage: "compute the samples x = R^-1(r) of the responses in a CSV file",
+		UsageText: "spca inverse --model model.spca [--in r.csv] [--out x.csv] [--components D']\n\n" +
+			"Responses may have fewer columns than the model's dimension d (as written by spca transform " +
+			"--components): the missing ones are set to their typical values, the medians of the training " +
+			"responses recorded by spca fit (0.5, the centre of the response range, for models without them), " +
+			"so that the samples come back on the learned D'-dimensional manifold.",
 		Flags: []cli.Flag{
 			modelFlag(),
 			inFlag(false),
 			csvOutFlag(),
+			componentsFlag("use only the first `D'` columns of the responses, the others at their typical values; 0: all given"),
 		},
 		Action: runInverse,
 	}
 }
 
 func runTransform(c *cli.Context) error {
-	model, in, err := loadModelAndInput(c)
+	model, in, err := loadModelAndInput(c, false)
 	if err != nil {
 		return err
 	}
@@ -51,7 +59,12 @@ func runTransform(c *cli.Context) error {
 	if err != nil {
 		return fail("transform: %s", brief(err))
 	}
-	if err := csvmat.WriteFile(c.String(flagOut), r, columnNames("r", model.Dim())); err != nil {
+	k, err := components(c, model.Dim(), model.Dim())
+	if err != nil {
+		return err
+	}
+	n, _ := r.Dims()
+	if err := csvmat.WriteFile(c.String(flagOut), r.Slice(0, n, 0, k), columnNames("r", k)); err != nil {
 		return fail("%v", err)
 	}
 	if c.Bool(flagStats) {
@@ -61,11 +74,16 @@ func runTransform(c *cli.Context) error {
 }
 
 func runInverse(c *cli.Context) error {
-	model, in, err := loadModelAndInput(c)
+	model, in, err := loadModelAndInput(c, true)
 	if err != nil {
 		return err
 	}
-	x, err := model.InverseBatch(in)
+	n, given := in.Dims()
+	k, err := components(c, model.Dim(), given)
+	if err != nil {
+		return err
+	}
+	x, err := model.InverseReduced(in.Slice(0, n, 0, k))
 	if err != nil {
 		return fail("inverse: %s", brief(err))
 	}
@@ -75,9 +93,29 @@ func runInverse(c *cli.Context) error {
 	return nil
 }
 
+// componentsFlag is --components of transform and inverse.
+func componentsFlag(usage string) cli.Flag {
+	return &cli.IntFlag{Name: flagComponents, Usage: usage}
+}
+
+// components returns --components, checked against the dimension d of the
+// model and the number of columns given; 0 (the default) means given.
+func components(c *cli.Context, d, given int) (int, error) {
+	k := c.Int(flagComponents)
+	switch {
+	case k == 0:
+		return given, nil
+	case k < 1 || k > d:
+		return 0, fail("%s: --%s must be in [1, %d] for this model, got %d", commandName(c), flagComponents, d, k)
+	case k > given:
+		return 0, fail("%s: --%s %d but the responses have %d columns", commandName(c), flagComponents, k, given)
+	}
+	return k, nil
+}
+
 // loadModelAndInput reads --model and --in and checks that the input has
-// the model's dimension.
-func loadModelAndInput(c *cli.Context) (*spca.Model, *mat.Dense, error) {
+// the model's dimension, or with reduced at most that many columns.
+func loadModelAndInput(c *cli.Context, reduced bool) (*spca.Model, *mat.Dense, error) {
 	if err := noPositionals(c); err != nil {
 		return nil, nil, err
 	}
@@ -93,7 +131,7 @@ func loadModelAndInput(c *cli.Context) (*spca.Model, *mat.Dense, error) {
 	if err != nil {
 		return nil, nil, fail("%v", err)
 	}
-	if _, d := in.Dims(); d != model.Dim() {
+	if _, d := in.Dims(); d != model.Dim() && !(reduced && d < model.Dim()) {
 		if path == stdio {
 			path = "stdin"
 		}

@@ -11,13 +11,20 @@ import (
 )
 
 func tuneCommand() *cli.Command {
-	flags := []cli.Flag{inFlag(true), jsonFlag()}
+	flags := []cli.Flag{inFlag(true), jsonFlag(),
+		&cli.IntFlag{Name: flagComponents, Usage: "choose k and tau by the RMS error of the samples reduced to their first `D'` responses and mapped back " +
+			"(a fit per grid point), instead of the projection error onto the first curve; use it for sheets such as the swiss roll"},
+		&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "with --components, the gamma of the fits (as spca fit)"},
+	}
 	flags = append(flags, runFlags()...)
 	return &cli.Command{
 		Name:  "tune",
 		Usage: "choose k, tau and q by the projection error of the samples onto the first principal curve",
-		UsageText: "spca tune --in data.csv [--json]\n\n" +
-			"Tries the default grid of (k, tau, q) and prints the projection error of each point.",
+		UsageText: "spca tune --in data.csv [--components D' [--gamma G]] [--json]\n\n" +
+			"Tries the default grid of (k, tau, q) and prints the projection error of each point: the RMS distance of " +
+			"the samples to the first curve. On a sheet that criterion prefers bendy curves that do not unfold it; " +
+			"--components D' instead fits a model per (k, tau) (q fixed, at most 2000 samples, 2^15 lattice nodes) and " +
+			"measures the RMS error of the samples reduced to D' responses and mapped back. Pass the best values to spca fit.",
 		Flags:  flags,
 		Action: runTune,
 	}
@@ -48,7 +55,16 @@ func runTune(c *cli.Context) error {
 	}
 	bars := newProgress(c)
 	opt.Progress = bars.callback()
-	res, err := spca.Tune(data, opt, spca.DefaultTuneGrid())
+	var res spca.TuneResult
+	if k := c.Int(flagComponents); c.IsSet(flagComponents) {
+		if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
+			bars.finish()
+			return fail("--%s: %v", flagGamma, err)
+		}
+		res, err = spca.TuneReduced(data, opt, spca.TuneGrid{}, k)
+	} else {
+		res, err = spca.Tune(data, opt, spca.DefaultTuneGrid())
+	}
 	bars.finish()
 	if err != nil {
 		return fail("tune: %s", brief(err))
