@@ -1,0 +1,319 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/spcalab/spca/spca"
+)
+
+// Metric names a distance of the classifier.
+type Metric int
+
+// The metrics. The zero Metric is none of them.
+const (
+	Euclidean Metric = iota + 1
+	Mahalanobis
+	// SPCA fits one SPCA model to all the training samples.
+	SPCA
+	// SPCAPerClass fits one SPCA model per class.
+	SPCAPerClass
+)
+
+var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class"}
+
+// Metrics lists every metric.
+func Metrics() []Metric { return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass} }
+
+// String returns the metric's name as used by the command line.
+func (m Metric) String() string {
+	if m > 0 && int(m) < len(metricNames) {
+		return metricNames[m]
+	}
+	return fmt.Sprintf("Metric(%d)", int(m))
+}
+
+// ParseMetric returns the metric called name, or the zero Metric and an
+// error.
+func ParseMetric(name string) (Metric, error) {
+	for _, m := range Metrics() {
+		if m.String() == name {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("classify: unknown metric %q (known: euclidean, mahalanobis, spca, spca-per-class)", name)
+}
+
+// feature maps samples to the space where the metric is Euclidean.
+type feature func(x mat.Matrix) (*mat.Dense, error)
+
+// Classifier is a k-nearest-neighbour classifier. Train builds it.
+type Classifier struct {
+	K       int
+	Metric  Metric
+	classes int
+	label   []int
+	// maps[c] maps samples into the space where distances to the
+	// training samples of class c are measured; feats[c] holds those
+	// samples mapped, idx[c] their rows in the training set.
+	maps  []feature
+	feats []*mat.Dense
+	idx   [][]int
+	// Models are the fitted SPCA models (one, or one per class).
+	Models []*spca.Model
+}
+
+// Train builds a classifier of the training samples x (N×d) with labels
+// in [0, classes), using metric with k neighbours. opt are the SPCA
+// options for the SPCA metrics.
+func Train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
+	n, d := x.Dims()
+	switch {
+	case n != len(label):
+		return nil, fmt.Errorf("classify: %d samples and %d labels", n, len(label))
+	case k < 1 || k > n:
+		return nil, fmt.Errorf("classify: k = %d not in [1, %d]", k, n)
+	case classes < 2:
+		return nil, errors.New("classify: fewer than two classes")
+	}
+	for _, l := range label {
+		if l < 0 || l >= classes {
+			return nil, fmt.Errorf("classify: label %d not in [0, %d)", l, classes)
+		}
+	}
+	c := &Classifier{K: k, Metric: metric, classes: classes, label: label}
+	c.idx = make([][]int, classes)
+	for i, l := range label {
+		c.idx[l] = append(c.idx[l], i)
+	}
+	rows := func(ix []int) *mat.Dense {
+		out := mat.NewDense(len(ix), d, nil)
+		for j, i := range ix {
+			out.SetRow(j, x.RawRowView(i))
+		}
+		return out
+	}
+	var maps []feature
+	switch metric {
+	case Euclidean:
+		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) { return mat.DenseCopyOf(q), nil }}
+	case Mahalanobis:
+		f, err := whitening(x)
+		if err != nil {
+			return nil, err
+		}
+		maps = []feature{f}
+	case SPCA:
+		m, err := spca.Fit(x, opt)
+		if err != nil {
+			return nil, err
+		}
+		c.Models = []*spca.Model{m}
+		maps = []feature{responses(m)}
+	case SPCAPerClass:
+		for cl := range classes {
+			if len(c.idx[cl]) < 2*d+2 {
+				return nil, fmt.Errorf("classify: class %d has %d samples, too few for an SPCA model", cl, len(c.idx[cl]))
+			}
+			m, err := spca.Fit(rows(c.idx[cl]), opt)
+			if err != nil {
+				return nil, fmt.Errorf("classify: class %d: %w", cl, err)
+			}
+			c.Models = append(c.Models, m)
+			maps = append(maps, responses(m))
+		}
+	default:
+		return nil, fmt.Errorf("classify: unknown metric %v", metric)
+	}
+	c.maps = make([]feature, classes)
+	c.feats = make([]*mat.Dense, classes)
+	for cl := range classes {
+		c.maps[cl] = maps[min(cl, len(maps)-1)]
+		if len(c.idx[cl]) == 0 {
+			continue
+		}
+		f, err := c.maps[cl](rows(c.idx[cl]))
+		if err != nil {
+			return nil, err
+		}
+		c.feats[cl] = f
+	}
+	return c, nil
+}
+
+func responses(m *spca.Model) feature {
+	return func(q mat.Matrix) (*mat.Dense, error) {
+		r, _, err := m.TransformBatch(q)
+		return r, err
+	}
+}
+
+// whitening returns the map x -> L⁻¹(x - mean), with L the Cholesky
+// factor of the covariance of x.
+func whitening(x *mat.Dense) (feature, error) {
+	n, d := x.Dims()
+	var cov mat.SymDense
+	stat.CovarianceMatrix(&cov, x, nil)
+	var ch mat.Cholesky
+	if !ch.Factorize(&cov) {
+		return nil, errors.New("classify: the covariance of the training samples is singular")
+	}
+	var l mat.TriDense
+	ch.LTo(&l)
+	mean := make([]float64, d)
+	for j := range d {
+		mean[j] = stat.Mean(mat.Col(nil, j, x), nil)
+	}
+	_ = n
+	return func(q mat.Matrix) (*mat.Dense, error) {
+		r, _ := q.Dims()
+		c := mat.NewDense(r, d, nil)
+		for i := range r {
+			for j := range d {
+				c.Set(i, j, q.At(i, j)-mean[j])
+			}
+		}
+		// Solve L y = cᵀ for every row.
+		var y mat.Dense
+		if err := y.Solve(&l, c.T()); err != nil {
+			return nil, err
+		}
+		return mat.DenseCopyOf(y.T()), nil
+	}, nil
+}
+
+// neighbour is a training sample and its distance to a query.
+type neighbour struct {
+	dist float64
+	row  int
+}
+
+// distances returns the distances from the queries q (mapped by every
+// class's map) to every training sample, by training row.
+func (c *Classifier) distances(q mat.Matrix) ([][]neighbour, error) {
+	n, _ := q.Dims()
+	out := make([][]neighbour, n)
+	for cl := range c.classes {
+		if c.feats[cl] == nil {
+			continue
+		}
+		fq, err := c.maps[cl](q)
+		if err != nil {
+			return nil, err
+		}
+		f := c.feats[cl]
+		for i := range n {
+			a := fq.RawRowView(i)
+			for j, row := range c.idx[cl] {
+				b := f.RawRowView(j)
+				s := 0.0
+				for k := range a {
+					e := a[k] - b[k]
+					s += e * e
+				}
+				out[i] = append(out[i], neighbour{math.Sqrt(s), row})
+			}
+		}
+	}
+	return out, nil
+}
+
+// vote returns the majority label of the k nearest of nb (ties to the
+// class with the nearest member among the tied), skipping the row skip.
+func (c *Classifier) vote(nb []neighbour, k, skip int) int {
+	sort.Slice(nb, func(a, b int) bool {
+		if nb[a].dist != nb[b].dist {
+			return nb[a].dist < nb[b].dist
+		}
+		return nb[a].row < nb[b].row
+	})
+	count := make([]int, c.classes)
+	first := make([]int, c.classes)
+	for i := range first {
+		first[i] = math.MaxInt
+	}
+	taken := 0
+	for i, x := range nb {
+		if x.row == skip {
+			continue
+		}
+		l := c.label[x.row]
+		count[l]++
+		first[l] = min(first[l], i)
+		if taken++; taken == k {
+			break
+		}
+	}
+	best := 0
+	for l := 1; l < c.classes; l++ {
+		if count[l] > count[best] || count[l] == count[best] && first[l] < first[best] {
+			best = l
+		}
+	}
+	return best
+}
+
+// Predict returns the class of every row of q.
+func (c *Classifier) Predict(q mat.Matrix) ([]int, error) {
+	nb, err := c.distances(q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(nb))
+	for i := range nb {
+		out[i] = c.vote(nb[i], c.K, -1)
+	}
+	return out, nil
+}
+
+// Select sets c.K to the k of ks with the best leave-one-out accuracy on
+// the training samples x (the samples c was trained on; ties to the
+// smaller k) and returns that accuracy. The metric is not refitted per
+// left-out sample: SPCA's models see all training samples, without their
+// labels for SPCA and with them for SPCAPerClass.
+func (c *Classifier) Select(x mat.Matrix, ks []int) (float64, error) {
+	nb, err := c.distances(x)
+	if err != nil {
+		return 0, err
+	}
+	bestAcc := -1.0
+	for _, k := range ks {
+		if k < 1 || k >= len(c.label) {
+			continue
+		}
+		right := 0
+		for i := range nb {
+			if c.vote(nb[i], k, i) == c.label[i] {
+				right++
+			}
+		}
+		if acc := float64(right) / float64(len(nb)); acc > bestAcc {
+			bestAcc, c.K = acc, k
+		}
+	}
+	if bestAcc < 0 {
+		return 0, errors.New("classify: no usable k")
+	}
+	return bestAcc, nil
+}
+
+// Accuracy returns the share of the rows of q that Predict labels as
+// label.
+func (c *Classifier) Accuracy(q mat.Matrix, label []int) (float64, error) {
+	p, err := c.Predict(q)
+	if err != nil {
+		return 0, err
+	}
+	right := 0
+	for i, l := range p {
+		if l == label[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(p)), nil
+}
