@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"image/png"
 	"path/filepath"
@@ -186,4 +188,38 @@ func TestComponents(t *testing.T) {
 	}
 	wantError(t, []string{"transform", "--model", model, "--in", data, "--components", "3"}, "transform: --components must be in [1, 2]")
 	wantError(t, []string{"inverse", "--model", model, "--in", r1, "--components", "2"}, "inverse: --components 2 but the responses have 1 columns")
+}
+
+// TestClassify runs classify eval and predict on a generated labelled set.
+func TestClassify(t *testing.T) {
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	mustRun(t, "synth", "moons", "--n", "200", "--seed", "1", "-o", train)
+	mustRun(t, "synth", "moons", "--n", "100", "--seed", "2", "-o", test)
+	if firstLine(t, train) != "# x1,x2,label" {
+		t.Errorf("labelled set header %q", firstLine(t, train))
+	}
+	stdout, _ := mustRun(t, "classify", "eval", "--in", train, "--test", test, "--json")
+	var rows []struct {
+		Metric   string  `json:"metric"`
+		K        int     `json:"k"`
+		Accuracy float64 `json:"test_accuracy"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 4 {
+		t.Fatalf("classify eval --json: %v, %d rows: %s", err, len(rows), stdout)
+	}
+	for _, r := range rows {
+		if r.Accuracy < 0.8 || r.K < 1 {
+			t.Errorf("%s: k %d accuracy %.3f on the moons", r.Metric, r.K, r.Accuracy)
+		}
+	}
+	x := filepath.Join(dir, "x.csv")
+	m := readCSV(t, test)
+	writeFile(t, x, fmt.Sprintf("%g,%g\n%g,%g\n", m.At(0, 0), m.At(0, 1), m.At(1, 0), m.At(1, 1)))
+	labels := filepath.Join(dir, "labels.csv")
+	mustRun(t, "classify", "predict", "--train", train, "--in", x, "--metric", "euclidean", "-o", labels)
+	if p := readCSV(t, labels); p.At(0, 0) != m.At(0, 2) || p.At(1, 0) != m.At(1, 2) {
+		t.Errorf("predicted %v %v, want the labels %v %v", p.At(0, 0), p.At(1, 0), m.At(0, 2), m.At(1, 2))
+	}
+	wantError(t, []string{"classify", "predict", "--train", train, "--in", x, "--metric", "cosine"}, "--metric", "cosine")
 }

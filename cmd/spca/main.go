@@ -59,6 +59,7 @@ func newApp() *cli.App {
 			encodeCommand(),
 			decodeCommand(),
 			adaptCommand(),
+			classifyCommand(),
 			figuresCommand(),
 		},
 		// Runtime errors are printed by main as one line; nothing else may

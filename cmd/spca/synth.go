@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -15,7 +16,7 @@ import (
 func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "synth",
-		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", or scenes (images)",
+		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", labelled (last column the class): " + strings.Join(testimages.ClassSets(), ", ") + ", or scenes (images)",
 		UsageText: "spca synth NAME [--n 1000] [--seed 1] [--out data.csv] [--latent]\n" +
 			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] --out DIR\n\n" +
 			"scenes writes spectral scenes rendered under D65 (DIR/a/NAME.png) and under illuminant A " +
@@ -42,6 +43,22 @@ func runSynth(c *cli.Context) error {
 	}
 	if args[0] == "scenes" {
 		return runSynthScenes(c)
+	}
+	if slices.Contains(testimages.ClassSets(), args[0]) {
+		// A labelled set: the samples and their class (0 or 1) last.
+		l, err := testimages.GenerateClasses(args[0], c.Int(flagN), c.Uint64(flagSeed))
+		if err != nil {
+			return fail("synth: %s", strings.TrimPrefix(err.Error(), "testimages: "))
+		}
+		_, d := l.X.Dims()
+		lab := mat.NewDense(len(l.Label), 1, nil)
+		for i, v := range l.Label {
+			lab.Set(i, 0, float64(v))
+		}
+		if err := csvmat.WriteFile(c.String(flagOut), joinColumns(l.X, lab), columnNames("x", d)+",label"); err != nil {
+			return fail("%v", err)
+		}
+		return nil
 	}
 	noise := -1.0 // the data set's default
 	if c.IsSet(flagNoise) {

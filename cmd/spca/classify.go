@@ -1,0 +1,247 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/classify"
+	"github.com/spcalab/spca/internal/csvmat"
+	"github.com/spcalab/spca/spca"
+)
+
+const (
+	flagLabelColumn = "label-column"
+	flagTest        = "test"
+	flagTrain       = "train"
+	flagMetric      = "metric"
+)
+
+// classifyKs are the k tried by leave-one-out.
+var classifyKs = []int{1, 3, 5, 7, 9, 15, 21, 31}
+
+func classifyCommand() *cli.Command {
+	common := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.IntFlag{Name: flagLabelColumn, Usage: "the `C`-th column (from 1) of the labelled CSV holds the class labels (numbers); default: the last"},
+			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length, which classified best)"},
+			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the SPCA fits"},
+		}
+	}
+	return &cli.Command{
+		Name:  "classify",
+		Usage: "k-nearest-neighbour classification with the SPCA metric, Euclidean or Mahalanobis",
+		UsageText: "spca classify eval --in train.csv [--test test.csv] [--label-column C] [--json]\n" +
+			"spca classify predict --train train.csv [--label-column C] --in x.csv [--metric spca] -o labels.csv",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "eval",
+				Usage: "compare the metrics: k chosen by leave-one-out on the training samples, accuracy on --test",
+				Flags: append(common(),
+					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
+					&cli.StringFlag{Name: flagTest, Usage: "labelled held-out CSV `FILE`; without it only the leave-one-out accuracy is given"},
+					jsonFlag()),
+				Action: runClassifyEval,
+			},
+			{
+				Name:  "predict",
+				Usage: "label the samples of a CSV file by their nearest labelled training samples",
+				Flags: append(common(),
+					&cli.StringFlag{Name: flagTrain, Usage: "labelled training CSV `FILE` (required)"},
+					inFlag(true),
+					csvOutFlag(),
+					&cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: "euclidean, mahalanobis, spca or spca-per-class"},
+					&cli.IntFlag{Name: flagK, Usage: "number of neighbours; 0: chosen by leave-one-out"}),
+				Action: runClassifyPredict,
+			},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return fail("classify: unknown command %q (see spca classify --help)", c.Args().First())
+			}
+			return cli.ShowSubcommandHelp(c)
+		},
+	}
+}
+
+// labelled reads a labelled CSV: the samples without the label column, the
+// class of each (an index into values) and the distinct label values.
+func labelled(c *cli.Context, path string) (*mat.Dense, []int, []float64, error) {
+	data, err := csvmat.ReadFile(path)
+	if err != nil {
+		return nil, nil, nil, fail("%v", err)
+	}
+	n, d := data.Dims()
+	col := d
+	if c.IsSet(flagLabelColumn) {
+		col = c.Int(flagLabelColumn)
+	}
+	if col < 1 || col > d || d < 2 {
+		return nil, nil, nil, fail("%s: --%s %d not in [1, %d]", commandName(c), flagLabelColumn, col, d)
+	}
+	x := mat.NewDense(n, d-1, nil)
+	seen := map[float64]bool{}
+	var values []float64
+	raw := make([]float64, n)
+	for i := range n {
+		k := 0
+		for j := range d {
+			if j == col-1 {
+				raw[i] = data.At(i, j)
+				if !seen[raw[i]] {
+					seen[raw[i]] = true
+					values = append(values, raw[i])
+				}
+				continue
+			}
+			x.Set(i, k, data.At(i, j))
+			k++
+		}
+	}
+	sort.Float64s(values)
+	index := map[float64]int{}
+	for i, v := range values {
+		index[v] = i
+	}
+	label := make([]int, n)
+	for i, v := range raw {
+		label[i] = index[v]
+	}
+	if len(values) < 2 {
+		return nil, nil, nil, fail("%s: %s has fewer than two classes in column %d", commandName(c), path, col)
+	}
+	return x, label, values, nil
+}
+
+func classifySPCAOptions(c *cli.Context) (spca.Options, error) {
+	opt := spca.DefaultOptions()
+	opt.Seed = c.Uint64(flagSeed)
+	opt.Resolution = 1 << 14
+	var err error
+	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
+		return opt, fail("--%s: %v", flagGamma, err)
+	}
+	return opt, nil
+}
+
+type classifyRowJSON struct {
+	Metric   string `json:"metric"`
+	K        int    `json:"k"`
+	LOO      number `json:"leave_one_out_accuracy"`
+	Accuracy number `json:"test_accuracy,omitempty"`
+}
+
+func runClassifyEval(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagIn); err != nil {
+		return err
+	}
+	x, label, values, err := labelled(c, c.String(flagIn))
+	if err != nil {
+		return err
+	}
+	var tx *mat.Dense
+	var tl []int
+	if c.IsSet(flagTest) {
+		var tv []float64
+		if tx, tl, tv, err = labelled(c, c.String(flagTest)); err != nil {
+			return err
+		}
+		if _, d := tx.Dims(); d != x.RawMatrix().Cols || len(tv) != len(values) {
+			return fail("classify eval: %s does not have the dimension and classes of %s", c.String(flagTest), c.String(flagIn))
+		}
+	}
+	opt, err := classifySPCAOptions(c)
+	if err != nil {
+		return err
+	}
+	var rows []classifyRowJSON
+	for _, m := range classify.Metrics() {
+		cl, err := classify.Train(x, label, len(values), m, 1, opt)
+		if err != nil {
+			return fail("classify eval: %v: %s", m, brief(err))
+		}
+		loo, err := cl.Select(x, classifyKs)
+		if err != nil {
+			return fail("classify eval: %s", brief(err))
+		}
+		row := classifyRowJSON{Metric: m.String(), K: cl.K, LOO: number(loo)}
+		if tx != nil {
+			acc, err := cl.Accuracy(tx, tl)
+			if err != nil {
+				return fail("classify eval: %s", brief(err))
+			}
+			row.Accuracy = number(acc)
+		}
+		rows = append(rows, row)
+	}
+	w := c.App.Writer
+	if c.Bool(flagJSON) {
+		return writeJSON(w, rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tk\tleave-one-out\ttest")
+	for _, r := range rows {
+		test := "-"
+		if tx != nil {
+			test = fmt.Sprintf("%.4f", float64(r.Accuracy))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\n", r.Metric, r.K, float64(r.LOO), test)
+	}
+	return tw.Flush()
+}
+
+func runClassifyPredict(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagTrain, flagIn); err != nil {
+		return err
+	}
+	metric, err := classify.ParseMetric(c.String(flagMetric))
+	if err != nil {
+		return fail("--%s: %s", flagMetric, brief(err))
+	}
+	x, label, values, err := labelled(c, c.String(flagTrain))
+	if err != nil {
+		return err
+	}
+	q, err := csvmat.ReadFile(c.String(flagIn))
+	if err != nil {
+		return fail("%v", err)
+	}
+	if _, d := q.Dims(); d != x.RawMatrix().Cols {
+		return fail("classify predict: %s has %d values per sample, the training samples %d", c.String(flagIn), d, x.RawMatrix().Cols)
+	}
+	opt, err := classifySPCAOptions(c)
+	if err != nil {
+		return err
+	}
+	k := c.Int(flagK)
+	cl, err := classify.Train(x, label, len(values), metric, max(k, 1), opt)
+	if err != nil {
+		return fail("classify predict: %s", brief(err))
+	}
+	if k == 0 {
+		if _, err := cl.Select(x, classifyKs); err != nil {
+			return fail("classify predict: %s", brief(err))
+		}
+	}
+	p, err := cl.Predict(q)
+	if err != nil {
+		return fail("classify predict: %s", brief(err))
+	}
+	out := mat.NewDense(len(p), 1, nil)
+	for i, l := range p {
+		out.Set(i, 0, values[l])
+	}
+	if err := csvmat.WriteFile(c.String(flagOut), out, "label"); err != nil {
+		return fail("%v", err)
+	}
+	return nil
+}
