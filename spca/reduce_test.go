@@ -216,3 +216,32 @@ func TestTuneReducedTable(t *testing.T) {
 		}
 	}
 }
+
+// TestDistance checks that Distance is the Euclidean distance between the
+// responses: zero on a sample, symmetric, and the norm of the difference
+// of the two samples' responses; NaN input is an error.
+func TestDistance(t *testing.T) {
+	s := testimages.Spiral(500, 1)
+	o := spca.DefaultOptions()
+	o.Resolution = 1 << 12
+	m, err := spca.Fit(s.X, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := s.X.RawRowView(3), s.X.RawRowView(10)
+	dxy, err := m.Distance(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyx, _ := m.Distance(y, x)
+	dxx, _ := m.Distance(x, x)
+	rx, ry := make([]float64, 2), make([]float64, 2)
+	m.Transform(rx, x)
+	m.Transform(ry, y)
+	if want := math.Hypot(rx[0]-ry[0], rx[1]-ry[1]); dxx != 0 || dxy != dyx || math.Abs(dxy-want) > 1e-12 {
+		t.Errorf("Distance: d(x,x) %v, d(x,y) %v, d(y,x) %v, want 0 and %v", dxx, dxy, dyx, want)
+	}
+	if _, err := m.Distance(x, []float64{math.NaN(), 0}); err == nil {
+		t.Error("NaN sample accepted")
+	}
+}
