@@ -635,6 +635,12 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
+	// Version 4: another step than the model's (the rate knob).
+	b.Reset()
+	if err := Encode(&b, mixed, models[1], &Options{Step: 1.7 * models[1].Step}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/klauspost/compress/fse"
@@ -17,11 +18,13 @@ import (
 )
 
 // hasOutliers reports whether files of version v hold outlier streams.
-func hasOutliers(v int) bool { return v == formatVersionOutliers || v == formatVersionFlags }
+func hasOutliers(v int) bool {
+	return v == formatVersionOutliers || v == formatVersionFlags || v == formatVersionStep
+}
 
 // hasFlags reports whether files of version v code the rest flag of
 // every patch.
-func hasFlags(v int) bool { return v == formatVersionFlags }
+func hasFlags(v int) bool { return v == formatVersionFlags || v == formatVersionStep }
 
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
@@ -37,6 +40,11 @@ const (
 	// the entropy-constrained mode: version 2 with the rest flag of
 	// every patch coded before the symbol streams (see restFlags).
 	formatVersionFlags = 3
+	// formatVersionStep is version 3 coded at another quantiser step
+	// than the model's (Options.Step, the encode-time rate knob): the
+	// header ends with the step (float64), and the decoder derives the
+	// quantisers of that step from the model (Model.Stepped).
+	formatVersionStep = 4
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -76,6 +84,11 @@ type Options struct {
 	// Assign selects how patches are assigned to cells in the
 	// fixed-resolution mode (the default: the nearest reconstruction).
 	Assign Assignment
+	// Step, if > 0, codes at this quantiser step instead of the model's
+	// (entropy-constrained models only): the rate knob of a trained
+	// model, larger steps for fewer bits (see Model.Stepped and
+	// EncodeRate). The file records the step.
+	Step float64
 }
 
 // Assignment is the way Encode assigns patches to the cells of the
@@ -136,6 +149,9 @@ type Header struct {
 	// Bins holds, per channel, the number of quantisation bins of each
 	// of the n² coefficients.
 	Bins [][]int
+	// Step is the quantiser step the file was coded at, if not the
+	// model's (version 4), else 0.
+	Step float64
 }
 
 // fixedHeaderBytes is the size of the header up to the bins.
@@ -161,12 +177,23 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if o.Assign != AssignNearest && o.Assign != AssignResponses {
 		return fmt.Errorf("codec: unknown %v", o.Assign)
 	}
+	id, step := m.ID(), 0.0
+	if o.Step != 0 && o.Step != m.Step {
+		if m.Step == 0 {
+			return fmt.Errorf("codec: a quantiser step needs a model in the entropy-constrained mode (train with --uniform or --step)")
+		}
+		mm, err := m.Stepped(o.Step)
+		if err != nil {
+			return err
+		}
+		m, step, v = mm, o.Step, formatVersionStep
+	}
 	b := img.Bounds()
 	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
 		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
 	}
 	planes := m.planes(img)
-	hd := Header{Version: v, Model: m.ID(), Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
+	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	// The channels code concurrently (each in parallel inside, but with
 	// steps that use one core) and their streams follow in order.
 	bodies := make([][]byte, len(planes))
@@ -496,6 +523,9 @@ func (h *Header) appendTo(b []byte) []byte {
 			b = binary.LittleEndian.AppendUint16(b, uint16(v))
 		}
 	}
+	if h.Version == formatVersionStep {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(h.Step))
+	}
 	return b
 }
 
@@ -522,6 +552,16 @@ func parseHeader(b []byte) (*Header, []byte, error) {
 		p = p[2*dims:]
 		h.Bins = append(h.Bins, bins)
 	}
+	if h.Version == formatVersionStep {
+		if len(p) < 8 {
+			return nil, nil, &FormatError{Msg: "truncated header (no step)"}
+		}
+		h.Step = math.Float64frombits(binary.LittleEndian.Uint64(p))
+		if !(h.Step > 0 && h.Step <= maxStep) {
+			return nil, nil, &FormatError{Msg: fmt.Sprintf("quantiser step %v out of range", h.Step)}
+		}
+		p = p[8:]
+	}
 	return h, p, nil
 }
 
@@ -534,7 +574,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v != formatVersion && v != formatVersionOutliers && v != formatVersionFlags {
+	if v < formatVersion || v > formatVersionStep {
 		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &Header{Version: v}
@@ -563,7 +603,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 // file of another kind, version or a corrupt header gives a
 // *FormatError (the checksum, which covers the whole file, is Decode's).
 func DecodeHeader(r io.Reader) (*Header, error) {
-	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch))
+	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch)+8)
 	n, err := io.ReadFull(r, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
@@ -572,7 +612,11 @@ func DecodeHeader(r io.Reader) (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf = buf[:fixedHeaderBytes+h.Channels*(1+2*h.Patch*h.Patch)]
+	n = fixedHeaderBytes + h.Channels*(1+2*h.Patch*h.Patch)
+	if h.Version == formatVersionStep {
+		n += 8
+	}
+	buf = buf[:n]
 	n, err = io.ReadFull(r, buf[fixedHeaderBytes:])
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
@@ -666,6 +710,11 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	}
 	if hasOutliers(h.Version) && m.Step == 0 {
 		return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file needs a model in the entropy-constrained mode", h.Version)}
+	}
+	if h.Step > 0 && h.Step != m.Step {
+		if m, err = m.Stepped(h.Step); err != nil {
+			return nil, &FormatError{Msg: fmt.Sprintf("quantiser step %v: %v", h.Step, err)}
+		}
 	}
 	grids := make([]patches.Grid, h.Channels)
 	for ci := range grids {

@@ -35,6 +35,84 @@ type Model struct {
 
 	idOnce sync.Once
 	id     ModelID
+
+	// stepped holds the models of other steps derived by Stepped.
+	stepMu   sync.Mutex
+	stepped  map[float64]*Model
+	stepResp [][2][]float64 // per channel: ext and norm (see Stepped)
+	base     *Model         // the model a Stepped one derives from
+}
+
+// maxStep bounds the quantiser step a coded file may ask for (PCA units:
+// grey levels of 8-bit images).
+const maxStep = 1 << 16
+
+// maxStepped bounds the derived models a model keeps (Stepped).
+const maxStepped = 8
+
+// Stepped returns the model m in the entropy-constrained mode at another
+// quantiser step: the quantisers SetStep derives for that step, without
+// changing m, whose PCA, training sample, SPCA lattice and training
+// responses it shares. It is the rate knob of a trained model:
+// Options.Step codes with it, and Decode derives it again from the step
+// a file records. Up to 8 derived models are kept, so that a decoder of
+// many files pays for each step once (about half a second for the 4×4
+// Kodak model, mostly the centre indices of the training patches).
+func (m *Model) Stepped(step float64) (*Model, error) {
+	if m.Step == 0 {
+		return nil, errors.New("codec: a quantiser step needs a model in the entropy-constrained mode")
+	}
+	if m.base != nil {
+		return m.base.Stepped(step)
+	}
+	if step == m.Step {
+		return m, nil
+	}
+	if !(step > 0 && step <= maxStep) {
+		return nil, fmt.Errorf("codec: quantiser step %v out of range (0, %d]", step, maxStep)
+	}
+	m.stepMu.Lock()
+	defer m.stepMu.Unlock()
+	if d := m.stepped[step]; d != nil {
+		return d, nil
+	}
+	d := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample, Gamma: m.Gamma, base: m}
+	fresh := m.stepResp == nil
+	if fresh {
+		m.stepResp = make([][2][]float64, len(m.Channels))
+	}
+	for ci, c := range m.Channels {
+		nc := &Channel{PCA: c.PCA, Train: c.Train, Bins: append([]int(nil), c.Bins...)}
+		if c.SPCA != nil {
+			var err error
+			if nc.SPCA, err = c.SPCA.WithScale(c.SPCA.Scale()); err != nil {
+				return nil, err
+			}
+			// The training responses at m's scale, computed for the
+			// derived models rather than taken from m's channel, whose
+			// responses may date from another scale (training searches
+			// the step): the encoder's model and the decoder's, read
+			// from its file, derive the same quantisers.
+			if fresh {
+				ext, norm, err := nc.responses()
+				if err != nil {
+					return nil, err
+				}
+				m.stepResp[ci] = [2][]float64{ext, norm}
+			}
+			r := m.stepResp[ci]
+			nc.extOnce.Do(func() { nc.ext, nc.norm = r[0], r[1] })
+		}
+		d.Channels = append(d.Channels, nc)
+	}
+	if err := d.SetStep(step); err != nil {
+		return nil, err
+	}
+	if m.stepped == nil || len(m.stepped) >= maxStepped {
+		m.stepped = make(map[float64]*Model)
+	}
+	m.stepped[step] = d
+	return d, nil
 }
 
 // Channel is the model of one image channel.
@@ -384,6 +462,9 @@ func (m *Model) SetStep(step float64) error {
 	}
 	m.Step = step
 	m.idOnce = sync.Once{}
+	m.stepMu.Lock()
+	m.stepped, m.stepResp = nil, nil // derived at the old scale
+	m.stepMu.Unlock()
 	return nil
 }
 

@@ -400,3 +400,14 @@ func parallel[S any](n, workers int, newS func() S, fn func(i int, s S)) {
 	}
 	wg.Wait()
 }
+
+// WithScale returns a copy of the model with C_ii (ranked order) replaced,
+// sharing the lattice and metric tables with m, which is unchanged: for
+// models that differ only in their resolution.
+func (m *Model) WithScale(c []float64) (*Model, error) {
+	cp := *m
+	if err := cp.SetScale(c); err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}

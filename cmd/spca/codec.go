@@ -353,6 +353,8 @@ func encodeCommand() *cli.Command {
 			outFlag("output `FILE` for one input, DIR for several"),
 			exactFlag(),
 			assignFlag(),
+			&cli.Float64Flag{Name: flagBPP, Usage: "code each image at this many bits per pixel (within 1 %, searching the quantiser step on the image; models in the entropy-constrained mode)"},
+			&cli.Float64Flag{Name: flagStep, Usage: "code at this quantiser step instead of the model's (larger: fewer bits; models in the entropy-constrained mode)"},
 		},
 		Action: runEncode,
 	}
@@ -375,9 +377,20 @@ func decodeCommand() *cli.Command {
 
 func runEncode(c *cli.Context) error {
 	var opt codec.Options
+	var bpp float64
 	setup := func() error {
 		assign, err := assignment(c)
+		if err != nil {
+			return err
+		}
 		opt = codec.Options{Exact: c.Bool(flagExact), Assign: assign}
+		if countSet(c, flagBPP, flagStep) > 1 {
+			return fail("%s: --%s and --%s are mutually exclusive", commandName(c), flagBPP, flagStep)
+		}
+		if opt.Step, err = positiveFlag(c, flagStep, "a quantiser step"); err != nil {
+			return err
+		}
+		bpp, err = positiveFlag(c, flagBPP, "a number of bits per pixel")
 		return err
 	}
 	var bytes, pixels int64
@@ -390,10 +403,16 @@ func runEncode(c *cli.Context) error {
 		if !model.Color && patches.HasChroma(img) {
 			greyed++
 		}
+		o := opt
+		if bpp > 0 {
+			if o.Step, _, err = codec.StepForRate(img, model, bpp, &opt); err != nil {
+				return fail("%s: --%s: %s", stdioName(in, "stdin"), flagBPP, brief(err))
+			}
+		}
 		var n int64
 		err = writeOutput(c, out, func(w io.Writer) error {
 			cw := &countWriter{w: w}
-			err := codec.Encode(cw, img, model, &opt)
+			err := codec.Encode(cw, img, model, &o)
 			n = cw.n
 			return err
 		})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,6 +151,17 @@ func TestCodec(t *testing.T) {
 		if e > 9/math.Sqrt(12)*1.3 {
 			t.Errorf("RMSE %.2f at step 9", e)
 		}
+		// The rate knob: --bpp codes at a target rate (here 0.7 of the
+		// model's own) within 5 %, and the file decodes with the model.
+		own := 8 * float64(len(readBytes(t, spc))) / float64(imagePixels(t, test))
+		target := 0.7 * own
+		knob := filepath.Join(dir, "u-knob.spc")
+		mustRun(t, "encode", "--quiet", "--exact", "--model", um, "--bpp", strconv.FormatFloat(target, 'g', -1, 64), "-o", knob, test)
+		if got := 8 * float64(len(readBytes(t, knob))) / float64(imagePixels(t, test)); math.Abs(got-target) > 0.05*target {
+			t.Errorf("--bpp %.3f coded at %.3f bpp", target, got)
+		}
+		mustRun(t, "decode", "--quiet", "--model", um, "-o", filepath.Join(dir, "u-knob.png"), knob)
+		wantError(t, []string{"encode", "--model", um, "--bpp", "1", "--step", "3", "-o", knob, test}, "mutually exclusive")
 	})
 
 	t.Run("Chroma420", func(t *testing.T) {
@@ -552,4 +564,14 @@ func loadLuma(t *testing.T, path string) patches.Plane {
 		t.Fatal(err)
 	}
 	return patches.Luminance(img)
+}
+
+// imagePixels returns the number of pixels of the image file at path.
+func imagePixels(t *testing.T, path string) int {
+	t.Helper()
+	img, err := patches.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img.Bounds().Dx() * img.Bounds().Dy()
 }

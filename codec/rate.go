@@ -1,0 +1,91 @@
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+)
+
+// rateTolerance is the relative distance to the target rate at which
+// StepForRate stops searching.
+const rateTolerance = 0.01
+
+// maxRateProbes bounds the encodings of one StepForRate search.
+const maxRateProbes = 14
+
+// StepForRate returns the quantiser step (Options.Step) at which m, a
+// model in the entropy-constrained mode, codes img at bpp bits per pixel,
+// and the rate it codes at: the encode-time rate knob. The rate falls as
+// the step grows, nearly linearly in the logarithm of the step, so the
+// search is a secant on log step safeguarded by bisection, from the
+// model's own step, stopping within 1 % of the target (or at the closest
+// of at most 14 encodings). o's Step is ignored.
+func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate float64, err error) {
+	if m.Step == 0 {
+		return 0, 0, errors.New("codec: a rate at encode time needs a model in the entropy-constrained mode (train with --uniform or --step)")
+	}
+	if !(bpp > 0) || math.IsInf(bpp, 0) {
+		return 0, 0, fmt.Errorf("codec: target of %v bits per pixel", bpp)
+	}
+	var opt Options
+	if o != nil {
+		opt = *o
+	}
+	b := img.Bounds()
+	pixels := float64(b.Dx()) * float64(b.Dy())
+	measure := func(s float64) (float64, error) {
+		opt.Step = s
+		var w countingWriter
+		if err := Encode(&w, img, m, &opt); err != nil {
+			return 0, err
+		}
+		return 8 * float64(w.n) / pixels, nil
+	}
+	// Bracket [lo, hi] in log step: rate(lo) > bpp > rate(hi), when known.
+	lo, hi := math.Inf(-1), math.Inf(1)
+	var rlo, rhi float64
+	x := math.Log(m.Step)
+	bestErr := math.Inf(1)
+	var px, pr float64 // the previous probe
+	for probe := 0; probe < maxRateProbes; probe++ {
+		s := math.Exp(x)
+		if s > maxStep {
+			s, x = maxStep, math.Log(maxStep)
+		}
+		r, err := measure(s)
+		if err != nil {
+			return 0, 0, err
+		}
+		if e := math.Abs(r-bpp) / bpp; e < bestErr {
+			bestErr, step, rate = e, s, r
+		}
+		if bestErr <= rateTolerance {
+			break
+		}
+		if r > bpp {
+			lo, rlo = x, r
+		} else {
+			hi, rhi = x, r
+		}
+		// Secant through the last two probes (a first slope of -1 bit
+		// per pixel for each doubling of the step, the high-rate slope).
+		slope := -1 / math.Ln2
+		if probe > 0 && x != px && r != pr {
+			slope = (r - pr) / (x - px)
+		}
+		next := x + (bpp-r)/slope
+		if !(slope < 0) || math.IsNaN(next) {
+			next = x + math.Copysign(math.Ln2, r-bpp)
+		}
+		// Stay inside the bracket: bisect when the secant leaves it.
+		if !math.IsInf(lo, 0) && !math.IsInf(hi, 0) && !(next > lo && next < hi) {
+			next = lo + (hi-lo)*(rlo-bpp)/(rlo-rhi)
+		}
+		px, pr, x = x, r, next
+		if s >= maxStep && r > bpp {
+			break // the coarsest step still codes above the target
+		}
+	}
+	return step, rate, nil
+}
