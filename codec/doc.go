@@ -128,7 +128,13 @@
 // file cannot make the decoder allocate more than the image's own
 // indices) and
 // every index against its bins, so a corrupt, truncated, hostile or
-// foreign file is a *FormatError in bounded time and memory. Decoding is
+// foreign file is a *FormatError in bounded time and memory. As run-length
+// streams let a file of a few hundred bytes declare any size the format
+// allows (2^28 pixels), Decode refuses images beyond a pixel budget,
+// DefaultMaxPixels (100 megapixels), wrapping ErrTooLarge; DecodeWith
+// takes another. Model files are read in memory proportional to their
+// bytes: a compressed model must declare its size, at most 8 MiB plus 16
+// times its compressed bytes. Decoding is
 // deterministic and bit-exact. The format is registered with the image
 // package under the name "spc", so image.DecodeConfig reads the size and
 // colour model of a file without its model; image.Decode reports that the
