@@ -110,21 +110,15 @@ var flagRanges = map[string]numberRange{
 	flagPatch:        {1, maxPatch, false},
 	flagBins:         {1, inf, false},
 	flagBPP:          {0, inf, true},
-	flagStep:         {0, inf, true},
 	flagSamples:      {2, inf, false},
-	flagK:            {0, 1, true},
-	flagTau:          {0, inf, true},
-	flagBandwidth:    {0, inf, true},
-	flagConditioning: {0, 1, true},
-	flagNeighbours:   {0, 1, true},
-	flagTol:          {0, inf, true},
-	flagMaxIter:      {1, inf, false},
 	flagResolution:   {1, inf, false},
 	flagMaxReference: {1, inf, false},
 	flagWorkers:      {0, inf, false}, // 0: all CPUs
 }
 
-// --lut-size and --n are checked by their commands.
+// --k, --tau, --bandwidth, --conditioning, --neighbours, --tol,
+// --max-iter, --step, --lut-size and --n are checked by their commands,
+// with their own messages.
 
 // maxPatch is the largest patch size of codec train's help.
 const maxPatch = 15

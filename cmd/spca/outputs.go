@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -61,7 +62,9 @@ func withOutputGuard(cmd *cli.Command) {
 			if out == stdio {
 				continue
 			}
-			if err := atomicfile.Check(out); err != nil {
+			if err := atomicfile.Check(out); errors.Is(err, atomicfile.ErrSameAsInput) {
+				return fail("%s: refusing to overwrite the input %s with its output (the same file as an input)", commandName(c), out)
+			} else if err != nil {
 				return fail("%s: %s", commandName(c), strings.TrimPrefix(err.Error(), "write "))
 			}
 		}

@@ -33,7 +33,7 @@ func TestOutputIsInput(t *testing.T) {
 	if err := os.Link(model, link); err != nil {
 		t.Fatal(err)
 	}
-	same := "the same file as an input"
+	same := "refusing to overwrite the input"
 	for _, args := range [][]string{
 		{"encode", "--model", model, "-o", model, img},
 		{"encode", "--model", model, "-o", link, img},  // a hard link: another name, the same inode

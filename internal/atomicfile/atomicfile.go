@@ -101,6 +101,14 @@ func Check(path string) error {
 	} else if _, err := destination(path); err != nil {
 		return fmt.Errorf("write %w", err)
 	}
+	// A missing directory is made by the writer (MkdirAll): probe the
+	// nearest one that exists.
+	for {
+		if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
 	f, err := os.CreateTemp(dir, ".spca-probe-*")
 	if err != nil {
 		var pe *fs.PathError

@@ -124,6 +124,9 @@ func TestCheckUnwritable(t *testing.T) {
 	if got := entries(t, dir); len(got) != 0 {
 		t.Errorf("Check left %v", got)
 	}
+	if err := Check(filepath.Join(dir, "new", "sub", "out")); err != nil {
+		t.Errorf("missing directories (made by the writer) under a writable one: %v", err)
+	}
 	ro := filepath.Join(dir, "ro")
 	os.Mkdir(ro, 0o500)
 	target := filepath.Join(ro, "out")
