@@ -60,10 +60,21 @@
 //	cat16          the same with CAM16's M16 matrix
 //	uncorrected    the identity
 //
-// Colours outside the training manifolds are handled gracefully (SPCAMap):
-// the forward solve is bounded and clamps to the lattice, responses are
-// clamped to [ResponseMargin, 1 - ResponseMargin] before R_A⁻¹, so every
-// output is finite and lies on A's training manifold.
+// The SPCA map is trusted only where it was trained (SPCAMap, Support):
+// both models are fitted with a density floor (DefaultDensityFloor), so
+// that responses keep growing beyond the training colours rather than
+// collapsing every brighter colour onto one response (the cause of the
+// collapsed highlights: with the equalising metric a zero density gives
+// a zero response length); and the map fades, with the distance from B's
+// training colours (SupportBand, on a 32³ occupancy grid in sRGB) and
+// from B's lattice (ResidualBand), and near black (DarkLuminance), into
+// Anchor, the least-squares linear fit of the SPCA map on B's training
+// colours. Outside the support the lattice of B folds (curves drawn from
+// neighbouring starts cross), so the forward transform switches between
+// solutions and the bare map jumps; the blend keeps the map continuous,
+// takes black to black, and extrapolates linearly instead of clamping.
+// Support.OutsideShare says how much of an image lies outside the
+// training colours.
 //
 // # LUTs and images
 //

@@ -75,7 +75,7 @@ func BuildLUT(m Mapper, size int, progress func(done, total int)) (*LUT, error) 
 		}
 	}
 	l := &LUT{
-		Title:     fmt.Sprintf("spca adapt: %s mapping from light B to light A, sRGB in and out", m.Method()),
+		Title:     lutTitle(m.Method()),
 		Size:      size,
 		DomainMax: [3]float64{1, 1, 1},
 		Table:     make([]float32, 3*n),
@@ -87,6 +87,11 @@ func BuildLUT(m Mapper, size int, progress func(done, total int)) (*LUT, error) 
 		}
 	}
 	return l, nil
+}
+
+// lutTitle is the title of a LUT of the method's mapping.
+func lutTitle(m Method) string {
+	return fmt.Sprintf("spca adapt: %s mapping from light B to light A, sRGB in and out", m)
 }
 
 // node returns the output stored at node (r, g, b).

@@ -271,26 +271,30 @@ func NewVonKriesOracle(kind Method, whiteA, whiteB colorspace.XYZ) *Linear {
 // Identity returns the map that leaves colours unchanged.
 func Identity() *Linear { return &Linear{Kind: Uncorrected, M: colorspace.Identity3} }
 
-// ResponseMargin bounds the responses of R_B before R_A⁻¹ inverts them:
-// they are clamped to [ResponseMargin, 1 - ResponseMargin]. With gamma = 1
-// the responses are conditional quantiles, so the clamp stops at the
-// 0.5 % and 99.5 % quantiles; beyond them the empty ends of A's lattice
-// squeeze large regions of colour space into tiny intervals of response,
-// and the inverse would jump to implausible colours.
-const ResponseMargin = 0.005
-
-// SPCAMap is the corresponding-pair SPCA mapping x_A = R_A⁻¹(R_B(x_B)).
+// SPCAMap is the corresponding-pair SPCA mapping x_A = R_A⁻¹(R_B(x_B)),
+// blended outside B's training colours towards a linear map through
+// black (see Support): with Support nil it is the bare SPCA map.
 //
-// Colours outside B's training manifold are handled gracefully and in
-// bounded time: R_B runs at most MaxIter correction steps and clamps
-// points beyond its lattice to one lattice width outside it (counted as
-// Clamped in the statistics); the responses are then clamped to
-// [ResponseMargin, 1 - ResponseMargin], inside the range they span on the
-// training colours, before R_A⁻¹. So every
-// finite input gives a finite output on A's training manifold, and
-// colours beyond B's training colours map onto the boundary of A's.
+// The bare map is continuous because both models are fitted with a
+// density floor (DefaultDensityFloor): responses keep growing beyond the
+// training colours instead of stalling at 0 or 1, so different colours
+// keep different responses and R_A⁻¹ has a bounded slope. Responses are
+// clamped to [0, 1], A's lattice, before R_A⁻¹: extrapolating A's curved
+// lattice beyond its ends gives arbitrary hues, and the blend hands such
+// colours to the anchor anyway.
 type SPCAMap struct {
 	A, B *spca.Model
+	// Support is B's training support; nil disables the blend.
+	Support *Support
+	// Anchor is the linear map (LMS to LMS, no offset) the blend fades to
+	// away from the support and near black.
+	Anchor colorspace.Mat3
+	// Ceiling, if > 0, is the largest luminance Y (D65 white 1) of the
+	// output: the blended colour's luminance rolls off towards it and
+	// colours outside the sRGB gamut are desaturated at constant
+	// luminance (gamutMap) instead of clipped. Model.Mapper sets it to
+	// the luminance of the brightest of A's training colours.
+	Ceiling float64
 }
 
 // Method returns SPCA.
@@ -303,11 +307,65 @@ func (s *SPCAMap) MapLMS(dst, src []colorspace.LMS) error {
 }
 
 // MapLMSStats maps the colours and returns the statistics of the forward
-// transform R_B (iterations, clamped points).
+// transform R_B (iterations, clamped points) over the colours that needed
+// it (those with a blend weight above 0).
 func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error) {
 	if err := checkSlices(dst, src); err != nil {
 		return spca.BatchStats{}, err
 	}
+	if len(src) == 0 {
+		return spca.BatchStats{}, nil
+	}
+	if s.Support == nil {
+		return s.bare(dst, src)
+	}
+	w := make([]float64, len(src))
+	var sub []colorspace.LMS
+	for i, c := range src {
+		w[i] = s.Support.blendWeight(c)
+		if w[i] > 0 {
+			sub = append(sub, c)
+		}
+	}
+	out := make([]colorspace.LMS, len(sub))
+	res := make([]float64, len(sub))
+	st, err := s.bareResidual(out, res, sub)
+	if err != nil {
+		return st, err
+	}
+	j := 0
+	for i, c := range src {
+		lin := mul3(&s.Anchor, c)
+		if w[i] <= 0 {
+			dst[i] = colorspace.LMS(lin)
+			continue
+		}
+		y := out[j]
+		wi := w[i] * (1 - smoothstep(0, ResidualBand, res[j]))
+		j++
+		for k := range 3 {
+			dst[i][k] = wi*y[k] + (1-wi)*lin[k]
+		}
+	}
+	if s.Ceiling > 0 {
+		for i, c := range dst {
+			v := mul3(&lmsToRGB, [3]float64(c))
+			gamutMap(&v, s.Ceiling)
+			dst[i] = colorspace.LMS(mul3(&rgbToLMS, v))
+		}
+	}
+	return st, nil
+}
+
+// bare is the SPCA map without the blend.
+func (s *SPCAMap) bare(dst, src []colorspace.LMS) (spca.BatchStats, error) {
+	return s.bareResidual(dst, nil, src)
+}
+
+// bareResidual is bare that also writes, if res is not nil, the distance
+// |x − R_B⁻¹(R_B(x))| of every colour from B's lattice (0 where the
+// forward solve converged on it).
+func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res []float64, src []colorspace.LMS) (spca.BatchStats, error) {
 	if len(src) == 0 {
 		return spca.BatchStats{}, nil
 	}
@@ -320,10 +378,20 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 		return st, err
 	}
 	n, _ := r.Dims()
+	if res != nil {
+		back, err := s.B.InverseBatch(r)
+		if err != nil {
+			return st, err
+		}
+		for i := range n {
+			b := back.RawRowView(i)
+			res[i] = math.Sqrt(sq(b[0]-src[i][0]) + sq(b[1]-src[i][1]) + sq(b[2]-src[i][2]))
+		}
+	}
 	for i := 0; i < n; i++ {
 		row := r.RawRowView(i)
 		for k, v := range row {
-			row[k] = min(max(v, ResponseMargin), 1-ResponseMargin)
+			row[k] = min(max(v, 0), 1)
 		}
 	}
 	y, err := s.A.InverseBatch(r)

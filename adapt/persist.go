@@ -16,7 +16,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Model file format (little-endian), version 1:
+// Model file format (little-endian), version 2:
 //
 //	magic    [8]byte "SPCAadpt"
 //	version  uint32
@@ -25,13 +25,19 @@ import (
 //	stats    float64 × 15 × 2        (A, B: mean 3, axes 9 row-major, variances 3)
 //	modelA   uint64 length + bytes   (spca model file, spca.WriteTo)
 //	modelB   uint64 length + bytes
+//	anchor   float64 × 9             (Anchor, row-major)
+//	ceiling  float64                 (Ceiling)
+//	support  uint64 count + float32 × count (Support.Dist; count 0: none)
+//	lut      uint64 size + float32 × 3·size³ (LUT table; size 0: none)
 //	checksum uint32 CRC-32C of everything before it
 //
+// Version 1 files (no anchor, support or LUT: their SPCA mapping is the
+// bare map) are still read.
 // The embedded SPCA models carry their own magic number and checksum.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAadpt"
-	modelVersion = 1
+	modelVersion = 2
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 )
@@ -76,6 +82,20 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		put(uint64(b.Len()))
 		buf.Write(b.Bytes())
 	}
+	put([9]float64(m.Anchor))
+	put(m.Ceiling)
+	if m.Support != nil {
+		put(uint64(len(m.Support.Dist)))
+		put(m.Support.Dist)
+	} else {
+		put(uint64(0))
+	}
+	if m.LUT != nil {
+		put(uint64(m.LUT.Size))
+		put(m.LUT.Table)
+	} else {
+		put(uint64(0))
+	}
 	put(checksum.Sum(buf.Bytes()))
 	n, err := w.Write(buf.Bytes())
 	return int64(n), err
@@ -108,8 +128,9 @@ func Read(r io.Reader) (*Model, error) {
 	case magic != ModelMagic:
 		return nil, &FormatError{fmt.Sprintf("not an adaptation model (file starts with %q, want %q)", printable(head[:len(ModelMagic)]), ModelMagic)}
 	}
-	if v := binary.LittleEndian.Uint32(head[len(ModelMagic):]); v != modelVersion {
-		return nil, &FormatError{fmt.Sprintf("adaptation model version %d, this program reads version %d", v, modelVersion)}
+	version := binary.LittleEndian.Uint32(head[len(ModelMagic):])
+	if version < 1 || version > modelVersion {
+		return nil, &FormatError{fmt.Sprintf("adaptation model version %d, this program reads versions 1 to %d", version, modelVersion)}
 	}
 	rest, err := io.ReadAll(io.LimitReader(r, maxModelBytes))
 	if err != nil {
@@ -141,6 +162,28 @@ func Read(r io.Reader) (*Model, error) {
 		}
 		blobs[i] = d.bytes(int(n))
 	}
+	if version >= 2 {
+		for k := range m.Anchor {
+			m.Anchor[k] = d.f64()
+		}
+		m.Ceiling = d.f64()
+		if n := d.u64(); n != 0 && d.err == nil {
+			const nn = SupportGrid + 1
+			if n != nn*nn*nn {
+				d.err = errTruncated
+			} else {
+				m.Support = &Support{Dist: d.f32s(int(n))}
+			}
+		}
+		if n := d.u64(); n != 0 && d.err == nil {
+			if n < MinLUTSize || n > MaxLUTSize {
+				d.err = errTruncated
+			} else {
+				m.LUT = &LUT{Size: int(n), DomainMax: [3]float64{1, 1, 1}, Table: d.f32s(3 * int(n*n*n))}
+				m.LUT.Title = lutTitle(SPCA)
+			}
+		}
+	}
 	switch {
 	case d.err != nil || len(d.b) != 0:
 		// A checksum mismatch is the likelier cause of an inconsistent
@@ -169,6 +212,28 @@ func Read(r io.Reader) (*Model, error) {
 	for _, v := range [][3]float64{m.WhiteA, m.WhiteB, m.StatsA.Mean, m.StatsB.Mean, m.StatsA.Var, m.StatsB.Var} {
 		if !finite3(v) {
 			return nil, &FormatError{"corrupt adaptation model (non-finite statistics)"}
+		}
+	}
+	if !(m.Ceiling >= 0 && m.Ceiling <= 1) {
+		return nil, &FormatError{"corrupt adaptation model (ceiling not in [0, 1])"}
+	}
+	for _, v := range m.Anchor {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, &FormatError{"corrupt adaptation model (non-finite anchor)"}
+		}
+	}
+	if m.Support != nil {
+		for _, v := range m.Support.Dist {
+			if !(v >= 0) || math.IsInf(float64(v), 0) {
+				return nil, &FormatError{"corrupt adaptation model (invalid support distances)"}
+			}
+		}
+	}
+	if m.LUT != nil {
+		for _, v := range m.LUT.Table {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, &FormatError{"corrupt adaptation model (non-finite LUT)"}
+			}
 		}
 	}
 	return m, nil
@@ -200,6 +265,20 @@ func (d *decoder) u64() uint64 {
 }
 
 func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
+
+// f32s reads n float32 values.
+func (d *decoder) f32s(n int) []float32 {
+	if d.err != nil || n > len(d.b)/4 {
+		d.err = errTruncated
+		return nil
+	}
+	b := d.bytes(4 * n)
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
 
 func (d *decoder) f3() [3]float64 { return [3]float64{d.f64(), d.f64(), d.f64()} }
 

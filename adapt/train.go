@@ -24,6 +24,12 @@ const (
 	// (equalising) choice, which matches the two colour distributions
 	// quantile by quantile.
 	DefaultGamma = 1.0
+	// DefaultDensityFloor is spca.Options.DensityFloor of both fits: the
+	// metric integrand never falls below this share of a curve's peak
+	// density, so responses keep growing beyond the training colours and
+	// the map extends past them at a bounded slope instead of collapsing
+	// every brighter colour onto one (see SPCAMap).
+	DefaultDensityFloor = 0.05
 )
 
 // Options control Train.
@@ -73,6 +79,7 @@ func DefaultOptions() Options {
 	o.SPCA.Bandwidth = 8
 	o.SPCA.Conditioning = 0.5
 	o.SPCA.Tol = 1e-6
+	o.SPCA.DensityFloor = DefaultDensityFloor
 	return o
 }
 
@@ -89,6 +96,17 @@ type Model struct {
 	WhiteA, WhiteB colorspace.XYZ
 	// SamplesA and SamplesB are the numbers of training colours.
 	SamplesA, SamplesB int
+	// Support is the support of B's training colours and Anchor the
+	// linear map SPCAMap blends to away from it (see Support).
+	Support *Support
+	Anchor  colorspace.Mat3
+	// Ceiling is the largest luminance of A's training colours, towards
+	// which SPCAMap rolls highlights off.
+	Ceiling float64
+	// LUT, if not nil, is the SPCA mapping tabulated at training time
+	// (DefaultLUTSize nodes), so that applying the model to an image
+	// does not rebuild it.
+	LUT *LUT
 }
 
 // ErrBitDepth is returned, wrapped, by Train when the images do not all
@@ -174,6 +192,12 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		WhiteA: o.WhiteA, WhiteB: o.WhiteB,
 		SamplesA: na, SamplesB: nb,
 	}
+	m.Support = NewSupport(b)
+	m.Ceiling = maxLuminance(a)
+	bare := &SPCAMap{A: ma, B: mb}
+	if m.Anchor, err = fitAnchor(b, bare.MapLMS); err != nil {
+		return nil, err
+	}
 	if m.WhiteA == (colorspace.XYZ{}) {
 		m.WhiteA = colorspace.WhitePoint(colorspace.IlluminantD65())
 	}
@@ -187,7 +211,7 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 func (m *Model) Mapper(method Method) (Mapper, error) {
 	switch method {
 	case SPCA:
-		return &SPCAMap{A: m.A, B: m.B}, nil
+		return &SPCAMap{A: m.A, B: m.B, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling}, nil
 	case PCAWhitening:
 		return NewPCAWhitening(m.StatsA, m.StatsB), nil
 	case GrayWorld:

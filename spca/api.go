@@ -99,6 +99,19 @@ type Options struct {
 	// gamma = 0 (the seed's coding figure), at some cost to gamma = 1/3
 	// at low ones. It has no effect with gamma = 0.
 	Neighbours float64
+	// DensityFloor, if > 0, is added to the metric integrand (p/peak)^Gamma
+	// of every curve, p/peak being the density relative to the curve's
+	// peak: where the density vanishes (beyond the training samples, in
+	// the gaps of spiky densities) the response then keeps growing with
+	// arc length at a rate DensityFloor instead of stalling (the default
+	// floor is 1e-9, so with Gamma > 0 every point beyond the support of a
+	// curve gets the same response, and the inverse jumps across the
+	// empty ends of the lattice). A floor trades exact equalisation for a
+	// transform whose slope, and whose inverse's slope, is bounded: a
+	// colour mapping needs that (package adapt). 0 means 1e-9. It shapes
+	// the metric tables, which model files store; the files do not record
+	// the option itself (a model read back reports 0).
+	DensityFloor float64
 	// Directions, if not nil, fixes the order and orientation of the
 	// dimensions instead of the entropy ranking: a d×d matrix whose
 	// columns are reference directions (input space), matched in order to
@@ -170,6 +183,8 @@ func (o Options) validate(d int) error {
 		return optionError("Conditioning must be a fraction in [0, 1]")
 	case !(o.Neighbours >= 0 && o.Neighbours <= 1):
 		return optionError("Neighbours must be a fraction in [0, 1]")
+	case !(o.DensityFloor >= 0 && o.DensityFloor <= 1):
+		return optionError("DensityFloor must be in [0, 1]")
 	case o.Resolution < 0 || o.MaxReference < 0:
 		return optionError("Resolution and MaxReference must be >= 0")
 	}

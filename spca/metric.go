@@ -50,6 +50,8 @@ type densityRule struct {
 	// neighbours, when > 0, replaces the kernel along the curve by the
 	// k-neighbours rule with k = neighbours × the curve's samples.
 	neighbours float64
+	// floor, when > densityFloor, replaces it (Options.DensityFloor).
+	floor float64
 }
 
 // buildTables computes the metric tables from the unfolded training
@@ -58,6 +60,7 @@ type densityRule struct {
 // >= 5 %).
 func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 	gamma, bandwidth, cond := rule.gamma, rule.bandwidth, rule.cond
+	floor := max(densityFloor, rule.floor)
 	d := l.d
 	tables := make([][]float64, d)
 	for j := 0; j < d; j++ {
@@ -146,7 +149,7 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 				peak = max(peak, h[base+i])
 			}
 			for i := 0; i < g; i++ {
-				w[i] = densityFloor
+				w[i] = floor
 				if gamma == 0 {
 					if v := l.lo[j] + float64(i)*tstep; v >= umin-tstep && v <= umax+tstep {
 						w[i] = 1

@@ -1,0 +1,315 @@
+package adapt
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/colorspace"
+)
+
+// The training support and the extrapolation of the SPCA map.
+//
+// SPCA is learnt from the training colours and means nothing far from
+// them: beyond the support the equalising metric has no density to
+// follow and the lattices of the two models are extrapolated linearly,
+// which bends colours into arbitrary hues (a grey beyond B's training
+// colours came out magenta). SPCAMap therefore blends, with the distance
+// from B's training colours, from the SPCA map to a linear map through
+// black (Anchor, the least-squares von Kries (diagonal) fit of the SPCA map on B's
+// training colours):
+//
+//	x̂_A = w·R_A⁻¹(R_B(x)) + (1 − w)·Anchor·x,
+//	w   = (1 − smoothstep(0, SupportBand, d(x))) · smoothstep(0, DarkLuminance, Y(x))
+//
+// d(x) being the distance (in sRGB-encoded units, the LUT's) from x to the
+// cells of a 32³ grid that hold B's training colours, and Y(x) the
+// luminance of x. The second factor takes black to black along every ray:
+// near black the linear anchor, whose lightness grows with the input's,
+// takes over from the SPCA map.
+
+// Parameters of the support and of the blend.
+const (
+	// SupportGrid is the number of cells per axis of the occupancy grid
+	// over the sRGB-encoded cube.
+	SupportGrid = 32
+	// SupportMinCount is the number of training colours a cell must hold
+	// to count as support (a lone sample is noise).
+	SupportMinCount = 2
+	// SupportBand is the distance from the support, in sRGB-encoded
+	// units, over which SPCAMap fades from the SPCA map to the linear
+	// anchor (about 25 levels of 8 bits).
+	SupportBand = 0.04
+	// OutsideDistance is the distance from the support beyond which a
+	// colour counts as outside it (OutsideShare): one grid cell.
+	OutsideDistance = 1.0 / SupportGrid
+	// DarkLuminance is the linear luminance Y (white 1) below which the
+	// blend fades to the linear anchor, so that black maps to black.
+	DarkLuminance = 0.01
+	// ResidualBand is the distance, in LMS units (D65 white 1), from B's
+	// SPCA lattice over which SPCAMap fades to the linear anchor: beyond
+	// the lattice the forward transform is a projection onto its curved
+	// boundary, which switches between branches (a jump of up to 107/255
+	// on a grey ramp).
+	ResidualBand = 0.02
+	// KneeShare is where, as a share of the luminance ceiling
+	// (Model.Ceiling), the highlight roll-off of SPCAMap starts.
+	KneeShare = 0.8
+	// anchorSamples bounds the training colours the anchor is fitted on.
+	anchorSamples = 20000
+)
+
+// Support is the set of colours of a training environment: the distance
+// from a colour to the grid cells holding its training colours.
+type Support struct {
+	// Dist holds the distance of every node of the (SupportGrid+1)³ grid
+	// of the sRGB-encoded cube to the nearest occupied cell, red fastest.
+	Dist []float32
+}
+
+// NewSupport returns the support of the LMS colours in the rows of x.
+func NewSupport(x mat.Matrix) *Support {
+	const g = SupportGrid
+	n, _ := x.Dims()
+	count := make([]int32, g*g*g)
+	for i := range n {
+		s := LMSToSRGB(colorspace.LMS{x.At(i, 0), x.At(i, 1), x.At(i, 2)})
+		var idx [3]int
+		for k := range 3 {
+			idx[k] = min(g-1, max(0, int(s[k]*g)))
+		}
+		count[idx[0]+g*(idx[1]+g*idx[2])]++
+	}
+	var occ [][3]int
+	for c, v := range count {
+		if v >= SupportMinCount {
+			occ = append(occ, [3]int{c % g, c / g % g, c / (g * g)})
+		}
+	}
+	const nn = g + 1
+	s := &Support{Dist: make([]float32, nn*nn*nn)}
+	for b := range nn {
+		for gg := range nn {
+			for r := range nn {
+				node := [3]int{r, gg, b}
+				best := math.Inf(1)
+				for _, c := range occ {
+					// Distance from the node to the cell [c, c+1]³ in grid units.
+					d2 := 0.0
+					for k := range 3 {
+						if e := c[k] - node[k]; e > 0 {
+							d2 += float64(e * e)
+						} else if e := node[k] - (c[k] + 1); e > 0 {
+							d2 += float64(e * e)
+						}
+					}
+					best = min(best, d2)
+				}
+				if math.IsInf(best, 1) {
+					best = 3 * g * g
+				}
+				s.Dist[r+nn*(gg+nn*b)] = float32(math.Sqrt(best) / g)
+			}
+		}
+	}
+	return s
+}
+
+// Distance returns the distance, in sRGB-encoded units, from the colour c
+// to the support: 0 within cells holding training colours, interpolated
+// trilinearly between grid nodes, and growing with the distance beyond
+// the sRGB cube for colours outside it.
+func (s *Support) Distance(c colorspace.LMS) float64 {
+	const g = SupportGrid
+	const nn = g + 1
+	l := mul3(&lmsToRGB, [3]float64(c))
+	var idx [3]int
+	var f [3]float64
+	outside := 0.0
+	for k, v := range l {
+		e := 0.0
+		if v > 0 {
+			e = colorspace.LinearToSRGB(min(v, 1))
+			if v > 1 {
+				outside += sq(colorspace.LinearToSRGB(v) - 1)
+			}
+		} else if !(v == 0) {
+			outside += sq(v) // linear and encoded slopes differ; any growth will do
+		}
+		t := e * g
+		i := min(g-1, int(t))
+		idx[k], f[k] = i, t-float64(i)
+	}
+	d := 0.0
+	for corner := range 8 {
+		w := 1.0
+		off := 0
+		stride := 1
+		for k := range 3 {
+			i := idx[k]
+			if corner>>k&1 == 1 {
+				w *= f[k]
+				i++
+			} else {
+				w *= 1 - f[k]
+			}
+			off += i * stride
+			stride *= nn
+		}
+		if w != 0 {
+			d += w * float64(s.Dist[off])
+		}
+	}
+	return d + math.Sqrt(outside)
+}
+
+func sq(v float64) float64 { return v * v }
+
+// gamutMap brings the linear sRGB colour v (in place) into the gamut
+// below the luminance ceiling: its luminance Y is rolled off, above the
+// knee k = KneeShare × ceiling, along
+//
+//	f(Y) = k + (ceiling − k)·u/(1 + u),  u = (Y − k)/(ceiling − k),
+//
+// continuous with its first derivative at the knee and increasing, and
+// slowly enough (like 1/u) that colours far brighter than A's training
+// colours stay distinguishable: nothing clips to white; then a colour with
+// a channel below 0 or above 1 is desaturated towards the grey of its
+// luminance until it fits, instead of being clipped channel by channel
+// (which changes lightness and merges colours).
+func gamutMap(v *[3]float64, ceiling float64) {
+	y := 0.2126*v[0] + 0.7152*v[1] + 0.0722*v[2]
+	if !(y > 0) {
+		*v = [3]float64{}
+		return
+	}
+	if k := KneeShare * ceiling; y > k && ceiling > 0 {
+		u := (y - k) / (ceiling - k)
+		f := k + (ceiling-k)*u/(1+u)
+		for i := range v {
+			v[i] *= f / y
+		}
+		y = f
+	}
+	y = min(y, 1)
+	a := 1.0
+	for _, c := range v {
+		if c < 0 {
+			a = min(a, y/(y-c))
+		} else if c > 1 {
+			a = min(a, (1-y)/(c-y))
+		}
+	}
+	for i := range v {
+		v[i] = y + a*(v[i]-y)
+	}
+}
+
+// maxLuminance returns the largest luminance Y (D65 white 1) of the LMS
+// colours in the rows of x.
+func maxLuminance(x mat.Matrix) float64 {
+	n, _ := x.Dims()
+	m := 0.0
+	for i := range n {
+		m = max(m, luminance(colorspace.LMS{x.At(i, 0), x.At(i, 1), x.At(i, 2)}))
+	}
+	return min(m, 1)
+}
+
+// smoothstep is 0 below a, 1 above b and a cubic with zero end slopes
+// between them.
+func smoothstep(a, b, x float64) float64 {
+	t := min(1, max(0, (x-a)/(b-a)))
+	return t * t * (3 - 2*t)
+}
+
+// luminance returns the luminance Y (D65 white 1) of an LMS colour.
+func luminance(c colorspace.LMS) float64 {
+	m := &colorspace.LMSToXYZ
+	return m[3]*c[0] + m[4]*c[1] + m[5]*c[2]
+}
+
+// blendWeight returns the weight of the SPCA map in SPCAMap's blend at the
+// colour c (see the comment at the top of the file).
+func (s *Support) blendWeight(c colorspace.LMS) float64 {
+	return (1 - smoothstep(0, SupportBand, s.Distance(c))) * smoothstep(0, DarkLuminance, luminance(c))
+}
+
+// OutsideShare returns the share of the colours farther than
+// OutsideDistance from the support: the colours a trained mapping
+// extrapolates to rather than knows. It is 0 for no colours.
+func (s *Support) OutsideShare(c []colorspace.LMS) float64 {
+	if len(c) == 0 {
+		return 0
+	}
+	out := 0
+	for _, v := range c {
+		if s.Distance(v) > OutsideDistance {
+			out++
+		}
+	}
+	return float64(out) / float64(len(c))
+}
+
+// Coverage returns the share of the SupportGrid³ cells of the sRGB cube
+// that hold training colours.
+func (s *Support) Coverage() float64 {
+	const g = SupportGrid
+	const nn = g + 1
+	in := 0
+	for b := range g {
+		for gg := range g {
+			for r := range g {
+				// A cell is occupied iff its 8 corners are at distance 0.
+				occ := true
+				for corner := range 8 {
+					i := (r + corner&1) + nn*((gg+corner>>1&1)+nn*(b+corner>>2&1))
+					if s.Dist[i] != 0 {
+						occ = false
+						break
+					}
+				}
+				if occ {
+					in++
+				}
+			}
+		}
+	}
+	return float64(in) / float64(g*g*g)
+}
+
+// fitAnchor returns the diagonal map D (a von Kries scaling of each
+// cone, no offset: black stays black) that fits f, the SPCA map without
+// the blend, best in least squares over at most anchorSamples rows of x
+// (evenly spaced): d_k = Σ y_k x_k / Σ x_k². A full 3×3 fit follows the
+// SPCA map a little more closely on the support but sends some colours
+// beyond it to negative luminance; positive cone gains keep every
+// colour's luminance positive and growing along rays from black.
+func fitAnchor(x mat.Matrix, f func(dst, src []colorspace.LMS) error) (colorspace.Mat3, error) {
+	n, _ := x.Dims()
+	step := max(1, n/anchorSamples)
+	var src []colorspace.LMS
+	for i := 0; i < n; i += step {
+		src = append(src, colorspace.LMS{x.At(i, 0), x.At(i, 1), x.At(i, 2)})
+	}
+	dst := make([]colorspace.LMS, len(src))
+	if err := f(dst, src); err != nil {
+		return colorspace.Mat3{}, err
+	}
+	var xx, yx [3]float64
+	for i, s := range src {
+		for k := range 3 {
+			xx[k] += s[k] * s[k]
+			yx[k] += dst[i][k] * s[k]
+		}
+	}
+	var d [3]float64
+	for k := range 3 {
+		if !(xx[k] > 0) || !(yx[k] > 0) {
+			return colorspace.Mat3{}, fmt.Errorf("adapt: cannot fit the linear anchor: cone %d of B's training colours is never positive", k+1)
+		}
+		d[k] = yx[k] / xx[k]
+	}
+	return colorspace.Diag(d), nil
+}
