@@ -121,28 +121,33 @@ func (m *Model) InverseReduced(r mat.Matrix) (*mat.Dense, error) {
 }
 
 // reducedError returns the RMS distance, in input units, between the rows
-// of x and their reconstruction from their first k responses (the other
-// responses at their medians over x): the error of the k-dimensional
-// manifold the model learned.
-func (m *Model) reducedError(x mat.Matrix, k int) (float64, error) {
-	r, _, err := m.TransformBatch(x)
+// of test and their reconstruction from their first k responses, the other
+// responses at their medians over the rows of fit (the samples the model
+// was fitted to): the error of the k-dimensional manifold the model
+// learned.
+func (m *Model) reducedError(fit, test mat.Matrix, k int) (float64, error) {
+	rf, _, err := m.TransformBatch(fit)
 	if err != nil {
 		return 0, err
 	}
 	saved := m.typical
 	defer func() { m.typical = saved }()
-	if err := m.SetTypical(r); err != nil {
+	if err := m.SetTypical(rf); err != nil {
 		return 0, err
 	}
-	back, err := m.InverseReduced(r.Slice(0, r.RawMatrix().Rows, 0, k))
+	r, _, err := m.TransformBatch(test)
 	if err != nil {
 		return 0, err
 	}
-	n, d := x.Dims()
+	n, d := test.Dims()
+	back, err := m.InverseReduced(r.Slice(0, n, 0, k))
+	if err != nil {
+		return 0, err
+	}
 	ss := 0.0
 	for i := range n {
 		for j := range d {
-			e := back.At(i, j) - x.At(i, j)
+			e := back.At(i, j) - test.At(i, j)
 			ss += e * e
 		}
 	}

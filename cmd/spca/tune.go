@@ -23,8 +23,8 @@ func tuneCommand() *cli.Command {
 		UsageText: "spca tune --in data.csv [--components D' [--gamma G]] [--json]\n\n" +
 			"Tries the default grid of (k, tau, q) and prints the projection error of each point: the RMS distance of " +
 			"the samples to the first curve. On a sheet that criterion prefers bendy curves that do not unfold it; " +
-			"--components D' instead fits a model per (k, tau) (q fixed, at most 2000 samples, 2^15 lattice nodes) and " +
-			"measures the RMS error of the samples reduced to D' responses and mapped back. Pass the best values to spca fit.",
+			"--components D' instead fits a model per (k, tau) (q fixed, 2^15 lattice nodes) to every other sample and " +
+			"measures the RMS error of the others reduced to D' responses and mapped back (held out). Pass the best values to spca fit.",
 		Flags:  flags,
 		Action: runTune,
 	}
