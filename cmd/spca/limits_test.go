@@ -49,6 +49,17 @@ func TestPixelBudget(t *testing.T) {
 	mustRun(t, "encode", "--model", model, "--max-pixels", "6144", "-o", spc, img)
 	wantError(t, []string{"decode", "--model", model, "--max-pixels", "6143", "-o", filepath.Join(dir, "d.png"), spc}, "c.spc", "96×64", "--max-pixels")
 	mustRun(t, "decode", "--model", model, "--max-pixels", "6144", "-o", filepath.Join(dir, "d.png"), spc)
+	// 4294967295×4294967295 overflowed the size check: spca info printed
+	// it with -0.000 bits per pixel and exited 0.
+	wide := readBytes(t, spc)
+	for i := len(codec.Magic) + 1 + 32; i < len(codec.Magic)+1+32+8; i++ {
+		wide[i] = 0xff
+	}
+	widePath := filepath.Join(dir, "wide.spc")
+	if err := os.WriteFile(widePath, wide, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, []string{"info", widePath}, "4294967295×4294967295 out of range")
 	wantError(t, []string{"encode", "--model", model, "--max-pixels", "0", "-o", spc, img}, "--max-pixels 0 is out of its range")
 }
 
