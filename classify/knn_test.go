@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,7 +45,8 @@ func TestKNNLinearGaussian(t *testing.T) {
 
 // TestCompareMetrics measures held-out accuracy of every metric, k chosen
 // by leave-one-out on the training set, on every labelled data set. It
-// prints a table; run with SPCA_LONG=1 (SPCA_GAMMAS=0,1/3,1 to choose).
+// prints a table; run with SPCA_LONG=1 (SPCA_GAMMAS=0,1/3,1 to choose the
+// gammas, SPCA_K and SPCA_TAU to change k and tau of the SPCA fits).
 func TestCompareMetrics(t *testing.T) {
 	if os.Getenv("SPCA_LONG") == "" {
 		t.Skip("SPCA_LONG not set")
@@ -69,6 +71,12 @@ func TestCompareMetrics(t *testing.T) {
 				opt.Seed = 1
 				opt.Resolution = 1 << 14
 				opt.Gamma = gammas[g]
+				if v, err := strconv.ParseFloat(os.Getenv("SPCA_K"), 64); err == nil {
+					opt.K = v
+				}
+				if v, err := strconv.ParseFloat(os.Getenv("SPCA_TAU"), 64); err == nil {
+					opt.Tau = v
+				}
 				c, err := Train(train.X, train.Label, 2, m, 1, opt)
 				if err != nil {
 					t.Fatal(err)
