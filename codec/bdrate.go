@@ -2,6 +2,8 @@ package codec
 
 import (
 	"errors"
+	"fmt"
+	"image"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -74,4 +76,29 @@ func integrate(p []float64, lo, hi float64) float64 {
 		return p[0]*q + p[1]*q*q/2 + p[2]*q*q*q/3 + p[3]*q*q*q*q/4
 	}
 	return prim(hi) - prim(lo)
+}
+
+// RateSweep measures m on the images at each quantiser step (Options.Step,
+// the encode-time rate knob; m in the entropy-constrained mode): one
+// Result per step, averaged over the images as Evaluate's, for rate–
+// distortion curves and BDRate.
+func RateSweep(m *Model, images []image.Image, steps []float64, o *Options) ([]Result, error) {
+	if m.Step == 0 {
+		return nil, errors.New("codec: a rate sweep needs a model in the entropy-constrained mode")
+	}
+	var opt Options
+	if o != nil {
+		opt = *o
+	}
+	out := make([]Result, 0, len(steps))
+	for _, s := range steps {
+		opt.Step = s
+		r, err := measure(m, images, &opt)
+		if err != nil {
+			return nil, err
+		}
+		r.Method, r.Step = fmt.Sprintf("spca step %.3g", s), s
+		out = append(out, r)
+	}
+	return out, nil
 }

@@ -225,6 +225,7 @@ func codecEvalCommand() *cli.Command {
 			jsonFlag(),
 			exactFlag(),
 			assignFlag(),
+			rdFlag(),
 		},
 		Action: runCodecEval,
 	}
@@ -269,6 +270,10 @@ func runCodecEval(c *cli.Context) error {
 	if err != nil {
 		bars.finish()
 		return err
+	}
+	if c.Bool(flagRD) {
+		bars.finish()
+		return runRD(c, model, images)
 	}
 	// The model's own gamma is always among the methods.
 	gammas := []float64{0, 1.0 / 3, 1}

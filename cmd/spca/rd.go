@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"io"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/extcodec"
+)
+
+// flagRD selects the rate–distortion comparison of codec eval.
+const flagRD = "rd"
+
+func rdFlag() cli.Flag {
+	return &cli.BoolFlag{Name: flagRD, Usage: "instead: rate–distortion curves of the model (entropy-constrained mode) over quantiser steps " +
+		"and of the external codecs on PATH (cjpeg -optimize, cwebp, cjxl, avifenc; the others skipped with a note), " +
+		"with Bjøntegaard delta rates against cjpeg by PSNR and by SSIM (grey)"}
+}
+
+// rdStepFactors are the multiples of the model's step the curve sweeps.
+var rdStepFactors = []float64{0.5, 0.7, 1, 1.4, 2, 2.8, 4}
+
+// rdCurve is one codec's rate–distortion points and Bjøntegaard rates.
+type rdCurve struct {
+	Codec   string           `json:"codec"`
+	Points  []evalResultJSON `json:"points"`
+	BDPSNR  *number          `json:"bd_rate_psnr_percent,omitempty"`
+	BDSSIM  *number          `json:"bd_rate_ssim_percent,omitempty"`
+	BDError string           `json:"bd_error,omitempty"`
+	results []codec.Result
+}
+
+// rdCurves measures the model over steps and every installed external
+// codec over its qualities, and the BD-rates against cjpeg.
+func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(string)) ([]*rdCurve, error) {
+	steps := make([]float64, len(rdStepFactors))
+	for i, f := range rdStepFactors {
+		steps[i] = f * model.Step
+	}
+	spc, err := codec.RateSweep(model, images, steps, &codec.Options{Exact: exact})
+	if err != nil {
+		return nil, err
+	}
+	curves := []*rdCurve{{Codec: "spca", results: spc}}
+	have, missing := extcodec.Available(extcodec.All)
+	for _, m := range missing {
+		note(m + " not found on PATH: skipped")
+	}
+	for _, x := range have {
+		res, err := x.Sweep(images, x.Qualities)
+		if err != nil {
+			return nil, err
+		}
+		curves = append(curves, &rdCurve{Codec: x.Name, results: res})
+	}
+	var ref *rdCurve
+	for _, cv := range curves {
+		if cv.Codec == extcodec.All[0].Name {
+			ref = cv
+		}
+	}
+	for _, cv := range curves {
+		for _, r := range cv.results {
+			cv.Points = append(cv.Points, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), 0, nil, number(r.Step)})
+		}
+		if ref == nil || cv == ref {
+			continue
+		}
+		p, err1 := codec.BDRate(points(ref.results, false), points(cv.results, false))
+		s, err2 := codec.BDRate(points(ref.results, true), points(cv.results, true))
+		if err1 != nil || err2 != nil {
+			cv.BDError = fmt.Sprint(firstErr(err1, err2))
+			continue
+		}
+		np, ns := number(p), number(s)
+		cv.BDPSNR, cv.BDSSIM = &np, &ns
+	}
+	return curves, nil
+}
+
+func points(rs []codec.Result, ssim bool) []codec.RDPoint {
+	out := make([]codec.RDPoint, len(rs))
+	for i, r := range rs {
+		q := r.PSNR
+		if ssim {
+			q = r.SSIM
+		}
+		out[i] = codec.RDPoint{BPP: r.BPP, Quality: q}
+	}
+	return out
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// writeRDTable prints the curves and the BD-rates against cjpeg.
+func writeRDTable(w io.Writer, curves []*rdCurve) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "codec\tsetting\tbpp\tPSNR dB\tSSIM")
+	for _, cv := range curves {
+		for _, r := range cv.results {
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.2f\t%.4f\n", cv.Codec, r.Method, r.BPP, r.PSNR, r.SSIM)
+		}
+	}
+	fmt.Fprintln(tw, "\ncodec\tBD-rate vs cjpeg, PSNR\tBD-rate vs cjpeg, SSIM")
+	for _, cv := range curves {
+		switch {
+		case cv.BDPSNR != nil:
+			fmt.Fprintf(tw, "%s\t%+.1f %%\t%+.1f %%\n", cv.Codec, float64(*cv.BDPSNR), float64(*cv.BDSSIM))
+		case cv.BDError != "":
+			fmt.Fprintf(tw, "%s\t%s\t\n", cv.Codec, cv.BDError)
+		}
+	}
+	return tw.Flush()
+}
+
+// runRD is codec eval --rd: the curves as a table, or JSON.
+func runRD(c *cli.Context, model *codec.Model, images []image.Image) error {
+	name := commandName(c)
+	if model.Step == 0 {
+		return fail("%s: --%s needs a model in the entropy-constrained mode (codec train --uniform or --step)", name, flagRD)
+	}
+	note := func(msg string) {
+		if !quiet(c) {
+			fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, msg)
+		}
+	}
+	curves, err := rdCurves(model, images, c.Bool(flagExact), note)
+	if err != nil {
+		return fail("%s: %s", name, codecBrief(err))
+	}
+	if c.Bool(flagJSON) {
+		out := struct {
+			Model  string     `json:"model"`
+			Images int        `json:"images"`
+			Curves []*rdCurve `json:"curves"`
+		}{c.String(flagModel), len(images), curves}
+		if err := writeJSON(c.App.Writer, out); err != nil {
+			return fail("%s: %v", name, err)
+		}
+		return nil
+	}
+	if err := writeRDTable(c.App.Writer, curves); err != nil {
+		return fail("%s: %v", name, err)
+	}
+	return nil
+}
