@@ -55,7 +55,19 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 		}
 		r, err := measure(s)
 		if err != nil {
-			return 0, 0, err
+			if s >= m.Step || probe == 0 {
+				return 0, 0, err
+			}
+			// A step too fine for the quantisers' bins (a secant
+			// from a flat stretch of the curve): treat it as above the
+			// target, and bisect.
+			lo, rlo = x, math.Inf(1)
+			if math.IsInf(hi, 1) {
+				x += math.Ln2
+			} else {
+				x = 0.5 * (lo + hi)
+			}
+			continue
 		}
 		if e := math.Abs(r-bpp) / bpp; e < bestErr {
 			bestErr, step, rate = e, s, r
@@ -78,9 +90,15 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 		if !(slope < 0) || math.IsNaN(next) {
 			next = x + math.Copysign(math.Ln2, r-bpp)
 		}
-		// Stay inside the bracket: bisect when the secant leaves it.
+		// At most a factor of 4 in the step per probe, and inside the
+		// bracket: false position when the secant leaves it (bisection
+		// where a bound's rate is unknown).
+		next = max(x-2*math.Ln2, min(x+2*math.Ln2, next))
 		if !math.IsInf(lo, 0) && !math.IsInf(hi, 0) && !(next > lo && next < hi) {
-			next = lo + (hi-lo)*(rlo-bpp)/(rlo-rhi)
+			next = 0.5 * (lo + hi)
+			if !math.IsInf(rlo, 0) {
+				next = lo + (hi-lo)*(rlo-bpp)/(rlo-rhi)
+			}
 		}
 		px, pr, x = x, r, next
 		if s >= maxStep && r > bpp {
