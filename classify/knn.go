@@ -66,13 +66,56 @@ type Classifier struct {
 	idx   [][]int
 	// Models are the fitted SPCA models (one, or one per class).
 	Models []*spca.Model
+	// Values are the label values of the classes as given by the user
+	// (a CSV column), saved with the classifier; nil means 0, 1, ...
+	Values []float64
+	x      *mat.Dense
 }
+
+// Dim returns the dimension of the samples.
+func (c *Classifier) Dim() int { _, d := c.x.Dims(); return d }
+
+// Classes returns the number of classes.
+func (c *Classifier) Classes() int { return c.classes }
 
 // Train builds a classifier of the training samples x (N×d) with labels
 // in [0, classes), using metric with k neighbours. opt are the SPCA
 // options for the SPCA metrics.
 func Train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
-	n, d := x.Dims()
+	c, err := newClassifier(x, label, classes, metric, k)
+	if err != nil {
+		return nil, err
+	}
+	_, d := x.Dims()
+	switch metric {
+	case SPCA:
+		m, err := spca.Fit(x, opt)
+		if err != nil {
+			return nil, err
+		}
+		c.Models = []*spca.Model{m}
+	case SPCAPerClass:
+		for cl := range classes {
+			if len(c.idx[cl]) < 2*d+2 {
+				return nil, fmt.Errorf("classify: class %d has %d samples, too few for an SPCA model", cl, len(c.idx[cl]))
+			}
+			m, err := spca.Fit(c.rows(c.idx[cl]), opt)
+			if err != nil {
+				return nil, fmt.Errorf("classify: class %d: %w", cl, err)
+			}
+			c.Models = append(c.Models, m)
+		}
+	}
+	if err := c.build(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// newClassifier checks the training data and returns a classifier without
+// its metric.
+func newClassifier(x *mat.Dense, label []int, classes int, metric Metric, k int) (*Classifier, error) {
+	n, _ := x.Dims()
 	switch {
 	case n != len(label):
 		return nil, fmt.Errorf("classify: %d samples and %d labels", n, len(label))
@@ -80,70 +123,64 @@ func Train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spc
 		return nil, fmt.Errorf("classify: k = %d not in [1, %d]", k, n)
 	case classes < 2:
 		return nil, errors.New("classify: fewer than two classes")
+	case metric < Euclidean || metric > SPCAPerClass:
+		return nil, fmt.Errorf("classify: unknown metric %v", metric)
 	}
 	for _, l := range label {
 		if l < 0 || l >= classes {
 			return nil, fmt.Errorf("classify: label %d not in [0, %d)", l, classes)
 		}
 	}
-	c := &Classifier{K: k, Metric: metric, classes: classes, label: label}
+	c := &Classifier{K: k, Metric: metric, classes: classes, label: label, x: x}
 	c.idx = make([][]int, classes)
 	for i, l := range label {
 		c.idx[l] = append(c.idx[l], i)
 	}
-	rows := func(ix []int) *mat.Dense {
-		out := mat.NewDense(len(ix), d, nil)
-		for j, i := range ix {
-			out.SetRow(j, x.RawRowView(i))
-		}
-		return out
+	return c, nil
+}
+
+// rows returns the training rows ix.
+func (c *Classifier) rows(ix []int) *mat.Dense {
+	_, d := c.x.Dims()
+	out := mat.NewDense(len(ix), d, nil)
+	for j, i := range ix {
+		out.SetRow(j, c.x.RawRowView(i))
 	}
+	return out
+}
+
+// build sets the maps and mapped training samples of the metric, from
+// c.Models for the SPCA metrics.
+func (c *Classifier) build() error {
 	var maps []feature
-	switch metric {
+	switch c.Metric {
 	case Euclidean:
 		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) { return mat.DenseCopyOf(q), nil }}
 	case Mahalanobis:
-		f, err := whitening(x)
+		f, err := whitening(c.x)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		maps = []feature{f}
-	case SPCA:
-		m, err := spca.Fit(x, opt)
-		if err != nil {
-			return nil, err
-		}
-		c.Models = []*spca.Model{m}
-		maps = []feature{responses(m)}
-	case SPCAPerClass:
-		for cl := range classes {
-			if len(c.idx[cl]) < 2*d+2 {
-				return nil, fmt.Errorf("classify: class %d has %d samples, too few for an SPCA model", cl, len(c.idx[cl]))
-			}
-			m, err := spca.Fit(rows(c.idx[cl]), opt)
-			if err != nil {
-				return nil, fmt.Errorf("classify: class %d: %w", cl, err)
-			}
-			c.Models = append(c.Models, m)
+	default:
+		for _, m := range c.Models {
 			maps = append(maps, responses(m))
 		}
-	default:
-		return nil, fmt.Errorf("classify: unknown metric %v", metric)
 	}
-	c.maps = make([]feature, classes)
-	c.feats = make([]*mat.Dense, classes)
-	for cl := range classes {
+	c.maps = make([]feature, c.classes)
+	c.feats = make([]*mat.Dense, c.classes)
+	for cl := range c.classes {
 		c.maps[cl] = maps[min(cl, len(maps)-1)]
 		if len(c.idx[cl]) == 0 {
 			continue
 		}
-		f, err := c.maps[cl](rows(c.idx[cl]))
+		f, err := c.maps[cl](c.rows(c.idx[cl]))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c.feats[cl] = f
 	}
-	return c, nil
+	return nil
 }
 
 func responses(m *spca.Model) feature {

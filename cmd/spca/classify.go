@@ -34,9 +34,20 @@ func classifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "classify",
 		Usage: "k-nearest-neighbour classification with the SPCA metric, Euclidean or Mahalanobis",
-		UsageText: "spca classify eval --in train.csv [--test test.csv] [--label-column C] [--json]\n" +
-			"spca classify predict --train train.csv [--label-column C] --in x.csv [--metric spca] -o labels.csv",
+		UsageText: "spca classify train --in train.csv [--label-column C] [--metric spca] [--k K] -o classifier.knn\n" +
+			"spca classify predict --model classifier.knn --in x.csv -o labels.csv\n" +
+			"spca classify eval --in train.csv [--test test.csv] [--label-column C] [--json]",
 		Subcommands: []*cli.Command{
+			{
+				Name:  "train",
+				Usage: "write a classifier file: the labelled samples, the metric, k (chosen by leave-one-out unless --k) and the SPCA models",
+				Flags: append(common(),
+					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
+					&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "classifier `FILE` to write (required)"},
+					metricFlag(),
+					&cli.IntFlag{Name: flagK, Usage: "number of neighbours; 0: chosen by leave-one-out"}),
+				Action: runClassifyTrain,
+			},
 			{
 				Name:  "eval",
 				Usage: "compare the metrics: k chosen by leave-one-out on the training samples, accuracy on --test",
@@ -50,11 +61,12 @@ func classifyCommand() *cli.Command {
 				Name:  "predict",
 				Usage: "label the samples of a CSV file by their nearest labelled training samples",
 				Flags: append(common(),
-					&cli.StringFlag{Name: flagTrain, Usage: "labelled training CSV `FILE` (required)"},
+					&cli.StringFlag{Name: flagModel, Usage: "classifier `FILE` written by spca classify train (or --train)"},
+					&cli.StringFlag{Name: flagTrain, Usage: "labelled training CSV `FILE` instead of --model (trains on the fly)"},
 					inFlag(true),
 					csvOutFlag(),
-					&cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: "euclidean, mahalanobis, spca or spca-per-class"},
-					&cli.IntFlag{Name: flagK, Usage: "number of neighbours; 0: chosen by leave-one-out"}),
+					metricFlag(),
+					&cli.IntFlag{Name: flagK, Usage: "with --train, the number of neighbours; 0: chosen by leave-one-out"}),
 				Action: runClassifyPredict,
 			},
 		},
@@ -196,41 +208,90 @@ func runClassifyEval(c *cli.Context) error {
 	return tw.Flush()
 }
 
+func metricFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: "euclidean, mahalanobis, spca or spca-per-class"}
+}
+
+// trainClassifier trains a classifier of the labelled CSV path with
+// --metric, --k (0: by leave-one-out) and the SPCA flags.
+func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) {
+	metric, err := classify.ParseMetric(c.String(flagMetric))
+	if err != nil {
+		return nil, fail("--%s: %s", flagMetric, brief(err))
+	}
+	x, label, values, err := labelled(c, path)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := classifySPCAOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	k := c.Int(flagK)
+	cl, err := classify.Train(x, label, len(values), metric, max(k, 1), opt)
+	if err != nil {
+		return nil, fail("%s: %s", commandName(c), brief(err))
+	}
+	if k == 0 {
+		if _, err := cl.Select(x, classifyKs); err != nil {
+			return nil, fail("%s: %s", commandName(c), brief(err))
+		}
+	}
+	cl.Values = values
+	return cl, nil
+}
+
+func runClassifyTrain(c *cli.Context) error {
+	if err := noPositionals(c); err != nil {
+		return err
+	}
+	if err := requireFlags(c, flagIn, flagOut); err != nil {
+		return err
+	}
+	out := c.String(flagOut)
+	if out == stdio {
+		return fail("classify train: --%s must name a file; classifiers are binary", flagOut)
+	}
+	cl, err := trainClassifier(c, c.String(flagIn))
+	if err != nil {
+		return err
+	}
+	if err := cl.Save(out); err != nil {
+		return fail("%s", withPath(out, err))
+	}
+	if !quiet(c) {
+		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d -> %s\n", cl.Metric, cl.K, out)
+	}
+	return nil
+}
+
 func runClassifyPredict(c *cli.Context) error {
 	if err := noPositionals(c); err != nil {
 		return err
 	}
-	if err := requireFlags(c, flagTrain, flagIn); err != nil {
+	if err := requireFlags(c, flagIn); err != nil {
 		return err
 	}
-	metric, err := classify.ParseMetric(c.String(flagMetric))
-	if err != nil {
-		return fail("--%s: %s", flagMetric, brief(err))
-	}
-	x, label, values, err := labelled(c, c.String(flagTrain))
-	if err != nil {
-		return err
+	var cl *classify.Classifier
+	var err error
+	switch {
+	case c.IsSet(flagModel) == c.IsSet(flagTrain):
+		return fail("classify predict: give --%s or --%s", flagModel, flagTrain)
+	case c.IsSet(flagModel):
+		if cl, err = classify.Load(c.String(flagModel)); err != nil {
+			return fail("%s", withPath(c.String(flagModel), err))
+		}
+	default:
+		if cl, err = trainClassifier(c, c.String(flagTrain)); err != nil {
+			return err
+		}
 	}
 	q, err := csvmat.ReadFile(c.String(flagIn))
 	if err != nil {
 		return fail("%v", err)
 	}
-	if _, d := q.Dims(); d != x.RawMatrix().Cols {
-		return fail("classify predict: %s has %d values per sample, the training samples %d", c.String(flagIn), d, x.RawMatrix().Cols)
-	}
-	opt, err := classifySPCAOptions(c)
-	if err != nil {
-		return err
-	}
-	k := c.Int(flagK)
-	cl, err := classify.Train(x, label, len(values), metric, max(k, 1), opt)
-	if err != nil {
-		return fail("classify predict: %s", brief(err))
-	}
-	if k == 0 {
-		if _, err := cl.Select(x, classifyKs); err != nil {
-			return fail("classify predict: %s", brief(err))
-		}
+	if _, d := q.Dims(); d != cl.Dim() {
+		return fail("classify predict: %s has %d values per sample, the training samples %d", c.String(flagIn), d, cl.Dim())
 	}
 	p, err := cl.Predict(q)
 	if err != nil {
@@ -238,7 +299,7 @@ func runClassifyPredict(c *cli.Context) error {
 	}
 	out := mat.NewDense(len(p), 1, nil)
 	for i, l := range p {
-		out.Set(i, 0, values[l])
+		out.Set(i, 0, cl.Values[l])
 	}
 	if err := csvmat.WriteFile(c.String(flagOut), out, "label"); err != nil {
 		return fail("%v", err)

@@ -222,6 +222,24 @@ func TestClassify(t *testing.T) {
 		t.Errorf("predicted %v %v, want the labels %v %v", p.At(0, 0), p.At(1, 0), m.At(0, 2), m.At(1, 2))
 	}
 	wantError(t, []string{"classify", "predict", "--train", train, "--in", x, "--metric", "cosine"}, "--metric", "cosine")
+
+	// A saved classifier predicts as one trained on the fly.
+	model, fromModel := filepath.Join(dir, "c.knn"), filepath.Join(dir, "m.csv")
+	mustRun(t, "classify", "train", "--in", train, "--metric", "spca", "-o", model)
+	wantError(t, []string{"classify", "predict", "--model", model, "--in", test}, "has 3 values per sample, the training samples 2")
+	testX := filepath.Join(dir, "tx.csv")
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "%g,%g\n", m.At(i, 0), m.At(i, 1))
+	}
+	writeFile(t, testX, b.String())
+	mustRun(t, "classify", "predict", "--model", model, "--in", testX, "-o", fromModel)
+	mustRun(t, "classify", "predict", "--train", train, "--metric", "spca", "--in", testX, "-o", labels)
+	if a, b := readCSV(t, fromModel), readCSV(t, labels); !mat.Equal(a, b) {
+		t.Error("the saved classifier predicts otherwise than one trained on the fly")
+	}
+	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train")
+	wantError(t, []string{"classify", "predict", "--model", testX, "--in", testX}, "invalid classifier file")
 }
 
 // TestFiguresQuiet checks that figures --quiet prints nothing, while

@@ -1,0 +1,196 @@
+package classify
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/fileio"
+	"github.com/spcalab/spca/spca"
+)
+
+// Classifier file format (little-endian), version 1:
+//
+//	magic     [8]byte "SPCAknn\x00"
+//	version   uint32
+//	metric, k, classes, n, d uint32
+//	values    classes float64 (the label values; 0, 1, ... if not set)
+//	samples   n·d float64, row by row
+//	labels    n uint32
+//	models    uint32 count, then each: uint64 length, an SPCA model file
+//	checksum  uint32 CRC-32C of everything before it
+//
+// A classifier file holds its training samples (k-NN has no other
+// model) and, for the SPCA metrics, the SPCA models.
+const (
+	fileMagic   = "SPCAknn\x00"
+	fileVersion = 1
+	maxSamples  = 1 << 24
+)
+
+// FormatError reports a file that is not a valid classifier.
+type FormatError struct{ Msg string }
+
+func (e *FormatError) Error() string { return "classify: invalid classifier file: " + e.Msg }
+
+// WriteTo writes the classifier in the format above. Equal classifiers
+// give identical bytes.
+func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
+	n, d := c.x.Dims()
+	b := []byte(fileMagic)
+	u32 := func(v int) { b = binary.LittleEndian.AppendUint32(b, uint32(v)) }
+	f64 := func(v float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v)) }
+	u32(fileVersion)
+	for _, v := range []int{int(c.Metric), c.K, c.classes, n, d} {
+		u32(v)
+	}
+	for cl := range c.classes {
+		v := float64(cl)
+		if cl < len(c.Values) {
+			v = c.Values[cl]
+		}
+		f64(v)
+	}
+	for i := range n {
+		for _, v := range c.x.RawRowView(i) {
+			f64(v)
+		}
+	}
+	for _, l := range c.label {
+		u32(l)
+	}
+	u32(len(c.Models))
+	for _, m := range c.Models {
+		var mb bytes.Buffer
+		if _, err := m.WriteTo(&mb); err != nil {
+			return 0, err
+		}
+		b = binary.LittleEndian.AppendUint64(b, uint64(mb.Len()))
+		b = append(b, mb.Bytes()...)
+	}
+	b = checksum.Append(b)
+	k, err := w.Write(b)
+	return int64(k), err
+}
+
+// Read reads a classifier written by WriteTo. A file that is not one,
+// truncated, inconsistent or failing its checksum gives a *FormatError.
+func Read(r io.Reader) (*Classifier, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < len(fileMagic)+4+4 || string(data[:len(fileMagic)]) != fileMagic {
+		return nil, &FormatError{"not a classifier (bad magic number)"}
+	}
+	if !checksum.Valid(data) {
+		return nil, &FormatError{"checksum mismatch (corrupt or truncated file)"}
+	}
+	p := data[len(fileMagic) : len(data)-4]
+	fail := func(format string, args ...any) (*Classifier, error) {
+		return nil, &FormatError{fmt.Sprintf(format, args...)}
+	}
+	need := func(k int) bool { return k >= 0 && len(p) >= k }
+	u32 := func() int { v := binary.LittleEndian.Uint32(p); p = p[4:]; return int(v) }
+	f64 := func() float64 { v := binary.LittleEndian.Uint64(p); p = p[8:]; return math.Float64frombits(v) }
+	if !need(24) {
+		return fail("truncated header")
+	}
+	if v := u32(); v != fileVersion {
+		return fail("unsupported version %d (this build reads %d)", v, fileVersion)
+	}
+	metric, k, classes, n, d := Metric(u32()), u32(), u32(), u32(), u32()
+	switch {
+	case metric < Euclidean || metric > SPCAPerClass:
+		return fail("unknown metric %d", int(metric))
+	case classes < 2 || classes > 1<<16:
+		return fail("%d classes", classes)
+	case n < 1 || n > maxSamples || d < 1 || d > 16:
+		return fail("%d samples of dimension %d", n, d)
+	case k < 1 || k > n:
+		return fail("k = %d for %d samples", k, n)
+	case !need(8*classes + 8*n*d + 4*n + 4):
+		return fail("truncated samples")
+	}
+	values := make([]float64, classes)
+	for i := range values {
+		values[i] = f64()
+	}
+	x := mat.NewDense(n, d, nil)
+	for i := range n {
+		for j := range d {
+			v := f64()
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fail("sample %d is not finite", i+1)
+			}
+			x.Set(i, j, v)
+		}
+	}
+	label := make([]int, n)
+	for i := range label {
+		if label[i] = u32(); label[i] >= classes {
+			return fail("label %d of sample %d not below %d classes", label[i], i+1, classes)
+		}
+	}
+	c, err := newClassifier(x, label, classes, metric, k)
+	if err != nil {
+		return fail("%v", err)
+	}
+	c.Values = values
+	models := u32()
+	want := 0
+	switch metric {
+	case SPCA:
+		want = 1
+	case SPCAPerClass:
+		want = classes
+	}
+	if models != want {
+		return fail("%d SPCA models for metric %v, want %d", models, metric, want)
+	}
+	for i := range models {
+		if !need(8) {
+			return fail("truncated model %d", i+1)
+		}
+		size := binary.LittleEndian.Uint64(p)
+		p = p[8:]
+		if size > uint64(len(p)) {
+			return fail("truncated model %d", i+1)
+		}
+		m, err := spca.Read(bytes.NewReader(p[:size]))
+		if err != nil {
+			return fail("model %d: %v", i+1, err)
+		}
+		if m.Dim() != d {
+			return fail("model %d has dimension %d, the samples %d", i+1, m.Dim(), d)
+		}
+		c.Models = append(c.Models, m)
+		p = p[size:]
+	}
+	if len(p) != 0 {
+		return fail("%d bytes after the models", len(p))
+	}
+	if err := c.build(); err != nil {
+		return fail("%v", err)
+	}
+	return c, nil
+}
+
+// Save writes the classifier to path atomically.
+func (c *Classifier) Save(path string) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
+		return err
+	})
+}
+
+// Load reads a classifier file.
+func Load(path string) (*Classifier, error) {
+	return fileio.Read(path, Read)
+}

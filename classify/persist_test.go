@@ -1,0 +1,105 @@
+package classify
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/spca"
+	"github.com/spcalab/spca/testimages"
+)
+
+// smallClassifier trains a classifier of 60 moons with metric.
+func smallClassifier(t testing.TB, metric Metric) (*Classifier, testimages.Labelled) {
+	t.Helper()
+	l, _ := testimages.GenerateClasses("moons", 60, 1)
+	opt := spca.DefaultOptions()
+	opt.Resolution = 1 << 10
+	opt.K = 0.3
+	c, err := Train(l.X, l.Label, 2, metric, 3, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Values = []float64{-1, 7}
+	return c, l
+}
+
+func encode(t testing.TB, c *Classifier) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestPersist checks that a classifier read back predicts the same, writes
+// the same bytes, and that damaged files give a *FormatError.
+func TestPersist(t *testing.T) {
+	q, _ := testimages.GenerateClasses("moons", 40, 2)
+	for _, metric := range Metrics() {
+		c, _ := smallClassifier(t, metric)
+		data := encode(t, c)
+		c2, err := Read(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%v: %v", metric, err)
+		}
+		p1, _ := c.Predict(q.X)
+		p2, err := c2.Predict(q.X)
+		if err != nil || !equalInts(p1, p2) || c2.K != 3 || c2.Metric != metric || c2.Values[1] != 7 {
+			t.Errorf("%v: read back predicts %v, want %v (%v)", metric, p2, p1, err)
+		}
+		if !bytes.Equal(encode(t, c2), data) {
+			t.Errorf("%v: rewriting gives other bytes", metric)
+		}
+		var fe *FormatError
+		for name, bad := range map[string][]byte{
+			"truncated":   data[:len(data)/2],
+			"flipped":     append(append([]byte{}, data[:20]...), append([]byte{data[20] ^ 1}, data[21:]...)...),
+			"not a model": []byte("hello, world"),
+		} {
+			if _, err := Read(bytes.NewReader(bad)); !errors.As(err, &fe) {
+				t.Errorf("%v %s: %v, want a *FormatError", metric, name, err)
+			}
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzRead checks that Read never panics and that what it accepts
+// predicts. Inputs are tried as given and with their checksum recomputed,
+// so that mutations reach the fields behind it.
+func FuzzRead(f *testing.F) {
+	for _, metric := range []Metric{Euclidean, SPCA} {
+		c, _ := smallClassifier(f, metric)
+		f.Add(encode(f, c))
+	}
+	q := mat.NewDense(1, 2, []float64{0.5, 0.25})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, in := range [][]byte{data, checksum.Refresh(data)} {
+			c, err := Read(bytes.NewReader(in))
+			if err != nil {
+				continue
+			}
+			if _, d := c.x.Dims(); d == 2 {
+				if _, err := c.Predict(q); err != nil {
+					t.Fatalf("accepted classifier fails to predict: %v", err)
+				}
+			}
+		}
+	})
+}
