@@ -128,9 +128,13 @@ type Record struct {
 type Task struct {
 	Input  string
 	Output string // "" for eval
+	// Stamp is the file that records the job key of Output.
+	Stamp string
 	// Conflict names the input that got this output when several
 	// inputs would be written to it.
 	Conflict string
+	// Err is why the input could not be expanded into files.
+	Err string
 }
 
 func init() {

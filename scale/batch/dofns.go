@@ -41,7 +41,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, spec string, emit func(st
 	ms, err := expand(ctx, spec, Op(f.Op), f.Out)
 	if err != nil {
 		// The spec itself as input: its error lands in the manifest.
-		emit("!"+spec, spec)
+		emit("!"+err.Error(), spec)
 		return nil
 	}
 	for _, m := range ms {
@@ -72,13 +72,17 @@ func (f *planFn) ProcessElement(rel string, inputs func(*string) bool, emit func
 	}
 	slices.Sort(ins)
 	ins = slices.Compact(ins)
-	out := ""
+	var out, stamp string
 	if !f.Eval && !strings.HasPrefix(rel, "!") {
 		out = joinPath(f.Out, rel)
+		stamp = joinPath(f.Out, StampDir+"/"+rel+".stamp")
 	}
 	for i, in := range ins {
-		t := Task{Input: in, Output: out}
-		if i > 0 {
+		t := Task{Input: in, Output: out, Stamp: stamp}
+		switch {
+		case strings.HasPrefix(rel, "!"):
+			t.Err = rel[1:]
+		case i > 0:
 			t.Conflict = ins[0]
 		}
 		emit(t)
@@ -120,10 +124,16 @@ func (f *processFn) process(ctx context.Context, t Task) (r Record) {
 		if p := recover(); p != nil {
 			r.Error = fmt.Sprintf("%s: internal error: %v\n%s", t.Input, p, debug.Stack())
 		}
+		if r.Error != "" {
+			r.Output = "" // nothing written
+		}
 	}()
 	if t.Conflict != "" {
-		r.Output = ""
 		r.Error = fmt.Sprintf("%s: output %s is also that of %s, which is written instead", t.Input, t.Output, t.Conflict)
+		return r
+	}
+	if t.Err != "" {
+		r.Error = t.Input + ": " + t.Err
 		return r
 	}
 	m, err := loadModel(ctx, &f.Config)
@@ -133,9 +143,8 @@ func (f *processFn) process(ctx context.Context, t Task) (r Record) {
 	}
 	r.Model = m.id
 	key := m.jobKey(&f.Config)
-	stamp := ""
-	if t.Output != "" {
-		stamp = stampPath(f.Config.Out, t.Output)
+	stamp := t.Stamp
+	if stamp != "" {
 		if n, ok := done(ctx, t.Output, stamp, key); ok {
 			r.Skipped, r.Bytes = true, n
 			return r

@@ -301,17 +301,6 @@ func fileSize(ctx context.Context, p string) int64 {
 	return int64(len(data))
 }
 
-// stampPath returns the stamp of the output out in the output directory
-// dir.
-func stampPath(dir, out string) string {
-	rel := strings.TrimPrefix(strings.TrimPrefix(out, strings.TrimSuffix(dir, "/")), "/")
-	if isLocal(out) {
-		rel = strings.TrimPrefix(out, dir)
-		rel = strings.TrimLeft(rel, string(os.PathSeparator))
-	}
-	return joinPath(dir, StampDir+"/"+rel+".stamp")
-}
-
 func dirOf(p string) string {
 	i := strings.LastIndexAny(p, "/"+string(os.PathSeparator))
 	if i < 0 {

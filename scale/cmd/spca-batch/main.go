@@ -18,6 +18,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,6 +55,7 @@ const (
 	flagLUTSize  = "lut-size"
 	flagWorkers  = "workers"
 	flagQuiet    = "quiet"
+	flagVerbose  = "verbose"
 )
 
 // listFlag is a repeatable string flag.
@@ -74,6 +76,7 @@ var (
 	lutSize   = flag.Int(flagLUTSize, 0, "as spca adapt apply --lut-size (0: its default)")
 	workers   = flag.Int(flagWorkers, 0, "as spca adapt apply --workers: goroutines per image (0: all CPUs)")
 	quiet     = flag.Bool(flagQuiet, false, "print only errors")
+	verbose   = flag.Bool(flagVerbose, false, "keep the runner's informational log (prism logs only warnings otherwise)")
 )
 
 func init() {
@@ -146,6 +149,10 @@ func run(op batch.Op) error {
 	p, s := beam.NewPipelineWithRoot()
 	if err := batch.Build(s, cfg); err != nil {
 		return err
+	}
+	if !*verbose {
+		// The embedded job server logs through slog's default logger.
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}
 	runner := *runners.Runner
 	if runner == "" {
