@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/spcalab/spca/colorspace"
 )
 
@@ -118,5 +120,57 @@ func TestSPCAMapShape(t *testing.T) {
 	// 6.3 at the time of writing, 80 to 160 before issue 22.
 	if worstStep > 10 {
 		t.Errorf("exact map changes by %.2f/255 for an input step of 1/1024", worstStep)
+	}
+}
+
+// TestStoredLUT: the model stores the SPCA LUT built at training time,
+// equal to one built now, and it survives the file round trip.
+func TestStoredLUT(t *testing.T) {
+	m := testModel(t)
+	if m.LUT == nil || m.LUT.Size != DefaultLUTSize {
+		t.Fatalf("model has no %d-node LUT", DefaultLUTSize)
+	}
+	mp, _ := m.Mapper(SPCA)
+	l, err := BuildLUT(mp, DefaultLUTSize, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range l.Table {
+		if v != m.LUT.Table[i] {
+			t.Fatalf("stored LUT differs at %d: %v, built now %v", i, m.LUT.Table[i], v)
+		}
+	}
+	if got, _ := m.LUTFor(SPCA, DefaultLUTSize, nil); got != m.LUT {
+		t.Error("LUTFor does not return the stored LUT")
+	}
+	if got, _ := m.LUTFor(SPCA, 5, nil); got == m.LUT || got.Size != 5 {
+		t.Error("LUTFor(5) does not build a 5-node LUT")
+	}
+}
+
+// TestDataWarnings: few distinct colours and a small gamut are reported,
+// rich data is not; shares outside the support are 0 on B's own colours
+// and 1 far from them.
+func TestDataWarnings(t *testing.T) {
+	few := mat.NewDense(1000, 3, nil)
+	for i := range 1000 {
+		c := SRGBToLMS(colorspace.SRGB{0.5 + 0.01*float64(i%3), 0.4, 0.3})
+		few.SetRow(i, c[:])
+	}
+	r := reportOf(few)
+	if w := r.Warnings("B"); len(w) != 2 {
+		t.Errorf("3 colours: report %+v, warnings %q", r, w)
+	}
+	m := testModel(t)
+	if w := m.Warnings(); len(w) != 0 {
+		t.Errorf("generated training scenes: %q (reports %+v %+v)", w, m.ReportA, m.ReportB)
+	}
+	_, tb := trainingSets()
+	if s := m.OutsideShareImage(tb[0]); s > 0.02 {
+		t.Errorf("training image of B: %.3f outside", s)
+	}
+	far := []colorspace.LMS{SRGBToLMS(colorspace.SRGB{0.1, 0.9, 0.1}), SRGBToLMS(colorspace.SRGB{0.2, 0.2, 1})}
+	if s := m.OutsideShare(far); s != 1 {
+		t.Errorf("saturated green and blue: %.3f outside, want 1", s)
 	}
 }

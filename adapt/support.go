@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"fmt"
+	"image"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -312,4 +313,84 @@ func fitAnchor(x mat.Matrix, f func(dst, src []colorspace.LMS) error) (colorspac
 		d[k] = yx[k] / xx[k]
 	}
 	return colorspace.Diag(d), nil
+}
+
+// Thresholds of the warnings about training data and inputs.
+const (
+	// WarnOutsideShare is the share of an image's pixels (or of a list's
+	// colours) outside the training support above which the command line
+	// warns that the mapping extrapolates.
+	WarnOutsideShare = 0.05
+	// MinDistinctColours is the number of distinct colours (at 6 bits per
+	// sRGB channel) below which Train warns that an environment has too
+	// few colours to learn a distribution from.
+	MinDistinctColours = 500
+	// MinCoverage is the share of the SupportGrid³ cells of the sRGB cube
+	// below which Train warns that an environment covers little of the
+	// gamut.
+	MinCoverage = 0.01
+	// shareSamples bounds the pixels OutsideShareImage looks at.
+	shareSamples = 1 << 17
+)
+
+// OutsideShareImage estimates the share of the pixels of img outside the
+// support, on a regular subsample of at most about 131072 pixels (a
+// 12-megapixel photo is judged in milliseconds).
+func (s *Support) OutsideShareImage(img image.Image) float64 {
+	b := img.Bounds()
+	n := b.Dx() * b.Dy()
+	if n == 0 {
+		return 0
+	}
+	step := max(1, int(math.Sqrt(float64(n)/shareSamples)))
+	var cols []colorspace.LMS
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bb, a := img.At(x, y).RGBA()
+			if a == 0 {
+				continue
+			}
+			// Un-premultiply; 16-bit sRGB-encoded values.
+			c := colorspace.SRGB{float64(r) / float64(a), float64(g) / float64(a), float64(bb) / float64(a)}
+			cols = append(cols, SRGBToLMS(c))
+		}
+	}
+	return s.OutsideShare(cols)
+}
+
+// DataReport describes the training colours of one environment.
+type DataReport struct {
+	// Distinct is the number of distinct colours at 6 bits per sRGB
+	// channel; Coverage the share of the SupportGrid³ cells of the sRGB
+	// cube that hold at least SupportMinCount colours.
+	Distinct int
+	Coverage float64
+}
+
+// Warnings returns the reasons to distrust a model trained on these
+// colours (empty if none).
+func (r DataReport) Warnings(env string) []string {
+	var w []string
+	if r.Distinct < MinDistinctColours {
+		w = append(w, fmt.Sprintf("environment %s has only %d distinct colours (at 6 bits per channel; want >= %d): the mapping will follow its particular content", env, r.Distinct, MinDistinctColours))
+	}
+	if r.Coverage < MinCoverage {
+		w = append(w, fmt.Sprintf("environment %s covers %.2f %% of the sRGB gamut (want >= %.0f %%): colours beyond it are extrapolated", env, 100*r.Coverage, 100*MinCoverage))
+	}
+	return w
+}
+
+// reportOf measures the LMS colours in the rows of x.
+func reportOf(x mat.Matrix) DataReport {
+	n, _ := x.Dims()
+	seen := map[uint32]struct{}{}
+	for i := range n {
+		s := LMSToSRGB(colorspace.LMS{x.At(i, 0), x.At(i, 1), x.At(i, 2)})
+		var k uint32
+		for c := range 3 {
+			k = k<<6 | uint32(min(63, max(0, int(s[c]*64))))
+		}
+		seen[k] = struct{}{}
+	}
+	return DataReport{Distinct: len(seen), Coverage: NewSupport(x).Coverage()}
 }

@@ -49,6 +49,9 @@ type Options struct {
 	// Bradford and CAT02 oracles. Zero values mean the CIE white points of
 	// D65 and illuminant A with Y = 1.
 	WhiteA, WhiteB colorspace.XYZ
+	// NoLUT skips tabulating the SPCA mapping at training time
+	// (Model.LUT), which takes about a second.
+	NoLUT bool
 }
 
 // DefaultOptions returns the options used by the command line: SPCA with
@@ -103,6 +106,9 @@ type Model struct {
 	// Ceiling is the largest luminance of A's training colours, towards
 	// which SPCAMap rolls highlights off.
 	Ceiling float64
+	// ReportA and ReportB describe the training colours (not stored in
+	// model files: zero for a model read back).
+	ReportA, ReportB DataReport
 	// LUT, if not nil, is the SPCA mapping tabulated at training time
 	// (DefaultLUTSize nodes), so that applying the model to an image
 	// does not rebuild it.
@@ -193,6 +199,7 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		SamplesA: na, SamplesB: nb,
 	}
 	m.Support = NewSupport(b)
+	m.ReportA, m.ReportB = reportOf(a), reportOf(b)
 	m.Ceiling = maxLuminance(a)
 	bare := &SPCAMap{A: ma, B: mb}
 	if m.Anchor, err = fitAnchor(b, bare.MapLMS); err != nil {
@@ -204,7 +211,55 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	if m.WhiteB == (colorspace.XYZ{}) {
 		m.WhiteB = colorspace.WhitePoint(colorspace.IlluminantA())
 	}
+	if !o.NoLUT {
+		mp, _ := m.Mapper(SPCA)
+		if m.LUT, err = BuildLUT(mp, DefaultLUTSize, nil); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// Warnings returns the reasons to distrust the model found at training
+// (DataReport.Warnings of both environments).
+func (m *Model) Warnings() []string {
+	if m.ReportA == (DataReport{}) && m.ReportB == (DataReport{}) {
+		return nil
+	}
+	return append(m.ReportA.Warnings("A"), m.ReportB.Warnings("B")...)
+}
+
+// LUTFor returns the LUT of the method's mapping with size nodes per
+// axis: the one stored at training time when it fits (SPCA at its
+// size), otherwise built now (BuildLUT, progress as there).
+func (m *Model) LUTFor(method Method, size int, progress func(done, total int)) (*LUT, error) {
+	if method == SPCA && m.LUT != nil && m.LUT.Size == size {
+		return m.LUT, nil
+	}
+	mp, err := m.Mapper(method)
+	if err != nil {
+		return nil, err
+	}
+	return BuildLUT(mp, size, progress)
+}
+
+// OutsideShare returns the share of the colours outside B's training
+// support (Support.OutsideShare), or 0 if the model has no support (a
+// version 1 file).
+func (m *Model) OutsideShare(c []colorspace.LMS) float64 {
+	if m.Support == nil {
+		return 0
+	}
+	return m.Support.OutsideShare(c)
+}
+
+// OutsideShareImage is OutsideShare for the pixels of an image
+// (Support.OutsideShareImage).
+func (m *Model) OutsideShareImage(img image.Image) float64 {
+	if m.Support == nil {
+		return 0
+	}
+	return m.Support.OutsideShareImage(img)
 }
 
 // Mapper returns the mapper of the given method.

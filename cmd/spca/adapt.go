@@ -205,9 +205,13 @@ func runAdaptTrain(c *cli.Context) error {
 			if err := model.Save(out); err != nil {
 				return fail("%s", withPathC(out, err))
 			}
+			for _, w := range model.Warnings() {
+				fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
+			}
 			if !quiet(c) {
-				fmt.Fprintf(c.App.ErrWriter, "%s: %s of A, %s of B, %d + %d colours, gamma %s, in %s -> %s\n",
+				fmt.Fprintf(c.App.ErrWriter, "%s: %s of A, %s of B, %d + %d colours (distinct at 6 bits: %d + %d; gamut covered: %.1f %% + %.1f %%), gamma %s, in %s -> %s\n",
 					name, plural(len(imgsA), "image"), plural(len(imgsB), "image"), model.SamplesA, model.SamplesB,
+					model.ReportA.Distinct, model.ReportB.Distinct, 100*model.ReportA.Coverage, 100*model.ReportB.Coverage,
 					formatFloat(opt.SPCA.Gamma), time.Since(start).Round(time.Millisecond), out)
 			}
 			return nil
@@ -303,15 +307,39 @@ func loadAdaptModel(path string) (*adapt.Model, error) {
 
 // modelMapper loads --model and returns the mapper of --method.
 func modelMapper(c *cli.Context) (adapt.Mapper, error) {
+	_, mp, err := modelAndMapper(c)
+	return mp, err
+}
+
+// modelAndMapper loads --model and returns it with the mapper of
+// --method.
+func modelAndMapper(c *cli.Context) (*adapt.Model, adapt.Mapper, error) {
 	method, err := adapt.ParseMethod(c.String(flagMethod))
 	if err != nil {
-		return nil, fail("--%s: %s", flagMethod, adaptBrief(err))
+		return nil, nil, fail("--%s: %s", flagMethod, adaptBrief(err))
 	}
 	model, err := loadAdaptModel(c.String(flagModel))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return model.Mapper(method)
+	mp, err := model.Mapper(method)
+	return model, mp, err
+}
+
+// warnOutside prints a one-line warning when share of what (pixels of an
+// image, colours of a list) lies outside the training colours of B.
+func warnOutside(c *cli.Context, what string, share float64) {
+	if share > adapt.WarnOutsideShare {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %.1f %% of the %s lie outside the training colours of B; they are extrapolated (SPCA fades to a von Kries scaling there)\n",
+			commandName(c), 100*share, what)
+	}
+}
+
+// applyReport is one image of adapt apply --json.
+type applyReport struct {
+	Input        string  `json:"input"`
+	Output       string  `json:"output"`
+	OutsideShare float64 `json:"outside_share"`
 }
 
 func adaptApplyCommand() *cli.Command {
@@ -328,8 +356,9 @@ func adaptApplyCommand() *cli.Command {
 			methodFlag(),
 			adaptOutFlag("output `FILE` for one input, DIR for several (required)"),
 			&cli.BoolFlag{Name: flagExact, Usage: "map every distinct colour with the exact model instead of the LUT"},
-			&cli.IntFlag{Name: flagLUTSize, Value: adapt.DefaultLUTSize, Usage: "nodes per axis of the LUT (2 to 256)"},
+			&cli.IntFlag{Name: flagLUTSize, Value: adapt.DefaultLUTSize, Usage: "nodes per axis of the LUT (2 to 256; the model stores the SPCA LUT of 65 nodes, other sizes are built on each call)"},
 			&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
+			&cli.BoolFlag{Name: flagJSON, Usage: "print, per image, the share of its pixels outside the training colours of B as JSON on stdout"},
 		},
 		Action: runAdaptApply,
 	}
@@ -348,7 +377,7 @@ func runAdaptApply(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	mapper, err := modelMapper(c)
+	model, mapper, err := modelAndMapper(c)
 	if err != nil {
 		return err
 	}
@@ -362,12 +391,13 @@ func runAdaptApply(c *cli.Context) error {
 		if progress != nil {
 			p = func(done, total int) { progress("lut", done, total) }
 		}
-		if lut, err = adapt.BuildLUT(mapper, size, p); err != nil {
+		if lut, err = model.LUTFor(mapper.Method(), size, p); err != nil {
 			bars.finish()
 			return fail("%s: %s", name, adaptBrief(err))
 		}
 	}
 	lutTime := time.Since(start)
+	var reports []applyReport
 	for i, in := range inputs {
 		if progress != nil {
 			progress("apply", i, len(inputs))
@@ -378,7 +408,11 @@ func runAdaptApply(c *cli.Context) error {
 				return fail("-%s: %s", flagO, pathError(err))
 			}
 		}
-		err := applyOne(in, outputs[i], mapper, lut, c.Int(flagWorkers))
+		share, err := applyOne(in, outputs[i], model, mapper, lut, c.Int(flagWorkers))
+		if err == nil {
+			reports = append(reports, applyReport{in, outputs[i], share})
+			warnOutside(c, "pixels of "+in, share)
+		}
 		if err != nil {
 			bars.finish()
 			if len(inputs) > 1 {
@@ -391,6 +425,11 @@ func runAdaptApply(c *cli.Context) error {
 		progress("apply", len(inputs), len(inputs))
 	}
 	bars.finish()
+	if c.Bool(flagJSON) {
+		if err := writeJSON(c.App.Writer, reports); err != nil {
+			return err
+		}
+	}
 	if !quiet(c) {
 		how := "exact model"
 		if !exact {
@@ -402,12 +441,14 @@ func runAdaptApply(c *cli.Context) error {
 	return nil
 }
 
-// applyOne corrects one image file.
-func applyOne(in, out string, mapper adapt.Mapper, lut *adapt.LUT, workers int) error {
+// applyOne corrects one image file and returns the share of its pixels
+// outside the training colours of B.
+func applyOne(in, out string, model *adapt.Model, mapper adapt.Mapper, lut *adapt.LUT, workers int) (float64, error) {
 	img, err := loadImage(in)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	share := model.OutsideShareImage(img)
 	var res image.Image
 	if lut != nil {
 		res, err = lut.Apply(img, workers)
@@ -415,12 +456,12 @@ func applyOne(in, out string, mapper adapt.Mapper, lut *adapt.LUT, workers int) 
 		res, err = adapt.ApplyExact(img, mapper)
 	}
 	if err != nil {
-		return fail("%s: %s", in, adaptBrief(err))
+		return 0, fail("%s: %s", in, adaptBrief(err))
 	}
 	if err := patches.Save(out, res); err != nil {
-		return fail("%s", withPathC(out, err))
+		return 0, fail("%s", withPathC(out, err))
 	}
-	return nil
+	return share, nil
 }
 
 func adaptLUTCommand() *cli.Command {
@@ -458,7 +499,7 @@ func runAdaptLUT(c *cli.Context) error {
 			return fail("-%s: %s", flagO, pathError(err))
 		}
 	}
-	mapper, err := modelMapper(c)
+	model, mapper, err := modelAndMapper(c)
 	if err != nil {
 		return err
 	}
@@ -468,7 +509,7 @@ func runAdaptLUT(c *cli.Context) error {
 	if cb := bars.callback(); cb != nil {
 		p = func(done, total int) { cb("lut", done, total) }
 	}
-	lut, err := adapt.BuildLUT(mapper, size, p)
+	lut, err := model.LUTFor(mapper.Method(), size, p)
 	bars.finish()
 	if err != nil {
 		return fail("%s: %s", name, adaptBrief(err))
@@ -506,6 +547,7 @@ func adaptMapCommand() *cli.Command {
 			&cli.StringFlag{Name: flagSpace, Value: "xyz", Usage: "colour space of input and output: " + strings.Join(mapSpaces, ", ")},
 			inFlag(true),
 			csvOutFlag(),
+			&cli.BoolFlag{Name: flagJSON, Usage: "print the number of colours and the share outside the training colours of B as JSON on stdout (needs --out FILE)"},
 		},
 		Action: runAdaptMap,
 	}
@@ -535,7 +577,10 @@ func runAdaptMap(c *cli.Context) error {
 		}
 		return fail("%s: colours have 3 values per line, got %d", in, d)
 	}
-	mapper, err := modelMapper(c)
+	if c.Bool(flagJSON) && (c.String(flagOut) == "" || c.String(flagOut) == stdio) {
+		return fail("--%s: needs --%s FILE (the mapped colours go to stdout otherwise)", flagJSON, flagOut)
+	}
+	model, mapper, err := modelAndMapper(c)
 	if err != nil {
 		return err
 	}
@@ -556,6 +601,8 @@ func runAdaptMap(c *cli.Context) error {
 	if err := mapper.MapLMS(dst, src); err != nil {
 		return fail("%s: %s", name, adaptBrief(err))
 	}
+	share := model.OutsideShare(src)
+	warnOutside(c, "colours", share)
 	out := mat.NewDense(max(n, 1), 3, nil)
 	for i, c := range dst {
 		var v [3]float64
@@ -572,6 +619,12 @@ func runAdaptMap(c *cli.Context) error {
 	header := map[string]string{"xyz": "X,Y,Z", "lms": "L,M,S", "srgb": "R',G',B'"}[space]
 	if err := csvmat.WriteFile(c.String(flagOut), out, header); err != nil {
 		return fail("%v", err)
+	}
+	if c.Bool(flagJSON) {
+		return writeJSON(c.App.Writer, struct {
+			Colours      int     `json:"colours"`
+			OutsideShare float64 `json:"outside_share"`
+		}{n, share})
 	}
 	return nil
 }

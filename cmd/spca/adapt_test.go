@@ -58,7 +58,8 @@ func adaptSetup(t *testing.T) (dir, pairs, model string) {
 	mustRun(t, "synth", "scenes", "--n", "30", "--seed", "7", "--size", "32x24", "--out", pairs)
 	model = filepath.Join(dir, "adapt.model")
 	_, stderr := mustRun(t, "adapt", "train", "--pairs", pairs, "--samples", "4000", "--out", model)
-	if !strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours, gamma 1") {
+	if !strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours (distinct at 6 bits: ") ||
+		!strings.Contains(stderr, "gamma 1") || strings.Contains(stderr, "warning") {
 		t.Errorf("train summary %q", stderr)
 	}
 	return dir, pairs, model
@@ -169,6 +170,29 @@ func TestAdaptWorkflow(t *testing.T) {
 	}
 	if h := firstLine(t, filepath.Join(dir, "mapped-xyz.csv")); h != "# X,Y,Z" {
 		t.Errorf("header %q", h)
+	}
+	// Outside the training colours: a warning and the share in JSON
+	// (grey and white are far from B's orange colours, the second colour
+	// is one of B's).
+	writeFile(t, csv, "0.5,0.5,0.5\n1,1,1\n0.3,0.2,0.1\n")
+	stdout, stderr := mustRun(t, "adapt", "map", "--model", model, "--space", "srgb", "--in", csv, "--out", filepath.Join(dir, "far.csv"), "--json")
+	var share struct {
+		Colours      int     `json:"colours"`
+		OutsideShare float64 `json:"outside_share"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &share); err != nil || share.Colours != 3 || share.OutsideShare < 0.6 {
+		t.Errorf("map --json: %q (%v)", stdout, err)
+	}
+	if !strings.Contains(stderr, "lie outside the training colours of B") {
+		t.Errorf("map: no warning on stderr: %q", stderr)
+	}
+	stdout, _ = mustRun(t, "adapt", "apply", "--model", model, "-o", filepath.Join(dir, "j.png"), inB, "--json")
+	var rep []struct {
+		Input        string  `json:"input"`
+		OutsideShare float64 `json:"outside_share"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep) != 1 || rep[0].Input != inB || !(rep[0].OutsideShare >= 0 && rep[0].OutsideShare < 0.05) {
+		t.Errorf("apply --json on a training-like image: %q (%v)", stdout, err)
 	}
 
 	// eval on the pairs with the model, JSON.
