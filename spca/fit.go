@@ -35,9 +35,9 @@ type Model struct {
 	fiber0Hi    int
 	curve1      polyline  // the drawn first curve (no frames)
 	tolN        float64   // forward tolerance, normalised units
-	restartU    []float64 // coarse lattice nodes for restarts (setRestartNodes)
-	restartX    []float64
-	restartTree *nodeTree // nearest of the restartX
+	// restart holds the coarse lattice nodes for restarts, built on the
+	// first restart (setRestartNodes): a decoder never restarts.
+	restart *restartNodesOnce
 	typical     []float64 // median training responses (SetTypical), or nil
 }
 

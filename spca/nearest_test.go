@@ -62,16 +62,17 @@ func TestNodeTree(t *testing.T) {
 	}
 	for gamma, m := range gammaModels(t, rng, 4) {
 		var qs [][]float64
-		n := len(m.restartX) / 4
+		_, restartX, _ := m.restartNodes()
+		n := len(restartX) / 4
 		for i := 0; i < 2000; i++ {
-			p := m.restartX[rng.IntN(n)*4:][:4]
+			p := restartX[rng.IntN(n)*4:][:4]
 			z := make([]float64, 4)
 			for j := range z {
 				z[j] = p[j] + 0.3*rng.NormFloat64()
 			}
 			qs = append(qs, z, p)
 		}
-		check(map[float64]string{0: "gamma 0 model", 1.0 / 3: "gamma 1/3 model"}[gamma], m.restartX, 4, qs)
+		check(map[float64]string{0: "gamma 0 model", 1.0 / 3: "gamma 1/3 model"}[gamma], restartX, 4, qs)
 	}
 }
 

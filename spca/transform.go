@@ -3,6 +3,7 @@ package spca
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -89,16 +90,31 @@ const restartNodes = 4096
 // coarse sub-lattice (see setRestartNodes): a restart only needs the right
 // basin, Newton does the rest.
 func (m *Model) nearestNode(z, u []float64) {
-	bi := m.restartTree.nearest(z)
-	copy(u, m.restartU[bi*m.d:(bi+1)*m.d])
+	r := m.restart
+	r.once.Do(func() { r.u, r.x, r.tree = m.restartNodes() })
+	bi := r.tree.nearest(z)
+	copy(u, r.u[bi*m.d:(bi+1)*m.d])
 }
 
-// setRestartNodes lists, once per model, the nodes nearestNode scans: at
+// restartNodesOnce holds the restart nodes of a model and of its copies
+// (WithScale), which share its lattice.
+type restartNodesOnce struct {
+	once sync.Once
+	u, x []float64
+	tree *nodeTree
+}
+
+// setRestartNodes prepares the restart nodes, built on the first restart:
+// they cost a tenth of loading a 4×4 codec model, which a decoder never
+// needs.
+func (m *Model) setRestartNodes() { m.restart = &restartNodesOnce{} }
+
+// restartNodes lists, once per model, the nodes nearestNode scans: at
 // most restartNodes nodes, every s_j-th node along axis j, with their
 // unfolded coordinates and positions. (Points off the training manifold,
 // such as the corners of a colour LUT, restart often, and gathering the
 // nodes on every restart was most of their cost.)
-func (m *Model) setRestartNodes() {
+func (m *Model) restartNodes() (restartU, restartX []float64, tree *nodeTree) {
 	l := &m.lat
 	d := m.d
 	step := make([]int, d)
@@ -119,15 +135,14 @@ func (m *Model) setRestartNodes() {
 			count *= (l.g[j] + step[j] - 1) / step[j]
 		}
 	}
-	m.restartU, m.restartX = nil, nil
 	idx := make([]int, d)
 	for {
 		off := 0
 		for j := 0; j < d; j++ {
 			off += idx[j] * l.strides[j]
-			m.restartU = append(m.restartU, l.lo[j]+float64(idx[j])*l.step[j])
+			restartU = append(restartU, l.lo[j]+float64(idx[j])*l.step[j])
 		}
-		m.restartX = append(m.restartX, l.x[off*d:(off+1)*d]...)
+		restartX = append(restartX, l.x[off*d:(off+1)*d]...)
 		j := d - 1
 		for ; j >= 0; j-- {
 			idx[j] += step[j]
@@ -140,7 +155,7 @@ func (m *Model) setRestartNodes() {
 			break
 		}
 	}
-	m.restartTree = newNodeTree(m.restartX, d)
+	return restartU, restartX, newNodeTree(restartX, d)
 }
 
 // newton runs at most maxIter damped Newton corrections from u.
