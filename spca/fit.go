@@ -28,17 +28,17 @@ type Model struct {
 	tstep     []float64   // table node spacing along each axis
 	// sameFibers[j]: every fiber of tables[j] is the same (gamma 0), so
 	// the metric of axis j does not depend on u_<j (see setSameFibers).
-	sameFibers  []bool
-	fiber0      []float64 // drawn part of the first curve at the lattice nodes
-	fiber0S     []float64 // their coordinates u_1
-	fiber0Lo    int       // lattice nodes of the drawn part
-	fiber0Hi    int
-	curve1      polyline  // the drawn first curve (no frames)
-	tolN        float64   // forward tolerance, normalised units
+	sameFibers []bool
+	fiber0     []float64 // drawn part of the first curve at the lattice nodes
+	fiber0S    []float64 // their coordinates u_1
+	fiber0Lo   int       // lattice nodes of the drawn part
+	fiber0Hi   int
+	curve1     polyline // the drawn first curve (no frames)
+	tolN       float64  // forward tolerance, normalised units
 	// restart holds the coarse lattice nodes for restarts, built on the
 	// first restart (setRestartNodes): a decoder never restarts.
 	restart *restartNodesOnce
-	typical     []float64 // median training responses (SetTypical), or nil
+	typical []float64 // median training responses (SetTypical), or nil
 }
 
 // Dim returns the dimension d of samples and responses.
