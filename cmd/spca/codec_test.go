@@ -162,6 +162,27 @@ func TestCodec(t *testing.T) {
 		}
 		mustRun(t, "decode", "--quiet", "--model", um, "-o", filepath.Join(dir, "u-knob.png"), knob)
 		wantError(t, []string{"encode", "--model", um, "--bpp", "1", "--step", "3", "-o", knob, test}, "mutually exclusive")
+		// codec eval --rd: the model's curve over steps, rates falling
+		// as the step grows; the external codecs found beside it.
+		stdout, _ := mustRun(t, "codec", "eval", "--rd", "--quiet", "--exact", "--json", "--model", um, "--images", test)
+		var rd struct {
+			Curves []struct {
+				Codec  string `json:"codec"`
+				Points []struct {
+					BPP  float64 `json:"bpp"`
+					Step float64 `json:"step"`
+				} `json:"points"`
+			} `json:"curves"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rd); err != nil || len(rd.Curves) == 0 || rd.Curves[0].Codec != "spca" {
+			t.Fatalf("codec eval --rd --json: %v\n%s", err, stdout)
+		}
+		pts := rd.Curves[0].Points
+		for i := 1; i < len(pts); i++ {
+			if !(pts[i].Step > pts[i-1].Step && pts[i].BPP < pts[i-1].BPP) {
+				t.Errorf("rd points %+v: the rate should fall as the step grows", pts)
+			}
+		}
 	})
 
 	t.Run("Chroma420", func(t *testing.T) {
