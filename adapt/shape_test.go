@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/testimages"
 )
 
 // lightness returns CIE L* of an sRGB-encoded colour (D65 white 100).
@@ -172,5 +173,43 @@ func TestDataWarnings(t *testing.T) {
 	far := []colorspace.LMS{SRGBToLMS(colorspace.SRGB{0.1, 0.9, 0.1}), SRGBToLMS(colorspace.SRGB{0.2, 0.2, 1})}
 	if s := m.OutsideShare(far); s != 1 {
 		t.Errorf("saturated green and blue: %.3f outside, want 1", s)
+	}
+}
+
+// TestWhites: whites default to the white patch of each environment's
+// colours, and LuminanceRatio sets Y_A / Y_B while keeping B's
+// chromaticity.
+func TestWhites(t *testing.T) {
+	ta, tb := testimages.SceneSet(20, trainW, trainH, trainSeed)
+	xa, err := SampleLMS(ta, 3000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb, err := SampleLMS(tb, 3000, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, sb := testimages.SceneWhites()
+	ea, eb := EstimateWhite(xa), EstimateWhite(xb)
+	t.Logf("estimated whites A %.3f (scene %.3f), B %.3f (scene %.3f)", ea, sa, eb, sb)
+	for i, p := range [][2]colorspace.XYZ{{ea, sa}, {eb, sb}} {
+		// The brightest surfaces are near the true white in chromaticity.
+		ce, ct := p[0][0]/p[0][1], p[1][0]/p[1][1]
+		if math.Abs(ce-ct) > 0.1*ct || p[0][1] > p[1][1]*1.05 || p[0][1] < 0.4*p[1][1] {
+			t.Errorf("environment %c: white %v, scene white %v", "AB"[i], p[0], p[1])
+		}
+	}
+	o := DefaultOptions()
+	o.NoLUT = true
+	o.LuminanceRatio = 1.25
+	m, err := TrainSamples(xa, xb, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.LuminanceRatio(); math.Abs(r-1.25) > 1e-12 {
+		t.Errorf("luminance ratio %v, want 1.25", r)
+	}
+	if m.WhiteA != ea || math.Abs(m.WhiteB[0]/m.WhiteB[1]-eb[0]/eb[1]) > 1e-12 {
+		t.Errorf("whites %v %v from estimates %v %v", m.WhiteA, m.WhiteB, ea, eb)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -45,10 +47,17 @@ type Options struct {
 	// Seed fixes the pixel samples.
 	Seed uint64
 	// WhiteA and WhiteB are the tristimulus values, as encoded in the
-	// images, of a white surface in environments A and B, for the
-	// Bradford and CAT02 oracles. Zero values mean the CIE white points of
-	// D65 and illuminant A with Y = 1.
+	// images, of a white surface in environments A and B, for the von
+	// Kries oracles (Bradford, CAT02, ...). A zero value means the white
+	// estimated from the environment's training colours (EstimateWhite),
+	// not a fixed illuminant: a fixed pair of whites also fixes how much
+	// darker B is than A (the generated scenes' whites say 1.845 times),
+	// which holds for no other data.
 	WhiteA, WhiteB colorspace.XYZ
+	// LuminanceRatio, if > 0, is the ratio Y_A / Y_B of the luminances of
+	// the two whites: WhiteB is scaled to give it (its chromaticity is
+	// kept). 0 keeps the ratio the whites give.
+	LuminanceRatio float64
 	// NoLUT skips tabulating the SPCA mapping at training time
 	// (Model.LUT), which takes about a second.
 	NoLUT bool
@@ -206,10 +215,17 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		return nil, err
 	}
 	if m.WhiteA == (colorspace.XYZ{}) {
-		m.WhiteA = colorspace.WhitePoint(colorspace.IlluminantD65())
+		m.WhiteA = EstimateWhite(a)
 	}
 	if m.WhiteB == (colorspace.XYZ{}) {
-		m.WhiteB = colorspace.WhitePoint(colorspace.IlluminantA())
+		m.WhiteB = EstimateWhite(b)
+	}
+	if r := o.LuminanceRatio; r > 0 {
+		if !(m.WhiteB[1] > 0) || math.IsInf(r, 0) {
+			return nil, fmt.Errorf("adapt: luminance ratio %v: white B %v has no luminance", r, m.WhiteB)
+		}
+		k := m.WhiteA[1] / (r * m.WhiteB[1])
+		m.WhiteB = colorspace.XYZ{m.WhiteB[0] * k, m.WhiteB[1] * k, m.WhiteB[2] * k}
 	}
 	if !o.NoLUT {
 		mp, _ := m.Mapper(SPCA)
@@ -218,6 +234,51 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// whiteShare is the share of the brightest training colours EstimateWhite
+// averages.
+const whiteShare = 0.01
+
+// EstimateWhite estimates the white of an environment from its LMS
+// colours (rows of x) by the white-patch rule: the mean XYZ of the
+// brightest 1 % (by luminance), the surfaces that reflect the most light.
+func EstimateWhite(x mat.Matrix) colorspace.XYZ {
+	n, _ := x.Dims()
+	if n == 0 {
+		return colorspace.XYZ{}
+	}
+	ys := make([]float64, n)
+	for i := range n {
+		ys[i] = luminance(colorspace.LMS{x.At(i, 0), x.At(i, 1), x.At(i, 2)})
+	}
+	sorted := append([]float64(nil), ys...)
+	sort.Float64s(sorted)
+	k := max(1, int(whiteShare*float64(n)))
+	cut := sorted[n-k]
+	var sum colorspace.LMS
+	cnt := 0
+	for i := range n {
+		if ys[i] >= cut {
+			for c := range 3 {
+				sum[c] += x.At(i, c)
+			}
+			cnt++
+		}
+	}
+	for c := range 3 {
+		sum[c] /= float64(cnt)
+	}
+	return sum.XYZ()
+}
+
+// LuminanceRatio returns Y_A / Y_B of the model's whites: how much
+// brighter the oracles take A's light to be.
+func (m *Model) LuminanceRatio() float64 {
+	if !(m.WhiteB[1] > 0) {
+		return 0
+	}
+	return m.WhiteA[1] / m.WhiteB[1]
 }
 
 // Warnings returns the reasons to distrust the model found at training

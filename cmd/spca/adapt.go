@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/png"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,8 +99,9 @@ func trainFlags() []cli.Flag {
 		&cli.Float64Flag{Name: flagConditioning, Value: def.SPCA.Conditioning, Usage: "SPCA share of the colours a secondary curve's density is estimated from, in (0, 1]"},
 		&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "pixels sampled from each environment"},
 		&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the pixel samples"},
-		&cli.StringFlag{Name: flagWhiteA, Value: wa, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford, cat02, von-kries and cat16 oracles (default: the generated scenes' D65 white)"},
-		&cli.StringFlag{Name: flagWhiteB, Value: wb, Usage: "`X,Y,Z` of a white surface in environment B (default: the generated scenes' illuminant-A white)"},
+		&cli.StringFlag{Name: flagWhiteA, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford, cat02, von-kries and cat16 oracles (default: estimated from A's training colours, the mean of the brightest 1 %; eval on generated scenes: their D65 white " + wa + ")"},
+		&cli.StringFlag{Name: flagWhiteB, Usage: "`X,Y,Z` of a white surface in environment B (default: estimated from B's training colours; eval on generated scenes: their illuminant-A white " + wb + ")"},
+		&cli.Float64Flag{Name: flagLuminanceRatio, Usage: "luminance of A's white over B's, Y_A/Y_B (B's white is scaled to it); 0: as the whites give"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
 	}
 }
@@ -120,13 +123,32 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	}
 	o.Seed = c.Uint64(flagSeed)
 	o.SPCA.Workers = c.Int(flagWorkers)
-	if o.WhiteA, err = parseWhite(c.String(flagWhiteA)); err != nil {
-		return o, fail("--%s: %v", flagWhiteA, err)
+	if c.String(flagWhiteA) != "" {
+		if o.WhiteA, err = parseWhite(c.String(flagWhiteA)); err != nil {
+			return o, fail("--%s: %v", flagWhiteA, err)
+		}
 	}
-	if o.WhiteB, err = parseWhite(c.String(flagWhiteB)); err != nil {
-		return o, fail("--%s: %v", flagWhiteB, err)
+	if c.String(flagWhiteB) != "" {
+		if o.WhiteB, err = parseWhite(c.String(flagWhiteB)); err != nil {
+			return o, fail("--%s: %v", flagWhiteB, err)
+		}
+	}
+	o.LuminanceRatio = c.Float64(flagLuminanceRatio)
+	if r := o.LuminanceRatio; !(r >= 0) || math.IsInf(r, 0) {
+		return o, fail("--%s: %v is not a positive ratio (0: as the whites give)", flagLuminanceRatio, r)
 	}
 	return o, nil
+}
+
+// whiteSource says where the whites of a training came from.
+func whiteSource(c *cli.Context) string {
+	switch {
+	case c.String(flagWhiteA) != "" && c.String(flagWhiteB) != "":
+		return "given"
+	case c.String(flagWhiteA) == "" && c.String(flagWhiteB) == "":
+		return "estimated from the training colours"
+	}
+	return "one given, one estimated"
 }
 
 // parseWhite parses "X,Y,Z" with positive finite values.
@@ -204,6 +226,11 @@ func runAdaptTrain(c *cli.Context) error {
 			}
 			if err := model.Save(out); err != nil {
 				return fail("%s", withPathC(out, err))
+			}
+			if !quiet(c) {
+				fmt.Fprintf(c.App.ErrWriter, "%s: whites A %.4g,%.4g,%.4g and B %.4g,%.4g,%.4g (%s): A's light %.3g times as bright as B's\n",
+					name, model.WhiteA[0], model.WhiteA[1], model.WhiteA[2], model.WhiteB[0], model.WhiteB[1], model.WhiteB[2],
+					whiteSource(c), model.LuminanceRatio())
 			}
 			for _, w := range model.Warnings() {
 				fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
@@ -458,7 +485,7 @@ func applyOne(in, out string, model *adapt.Model, mapper adapt.Mapper, lut *adap
 	if err != nil {
 		return 0, fail("%s: %s", in, adaptBrief(err))
 	}
-	if err := patches.Save(out, res); err != nil {
+	if err := patches.Save(out, res, patches.PNGCompression(png.BestSpeed)); err != nil {
 		return 0, fail("%s", withPathC(out, err))
 	}
 	return share, nil
@@ -667,6 +694,16 @@ func runAdaptEval(c *cli.Context) error {
 	opt, err := trainOptions(c)
 	if err != nil {
 		return err
+	}
+	if !c.IsSet(flagPairs) {
+		// Generated scenes: the true whites are known.
+		sa, sb := testimages.SceneWhites()
+		if c.String(flagWhiteA) == "" {
+			opt.WhiteA = sa
+		}
+		if c.String(flagWhiteB) == "" {
+			opt.WhiteB = sb
+		}
 	}
 	bars := newProgress(c)
 	opt.SPCA.Progress = bars.callback()

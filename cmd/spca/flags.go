@@ -61,16 +61,17 @@ const (
 
 // Flag names of the adapt commands and of synth scenes.
 const (
-	flagEnvA      = "env-a"
-	flagEnvB      = "env-b"
-	flagPairs     = "pairs"
-	flagWhiteA    = "white-a"
-	flagWhiteB    = "white-b"
-	flagMethod    = "method"
-	flagLUTSize   = "lut-size"
-	flagSize      = "size"
-	flagSpace     = "space"
-	flagMaxPixels = "max-pixels"
+	flagEnvA           = "env-a"
+	flagEnvB           = "env-b"
+	flagPairs          = "pairs"
+	flagWhiteA         = "white-a"
+	flagWhiteB         = "white-b"
+	flagLuminanceRatio = "luminance-ratio"
+	flagMethod         = "method"
+	flagLUTSize        = "lut-size"
+	flagSize           = "size"
+	flagSpace          = "space"
+	flagMaxPixels      = "max-pixels"
 )
 
 // Flag names of the figures command.
