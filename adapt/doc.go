@@ -54,7 +54,8 @@
 //	               axes paired by order of variance, signs agreeing
 //	grayworld      von Kries: each cone scaled by mean_A / mean_B of the training colours
 //	bradford       linearised Bradford from the white of B to the white of A (an oracle:
-//	               it needs the true lights; Options.WhiteA/WhiteB)
+//	               it needs the true lights, Options.WhiteA/WhiteB; by default each
+//	               white is estimated from the training colours, EstimateWhite)
 //	cat02          the same with CIECAM02's CAT02 matrix
 //	von-kries      the same with the Hunt–Pointer–Estévez cone matrix (colour-science's "Von Kries")
 //	cat16          the same with CAM16's M16 matrix
