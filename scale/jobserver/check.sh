@@ -11,7 +11,8 @@ mkdir -p "$w"
 go build -o "$w/prism" github.com/apache/beam/sdks/v2/go/cmd/prism
 go build -o "$w/boot" github.com/apache/beam/sdks/v2/go/container
 # boot-unquote runs in prism's environment: BEAM_BOOT is set for prism.
-BEAM_BOOT="$w/boot" "$w/prism" --job_port 8173 --serve_http=false >"$w/prism.log" 2>&1 &
+# It writes pipeline_options.json in its working directory: run it in $w.
+(cd "$w" && BEAM_BOOT="$w/boot" exec "$w/prism" --job_port 8173 --serve_http=false >"$w/prism.log" 2>&1) &
 trap 'kill $!' EXIT
 sleep 3
 rm -rf "$w/out-loopback" "$w/out-process"
