@@ -90,7 +90,8 @@ func readModel(ctx context.Context, c *Config) (*model, error) {
 	sum := sha256.Sum256(data)
 	m := &model{id: hex.EncodeToString(sum[:]), mapper: mapper}
 	if !c.Exact {
-		if m.lut, err = adapt.BuildLUT(mapper, c.lutSize(), nil); err != nil {
+		// As spca adapt apply: the LUT stored in the model when it fits.
+		if m.lut, err = am.LUTFor(method, c.lutSize(), nil); err != nil {
 			return nil, fmt.Errorf("model %s: %v", c.Model, brief(err))
 		}
 	}
@@ -159,7 +160,7 @@ func (m *model) run(ctx context.Context, c *Config, t Task, data []byte, r *Reco
 			}
 			return fmt.Errorf("%s: %v", t.Input, brief(err))
 		}
-		return savePNG(ctx, t.Output, img, r)
+		return savePNG(ctx, t.Output, img, png.DefaultCompression, r)
 	}
 	img, err := patches.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -202,7 +203,8 @@ func (m *model) run(ctx context.Context, c *Config, t Task, data []byte, r *Reco
 		if err != nil {
 			return fmt.Errorf("%s: %v", t.Input, brief(err))
 		}
-		if err := savePNG(ctx, t.Output, res, r); err != nil {
+		// spca adapt apply writes its PNGs at BestSpeed.
+		if err := savePNG(ctx, t.Output, res, png.BestSpeed, r); err != nil {
 			return err
 		}
 		r.DE = meanDeltaE(img, res)
@@ -210,14 +212,14 @@ func (m *model) run(ctx context.Context, c *Config, t Task, data []byte, r *Reco
 	return nil
 }
 
-// savePNG writes img as PNG as spca decode and adapt apply do
-// (patches.Save: the default compression, atomically).
-func savePNG(ctx context.Context, out string, img image.Image, r *Record) error {
+// savePNG writes img as PNG at the compression level as spca decode and
+// adapt apply do (patches.Save, atomically).
+func savePNG(ctx context.Context, out string, img image.Image, level png.CompressionLevel, r *Record) error {
 	if isLocal(out) {
 		if err := os.MkdirAll(dirOf(out), 0o755); err != nil {
 			return err
 		}
-		if err := patches.Save(out, img); err != nil {
+		if err := patches.Save(out, img, patches.PNGCompression(level)); err != nil {
 			return fmt.Errorf("%s: %v", out, brief(err))
 		}
 		fi, err := os.Stat(out)
@@ -228,7 +230,7 @@ func savePNG(ctx context.Context, out string, img image.Image, r *Record) error 
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: level}).Encode(&buf, img); err != nil {
 		return fmt.Errorf("%s: %v", out, err)
 	}
 	r.Bytes = int64(buf.Len())
