@@ -2,6 +2,7 @@ package spca_test
 
 import (
 	"math"
+	"os"
 	"sort"
 	"testing"
 
@@ -211,9 +212,14 @@ func TestMetricOrdering(t *testing.T) {
 
 // Acceptance 2: the noisy swiss roll (2000 points) unfolds: r1 follows the
 // angle and r2 the height (either order), which linear PCA cannot do.
-// Noise 1.0 is reported: there Isomap (best 0.10) and LLE (0.33) fail.
+// Noise 1.0 is reported with SPCA_LONG=1: there Isomap (best 0.10) and LLE
+// (0.33) fail.
 func TestUnfoldingSwissRoll(t *testing.T) {
-	for _, noise := range []float64{0.5, 1.0} {
+	noises := []float64{0.5}
+	if os.Getenv("SPCA_LONG") != "" {
+		noises = append(noises, 1.0) // reported, not asserted: SPCA_LONG only
+	}
+	for _, noise := range noises {
 		s := testimages.SwissRoll(2000, noise, 1)
 		ang := measure.Column(s.Latent, 0)
 		h := measure.Column(s.Latent, 1)
