@@ -691,6 +691,9 @@ func runAdaptEval(c *cli.Context) error {
 		return err
 	}
 	name := commandName(c)
+	if n := c.Int(flagMaxPixels); n < 0 {
+		return fail("%s: --%s %d is out of its range [0, ∞) (0: all pixels)", name, flagMaxPixels, n)
+	}
 	opt, err := trainOptions(c)
 	if err != nil {
 		return err

@@ -164,6 +164,11 @@ func runCodecTrain(c *cli.Context) error {
 	opt.Samples = c.Int(flagSamples)
 	opt.Seed = c.Uint64(flagSeed)
 	opt.SPCA.K = c.Float64(flagK)
+	if k := opt.SPCA.K; !(k > 0 && k <= 1) {
+		// codec.TrainOptions reads K = 0 as its default: refuse it here,
+		// where the help promises (0, 1].
+		return fail("%s: --%s %s is out of its range (0, 1]", name, flagK, formatFloat(k))
+	}
 	opt.SPCA.Bandwidth = c.Float64(flagBandwidth)
 	opt.SPCA.Conditioning = c.Float64(flagConditioning)
 	opt.SPCA.Neighbours = c.Float64(flagNeighbours)

@@ -68,6 +68,11 @@ func TestPixelBudget(t *testing.T) {
 func TestFlagRanges(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m")
+	imgs := filepath.Join(dir, "images")
+	if err := os.Mkdir(imgs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saveTexture(t, filepath.Join(imgs, "a.png"), 1)
 	for _, args := range [][]string{
 		{"codec", "train", "--images", dir, "--patch", "0", "--out", out},
 		{"codec", "train", "--images", dir, "--patch", "16", "--out", out},
@@ -79,6 +84,8 @@ func TestFlagRanges(t *testing.T) {
 		{"fit", "--in", out, "--workers", "-1", "--out", out},
 		{"encode", "--model", out, "-o", out + ".spc", out, "--max-pixels", "-3"}, // after the positional argument
 		{"adapt", "apply", "--model", out, "-o", out + ".png", out, "--workers", "-1"},
+		{"codec", "train", "--images", imgs, "--k", "0", "--out", out}, // codec's K = 0 means its default
+		{"adapt", "eval", "--max-pixels", "-1"},                        // a subsample size here, 0: all
 	} {
 		wantError(t, args, "out of its range")
 	}
