@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
@@ -80,9 +81,10 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// FuzzRead checks that Read never panics and that what it accepts
-// predicts. Inputs are tried as given and with their checksum recomputed,
-// so that mutations reach the fields behind it.
+// FuzzRead checks that Read never panics, allocates at most
+// hostile.Bound of its input, and that what it accepts predicts. Inputs
+// are tried as given and with their checksum recomputed, so that
+// mutations reach the fields behind it.
 func FuzzRead(f *testing.F) {
 	for _, metric := range []Metric{Euclidean, SPCA} {
 		c, _ := smallClassifier(f, metric)
@@ -91,7 +93,9 @@ func FuzzRead(f *testing.F) {
 	q := mat.NewDense(1, 2, []float64{0.5, 0.25})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range [][]byte{data, checksum.Refresh(data)} {
-			c, err := Read(bytes.NewReader(in))
+			var c *Classifier
+			var err error
+			hostile.Check(t, "Read", len(in), func() { c, err = Read(bytes.NewReader(in)) })
 			if err != nil {
 				continue
 			}
