@@ -44,47 +44,77 @@ func Tune(data mat.Matrix, base Options, grid TuneGrid) (TuneResult, error) {
 	if len(grid.K) == 0 && len(grid.Tau) == 0 && len(grid.Q) == 0 {
 		grid = DefaultTuneGrid()
 	}
-	if len(grid.K) == 0 {
-		grid.K = []float64{base.K}
-	}
-	if len(grid.Tau) == 0 {
-		grid.Tau = []float64{base.Tau}
-	}
-	if len(grid.Q) == 0 {
-		grid.Q = []float64{base.Q}
-	}
-	var res TuneResult
-	res.Error = math.Inf(1)
-	var firstErr error
+	grid = grid.orBase(base)
+	t := newTuneTable()
 	for _, k := range grid.K {
 		for _, tau := range grid.Tau {
 			for _, q := range grid.Q {
 				o := base
 				o.K, o.Tau, o.Q = k, tau, q
 				e, err := projectionError(data, o)
-				if err != nil {
-					if _, bad := err.(*OptionError); bad {
-						return TuneResult{}, err
-					}
-					if firstErr == nil {
-						firstErr = err
-					}
-					e = math.Inf(1)
-				}
-				res.Table = append(res.Table, TunePoint{k, tau, q, e})
-				if e < res.Error {
-					res.Error, res.Best = e, o
+				if err := t.add(TunePoint{k, tau, q, e}, o, err); err != nil {
+					return TuneResult{}, err
 				}
 			}
 		}
 	}
-	if math.IsInf(res.Error, 1) {
-		if firstErr == nil {
-			firstErr = &DataError{"no grid point drew a first curve"}
-		}
-		return res, firstErr
+	return t.result("no grid point drew a first curve")
+}
+
+// orBase returns g with each empty axis set to base's value.
+func (g TuneGrid) orBase(base Options) TuneGrid {
+	if len(g.K) == 0 {
+		g.K = []float64{base.K}
 	}
-	return res, nil
+	if len(g.Tau) == 0 {
+		g.Tau = []float64{base.Tau}
+	}
+	if len(g.Q) == 0 {
+		g.Q = []float64{base.Q}
+	}
+	return g
+}
+
+// tuneTable collects the grid points of a tuning run. A point whose fit
+// fails scores +Inf and the search goes on (the first such failure is
+// reported if no point succeeds); invalid options end it.
+type tuneTable struct {
+	res      TuneResult
+	firstErr error
+}
+
+func newTuneTable() *tuneTable {
+	return &tuneTable{res: TuneResult{Error: math.Inf(1)}}
+}
+
+// add records point p, measured with options o; err is its fit's error.
+func (t *tuneTable) add(p TunePoint, o Options, err error) error {
+	if err != nil {
+		if _, bad := err.(*OptionError); bad {
+			return err
+		}
+		if t.firstErr == nil {
+			t.firstErr = err
+		}
+		p.Error = math.Inf(1)
+	}
+	t.res.Table = append(t.res.Table, p)
+	if p.Error < t.res.Error {
+		t.res.Error, t.res.Best = p.Error, o
+	}
+	return nil
+}
+
+// result returns the table and its best point, or an error (the first
+// fit's failure, else a DataError of msg) if no point scored.
+func (t *tuneTable) result(msg string) (TuneResult, error) {
+	if math.IsInf(t.res.Error, 1) {
+		if t.firstErr == nil {
+			t.firstErr = &DataError{msg}
+		}
+		return t.res, t.firstErr
+	}
+	return t.res, nil
 }
 
 // projectionError draws the first curve with o and returns the RMS
@@ -148,15 +178,7 @@ func TuneReduced(data mat.Matrix, base Options, grid TuneGrid, k int) (TuneResul
 		grid = DefaultTuneGrid()
 		grid.Q = nil
 	}
-	if len(grid.K) == 0 {
-		grid.K = []float64{base.K}
-	}
-	if len(grid.Tau) == 0 {
-		grid.Tau = []float64{base.Tau}
-	}
-	if len(grid.Q) == 0 {
-		grid.Q = []float64{base.Q}
-	}
+	grid = grid.orBase(base)
 	x := data
 	if n > 2*TuneReducedSamples {
 		x = subsampleRows(data, 2*TuneReducedSamples, base.Seed)
@@ -180,13 +202,12 @@ func TuneReduced(data mat.Matrix, base Options, grid TuneGrid, k int) (TuneResul
 	progress := base.Progress
 	fitOpt.Progress = nil
 	total := len(grid.K) * len(grid.Tau) * len(grid.Q)
-	res := TuneResult{Error: math.Inf(1)}
-	var firstErr error
+	t := newTuneTable()
 	for _, kk := range grid.K {
 		for _, tau := range grid.Tau {
 			for _, q := range grid.Q {
 				if progress != nil {
-					progress("tune", len(res.Table), total)
+					progress("tune", len(t.res.Table), total)
 				}
 				o := fitOpt
 				// The half has half the samples: twice the share keeps
@@ -197,20 +218,10 @@ func TuneReduced(data mat.Matrix, base Options, grid TuneGrid, k int) (TuneResul
 				if err == nil {
 					e, err = m.reducedError(fitX, testX, k)
 				}
-				if err != nil {
-					if _, bad := err.(*OptionError); bad {
-						return TuneResult{}, err
-					}
-					if firstErr == nil {
-						firstErr = err
-					}
-					e = math.Inf(1)
-				}
-				res.Table = append(res.Table, TunePoint{kk, tau, q, e})
-				if e < res.Error {
-					best := base
-					best.K, best.Tau, best.Q = kk, tau, q
-					res.Error, res.Best = e, best
+				best := base
+				best.K, best.Tau, best.Q = kk, tau, q
+				if err := t.add(TunePoint{kk, tau, q, e}, best, err); err != nil {
+					return TuneResult{}, err
 				}
 			}
 		}
@@ -218,13 +229,7 @@ func TuneReduced(data mat.Matrix, base Options, grid TuneGrid, k int) (TuneResul
 	if progress != nil {
 		progress("tune", total, total)
 	}
-	if math.IsInf(res.Error, 1) {
-		if firstErr == nil {
-			firstErr = &DataError{"no grid point could be fitted"}
-		}
-		return res, firstErr
-	}
-	return res, nil
+	return t.result("no grid point could be fitted")
 }
 
 // subsampleRows returns m rows of x chosen without replacement with the
