@@ -9,26 +9,13 @@ import (
 
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
-	"github.com/spcalab/spca/testimages"
 )
 
 // Issue 23: an adaptation model whose embedded SPCA model declares a
 // lattice of 2^26 nodes and holds none is refused within the allocation
 // bound (it used to allocate gigabytes in adapt apply).
 func TestReadHostileLattice(t *testing.T) {
-	a, b := testimages.SceneSet(20, 16, 12, trainSeed)
-	o := testOptions()
-	o.Samples = 1500
-	o.SPCA.Resolution = 512
-	m, err := Train(a, b, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	good := buf.Bytes()
+	good := smallModelFile(t)
 	at := bytes.Index(good, []byte("SPCAmodl"))
 	n := int(binary.LittleEndian.Uint64(good[at-8:]))
 	lattice, err := hostile.SPCALattice(good[at : at+n])

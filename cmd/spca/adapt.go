@@ -199,9 +199,9 @@ func runAdaptTrain(c *cli.Context) error {
 	if err := requireFlags(c, flagOut); err != nil {
 		return err
 	}
-	out := c.String(flagOut)
-	if out == stdio {
-		return fail("%s: --%s must name a file; models are binary", name, flagOut)
+	out, err := binaryOutput(c, "models")
+	if err != nil {
+		return err
 	}
 	opt, err := trainOptions(c)
 	if err != nil {

@@ -248,9 +248,9 @@ func runClassifyTrain(c *cli.Context) error {
 	if err := requireFlags(c, flagIn, flagOut); err != nil {
 		return err
 	}
-	out := c.String(flagOut)
-	if out == stdio {
-		return fail("classify train: --%s must name a file; classifiers are binary", flagOut)
+	out, err := binaryOutput(c, "classifiers")
+	if err != nil {
+		return err
 	}
 	cl, err := trainClassifier(c, c.String(flagIn))
 	if err != nil {

@@ -129,9 +129,9 @@ func runCodecTrain(c *cli.Context) error {
 		return err
 	}
 	name := commandName(c)
-	out := c.String(flagOut)
-	if out == stdio {
-		return fail("%s: --%s must name a file; models are binary", name, flagOut)
+	out, err := binaryOutput(c, "models")
+	if err != nil {
+		return err
 	}
 	opt := codec.DefaultTrainOptions()
 	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {

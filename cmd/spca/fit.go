@@ -35,9 +35,9 @@ func runFit(c *cli.Context) error {
 	if err := requireFlags(c, flagIn, flagOut); err != nil {
 		return err
 	}
-	out := c.String(flagOut)
-	if out == stdio {
-		return fail("fit: --%s must name a file; models are binary", flagOut)
+	out, err := binaryOutput(c, "models")
+	if err != nil {
+		return err
 	}
 	opt, err := fitOptions(c)
 	if err != nil {

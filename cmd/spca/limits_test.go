@@ -93,3 +93,18 @@ func TestFlagRanges(t *testing.T) {
 		t.Error("an output was written")
 	}
 }
+
+// Binary files cannot go to standard output: each writer of one says so
+// before any work (binaryOutput).
+func TestBinaryOutputNotStdout(t *testing.T) {
+	dir := t.TempDir()
+	saveTexture(t, filepath.Join(dir, "a.png"), 1)
+	for _, args := range [][]string{
+		{"fit", "--in", filepath.Join(dir, "d.csv"), "-o", "-"},
+		{"classify", "train", "--in", filepath.Join(dir, "d.csv"), "-o", "-"},
+		{"codec", "train", "--images", dir, "-o", "-"},
+		{"adapt", "train", "--env-a", dir, "--env-b", dir, "-o", "-"},
+	} {
+		wantError(t, args, "--out must name a file")
+	}
+}

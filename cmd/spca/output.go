@@ -6,7 +6,19 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 )
+
+// binaryOutput returns the --out of a command that writes a binary file
+// (what: "models", "classifiers"), which standard output cannot take.
+func binaryOutput(c *cli.Context, what string) (string, error) {
+	out := c.String(flagOut)
+	if out == stdio {
+		return "", fail("%s: --%s must name a file; %s are binary", commandName(c), flagOut, what)
+	}
+	return out, nil
+}
 
 // formatFloat formats v in the shortest form that reads back exactly.
 func formatFloat(v float64) string {
