@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -97,8 +98,46 @@ func RateSweep(m *Model, images []image.Image, steps []float64, o *Options) ([]R
 		if err != nil {
 			return nil, err
 		}
-		r.Method, r.Step = fmt.Sprintf("spca step %.3g", s), s
+		r.Method, r.Step = fmt.Sprintf("%s step %.3g", sweepName(m), s), s
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// sweepName names the rows of a RateSweep of m: "spca", or "pca" for a
+// model without SPCA (PCABaseline).
+func sweepName(m *Model) string {
+	for _, c := range m.Channels {
+		if c.SPCA != nil {
+			return "spca"
+		}
+	}
+	return "pca"
+}
+
+// QualityGap returns, for each point of test, its quality minus ref's at
+// the same rate, ref's quality interpolated linearly in the logarithm of
+// the rate between its two nearest points (NaN where the rate is outside
+// ref's range): the comparison "at every rate point" of two curves
+// measured over the same settings.
+func QualityGap(ref, test []RDPoint) []float64 {
+	r := append([]RDPoint(nil), ref...)
+	sort.Slice(r, func(i, j int) bool { return r[i].BPP < r[j].BPP })
+	out := make([]float64, len(test))
+	for i, t := range test {
+		out[i] = math.NaN()
+		for k := 1; k < len(r); k++ {
+			a, b := r[k-1], r[k]
+			if !(t.BPP >= a.BPP && t.BPP <= b.BPP) || !(a.BPP > 0) {
+				continue
+			}
+			f := 0.0
+			if b.BPP > a.BPP {
+				f = math.Log(t.BPP/a.BPP) / math.Log(b.BPP/a.BPP)
+			}
+			out[i] = t.Quality - (a.Quality + f*(b.Quality-a.Quality))
+			break
+		}
+	}
+	return out
 }

@@ -61,3 +61,14 @@ func TestBDRate(t *testing.T) {
 		t.Error("disjoint curves accepted")
 	}
 }
+
+func TestQualityGap(t *testing.T) {
+	ref := []RDPoint{{1, 30}, {2, 34}, {4, 38}}
+	got := QualityGap(ref, []RDPoint{{2, 35}, {math.Sqrt2, 31}, {8, 40}, {0.5, 20}})
+	want := []float64{1, -1, math.NaN(), math.NaN()}
+	for i := range want {
+		if math.IsNaN(want[i]) != math.IsNaN(got[i]) || (!math.IsNaN(want[i]) && math.Abs(got[i]-want[i]) > 1e-9) {
+			t.Errorf("gap %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -180,6 +181,21 @@ func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*
 		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, Train: c.Train, Bins: make([]int, c.Dims())})
 	}
 	return v, v.setResolution(total, step)
+}
+
+// PCABaseline returns the linear baseline of m, a model in the
+// entropy-constrained mode: the same PCA, training sample, dead-zone
+// quantisers of the same step on every coefficient, outlier coding and
+// entropy coder, without SPCA. RateSweep of both over the same steps
+// compares the transforms with the same machinery at every rate.
+func PCABaseline(m *Model) (*Model, error) {
+	if m.Step == 0 {
+		return nil, errors.New("codec: the PCA baseline of a rate sweep needs a model in the entropy-constrained mode")
+	}
+	if m.base != nil {
+		m = m.base
+	}
+	return m.pcaBaseline(0, m.Step)
 }
 
 // pcaBaseline is the linear baseline: the same PCA with a Lloyd–Max

@@ -174,7 +174,7 @@ func TestCodec(t *testing.T) {
 				} `json:"points"`
 			} `json:"curves"`
 		}
-		if err := json.Unmarshal([]byte(stdout), &rd); err != nil || len(rd.Curves) == 0 || rd.Curves[0].Codec != "spca" {
+		if err := json.Unmarshal([]byte(stdout), &rd); err != nil || len(rd.Curves) < 2 || rd.Curves[0].Codec != "spca" || rd.Curves[1].Codec != "pca" {
 			t.Fatalf("codec eval --rd --json: %v\n%s", err, stdout)
 		}
 		pts := rd.Curves[0].Points

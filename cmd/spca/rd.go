@@ -31,7 +31,46 @@ type rdCurve struct {
 	BDPSNR  *number          `json:"bd_rate_psnr_percent,omitempty"`
 	BDSSIM  *number          `json:"bd_rate_ssim_percent,omitempty"`
 	BDError string           `json:"bd_error,omitempty"`
+	// VsPCA is, for the spca curve, the comparison with the pca curve
+	// (same quantisers and entropy coder over the same steps).
+	VsPCA   *rdVersus `json:"vs_pca,omitempty"`
 	results []codec.Result
+}
+
+// rdVersus compares a curve with a reference curve: BD-rates, and the
+// quality gaps at each of the curve's rate points (positive: ahead).
+type rdVersus struct {
+	Ref      string   `json:"ref"`
+	BDPSNR   *number  `json:"bd_rate_psnr_percent,omitempty"`
+	BDSSIM   *number  `json:"bd_rate_ssim_percent,omitempty"`
+	BDError  string   `json:"bd_error,omitempty"`
+	GapPSNR  []number `json:"psnr_gap_db"`
+	GapSSIM  []number `json:"ssim_gap"`
+	AheadAll bool     `json:"ahead_at_every_point"`
+}
+
+// versus records in cv its comparison with ref.
+func versus(cv, ref *rdCurve) {
+	v := &rdVersus{Ref: ref.Codec, AheadAll: true}
+	p, err1 := codec.BDRate(points(ref.results, false), points(cv.results, false))
+	s, err2 := codec.BDRate(points(ref.results, true), points(cv.results, true))
+	if err := firstErr(err1, err2); err != nil {
+		v.BDError = err.Error()
+	} else {
+		np, ns := number(p), number(s)
+		v.BDPSNR, v.BDSSIM = &np, &ns
+	}
+	gp := codec.QualityGap(points(ref.results, false), points(cv.results, false))
+	gs := codec.QualityGap(points(ref.results, true), points(cv.results, true))
+	for i := range gp {
+		v.GapPSNR = append(v.GapPSNR, number(gp[i]))
+		v.GapSSIM = append(v.GapSSIM, number(gs[i]))
+		// A point outside ref's rates (NaN) is not a win.
+		if !(gp[i] > 0 && gs[i] > 0) {
+			v.AheadAll = false
+		}
+	}
+	cv.VsPCA = v
 }
 
 // rdCurves measures the model over steps and every installed external
@@ -46,6 +85,19 @@ func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(st
 		return nil, err
 	}
 	curves := []*rdCurve{{Codec: "spca", results: spc}}
+	// The linear baseline with the same machinery (PCA, quantisers,
+	// outliers, entropy coder) over the same steps.
+	base, err := codec.PCABaseline(model)
+	if err != nil {
+		return nil, err
+	}
+	pca, err := codec.RateSweep(base, images, steps, nil)
+	if err != nil {
+		return nil, err
+	}
+	pcaCurve := &rdCurve{Codec: "pca", results: pca}
+	curves = append(curves, pcaCurve)
+	versus(curves[0], pcaCurve)
 	have, missing := extcodec.Available(extcodec.All)
 	for _, m := range missing {
 		note(m + " not found on PATH: skipped")
@@ -120,6 +172,22 @@ func writeRDTable(w io.Writer, curves []*rdCurve) error {
 		case cv.BDError != "":
 			fmt.Fprintf(tw, "%s\t%s\t\n", cv.Codec, cv.BDError)
 		}
+	}
+	for _, cv := range curves {
+		v := cv.VsPCA
+		if v == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "\n%s vs %s (same quantisers and entropy coder)\t", cv.Codec, v.Ref)
+		if v.BDPSNR != nil {
+			fmt.Fprintf(tw, "BD-rate %+.1f %% (PSNR), %+.1f %% (SSIM)\n", float64(*v.BDPSNR), float64(*v.BDSSIM))
+		} else {
+			fmt.Fprintf(tw, "%s\n", v.BDError)
+		}
+		for i, r := range cv.results {
+			fmt.Fprintf(tw, "  %s\t%.3f bpp: %+.2f dB, SSIM %+.4f\n", r.Method, r.BPP, float64(v.GapPSNR[i]), float64(v.GapSSIM[i]))
+		}
+		fmt.Fprintf(tw, "  ahead at every rate point (PSNR and SSIM)\t%v\n", v.AheadAll)
 	}
 	return tw.Flush()
 }
