@@ -192,10 +192,53 @@ func SceneSeed(seed uint64, i int) uint64 {
 // RenderScene renders a w×h scene in both environments as linear XYZ with
 // ground truth; see Scene.
 func RenderScene(w, h int, seed uint64) *SceneRender {
+	ea, eb := sceneEnvs()
+	return renderScene(w, h, seed, ea, eb)
+}
+
+// SceneTruth returns the colour-only truth of Scene(w, h, seed): the scene
+// of environment B, with B's geometry (light direction, cast shadows,
+// ambient) and B's exposure rule, but lit by D65 instead of illuminant A.
+// It is what B would look like if only the colour of the light were
+// corrected, and equals B except for the illuminant's colour: a correction
+// of B towards it must change colours without relighting the shadows. The
+// image is encoded as Scene's are; it panics as Scene does.
+func SceneTruth(w, h int, seed uint64) image.Image {
+	ea, _ := sceneEnvs()
+	r := renderScene(w, h, seed, ea, truthEnv())
+	return encodeXYZ(r.B, r.W, r.H)
+}
+
+// SceneTruthSet returns the colour-only truths (SceneTruth) of the scenes
+// of SceneSet(n, w, h, seed), in the same order.
+func SceneTruthSet(n, w, h int, seed uint64) []image.Image {
+	if n < 0 {
+		panic("testimages: negative number of scenes")
+	}
+	t := make([]image.Image, n)
+	for i := range n {
+		t[i] = SceneTruth(w, h, SceneSeed(seed, i))
+	}
+	return t
+}
+
+var (
+	truthOnce sync.Once
+	envTruth  sceneEnv
+)
+
+// truthEnv is environment B with D65 as its illuminant.
+func truthEnv() sceneEnv {
+	truthOnce.Do(func() {
+		envTruth = newSceneEnv(colorspace.IlluminantD65(), SceneElevationB, SceneAmbientB)
+	})
+	return envTruth
+}
+
+func renderScene(w, h int, seed uint64, ea, eb sceneEnv) *SceneRender {
 	if w < 0 || h < 0 || w > MaxSceneSize || h > MaxSceneSize {
 		panic(fmt.Sprintf("testimages: scene size %d×%d not in [0, %d]", w, h, MaxSceneSize))
 	}
-	ea, eb := sceneEnvs()
 	sc := newSpectralScene(w, h, seed, ea, eb)
 	n := w * h
 	r := &SceneRender{

@@ -46,10 +46,12 @@ func runSynthScenes(c *cli.Context) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fail("synth scenes: --%s %s is a file, not a directory", flagOut, dir)
 	}
-	for _, sub := range []string{"a", "b"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return fail("--%s: %s", flagOut, pathError(err))
-		}
+	subs := []string{"a", "b"}
+	if c.Bool(flagTruth) {
+		subs = append(subs, truthDir)
+	}
+	if err := makeSubdirs(dir, subs...); err != nil {
+		return err
 	}
 	seed := c.Uint64(flagSeed)
 	digits := len(strconv.Itoa(n - 1))
@@ -62,8 +64,12 @@ func runSynthScenes(c *cli.Context) error {
 		}
 		a, b := testimages.Scene(w, h, testimages.SceneSeed(seed, i))
 		name := fmt.Sprintf("scene-%0*d.png", digits, i)
-		for j, img := range []image.Image{a, b} {
-			path := filepath.Join(dir, "ab"[j:j+1], name)
+		imgs := []image.Image{a, b}
+		if c.Bool(flagTruth) {
+			imgs = append(imgs, testimages.SceneTruth(w, h, testimages.SceneSeed(seed, i)))
+		}
+		for j, img := range imgs {
+			path := filepath.Join(dir, subs[j], name)
 			if err := patches.Save(path, img); err != nil {
 				bars.finish()
 				return fail("%s", withPathC(path, err))

@@ -16,11 +16,16 @@ import (
 func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "synth",
-		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", labelled (last column the class): " + strings.Join(testimages.ClassSets(), ", ") + ", or scenes (images)",
+		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", labelled (last column the class): " + strings.Join(testimages.ClassSets(), ", ") + ", or scenes or photos (image pairs)",
 		UsageText: "spca synth NAME [--n 1000] [--seed 1] [--out data.csv] [--latent]\n" +
-			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] --out DIR\n\n" +
+			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] [--truth] --out DIR\n" +
+			"spca synth photos --images DIR [--exposure 1] --out DIR\n\n" +
 			"scenes writes spectral scenes rendered under D65 (DIR/a/NAME.png) and under illuminant A " +
-			"with lower light and more shadow (DIR/b/NAME.png), as 16-bit sRGB PNG with pixel correspondence.",
+			"with lower light and more shadow (DIR/b/NAME.png), as 16-bit sRGB PNG with pixel correspondence; " +
+			"--truth adds the colour-only truth DIR/b_d65/NAME.png (B's geometry and exposure, lit by D65).\n" +
+			"photos takes photographs as environment A (sRGB, D65), estimates each pixel's reflectance spectrum " +
+			"(Mallett & Yuksel 2019) and relights it with illuminant A, exposed so that white's red channel is " +
+			"--exposure (DIR/b), and writes the colour-only truth (D65, same exposure; DIR/b_d65).",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples (scenes: number of scene pairs, default 8)"},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generator"},
@@ -28,6 +33,9 @@ func synthCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
 			&cli.Float64Flag{Name: flagNoise, Usage: fmt.Sprintf("standard deviation of the noise of swissroll and curve3d, in the units of the data (default: %g and %g)", testimages.DefaultSwissRollNoise, testimages.DefaultCurve3DNoise), DefaultText: "per data set"},
 			&cli.StringFlag{Name: flagSize, Value: defaultSceneSize, Usage: "scenes: image size `WxH`"},
+			&cli.BoolFlag{Name: flagTruth, Usage: "scenes: also write the colour-only truth (B's geometry, D65) to DIR/" + truthDir},
+			&cli.StringFlag{Name: flagImages, Usage: "photos: the photographs, a `DIR` or one FILE"},
+			&cli.Float64Flag{Name: flagExposure, Value: 1, Usage: "photos: exposure of B, the linear red value of white under illuminant A (0.5: one stop darker)"},
 		},
 		Action: runSynth,
 	}
@@ -43,6 +51,9 @@ func runSynth(c *cli.Context) error {
 	}
 	if args[0] == "scenes" {
 		return runSynthScenes(c)
+	}
+	if args[0] == "photos" {
+		return runSynthPhotos(c)
 	}
 	if slices.Contains(testimages.ClassSets(), args[0]) {
 		// A labelled set: the samples and their class (0 or 1) last.
