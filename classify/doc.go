@@ -9,4 +9,12 @@
 //
 // Select chooses k by leave-one-out cross-validation on the training
 // samples, for a fair comparison of the metrics at each one's best k.
+//
+// Measured on the generated sets of testimages.GenerateClasses (README,
+// "Classification"), the SPCA metric does not beat Euclidean or
+// Mahalanobis k-NN: Euclidean k-NN is within half a point of the Bayes
+// rate (testimages.BayesPosterior) on four of the five sets, and one
+// model per class measures distances in frames that are not comparable
+// (a class's responses saturate outside its own support, which is where
+// the classes overlap).
 package classify

@@ -1,0 +1,137 @@
+package classify
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spcalab/spca/spca"
+	"github.com/spcalab/spca/testimages"
+)
+
+// TestCompareMetrics measures the held-out accuracy of every metric, k
+// chosen by leave-one-out on the training set, on every labelled data
+// set, over SPCA_SEEDS pairs of sets (pair s: training seed 2s-1, held-out
+// seed 2s; default 1), beside the Bayes rule's accuracy on the same
+// held-out samples. It prints a table (mean ± sd over the pairs); run
+// with SPCA_LONG=1. SPCA_GAMMAS=0,1/3,1 chooses the gammas, SPCA_METRICS
+// the metrics, SPCA_SETS the data sets, SPCA_N the samples per set,
+// SPCA_K and SPCA_TAU change k and tau of the SPCA fits.
+func TestCompareMetrics(t *testing.T) {
+	if os.Getenv("SPCA_LONG") == "" {
+		t.Skip("SPCA_LONG not set")
+	}
+	gammas := map[string]float64{"0": 0, "1/3": 1.0 / 3, "1": 1}
+	list := func(env string, def []string) []string {
+		if v := os.Getenv(env); v != "" {
+			return strings.Split(v, ",")
+		}
+		return def
+	}
+	names := list("SPCA_GAMMAS", []string{"0", "1"})
+	var metrics []Metric
+	for _, name := range list("SPCA_METRICS", nil) {
+		m, err := ParseMetric(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		metrics = append(metrics, m)
+	}
+	if metrics == nil {
+		metrics = Metrics()
+	}
+	seeds, n := 1, 600
+	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
+		seeds = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("SPCA_N")); err == nil {
+		n = v
+	}
+	for _, set := range list("SPCA_SETS", testimages.ClassSets()) {
+		acc := map[string][]float64{}
+		var order []string
+		add := func(name string, v float64) {
+			if acc[name] == nil {
+				order = append(order, name)
+			}
+			acc[name] = append(acc[name], v)
+		}
+		for s := 1; s <= seeds; s++ {
+			train, err := testimages.GenerateClasses(set, n, uint64(2*s-1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			test, _ := testimages.GenerateClasses(set, n, uint64(2*s))
+			right := 0
+			for i := range n {
+				p, _ := testimages.BayesPosterior(set, test.X.RawRowView(i))
+				if (p[1] > p[0]) == (test.Label[i] == 1) {
+					right++
+				}
+			}
+			add("Bayes", float64(right)/float64(n))
+			for _, m := range metrics {
+				gs := []string{""}
+				if m == SPCA || m == SPCAPerClass {
+					gs = names
+				}
+				for _, g := range gs {
+					opt := spca.DefaultOptions()
+					opt.Seed = 1
+					opt.Resolution = 1 << 14
+					opt.Gamma = gammas[g]
+					if v, err := strconv.ParseFloat(os.Getenv("SPCA_K"), 64); err == nil {
+						opt.K = v
+					}
+					if v, err := strconv.ParseFloat(os.Getenv("SPCA_TAU"), 64); err == nil {
+						opt.Tau = v
+					}
+					c, err := Train(train.X, train.Label, 2, m, 1, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := c.Select(train.X, ks); err != nil {
+						t.Fatal(err)
+					}
+					a, err := c.Accuracy(test.X, test.Label)
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := m.String()
+					if g != "" {
+						name += " γ" + g
+					}
+					add(name, a)
+					if seeds == 1 {
+						name += fmt.Sprintf(" k=%d", c.K)
+					}
+				}
+			}
+		}
+		line := set + ":"
+		for _, name := range order {
+			mean, sd := meanSD(acc[name])
+			line += fmt.Sprintf("  %s %.4f±%.4f;", name, mean, sd)
+		}
+		fmt.Println(line)
+	}
+}
+
+func meanSD(v []float64) (float64, float64) {
+	mean := 0.0
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	ss := 0.0
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	if len(v) < 2 {
+		return mean, 0
+	}
+	return mean, math.Sqrt(ss / float64(len(v)-1))
+}
