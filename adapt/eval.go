@@ -32,6 +32,9 @@ type MethodResult struct {
 	// pixels and of the A pixels (the mean absolute difference of their
 	// sorted values), in L* units.
 	LightnessW1 float64 `json:"lightness_w1"`
+	// Truth is the CIEDE2000 difference against the colour-only truth
+	// (EvalOptions.Truth) over all pixels; nil without a truth.
+	Truth *ErrorStats `json:"truth,omitempty"`
 }
 
 // Evaluation is the result of Evaluate.
@@ -58,6 +61,13 @@ type EvalOptions struct {
 	MaxPixels int
 	// Seed of the subsample.
 	Seed uint64
+	// Truth, if not nil, holds for each B image its colour-only truth:
+	// the same scene with B's geometry and exposure (light direction,
+	// shadows, brightness) but A's illuminant (testimages.SceneTruth,
+	// testimages.RelightPhoto). Each method is then also scored against
+	// it (MethodResult.Truth): a correction of the light's colour alone
+	// should move B towards it, whatever it does to the geometry.
+	Truth []image.Image
 }
 
 // Evaluate maps every pixel of the B images with each method (exact
@@ -83,8 +93,11 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 	if methods == nil {
 		methods = Methods()
 	}
+	if opt.Truth != nil && len(opt.Truth) != len(b) {
+		return nil, fmt.Errorf("adapt: evaluate: %d truth images for %d B images", len(opt.Truth), len(b))
+	}
 	var srcB []colorspace.LMS
-	var refA []colorspace.SRGB
+	var refA, refT []colorspace.SRGB
 	var lightB []float64
 	for i := range a {
 		ba, bb := a[i].Bounds(), b[i].Bounds()
@@ -92,12 +105,23 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 			return nil, fmt.Errorf("adapt: evaluate: pair %d: A is %d×%d, B is %d×%d",
 				i+1, ba.Dx(), ba.Dy(), bb.Dx(), bb.Dy())
 		}
+		var bt image.Rectangle
+		if opt.Truth != nil {
+			if bt = opt.Truth[i].Bounds(); bt.Dx() != bb.Dx() || bt.Dy() != bb.Dy() {
+				return nil, fmt.Errorf("adapt: evaluate: pair %d: B is %d×%d, its truth %d×%d",
+					i+1, bb.Dx(), bb.Dy(), bt.Dx(), bt.Dy())
+			}
+		}
 		for y := 0; y < ba.Dy(); y++ {
 			for x := 0; x < ba.Dx(); x++ {
 				la, aa := pixelLinear(a[i], ba.Min.X+x, ba.Min.Y+y)
 				lb, ab := pixelLinear(b[i], bb.Min.X+x, bb.Min.Y+y)
 				if aa == 0 || ab == 0 {
 					continue
+				}
+				if opt.Truth != nil {
+					lt, _ := pixelLinear(opt.Truth[i], bt.Min.X+x, bt.Min.Y+y)
+					refT = append(refT, linearToSRGB(lt))
 				}
 				cb := linearToLMS(lb)
 				srcB = append(srcB, cb)
@@ -111,8 +135,14 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 		keep := subsample(len(srcB), opt.MaxPixels, opt.Seed)
 		for j, k := range keep {
 			srcB[j], refA[j], lightB[j] = srcB[k], refA[k], lightB[k]
+			if refT != nil {
+				refT[j] = refT[k]
+			}
 		}
 		srcB, refA, lightB = srcB[:len(keep)], refA[:len(keep)], lightB[:len(keep)]
+		if refT != nil {
+			refT = refT[:len(keep)]
+		}
 	}
 	if len(srcB) == 0 {
 		return nil, fmt.Errorf("%w: every pixel is fully transparent", ErrNoPixels)
@@ -136,7 +166,7 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 	sort.Float64s(lightA)
 	lightC := make([]float64, len(refA))
 	dst := make([]colorspace.LMS, len(srcB))
-	var all, sh []float64
+	var all, sh, tr []float64
 	for _, method := range methods {
 		mp, err := m.Mapper(method)
 		if err != nil {
@@ -145,13 +175,16 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 		if err := mp.MapLMS(dst, srcB); err != nil {
 			return nil, fmt.Errorf("adapt: evaluate %v: %w", method, err)
 		}
-		all, sh = all[:0], sh[:0]
+		all, sh, tr = all[:0], sh[:0], tr[:0]
 		for i, c := range dst {
 			lab := LMSToSRGB(c).Lab()
 			d := colorspace.DeltaE2000(lab, refA[i].Lab())
 			all = append(all, d)
 			if shadow[i] {
 				sh = append(sh, d)
+			}
+			if refT != nil {
+				tr = append(tr, colorspace.DeltaE2000(lab, refT[i].Lab()))
 			}
 			lightC[i] = lab[0]
 		}
@@ -160,10 +193,15 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 		for i, l := range lightC {
 			w1 += math.Abs(l - lightA[i])
 		}
-		ev.Methods = append(ev.Methods, MethodResult{
+		r := MethodResult{
 			Method: method.String(), All: summarise(all), Shadow: summarise(sh),
 			LightnessW1: w1 / float64(len(lightC)),
-		})
+		}
+		if refT != nil {
+			t := summarise(tr)
+			r.Truth = &t
+		}
+		ev.Methods = append(ev.Methods, r)
 	}
 	return ev, nil
 }

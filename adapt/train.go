@@ -118,6 +118,10 @@ type Model struct {
 	// ReportA and ReportB describe the training colours (not stored in
 	// model files: zero for a model read back).
 	ReportA, ReportB DataReport
+	// ChromaticitiesA and ChromaticitiesB are the effective numbers of
+	// chromaticities of the training colours (Chromaticities; not stored
+	// in model files: zero for a model read back).
+	ChromaticitiesA, ChromaticitiesB float64
 	// LUT, if not nil, is the SPCA mapping tabulated at training time
 	// (DefaultLUTSize nodes), so that applying the model to an image
 	// does not rebuild it.
@@ -209,6 +213,7 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	}
 	m.Support = NewSupport(b)
 	m.ReportA, m.ReportB = reportOf(a), reportOf(b)
+	m.ChromaticitiesA, m.ChromaticitiesB = Chromaticities(a), Chromaticities(b)
 	m.Ceiling = maxLuminance(a)
 	bare := &SPCAMap{A: ma, B: mb}
 	if m.Anchor, err = fitAnchor(b, bare.MapLMS); err != nil {
@@ -281,13 +286,15 @@ func (m *Model) LuminanceRatio() float64 {
 	return m.WhiteA[1] / m.WhiteB[1]
 }
 
-// Warnings returns the reasons to distrust the model found at training
-// (DataReport.Warnings of both environments).
+// Warnings returns the reasons to distrust the model found at training:
+// DataReport.Warnings of both environments, and an environment spread
+// over fewer than MinChromaticities chromaticities (Chromaticities).
 func (m *Model) Warnings() []string {
 	if m.ReportA == (DataReport{}) && m.ReportB == (DataReport{}) {
 		return nil
 	}
-	return append(m.ReportA.Warnings("A"), m.ReportB.Warnings("B")...)
+	w := append(m.ReportA.Warnings("A"), m.ReportB.Warnings("B")...)
+	return append(w, chromaticityWarnings(m.ChromaticitiesA, m.ChromaticitiesB)...)
 }
 
 // LUTFor returns the LUT of the method's mapping with size nodes per

@@ -98,3 +98,22 @@ func encodePixel(c colorspace.XYZ, alpha uint16) color.NRGBA64 {
 	}
 	return color.NRGBA64{R: v[0], G: v[1], B: v[2], A: alpha}
 }
+
+// streamReflectances is the stream constant of Reflectances.
+const streamReflectances = 0x5350_4341_0203
+
+// Reflectances returns n reflectance spectra drawn by RandomReflectance,
+// the spectra the generated scenes are made of, from a generator seeded
+// with seed: the project's own reflectance set, for corresponding-colour
+// tests. Equal arguments give equal spectra. It panics if n is negative.
+func Reflectances(n int, seed uint64) []colorspace.Spectrum {
+	if n < 0 {
+		panic("testimages: negative number of reflectances")
+	}
+	rng := newRand(seed, streamReflectances)
+	r := make([]colorspace.Spectrum, n)
+	for i := range r {
+		r[i] = RandomReflectance(rng)
+	}
+	return r
+}

@@ -236,9 +236,10 @@ func runAdaptTrain(c *cli.Context) error {
 				fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
 			}
 			if !quiet(c) {
-				fmt.Fprintf(c.App.ErrWriter, "%s: %s of A, %s of B, %d + %d colours (distinct at 6 bits: %d + %d; gamut covered: %.1f %% + %.1f %%), gamma %s, in %s -> %s\n",
+				fmt.Fprintf(c.App.ErrWriter, "%s: %s of A, %s of B, %d + %d colours (distinct at 6 bits: %d + %d; gamut covered: %.1f %% + %.1f %%; chromaticities: %.0f + %.0f), gamma %s, in %s -> %s\n",
 					name, plural(len(imgsA), "image"), plural(len(imgsB), "image"), model.SamplesA, model.SamplesB,
 					model.ReportA.Distinct, model.ReportB.Distinct, 100*model.ReportA.Coverage, 100*model.ReportB.Coverage,
+					model.ChromaticitiesA, model.ChromaticitiesB,
 					formatFloat(opt.SPCA.Gamma), time.Since(start).Round(time.Millisecond), out)
 			}
 			return nil
@@ -684,6 +685,45 @@ type evalJSON struct {
 	Evaluated string `json:"evaluated"`
 	Model     string `json:"model"`
 	*adapt.Evaluation
+	// Truth names the colour-only truth the methods' truth scores are
+	// against, if any.
+	Truth string `json:"truth,omitempty"`
+	// Corresponding is the corresponding-colours table: reflectance sets
+	// under illuminant A mapped by each method, du'v' against D65.
+	Corresponding []adapt.CorrespondingSet `json:"corresponding"`
+}
+
+// Reflectance sets of the corresponding-colours table of adapt eval.
+const (
+	evalReflectances    = 1000
+	evalReflectanceSeed = 1
+)
+
+// correspondingSets returns the ColorChecker and the project's generated
+// reflectances.
+func correspondingSets() []adapt.ReflectanceSet {
+	var cc []colorspace.Spectrum
+	for _, p := range colorspace.ColorChecker() {
+		cc = append(cc, p.Reflectance)
+	}
+	return []adapt.ReflectanceSet{
+		{Name: "ColorChecker (Ohta 1997)", Reflectances: cc},
+		{Name: fmt.Sprintf("generated reflectances (%d, seed %d)", evalReflectances, evalReflectanceSeed),
+			Reflectances: testimages.Reflectances(evalReflectances, evalReflectanceSeed)},
+	}
+}
+
+// loadTruth loads DIR/b_d65/NAME for the B images pathsB, or returns nil
+// if DIR/b_d65 does not exist.
+func loadTruth(dir string, pathsB []string, progress func(string, int, int)) ([]image.Image, error) {
+	if fi, err := os.Stat(filepath.Join(dir, truthDir)); err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	paths := make([]string, len(pathsB))
+	for i, p := range pathsB {
+		paths[i] = filepath.Join(dir, truthDir, filepath.Base(p))
+	}
+	return loadImages(paths, progress)
 }
 
 func runAdaptEval(c *cli.Context) error {
@@ -710,8 +750,8 @@ func runAdaptEval(c *cli.Context) error {
 	}
 	bars := newProgress(c)
 	opt.SPCA.Progress = bars.callback()
-	var a, b []image.Image
-	var evaluated, trained string
+	var a, b, truth []image.Image
+	var evaluated, trained, truthName string
 	if c.IsSet(flagPairs) {
 		dir := c.String(flagPairs)
 		pathsA, pathsB, err := pairedPaths(dir)
@@ -721,12 +761,18 @@ func runAdaptEval(c *cli.Context) error {
 		if err == nil {
 			b, err = loadImages(pathsB, bars.callback())
 		}
+		if err == nil {
+			truth, err = loadTruth(dir, pathsB, bars.callback())
+		}
 		if err != nil {
 			bars.finish()
 			return err
 		}
 		evaluated = fmt.Sprintf("%s in %s", plural(len(a), "image pair"), dir)
 		trained = "the pairs themselves"
+		if truth != nil {
+			truthName = filepath.Join(dir, truthDir)
+		}
 	} else {
 		w, h, err := parseSize(c.String(flagSize))
 		if err != nil {
@@ -739,6 +785,8 @@ func runAdaptEval(c *cli.Context) error {
 			return fail("--%s %d not in [1, %d]", flagN, n, maxScenes)
 		}
 		a, b = testimages.SceneSet(n, w, h, evalSeed)
+		truth = testimages.SceneTruthSet(n, w, h, evalSeed)
+		truthName = "the scenes' B geometry lit by D65 (testimages.SceneTruth)"
 		evaluated = fmt.Sprintf("%d held-out generated scenes of %d×%d (seed %d)", n, w, h, evalSeed)
 		trained = fmt.Sprintf("%d generated scenes of %s (seed %d)", evalTrainScenes, evalTrainSize, evalTrainSeed)
 	}
@@ -761,23 +809,53 @@ func runAdaptEval(c *cli.Context) error {
 		}
 		trained = fmt.Sprintf("trained on %s, gamma %s", trained, formatFloat(opt.SPCA.Gamma))
 	}
-	ev, err := adapt.Evaluate(model, a, b, adapt.EvalOptions{MaxPixels: c.Int(flagMaxPixels), Seed: opt.Seed})
+	ev, err := adapt.Evaluate(model, a, b, adapt.EvalOptions{MaxPixels: c.Int(flagMaxPixels), Seed: opt.Seed, Truth: truth})
+	var cc []adapt.CorrespondingSet
+	if err == nil {
+		cc, err = adapt.CorrespondingColours(model, correspondingSets())
+	}
 	bars.finish()
 	if err != nil {
 		return fail("%s: %s", name, adaptBrief(err))
 	}
 	if c.Bool(flagJSON) {
-		return writeJSON(c.App.Writer, evalJSON{Evaluated: evaluated, Model: trained, Evaluation: ev})
+		return writeJSON(c.App.Writer, evalJSON{Evaluated: evaluated, Model: trained, Evaluation: ev, Truth: truthName, Corresponding: cc})
 	}
 	w := c.App.Writer
 	fmt.Fprintf(w, "evaluated: %s\nmodel: %s\n", evaluated, trained)
+	if truthName != "" {
+		fmt.Fprintf(w, "colour-only truth: %s\n", truthName)
+	}
 	fmt.Fprintf(w, "pixels: %d; shadow region: %d (darkest quarter of B, L* <= %.1f)\n\n", ev.Pixels, ev.ShadowPixels, ev.ShadowL)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\tmean ΔE00\tp95\tshadow mean\tshadow p95\tL* W1\t")
-	for _, r := range ev.Methods {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", r.Method, r.All.Mean, r.All.P95, r.Shadow.Mean, r.Shadow.P95, r.LightnessW1)
+	head := "method\tmean ΔE00\tp95\tshadow mean\tshadow p95\tL* W1\t"
+	if truthName != "" {
+		head += "truth mean\ttruth p95\t"
 	}
-	return tw.Flush()
+	fmt.Fprintln(tw, head)
+	for _, r := range ev.Methods {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t", r.Method, r.All.Mean, r.All.P95, r.Shadow.Mean, r.Shadow.P95, r.LightnessW1)
+		if r.Truth != nil {
+			fmt.Fprintf(tw, "%.2f\t%.2f\t", r.Truth.Mean, r.Truth.P95)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\ncorresponding colours: illuminant A -> D65, du'v' against the D65 colours (oracles with the true whites)\n")
+	for _, s := range cc {
+		fmt.Fprintf(w, "\n%s, %d surfaces\n", s.Set, s.N)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "method\tmean du'v'\tmax du'v'\twhites\t")
+		for _, r := range s.Methods {
+			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%s\t\n", r.Method, r.Mean, r.Max, r.Whites)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pairedPaths returns the image files of DIR/a and DIR/b, matched by

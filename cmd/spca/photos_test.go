@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"image"
 	"image/color"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/patches"
 )
 
@@ -61,8 +63,25 @@ func TestSynthPhotos(t *testing.T) {
 			}
 		}
 	}
-	// The pairs feed adapt eval.
-	mustRun(t, "adapt", "eval", "--pairs", out, "--quiet")
+	// The pairs feed adapt eval, which scores against the truth too and
+	// gives the corresponding-colours table.
+	stdout, _ := mustRun(t, "adapt", "eval", "--pairs", out, "--quiet", "--json")
+	var ev evalJSON
+	if err := json.Unmarshal([]byte(stdout), &ev); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if ev.Truth != filepath.Join(out, truthDir) || len(ev.Methods) == 0 || ev.Methods[0].Truth == nil {
+		t.Errorf("no truth scores: %s", stdout)
+	}
+	if len(ev.Corresponding) != 2 || ev.Corresponding[0].N != 24 || ev.Corresponding[0].Result(adapt.Uncorrected) == nil {
+		t.Errorf("corresponding colours: %+v", ev.Corresponding)
+	}
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", out, "--quiet")
+	for _, want := range []string{"truth mean", "corresponding colours", "ColorChecker (Ohta 1997), 24 surfaces", "cat16"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("adapt eval output lacks %q:\n%s", want, stdout)
+		}
+	}
 	wantError(t, []string{"synth", "photos", "--out", out}, "--images is required")
 	wantError(t, []string{"synth", "photos", "--images", src, "--exposure", "0", "--out", out}, "--exposure 0")
 	wantError(t, []string{"synth", "photos", "--images", src, "--size", "3x3", "--out", out}, "does not apply")

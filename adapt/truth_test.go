@@ -1,0 +1,143 @@
+package adapt
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/testimages"
+)
+
+// TestAcceptanceTruth scores the held-out generated scenes of
+// TestAcceptance against their colour-only truth (testimages.SceneTruth:
+// B's geometry and exposure, D65 colours) as well as against A.
+func TestAcceptanceTruth(t *testing.T) {
+	m := testModel(t)
+	n, w, h := 24, 80, 60
+	a, b := testimages.SceneSet(n, w, h, testSeed)
+	truth := testimages.SceneTruthSet(n, w, h, testSeed)
+	ev, err := Evaluate(m, a, b, EvalOptions{Truth: truth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d held-out scenes of %d×%d (seed %d), mean CIEDE2000", n, w, h, testSeed)
+	t.Logf("%-14s %10s %10s", "method", "against A", "truth")
+	for _, r := range ev.Methods {
+		if r.Truth == nil {
+			t.Fatalf("%s: no truth score", r.Method)
+		}
+		t.Logf("%-14s %10.2f %10.2f", r.Method, r.All.Mean, r.Truth.Mean)
+	}
+	// Acceptance (issue 22): SPCA no worse than uncorrected against the
+	// colour-only truth (15.41 against 17.58 when written).
+	if sp, un := ev.Result(SPCA).Truth.Mean, ev.Result(Uncorrected).Truth.Mean; sp > un {
+		t.Errorf("against the truth SPCA %.2f is worse than uncorrected %.2f", sp, un)
+	}
+	// The truth differs from B only by the light's colour: the oracles
+	// with the true whites come close to it.
+	if c := ev.Result(CAT02).Truth.Mean; c > ev.Result(Uncorrected).Truth.Mean/3 {
+		t.Errorf("CAT02 %.2f is not far below uncorrected %.2f against the truth", c, ev.Result(Uncorrected).Truth.Mean)
+	}
+	if _, err := Evaluate(m, a, b, EvalOptions{Truth: truth[:1]}); err == nil {
+		t.Error("a truth set of the wrong length was accepted")
+	}
+}
+
+// TestCorrespondingColours maps the ColorChecker and the project's own
+// reflectances from illuminant A to D65 with the shared model.
+func TestCorrespondingColours(t *testing.T) {
+	m := testModel(t)
+	var cc []colorspace.Spectrum
+	for _, p := range colorspace.ColorChecker() {
+		cc = append(cc, p.Reflectance)
+	}
+	sets := []ReflectanceSet{
+		{Name: "ColorChecker", Reflectances: cc},
+		{Name: "generated", Reflectances: testimages.Reflectances(500, 7)},
+		{Name: "empty"},
+	}
+	res, err := CorrespondingColours(m, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d sets", len(res))
+	}
+	for _, s := range res {
+		t.Logf("%s (%d): mean / max du'v'", s.Set, s.N)
+		for _, r := range s.Methods {
+			t.Logf("  %-14s %.4f %.4f %s", r.Method, r.Mean, r.Max, r.Whites)
+		}
+		un := s.Result(Uncorrected).Mean
+		// Acceptance (issue 22): SPCA well below no adaptation (0.021
+		// and 0.014 against 0.082 when written).
+		if sp := s.Result(SPCA).Mean; !(sp < un/2) {
+			t.Errorf("%s: SPCA %.4f is not well below no adaptation %.4f", s.Set, sp, un)
+		}
+		for _, meth := range []Method{VonKries, Bradford, CAT02, CAT16} {
+			if r := s.Result(meth); !(r.Mean < un/3) || r.Whites != "true" {
+				t.Errorf("%s %s: %.4f against none %.4f", s.Set, meth, r.Mean, un)
+			}
+		}
+	}
+	// Uncorrected is the A-lit chromaticity: for white, that of
+	// illuminant A against D65's.
+	white, err := CorrespondingColours(m, []ReflectanceSet{{Name: "w", Reflectances: []colorspace.Spectrum{colorspace.Constant(1)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ua, va := colorspace.WhitePoint(colorspace.IlluminantA()).UV()
+	ud, vd := colorspace.WhitePoint(colorspace.IlluminantD65()).UV()
+	if got, want := white[0].Result(Uncorrected).Mean, math.Hypot(ua-ud, va-vd); !(got > want-1e-9 && got < want+1e-9) {
+		t.Errorf("white uncorrected du'v' %v, want %v", got, want)
+	}
+	if r := white[0].Result(CAT02); r.Mean > 1e-9 {
+		t.Errorf("CAT02 maps white off by %v", r.Mean)
+	}
+}
+
+// TestChromaticityWarning: the issue's six generated scenes of 128×96
+// (no DataReport warning) spread over too few chromaticities; the
+// package's 300 training scenes do not.
+func TestChromaticityWarning(t *testing.T) {
+	a, b := testimages.SceneSet(6, 128, 96, 1)
+	xa, err := SampleLMS(a, 20000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb, err := SampleLMS(b, 20000, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, cb := Chromaticities(xa), Chromaticities(xb)
+	ra, rb := reportOf(xa), reportOf(xb)
+	t.Logf("6 scenes: %.0f and %.0f chromaticities; reports %+v %+v", ca, cb, ra, rb)
+	if len(ra.Warnings("A"))+len(rb.Warnings("B")) != 0 {
+		t.Logf("DataReport warns now too: %q %q", ra.Warnings("A"), rb.Warnings("B"))
+	}
+	if w := chromaticityWarnings(ca, cb); len(w) == 0 {
+		t.Errorf("6 scenes (%.0f, %.0f chromaticities): no warning", ca, cb)
+	}
+	m := testModel(t)
+	t.Logf("300 scenes: %.0f and %.0f chromaticities", m.ChromaticitiesA, m.ChromaticitiesB)
+	if w := m.Warnings(); len(w) != 0 || m.ChromaticitiesB < 1.5*MinChromaticities {
+		t.Errorf("300 training scenes (%.0f, %.0f chromaticities): %q", m.ChromaticitiesA, m.ChromaticitiesB, w)
+	}
+	// One chromaticity counts as one, whatever its shades; colours too
+	// dark to have a chromaticity count as none.
+	one := mat.NewDense(300, 3, nil)
+	dark := mat.NewDense(10, 3, nil)
+	for i := range 300 {
+		c := SRGBToLMS(colorspace.SRGB{0.8, 0.5, 0.3}.Linear().SRGB())
+		k := 0.2 + float64(i)/300
+		one.SetRow(i, []float64{c[0] * k, c[1] * k, c[2] * k})
+	}
+	if n := Chromaticities(one); math.Abs(n-1) > 1e-9 {
+		t.Errorf("one chromaticity in 300 shades: %v", n)
+	}
+	if n := Chromaticities(dark); n != 0 {
+		t.Errorf("black: %v", n)
+	}
+}
