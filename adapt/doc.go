@@ -77,6 +77,20 @@
 // Support.OutsideShare says how much of an image lies outside the
 // training colours.
 //
+// Lightness never decreases along a ray from black (RayTable): the blend
+// can darken a brighter input (where it fades from SPCA to a darker
+// anchor, up to 7.5 L*; the bare SPCA map dips by about 1 L* inside the
+// support), so the output takes its luminance from the running maximum
+// of the blend's luminance along the ray from black through the input
+// (in the sRGB-encoded cube), tabulated for 3×33² ray directions and 65
+// radii and interpolated linearly (in Y^(1/3)); the blended colour keeps
+// its chromaticity, and the highlight roll-off and gamut mapping follow.
+// The interpolation weights of the directions do not depend on the
+// radius, so the rule holds exactly for the exact map; the LUT is built
+// from the same map (its nodes follow the rule) and interpolates between
+// rays. The table is built from the model on first use (about as many
+// evaluations as a 65-node LUT).
+//
 // # LUTs and images
 //
 // The exact SPCA mapping costs tens of microseconds per colour, so images

@@ -295,6 +295,12 @@ type SPCAMap struct {
 	// luminance (gamutMap) instead of clipped. Model.Mapper sets it to
 	// the luminance of the brightest of A's training colours.
 	Ceiling float64
+	// Rays, if not nil, gives the luminance of the output: the running
+	// maximum of the blend's luminance along the ray from black (see
+	// RayTable), so that lightness never decreases along a ray. Model.Mapper
+	// leaves it nil and builds the model's table on first use instead.
+	Rays *RayTable
+	lazy *lazyRays
 }
 
 // Method returns SPCA.
@@ -347,6 +353,18 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 			dst[i][k] = wi*y[k] + (1-wi)*lin[k]
 		}
 	}
+	rays := s.Rays
+	if rays == nil && s.lazy != nil {
+		blend := &SPCAMap{A: s.A, B: s.B, Support: s.Support, Anchor: s.Anchor}
+		if rays, err = s.lazy.get(blend.MapLMS); err != nil {
+			return st, err
+		}
+	}
+	if rays != nil {
+		for i, c := range src {
+			dst[i] = withLuminance(dst[i], rays.Luminance(c))
+		}
+	}
 	if s.Ceiling > 0 {
 		for i, c := range dst {
 			v := mul3(&lmsToRGB, [3]float64(c))
@@ -355,6 +373,16 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 		}
 	}
 	return st, nil
+}
+
+// withLuminance returns c scaled to the luminance y (the grey of luminance
+// y if c has none).
+func withLuminance(c colorspace.LMS, y float64) colorspace.LMS {
+	if y0 := luminance(c); y0 > 0 {
+		f := y / y0
+		return colorspace.LMS{f * c[0], f * c[1], f * c[2]}
+	}
+	return colorspace.LMS(mul3(&rgbToLMS, [3]float64{y, y, y}))
 }
 
 // bare is the SPCA map without the blend.

@@ -126,6 +126,8 @@ type Model struct {
 	// (DefaultLUTSize nodes), so that applying the model to an image
 	// does not rebuild it.
 	LUT *LUT
+	// rays is the RayTable of the SPCA mapping, built on first use.
+	rays lazyRays
 }
 
 // ErrBitDepth is returned, wrapped, by Train when the images do not all
@@ -334,7 +336,7 @@ func (m *Model) OutsideShareImage(img image.Image) float64 {
 func (m *Model) Mapper(method Method) (Mapper, error) {
 	switch method {
 	case SPCA:
-		return &SPCAMap{A: m.A, B: m.B, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling}, nil
+		return &SPCAMap{A: m.A, B: m.B, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, lazy: &m.rays}, nil
 	case PCAWhitening:
 		return NewPCAWhitening(m.StatsA, m.StatsB), nil
 	case GrayWorld:
