@@ -548,7 +548,7 @@ func TestDecodeHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := test[0].Bounds().Size()
-	if h.Model != m.ID() || h.Version != formatVersionFlags || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
+	if h.Model != m.ID() || h.Version != formatVersionAdaptive || h.Step != 0 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
 		t.Errorf("header of a 3×3 file: %+v", h)
 	}
 }
@@ -635,12 +635,18 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
-	// Version 4: another step than the model's (the rate knob).
-	b.Reset()
-	if err := Encode(&b, mixed, models[1], &Options{Step: 1.7 * models[1].Step}); err != nil {
-		f.Fatal(err)
+	// Version 3 (FSE streams with rest flags), version 4 (the same at
+	// another step than the model's) and version 5 at another step.
+	for _, v := range []struct {
+		version int
+		step    float64
+	}{{formatVersionFlags, 0}, {formatVersionFlags, 1.7}, {formatVersionAdaptive, 1.7}} {
+		b.Reset()
+		if err := encodeVersion(&b, mixed, models[1], &Options{Step: v.step * models[1].Step}, v.version); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
 	}
-	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.

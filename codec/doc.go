@@ -98,13 +98,18 @@
 // # File format (.spc), little-endian
 //
 //	magic      "SPCI"
-//	version    u8: 1 (fixed-resolution models), 3 (entropy-constrained;
-//	           2 is version 3 without the rest flags)
+//	version    u8: 1 (fixed-resolution models), 5 (entropy-constrained;
+//	           2 is version 3 without the rest flags, 4 is version 3
+//	           with a step, 5 codes the indices arithmetically)
 //	model      [32]byte  SHA-256 of the codec model file (checked at decode)
 //	width      u32, height u32 (at most 2^28 pixels)
 //	channels   u8 (1 luma, 3 YCbCr; the model tells whether the chroma
 //	           is at half resolution), depth u8 (8 or 16), patch u8 (n, 1..15)
 //	bins       per channel: u8 count (= n²), then u16 per coefficient
+//	step       in versions 4 and 5: float64, the quantiser step the
+//	           file is coded at (version 5: 0 for the model's own)
+//	deblock    in version 5: u8, the strength of the deblocking filter
+//	           the decoder runs across the patch edges (0: none)
 //	streams    per channel: in version 3 first three rest-flag streams
 //	           (a 0 or 1 per patch, by context class: see stream.go);
 //	           then 1 + 3·(n²-1) symbol streams (dimension 1, then
@@ -117,10 +122,24 @@
 //	           (4 bytes each), whose indices in the symbol streams are the
 //	           dimensions' centres; each stream is method u8 (0 raw, 1 FSE,
 //	           2 run), symbols u32, bytes u32, data
+//	           (version 5: per channel, u32 length and the bytes of
+//	           one adaptive binary arithmetic-coded stream of the rest
+//	           flags and indices, patch by patch, see arith.go, then the
+//	           two outlier streams as above)
 //	checksum   CRC-32C of everything before it
 //
 // Version-1 files of entropy-constrained models (written before outliers
-// existed) and version-2 files (before rest flags) still decode.
+// existed), version-2 files (before rest flags), version-3 and version-4
+// files (FSE streams) still decode. The arithmetic coder of version 5
+// (contexts from the neighbours' indices of the same dimension and from
+// how many of the patch's earlier dimensions are off their centre, a
+// LOCO-I median prediction of the first dimension) codes the 8 held-out
+// grey crops in about 12 % fewer bits than version 4 at equal quality
+// (4×4 Kodak model, steps 0.5–4 of its own: BD-rate against cjpeg
+// -optimize +16.4 → +2.3 % by PSNR, +41.0 → +24.0 % by SSIM). Version 5
+// files also name a deblocking filter the decoder runs across the patch
+// edges (default strength 4: about 2 % by PSNR and 3 % by SSIM on
+// kodim13 and a cathedral crop; see deblock.go).
 //
 // Decode checks the checksum, the model hash, every size against the image
 // (a dimension's streams must hold exactly one symbol per patch, at most

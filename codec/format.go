@@ -19,12 +19,18 @@ import (
 
 // hasOutliers reports whether files of version v hold outlier streams.
 func hasOutliers(v int) bool {
-	return v == formatVersionOutliers || v == formatVersionFlags || v == formatVersionStep
+	return v == formatVersionOutliers || v == formatVersionFlags || v == formatVersionStep || v == formatVersionAdaptive
 }
 
 // hasFlags reports whether files of version v code the rest flag of
 // every patch.
-func hasFlags(v int) bool { return v == formatVersionFlags || v == formatVersionStep }
+func hasFlags(v int) bool {
+	return v == formatVersionFlags || v == formatVersionStep || v == formatVersionAdaptive
+}
+
+// hasStep reports whether the header of files of version v ends with the
+// quantiser step.
+func hasStep(v int) bool { return v == formatVersionStep || v == formatVersionAdaptive }
 
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
@@ -45,6 +51,15 @@ const (
 	// header ends with the step (float64), and the decoder derives the
 	// quantisers of that step from the model (Model.Stepped).
 	formatVersionStep = 4
+	// maxDeblock is the strongest deblocking filter a file may ask for.
+	maxDeblock = 8
+	// formatVersionAdaptive is the version of files coded with a model
+	// in the entropy-constrained mode since: the header ends with the
+	// step as in version 4 (0: the model's own), and each channel's
+	// indices are one stream of the adaptive binary arithmetic coder
+	// (see encodeAdaptive) instead of FSE streams, followed by the
+	// outlier streams. Versions 2–4 still decode.
+	formatVersionAdaptive = 5
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -89,6 +104,11 @@ type Options struct {
 	// model, larger steps for fewer bits (see Model.Stepped and
 	// EncodeRate). The file records the step.
 	Step float64
+	// Deblock is the strength of the deblocking filter the file asks
+	// the decoder to run across the patch edges (format version 5, the
+	// entropy-constrained mode): 0 for the default, negative for none,
+	// 1 to 8 (see deblockParams).
+	Deblock int
 }
 
 // Assignment is the way Encode assigns patches to the cells of the
@@ -137,7 +157,8 @@ func putIndices(b []int32) { indexBuffers.Put(&b) }
 // decodes it, readable without that model (DecodeHeader).
 type Header struct {
 	// Version is the format version: 1 for files coded with a model in
-	// the fixed-resolution mode, 2 in the entropy-constrained mode.
+	// the fixed-resolution mode, 5 in the entropy-constrained mode (2–4
+	// written by earlier encoders).
 	Version int
 	// Model is the ID of the codec model the file was coded with
 	// (Model.ID); Decode needs that model.
@@ -150,8 +171,11 @@ type Header struct {
 	// of the n² coefficients.
 	Bins [][]int
 	// Step is the quantiser step the file was coded at, if not the
-	// model's (version 4), else 0.
+	// model's (versions 4 and 5), else 0.
 	Step float64
+	// Deblock is the strength of the deblocking filter the decoder runs
+	// across the patch edges (version 5; 0: none).
+	Deblock int
 }
 
 // fixedHeaderBytes is the size of the header up to the bins.
@@ -163,7 +187,7 @@ const fixedHeaderBytes = len(Magic) + 1 + 32 + 4 + 4 + 3
 func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	v := formatVersion
 	if m.Step > 0 {
-		v = formatVersionFlags
+		v = formatVersionAdaptive
 	}
 	return encodeVersion(w, img, m, o, v)
 }
@@ -186,7 +210,10 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		if err != nil {
 			return err
 		}
-		m, step, v = mm, o.Step, formatVersionStep
+		m, step = mm, o.Step
+		if v != formatVersionAdaptive {
+			v = formatVersionStep
+		}
 	}
 	b := img.Bounds()
 	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
@@ -194,6 +221,16 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	}
 	planes := m.planes(img)
 	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
+	if v == formatVersionAdaptive {
+		switch {
+		case o.Deblock == 0:
+			hd.Deblock = defaultDeblock
+		case o.Deblock > maxDeblock:
+			return fmt.Errorf("codec: deblocking strength %d out of range (at most %d)", o.Deblock, maxDeblock)
+		case o.Deblock > 0:
+			hd.Deblock = o.Deblock
+		}
+	}
 	// The channels code concurrently (each in parallel inside, but with
 	// steps that use one core) and their streams follow in order.
 	bodies := make([][]byte, len(planes))
@@ -209,7 +246,11 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			if m.Step > 0 {
 				out = c.findOutliers(y, idx, m.Step, slow)
 			}
-			bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
+			if v == formatVersionAdaptive {
+				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true)
+			} else {
+				bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
+			}
 			if out != nil && hasOutliers(v) {
 				bodies[ci] = appendOutliers(bodies[ci], out)
 			}
@@ -523,8 +564,11 @@ func (h *Header) appendTo(b []byte) []byte {
 			b = binary.LittleEndian.AppendUint16(b, uint16(v))
 		}
 	}
-	if h.Version == formatVersionStep {
+	if hasStep(h.Version) {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(h.Step))
+	}
+	if h.Version == formatVersionAdaptive {
+		b = append(b, byte(h.Deblock))
 	}
 	return b
 }
@@ -552,15 +596,25 @@ func parseHeader(b []byte) (*Header, []byte, error) {
 		p = p[2*dims:]
 		h.Bins = append(h.Bins, bins)
 	}
-	if h.Version == formatVersionStep {
+	if hasStep(h.Version) {
 		if len(p) < 8 {
 			return nil, nil, &FormatError{Msg: "truncated header (no step)"}
 		}
 		h.Step = math.Float64frombits(binary.LittleEndian.Uint64(p))
-		if !(h.Step > 0 && h.Step <= maxStep) {
+		if !(h.Step > 0 && h.Step <= maxStep) && !(h.Version == formatVersionAdaptive && h.Step == 0) {
 			return nil, nil, &FormatError{Msg: fmt.Sprintf("quantiser step %v out of range", h.Step)}
 		}
 		p = p[8:]
+	}
+	if h.Version == formatVersionAdaptive {
+		if len(p) < 1 {
+			return nil, nil, &FormatError{Msg: "truncated header (no filter)"}
+		}
+		h.Deblock = int(p[0])
+		if h.Deblock > maxDeblock {
+			return nil, nil, &FormatError{Msg: fmt.Sprintf("deblocking strength %d out of range", h.Deblock)}
+		}
+		p = p[1:]
 	}
 	return h, p, nil
 }
@@ -574,7 +628,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v < formatVersion || v > formatVersionStep {
+	if v < formatVersion || v > formatVersionAdaptive {
 		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &Header{Version: v}
@@ -603,7 +657,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 // file of another kind, version or a corrupt header gives a
 // *FormatError (the checksum, which covers the whole file, is Decode's).
 func DecodeHeader(r io.Reader) (*Header, error) {
-	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch)+8)
+	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch)+9)
 	n, err := io.ReadFull(r, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
@@ -613,8 +667,11 @@ func DecodeHeader(r io.Reader) (*Header, error) {
 		return nil, err
 	}
 	n = fixedHeaderBytes + h.Channels*(1+2*h.Patch*h.Patch)
-	if h.Version == formatVersionStep {
+	if hasStep(h.Version) {
 		n += 8
+	}
+	if h.Version == formatVersionAdaptive {
+		n++
 	}
 	buf = buf[:n]
 	n, err = io.ReadFull(r, buf[fixedHeaderBytes:])
@@ -741,6 +798,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 		if err != nil {
 			return nil, err
 		}
+		deblockImage(img, h.Deblock, m.Step, h.Patch)
 		return img, nil
 	}
 	planes := make([]patches.Plane, h.Channels)
@@ -753,6 +811,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 			c := m.Channels[ci]
 			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
 				planes[ci] = c.reconstructPlane(idx, lead, grids[ci], odd)
+				deblockPlane(planes[ci], h.Deblock, m.Step, h.Patch)
 			})
 		}()
 	}
@@ -774,6 +833,10 @@ type channelStreams struct {
 	raw                          []packedStream // flags, symbols, escapes, outliers
 	flagCount, symbolStreamCount int
 	outliers                     bool
+	// adaptive is the arithmetic-coded stream of a version-5 file (raw
+	// then holds the outlier streams only).
+	adaptive []byte
+	version  int
 }
 
 // parseChannel splits the streams of channel ci off body and checks its
@@ -787,6 +850,19 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 		}
 	}
 	dims := c.Dims()
+	cs.version = h.Version
+	if h.Version == formatVersionAdaptive {
+		var err error
+		if cs.adaptive, body, err = parseAdaptive(body); err != nil {
+			return cs, nil, &FormatError{Msg: err.Error()}
+		}
+		odd, rest, err := parseOutlierStreams(body, blocks, dims)
+		if err != nil {
+			return cs, nil, &FormatError{Msg: err.Error()}
+		}
+		cs.raw, cs.outliers = odd[:], true
+		return cs, rest, nil
+	}
 	// Stream headers in file order: the rest flags' first, the
 	// outliers' two streams last.
 	if hasFlags(h.Version) {
@@ -841,6 +917,9 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 // cells and the outlier patches, to reconstruct.
 func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, lead leadCells, odd *outliers)) error {
 	dims, blocks := c.Dims(), grid.Blocks()
+	if cs.version == formatVersionAdaptive {
+		return cs.decodeAdaptive(c, grid, step, reconstruct)
+	}
 	out := make([][]byte, len(cs.raw))
 	errs := make([]error, len(cs.raw))
 	parallel.For(len(cs.raw), func(k int) {
@@ -879,5 +958,38 @@ func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, re
 		}
 	}
 	reconstruct(idx, lead, odd)
+	return nil
+}
+
+// decodeAdaptive is decode for a version-5 channel: the arithmetic-coded
+// indices beside the outlier streams.
+func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, lead leadCells, odd *outliers)) error {
+	dims, blocks := c.Dims(), grid.Blocks()
+	var odd [2][]byte
+	var oddErr error
+	idx := getIndices(blocks * dims)
+	defer putIndices(idx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sc := scratches.Get().(*fse.Scratch)
+		defer scratches.Put(sc)
+		for k := range odd {
+			if odd[k], oddErr = cs.raw[k].decode(sc); oddErr != nil {
+				return
+			}
+		}
+	}()
+	err := decodeAdaptive(cs.adaptive, idx, dims, grid.Cols(), c.Centre, c.Bins, c.Leading(), true)
+	wg.Wait()
+	if err = firstError([]error{err, oddErr}); err != nil {
+		return &FormatError{Msg: err.Error()}
+	}
+	out, err := newOutliers(odd[0], odd[1], blocks, dims, step)
+	if err != nil {
+		return &FormatError{Msg: err.Error()}
+	}
+	reconstruct(idx, c.leadRows(idx, blocks), out)
 	return nil
 }

@@ -47,8 +47,8 @@ func TestRateKnob(t *testing.T) {
 			t.Errorf("target %.3f: the file codes at %.4f bpp, the search reported %.4f", target, got, rate)
 		}
 		h, err := DecodeHeader(bytes.NewReader(w.Bytes()))
-		if err != nil || h.Step != step || h.Model != m.ID() || h.Version != formatVersionStep {
-			t.Fatalf("header %+v, %v: want version %d, step %v, the model's ID", h, err, formatVersionStep, step)
+		if err != nil || h.Step != step || h.Model != m.ID() || h.Version != formatVersionAdaptive {
+			t.Fatalf("header %+v, %v: want version %d, step %v, the model's ID", h, err, formatVersionAdaptive, step)
 		}
 		a, err := Decode(bytes.NewReader(w.Bytes()), m)
 		if err != nil {
@@ -84,14 +84,14 @@ func TestRateKnob(t *testing.T) {
 	}
 }
 
-// decodeAs decodes a version-4 file with the derived model d directly,
-// rewriting the header as a version-3 file of d.
+// decodeAs decodes a version-5 file with the derived model d directly,
+// rewriting the header as a file of d at d's own step.
 func decodeAs(file []byte, d *Model) (image.Image, error) {
 	h, body, err := parseHeader(file)
 	if err != nil {
 		return nil, err
 	}
-	h.Version, h.Step, h.Model = formatVersionFlags, 0, d.ID()
+	h.Step, h.Model = 0, d.ID()
 	out := h.appendTo(nil)
 	out = append(out, body[:len(body)-4]...)
 	return Decode(bytes.NewReader(checksum.Append(out)), d)

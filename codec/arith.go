@@ -1,0 +1,458 @@
+package codec
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Format version 5 codes the indices of a channel with an adaptive binary
+// arithmetic coder (a range coder as LZMA's, probabilities of 12 bits
+// adapting by 1/32 of their error after every bit) instead of static FSE
+// tables: one stream per channel, the patches in raster order, each
+// patch's rest flag and then its dimensions in order. Every index is
+// coded as the same residual as in versions 1–4 (from the left or upper
+// neighbour's index in the first dimension, from the dimension's centre
+// in the others), binarised as zero / sign / magnitude (unary to
+// arMaxUnary, then Exp-Golomb), each bit with its own probability chosen
+// by context: the dimension; the activity of the left and upper
+// neighbours' indices of the same dimension (six classes); and, beyond
+// the first dimension, how many of the patch's earlier dimensions are off
+// their centre (three classes), which tells how busy the patch is. The
+// probabilities learn the image's statistics as it is decoded, so the
+// contexts can be many more than three static tables per dimension.
+
+const (
+	arProbBits  = 12
+	arProbInit  = 1 << (arProbBits - 1)
+	arAdapt     = 5
+	arTopValue  = 1 << 24
+	arActivity  = 6  // neighbour activity classes
+	arBusy      = 5  // classes of the patch's earlier nonzero dimensions
+	arMaxUnary  = 14 // magnitude bits coded in unary before Exp-Golomb
+	arMaxExpLen = 24 // longest Exp-Golomb prefix a decoder accepts
+)
+
+// rangeEncoder is LZMA's binary range encoder.
+type rangeEncoder struct {
+	low       uint64
+	rng       uint32
+	cache     byte
+	cacheSize int
+	out       []byte
+}
+
+func newRangeEncoder() *rangeEncoder { return &rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1} }
+
+func (e *rangeEncoder) shiftLow() {
+	if uint32(e.low) < 0xFF000000 || e.low>>32 != 0 {
+		carry := byte(e.low >> 32)
+		temp := e.cache
+		for {
+			e.out = append(e.out, temp+carry)
+			temp = 0xFF
+			e.cacheSize--
+			if e.cacheSize == 0 {
+				break
+			}
+		}
+		e.cache = byte(e.low >> 24)
+	}
+	e.cacheSize++
+	e.low = (e.low & 0x00FFFFFF) << 8
+}
+
+// bit codes b with the adaptive probability p (of a 0) and updates it.
+func (e *rangeEncoder) bit(p *uint16, b int) {
+	bound := (e.rng >> arProbBits) * uint32(*p)
+	if b == 0 {
+		e.rng = bound
+		*p += (1<<arProbBits - *p) >> arAdapt
+	} else {
+		e.low += uint64(bound)
+		e.rng -= bound
+		*p -= *p >> arAdapt
+	}
+	for e.rng < arTopValue {
+		e.rng <<= 8
+		e.shiftLow()
+	}
+}
+
+// direct codes b at probability one half.
+func (e *rangeEncoder) direct(b int) {
+	e.rng >>= 1
+	if b != 0 {
+		e.low += uint64(e.rng)
+	}
+	for e.rng < arTopValue {
+		e.rng <<= 8
+		e.shiftLow()
+	}
+}
+
+func (e *rangeEncoder) finish() []byte {
+	for i := 0; i < 5; i++ {
+		e.shiftLow()
+	}
+	return e.out
+}
+
+// rangeDecoder mirrors rangeEncoder. Past the end of its input it reads
+// zeros: a truncated or hostile stream decodes to some bits in bounded
+// time, and the indices they make are checked.
+type rangeDecoder struct {
+	in   []byte
+	pos  int
+	rng  uint32
+	code uint32
+}
+
+func newRangeDecoder(in []byte) *rangeDecoder {
+	d := &rangeDecoder{in: in, rng: 0xFFFFFFFF}
+	for i := 0; i < 5; i++ {
+		d.code = d.code<<8 | uint32(d.next())
+	}
+	return d
+}
+
+func (d *rangeDecoder) next() byte {
+	if d.pos >= len(d.in) {
+		d.pos++
+		return 0
+	}
+	b := d.in[d.pos]
+	d.pos++
+	return b
+}
+
+func (d *rangeDecoder) bit(p *uint16) int {
+	bound := (d.rng >> arProbBits) * uint32(*p)
+	var b int
+	if d.code < bound {
+		d.rng = bound
+		*p += (1<<arProbBits - *p) >> arAdapt
+	} else {
+		d.code -= bound
+		d.rng -= bound
+		*p -= *p >> arAdapt
+		b = 1
+	}
+	for d.rng < arTopValue {
+		d.rng <<= 8
+		d.code = d.code<<8 | uint32(d.next())
+	}
+	return b
+}
+
+func (d *rangeDecoder) direct() int {
+	d.rng >>= 1
+	b := 0
+	if d.code >= d.rng {
+		d.code -= d.rng
+		b = 1
+	}
+	for d.rng < arTopValue {
+		d.rng <<= 8
+		d.code = d.code<<8 | uint32(d.next())
+	}
+	return b
+}
+
+// arDim holds the probabilities of one dimension.
+type arDim struct {
+	zero [arActivity][arBusy]uint16
+	sign [3]uint16
+	mag  [3][arMaxUnary]uint16
+	exp  [arMaxExpLen + 1]uint16
+}
+
+// arModel holds the probabilities of one channel.
+type arModel struct {
+	flag [contexts][arBusy]uint16
+	dims []arDim
+}
+
+func newARModel(dims int) *arModel {
+	m := &arModel{dims: make([]arDim, dims)}
+	fill := func(ps []uint16) {
+		for i := range ps {
+			ps[i] = arProbInit
+		}
+	}
+	for c := range m.flag {
+		fill(m.flag[c][:])
+	}
+	for j := range m.dims {
+		d := &m.dims[j]
+		for a := range d.zero {
+			fill(d.zero[a][:])
+		}
+		fill(d.sign[:])
+		for a := range d.mag {
+			fill(d.mag[a][:])
+		}
+		fill(d.exp[:])
+	}
+	return m
+}
+
+// arActivityClass maps the neighbours' distance a from the centre (or,
+// in the first dimension, between them) to one of arActivity classes.
+func arActivityClass(a int) int {
+	switch {
+	case a == 0:
+		return 0
+	case a == 1:
+		return 1
+	case a == 2:
+		return 2
+	case a <= 4:
+		return 3
+	case a <= 8:
+		return 4
+	}
+	return 5
+}
+
+// arContext returns the neighbour context of index j of patch i: for the
+// first dimension the distance between the left and upper indices,
+// otherwise their distance from the centre cj; the missing neighbours
+// stand at the centre (or, in the first dimension, equal the other).
+func arContext(idx []int32, i, col, cols, dims, j, cj int) int {
+	left, up := cj, cj
+	hasLeft, hasUp := col > 0, i >= cols
+	if hasLeft {
+		left = int(idx[(i-1)*dims+j])
+	}
+	if hasUp {
+		up = int(idx[(i-cols)*dims+j])
+	}
+	if j == 0 {
+		if !hasLeft || !hasUp {
+			return 0
+		}
+		ul := int(idx[(i-cols-1)*dims])
+		return arActivityClass((abs(left-ul) + abs(up-ul) + 1) / 2)
+	}
+	return arActivityClass(abs(left-cj) + abs(up-cj))
+}
+
+func (m *arModel) encodeValue(e *rangeEncoder, j, act, busy, v int) {
+	d := &m.dims[j]
+	if v == 0 {
+		e.bit(&d.zero[act][busy], 0)
+		return
+	}
+	e.bit(&d.zero[act][busy], 1)
+	s := 0
+	if v < 0 {
+		s, v = 1, -v
+	}
+	e.bit(&d.sign[min(act, 2)], s)
+	mc := min(act/2, 2)
+	k := v - 1
+	for u := 0; u < arMaxUnary; u++ {
+		if k == u {
+			e.bit(&d.mag[mc][u], 0)
+			return
+		}
+		e.bit(&d.mag[mc][u], 1)
+	}
+	// Exp-Golomb of k - arMaxUnary: the length in unary, then the bits.
+	r := k - arMaxUnary + 1
+	n := 0
+	for r>>(n+1) != 0 {
+		n++
+	}
+	for b := 0; b < n; b++ {
+		e.bit(&d.exp[b], 1)
+	}
+	e.bit(&d.exp[n], 0)
+	for b := n - 1; b >= 0; b-- {
+		e.direct(r >> b & 1)
+	}
+}
+
+func (m *arModel) decodeValue(d *rangeDecoder, j, act, busy int) (int, error) {
+	p := &m.dims[j]
+	if d.bit(&p.zero[act][busy]) == 0 {
+		return 0, nil
+	}
+	s := d.bit(&p.sign[min(act, 2)])
+	mc := min(act/2, 2)
+	k := -1
+	for u := 0; u < arMaxUnary; u++ {
+		if d.bit(&p.mag[mc][u]) == 0 {
+			k = u
+			break
+		}
+	}
+	if k < 0 {
+		n := 0
+		for d.bit(&p.exp[n]) == 1 {
+			n++
+			if n >= arMaxExpLen {
+				return 0, errors.New("index residual too long")
+			}
+		}
+		r := 1
+		for b := 0; b < n; b++ {
+			r = r<<1 | d.direct()
+		}
+		k = r - 1 + arMaxUnary
+	}
+	v := k + 1
+	if s == 1 {
+		v = -v
+	}
+	return v, nil
+}
+
+// encodeAdaptive codes the indices (blocks×dims, rows of cols blocks) of
+// a channel as format version 5's stream: u32 length, then the range
+// coder's bytes. With flags, the rest flag of every patch covers the
+// dimensions from restFrom(leading) on.
+func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags bool) []byte {
+	n := len(idx) / dims
+	from := restFrom(leading)
+	var rest []uint8
+	if flags {
+		rest = restFlags(idx, dims, from, centre)
+	}
+	m := newARModel(dims)
+	e := newRangeEncoder()
+	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
+		if col == cols {
+			col = 0
+		}
+		busy, nz := 0, 0
+		end := dims
+		for j := 0; j < end; j++ {
+			if j == from && rest != nil {
+				fc := flagContext(i, col, cols, rest)
+				e.bit(&m.flag[fc][busy], int(rest[i]))
+				if rest[i] == 0 {
+					break
+				}
+			}
+			q := int(idx[i*dims+j])
+			pred := centre[j]
+			if j == 0 {
+				pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
+			}
+			act := arContext(idx, i, col, cols, dims, j, centre[j])
+			v := q - pred
+			m.encodeValue(e, j, act, busy, v)
+			if j > 0 && v != 0 {
+				nz++
+				busy = arBusyClass(nz)
+			}
+		}
+	}
+	out := e.finish()
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(out)))
+	return append(dst, out...)
+}
+
+// parseAdaptive splits a version-5 channel stream off body.
+func parseAdaptive(body []byte) ([]byte, []byte, error) {
+	if len(body) < 4 {
+		return nil, nil, errors.New("truncated stream header")
+	}
+	n := binary.LittleEndian.Uint32(body)
+	body = body[4:]
+	if uint64(n) > uint64(len(body)) {
+		return nil, nil, errors.New("truncated stream")
+	}
+	return body[:n], body[n:], nil
+}
+
+// decodeAdaptive decodes a version-5 channel stream into idx (blocks×dims),
+// checking every index against its bins.
+func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int, leading int, flags bool) error {
+	n := len(idx) / dims
+	from := restFrom(leading)
+	var rest []uint8
+	if flags {
+		rest = make([]uint8, n)
+	}
+	m := newARModel(dims)
+	d := newRangeDecoder(data)
+	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
+		if col == cols {
+			col = 0
+		}
+		busy, nz := 0, 0
+		row := idx[i*dims : (i+1)*dims]
+		for j := 0; j < dims; j++ {
+			if j == from && rest != nil {
+				fc := flagContext(i, col, cols, rest)
+				rest[i] = uint8(d.bit(&m.flag[fc][busy]))
+				if rest[i] == 0 {
+					for k := j; k < dims; k++ {
+						row[k] = int32(centre[k])
+					}
+					break
+				}
+			}
+			pred := centre[j]
+			if j == 0 {
+				pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
+			}
+			act := arContext(idx, i, col, cols, dims, j, centre[j])
+			v, err := m.decodeValue(d, j, act, busy)
+			if err != nil {
+				return err
+			}
+			q := pred + v
+			if q < 0 || q >= bins[j] {
+				return fmt.Errorf("index %d out of range in dimension %d", q, j+1)
+			}
+			row[j] = int32(q)
+			if j > 0 && v != 0 {
+				nz++
+				busy = arBusyClass(nz)
+			}
+		}
+	}
+	if d.pos > len(data)+5 {
+		return errors.New("stream too short")
+	}
+	return nil
+}
+
+// arDCPrediction is the prediction of the first dimension's index of
+// patch i in version 5: the median of the left, upper and left + upper −
+// upper-left indices (LOCO-I's), the left or upper one on the edges.
+func arDCPrediction(idx []int32, i, col, cols, dims, cj int) int {
+	hasLeft, hasUp := col > 0, i >= cols
+	switch {
+	case hasLeft && hasUp:
+		a, b, c := int(idx[(i-1)*dims]), int(idx[(i-cols)*dims]), int(idx[(i-cols-1)*dims])
+		switch {
+		case c >= max(a, b):
+			return min(a, b)
+		case c <= min(a, b):
+			return max(a, b)
+		}
+		return a + b - c
+	case hasLeft:
+		return int(idx[(i-1)*dims])
+	case hasUp:
+		return int(idx[(i-cols)*dims])
+	}
+	return cj
+}
+
+// arBusyClass maps the count of a patch's earlier dimensions off their
+// centre to one of arBusy classes.
+func arBusyClass(nz int) int {
+	switch {
+	case nz <= 2:
+		return nz
+	case nz <= 4:
+		return 3
+	}
+	return 4
+}

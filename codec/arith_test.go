@@ -1,0 +1,129 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/spcalab/spca/internal/checksum"
+)
+
+// TestAdaptiveRoundTrip codes indices of every kind (centres, small and
+// large residuals, the ends of the bins, patches whose rest is all at
+// the centre) with the version-5 arithmetic coder and decodes them back
+// exactly; truncated and random streams decode to an error or to indices
+// within the bins, never a panic.
+func TestAdaptiveRoundTrip(t *testing.T) {
+	const dims, cols, rows = 9, 13, 7
+	n := cols * rows
+	bins := []int{600, 40, 40, 30, 65535, 20, 20, 9, 3}
+	centre := []int{300, 20, 20, 15, 30000, 10, 10, 4, 1}
+	rng := rand.New(rand.NewPCG(1, 2))
+	idx := make([]int32, n*dims)
+	for i := 0; i < n; i++ {
+		quiet := rng.IntN(3) == 0
+		for j := 0; j < dims; j++ {
+			q := centre[j]
+			switch r := rng.IntN(10); {
+			case j >= 2 && quiet:
+			case r < 5:
+			case r < 8:
+				q += rng.IntN(5) - 2
+			case r < 9:
+				q = rng.IntN(bins[j])
+			default:
+				q = []int{0, bins[j] - 1}[rng.IntN(2)]
+			}
+			idx[i*dims+j] = int32(min(max(q, 0), bins[j]-1))
+		}
+	}
+	for _, leading := range []int{0, 2} {
+		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true)
+		data, rest, err := parseAdaptive(stream)
+		if err != nil || len(rest) != 0 {
+			t.Fatalf("parse: %v, %d bytes left", err, len(rest))
+		}
+		got := make([]int32, len(idx))
+		if err := decodeAdaptive(data, got, dims, cols, centre, bins, leading, true); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, idx) {
+			t.Fatalf("leading %d: the indices decode differently", leading)
+		}
+		t.Logf("leading %d: %d indices in %d bytes", leading, len(idx), len(data))
+		for _, bad := range [][]byte{data[:len(data)/2], nil, randomBytes(rng, len(data))} {
+			err := decodeAdaptive(bad, got, dims, cols, centre, bins, leading, true)
+			if err != nil {
+				continue
+			}
+			for k, q := range got {
+				if q < 0 || int(q) >= bins[k%dims] {
+					t.Fatalf("index %d of dimension %d accepted", q, k%dims)
+				}
+			}
+		}
+	}
+	if _, _, err := parseAdaptive([]byte{9, 0, 0, 0, 1}); err == nil {
+		t.Error("a stream longer than the file parsed")
+	}
+}
+
+func randomBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestDeblockHeader checks the deblocking strength a version-5 file
+// records: the default, none, one given, and a hostile one refused; the
+// filter changes the decoded pixels deterministically and leaves the
+// rest of the file as it was.
+func TestDeblockHeader(t *testing.T) {
+	m := smallStepModel(t)
+	_, test := images()
+	img := test[0]
+	files := map[int][]byte{}
+	for _, k := range []int{0, -1, 2} {
+		var b bytes.Buffer
+		if err := Encode(&b, img, m, &Options{Deblock: k, Step: 2 * m.Step}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := DecodeHeader(bytes.NewReader(b.Bytes()))
+		want := map[int]int{0: defaultDeblock, -1: 0, 2: 2}[k]
+		if err != nil || h.Version != formatVersionAdaptive || h.Deblock != want {
+			t.Fatalf("Deblock %d: header %+v, %v; want strength %d", k, h, err, want)
+		}
+		files[k] = b.Bytes()
+	}
+	a, err := Decode(bytes.NewReader(files[2]), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Decode(bytes.NewReader(files[2]), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := Decode(bytes.NewReader(files[-1]), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !imagesEqual(a, b) || imagesEqual(a, off) {
+		t.Error("deblocking: decodings differ, or the filter changed nothing")
+	}
+	if err := Encode(&bytes.Buffer{}, img, m, &Options{Deblock: maxDeblock + 1}); err == nil {
+		t.Error("a strength beyond the maximum encoded")
+	}
+	// The strength is the header's last byte, before the streams.
+	h, _, _ := parseHeader(files[2])
+	bad := h.appendTo(nil)
+	bad[len(bad)-1] = maxDeblock + 1
+	bad = checksum.Append(append(bad, files[2][len(bad):len(files[2])-4]...))
+	var fe *FormatError
+	if _, err := Decode(bytes.NewReader(bad), m); !errors.As(err, &fe) {
+		t.Errorf("strength %d: %v, want a *FormatError", maxDeblock+1, err)
+	}
+}

@@ -1,0 +1,98 @@
+package codec
+
+import (
+	"image"
+	"math"
+
+	"github.com/spcalab/spca/patches"
+)
+
+// defaultDeblock is the deblocking strength Encode writes into version-5
+// files unless Options.Deblock says otherwise (see deblockParams).
+// Strength 4 (measured on kodim13 and a cathedral crop with the 4×4 Kodak
+// model over steps 0.5–4 of its own, BD-rate against no filter): 1: -0.4
+// % (PSNR) / -1.3 % (SSIM); 4: -2.0 / -3.0 %; 6: -1.7 / -0.8 %; 8: -0.4 /
+// +2.1 %.
+var defaultDeblock = 4
+
+// deblockParams returns the thresholds of the deblocking filter of
+// strength k for patches of n×n pixels coded at quantiser step: in pixel
+// units, u = step/n is the step of a patch's mean (the first PCA
+// coefficient of a smooth patch is n times its mean), and an edge is
+// smoothed where the jump across it is below alpha = k·u/2 and each side
+// varies by less than beta = k·u/4 next to it, by at most tc = k·u/4 —
+// a discontinuity the size of the quantisation error, not an edge of
+// the image.
+func deblockParams(k int, step float64, n int) (alpha, beta, tc float64) {
+	u := step / float64(n)
+	kf := float64(k)
+	return kf * u / 2, kf * u / 4, kf * u / 4
+}
+
+// deblockImage runs the filter over a decoded grey image in place.
+func deblockImage(img image.Image, k int, step float64, n int) {
+	if k <= 0 || n < 2 || !(step > 0) {
+		return
+	}
+	alpha, beta, tc := deblockParams(k, step, n)
+	switch g := img.(type) {
+	case *image.Gray:
+		w, h := g.Rect.Dx(), g.Rect.Dy()
+		get := func(i int) float64 { return float64(g.Pix[i]) }
+		set := func(i int, v float64) { g.Pix[i] = uint8(math.Max(0, math.Min(255, math.Round(v)))) }
+		deblockEdges(get, set, g.Stride, w, h, n, alpha, beta, tc)
+	case *image.Gray16:
+		w, h := g.Rect.Dx(), g.Rect.Dy()
+		// 16-bit samples: the thresholds, in 8-bit units, scale by 257.
+		get := func(i int) float64 { return float64(uint16(g.Pix[2*i])<<8 | uint16(g.Pix[2*i+1])) }
+		set := func(i int, v float64) {
+			x := uint16(math.Max(0, math.Min(65535, math.Round(v))))
+			g.Pix[2*i], g.Pix[2*i+1] = byte(x>>8), byte(x)
+		}
+		deblockEdges(get, set, g.Stride/2, w, h, n, 257*alpha, 257*beta, 257*tc)
+	}
+}
+
+// deblockPlane runs the filter over a decoded plane (0..255 scale) in
+// place.
+func deblockPlane(p patches.Plane, k int, step float64, n int) {
+	if k <= 0 || n < 2 || !(step > 0) {
+		return
+	}
+	alpha, beta, tc := deblockParams(k, step, n)
+	get := func(i int) float64 { return p.Pix[i] }
+	set := func(i int, v float64) { p.Pix[i] = v }
+	deblockEdges(get, set, p.W, p.W, p.H, n, alpha, beta, tc)
+}
+
+// deblockEdges filters the vertical patch edges (x a multiple of n), then
+// the horizontal ones, as H.264's normal filter: across an edge between
+// p1 p0 | q0 q1, where |q0 − p0| < alpha, |p1 − p0| < beta and
+// |q1 − q0| < beta, p0 and q0 move towards each other by
+// (4(q0 − p0) + p1 − q1)/8 clipped to ±tc, and p1 and q1 by half that.
+// The products are by powers of two, so the result is the same on every
+// platform.
+func deblockEdges(get func(int) float64, set func(int, float64), stride, w, h, n int, alpha, beta, tc float64) {
+	edge := func(i, step int) {
+		p1, p0, q0, q1 := get(i-2*step), get(i-step), get(i), get(i+step)
+		if !(math.Abs(q0-p0) < alpha && math.Abs(p1-p0) < beta && math.Abs(q1-q0) < beta) {
+			return
+		}
+		d := (4*(q0-p0) + p1 - q1) / 8
+		d = math.Max(-tc, math.Min(tc, d))
+		set(i-step, p0+d)
+		set(i, q0-d)
+		set(i-2*step, p1+d/2)
+		set(i+step, q1-d/2)
+	}
+	for y := 0; y < h; y++ {
+		for x := n; x+1 < w; x += n {
+			edge(y*stride+x, 1)
+		}
+	}
+	for y := n; y+1 < h; y += n {
+		for x := 0; x < w; x++ {
+			edge(y*stride+x, stride)
+		}
+	}
+}
