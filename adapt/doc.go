@@ -68,7 +68,9 @@
 // collapsed highlights: with the equalising metric a zero density gives
 // a zero response length); and the map fades, with the distance from B's
 // training colours (SupportBand, on a 32³ occupancy grid in sRGB) and
-// from B's lattice (ResidualBand), and near black (DarkLuminance), into
+// from B's lattice (ResidualBand), near the ends of B's responses (the
+// tails of its colours, where A's lattice is sheared: ResponseBand), and
+// near black (DarkLuminance), into
 // Anchor, the least-squares linear fit of the SPCA map on B's training
 // colours. Outside the support the lattice of B folds (curves drawn from
 // neighbouring starts cross), so the forward transform switches between

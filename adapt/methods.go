@@ -335,7 +335,8 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 	}
 	out := make([]colorspace.LMS, len(sub))
 	res := make([]float64, len(sub))
-	st, err := s.bareResidual(out, res, sub)
+	edge := make([]float64, len(sub))
+	st, err := s.bareResidual(out, res, edge, sub)
 	if err != nil {
 		return st, err
 	}
@@ -347,7 +348,7 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 			continue
 		}
 		y := out[j]
-		wi := w[i] * (1 - smoothstep(0, ResidualBand, res[j]))
+		wi := w[i] * (1 - smoothstep(0, ResidualBand, res[j])) * edge[j]
 		j++
 		for k := range 3 {
 			dst[i][k] = wi*y[k] + (1-wi)*lin[k]
@@ -375,6 +376,22 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 	return st, nil
 }
 
+// edgeWeight is the factor of the blend weight for B's responses r
+// (before they are clamped to [0, 1]): 1 inside, fading to 0 over the
+// last ResponseBand of each response, at both ends of the chromatic
+// dimensions and at the top of the first (lightness) one, whose bottom end
+// is black, taken care of by DarkLuminance.
+func edgeWeight(r []float64) float64 {
+	w := 1.0
+	for k, v := range r {
+		if k > 0 {
+			w *= smoothstep(0, ResponseBand, v)
+		}
+		w *= 1 - smoothstep(1-ResponseBand, 1, v)
+	}
+	return w
+}
+
 // withLuminance returns c scaled to the luminance y (the grey of luminance
 // y if c has none).
 func withLuminance(c colorspace.LMS, y float64) colorspace.LMS {
@@ -387,13 +404,13 @@ func withLuminance(c colorspace.LMS, y float64) colorspace.LMS {
 
 // bare is the SPCA map without the blend.
 func (s *SPCAMap) bare(dst, src []colorspace.LMS) (spca.BatchStats, error) {
-	return s.bareResidual(dst, nil, src)
+	return s.bareResidual(dst, nil, nil, src)
 }
 
 // bareResidual is bare that also writes, if res is not nil, the distance
 // |x − R_B⁻¹(R_B(x))| of every colour from B's lattice (0 where the
 // forward solve converged on it).
-func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res []float64, src []colorspace.LMS) (spca.BatchStats, error) {
+func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res, edge []float64, src []colorspace.LMS) (spca.BatchStats, error) {
 	if len(src) == 0 {
 		return spca.BatchStats{}, nil
 	}
@@ -418,6 +435,9 @@ func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res []float64, src []colors
 	}
 	for i := 0; i < n; i++ {
 		row := r.RawRowView(i)
+		if edge != nil {
+			edge[i] = edgeWeight(row)
+		}
 		for k, v := range row {
 			row[k] = min(max(v, 0), 1)
 		}

@@ -91,16 +91,16 @@ func TestSPCAMapShape(t *testing.T) {
 		}
 	}
 	t.Logf("%d rays from black through the LUT, %d steps each: largest drop of output L* %.3f (target 0.05)", rays, steps, worstDrop)
-	// 1.52 at the time of writing (the LUT interpolates between rays
-	// whose chromaticity differs sharply near the top of B's lattice);
-	// 7.5 before the RayTable.
-	if worstDrop > 2 {
+	// 0.63 at the time of writing (the LUT interpolates between rays
+	// whose chromaticity differs sharply); 1.52 with the RayTable but
+	// without ResponseBand, 7.5 before the RayTable.
+	if worstDrop > 0.8 {
 		t.Errorf("output L* drops by %.3f along a ray from black", worstDrop)
 	}
 	// Fine ramps through the exact map.
-	nr := 12
+	nr := 60
 	if long() {
-		nr = 100
+		nr = 300
 	}
 	worstStep := 0.0
 	for range nr {
@@ -120,8 +120,12 @@ func TestSPCAMapShape(t *testing.T) {
 		}
 	}
 	t.Logf("exact map along %d ramps from black, input steps of 1/1024: largest output change %.2f/255 (target 4)", nr, worstStep)
-	// 6.3 at the time of writing, 80 to 160 before issue 22.
-	if worstStep > 10 {
+	// 14.4 at the time of writing (60 ramps; 12 ramps gave 6.5, not
+	// representative: 40 other ramps found 55 before ResponseBand), where
+	// the gamut mapping of a colour with a very negative linear channel
+	// starts to lift it above 0 (sRGB encoding is steep near 0); 80 to
+	// 160 before issue 22.
+	if worstStep > 16 {
 		t.Errorf("exact map changes by %.2f/255 for an input step of 1/1024", worstStep)
 	}
 	// Rays from black through the exact map: the RayTable makes its
