@@ -1,10 +1,12 @@
 package codec
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"sync"
 
+	"github.com/spcalab/spca/internal/gridcode"
 	"github.com/spcalab/spca/internal/parallel"
 	"github.com/spcalab/spca/spca"
 	"gonum.org/v1/gonum/mat"
@@ -30,6 +32,7 @@ type fastPath struct {
 	// halves the memory read, and the Newton step corrects far larger
 	// errors than its rounding.
 	vals []float32
+	res  float64 // the values are multiples of it (a power of two)
 	str  []int
 	// Per axis, a uniform table over [nodes[0], nodes[last]] giving the
 	// first candidate cell, so locating a value takes a short scan
@@ -70,6 +73,9 @@ const lookCells = 4096
 // fastPath returns the channel's fast path, built on first use. It does
 // not depend on the number of bins.
 func (c *Channel) fastPath() *fastPath {
+	if c.fastFrom != nil { // the same SPCA lattice and training sample
+		return c.fastFrom.fastPath()
+	}
 	c.fastOnce.Do(func() { c.fast = buildFastPath(c) })
 	return c.fast
 }
@@ -93,7 +99,7 @@ func buildFastPath(c *Channel) *fastPath {
 		return nil
 	}
 	n, _ := c.Train.Dims()
-	f := &fastPath{k: k, nodes: make([][]float64, k), str: make([]int, k)}
+	f := &fastPath{k: k, nodes: make([][]float64, k)}
 	col := make([]float64, n)
 	for j := 0; j < k; j++ {
 		mat.Col(col, j, c.Train)
@@ -105,12 +111,63 @@ func buildFastPath(c *Channel) *fastPath {
 			}
 		}
 		f.nodes[j] = ax
+	}
+	f.setLook()
+	total := 1
+	for j := 0; j < k; j++ {
+		total *= g
+	}
+	pts := mat.NewDense(total, k, nil)
+	for i := 0; i < total; i++ {
+		row := pts.RawRowView(i)
+		for j := 0; j < k; j++ {
+			row[j] = f.nodes[j][i/f.str[j]%g]
+		}
+	}
+	u, _, err := c.SPCA.UnfoldBatch(pts)
+	if err != nil {
+		return nil
+	}
+	// The values are rounded to multiples of a power of two, about 2^-16
+	// of the largest, so that the model file stores them as small
+	// integers (modelWriter.fastPath) and a model read from its file encodes as
+	// the one written: the Newton step corrects errors far larger.
+	f.res = valueRes(u.RawMatrix().Data)
+	f.vals = make([]float32, len(u.RawMatrix().Data))
+	for i, v := range u.RawMatrix().Data {
+		if v = math.Round(v/f.res) * f.res; v != 0 { // never -0: the file stores integers
+			f.vals[i] = float32(v)
+		}
+	}
+	return f
+}
+
+// valueRes is the power of two near 2^-16 of the largest |v| (at most
+// 2^-8) the fast path rounds its values to.
+func valueRes(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	if !(m > 0) || math.IsInf(m, 0) {
+		return 0x1p-8
+	}
+	return math.Ldexp(1, min(-8, max(-60, math.Ilogb(m)-16)))
+}
+
+// setLook sets the tables derived from the nodes: inv, str and look.
+func (f *fastPath) setLook() {
+	k := f.k
+	g := len(f.nodes[0])
+	f.inv = f.inv[:0]
+	for _, ax := range f.nodes {
 		inv := make([]float64, g-1)
 		for i := range inv {
 			inv[i] = 1 / (ax[i+1] - ax[i])
 		}
 		f.inv = append(f.inv, inv)
 	}
+	f.str = make([]int, k)
 	total := 1
 	for j := k - 1; j >= 0; j-- {
 		f.str[j] = total
@@ -132,22 +189,110 @@ func buildFastPath(c *Channel) *fastPath {
 		}
 		f.look[j] = t
 	}
-	pts := mat.NewDense(total, k, nil)
-	for i := 0; i < total; i++ {
-		row := pts.RawRowView(i)
-		for j := 0; j < k; j++ {
-			row[j] = f.nodes[j][i/f.str[j]%g]
+}
+
+// maxFastValues bounds the node values of a stored fast path.
+const maxFastValues = 1 << 20
+
+// fastPath writes the channel's fast path (building it if needed):
+// a byte 0 if it has none, else 1, the nodes per axis g (u16), the k×g
+// node coordinates (f64), the resolution of the values (f64, a power of
+// two: they are its multiples), then per coordinate of the values a byte
+// w and their integers after a first difference along every axis of the
+// grid (they are smooth), zigzag-coded, as w byte planes (gridcode).
+func (e *modelWriter) fastPath(c *Channel) {
+	f := c.fastPath()
+	if f == nil || f.res == 0 {
+		e.u8(0)
+		return
+	}
+	g := len(f.nodes[0])
+	e.u8(1)
+	e.u16(uint16(g))
+	for _, ax := range f.nodes {
+		for _, v := range ax {
+			e.f64(v)
 		}
 	}
-	u, _, err := c.SPCA.UnfoldBatch(pts)
-	if err != nil {
-		return nil
+	e.f64(f.res)
+	n := len(f.vals) / f.k
+	shape := make([]int, f.k)
+	for j := range shape {
+		shape[j] = g
 	}
-	f.vals = make([]float32, len(u.RawMatrix().Data))
-	for i, v := range u.RawMatrix().Data {
-		f.vals[i] = float32(v)
+	v := make([]int64, n)
+	for q := 0; q < f.k; q++ {
+		for i := range v {
+			v[i] = int64(float64(f.vals[i*f.k+q]) / f.res)
+		}
+		gridcode.Diff(v, shape)
+		w := gridcode.Zigzag(v)
+		e.u8(uint8(w))
+		gridcode.Planes(v, w, e.put)
 	}
-	return f
+}
+
+// fastPath reads what modelWriter.fastPath wrote for a channel of k leading
+// coefficients: its fast path, or nil.
+func (r *modelReader) fastPath(k int) (*fastPath, error) {
+	if flag := r.u8(); r.err != nil || flag == 0 {
+		return nil, r.err
+	} else if flag > 1 {
+		return nil, &ModelError{fmt.Sprintf("fast path flag %d", flag)}
+	}
+	g := r.u16()
+	n := 1
+	for j := 0; j < k && n <= maxFastValues; j++ {
+		n *= g
+	}
+	if r.err == nil && (g < 4 || g > 256 || n*k > maxFastValues || n*k > len(r.b)) {
+		return nil, &ModelError{fmt.Sprintf("fast path of %d nodes per axis", g)}
+	}
+	f := &fastPath{k: k, nodes: make([][]float64, k)}
+	for j := range f.nodes {
+		ax := r.f64s(g)
+		for i := 1; i < len(ax); i++ {
+			if !(ax[i] > ax[i-1]) {
+				return nil, &ModelError{"fast path nodes not increasing"}
+			}
+		}
+		if r.err == nil && !(ax[g-1]-ax[0] < math.MaxFloat64/2) {
+			return nil, &ModelError{"fast path nodes out of range"}
+		}
+		f.nodes[j] = ax
+	}
+	f.res = r.f64()
+	if r.err == nil && !(f.res >= 0x1p-60 && f.res <= 0x1p-8 && f.res == math.Ldexp(1, math.Ilogb(f.res))) {
+		return nil, &ModelError{fmt.Sprintf("fast path resolution %g", f.res)}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	shape := make([]int, k)
+	for j := range shape {
+		shape[j] = g
+	}
+	f.vals = make([]float32, n*k)
+	v := make([]int64, n)
+	for q := 0; q < k; q++ {
+		w := r.u8()
+		if r.err == nil && (w < 1 || w > 8) {
+			return nil, &ModelError{fmt.Sprintf("fast path values of %d bytes", w)}
+		}
+		for b := 0; b < w && r.err == nil; b++ {
+			gridcode.AddPlane(v, r.take(n), b)
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		gridcode.Unzigzag(v)
+		gridcode.Undiff(v, shape)
+		for i, x := range v {
+			f.vals[i*k+q] = float32(float64(x) * f.res)
+		}
+	}
+	f.setLook()
+	return f, nil
 }
 
 // nodeDensity is the exponent of the fast path's node placement: along

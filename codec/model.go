@@ -82,7 +82,7 @@ func (m *Model) Stepped(step float64) (*Model, error) {
 		m.stepResp = make([][2][]float64, len(m.Channels))
 	}
 	for ci, c := range m.Channels {
-		nc := &Channel{PCA: c.PCA, Train: c.Train, Bins: append([]int(nil), c.Bins...)}
+		nc := &Channel{PCA: c.PCA, Train: c.Train, Bins: append([]int(nil), c.Bins...), fastFrom: c}
 		if c.SPCA != nil {
 			var err error
 			if nc.SPCA, err = c.SPCA.WithScale(c.SPCA.Scale()); err != nil {
@@ -137,6 +137,7 @@ type Channel struct {
 
 	fastOnce  sync.Once
 	fast      *fastPath
+	fastFrom  *Channel // whose fast path this one shares (Stepped), or nil
 	startOnce sync.Once
 	start     []float32 // see startTable
 	bookOnce  sync.Once
@@ -359,10 +360,14 @@ func trainChannel(x *mat.Dense, o *TrainOptions, c int) (*Channel, error) {
 		return nil, err
 	}
 	y := pca.Forward(nil, x)
-	// The model file keeps the training sample in float32: round it now
-	// so that a saved and reloaded model codes exactly like the original.
+	// The model file keeps the training sample as multiples of trainRes
+	// (in float32 before version 4): round it now so that a saved and
+	// reloaded model codes exactly like the original.
 	for i, v := range y.RawMatrix().Data {
-		y.RawMatrix().Data[i] = float64(float32(v))
+		if v = float64(float32(math.Round(v/trainRes) * trainRes)); v == 0 {
+			v = 0 // not -0: the integers of the file cannot store it
+		}
+		y.RawMatrix().Data[i] = v
 	}
 	n, dims := y.Dims()
 	k := o.Leading
@@ -389,12 +394,22 @@ func trainChannel(x *mat.Dense, o *TrainOptions, c int) (*Channel, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The model file stores the lattice as integers (much smaller than
+	// float64): snap it now, for the same reason.
+	if err := sm.SnapLattice(latticeRes); err != nil {
+		return nil, err
+	}
 	ch := &Channel{PCA: pca, SPCA: sm, Bins: make([]int, dims), Train: y}
 	for j := range ch.Bins {
 		ch.Bins[j] = 1
 	}
 	return ch, nil
 }
+
+// latticeRes is the resolution (grey levels) of the SPCA lattice: it
+// moves the inverse map by at most half of it, far below a quantiser
+// step.
+const latticeRes = 1.0 / 128
 
 func identity(k int) *mat.Dense {
 	id := mat.NewDense(k, k, nil)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"image"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestModelBytes(t *testing.T) {
 	}
 }
 
-// TestCompactModel checks version 3 of the model file: it holds the ID of
+// TestCompactModel checks versions 3 and 4 of the model file: it holds the ID of
 // the version 1 or 2 file, which a model read from it reports without
 // hashing and which is the hash of the version 1 or 2 bytes it writes
 // again; such a model codes and decodes bit-identically to the one
@@ -82,6 +83,29 @@ func TestCompactModel(t *testing.T) {
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("%s: the compact model codes differently", name)
+		}
+		// Version 4 stores the fast path: the model read has it without
+		// building it, equal to the one built, and codes through it as
+		// the model written.
+		for ci, c := range back.Channels {
+			if c.fast == nil {
+				t.Fatalf("%s: channel %d: no fast path read", name, ci)
+			}
+			built := buildFastPath(c)
+			if !slices.Equal(c.fast.vals, built.vals) || !slices.EqualFunc(c.fast.nodes, built.nodes, slices.Equal) ||
+				!slices.EqualFunc(c.fast.look, built.look, slices.Equal) || c.fast.res != built.res {
+				t.Fatalf("%s: channel %d: the fast path read differs from the one built", name, ci)
+			}
+		}
+		var fa, fb bytes.Buffer
+		if err := Encode(&fa, img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := Encode(&fb, img, back, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fa.Bytes(), fb.Bytes()) {
+			t.Fatalf("%s: the compact model codes differently through the fast path", name)
 		}
 		da, err := Decode(bytes.NewReader(a.Bytes()), old)
 		if err != nil {

@@ -39,6 +39,9 @@ type Model struct {
 	// first restart (setRestartNodes): a decoder never restarts.
 	restart *restartNodesOnce
 	typical []float64 // median training responses (SetTypical), or nil
+	// latRes: the lattice positions are multiples of this power of two
+	// (SnapLattice, or read from a version-6 file), or 0.
+	latRes float64
 }
 
 // Dim returns the dimension d of samples and responses.

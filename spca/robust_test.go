@@ -322,6 +322,13 @@ func FuzzRead(f *testing.F) {
 		var c bytes.Buffer
 		m0.WriteCompactTo(&c)
 		f.Add(c.Bytes())
+		// Version 6: the lattice snapped, stored as integers.
+		if err := m0.SnapLattice(1e-3); err == nil {
+			c.Reset()
+			m0.WriteCompactTo(&c)
+			f.Add(c.Bytes())
+			f.Add(c.Bytes()[:c.Len()*2/3])
+		}
 	}
 	// Version 3: the k-neighbours density, with an out-of-range share.
 	o.Neighbours = 0.1

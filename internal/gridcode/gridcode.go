@@ -1,0 +1,92 @@
+// Package gridcode stores integer samples of smooth functions on tensor
+// grids compactly: the n-dimensional Lorenzo predictor (a first
+// difference along every axis, exact on multilinear functions), zigzag
+// coding, and byte planes of the smallest width that holds the values,
+// so that a general-purpose compressor (zstd) finds runs of small bytes.
+// The model files of spca and codec use it for their lattices and tables.
+package gridcode
+
+import "math/bits"
+
+// Diff replaces v, the values on a grid of g[j] nodes along axis j (axis
+// 0 slowest, len(v) a multiple of their product: the grid repeated), by
+// their first differences along every axis. Undiff inverts it.
+func Diff(v []int64, g []int) {
+	s := 1
+	for j := len(g) - 1; j >= 0; j-- {
+		n := g[j]
+		for b := 0; b < len(v); b += s * n {
+			for i := b + s*n - 1; i >= b+s; i-- {
+				v[i] -= v[i-s]
+			}
+		}
+		s *= n
+	}
+}
+
+// Undiff undoes Diff: prefix sums along every axis. Its int64 arithmetic
+// wraps, so any values give a deterministic result.
+func Undiff(v []int64, g []int) {
+	s := 1
+	for j := len(g) - 1; j >= 0; j-- {
+		n := g[j]
+		for b := 0; b < len(v); b += s * n {
+			for i := b + s; i < b+s*n; i++ {
+				v[i] += v[i-s]
+			}
+		}
+		s *= n
+	}
+}
+
+// Zigzag maps v in place to unsigned values (0, -1, 1, -2, ... to 0, 1,
+// 2, 3, ...), stored in int64, and returns the width in bytes (1 to 8)
+// that holds them all.
+func Zigzag(v []int64) int {
+	var all uint64
+	for i, r := range v {
+		z := uint64(r<<1) ^ uint64(r>>63)
+		v[i] = int64(z)
+		all |= z
+	}
+	return max(1, (bits.Len64(all)+7)/8)
+}
+
+// Unzigzag undoes Zigzag.
+func Unzigzag(v []int64) {
+	for i, z := range v {
+		v[i] = int64(uint64(z)>>1) ^ -(z & 1)
+	}
+}
+
+// Planes writes the zigzagged values v, w bytes each, as w byte planes
+// (all low bytes first) through put, which may keep no reference to its
+// argument.
+func Planes(v []int64, w int, put func([]byte)) {
+	buf := make([]byte, min(len(v), 8192))
+	for b := 0; b < w; b++ {
+		for i := 0; i < len(v); i += len(buf) {
+			p := buf[:min(len(buf), len(v)-i)]
+			for a := range p {
+				p[a] = byte(uint64(v[i+a]) >> (8 * b))
+			}
+			put(p)
+		}
+	}
+}
+
+// AddPlane adds byte plane b of values (src, the bytes of dst's values
+// at that place) to dst; plane 0 sets them.
+func AddPlane(dst []int64, src []byte, b int) {
+	dst = dst[:len(src)]
+	if b == 0 {
+		for a, c := range src {
+			dst[a] = int64(c)
+		}
+		return
+	}
+	sh := 8 * b
+	for a, c := range src {
+		dst[a] |= int64(c) << sh
+	}
+}
