@@ -131,6 +131,23 @@
 // PCA + whitening, 9.54-9.84 against 9.61-9.75); the wide kernel of the
 // defaults matches the broad shape of the distributions instead.
 //
+// EvalOptions.Truth adds a score against the colour-only truth: B's
+// geometry and exposure lit by A's illuminant (testimages.SceneTruth for
+// the generated scenes, testimages.RelightPhoto for photographs relit
+// through Mallett-Yuksel spectra). A pure change of the light's colour
+// moves B towards it; on the held-out generated scenes SPCA scores 15.4
+// against 17.6 uncorrected (the oracles with the true whites about 1.5).
+// CorrespondingColours maps reflectances lit by illuminant A (the
+// ColorChecker of colorspace.ColorChecker, testimages.Reflectances) and
+// measures u'v' against the same reflectances under D65: SPCA trained on
+// the generated scenes 0.021 on the ColorChecker against 0.082 with no
+// adaptation and 0.007-0.012 for the von Kries oracles.
+//
+// Train reports, besides distinct colours and gamut coverage (DataReport),
+// the effective number of chromaticities of each environment
+// (Chromaticities); Model.Warnings warns below MinChromaticities, which
+// catches a training set of a few surfaces in many shades.
+//
 // # Files
 //
 // Models are saved in a versioned binary format with a magic number and a
