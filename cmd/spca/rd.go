@@ -16,7 +16,8 @@ import (
 const flagRD = "rd"
 
 func rdFlag() cli.Flag {
-	return &cli.BoolFlag{Name: flagRD, Usage: "instead: rate–distortion curves of the model (entropy-constrained mode) over quantiser steps " +
+	return &cli.BoolFlag{Name: flagRD, Usage: "instead: rate–distortion curves of the model (entropy-constrained mode) over quantiser steps, " +
+		"of its PCA baseline with the same quantisers and entropy coder over the same steps (SPCA vs PCA: BD-rates and the gap at each rate point) " +
 		"and of the external codecs on PATH (cjpeg -optimize, cwebp, cjxl, avifenc; the others skipped with a note), " +
 		"with Bjøntegaard delta rates against cjpeg by PSNR and by SSIM (grey)"}
 }
