@@ -76,7 +76,13 @@ func (c *Channel) fastPath() *fastPath {
 	if c.fastFrom != nil { // the same SPCA lattice and training sample
 		return c.fastFrom.fastPath()
 	}
-	c.fastOnce.Do(func() { c.fast = buildFastPath(c) })
+	c.fastOnce.Do(func() {
+		if c.fastStored != nil {
+			c.fast = c.fastStored.decode()
+		} else {
+			c.fast = buildFastPath(c)
+		}
+	})
 	return c.fast
 }
 
@@ -232,9 +238,16 @@ func (e *modelWriter) fastPath(c *Channel) {
 	}
 }
 
-// fastPath reads what modelWriter.fastPath wrote for a channel of k leading
-// coefficients: its fast path, or nil.
-func (r *modelReader) fastPath(k int) (*fastPath, error) {
+// storedFast is a fast path as read from a model file, its values still
+// coded: an encoder decodes them on first use, a decoder never.
+type storedFast struct {
+	f      *fastPath // without vals
+	planes [][]byte  // per coordinate, w byte planes of the grid's values
+}
+
+// fastPath reads what modelWriter.fastPath wrote for a channel of k
+// leading coefficients: its fast path (values not decoded yet), or nil.
+func (r *modelReader) fastPath(k int) (*storedFast, error) {
 	if flag := r.u8(); r.err != nil || flag == 0 {
 		return nil, r.err
 	} else if flag > 1 {
@@ -265,25 +278,35 @@ func (r *modelReader) fastPath(k int) (*fastPath, error) {
 	if r.err == nil && !(f.res >= 0x1p-60 && f.res <= 0x1p-8 && f.res == math.Ldexp(1, math.Ilogb(f.res))) {
 		return nil, &ModelError{fmt.Sprintf("fast path resolution %g", f.res)}
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	shape := make([]int, k)
-	for j := range shape {
-		shape[j] = g
-	}
-	f.vals = make([]float32, n*k)
-	v := make([]int64, n)
-	for q := 0; q < k; q++ {
+	s := &storedFast{f: f}
+	for q := 0; q < k && r.err == nil; q++ {
 		w := r.u8()
 		if r.err == nil && (w < 1 || w > 8) {
 			return nil, &ModelError{fmt.Sprintf("fast path values of %d bytes", w)}
 		}
-		for b := 0; b < w && r.err == nil; b++ {
-			gridcode.AddPlane(v, r.take(n), b)
-		}
-		if r.err != nil {
-			return nil, r.err
+		s.planes = append(s.planes, r.take(w*n))
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return s, nil
+}
+
+// decode returns the fast path with its values.
+func (s *storedFast) decode() *fastPath {
+	f := *s.f
+	k, g := f.k, len(f.nodes[0])
+	shape := make([]int, k)
+	n := 1
+	for j := range shape {
+		shape[j] = g
+		n *= g
+	}
+	f.vals = make([]float32, n*k)
+	v := make([]int64, n)
+	for q, p := range s.planes {
+		for b := 0; b < len(p)/n; b++ {
+			gridcode.AddPlane(v, p[b*n:(b+1)*n], b)
 		}
 		gridcode.Unzigzag(v)
 		gridcode.Undiff(v, shape)
@@ -292,7 +315,7 @@ func (r *modelReader) fastPath(k int) (*fastPath, error) {
 		}
 	}
 	f.setLook()
-	return f, nil
+	return &f
 }
 
 // nodeDensity is the exponent of the fast path's node placement: along

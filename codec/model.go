@@ -134,6 +134,8 @@ type Channel struct {
 	// models (other gammas, PCA + Lloyd–Max) can be fitted on exactly the
 	// same data by Evaluate.
 	Train *mat.Dense
+	// fastStored is the fast path read from the model file, or nil.
+	fastStored *storedFast
 
 	fastOnce  sync.Once
 	fast      *fastPath

@@ -558,12 +558,8 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 	}
 	c.SPCA = sm
 	if ints { // version 4: the fast path's tables
-		f, err := r.fastPath(k)
-		if err != nil {
+		if c.fastStored, err = r.fastPath(k); err != nil {
 			return nil, err
-		}
-		if f != nil {
-			c.fastOnce.Do(func() { c.fast = f })
 		}
 	}
 	if c.Lead == nil { // version 1: unit bins, the scale is the bin count
