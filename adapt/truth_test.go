@@ -1,12 +1,16 @@
 package adapt
 
 import (
+	"fmt"
+	"image"
+	"image/draw"
 	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -140,4 +144,65 @@ func TestChromaticityWarning(t *testing.T) {
 	if n := Chromaticities(dark); n != 0 {
 		t.Errorf("black: %v", n)
 	}
+}
+
+// TestPhotoSet (SPCA_LONG=1, and the Kodak photos in ../shared/testdata;
+// skipped otherwise) relights Kodak kodim01-12 (training) and the
+// held-out kodim13-24 with illuminant A (testimages.RelightPhoto,
+// exposure 1) and scores a model trained on the relit training photos and
+// the shared model trained on generated scenes, against A and against the
+// colour-only truth (at exposure 1 the A photo itself).
+func TestPhotoSet(t *testing.T) {
+	if !long() {
+		t.Skip("SPCA_LONG=1 runs the real-photo evaluation")
+	}
+	load := func(dir string, from, to int) (a, b []image.Image) {
+		for i := from; i <= to; i++ {
+			img, err := patches.Load(fmt.Sprintf("%s/kodim%02d.png", dir, i))
+			if err != nil {
+				t.Skipf("Kodak photos not available: %v", err)
+			}
+			rb, _ := testimages.RelightPhoto(img, 1)
+			a, b = append(a, img), append(b, rb)
+		}
+		return a, b
+	}
+	ta, tb := load("../../shared/testdata/kodak", 1, 12)
+	ha, hb := load("../../shared/testdata/heldout", 13, 24)
+	o := DefaultOptions()
+	o.WhiteA = colorspace.WhiteD65
+	o.WhiteB, _ = testimages.PhotoWhites(1)
+	// RelightPhoto's B has 16 bits per sample: A must too.
+	for i, img := range ta {
+		ta[i] = to16(img)
+	}
+	for i, img := range ha {
+		ha[i] = to16(img)
+	}
+	mk, err := Train(ta, tb, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		m    *Model
+	}{{"Kodak 01-12 relit", mk}, {"generated scenes", testModel(t)}} {
+		ev, err := Evaluate(c.m, ha, hb, EvalOptions{Truth: ha, MaxPixels: 200000, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("model trained on %s, tested on kodim13-24 relit: mean CIEDE2000 against A (= truth)", c.name)
+		for _, r := range ev.Methods {
+			t.Logf("  %-14s %6.2f", r.Method, r.All.Mean)
+		}
+		if sp, un := ev.Result(SPCA).Truth.Mean, ev.Result(Uncorrected).Truth.Mean; sp > un {
+			t.Errorf("%s: SPCA %.2f is worse than uncorrected %.2f against the truth", c.name, sp, un)
+		}
+	}
+}
+
+func to16(img image.Image) image.Image {
+	out := image.NewNRGBA64(img.Bounds())
+	draw.Draw(out, out.Rect, img, img.Bounds().Min, draw.Src)
+	return out
 }
