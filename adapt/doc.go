@@ -86,7 +86,11 @@
 // of the blend's luminance along the ray from black through the input
 // (in the sRGB-encoded cube), tabulated for 3×33² ray directions and 65
 // radii and interpolated linearly (in Y^(1/3)); the blended colour keeps
-// its chromaticity, and the highlight roll-off and gamut mapping follow.
+// its chromaticity, and the highlight roll-off and gamut mapping follow:
+// luminance above KneeShare (35 %) of A's brightest training luminance is
+// rolled off so that the brightest colour of the cube (RayTable.Top)
+// reaches exactly A's brightest, then colours outside the gamut are
+// desaturated at constant luminance (gamutMap).
 // The interpolation weights of the directions do not depend on the
 // radius, so the rule holds exactly for the exact map; the LUT is built
 // from the same map (its nodes follow the rule) and interpolates between

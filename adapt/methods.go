@@ -367,9 +367,13 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 		}
 	}
 	if s.Ceiling > 0 {
+		top := 0.0
+		if rays != nil {
+			top = rays.Top
+		}
 		for i, c := range dst {
 			v := mul3(&lmsToRGB, [3]float64(c))
-			gamutMap(&v, s.Ceiling)
+			gamutMap(&v, s.Ceiling, top)
 			dst[i] = colorspace.LMS(mul3(&rgbToLMS, v))
 		}
 	}

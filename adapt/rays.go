@@ -56,6 +56,9 @@ type RayTable struct {
 	// channel k is the largest; u and v are the other two channels in
 	// the order R, G, B.
 	Q []float64
+	// Top is the largest luminance in the table: that of the brightest
+	// colour of the cube (at radius 1 of some ray).
+	Top float64
 }
 
 // faceDir returns the encoded direction of node (u, v) of face k.
@@ -100,6 +103,7 @@ func NewRayTable(f func(dst, src []colorspace.LMS) error) (*RayTable, error) {
 			i++
 			t.Q[node*(rr+1)+j] = math.Cbrt(run)
 		}
+		t.Top = max(t.Top, run)
 	}
 	return t, nil
 }
