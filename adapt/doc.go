@@ -89,8 +89,9 @@
 // its chromaticity, and the highlight roll-off and gamut mapping follow:
 // luminance above KneeShare (35 %) of A's brightest training luminance is
 // rolled off so that the brightest colour of the cube (RayTable.Top)
-// reaches exactly A's brightest, then colours outside the gamut are
-// desaturated at constant luminance (gamutMap).
+// reaches exactly A's brightest, then chroma above GamutKnee (60 %) of
+// the way to the gamut boundary is compressed smoothly at constant
+// luminance, never reaching the boundary (gamutMap).
 // The interpolation weights of the directions do not depend on the
 // radius, so the rule holds exactly for the exact map; the LUT is built
 // from the same map (its nodes follow the rule) and interpolates between

@@ -290,10 +290,11 @@ type SPCAMap struct {
 	// away from the support and near black.
 	Anchor colorspace.Mat3
 	// Ceiling, if > 0, is the largest luminance Y (D65 white 1) of the
-	// output: the blended colour's luminance rolls off towards it and
-	// colours outside the sRGB gamut are desaturated at constant
-	// luminance (gamutMap) instead of clipped. Model.Mapper sets it to
-	// the luminance of the brightest of A's training colours.
+	// output on the sRGB cube: the blended colour's luminance rolls off
+	// to reach it at the brightest input, and chroma near and beyond the
+	// sRGB gamut is compressed at constant luminance (gamutMap) instead
+	// of clipped. Model.Mapper sets it to the luminance of the brightest
+	// of A's training colours.
 	Ceiling float64
 	// Rays, if not nil, gives the luminance of the output: the running
 	// maximum of the blend's luminance along the ray from black (see
