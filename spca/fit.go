@@ -42,6 +42,7 @@ type Model struct {
 	// latRes: the lattice positions are multiples of this power of two
 	// (SnapLattice, or read from a version-6 file), or 0.
 	latRes float64
+	tabRes []float64 // the same for each metric table (0: not rounded)
 }
 
 // Dim returns the dimension d of samples and responses.

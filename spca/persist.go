@@ -44,8 +44,11 @@ import (
 // of the lattice (the n-dimensional Lorenzo predictor, exact on
 // multilinear maps: the lattice is smooth), zigzag-coded, in w bytes
 // each, stored as w byte planes (all low bytes first); a byte 0 instead
-// stores the positions as a version-4 array. After the first curve, a
-// byte 1 and the typical responses, or a byte 0. The 4×4 gamma-0 Kodak
+// stores the positions as a version-4 array. The metric tables' flags
+// may also be 2 (the whole table) or 3 (one fiber) for a table stored as
+// integers: its resolution (f64), then a byte w and the byte planes of
+// its differences as above, on the grid of its fibers × its nodes. After
+// the first curve, a byte 1 and the typical responses, or a byte 0. The 4×4 gamma-0 Kodak
 // codec's lattice (2^20 values, 8.4 MB in float64) takes about 1 MB
 // once the codec model file is compressed.
 // The payload holds the options, the normalisation, the ranking at the
@@ -79,8 +82,11 @@ const (
 // power of two at most eps/s, where s is the model's normalisation
 // scale, so that no point of the model's inverse map moves by more than
 // eps/2 per coordinate (eps in input units: 1/128 of a grey level in the
-// codec). WriteCompactTo then stores the lattice as small integers
-// (version 6), several times smaller than float64 once compressed. It
+// codec), and the metric tables to a power of two about 2^-20 of their
+// largest value (a fiber that increased still increases: by one such
+// step at least per node). WriteCompactTo then stores them as small
+// integers (version 6), several times smaller than float64 once
+// compressed. It
 // changes the model: call it before using the model, never while other
 // goroutines use it. Snapping again at the same eps changes nothing.
 func (m *Model) SnapLattice(eps float64) error {
@@ -104,6 +110,40 @@ func (m *Model) SnapLattice(eps float64) error {
 		m.lat.x[i] = v
 	}
 	m.latRes = res
+	// The metric tables (cumulative lengths along the fibers, smooth
+	// across them) to about 2^-20 of their largest value.
+	if m.tabRes == nil {
+		m.tabRes = make([]float64, len(m.tables))
+	}
+	for j, t := range m.tables {
+		big := 0.0
+		for _, v := range t {
+			big = math.Max(big, math.Abs(v))
+		}
+		r := math.Ldexp(1, math.Ilogb(big)-20)
+		if m.tabRes[j] > 0 { // snapped before: keep its resolution
+			r = m.tabRes[j]
+		}
+		if !(big > 0) || !validRes(r) {
+			continue
+		}
+		g := m.tnodes[j]
+		prev := 0.0 // the value before rounding of the previous node
+		for i, v := range t {
+			q := math.Round(v/r) * r
+			// A fiber that increased keeps increasing: the inverse
+			// divides by the steps (one of r more at the most per node).
+			if i%g > 0 && v > prev && q <= t[i-1] {
+				q = t[i-1] + r
+			}
+			if q == 0 {
+				q = 0
+			}
+			prev, t[i] = v, q
+		}
+		m.tabRes[j] = r
+	}
+	m.setSameFibers() // rounding may make fibers equal that differed in the last bits
 	m.setFiber0()
 	m.setRestartNodes()
 	return nil
@@ -240,6 +280,7 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	for j, t := range m.tables {
 		g := m.tnodes[j]
 		switch {
+		case version == versionSnapped && e.intTable(m, j):
 		case version >= versionCompact && m.sameFibers[j]:
 			e.write([]byte{1})
 			e.f64s(t[:g])
@@ -320,11 +361,46 @@ func (e *encoder) snapped(m *Model) {
 	}
 }
 
+// intTable writes metric table j as integers (flag 2, or 3 for one
+// fiber), if SnapLattice rounded it, and reports whether it did.
+func (e *encoder) intTable(m *Model, j int) bool {
+	if j >= len(m.tabRes) || m.tabRes[j] == 0 {
+		return false
+	}
+	res, t, flag := m.tabRes[j], m.tables[j], byte(2)
+	shape := append(append([]int(nil), m.lat.g[:j]...), m.tnodes[j])
+	if m.sameFibers[j] {
+		t, flag, shape = t[:m.tnodes[j]], 3, shape[j:]
+	}
+	if len(t) > maxSnappedValues {
+		return false
+	}
+	v := make([]int64, len(t))
+	for i, x := range t {
+		q := x / res
+		if q != math.Trunc(q) || math.Abs(q) > 1<<52 || q == 0 && math.Signbit(q) {
+			return false
+		}
+		v[i] = int64(q)
+	}
+	e.write([]byte{flag})
+	e.f64(res)
+	gridcode.Diff(v, shape)
+	w := gridcode.Zigzag(v)
+	e.write([]byte{byte(w)})
+	gridcode.Planes(v, w, e.write)
+	return true
+}
+
 type decoder struct {
-	r   io.Reader
-	h   hash.Hash32
-	err error
-	buf [8]byte
+	// ints is the integer scratch of intPlane, reused by every integer
+	// array of a file: the allocations stay within 8 bytes per value
+	// held (9 with it).
+	ints []int64
+	r    io.Reader
+	h    hash.Hash32
+	err  error
+	buf  [8]byte
 }
 
 func (dc *decoder) fail(format string, a ...any) {
@@ -422,6 +498,83 @@ func (dc *decoder) vec(n int) []float64 {
 	return v
 }
 
+// intPlane reads the integers of one coordinate on a grid of nodes
+// nodes of the given shape: a byte w, then w byte planes of the
+// zigzag-coded differences (see the format). It decodes them into
+// dc.ints, reused if large enough, and returns them. Every value takes a
+// byte at least: when the reader tells its size it must hold them all
+// before p is allocated; otherwise p grows as they arrive.
+func (dc *decoder) intPlane(nodes int, shape []int) (p []int64) {
+	p = dc.ints[:cap(dc.ints)]
+	defer func() { dc.ints = p }()
+	var wb [1]byte
+	if dc.read(wb[:]); dc.err == nil && (wb[0] < 1 || wb[0] > 8) {
+		dc.fail("integer values of %d bytes", wb[0])
+	}
+	if dc.err != nil {
+		return p
+	}
+	if r, ok := dc.r.(interface{ Len() int }); ok && r.Len() < nodes*int(wb[0]) {
+		dc.fail("truncated")
+		return p
+	} else if ok && len(p) < nodes {
+		p = make([]int64, nodes)
+	}
+	if len(p) == 0 {
+		p = make([]int64, min(nodes, chunkValues))
+	}
+	var buf [8 * 1024]byte
+	for b := 0; b < int(wb[0]) && dc.err == nil; b++ {
+		for i := 0; i < nodes && dc.err == nil; {
+			k := min(nodes-i, len(buf))
+			dc.read(buf[:k])
+			if dc.err != nil {
+				break
+			}
+			if i+k > len(p) {
+				np := make([]int64, min(nodes, max(i+k, 2*len(p))))
+				copy(np, p[:i])
+				p = np
+			}
+			gridcode.AddPlane(p[i:i+k], buf[:k], b)
+			i += k
+		}
+	}
+	if dc.err != nil {
+		return p
+	}
+	p = p[:nodes]
+	gridcode.Unzigzag(p)
+	gridcode.Undiff(p, shape)
+	return p
+}
+
+// intTable reads a metric table of version 6 stored as integers: its
+// resolution, then its n values on the grid shape.
+func (dc *decoder) intTable(n int, shape []int) ([]float64, float64) {
+	res := dc.f64()
+	if dc.err == nil && (n > maxSnappedValues || !validRes(res)) {
+		dc.fail("integer table of %d values at resolution %g", n, res)
+	}
+	if dc.err != nil {
+		return nil, 0
+	}
+	p := dc.intPlane(n, shape)
+	if dc.err != nil {
+		return nil, 0
+	}
+	t := make([]float64, n)
+	for i, v := range p {
+		t[i] = float64(v) * res
+	}
+	return t, res
+}
+
+// validRes reports whether res is a power of two SnapLattice may use.
+func validRes(res float64) bool {
+	return res >= minLatticeRes && res <= maxLatticeRes && res == math.Ldexp(1, math.Ilogb(res))
+}
+
 // snapped reads the lattice positions of version 6 (n values).
 func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 	var flag [1]byte
@@ -435,53 +588,18 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 		return dc.f64n(n), 0
 	}
 	res = dc.f64()
-	if dc.err == nil && (n > maxSnappedValues || !(res >= minLatticeRes && res <= maxLatticeRes) || res != math.Ldexp(1, math.Ilogb(res))) {
+	if dc.err == nil && (n > maxSnappedValues || !validRes(res)) {
 		dc.fail("integer lattice of %d values at resolution %g", n, res)
 	}
 	if dc.err != nil {
 		return nil, 0
 	}
 	nodes := n / l.d
-	// Every value takes a byte at least: when the reader tells its size,
-	// it must hold them all; otherwise a coordinate's values grow as they
-	// arrive, and the positions are allocated once the first coordinate
-	// is read whole.
-	c := min(nodes, chunkValues)
-	if r, ok := dc.r.(interface{ Len() int }); ok {
-		if r.Len() < n {
-			dc.fail("truncated")
-			return nil, 0
-		}
-		c = nodes
-	}
-	p := make([]int64, c)
-	var buf [8 * 1024]byte
 	for q := 0; q < l.d && dc.err == nil; q++ {
-		var wb [1]byte
-		if dc.read(wb[:]); dc.err == nil && (wb[0] < 1 || wb[0] > 8) {
-			dc.fail("lattice values of %d bytes", wb[0])
-		}
-		for b := 0; b < int(wb[0]) && dc.err == nil; b++ {
-			for i := 0; i < nodes && dc.err == nil; {
-				k := min(nodes-i, len(buf))
-				dc.read(buf[:k])
-				if dc.err != nil {
-					break
-				}
-				if i+k > len(p) {
-					np := make([]int64, min(nodes, max(i+k, 2*len(p))))
-					copy(np, p[:i])
-					p = np
-				}
-				gridcode.AddPlane(p[i:i+k], buf[:k], b)
-				i += k
-			}
-		}
+		p := dc.intPlane(nodes, l.g)
 		if dc.err != nil {
 			break
 		}
-		gridcode.Unzigzag(p)
-		gridcode.Undiff(p, l.g)
 		if x == nil {
 			x = make([]float64, n)
 		}
@@ -614,16 +732,28 @@ func Read(r io.Reader) (*Model, error) {
 	fibers := 1
 	for j := 0; j < d && dc.err == nil; j++ {
 		want := fibers * m.tnodes[j]
+		shape := append(append([]int(nil), l.g[:j]...), m.tnodes[j])
+		var flag [1]byte
 		if version >= versionCompact {
-			var flag [1]byte
-			if dc.read(flag[:]); dc.err == nil && flag[0] > 1 {
+			maxFlag := byte(1)
+			if version == versionSnapped {
+				maxFlag = 3 // 2, 3: 0, 1 with integers
+			}
+			if dc.read(flag[:]); dc.err == nil && flag[0] > maxFlag {
 				dc.fail("metric table %d: flag %d", j+1, flag[0])
 			}
-			if flag[0] == 1 { // one fiber, repeated
-				want = m.tnodes[j]
+			if flag[0]&1 == 1 { // one fiber, repeated
+				want, shape = m.tnodes[j], shape[j:]
 			}
 		}
-		m.tables[j] = dc.f64n(want)
+		if flag[0] >= 2 {
+			if m.tabRes == nil {
+				m.tabRes = make([]float64, d)
+			}
+			m.tables[j], m.tabRes[j] = dc.intTable(want, shape)
+		} else {
+			m.tables[j] = dc.f64n(want)
+		}
 		fibers *= l.g[j]
 		for i, t := range m.tables[j] {
 			if i%m.tnodes[j] > 0 && !(t >= m.tables[j][i-1]) {
