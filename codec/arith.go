@@ -31,6 +31,10 @@ const (
 	arBusy      = 5  // classes of the patch's earlier nonzero dimensions
 	arMaxUnary  = 14 // magnitude bits coded in unary before Exp-Golomb
 	arMaxExpLen = 24 // longest Exp-Golomb prefix a decoder accepts
+	// arSlack is how far past its end a decoder may read a stream: the
+	// encoder's last bytes flush 5, of which the decoder reads up to 4
+	// beyond what it needs.
+	arSlack = 8
 )
 
 // rangeEncoder is LZMA's binary range encoder.
@@ -383,6 +387,11 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		if col == cols {
 			col = 0
 		}
+		// A stream read far past its end is truncated or hostile: stop
+		// before decoding the rest of the image from zeros.
+		if d.pos > len(data)+arSlack {
+			return errors.New("stream too short")
+		}
 		busy, nz := 0, 0
 		row := idx[i*dims : (i+1)*dims]
 		for j := 0; j < dims; j++ {
@@ -416,7 +425,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			}
 		}
 	}
-	if d.pos > len(data)+5 {
+	if d.pos > len(data)+arSlack {
 		return errors.New("stream too short")
 	}
 	return nil

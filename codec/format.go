@@ -860,6 +860,11 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 		if err != nil {
 			return cs, nil, &FormatError{Msg: err.Error()}
 		}
+		// The outlier flags, one per patch, check the image size
+		// against the streams before anything is decoded.
+		if odd[0].count != blocks {
+			return cs, nil, &FormatError{Msg: fmt.Sprintf("%d outlier flags for %d patches", odd[0].count, blocks)}
+		}
 		cs.raw, cs.outliers = odd[:], true
 		return cs, rest, nil
 	}
