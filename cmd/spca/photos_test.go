@@ -86,6 +86,7 @@ func TestSynthPhotos(t *testing.T) {
 	wantError(t, []string{"synth", "photos", "--images", src, "--exposure", "0", "--out", out}, "--exposure 0")
 	wantError(t, []string{"synth", "photos", "--images", src, "--size", "3x3", "--out", out}, "does not apply")
 	wantError(t, []string{"synth", "photos", "--images", src}, "must name a directory")
+	wantError(t, []string{"synth", "scenes", "--exposure", "2", "--out", out}, "applies to synth photos only")
 
 	scenes := filepath.Join(dir, "scenes")
 	mustRun(t, "synth", "scenes", "--n", "2", "--size", "16x12", "--truth", "--out", scenes)

@@ -35,6 +35,11 @@ func runSynthScenes(c *cli.Context) error {
 	if c.Bool(flagLatent) {
 		return fail("synth scenes: --%s does not apply to images", flagLatent)
 	}
+	for _, f := range []string{flagImages, flagExposure} {
+		if c.IsSet(f) {
+			return fail("synth scenes: --%s applies to synth photos only", f)
+		}
+	}
 	w, h, err := parseSize(c.String(flagSize))
 	if err != nil {
 		return fail("synth scenes: --%s: %v", flagSize, err)
