@@ -113,6 +113,8 @@ type codedInfo struct {
 	Bins     [][]int `json:"bins"`
 	Bytes    int64   `json:"bytes"`
 	BPP      number  `json:"bpp"`
+	Step     number  `json:"step,omitempty"`    // quantiser step, if not the model's
+	Deblock  int     `json:"deblock,omitempty"` // deblocking strength (version 5)
 }
 
 func runInfo(c *cli.Context) error {
@@ -345,7 +347,8 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 	}
 	bpp := 8 * float64(size) / float64(h.Width*h.Height)
 	info := codedInfo{Kind: kindCoded, Version: h.Version, Model: h.Model.String(), Width: h.Width, Height: h.Height,
-		Channels: h.Channels, Depth: h.Depth, Patch: h.Patch, Bins: h.Bins, Bytes: size, BPP: number(bpp)}
+		Channels: h.Channels, Depth: h.Depth, Patch: h.Patch, Bins: h.Bins, Bytes: size, BPP: number(bpp),
+		Step: number(h.Step), Deblock: h.Deblock}
 	names := channelNames(h.Channels)
 	rows := [][2]string{
 		{"kind", fmt.Sprintf("%s (format version %d)", kindCoded, h.Version)},
@@ -355,6 +358,12 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 	}
 	for i, b := range h.Bins {
 		rows = append(rows, [2]string{"bins " + names[i], binsText(b)})
+	}
+	if h.Step > 0 {
+		rows = append(rows, [2]string{"step", formatFloat(h.Step) + " (set at encode time, not the model's)"})
+	}
+	if h.Deblock > 0 {
+		rows = append(rows, [2]string{"deblocking", fmt.Sprintf("strength %d", h.Deblock)})
 	}
 	rows = append(rows, [2]string{"rate", fmt.Sprintf("%d bytes, %.3f bits per pixel", size, bpp)})
 	return info, rows, nil
