@@ -284,6 +284,11 @@ func Identity() *Linear { return &Linear{Kind: Uncorrected, M: colorspace.Identi
 // colours to the anchor anyway.
 type SPCAMap struct {
 	A, B *spca.Model
+	// Gains are the diagonal LMS gains applied to a colour of B before
+	// R_B (B was fitted on colours so scaled, see Options.NoGains); the
+	// zero value means no gains (1, 1, 1). Support and Anchor act on the
+	// unscaled colour.
+	Gains [3]float64
 	// Support is B's training support; nil disables the blend.
 	Support *Support
 	// Anchor is the linear map (LMS to LMS, no offset) the blend fades to
@@ -357,7 +362,7 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 	}
 	rays := s.Rays
 	if rays == nil && s.lazy != nil {
-		blend := &SPCAMap{A: s.A, B: s.B, Support: s.Support, Anchor: s.Anchor}
+		blend := &SPCAMap{A: s.A, B: s.B, Gains: s.Gains, Support: s.Support, Anchor: s.Anchor}
 		if rays, err = s.lazy.get(blend.MapLMS); err != nil {
 			return st, err
 		}
@@ -413,15 +418,19 @@ func (s *SPCAMap) bare(dst, src []colorspace.LMS) (spca.BatchStats, error) {
 }
 
 // bareResidual is bare that also writes, if res is not nil, the distance
-// |x − R_B⁻¹(R_B(x))| of every colour from B's lattice (0 where the
-// forward solve converged on it).
+// |x − R_B⁻¹(R_B(x))| of every colour x = Gains·src from B's lattice (0
+// where the forward solve converged on it).
 func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res, edge []float64, src []colorspace.LMS) (spca.BatchStats, error) {
 	if len(src) == 0 {
 		return spca.BatchStats{}, nil
 	}
+	g := s.Gains
+	if g == ([3]float64{}) {
+		g = [3]float64{1, 1, 1}
+	}
 	x := mat.NewDense(len(src), 3, nil)
 	for i, c := range src {
-		x.SetRow(i, c[:])
+		x.SetRow(i, []float64{g[0] * c[0], g[1] * c[1], g[2] * c[2]})
 	}
 	r, st, err := s.B.TransformBatch(x)
 	if err != nil {
@@ -434,8 +443,8 @@ func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res, edge []float64, src []
 			return st, err
 		}
 		for i := range n {
-			b := back.RawRowView(i)
-			res[i] = math.Sqrt(sq(b[0]-src[i][0]) + sq(b[1]-src[i][1]) + sq(b[2]-src[i][2]))
+			b, c := back.RawRowView(i), x.RawRowView(i)
+			res[i] = math.Sqrt(sq(b[0]-c[0]) + sq(b[1]-c[1]) + sq(b[2]-c[2]))
 		}
 	}
 	for i := 0; i < n; i++ {

@@ -16,7 +16,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Model file format (little-endian), version 2:
+// Model file format (little-endian), version 3:
 //
 //	magic    [8]byte "SPCAadpt"
 //	version  uint32
@@ -27,17 +27,19 @@ import (
 //	modelB   uint64 length + bytes
 //	anchor   float64 × 9             (Anchor, row-major)
 //	ceiling  float64                 (Ceiling)
+//	gains    float64 × 3             (Gains; version 3)
 //	support  uint64 count + float32 × count (Support.Dist; count 0: none)
 //	lut      uint64 size + float32 × 3·size³ (LUT table; size 0: none)
 //	checksum uint32 CRC-32C of everything before it
 //
 // Version 1 files (no anchor, support or LUT: their SPCA mapping is the
-// bare map) are still read.
+// bare map) and version 2 files (no gains) are still read, with Gains
+// (1, 1, 1): they map as before.
 // The embedded SPCA models carry their own magic number and checksum.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAadpt"
-	modelVersion = 2
+	modelVersion = 3
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 )
@@ -84,6 +86,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	put([9]float64(m.Anchor))
 	put(m.Ceiling)
+	g := m.Gains
+	if g == ([3]float64{}) {
+		g = [3]float64{1, 1, 1} // a Model built by hand: no gains
+	}
+	put(g)
 	if m.Support != nil {
 		put(uint64(len(m.Support.Dist)))
 		put(m.Support.Dist)
@@ -167,6 +174,9 @@ func Read(r io.Reader) (*Model, error) {
 			m.Anchor[k] = d.f64()
 		}
 		m.Ceiling = d.f64()
+		if version >= 3 {
+			m.Gains = d.f3()
+		}
 		if n := d.u64(); n != 0 && d.err == nil {
 			const nn = SupportGrid + 1
 			if n != nn*nn*nn {
@@ -212,6 +222,14 @@ func Read(r io.Reader) (*Model, error) {
 	for _, v := range [][3]float64{m.WhiteA, m.WhiteB, m.StatsA.Mean, m.StatsB.Mean, m.StatsA.Var, m.StatsB.Var} {
 		if !finite3(v) {
 			return nil, &FormatError{"corrupt adaptation model (non-finite statistics)"}
+		}
+	}
+	if version < 3 {
+		m.Gains = [3]float64{1, 1, 1}
+	}
+	for _, g := range m.Gains {
+		if !(g > 0) || math.IsInf(g, 0) {
+			return nil, &FormatError{"corrupt adaptation model (gains not positive and finite)"}
 		}
 	}
 	if !(m.Ceiling >= 0 && m.Ceiling <= 1) {

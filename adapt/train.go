@@ -58,6 +58,16 @@ type Options struct {
 	// the two whites: WhiteB is scaled to give it (its chromaticity is
 	// kept). 0 keeps the ratio the whites give.
 	LuminanceRatio float64
+	// NoGains fits B's SPCA model on B's colours as they are. By default
+	// it is fitted on the gray-world-normalised colours g·x_B, with the
+	// diagonal LMS gains g = mean_A / mean_B of the training colours
+	// (Model.Gains), and the SPCA map applies g before R_B: B is close to
+	// a diagonal LMS scaling of A, and without g B's chromatic principal
+	// directions, paired with A's, sit 20-50° away from the gray-world
+	// image of A's (hues twist). Measured (mean CIEDE2000 vs A): Kodak
+	// 01-12 relit with illuminant A → 13-24: see README; generated scenes:
+	// see README.
+	NoGains bool
 	// NoLUT skips tabulating the SPCA mapping at training time
 	// (Model.LUT), which takes about a second.
 	NoLUT bool
@@ -101,6 +111,11 @@ type Model struct {
 	// A and B are the SPCA models of the LMS colours of environments A and
 	// B; B was fitted with A.Directions().
 	A, B *spca.Model
+	// Gains are the diagonal LMS gains mean_A / mean_B (of the training
+	// colours) applied to B's colours before B's model, which was fitted
+	// on colours so scaled; (1, 1, 1) with Options.NoGains and for model
+	// files of versions 1 and 2.
+	Gains [3]float64
 	// StatsA and StatsB are the means and principal axes of the training
 	// colours.
 	StatsA, StatsB PCAStats
@@ -201,14 +216,31 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		return nil, fmt.Errorf("adapt: environment A: %w", unprefixed{err})
 	}
 	fo.Directions = ma.Directions()
-	mb, err := spca.Fit(b, fo)
+	gains := [3]float64{1, 1, 1}
+	fb := b
+	if !o.NoGains {
+		nb, _ := b.Dims()
+		for k := range gains {
+			if g := statsA.Mean[k] / statsB.Mean[k]; g > 0 && !math.IsInf(g, 0) {
+				gains[k] = g
+			}
+		}
+		gb := mat.NewDense(nb, 3, nil)
+		for i := range nb {
+			for k := range 3 {
+				gb.Set(i, k, gains[k]*b.At(i, k))
+			}
+		}
+		fb = gb
+	}
+	mb, err := spca.Fit(fb, fo)
 	if err != nil {
 		return nil, fmt.Errorf("adapt: environment B: %w", unprefixed{err})
 	}
 	na, _ := a.Dims()
 	nb, _ := b.Dims()
 	m := &Model{
-		A: ma, B: mb,
+		A: ma, B: mb, Gains: gains,
 		StatsA: statsA, StatsB: statsB,
 		WhiteA: o.WhiteA, WhiteB: o.WhiteB,
 		SamplesA: na, SamplesB: nb,
@@ -217,7 +249,7 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	m.ReportA, m.ReportB = reportOf(a), reportOf(b)
 	m.ChromaticitiesA, m.ChromaticitiesB = Chromaticities(a), Chromaticities(b)
 	m.Ceiling = maxLuminance(a)
-	bare := &SPCAMap{A: ma, B: mb}
+	bare := &SPCAMap{A: ma, B: mb, Gains: gains}
 	if m.Anchor, err = fitAnchor(b, bare.MapLMS); err != nil {
 		return nil, err
 	}
@@ -336,7 +368,7 @@ func (m *Model) OutsideShareImage(img image.Image) float64 {
 func (m *Model) Mapper(method Method) (Mapper, error) {
 	switch method {
 	case SPCA:
-		return &SPCAMap{A: m.A, B: m.B, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, lazy: &m.rays}, nil
+		return &SPCAMap{A: m.A, B: m.B, Gains: m.Gains, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, lazy: &m.rays}, nil
 	case PCAWhitening:
 		return NewPCAWhitening(m.StatsA, m.StatsB), nil
 	case GrayWorld:

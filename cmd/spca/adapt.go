@@ -102,6 +102,7 @@ func trainFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagWhiteA, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford, cat02, von-kries and cat16 oracles (default: estimated from A's training colours, the mean of the brightest 1 %; eval on generated scenes: their D65 white " + wa + ")"},
 		&cli.StringFlag{Name: flagWhiteB, Usage: "`X,Y,Z` of a white surface in environment B (default: estimated from B's training colours; eval on generated scenes: their illuminant-A white " + wb + ")"},
 		&cli.Float64Flag{Name: flagLuminanceRatio, Usage: "luminance of A's white over B's, Y_A/Y_B (B's white is scaled to it); 0: as the whites give"},
+		&cli.BoolFlag{Name: "no-gains", Usage: "fit B's SPCA on B's colours as they are, not on the gray-world-normalised ones (gains mean_A/mean_B in LMS; the default)"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
 	}
 }
@@ -133,6 +134,7 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 			return o, fail("--%s: %v", flagWhiteB, err)
 		}
 	}
+	o.NoGains = c.Bool("no-gains")
 	o.LuminanceRatio = c.Float64(flagLuminanceRatio)
 	if r := o.LuminanceRatio; !(r >= 0) || math.IsInf(r, 0) {
 		return o, fail("--%s: %v is not a positive ratio (0: as the whites give)", flagLuminanceRatio, r)
