@@ -32,6 +32,18 @@
 // (1, 1, 1)), the others chromatic. Training also records the means and
 // principal axes of the two colour clouds for the baselines.
 //
+// B's model is fitted not on B's colours but on g·x_B, with the diagonal
+// gray-world (von Kries) gains g = mean_A / mean_B of the LMS training
+// colours (Model.Gains), and the map is R_A⁻¹(R_B(g·x_B)): g is applied at
+// the entry of the map, before R_B, by the exact map and so by the LUT
+// built from it; the support and the anchor act on B's colours as they
+// are. B is close to a diagonal LMS scaling of A, and B's own chromatic
+// principal directions, paired with A's, sit 20-50° from the gray-world
+// image of A's: without g the map twists hues (green leaves cyan on the
+// relit photos). Options.NoGains (spca adapt train --no-gains) fits B as
+// it is; model files before version 3 carry no gains and map as before
+// (g = 1). Measurements: README, "Colour adaptation".
+//
 // The SPCA options differ from spca's defaults (DefaultOptions): the
 // coordinates of the two environments must correspond, and the mapping
 // is sampled by a LUT, so it must be smooth. Stiff curves (K = 1: the
