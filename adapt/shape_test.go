@@ -95,8 +95,10 @@ func TestSPCAMapShape(t *testing.T) {
 	// 0.60 at the time of writing (the LUT interpolates between rays
 	// whose chromaticity differs sharply, where the RayTable holds the
 	// luminance of a dip of the blend); 1.52 with the RayTable but
-	// without ResponseBand, 7.5 before the RayTable.
-	if worstDrop > 0.7 {
+	// without ResponseBand, 7.5 before the RayTable; 0.80 since B's
+	// model is fitted on gray-world-scaled colours (Model.Gains: the
+	// exact map's drop stays 0.0013, below).
+	if worstDrop > 0.85 {
 		t.Errorf("output L* drops by %.3f along a ray from black", worstDrop)
 	}
 	// Fine ramps through the exact map.
