@@ -3,6 +3,7 @@ package spca
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"iter"
 	"math"
@@ -213,16 +214,7 @@ func TestCompactFormat(t *testing.T) {
 		if gamma != 0 && saved != 0 {
 			t.Errorf("gamma %v: %d bytes of conditional tables dropped", gamma, saved)
 		}
-		r1, _, err1 := m.TransformBatch(x)
-		r2, _, err2 := loaded.TransformBatch(x)
-		if err1 != nil || err2 != nil || !mat.Equal(r1, r2) {
-			t.Fatalf("gamma %v: the compact model transforms differently (%v, %v)", gamma, err1, err2)
-		}
-		x1, _ := m.InverseBatch(r1)
-		x2, _ := loaded.InverseBatch(r1)
-		if !mat.Equal(x1, x2) {
-			t.Fatalf("gamma %v: the compact model inverts differently", gamma)
-		}
+		sameMaps(t, fmt.Sprintf("gamma %v: the compact model", gamma), m, loaded, x)
 	}
 }
 
@@ -404,19 +396,27 @@ func TestSnappedFormat(t *testing.T) {
 					t.Fatalf("gamma %v: truncated at %d: no error", gamma, cut)
 				}
 			}
-			r1, _, err1 := m.TransformBatch(x)
-			r2, _, err2 := loaded.TransformBatch(x)
-			if err1 != nil || err2 != nil || !mat.Equal(r1, r2) {
-				t.Fatalf("gamma %v: the snapped model read back transforms differently (%v, %v)", gamma, err1, err2)
-			}
-			x1, _ := m.InverseBatch(r1)
-			x2, _ := loaded.InverseBatch(r1)
-			if !mat.Equal(x1, x2) {
-				t.Fatalf("gamma %v: the snapped model read back inverts differently", gamma)
-			}
+			sameMaps(t, fmt.Sprintf("gamma %v: the snapped model read back", gamma), m, loaded, x)
 		}
 	}
 	if err := (&Model{scale: 1}).SnapLattice(0); err == nil {
 		t.Error("resolution 0 accepted")
+	}
+}
+
+// sameMaps fails the test unless got transforms x and inverts the
+// responses exactly as want does (a model read back from a file must
+// be the model written).
+func sameMaps(t *testing.T, what string, want, got *Model, x mat.Matrix) {
+	t.Helper()
+	r1, _, err1 := want.TransformBatch(x)
+	r2, _, err2 := got.TransformBatch(x)
+	if err1 != nil || err2 != nil || !mat.Equal(r1, r2) {
+		t.Fatalf("%s transforms differently (%v, %v)", what, err1, err2)
+	}
+	x1, _ := want.InverseBatch(r1)
+	x2, _ := got.InverseBatch(r1)
+	if !mat.Equal(x1, x2) {
+		t.Fatalf("%s inverts differently", what)
 	}
 }
