@@ -64,9 +64,9 @@ type Options struct {
 	// (Model.Gains), and the SPCA map applies g before R_B: B is close to
 	// a diagonal LMS scaling of A, and without g B's chromatic principal
 	// directions, paired with A's, sit 20-50° away from the gray-world
-	// image of A's (hues twist). Measured (mean CIEDE2000 vs A): Kodak
-	// 01-12 relit with illuminant A → 13-24: see README; generated scenes:
-	// see README.
+	// image of A's (hues twist). Measured (mean CIEDE2000 vs A, without →
+	// with gains): Kodak 01-12 relit with illuminant A → 13-24 relit
+	// 10.74 → 6.38; 24 held-out generated scenes 8.96 → 8.50.
 	NoGains bool
 	// NoLUT skips tabulating the SPCA mapping at training time
 	// (Model.LUT), which takes about a second.
