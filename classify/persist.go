@@ -107,7 +107,7 @@ func Read(r io.Reader) (*Classifier, error) {
 	}
 	metric, k, classes, n, d := Metric(u32()), u32(), u32(), u32(), u32()
 	switch {
-	case metric < Euclidean || metric > SPCAPerClass:
+	case metric < Euclidean || metric > lastMetric:
 		return fail("unknown metric %d", int(metric))
 	case classes < 2 || classes > 1<<16:
 		return fail("%d classes", classes)
@@ -146,7 +146,7 @@ func Read(r io.Reader) (*Classifier, error) {
 	models := u32()
 	want := 0
 	switch metric {
-	case SPCA:
+	case SPCA, SPCAUnfolded:
 		want = 1
 	case SPCAPerClass:
 		want = classes

@@ -27,7 +27,7 @@ func classifyCommand() *cli.Command {
 	common := func() []cli.Flag {
 		return []cli.Flag{
 			&cli.IntFlag{Name: flagLabelColumn, Usage: "the `C`-th column (from 1) of the labelled CSV holds the class labels (numbers); default: the last"},
-			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length, which classified best)"},
+			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length); when k is chosen by leave-one-out and --gamma is not given, gamma 0 or 1 is chosen with it"},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the SPCA fits"},
 		}
 	}
@@ -45,7 +45,7 @@ func classifyCommand() *cli.Command {
 					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
 					&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "classifier `FILE` to write (required)"},
 					metricFlag(),
-					&cli.IntFlag{Name: flagK, Usage: "number of neighbours; 0: chosen by leave-one-out"}),
+					&cli.IntFlag{Name: flagK, Usage: "number of neighbours; 0: chosen by leave-one-out, with the SPCA neighbourhood K (0.1 to 0.5) and gamma"}),
 				Action: runClassifyTrain,
 			},
 			{
@@ -144,6 +144,27 @@ type classifyRowJSON struct {
 	K        int    `json:"k"`
 	LOO      number `json:"leave_one_out_accuracy"`
 	Accuracy number `json:"test_accuracy,omitempty"`
+	// SPCAK and Gamma are the SPCA options chosen for the SPCA metrics.
+	SPCAK number   `json:"spca_k,omitempty"`
+	Gamma *float64 `json:"gamma,omitempty"`
+}
+
+// classifyGrid returns the SPCA options that k-NN training chooses from
+// by leave-one-out: classify.SelectionGrid, restricted to --gamma when
+// it is given.
+func classifyGrid(c *cli.Context, opt spca.Options) []spca.Options {
+	grid := classify.SelectionGrid(opt)
+	if !c.IsSet(flagGamma) {
+		return grid
+	}
+	var out []spca.Options
+	for _, o := range grid {
+		if o.Gamma == grid[0].Gamma {
+			o.Gamma = opt.Gamma
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 func runClassifyEval(c *cli.Context) error {
@@ -174,15 +195,15 @@ func runClassifyEval(c *cli.Context) error {
 	}
 	var rows []classifyRowJSON
 	for _, m := range classify.Metrics() {
-		cl, err := classify.Train(x, label, len(values), m, 1, opt)
+		cl, loo, err := classify.TrainSelect(x, label, len(values), m, classifyKs, classifyGrid(c, opt))
 		if err != nil {
 			return fail("classify eval: %v: %s", m, brief(err))
 		}
-		loo, err := cl.Select(x, classifyKs)
-		if err != nil {
-			return fail("classify eval: %s", brief(err))
-		}
 		row := classifyRowJSON{Metric: m.String(), K: cl.K, LOO: number(loo)}
+		if len(cl.Models) > 0 {
+			o := cl.Models[0].Options()
+			row.SPCAK, row.Gamma = number(o.K), &o.Gamma
+		}
 		if tx != nil {
 			acc, err := cl.Accuracy(tx, tl)
 			if err != nil {
@@ -197,19 +218,23 @@ func runClassifyEval(c *cli.Context) error {
 		return writeJSON(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tk\tleave-one-out\ttest")
+	fmt.Fprintln(tw, "metric\tk\tSPCA K\tgamma\tleave-one-out\ttest")
 	for _, r := range rows {
 		test := "-"
 		if tx != nil {
 			test = fmt.Sprintf("%.4f", float64(r.Accuracy))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%s\n", r.Metric, r.K, float64(r.LOO), test)
+		sk, g := "-", "-"
+		if r.Gamma != nil {
+			sk, g = fmt.Sprintf("%g", float64(r.SPCAK)), fmt.Sprintf("%.3g", *r.Gamma)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.4f\t%s\n", r.Metric, r.K, sk, g, float64(r.LOO), test)
 	}
 	return tw.Flush()
 }
 
 func metricFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: "euclidean, mahalanobis, spca or spca-per-class"}
+	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: "euclidean, mahalanobis, spca, spca-per-class or spca-unfolded"}
 }
 
 // trainClassifier trains a classifier of the labelled CSV path with
@@ -228,14 +253,15 @@ func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) 
 		return nil, err
 	}
 	k := c.Int(flagK)
-	cl, err := classify.Train(x, label, len(values), metric, max(k, 1), opt)
+	var cl *classify.Classifier
+	if k == 0 {
+		// k and the SPCA options by leave-one-out.
+		cl, _, err = classify.TrainSelect(x, label, len(values), metric, classifyKs, classifyGrid(c, opt))
+	} else {
+		cl, err = classify.Train(x, label, len(values), metric, k, opt)
+	}
 	if err != nil {
 		return nil, fail("%s: %s", commandName(c), brief(err))
-	}
-	if k == 0 {
-		if _, err := cl.Select(x, classifyKs); err != nil {
-			return nil, fail("%s: %s", commandName(c), brief(err))
-		}
 	}
 	cl.Values = values
 	return cl, nil

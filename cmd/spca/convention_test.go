@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/spcalab/spca/classify"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -205,7 +206,7 @@ func TestClassify(t *testing.T) {
 		K        int     `json:"k"`
 		Accuracy float64 `json:"test_accuracy"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 4 {
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != len(classify.Metrics()) {
 		t.Fatalf("classify eval --json: %v, %d rows: %s", err, len(rows), stdout)
 	}
 	for _, r := range rows {
