@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -731,9 +732,15 @@ func isCoded(path string) bool {
 	return err == nil && string(b) == codec.Magic
 }
 
-// loadCodecModel reads a codec model file.
+// loadCodecModel reads a codec model file. The garbage collector is off
+// while it does: loading allocates about twice what the model keeps (the
+// decompressed file, scratch), and the collections that allocation
+// triggers from a fresh process's 4 MB heap goal cost encode and decode
+// processes more CPU than the memory they would free.
 func loadCodecModel(path string) (*codec.Model, error) {
+	gc := debug.SetGCPercent(-1)
 	m, err := codec.LoadModel(path)
+	debug.SetGCPercent(gc)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

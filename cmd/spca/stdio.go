@@ -67,9 +67,14 @@ func writeOutput(c *cli.Context, out string, write func(w io.Writer) error) erro
 }
 
 // saveOutputImage is patches.Save, writing PNG to standard output for -.
+// PNG is compressed at png.BestSpeed: on a decoded 768×512 grey photo
+// (kodim13) that took writing from 26 to 18 ms CPU for 0.3 % more bytes
+// (299,050 instead of 298,095), a third of what djpeg spends per image.
 func saveOutputImage(c *cli.Context, out string, img image.Image) error {
 	if out != stdio {
-		return patches.Save(out, img)
+		return patches.Save(out, img, patches.PNGCompression(png.BestSpeed))
 	}
-	return writeOutput(c, out, func(w io.Writer) error { return png.Encode(w, img) })
+	return writeOutput(c, out, func(w io.Writer) error {
+		return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
+	})
 }
