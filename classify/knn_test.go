@@ -11,8 +11,9 @@ var ks = []int{1, 3, 5, 7, 9, 15, 21, 31}
 
 // TestKNNLinearGaussian checks the classifier on the linear Gaussian set,
 // where the classes differ along the minor axis of a shared anisotropic
-// covariance: Euclidean, Mahalanobis and SPCA (γ 0) k-NN must all come
-// within 2.5 points of the Bayes rule on the same held-out samples, and
+// covariance: Euclidean, Mahalanobis and SPCA k-NN must all come
+// within 2.5 points of the Bayes rule on the same held-out samples (SPCA
+// with its K and gamma chosen by leave-one-out, TrainSelect), and
 // SPCA must be no worse than the better of the other two by more than
 // 1.5 points (issue 25: "no worse on a linear Gaussian set"; over ten
 // seeds the three differ by less than 0.1 point, see the README).
@@ -34,11 +35,8 @@ func TestKNNLinearGaussian(t *testing.T) {
 	for _, m := range []Metric{Euclidean, Mahalanobis, SPCA} {
 		opt := spca.DefaultOptions()
 		opt.Seed, opt.Gamma, opt.Resolution = 1, 0, 1<<14
-		c, err := Train(train.X, train.Label, 2, m, 1, opt)
+		c, _, err := TrainSelect(train.X, train.Label, 2, m, ks, SelectionGrid(opt))
 		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Select(train.X, ks); err != nil {
 			t.Fatal(err)
 		}
 		if acc[m], err = c.Accuracy(test.X, test.Label); err != nil {
@@ -54,5 +52,40 @@ func TestKNNLinearGaussian(t *testing.T) {
 	}
 	if _, err := ParseMetric("cosine"); err == nil {
 		t.Error("unknown metric accepted")
+	}
+}
+
+// TestKNNSparseCurved checks issue 25's point on the two sparse curved
+// sets where the SPCA metric wins over ten seed pairs (README,
+// "Classification"): on arcs-thin and arcs-scales (few samples, noise thin
+// along the normal, classes at different scales), SPCA k-NN with its K
+// and gamma chosen by leave-one-out (TrainSelect) must beat both
+// Euclidean and Mahalanobis k-NN in held-out accuracy, averaged over
+// seed pairs 1-3, by at least one point. It does not hold on
+// spirals-thin and moons5d, where SPCA loses (README).
+func TestKNNSparseCurved(t *testing.T) {
+	base := spca.DefaultOptions()
+	base.Seed, base.Resolution = 1, 1<<14
+	for _, set := range []string{"arcs-thin", "arcs-scales"} {
+		acc := map[Metric]float64{}
+		for s := 1; s <= 3; s++ {
+			train, _ := testimages.GenerateClasses(set, testimages.ClassTrainSize(set), uint64(2*s-1))
+			test, _ := testimages.GenerateClasses(set, 600, uint64(2*s))
+			for _, m := range []Metric{Euclidean, Mahalanobis, SPCA} {
+				c, _, err := TrainSelect(train.X, train.Label, 2, m, ks, SelectionGrid(base))
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := c.Accuracy(test.X, test.Label)
+				if err != nil {
+					t.Fatal(err)
+				}
+				acc[m] += a / 3
+			}
+		}
+		t.Logf("%s: Euclidean %.4f, Mahalanobis %.4f, SPCA %.4f", set, acc[Euclidean], acc[Mahalanobis], acc[SPCA])
+		if best := max(acc[Euclidean], acc[Mahalanobis]); acc[SPCA] < best+0.01 {
+			t.Errorf("%s: SPCA k-NN %.4f, not a point above Euclidean/Mahalanobis %.4f", set, acc[SPCA], best)
+		}
 	}
 }
