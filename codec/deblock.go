@@ -7,13 +7,64 @@ import (
 	"github.com/spcalab/spca/patches"
 )
 
-// defaultDeblock is the deblocking strength Encode writes into version-5
-// files unless Options.Deblock says otherwise (see deblockParams).
-// Strength 4 (measured on kodim13 and a cathedral crop with the 4×4 Kodak
-// model over steps 0.5–4 of its own, BD-rate against no filter): 1: -0.4
-// % (PSNR) / -1.3 % (SSIM); 4: -2.0 / -3.0 %; 6: -1.7 / -0.8 %; 8: -0.4 /
-// +2.1 %.
-var defaultDeblock = 4
+// Unless Options.Deblock says otherwise, Encode chooses the deblocking
+// strength of a version-5 file itself: it reconstructs the image as the
+// decoder will and keeps the strength 0..maxDeblock with the smallest
+// squared error (bestDeblock). The decoder is unchanged: the strength is
+// the header's byte, as when it was a fixed default (4, chosen on two
+// images that were themselves test images).
+
+// deblockErrors returns the squared error against orig of the
+// reconstruction rec deblocked at each strength 0..maxDeblock; with
+// gray8 the pixels are rounded to 8 bits before and while filtering, as
+// the decoder of a grey 8-bit image does.
+func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []float64 {
+	clamp := func(v float64) float64 { return math.Max(0, math.Min(255, math.Round(v))) }
+	base := rec.Pix
+	if gray8 {
+		base = make([]float64, len(rec.Pix))
+		for i, v := range rec.Pix {
+			base[i] = clamp(v)
+		}
+	}
+	errs := make([]float64, maxDeblock+1)
+	work := make([]float64, len(base))
+	for k := range errs {
+		copy(work, base)
+		if k > 0 && n >= 2 && step > 0 {
+			alpha, beta, tc := deblockParams(k, step, n)
+			get := func(i int) float64 { return work[i] }
+			set := func(i int, v float64) { work[i] = v }
+			if gray8 {
+				set = func(i int, v float64) { work[i] = clamp(v) }
+			}
+			deblockEdges(get, set, rec.W, rec.W, rec.H, n, alpha, beta, tc)
+		}
+		var s float64
+		for i, v := range work {
+			d := v - orig.Pix[i]
+			s += d * d
+		}
+		errs[k] = s
+	}
+	return errs
+}
+
+// bestDeblock returns the strength with the smallest squared error summed
+// over the channels (the lowest on ties).
+func bestDeblock(sse [][]float64) int {
+	best, bestErr := 0, math.Inf(1)
+	for k := 0; k <= maxDeblock; k++ {
+		var s float64
+		for _, e := range sse {
+			s += e[k]
+		}
+		if s < bestErr {
+			best, bestErr = k, s
+		}
+	}
+	return best
+}
 
 // deblockParams returns the thresholds of the deblocking filter of
 // strength k for patches of n×n pixels coded at quantiser step: in pixel

@@ -138,8 +138,8 @@
 // (4×4 Kodak model, steps 0.5–4 of its own: BD-rate against cjpeg
 // -optimize +16.4 → +2.3 % by PSNR, +41.0 → +24.0 % by SSIM). Version 5
 // files also name a deblocking filter the decoder runs across the patch
-// edges (default strength 4: about 2 % by PSNR and 3 % by SSIM on
-// kodim13 and a cathedral crop; see deblock.go).
+// edges; the encoder chooses its strength per image, the one with the
+// smallest squared error on its own reconstruction (see deblock.go).
 //
 // Decode checks the checksum, the model hash, every size against the image
 // (a dimension's streams must hold exactly one symbol per patch, at most

@@ -106,8 +106,10 @@ type Options struct {
 	Step float64
 	// Deblock is the strength of the deblocking filter the file asks
 	// the decoder to run across the patch edges (format version 5, the
-	// entropy-constrained mode): 0 for the default, negative for none,
-	// 1 to 8 (see deblockParams).
+	// entropy-constrained mode): 0 to let the encoder choose it (the
+	// strength 0..8 with the smallest squared error on the image, found
+	// by filtering its own reconstruction), negative for none, 1 to 8
+	// (see deblockParams).
 	Deblock int
 }
 
@@ -223,8 +225,6 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	if v == formatVersionAdaptive {
 		switch {
-		case o.Deblock == 0:
-			hd.Deblock = defaultDeblock
 		case o.Deblock > maxDeblock:
 			return fmt.Errorf("codec: deblocking strength %d out of range (at most %d)", o.Deblock, maxDeblock)
 		case o.Deblock > 0:
@@ -234,6 +234,11 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	// The channels code concurrently (each in parallel inside, but with
 	// steps that use one core) and their streams follow in order.
 	bodies := make([][]byte, len(planes))
+	auto := v == formatVersionAdaptive && o.Deblock == 0
+	var sse [][]float64 // per channel, per deblocking strength
+	if auto {
+		sse = make([][]float64, len(planes))
+	}
 	var wg sync.WaitGroup
 	for ci, p := range planes {
 		c := m.Channels[ci]
@@ -254,9 +259,16 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			if out != nil && hasOutliers(v) {
 				bodies[ci] = appendOutliers(bodies[ci], out)
 			}
+			if auto {
+				rec := c.reconstructPlane(idx, c.leadRows(idx, grid.Blocks()), grid, out)
+				sse[ci] = deblockErrors(p, rec, m.Step, m.Patch, len(planes) == 1 && hd.Depth == 8)
+			}
 		}()
 	}
 	wg.Wait()
+	if auto {
+		hd.Deblock = bestDeblock(sse)
+	}
 	out := hd.appendTo(nil)
 	for _, b := range bodies {
 		out = append(out, b...)
