@@ -261,6 +261,11 @@ func (r *modelReader) fastPath(k int) (*storedFast, error) {
 	if r.err == nil && (g < 4 || g > 256 || n*k > maxFastValues || n*k > len(r.b)) {
 		return nil, &ModelError{fmt.Sprintf("fast path of %d nodes per axis", g)}
 	}
+	// Decoding the values later takes float32 values, an int64 scratch
+	// and the tables of setLook.
+	if r.charge(n*k*4+n*8+k*((lookCells+1)*4+g*8), "the fast path's tables") != nil {
+		return nil, r.err
+	}
 	f := &fastPath{k: k, nodes: make([][]float64, k)}
 	for j := range f.nodes {
 		ax := r.f64s(g)

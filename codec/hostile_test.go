@@ -149,3 +149,86 @@ func TestDecodeHostileSize(t *testing.T) {
 		t.Errorf("Decode of 4294967295×4294967295: got %v", err)
 	}
 }
+
+// withSPCA returns the file of m as written before compression
+// (version 4: integer training samples, stored fast paths) with every
+// embedded SPCA model replaced by craft's version of it.
+func withSPCA(t *testing.T, m *Model, craft func([]byte) ([]byte, error)) []byte {
+	t.Helper()
+	var w bytes.Buffer
+	if err := m.write(&w, true); err != nil {
+		t.Fatal(err)
+	}
+	plain := w.Bytes()
+	var b []byte
+	for {
+		at := bytes.Index(plain, []byte("SPCAmodl"))
+		if at < 0 {
+			break
+		}
+		if at < 8 {
+			t.Fatal("no length before the embedded SPCA model")
+		}
+		n := int(binary.LittleEndian.Uint64(plain[at-8:]))
+		sm, err := craft(plain[at : at+n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, plain[:at-8]...)
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(sm)))
+		b = append(b, sm...)
+		plain = plain[at+n:]
+	}
+	return checksum.Append(append(b, plain...))
+}
+
+// skippable is a zstd skippable frame of n bytes.
+func skippable(n int) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, 0x184D2A50)
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	return append(b, make([]byte, n)...)
+}
+
+// Issue 24: compressed codec models whose embedded SPCA models hold the
+// most integer-coded lattice values and metric tables the format allows
+// (valid models: one byte a value once inflated, eight in memory) are
+// read, their fast paths decoded, within 64 MB + 10 times the larger of
+// the file and its inflated content: a grey model of 4 KB (6.3 MB
+// inflated), and a colour one with three such models padded with a
+// skippable zstd frame to raise the inflation allowance (before the
+// bound counted the inflated bytes and the reader charged its arrays,
+// 197 MB from 844 KB). A smaller budget refuses them, naming the array.
+func TestReadModelHostileIntModel(t *testing.T) {
+	grey := withSPCA(t, smallModel(t), hostile.SPCAIntModel)
+	colour := withSPCA(t, smallColorModel(t, false), hostile.SPCAIntModel)
+	for _, c := range []struct {
+		name        string
+		plain, file []byte
+	}{
+		{"grey", grey, compressed(grey)},
+		{"colour", colour, append(compressed(colour), skippable(800<<10)...)},
+	} {
+		var m *Model
+		var err error
+		a := hostile.Allocated(func() {
+			if m, err = ReadModel(bytes.NewReader(c.file)); err == nil {
+				for _, ch := range m.Channels {
+					ch.fastPath()
+				}
+			}
+		})
+		bound := hostile.Bound(max(len(c.file), len(c.plain)))
+		t.Logf("%s: %d bytes (%d inflated), allocated %.1f MB, bound %.1f MB", c.name, len(c.file), len(c.plain), float64(a)/1e6, float64(bound)/1e6)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if a > bound {
+			t.Errorf("%s: %d bytes (%d inflated) allocated %d MB, bound %d MB", c.name, len(c.file), len(c.plain), a>>20, bound>>20)
+		}
+	}
+	r := &modelReader{b: grey[len(ModelMagic) : len(grey)-4], budget: 40 << 20}
+	_, err := r.model()
+	if err == nil || !strings.Contains(err.Error(), "the lattice needs more memory") {
+		t.Errorf("within 40 MB: got %v, want an error naming the lattice", err)
+	}
+}

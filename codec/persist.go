@@ -290,6 +290,36 @@ func (e *ModelError) Error() string { return "codec: invalid model file: " + e.M
 type modelReader struct {
 	b   []byte
 	err error
+	// budget is what the arrays decoded from b may still allocate (see
+	// memoryBound).
+	budget int64
+}
+
+// Memory bound (issues 23, 24): reading a model allocates at most 64 MB
+// plus 10 times its bytes (those of the file, or, compressed, the larger
+// of the file and its inflated content, itself at most 8 MiB + 16 times
+// the file). The arrays decoded in proportion to what the file declares
+// (inflated content, training samples, the embedded SPCA models, the
+// fast path's tables, decoded later but charged when read) are charged
+// against it, less boundReserve for the rest. Integer-coded values take
+// a byte in the file and eight in memory, so that counts checked
+// against the bytes alone do not hold the bound. A valid colour model
+// of the default options (5.2 MB, 28.7 MB inflated) allocates 147 MB.
+const (
+	boundBase    = 64 << 20
+	boundPerByte = 10
+	boundReserve = 8 << 20
+)
+
+// charge accounts for size bytes allocated for what (named in the error).
+func (r *modelReader) charge(size int, what string) error {
+	if r.err != nil {
+		return r.err
+	}
+	if r.budget -= int64(size); r.budget < 0 {
+		r.err = &ModelError{fmt.Sprintf("%s needs more memory than the model's size allows (64 MB + 10 × its bytes)", what)}
+	}
+	return r.err
 }
 
 func (r *modelReader) take(n int) []byte {
@@ -399,12 +429,14 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if len(data) > maxModelBytes {
 		return nil, &ModelError{"larger than 1 GiB"}
 	}
+	budget := int64(boundBase-boundReserve) + boundPerByte*int64(len(data)) - int64(len(data))
 	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
 		packed := data[len(ModelMagic)+4:]
 		size, err := declaredSize(packed)
 		if err != nil {
 			return nil, err
 		}
+		budget += boundPerByte*int64(max(0, size-len(data))) - int64(size)
 		// The capacity bounds the decoder (WithDecodeAllCapLimit): a frame
 		// holding more than it declares fails instead of growing.
 		plain, err := modelDecoder().DecodeAll(packed, make([]byte, 0, size))
@@ -423,7 +455,13 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if !checksum.Valid(data) {
 		return nil, &ModelError{"checksum mismatch (corrupt or truncated file)"}
 	}
-	r := &modelReader{b: data[len(ModelMagic) : len(data)-4]}
+	r := &modelReader{b: data[len(ModelMagic) : len(data)-4], budget: budget}
+	return r.model()
+}
+
+// model reads a model's content after its magic number, without its
+// checksum.
+func (r *modelReader) model() (*Model, error) {
 	version := r.u32()
 	var id ModelID
 	compact := version == modelVersionCompact || version == modelVersionInts
@@ -533,7 +571,7 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 	if per := 4 - 3*kind; r.err == nil && (rows < 2 || rows*dims*per > len(r.b) || kind == 1 && rows*dims > maxIntSample) {
 		return nil, &ModelError{"training sample size"}
 	}
-	if r.err != nil {
+	if r.charge(8*rows*dims+8*rows*kind, "the training sample") != nil {
 		return nil, r.err
 	}
 	train := make([]float64, rows*dims)
@@ -549,7 +587,10 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 	if r.err == nil && n > uint64(len(r.b)) {
 		return nil, &ModelError{"truncated SPCA model"}
 	}
-	sm, err := spca.Read(bytes.NewReader(r.take(int(n))))
+	sm, err := spca.ReadLimited(bytes.NewReader(r.take(int(n))), &r.budget)
+	if err == nil && r.err != nil {
+		err = r.err
+	}
 	if err != nil {
 		return nil, &ModelError{"embedded SPCA model: " + err.Error()}
 	}

@@ -3,6 +3,7 @@ package spca_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -36,5 +37,43 @@ func TestReadHostileLattice(t *testing.T) {
 	var fe *spca.FormatError
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("got %v, want a *FormatError saying truncated", err)
+	}
+}
+
+// streamReader hides the length of a reader (a file read through a pipe).
+type streamReader struct{ r io.Reader }
+
+func (s streamReader) Read(p []byte) (int, error) { return s.r.Read(p) }
+
+// Issue 24: a version-6 model whose lattice and metric tables hold the
+// most integer values the format allows (one byte each in the file,
+// eight in memory; a valid model) is read within the allocation bound,
+// from memory and from a stream of unknown length; ReadLimited refuses
+// it within a smaller limit, naming the array.
+func TestReadHostileIntModel(t *testing.T) {
+	m, _ := smallModel(t)
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	data, err := hostile.SPCAIntModel(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		r    func() io.Reader
+	}{
+		{"bytes", func() io.Reader { return bytes.NewReader(data) }},
+		{"stream", func() io.Reader { return streamReader{bytes.NewReader(data)} }},
+	} {
+		var err error
+		hostile.Check(t, c.name, len(data), func() { _, err = spca.Read(c.r()) })
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	limit := int64(40 << 20)
+	var fe *spca.FormatError
+	if _, err := spca.ReadLimited(bytes.NewReader(data), &limit); !errors.As(err, &fe) || !strings.Contains(err.Error(), "the lattice needs more memory") {
+		t.Errorf("within 40 MB: got %v, want a *FormatError naming the lattice", err)
 	}
 }

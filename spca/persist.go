@@ -401,6 +401,47 @@ type decoder struct {
 	h    hash.Hash32
 	err  error
 	buf  [8]byte
+	// The memory bound (see charge): limit, if not nil, is what the
+	// arrays may still take; else the bound follows the bytes read, n,
+	// and those the reader said it held at the start, known.
+	limit   *int64
+	used, n int64
+	known   int64
+}
+
+// Memory bound of Read (issue 23): reading a file of n bytes allocates
+// at most boundBase + boundPerByte×n bytes. The arrays the decoder
+// allocates in proportion to what the file declares are charged against
+// it, less boundReserve for the rest (the model's small slices, the
+// tables Read derives): an integer value takes one byte in the file and
+// eight in memory, so counts alone cannot hold the bound.
+const (
+	boundBase    = 64 << 20
+	boundPerByte = 10
+	boundReserve = 8 << 20
+)
+
+// charge accounts for an allocation of size bytes for what (the field
+// named in the error), and reports whether the bound allows it.
+func (dc *decoder) charge(size int, what string) bool {
+	if dc.err != nil {
+		return false
+	}
+	dc.used += int64(size)
+	if dc.limit != nil {
+		*dc.limit -= int64(size)
+		if *dc.limit >= 0 {
+			return true
+		}
+	} else if dc.used <= boundBase-boundReserve+boundPerByte*max(dc.n, dc.known) {
+		return true
+	}
+	if dc.limit != nil {
+		dc.fail("%s needs more memory than the file holding the model allows (%d MB)", what, dc.used>>20)
+	} else {
+		dc.fail("%s needs more memory than the file's size allows (%d MB; the bound is 64 MB + 10 × the bytes read)", what, dc.used>>20)
+	}
+	return false
 }
 
 func (dc *decoder) fail(format string, a ...any) {
@@ -421,6 +462,7 @@ func (dc *decoder) read(b []byte) {
 		}
 		return
 	}
+	dc.n += int64(len(b))
 	dc.h.Write(b)
 }
 func (dc *decoder) u32() uint32 {
@@ -454,8 +496,8 @@ func (dc *decoder) f64() float64 {
 // not to what it declares.
 const chunkValues = 1 << 14
 
-// f64n reads a count that must equal want, then the values.
-func (dc *decoder) f64n(want int) []float64 {
+// f64n reads a count that must equal want, then the values of what.
+func (dc *decoder) f64n(want int, what string) []float64 {
 	n := dc.u64()
 	if dc.err != nil {
 		return nil
@@ -464,17 +506,23 @@ func (dc *decoder) f64n(want int) []float64 {
 		dc.fail("array of %d values where the lattice needs %d", n, want)
 		return nil
 	}
-	return dc.vec(want)
+	return dc.vecOf(want, what)
 }
 
 // vec reads n finite values, in blocks (one by one, through the
 // checksum's hash, they were a third of loading a codec model), growing
 // the slice as they arrive, unless the reader reports that it holds them
 // all (bytes.Reader: a codec model's embedded SPCA model).
-func (dc *decoder) vec(n int) []float64 {
+func (dc *decoder) vec(n int) []float64 { return dc.vecOf(n, "an array") }
+
+// vecOf is vec for the array what (named in errors).
+func (dc *decoder) vecOf(n int, what string) []float64 {
 	c := min(n, chunkValues)
 	if l, ok := dc.r.(interface{ Len() int }); ok && l.Len()/8 >= n {
 		c = n
+	}
+	if !dc.charge(8*c, what) {
+		return nil
 	}
 	v := make([]float64, 0, c)
 	var buf [8 * 1024]byte
@@ -483,6 +531,13 @@ func (dc *decoder) vec(n int) []float64 {
 		dc.read(buf[:8*k])
 		if dc.err != nil {
 			break
+		}
+		if len(v)+k > cap(v) {
+			nc := min(n, max(len(v)+k, 2*cap(v)))
+			if !dc.charge(8*nc, what) {
+				break
+			}
+			v = append(make([]float64, 0, nc), v...)
 		}
 		for i := range k {
 			x := math.Float64frombits(binary.LittleEndian.Uint64(buf[8*i:]))
@@ -504,7 +559,7 @@ func (dc *decoder) vec(n int) []float64 {
 // dc.ints, reused if large enough, and returns them. Every value takes a
 // byte at least: when the reader tells its size it must hold them all
 // before p is allocated; otherwise p grows as they arrive.
-func (dc *decoder) intPlane(nodes int, shape []int) (p []int64) {
+func (dc *decoder) intPlane(nodes int, shape []int, what string) (p []int64) {
 	p = dc.ints[:cap(dc.ints)]
 	defer func() { dc.ints = p }()
 	var wb [1]byte
@@ -518,9 +573,15 @@ func (dc *decoder) intPlane(nodes int, shape []int) (p []int64) {
 		dc.fail("truncated")
 		return p
 	} else if ok && len(p) < nodes {
+		if !dc.charge(8*nodes, what) {
+			return p
+		}
 		p = make([]int64, nodes)
 	}
 	if len(p) == 0 {
+		if !dc.charge(8*min(nodes, chunkValues), what) {
+			return p
+		}
 		p = make([]int64, min(nodes, chunkValues))
 	}
 	var buf [8 * 1024]byte
@@ -532,6 +593,9 @@ func (dc *decoder) intPlane(nodes int, shape []int) (p []int64) {
 				break
 			}
 			if i+k > len(p) {
+				if !dc.charge(8*min(nodes, max(i+k, 2*len(p))), what) {
+					break
+				}
 				np := make([]int64, min(nodes, max(i+k, 2*len(p))))
 				copy(np, p[:i])
 				p = np
@@ -551,7 +615,7 @@ func (dc *decoder) intPlane(nodes int, shape []int) (p []int64) {
 
 // intTable reads a metric table of version 6 stored as integers: its
 // resolution, then its n values on the grid shape.
-func (dc *decoder) intTable(n int, shape []int) ([]float64, float64) {
+func (dc *decoder) intTable(n int, shape []int, what string) ([]float64, float64) {
 	res := dc.f64()
 	if dc.err == nil && (n > maxSnappedValues || !validRes(res)) {
 		dc.fail("integer table of %d values at resolution %g", n, res)
@@ -559,8 +623,8 @@ func (dc *decoder) intTable(n int, shape []int) ([]float64, float64) {
 	if dc.err != nil {
 		return nil, 0
 	}
-	p := dc.intPlane(n, shape)
-	if dc.err != nil {
+	p := dc.intPlane(n, shape, what)
+	if !dc.charge(8*n, what) {
 		return nil, 0
 	}
 	t := make([]float64, n)
@@ -585,7 +649,7 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 		return nil, 0
 	}
 	if flag[0] == 0 {
-		return dc.f64n(n), 0
+		return dc.f64n(n, "the lattice"), 0
 	}
 	res = dc.f64()
 	if dc.err == nil && (n > maxSnappedValues || !validRes(res)) {
@@ -596,12 +660,12 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 	}
 	nodes := n / l.d
 	for q := 0; q < l.d && dc.err == nil; q++ {
-		p := dc.intPlane(nodes, l.g)
+		p := dc.intPlane(nodes, l.g, "the lattice")
+		if x == nil && dc.charge(8*n, "the lattice") {
+			x = make([]float64, n)
+		}
 		if dc.err != nil {
 			break
-		}
-		if x == nil {
-			x = make([]float64, n)
 		}
 		for i, r := range p {
 			x[i*l.d+q] = float64(r) * res
@@ -616,8 +680,21 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 // Read reads a model written by WriteTo. A file that is not a model, of
 // another version, truncated, inconsistent or failing its checksum gives a
 // *FormatError.
-func Read(r io.Reader) (*Model, error) {
-	dc := &decoder{r: r, h: crc32.New(checksum.Table)}
+func Read(r io.Reader) (*Model, error) { return ReadLimited(r, nil) }
+
+// ReadLimited is Read holding the memory bound of another file: the
+// arrays of the model (lattice, metric tables, first curve, and the
+// scratch they are decoded through) may take at most *limit bytes, and
+// what they take is subtracted from it. A model needing more gives a
+// *FormatError naming the array. The readers of files that embed SPCA
+// models (codec, adapt) use it so that the whole file keeps one bound.
+// With a nil limit it is Read, whose bound is 64 MB + 10 × the bytes of
+// the file (the arrays take less, by boundReserve, for the rest).
+func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
+	dc := &decoder{r: r, h: crc32.New(checksum.Table), limit: limit}
+	if l, ok := r.(interface{ Len() int }); ok {
+		dc.known = int64(l.Len())
+	}
 	var magic [8]byte
 	dc.read(magic[:])
 	if dc.err != nil {
@@ -725,7 +802,7 @@ func Read(r io.Reader) (*Model, error) {
 	if version == versionSnapped {
 		l.x, m.latRes = dc.snapped(l, nodes*d)
 	} else {
-		l.x = dc.f64n(nodes * d)
+		l.x = dc.f64n(nodes*d, "the lattice")
 	}
 	m.setTableAxes()
 	m.tables = make([][]float64, d)
@@ -750,9 +827,9 @@ func Read(r io.Reader) (*Model, error) {
 			if m.tabRes == nil {
 				m.tabRes = make([]float64, d)
 			}
-			m.tables[j], m.tabRes[j] = dc.intTable(want, shape)
+			m.tables[j], m.tabRes[j] = dc.intTable(want, shape, fmt.Sprintf("metric table %d", j+1))
 		} else {
-			m.tables[j] = dc.f64n(want)
+			m.tables[j] = dc.f64n(want, fmt.Sprintf("metric table %d", j+1))
 		}
 		fibers *= l.g[j]
 		for i, t := range m.tables[j] {
@@ -777,8 +854,8 @@ func Read(r io.Reader) (*Model, error) {
 	if dc.err != nil {
 		return nil, dc.err
 	}
-	m.curve1.pts = dc.vec(nv * d)
-	m.curve1.s = dc.vec(nv)
+	m.curve1.pts = dc.vecOf(nv*d, "the first curve")
+	m.curve1.s = dc.vecOf(nv, "the first curve")
 	hasTypical := version == versionTypical
 	if version == versionSnapped {
 		var flag [1]byte

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"runtime"
 	"testing"
 )
@@ -111,4 +112,101 @@ func ZeroPNG(w, h int) []byte {
 	chunk("IDAT", z.Bytes())
 	chunk("IEND", nil)
 	return b.Bytes()
+}
+
+// SPCAIntModel returns a version-6 SPCA model file built from the
+// header of model (any version, as spca.Model.WriteTo writes it): its
+// lattice declares the most integer-coded values the format allows
+// (2^22 coordinates, the nodes a power of two), all zero, and its metric
+// tables (flag 2: the whole table, or 3: one fiber when the whole
+// exceeds 2^22 values) the ramp 0, 1, 2, ... along every fiber (valid,
+// increasing), each stored as one byte plane; then a first curve of two
+// vertices and the checksum. Each value takes one byte in the file and
+// eight in memory: a few kilobytes once compressed (a codec model) that
+// decode to tens of megabytes.
+func SPCAIntModel(model []byte) ([]byte, error) {
+	le := binary.LittleEndian
+	if len(model) < 16 || string(model[:8]) != "SPCAmodl" {
+		return nil, fmt.Errorf("not an SPCA model")
+	}
+	version, d := le.Uint32(model[8:]), int(le.Uint32(model[12:]))
+	if d < 1 || d > 16 {
+		return nil, fmt.Errorf("dimension %d", d)
+	}
+	off := 16 + 4*8 + 4
+	if off+8 > len(model) {
+		return nil, fmt.Errorf("too short")
+	}
+	off += 8 + 8*int(le.Uint64(model[off:]))
+	off += 8 + 4 + 8 + 8 + 8 + 8
+	if version >= 2 {
+		off += 8
+	}
+	var out []byte
+	if version >= 3 {
+		off += 8
+		out = append(out, model[:off]...)
+	} else { // version 6 has the Neighbours option: 0
+		out = append(append(out, model[:off]...), make([]byte, 8)...)
+	}
+	le.PutUint32(out[8:], 6)
+	stats := 8*(4*d+d*d) + 3*8
+	if off+stats+24*d > len(model) {
+		return nil, fmt.Errorf("too short")
+	}
+	out = append(out, model[off:off+stats]...)
+	off += stats
+	lohi := model[off+8*d : off+24*d]
+	// 2^22 coordinates: nodes the largest power of two <= 2^22/d.
+	bits := 22
+	for (1<<bits)*d > 1<<22 {
+		bits--
+	}
+	g := make([]int, d)
+	left := bits
+	for j := range g {
+		b := max(1, left/(d-j))
+		left -= b
+		g[j] = 1 << b
+		out = le.AppendUint32(out, uint32(g[j]))
+	}
+	nodes := 1 << bits
+	out = append(out, make([]byte, 4*d)...) // zero node 0 on every axis
+	out = append(out, lohi...)
+	const res = 0x1p-7
+	out = append(out, 1)
+	out = le.AppendUint64(out, math.Float64bits(res))
+	for q := 0; q < d; q++ {
+		out = append(append(out, 1), make([]byte, nodes)...) // w = 1, zeros
+	}
+	// A ramp along the last axis of a table, the same in every fiber:
+	// after the differences, 1 (zigzag 2) on the first fiber, 0 elsewhere.
+	ramp := func(n, tn int) {
+		out = append(out, 1) // w
+		at := len(out)
+		out = append(out, make([]byte, n)...)
+		for i := 1; i < tn; i++ {
+			out[at+i] = 2
+		}
+	}
+	fibers := 1
+	for j := 0; j < d; j++ {
+		tn := max(g[j], min(1024, (1<<20)/fibers))
+		flag, n := byte(2), fibers*tn
+		if n > 1<<22 {
+			flag, n = 3, tn
+		}
+		out = append(out, flag)
+		out = le.AppendUint64(out, math.Float64bits(res))
+		ramp(n, tn)
+		fibers *= g[j]
+	}
+	out = le.AppendUint32(out, 0) // first curve over nodes 0 to 1
+	out = le.AppendUint32(out, 1)
+	out = le.AppendUint32(out, 2) // of two vertices
+	out = append(out, make([]byte, 8*2*d)...)
+	out = le.AppendUint64(out, 0)
+	out = le.AppendUint64(out, math.Float64bits(1))
+	out = append(out, 0) // no typical responses
+	return le.AppendUint32(out, crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli))), nil
 }
