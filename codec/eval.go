@@ -168,8 +168,8 @@ func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*
 	v := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample, Gamma: first.Gamma}
 	for _, c := range m.Channels {
 		k := c.Leading()
-		rows, _ := c.Train.Dims()
-		lead := c.Train.Slice(0, rows, 0, k)
+		rows, _ := c.TrainingSample().Dims()
+		lead := c.TrainingSample().Slice(0, rows, 0, k)
 		so := c.SPCA.Options()
 		set(&so)
 		so.Scale = nil
@@ -178,7 +178,7 @@ func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*
 		if err != nil {
 			return nil, err
 		}
-		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, Train: c.Train, Bins: make([]int, c.Dims())})
+		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, train: c.TrainingSample(), Bins: make([]int, c.Dims())})
 	}
 	return v, v.setResolution(total, step)
 }
@@ -205,7 +205,7 @@ func PCABaseline(m *Model) (*Model, error) {
 func (m *Model) pcaBaseline(total int, step float64) (*Model, error) {
 	v := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample}
 	for _, c := range m.Channels {
-		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, Train: c.Train, Bins: make([]int, c.Dims())})
+		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, train: c.TrainingSample(), Bins: make([]int, c.Dims())})
 	}
 	return v, v.setResolution(total, step)
 }

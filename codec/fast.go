@@ -104,11 +104,11 @@ func buildFastPath(c *Channel) *fastPath {
 	if g < 4 {
 		return nil
 	}
-	n, _ := c.Train.Dims()
+	n, _ := c.TrainingSample().Dims()
 	f := &fastPath{k: k, nodes: make([][]float64, k)}
 	col := make([]float64, n)
 	for j := 0; j < k; j++ {
-		mat.Col(col, j, c.Train)
+		mat.Col(col, j, c.TrainingSample())
 		sort.Float64s(col)
 		ax := axisNodes(col, g)
 		for i := 1; i < g; i++ {

@@ -82,7 +82,7 @@ func (m *Model) Stepped(step float64) (*Model, error) {
 		m.stepResp = make([][2][]float64, len(m.Channels))
 	}
 	for ci, c := range m.Channels {
-		nc := &Channel{PCA: c.PCA, Train: c.Train, Bins: append([]int(nil), c.Bins...), fastFrom: c}
+		nc := &Channel{PCA: c.PCA, train: c.TrainingSample(), Bins: append([]int(nil), c.Bins...), fastFrom: c}
 		if c.SPCA != nil {
 			var err error
 			if nc.SPCA, err = c.SPCA.WithScale(c.SPCA.Scale()); err != nil {
@@ -130,10 +130,14 @@ type Channel struct {
 	// Centre is the most frequent index of each dimension on the training
 	// patches; it anchors the context classes of the entropy coder.
 	Centre []int
-	// Train keeps the PCA-domain training sample, so that comparison
-	// models (other gammas, PCA + Lloyd–Max) can be fitted on exactly the
-	// same data by Evaluate.
-	Train *mat.Dense
+	// train keeps the PCA-domain training sample (see TrainingSample).
+	// A model read from a file holds it as integers (sampleInts) until
+	// first asked for: only evaluation, derived rates (Stepped) and the
+	// fast path's rebuild use it, and decoding it took an encode or
+	// decode process 2.5 MB of fresh memory and ~10 ms (4×4 Kodak model).
+	train      *mat.Dense
+	trainOnce  sync.Once
+	sampleInts *intSample
 	// fastStored is the fast path read from the model file, or nil.
 	fastStored *storedFast
 
@@ -401,7 +405,7 @@ func trainChannel(x *mat.Dense, o *TrainOptions, c int) (*Channel, error) {
 	if err := sm.SnapLattice(latticeRes); err != nil {
 		return nil, err
 	}
-	ch := &Channel{PCA: pca, SPCA: sm, Bins: make([]int, dims), Train: y}
+	ch := &Channel{PCA: pca, SPCA: sm, Bins: make([]int, dims), train: y}
 	for j := range ch.Bins {
 		ch.Bins[j] = 1
 	}
@@ -429,10 +433,10 @@ func (c *Channel) entropies() []float64 {
 	if c.SPCA != nil {
 		h = append(h, c.SPCA.MarginalEntropies()...)
 	}
-	n, dims := c.Train.Dims()
+	n, dims := c.TrainingSample().Dims()
 	col := make([]float64, n)
 	for j := c.Leading(); j < dims; j++ {
-		mat.Col(col, j, c.Train)
+		mat.Col(col, j, c.TrainingSample())
 		h = append(h, histEntropy(col))
 	}
 	return h
@@ -518,11 +522,11 @@ func (c *Channel) setStep(step float64) error {
 			bins[j] = len(q.Levels)
 		}
 	}
-	n, _ := c.Train.Dims()
+	n, _ := c.TrainingSample().Dims()
 	col := make([]float64, n)
 	rest := make([]*ScalarQuantizer, 0, dims-k)
 	for j := k; j < dims; j++ {
-		mat.Col(col, j, c.Train)
+		mat.Col(col, j, c.TrainingSample())
 		q, err := DeadZone(col, step)
 		if err != nil {
 			return err
@@ -562,10 +566,10 @@ func centredDeadZone(x []float64) (*ScalarQuantizer, error) {
 // major), computed once per channel.
 func (c *Channel) responses() (ext, norm []float64, err error) {
 	c.extOnce.Do(func() {
-		n, _ := c.Train.Dims()
+		n, _ := c.TrainingSample().Dims()
 		k := c.Leading()
 		lead := mat.NewDense(n, k, nil)
-		lead.Copy(c.Train.Slice(0, n, 0, k))
+		lead.Copy(c.TrainingSample().Slice(0, n, 0, k))
 		u, _, err := c.SPCA.UnfoldBatch(lead)
 		if err != nil {
 			c.extErr = err
@@ -602,12 +606,12 @@ func (c *Channel) setBins(bins []int) error {
 			return fmt.Errorf("codec: %d bins in dimension %d (at most %d): choose a lower resolution", b, j+1, maxLevels)
 		}
 	}
-	n, dims := c.Train.Dims()
+	n, dims := c.TrainingSample().Dims()
 	k := c.Leading()
 	col := make([]float64, n)
 	rest := make([]*ScalarQuantizer, 0, dims)
 	for j := k; j < dims; j++ {
-		mat.Col(col, j, c.Train)
+		mat.Col(col, j, c.TrainingSample())
 		q, err := LloydMax(col, bins[j])
 		if err != nil {
 			return err
@@ -656,9 +660,9 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 // prepare derives the centre index of every dimension from the training
 // patches.
 func (c *Channel) prepare() error {
-	n, dims := c.Train.Dims()
+	n, dims := c.TrainingSample().Dims()
 	idx := make([]int32, n*dims)
-	c.quantizeExact(c.Train, idx)
+	c.quantizeExact(c.TrainingSample(), idx)
 	c.Centre = make([]int, dims)
 	for j := 0; j < dims; j++ {
 		counts := make([]int, c.Bins[j])

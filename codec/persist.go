@@ -187,12 +187,12 @@ func (m *Model) write(w io.Writer, compact bool) error {
 		for _, v := range c.Centre {
 			e.u32(uint32(v))
 		}
-		rows, _ := c.Train.Dims()
+		rows, _ := c.TrainingSample().Dims()
 		e.u32(uint32(rows))
 		if compact {
-			e.train(c.Train)
+			e.train(c.TrainingSample())
 		} else {
-			for _, v := range c.Train.RawMatrix().Data {
+			for _, v := range c.TrainingSample().RawMatrix().Data {
 				e.u32(math.Float32bits(float32(v)))
 			}
 		}
@@ -574,15 +574,18 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 	if r.charge(8*rows*dims+8*rows*kind, "the training sample") != nil {
 		return nil, r.err
 	}
-	train := make([]float64, rows*dims)
 	if kind == 0 {
+		train := make([]float64, rows*dims)
 		for i := range train {
 			train[i] = float64(math.Float32frombits(uint32(r.u32())))
 		}
-	} else if err := r.intSample(train, rows, dims); err != nil {
-		return nil, err
+		c.train = mat.NewDense(rows, dims, train)
+	} else {
+		var err error
+		if c.sampleInts, err = r.intSample(rows, dims); err != nil {
+			return nil, err
+		}
 	}
-	c.Train = mat.NewDense(rows, dims, train)
 	n := r.u64()
 	if r.err == nil && n > uint64(len(r.b)) {
 		return nil, &ModelError{"truncated SPCA model"}
@@ -617,34 +620,66 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 	return c, nil
 }
 
-// intSample reads the integer training sample of version 4 into train
-// (rows×dims, row-major).
-func (r *modelReader) intSample(train []float64, rows, dims int) error {
-	col := make([]int64, rows)
-	for j := 0; j < dims; j++ {
+// intSample is the integer training sample of version 4 as read from
+// the file, checked but not decoded (see Channel.TrainingSample).
+type intSample struct {
+	rows, dims int
+	cols       [][]byte // per column: its byte planes, rows bytes each
+}
+
+// intSample checks and takes the integer training sample of version 4
+// (rows×dims).
+func (r *modelReader) intSample(rows, dims int) (*intSample, error) {
+	s := &intSample{rows: rows, dims: dims, cols: make([][]byte, dims)}
+	for j := range s.cols {
 		w := r.u8()
 		if r.err == nil && (w < 1 || w > 8) {
-			return &ModelError{fmt.Sprintf("training values of %d bytes", w)}
+			return nil, &ModelError{fmt.Sprintf("training values of %d bytes", w)}
 		}
-		for b := 0; b < w && r.err == nil; b++ {
-			gridcode.AddPlane(col, r.take(rows), b)
-		}
+		s.cols[j] = r.take(w * rows)
 		if r.err != nil {
-			return r.err
+			return nil, r.err
+		}
+	}
+	return s, nil
+}
+
+// decode returns the sample's values (rows×dims, row-major).
+func (s *intSample) decode() *mat.Dense {
+	train := make([]float64, s.rows*s.dims)
+	col := make([]int64, s.rows)
+	for j, planes := range s.cols {
+		for b := 0; b*s.rows < len(planes); b++ {
+			gridcode.AddPlane(col, planes[b*s.rows:(b+1)*s.rows], b)
 		}
 		gridcode.Unzigzag(col)
 		for i, v := range col {
-			train[i*dims+j] = float64(v) * trainRes
+			train[i*s.dims+j] = float64(v) * trainRes
 		}
 	}
-	return nil
+	return mat.NewDense(s.rows, s.dims, train)
+}
+
+// TrainingSample returns the PCA-domain training sample the channel was
+// trained on, so that comparison models (other gammas, PCA + Lloyd–Max)
+// and derived rates (Model.Stepped) are fitted on exactly the same data.
+// A model read from a file decodes it on first use.
+func (c *Channel) TrainingSample() *mat.Dense {
+	c.trainOnce.Do(func() {
+		if c.sampleInts != nil {
+			c.train, c.sampleInts = c.sampleInts.decode(), nil
+		}
+	})
+	return c.train
 }
 
 // validate checks what the coder relies on.
 func (c *Channel) validate() error {
-	for _, v := range c.Train.RawMatrix().Data {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &ModelError{"non-finite training sample"}
+	if c.train != nil { // (a sample of integers is finite)
+		for _, v := range c.train.RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &ModelError{"non-finite training sample"}
+			}
 		}
 	}
 	for _, q := range append(append([]*ScalarQuantizer(nil), c.Lead...), c.Rest...) {

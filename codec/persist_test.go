@@ -12,6 +12,7 @@ import (
 
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/testimages"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestModelBytes checks that training twice on the same images with the
@@ -63,6 +64,16 @@ func TestCompactModel(t *testing.T) {
 		}
 		if back.ID() != m.ID() {
 			t.Fatalf("%s: ID %s read, %s written", name, back.ID().Short(), m.ID().Short())
+		}
+		// The training sample is decoded on first use only, to the
+		// values written.
+		for ci, c := range back.Channels {
+			if c.train != nil {
+				t.Fatalf("%s: channel %d: training sample decoded at load", name, ci)
+			}
+			if !mat.Equal(c.TrainingSample(), m.Channels[ci].TrainingSample()) {
+				t.Fatalf("%s: channel %d: training sample read differs", name, ci)
+			}
 		}
 		if !bytes.Equal(plainFile(t, back), plain) {
 			t.Fatalf("%s: the model read writes other version-%d bytes", name, plain[len(ModelMagic)])

@@ -71,12 +71,12 @@ type pcaUniform struct {
 }
 
 func newPCAUniform(ch *codec.Channel, patch, total int) (*pcaUniform, error) {
-	n, d := ch.Train.Dims()
+	n, d := ch.TrainingSample().Dims()
 	u := &pcaUniform{pca: ch.PCA, patch: patch, lo: make([]float64, d), hi: make([]float64, d)}
 	h := make([]float64, d)
 	col := make([]float64, n)
 	for j := 0; j < d; j++ {
-		mat.Col(col, j, ch.Train)
+		mat.Col(col, j, ch.TrainingSample())
 		u.lo[j] = measure.Quantile(col, 0.0005)
 		u.hi[j] = measure.Quantile(col, 0.9995)
 		h[j] = measure.Entropy(col, 0)

@@ -312,7 +312,7 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 	}
 	for i, c := range m.Channels {
 		name := names[i]
-		n, _ := c.Train.Dims()
+		n, _ := c.TrainingSample().Dims()
 		ci := codecChannelInfo{Name: name, Coefficients: c.Dims(), SPCACoeffs: c.Leading(), Bins: c.Bins,
 			TotalBins: sum(c.Bins), TrainingPatches: n}
 		text := fmt.Sprintf("%d coefficients, SPCA on %d; bins %s; %d training patches", c.Dims(), c.Leading(), binsText(c.Bins), n)
