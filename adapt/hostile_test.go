@@ -33,3 +33,36 @@ func TestReadHostileLattice(t *testing.T) {
 		t.Errorf("got %v, want a *FormatError saying truncated", err)
 	}
 }
+
+// Issue 24: an adaptation model whose two embedded SPCA models hold the
+// most integer-coded lattice values and metric tables the format allows
+// (valid models: one byte a value in the file, eight in memory) is read
+// within the allocation bound, the two sharing it.
+func TestReadHostileIntModel(t *testing.T) {
+	good := smallModelFile(t)
+	var file []byte
+	rest := good[:len(good)-4]
+	for {
+		at := bytes.Index(rest, []byte("SPCAmodl"))
+		if at < 0 {
+			break
+		}
+		n := int(binary.LittleEndian.Uint64(rest[at-8:]))
+		sm, err := hostile.SPCAIntModel(rest[at : at+n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		file = append(file, rest[:at-8]...)
+		file = binary.LittleEndian.AppendUint64(file, uint64(len(sm)))
+		file = append(file, sm...)
+		rest = rest[at+n:]
+	}
+	file = checksum.Append(append(file, rest...))
+	var err error
+	a := hostile.Allocated(func() { _, err = Read(bytes.NewReader(file)) })
+	t.Logf("%d bytes, allocated %.1f MB, bound %.1f MB, %v", len(file), float64(a)/1e6, float64(hostile.Bound(len(file)))/1e6, err)
+	hostile.Check(t, "integer lattices", len(file), func() { _, err = Read(bytes.NewReader(file)) })
+	if err != nil {
+		t.Error(err)
+	}
+}

@@ -205,8 +205,12 @@ func Read(r io.Reader) (*Model, error) {
 	case checksum.Sum(body) != sum:
 		return nil, &FormatError{"corrupt adaptation model (checksum mismatch)"}
 	}
+	// Both embedded models share the memory bound of the file (64 MB +
+	// 10 times its bytes, less what reading it took: io.ReadAll's
+	// growth, about twice its size, and 8 MB for the small rest).
+	budget := int64(56<<20) + 7*int64(len(data))
 	for i, b := range blobs {
-		sm, err := spca.Read(bytes.NewReader(b))
+		sm, err := spca.ReadLimited(bytes.NewReader(b), &budget)
 		if err != nil {
 			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c: %v", "AB"[i], unprefixed{err})}
 		}
