@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -75,5 +76,51 @@ func TestReadHostileIntModel(t *testing.T) {
 	var fe *spca.FormatError
 	if _, err := spca.ReadLimited(bytes.NewReader(data), &limit); !errors.As(err, &fe) || !strings.Contains(err.Error(), "the lattice needs more memory") {
 		t.Errorf("within 40 MB: got %v, want a *FormatError naming the lattice", err)
+	}
+}
+
+// Issue 24: models whose metric tables have flat steps (values equal to
+// the next) are read (the format allows non-decreasing tables, and
+// snapping keeps only increasing fibers increasing) but no transform or
+// inverse of finite values gives NaN: a flat model (every table 0, the
+// lattice 0) and the integer model of TestReadHostileIntModel.
+func TestFlatTablesNoNaN(t *testing.T) {
+	m0, x := smallModel(t)
+	var b bytes.Buffer
+	m0.WriteTo(&b)
+	for _, craft := range []func([]byte) ([]byte, error){hostile.SPCAFlatModel, hostile.SPCAIntModel} {
+		data, err := craft(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := spca.Read(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, u := make([]float64, m.Dim()), make([]float64, m.Dim())
+		n, _ := x.Dims()
+		for i := 0; i < n; i += n / 20 {
+			if _, err := m.Transform(r, x.RawRowView(i)); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range r {
+				if math.IsNaN(v) {
+					t.Fatalf("Transform(%v) = %v", x.RawRowView(i), r)
+				}
+			}
+		}
+		for _, v := range []float64{-1e300, -1, 0, 0.5, 1, 1e300} {
+			for k := range r {
+				r[k] = v
+			}
+			if err := m.Inverse(u, r); err != nil {
+				t.Fatal(err)
+			}
+			for _, y := range u {
+				if math.IsNaN(y) {
+					t.Fatalf("Inverse(%v) = %v", r, u)
+				}
+			}
+		}
 	}
 }

@@ -452,6 +452,11 @@ func (m *Model) axisInverse(j int, r float64, w *work) float64 {
 	v := r / m.c[j]
 	i, t0, t1 := m.searchBlend(j, v, w)
 	f := (v - t0) / (t1 - t0)
+	if f != f {
+		// 0/0: v on a flat step (equal values, which files may hold):
+		// its start. (±Inf beyond a flat end is clamped by the caller.)
+		f = 0
+	}
 	return m.lat.lo[j] + (float64(i)+f)*m.tstep[j]
 }
 

@@ -124,7 +124,13 @@ func ZeroPNG(w, h int) []byte {
 // vertices and the checksum. Each value takes one byte in the file and
 // eight in memory: a few kilobytes once compressed (a codec model) that
 // decode to tens of megabytes.
-func SPCAIntModel(model []byte) ([]byte, error) {
+func SPCAIntModel(model []byte) ([]byte, error) { return spcaIntModel(model, false) }
+
+// SPCAFlatModel is SPCAIntModel with every metric table flat (all its
+// values 0): steps of zero that the inverse divides by.
+func SPCAFlatModel(model []byte) ([]byte, error) { return spcaIntModel(model, true) }
+
+func spcaIntModel(model []byte, flat bool) ([]byte, error) {
 	le := binary.LittleEndian
 	if len(model) < 16 || string(model[:8]) != "SPCAmodl" {
 		return nil, fmt.Errorf("not an SPCA model")
@@ -185,7 +191,7 @@ func SPCAIntModel(model []byte) ([]byte, error) {
 		out = append(out, 1) // w
 		at := len(out)
 		out = append(out, make([]byte, n)...)
-		for i := 1; i < tn; i++ {
+		for i := 1; i < tn && !flat; i++ {
 			out[at+i] = 2
 		}
 	}
