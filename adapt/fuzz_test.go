@@ -51,6 +51,9 @@ func FuzzRead(f *testing.F) {
 	f.Add(checksum.Refresh(good[:len(good)/2]))
 	f.Add([]byte(ModelMagic))
 	f.Add([]byte{})
+	// Issue 24: embedded SPCA models with flat metric tables (their
+	// inverse gave NaN).
+	f.Add(withSPCA(f, good, hostile.SPCAFlatModel))
 	for _, off := range []int{len(ModelMagic) + 4, len(ModelMagic) + 12, len(ModelMagic) + 20, len(ModelMagic) + 70} {
 		c := append([]byte(nil), good...)
 		c[off] ^= 0xff

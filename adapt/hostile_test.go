@@ -39,7 +39,20 @@ func TestReadHostileLattice(t *testing.T) {
 // (valid models: one byte a value in the file, eight in memory) is read
 // within the allocation bound, the two sharing it.
 func TestReadHostileIntModel(t *testing.T) {
-	good := smallModelFile(t)
+	file := withSPCA(t, smallModelFile(t), hostile.SPCAIntModel)
+	var err error
+	a := hostile.Allocated(func() { _, err = Read(bytes.NewReader(file)) })
+	t.Logf("%d bytes, allocated %.1f MB, bound %.1f MB, %v", len(file), float64(a)/1e6, float64(hostile.Bound(len(file)))/1e6, err)
+	hostile.Check(t, "integer lattices", len(file), func() { _, err = Read(bytes.NewReader(file)) })
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+// withSPCA returns the adaptation model file good with each embedded
+// SPCA model replaced by craft's version of it.
+func withSPCA(tb testing.TB, good []byte, craft func([]byte) ([]byte, error)) []byte {
+	tb.Helper()
 	var file []byte
 	rest := good[:len(good)-4]
 	for {
@@ -48,21 +61,14 @@ func TestReadHostileIntModel(t *testing.T) {
 			break
 		}
 		n := int(binary.LittleEndian.Uint64(rest[at-8:]))
-		sm, err := hostile.SPCAIntModel(rest[at : at+n])
+		sm, err := craft(rest[at : at+n])
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		file = append(file, rest[:at-8]...)
 		file = binary.LittleEndian.AppendUint64(file, uint64(len(sm)))
 		file = append(file, sm...)
 		rest = rest[at+n:]
 	}
-	file = checksum.Append(append(file, rest...))
-	var err error
-	a := hostile.Allocated(func() { _, err = Read(bytes.NewReader(file)) })
-	t.Logf("%d bytes, allocated %.1f MB, bound %.1f MB, %v", len(file), float64(a)/1e6, float64(hostile.Bound(len(file)))/1e6, err)
-	hostile.Check(t, "integer lattices", len(file), func() { _, err = Read(bytes.NewReader(file)) })
-	if err != nil {
-		t.Error(err)
-	}
+	return checksum.Append(append(file, rest...))
 }

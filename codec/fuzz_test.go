@@ -92,12 +92,17 @@ func FuzzReadModel(f *testing.F) {
 		f.Add(compressed(packed))
 	}
 	f.Add(compressed([]byte("not a model file at all")))
+	// Issue 24: embedded SPCA models with flat metric tables (their
+	// inverse gave NaN), plain and compressed.
+	flat := withSPCA(f, smallModel(f), hostile.SPCAFlatModel)
+	f.Add(flat)
+	f.Add(compressed(flat))
 	img := testimages.Texture(10, 7, 9)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
 			var m *Model
 			var err error
-			hostile.Check(t, "ReadModel", len(d), func() { m, err = ReadModel(bytes.NewReader(d)) })
+			hostile.Check(t, "ReadModel", boundBytes(d), func() { m, err = ReadModel(bytes.NewReader(d)) })
 			if err != nil {
 				var me *ModelError
 				if !errors.As(err, &me) {
@@ -114,4 +119,17 @@ func FuzzReadModel(f *testing.F) {
 			}
 		}
 	})
+}
+
+// boundBytes is the size the memory bound of reading the model file data
+// counts: the larger of the file and, compressed, the inflated size its
+// frame declares (see boundBase).
+func boundBytes(data []byte) int {
+	n := len(data)
+	if len(data) >= len(ModelMagic)+4 && binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
+		if size, err := declaredSize(data[len(ModelMagic)+4:]); err == nil {
+			n = max(n, size)
+		}
+	}
+	return n
 }

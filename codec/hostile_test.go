@@ -153,7 +153,7 @@ func TestDecodeHostileSize(t *testing.T) {
 // withSPCA returns the file of m as written before compression
 // (version 4: integer training samples, stored fast paths) with every
 // embedded SPCA model replaced by craft's version of it.
-func withSPCA(t *testing.T, m *Model, craft func([]byte) ([]byte, error)) []byte {
+func withSPCA(t testing.TB, m *Model, craft func([]byte) ([]byte, error)) []byte {
 	t.Helper()
 	var w bytes.Buffer
 	if err := m.write(&w, true); err != nil {
@@ -217,7 +217,7 @@ func TestReadModelHostileIntModel(t *testing.T) {
 				}
 			}
 		})
-		bound := hostile.Bound(max(len(c.file), len(c.plain)))
+		bound := hostile.Bound(boundBytes(c.file))
 		t.Logf("%s: %d bytes (%d inflated), allocated %.1f MB, bound %.1f MB", c.name, len(c.file), len(c.plain), float64(a)/1e6, float64(bound)/1e6)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)

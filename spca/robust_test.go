@@ -315,6 +315,9 @@ func FuzzRead(f *testing.F) {
 	if h, err := hostile.SPCALattice(good); err == nil {
 		f.Add(h) // issue 23: 2^26 nodes declared, none held
 	}
+	if h, err := hostile.SPCAFlatModel(good); err == nil {
+		f.Add(h) // issue 24: flat metric tables (the inverse gave NaN)
+	}
 	// Version 4, of a gamma-0 model (tables of one fiber).
 	o0 := withGamma(0)
 	o0.Resolution = 2048
@@ -376,6 +379,12 @@ func FuzzRead(f *testing.F) {
 			x := make([]float64, m.Dim())
 			m.Transform(r, x)
 			m.Inverse(x, r)
+			// No NaN from finite values with an accepted model.
+			for k := range r {
+				if math.IsNaN(r[k]) || math.IsNaN(x[k]) {
+					t.Fatalf("NaN: Transform(0) = %v, Inverse of it %v", r, x)
+				}
+			}
 		}
 	})
 }

@@ -124,13 +124,16 @@ func ZeroPNG(w, h int) []byte {
 // vertices and the checksum. Each value takes one byte in the file and
 // eight in memory: a few kilobytes once compressed (a codec model) that
 // decode to tens of megabytes.
-func SPCAIntModel(model []byte) ([]byte, error) { return spcaIntModel(model, false) }
+func SPCAIntModel(model []byte) ([]byte, error) { return spcaIntModel(model, 22, false) }
 
-// SPCAFlatModel is SPCAIntModel with every metric table flat (all its
+// SPCAFlatModel is SPCAIntModel with a lattice of at most 2^10
+// coordinates (a small file) and every metric table flat (all its
 // values 0): steps of zero that the inverse divides by.
-func SPCAFlatModel(model []byte) ([]byte, error) { return spcaIntModel(model, true) }
+func SPCAFlatModel(model []byte) ([]byte, error) { return spcaIntModel(model, 10, true) }
 
-func spcaIntModel(model []byte, flat bool) ([]byte, error) {
+// spcaIntModel builds the files above with at most 2^size lattice
+// coordinates.
+func spcaIntModel(model []byte, size int, flat bool) ([]byte, error) {
 	le := binary.LittleEndian
 	if len(model) < 16 || string(model[:8]) != "SPCAmodl" {
 		return nil, fmt.Errorf("not an SPCA model")
@@ -163,9 +166,9 @@ func spcaIntModel(model []byte, flat bool) ([]byte, error) {
 	out = append(out, model[off:off+stats]...)
 	off += stats
 	lohi := model[off+8*d : off+24*d]
-	// 2^22 coordinates: nodes the largest power of two <= 2^22/d.
-	bits := 22
-	for (1<<bits)*d > 1<<22 {
+	// 2^size coordinates: nodes the largest power of two <= 2^size/d.
+	bits := size
+	for (1<<bits)*d > 1<<size {
 		bits--
 	}
 	g := make([]int, d)
