@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"errors"
+
 	"testing"
 
 	"github.com/spcalab/spca/spca"
@@ -87,5 +89,43 @@ func TestKNNSparseCurved(t *testing.T) {
 		if best := max(acc[Euclidean], acc[Mahalanobis]); acc[SPCA] < best+0.01 {
 			t.Errorf("%s: SPCA k-NN %.4f, not a point above Euclidean/Mahalanobis %.4f", set, acc[SPCA], best)
 		}
+	}
+}
+
+// TestTrainSelect checks the choice of the SPCA options: the chosen
+// classifier's leave-one-out accuracy is the best of the grid's, options
+// too local for the samples are skipped, and a grid none of whose
+// options can be fitted gives the spca.DataError.
+func TestTrainSelect(t *testing.T) {
+	l, _ := testimages.GenerateClasses("arcs-thin", 60, 1)
+	base := spca.DefaultOptions()
+	base.Seed, base.Resolution = 1, 1<<12
+	grid := SelectionGrid(base)
+	c, acc, err := TrainSelect(l.X, l.Label, 2, SPCA, ks, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range grid {
+		d, err := Train(l.X, l.Label, 2, SPCA, 1, o)
+		if err != nil {
+			continue
+		}
+		if a, _ := d.Select(l.X, ks); a > acc {
+			t.Errorf("K %g gamma %g: leave-one-out %.4f above the chosen %.4f", o.K, o.Gamma, a, acc)
+		}
+	}
+	if o := c.Models[0].Options(); o.K == 0.1 {
+		t.Errorf("chose K %g on arcs-thin, where K 0.1 does not unfold the arcs", o.K)
+	}
+	small := base
+	small.K = 0.01
+	var de *spca.DataError
+	if _, _, err := TrainSelect(l.X, l.Label, 2, SPCAPerClass, ks, []spca.Options{small}); !errors.As(err, &de) {
+		t.Errorf("K 0.01 of 30 samples: %v, want a *spca.DataError", err)
+	}
+	if c, _, err := TrainSelect(l.X, l.Label, 2, Euclidean, ks, nil); err != nil {
+		t.Errorf("Euclidean: %v", err)
+	} else if c.Models != nil {
+		t.Errorf("Euclidean: %d SPCA models", len(c.Models))
 	}
 }
