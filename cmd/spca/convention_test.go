@@ -205,6 +205,7 @@ func TestClassify(t *testing.T) {
 		Metric   string  `json:"metric"`
 		K        int     `json:"k"`
 		Accuracy float64 `json:"test_accuracy"`
+		SPCAK    float64 `json:"spca_k"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != len(classify.Metrics()) {
 		t.Fatalf("classify eval --json: %v, %d rows: %s", err, len(rows), stdout)
@@ -212,6 +213,9 @@ func TestClassify(t *testing.T) {
 	for _, r := range rows {
 		if r.Accuracy < 0.8 || r.K < 1 {
 			t.Errorf("%s: k %d accuracy %.3f on the moons", r.Metric, r.K, r.Accuracy)
+		}
+		if spcaMetric := strings.HasPrefix(r.Metric, "spca"); spcaMetric != (r.SPCAK > 0) {
+			t.Errorf("%s: SPCA K %g reported", r.Metric, r.SPCAK)
 		}
 	}
 	x := filepath.Join(dir, "x.csv")
