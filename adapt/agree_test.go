@@ -24,8 +24,9 @@ func lutAgreement(t *testing.T, mp Mapper, size int, img image.Image) (within [3
 	return lutAgreementOf(t, l, mp, img)
 }
 
-// lutAgreementOf is lutAgreement with the LUT l of mp given.
-func lutAgreementOf(t *testing.T, l *LUT, mp Mapper, img image.Image) (within [3]float64, worst float64) {
+// lutAgreementOf is lutAgreement with the LUT (or LightnessLUT) l of mp
+// given.
+func lutAgreementOf(t *testing.T, l ImageMapper, mp Mapper, img image.Image) (within [3]float64, worst float64) {
 	t.Helper()
 	fast, err := l.Apply(img, 0)
 	if err != nil {
@@ -59,10 +60,10 @@ func lutAgreementOf(t *testing.T, l *LUT, mp Mapper, img image.Image) (within [3
 }
 
 // TestLUTAgreesWithExact compares the LUT path with the exact path on a
-// held-out 16-bit B scene (acceptance point 2): the default 65-node LUT
-// of the SPCA mapping and a 33-node LUT of the linear baselines agree
-// with their exact mappings within 1/255 per channel on at least 99 % of
-// the pixels. SPCA_LONG=1 also measures SPCA at sizes 17, 33 and 129.
+// held-out 16-bit B scene (acceptance point 2): the default 65-node
+// LightnessLUT of the SPCA mapping and a 33-node LUT of the linear
+// baselines agree with their exact mappings within 1/255 per channel on
+// at least 99 % of the pixels. SPCA_LONG=1 also measures SPCA at sizes 17, 33 and 129.
 func TestLUTAgreesWithExact(t *testing.T) {
 	m := testModel(t)
 	_, img := testimages.Scene(120, 90, testimages.SceneSeed(testSeed, 0))
@@ -77,8 +78,20 @@ func TestLUTAgreesWithExact(t *testing.T) {
 	if long() {
 		sizes = []int{17, 33, 65, 129}
 	}
+	rays, err := m.RayTable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, size := range sizes {
-		within, worst := lutAgreement(t, sp, size, img)
+		l, err := BuildLUT(sp, size, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ll, err := NewLightnessLUT(l, rays, m.Ceiling)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within, worst := lutAgreementOf(t, ll, sp, img)
 		t.Logf("spca, LUT %d: %.2f %% within 1/255, %.2f %% within 2/255, %.2f %% within 4/255, largest difference %.1f/255",
 			size, 100*within[0], 100*within[1], 100*within[2], worst)
 		if size == DefaultLUTSize && within[0] < 0.99 {
@@ -91,26 +104,26 @@ func TestLUTAgreesWithExact(t *testing.T) {
 // repository; TestLUTAgreesOnPhotos skips without them).
 const heldoutPhotos = "../../shared/testdata/heldout"
 
-// TestLUTAgreesOnPhotos compares the 65-node LUT of the shared model's
-// SPCA mapping with the exact mapping on the held-out photographs
-// kodim13-24, relit with illuminant A as environment B
-// (testimages.RelightPhoto, exposure 1). The issue's target is 99 % of
-// the pixels of every photo within 1/255 per channel; 8 of the 12 crops
-// reach it, kodim14, 15, 18 and 23 have 93.8-97.9 % (largest difference
-// 6/255): dark saturated colours, where the map (the blend near black
-// and the anchor's gain of about 12 on the S cone from B, lit by
-// illuminant A, to A) curves more than 65 nodes over sRGB-encoded input
-// follow. On the whole photos 6 of 12 reach it, the others 86.6 %
-// (kodim17), 92.8 % (kodim15), 95.1-98.3 % (kodim14, 18, 20, 23). By
-// default a 192×128 crop at the centre of each photo, asserting 93 % per
-// photo; SPCA_LONG=1 maps the whole 768×512 photos, asserting 85 %.
+// TestLUTAgreesOnPhotos compares what `adapt apply` uses for the shared
+// model's SPCA mapping (Model.ImageMapperFor: the 65-node LightnessLUT)
+// with the exact mapping on the held-out photographs kodim13-24, relit
+// with illuminant A as environment B (testimages.RelightPhoto, exposure
+// 1). The issue's target is 99 % of the pixels of every photo within
+// 1/255 per channel. On the whole photos 11 of 12 reach it; kodim23 has
+// 98.01 % (largest difference 3.7/255: yellows with blue 0, where the
+// exact map's red changes 3 times as fast as the input). With a plain LUT
+// interpolated in sRGB encoding (a .cube file) 6 of 12 reached it,
+// kodim17 only 87.2 % (dark saturated colours). By default a 192×128
+// crop at the centre of each photo, asserting 95 % per photo (kodim23
+// 95.6 %, kodim15 97.4 %); SPCA_LONG=1 maps the whole 768×512 photos,
+// asserting 97.5 %.
 func TestLUTAgreesOnPhotos(t *testing.T) {
 	if _, err := os.Stat(heldoutPhotos); err != nil {
 		t.Skipf("held-out photos not present (%v)", err)
 	}
 	m := testModel(t)
 	mp, _ := m.Mapper(SPCA)
-	l, err := m.LUTFor(SPCA, DefaultLUTSize, nil)
+	l, err := m.ImageMapperFor(SPCA, DefaultLUTSize, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +150,7 @@ func TestLUTAgreesOnPhotos(t *testing.T) {
 		within, worst := lutAgreementOf(t, l, mp, b)
 		t.Logf("%s (B, %v): %.2f %% within 1/255, %.2f %% within 2/255, largest difference %.1f/255, %.1f %% outside the support",
 			name, b.Bounds().Size(), 100*within[0], 100*within[1], worst, 100*m.OutsideShareImage(b))
-		if bound := map[bool]float64{false: 0.93, true: 0.85}[long()]; within[0] < bound {
+		if bound := map[bool]float64{false: 0.95, true: 0.975}[long()]; within[0] < bound {
 			t.Errorf("%s: only %.2f %% of pixels within 1/255 (target 99 %%)", name, 100*within[0])
 		}
 	}

@@ -56,6 +56,37 @@ func benchmarkApplyLUT(b *testing.B, img image.Image) {
 	b.ReportMetric(px*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpx/s")
 }
 
+// BenchmarkApplyLightnessLUT maps the 12-megapixel 8-bit image through
+// the test model's LightnessLUT (what `adapt apply` uses for SPCA) with 2
+// goroutines.
+func BenchmarkApplyLightnessLUT(b *testing.B) {
+	benchmarkApplyLightness(b, bigImage(b))
+}
+
+// BenchmarkApplyLightnessLUT16 is BenchmarkApplyLightnessLUT for a 16-bit
+// image.
+func BenchmarkApplyLightnessLUT16(b *testing.B) {
+	src := bigImage(b)
+	img := image.NewNRGBA64(src.Bounds())
+	draw.Draw(img, img.Bounds(), src, image.Point{}, draw.Src)
+	benchmarkApplyLightness(b, img)
+}
+
+func benchmarkApplyLightness(b *testing.B, img image.Image) {
+	l, err := testModel(b).ImageMapperFor(SPCA, DefaultLUTSize, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := l.Apply(img, 2); err != nil {
+			b.Fatal(err)
+		}
+	}
+	px := float64(img.Bounds().Dx() * img.Bounds().Dy())
+	b.ReportMetric(px*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpx/s")
+}
+
 // BenchmarkExactSPCA maps 20000 distinct colours of the benchmark image
 // with the exact SPCA model (all CPUs), the per-pixel alternative to the
 // LUT; Mpx/s counts colours.

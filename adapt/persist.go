@@ -16,7 +16,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Model file format (little-endian), version 3:
+// Model file format (little-endian), version 4:
 //
 //	magic    [8]byte "SPCAadpt"
 //	version  uint32
@@ -30,16 +30,20 @@ import (
 //	gains    float64 × 3             (Gains; version 3)
 //	support  uint64 count + float32 × count (Support.Dist; count 0: none)
 //	lut      uint64 size + float32 × 3·size³ (LUT table; size 0: none)
+//	rays     uint64 N + uint64 R + float64 × 3·(N+1)²·(R+1) + float64
+//	         (RayTable Q and Top; N 0: none, R and the rest absent;
+//	         version 4)
 //	checksum uint32 CRC-32C of everything before it
 //
 // Version 1 files (no anchor, support or LUT: their SPCA mapping is the
-// bare map) and version 2 files (no gains) are still read, with Gains
-// (1, 1, 1): they map as before.
+// bare map), version 2 files (no gains) and version 3 files (no ray
+// table: built on first use) are still read, with Gains (1, 1, 1) for
+// versions 1 and 2: they map as before.
 // The embedded SPCA models carry their own magic number and checksum.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAadpt"
-	modelVersion = 3
+	modelVersion = 4
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 )
@@ -100,6 +104,14 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if m.LUT != nil {
 		put(uint64(m.LUT.Size))
 		put(m.LUT.Table)
+	} else {
+		put(uint64(0))
+	}
+	if t := m.Rays; t != nil {
+		put(uint64(t.N))
+		put(uint64(t.R))
+		put(t.Q)
+		put(t.Top)
 	} else {
 		put(uint64(0))
 	}
@@ -193,6 +205,27 @@ func Read(r io.Reader) (*Model, error) {
 				m.LUT.Title = lutTitle(SPCA)
 			}
 		}
+		if version >= 4 {
+			if n := d.u64(); n != 0 && d.err == nil {
+				r := d.u64()
+				if n > 1<<10 || r < 1 || r > 1<<12 {
+					d.err = errTruncated
+				} else {
+					t := &RayTable{N: int(n), R: int(r)}
+					k := 3 * (t.N + 1) * (t.N + 1) * (t.R + 1)
+					if k > len(d.b)/8 {
+						d.err = errTruncated
+					} else {
+						t.Q = make([]float64, k)
+						for i := range t.Q {
+							t.Q[i] = d.f64()
+						}
+						t.Top = d.f64()
+						m.Rays = t
+					}
+				}
+			}
+		}
 	}
 	switch {
 	case d.err != nil || len(d.b) != 0:
@@ -249,6 +282,11 @@ func Read(r io.Reader) (*Model, error) {
 			if !(v >= 0) || math.IsInf(float64(v), 0) {
 				return nil, &FormatError{"corrupt adaptation model (invalid support distances)"}
 			}
+		}
+	}
+	if m.Rays != nil {
+		if err := m.Rays.check(); err != nil {
+			return nil, &FormatError{"corrupt adaptation model (" + strings.TrimPrefix(err.Error(), "adapt: ") + ")"}
 		}
 	}
 	if m.LUT != nil {

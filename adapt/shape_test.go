@@ -1,6 +1,8 @@
 package adapt
 
 import (
+	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -76,30 +78,80 @@ func TestSPCAMapShape(t *testing.T) {
 	if math.Abs(maxL-brightA) > 2 {
 		t.Errorf("largest output L* %.2f is not within 2 of A's brightest %.2f", maxL, brightA)
 	}
-	// Rays from black through the LUT.
+	// Rays from black through what `adapt apply` uses (LightnessLUT) and
+	// through the bare LUT (what a .cube file gives).
+	lm, err := m.ImageMapperFor(SPCA, DefaultLUTSize, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll, ok := lm.(*LightnessLUT)
+	if !ok {
+		t.Fatalf("ImageMapperFor(SPCA) gives %T, want *LightnessLUT", lm)
+	}
 	rng := rand.New(rand.NewPCG(22, 1))
 	rays, steps := 10000, 256
-	worstDrop := 0.0
+	var worstDrop, cubeDrop float64
 	for range rays {
 		d := [3]float64{rng.Float64(), rng.Float64(), rng.Float64()}
 		s := 1 / max(d[0], d[1], d[2])
-		prev := 0.0
+		prev, prevCube := 0.0, 0.0
 		for i := 1; i <= steps; i++ {
 			f := s * float64(i) / float64(steps)
-			L := lightness(l.Eval([3]float64{d[0] * f, d[1] * f, d[2] * f}))
+			c := [3]float64{d[0] * f, d[1] * f, d[2] * f}
+			L := lightness(ll.Eval(c))
 			worstDrop = max(worstDrop, prev-L)
 			prev = max(prev, L)
+			L = lightness(l.Eval(c))
+			cubeDrop = max(cubeDrop, prevCube-L)
+			prevCube = max(prevCube, L)
 		}
 	}
-	t.Logf("%d rays from black through the LUT, %d steps each: largest drop of output L* %.3f (target 0.05)", rays, steps, worstDrop)
-	// 0.60 at the time of writing (the LUT interpolates between rays
-	// whose chromaticity differs sharply, where the RayTable holds the
-	// luminance of a dip of the blend); 1.52 with the RayTable but
-	// without ResponseBand, 7.5 before the RayTable; 0.80 since B's
-	// model is fitted on gray-world-scaled colours (Model.Gains: the
-	// exact map's drop stays 0.0013, below).
-	if worstDrop > 0.85 {
-		t.Errorf("output L* drops by %.3f along a ray from black", worstDrop)
+	t.Logf("%d rays from black, %d steps each: largest drop of output L* %.4f through the lightness LUT (target 0.05), %.3f through the bare LUT (.cube)",
+		rays, steps, worstDrop, cubeDrop)
+	// The lightness LUT: 0 at the time of writing (by construction, up to
+	// rounding). The bare LUT interpolates between rays whose
+	// chromaticity differs sharply, where the RayTable holds the
+	// luminance of a dip of the blend: 0.80 at the time of writing (0.60
+	// before Model.Gains, 7.5 before the RayTable); a .cube file cannot
+	// carry the lightness rule.
+	if worstDrop > 0.05 {
+		t.Errorf("lightness LUT: output L* drops by %.3f along a ray from black", worstDrop)
+	}
+	if cubeDrop > 0.85 {
+		t.Errorf("bare LUT: output L* drops by %.3f along a ray from black", cubeDrop)
+	}
+	// The same rays through LightnessLUT.Apply on a 16-bit image (what
+	// `adapt apply` writes for 16-bit input), 1000 rays of 256 steps.
+	{
+		rng := rand.New(rand.NewPCG(22, 3))
+		img := image.NewNRGBA64(image.Rect(0, 0, steps, 1000))
+		for y := range 1000 {
+			d := [3]float64{rng.Float64(), rng.Float64(), rng.Float64()}
+			s := 1 / max(d[0], d[1], d[2])
+			for x := range steps {
+				f := s * float64(x+1) / float64(steps)
+				img.SetNRGBA64(x, y, color.NRGBA64{uint16(math.Round(65535 * d[0] * f)), uint16(math.Round(65535 * d[1] * f)), uint16(math.Round(65535 * d[2] * f)), 0xffff})
+			}
+		}
+		out, err := ll.Apply(img, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := out.(*image.NRGBA64)
+		drop := 0.0
+		for y := range 1000 {
+			prev := 0.0
+			for x := range steps {
+				c := o.NRGBA64At(x, y)
+				L := lightness([3]float64{float64(c.R) / 65535, float64(c.G) / 65535, float64(c.B) / 65535})
+				drop = max(drop, prev-L)
+				prev = max(prev, L)
+			}
+		}
+		t.Logf("1000 rays through the lightness LUT applied to a 16-bit image: largest drop of output L* %.4f", drop)
+		if drop > 0.05 {
+			t.Errorf("lightness LUT on 16-bit pixels: output L* drops by %.3f along a ray from black", drop)
+		}
 	}
 	// Fine ramps through the exact map.
 	nr := 60

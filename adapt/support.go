@@ -232,10 +232,7 @@ func gamutMap(v *[3]float64, ceiling, top float64) {
 		*v = [3]float64{}
 		return
 	}
-	if k := KneeShare * ceiling; y > k && ceiling > 0 {
-		a := rollOffLimit(ceiling, top) - k
-		u := (y - k) / a
-		f := k + a*u/(1+u)
+	if f := rollOff(y, ceiling, top); f != y {
 		for i := range v {
 			v[i] *= f / y
 		}
@@ -261,6 +258,18 @@ func gamutMap(v *[3]float64, ceiling, top float64) {
 	for i := range v {
 		v[i] = y + a*(v[i]-y)
 	}
+}
+
+// rollOff returns the luminance y > 0 rolled off as gamutMap does
+// (unchanged below the knee or without a ceiling).
+func rollOff(y, ceiling, top float64) float64 {
+	k := KneeShare * ceiling
+	if !(y > k && ceiling > 0) {
+		return y
+	}
+	a := rollOffLimit(ceiling, top) - k
+	u := (y - k) / a
+	return k + a*u/(1+u)
 }
 
 // rollOffLimit returns the luminance k + a that gamutMap's roll-off

@@ -141,6 +141,10 @@ type Model struct {
 	// (DefaultLUTSize nodes), so that applying the model to an image
 	// does not rebuild it.
 	LUT *LUT
+	// Rays, if not nil, is the RayTable of the SPCA mapping, made at
+	// training time with the LUT and stored (model format 4); otherwise
+	// (NoLUT, older files) it is built on first use (about a second).
+	Rays *RayTable
 	// rays is the RayTable of the SPCA mapping, built on first use.
 	rays lazyRays
 }
@@ -271,6 +275,9 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		if m.LUT, err = BuildLUT(mp, DefaultLUTSize, nil); err != nil {
 			return nil, err
 		}
+		if m.Rays, err = m.RayTable(); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
 }
@@ -331,6 +338,32 @@ func (m *Model) Warnings() []string {
 	return append(w, chromaticityWarnings(m.ChromaticitiesA, m.ChromaticitiesB)...)
 }
 
+// RayTable returns the RayTable of the model's SPCA mapping: the stored
+// one (Rays), or one built now, once per model (about a second).
+func (m *Model) RayTable() (*RayTable, error) {
+	if m.Rays != nil {
+		return m.Rays, nil
+	}
+	blend := &SPCAMap{A: m.A, B: m.B, Gains: m.Gains, Support: m.Support, Anchor: m.Anchor}
+	return m.rays.get(blend.MapLMS)
+}
+
+// ImageMapperFor returns what maps images by the method's mapping with a
+// LUT of size nodes per axis (LUTFor): for SPCA with a training support
+// (model files of version 2 and later), a LightnessLUT, which also keeps
+// the exact map's lightness rule; otherwise the LUT.
+func (m *Model) ImageMapperFor(method Method, size int, progress func(done, total int)) (ImageMapper, error) {
+	l, err := m.LUTFor(method, size, progress)
+	if err != nil || method != SPCA || m.Support == nil {
+		return l, err
+	}
+	rays, err := m.RayTable()
+	if err != nil {
+		return nil, err
+	}
+	return NewLightnessLUT(l, rays, m.Ceiling)
+}
+
 // LUTFor returns the LUT of the method's mapping with size nodes per
 // axis: the one stored at training time when it fits (SPCA at its
 // size), otherwise built now (BuildLUT, progress as there).
@@ -368,7 +401,7 @@ func (m *Model) OutsideShareImage(img image.Image) float64 {
 func (m *Model) Mapper(method Method) (Mapper, error) {
 	switch method {
 	case SPCA:
-		return &SPCAMap{A: m.A, B: m.B, Gains: m.Gains, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, lazy: &m.rays}, nil
+		return &SPCAMap{A: m.A, B: m.B, Gains: m.Gains, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, Rays: m.Rays, lazy: &m.rays}, nil
 	case PCAWhitening:
 		return NewPCAWhitening(m.StatsA, m.StatsB), nil
 	case GrayWorld:

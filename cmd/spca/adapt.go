@@ -377,7 +377,8 @@ func adaptApplyCommand() *cli.Command {
 		Name:  "apply",
 		Usage: "correct images taken under light B",
 		UsageText: "spca adapt apply --model adapt.model [--method spca] -o OUT in.jpg [in2.jpg ...] [--exact] [--lut-size 65]\n\n" +
-			"Maps every pixel through a 3-D LUT built from the exact model (tetrahedral interpolation), " +
+			"Maps every pixel through a 3-D LUT built from the exact model (tetrahedral interpolation; for spca " +
+			"in linear light, then scaled to the exact map's lightness, which a .cube file cannot carry), " +
 			"or with --exact through the model itself (slow: about 3·10⁵ distinct colours per second). " +
 			"Images keep their size, bit depth (8 or 16 bits per sample) and alpha; outputs are PNG, or TIFF " +
 			"if -o names one file ending in .tif or .tiff. " + fmt.Sprintf(batchNote, ".png"),
@@ -415,13 +416,13 @@ func runAdaptApply(c *cli.Context) error {
 	bars := newProgress(c)
 	progress := bars.callback()
 	exact := c.Bool(flagExact)
-	var lut *adapt.LUT
+	var lut adapt.ImageMapper
 	if !exact {
 		var p func(done, total int)
 		if progress != nil {
 			p = func(done, total int) { progress("lut", done, total) }
 		}
-		if lut, err = model.LUTFor(mapper.Method(), size, p); err != nil {
+		if lut, err = model.ImageMapperFor(mapper.Method(), size, p); err != nil {
 			bars.finish()
 			return fail("%s: %s", name, adaptBrief(err))
 		}
@@ -473,7 +474,7 @@ func runAdaptApply(c *cli.Context) error {
 
 // applyOne corrects one image file and returns the share of its pixels
 // outside the training colours of B.
-func applyOne(in, out string, model *adapt.Model, mapper adapt.Mapper, lut *adapt.LUT, workers int) (float64, error) {
+func applyOne(in, out string, model *adapt.Model, mapper adapt.Mapper, lut adapt.ImageMapper, workers int) (float64, error) {
 	img, err := loadImage(in)
 	if err != nil {
 		return 0, err
@@ -500,7 +501,9 @@ func adaptLUTCommand() *cli.Command {
 		Usage: "export the mapping as a 3-D LUT in the .cube format",
 		UsageText: "spca adapt lut --model adapt.model [--method spca] [--lut-size 33] -o map.cube\n\n" +
 			"Input and output of the LUT are sRGB-encoded R'G'B' in [0, 1] (DOMAIN_MIN 0 0 0, DOMAIN_MAX " +
-			"1 1 1), red varying fastest. Sizes 17, 33 and 65 are usual; -o - writes to stdout.",
+			"1 1 1), red varying fastest. Sizes 17, 33 and 65 are usual; -o - writes to stdout. For spca the " +
+			"LUT alone: adapt apply also keeps the exact map's lightness rule (never darker along a ray from black) " +
+			"and interpolates in linear light, which a .cube cannot express.",
 		Flags: []cli.Flag{
 			adaptModelFlag(),
 			methodFlag(),
