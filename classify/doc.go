@@ -2,10 +2,10 @@
 // metrics: Euclidean, Mahalanobis (Euclidean after whitening by the
 // training covariance) and the SPCA metric (Euclidean in the responses of
 // an SPCA model, spca.Model.Distance), with one SPCA model for all the
-// training samples or one per class. With one model per class the
-// distance from a query to a sample of class c is measured in the
-// responses of c's model, so each class is seen in its own curvilinear
-// frame.
+// training samples or one per class, or the unwhitened unfolded
+// coordinates of one model. With one model per class the distance from a
+// query to a sample of class c is measured in the responses of c's model,
+// so each class is seen in its own curvilinear frame.
 //
 // Select chooses k by leave-one-out cross-validation on the training
 // samples, for a fair comparison of the metrics at each one's best k;
