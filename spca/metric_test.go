@@ -382,6 +382,13 @@ func TestSnappedFormat(t *testing.T) {
 			if (loaded.typical != nil) != typical || !slices.Equal(loaded.lat.x, m.lat.x) {
 				t.Fatalf("gamma %v: typical %v, lattice read back differs", gamma, typical)
 			}
+			// A reader of unknown length decodes the lattice through the
+			// int64 scratch (intPlane), a bytes.Reader straight into the
+			// floats (floatPlane): the same values.
+			streamed, err := Read(struct{ io.Reader }{bytes.NewReader(compact.Bytes())})
+			if err != nil || !slices.Equal(streamed.lat.x, m.lat.x) {
+				t.Fatalf("gamma %v: lattice read from a stream differs (%v)", gamma, err)
+			}
 			loaded.WriteTo(&again)
 			loaded.WriteCompactTo(&again6)
 			if !bytes.Equal(full.Bytes(), again.Bytes()) || !bytes.Equal(compact.Bytes(), again6.Bytes()) {
