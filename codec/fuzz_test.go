@@ -94,7 +94,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(compressed([]byte("not a model file at all")))
 	// Issue 24: embedded SPCA models with flat metric tables (their
 	// inverse gave NaN), plain and compressed.
-	flat := withSPCA(f, smallModel(f), hostile.SPCAFlatModel)
+	flat := withSPCA(f, smallModel(f), true, hostile.SPCAFlatModel)
 	f.Add(flat)
 	f.Add(compressed(flat))
 	img := testimages.Texture(10, 7, 9)
