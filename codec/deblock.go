@@ -22,26 +22,11 @@ func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []f
 	clamp := func(v float64) float64 { return math.Max(0, math.Min(255, math.Round(v))) }
 	errs := make([]float64, maxDeblock+1)
 	if gray8 {
-		// The decoder's own filter on 8-bit pixels (deblockImage): the
-		// same values and sums as on float64 pixels rounded alike, in an
-		// eighth of the memory (a fresh encoding process paid ~1300 page
-		// faults, ~20 ms, for two float64 copies of a 768×512 image).
-		base := make([]uint8, len(rec.Pix))
+		g := image.NewGray(image.Rect(0, 0, rec.W, rec.H))
 		for i, v := range rec.Pix {
-			base[i] = uint8(clamp(v))
+			g.Pix[i] = uint8(clamp(v))
 		}
-		work := image.NewGray(image.Rect(0, 0, rec.W, rec.H))
-		for k := range errs {
-			copy(work.Pix, base)
-			deblockImage(work, k, step, n)
-			var s float64
-			for i, v := range work.Pix {
-				d := float64(v) - orig.Pix[i]
-				s += d * d
-			}
-			errs[k] = s
-		}
-		return errs
+		return deblockErrorsGray(orig, g, step, n)
 	}
 	base := rec.Pix
 	work := make([]float64, len(base))
@@ -56,6 +41,27 @@ func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []f
 		var s float64
 		for i, v := range work {
 			d := v - orig.Pix[i]
+			s += d * d
+		}
+		errs[k] = s
+	}
+	return errs
+}
+
+// deblockErrorsGray is deblockErrors of an 8-bit grey reconstruction
+// (rec, unchanged), filtered as the decoder does (deblockImage): the same
+// values and sums as float64 pixels rounded alike, in an eighth of the
+// memory (two float64 copies of a 768×512 image cost a fresh encoding
+// process ~1300 page faults, ~20 ms).
+func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int) []float64 {
+	errs := make([]float64, maxDeblock+1)
+	work := image.NewGray(rec.Rect)
+	for k := range errs {
+		copy(work.Pix, rec.Pix)
+		deblockImage(work, k, step, n)
+		var s float64
+		for i, v := range work.Pix {
+			d := float64(v) - orig.Pix[i]
 			s += d * d
 		}
 		errs[k] = s

@@ -260,8 +260,16 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 				bodies[ci] = appendOutliers(bodies[ci], out)
 			}
 			if auto {
-				rec := c.reconstructPlane(idx, c.leadRows(idx, grid.Blocks()), grid, out)
-				sse[ci] = deblockErrors(p, rec, m.Step, m.Patch, len(planes) == 1 && hd.Depth == 8)
+				lead := c.leadRows(idx, grid.Blocks())
+				if len(planes) == 1 && hd.Depth == 8 {
+					// The decoder's 8-bit reconstruction itself (a
+					// float64 plane took the process 3 MB more).
+					rec := c.reconstructGray(idx, lead, grid, false, out).(*image.Gray)
+					sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
+				} else {
+					rec := c.reconstructPlane(idx, lead, grid, out)
+					sse[ci] = deblockErrors(p, rec, m.Step, m.Patch, false)
+				}
 			}
 		}()
 	}
