@@ -131,3 +131,51 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 func near3(a, b colorspace.XYZ, tol float64) bool {
 	return near(a[0], b[0], tol) && near(a[1], b[1], tol) && near(a[2], b[2], tol)
 }
+
+// TestRelightPhotoSmits: with Smits's upsampling A is the spectra under
+// D65, B under illuminant A with B's white's red at the exposure, the
+// truth A times the exposure; Mallett-Yuksel's A is the photo itself.
+func TestRelightPhotoSmits(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 8, 2))
+	for x := range 8 {
+		img.Set(x, 0, color.RGBA{uint8(30 * x), uint8(200 - 20*x), uint8(90 + 10*x), 255})
+		img.Set(x, 1, color.RGBA{255, 255, 255, uint8(255 - x)})
+	}
+	lin := func(v uint16) float64 { return colorspace.SRGBToLinear(float64(v) / 0xffff) }
+	for _, u := range Upsamplings() {
+		if p, err := ParseUpsampling(u.String()); p != u || err != nil {
+			t.Fatalf("ParseUpsampling(%q) = %v, %v", u, p, err)
+		}
+		a, b, truth := RelightPhotoWith(img, 0.5, u)
+		wb, _ := PhotoWhitesWith(0.5, u)
+		w := b.NRGBA64At(0, 1)
+		if got := (colorspace.LinearRGB{lin(w.R), lin(w.G), lin(w.B)}).XYZ(); !near3(got, wb, 1e-3) || !near(lin(w.R), 0.5, 1e-4) {
+			t.Errorf("%v: B white %v (red %v), PhotoWhitesWith %v", u, got, lin(w.R), wb)
+		}
+		render := colorspace.SmitsRenderer(colorspace.IlluminantD65())
+		for x := range 8 {
+			src := img.RGBAAt(x, 0)
+			ca := colorspace.SRGB{float64(src.R) / 255, float64(src.G) / 255, float64(src.B) / 255}.Linear()
+			pa, pt := a.NRGBA64At(x, 0), truth.NRGBA64At(x, 0)
+			la := colorspace.LinearRGB{lin(pa.R), lin(pa.G), lin(pa.B)}
+			want := colorspace.LinearRGB(ca)
+			if u == Smits1999 {
+				want = render(ca).LinearRGB()
+			}
+			for k := range 3 {
+				if want[k] >= 0 && want[k] <= 1 && !near(la[k], want[k], 1e-3) {
+					t.Fatalf("%v (%d, 0): A %v, want %v", u, x, la, want)
+				}
+				if lt := []float64{lin(pt.R), lin(pt.G), lin(pt.B)}[k]; want[k] >= 0 && want[k] <= 1 && !near(lt, 0.5*want[k], 2e-3) {
+					t.Fatalf("%v (%d, 0): truth %v, want 0.5 × A %v", u, x, pt, la)
+				}
+			}
+		}
+		if a.NRGBA64At(3, 1).A != b.NRGBA64At(3, 1).A || a.NRGBA64At(3, 1).A == 0xffff {
+			t.Errorf("%v: alpha not kept", u)
+		}
+	}
+	if _, err := ParseUpsampling("jakob2019"); err == nil {
+		t.Error("unknown upsampling accepted")
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +19,8 @@ import (
 const (
 	flagExposure = "exposure"
 	flagTruth    = "truth"
+	// flagUpsampling names the spectral upsampling of synth photos.
+	flagUpsampling = "upsampling"
 	// truthDir is the subdirectory of a pairs directory that holds the
 	// colour-only truth (B's geometry and exposure, D65 colours).
 	truthDir = "b_d65"
@@ -37,6 +38,10 @@ func runSynthPhotos(c *cli.Context) error {
 	exposure := c.Float64(flagExposure)
 	if !(exposure > 0 && exposure <= 16) || math.IsInf(exposure, 0) {
 		return fail("synth photos: --%s %g not in (0, 16]", flagExposure, exposure)
+	}
+	up, err := testimages.ParseUpsampling(c.String(flagUpsampling))
+	if err != nil {
+		return fail("synth photos: --%s: %s", flagUpsampling, strings.TrimPrefix(err.Error(), "testimages: "))
 	}
 	if !c.IsSet(flagImages) {
 		return fail("synth photos: --%s is required (the photographs, taken as environment A)", flagImages)
@@ -64,10 +69,8 @@ func runSynthPhotos(c *cli.Context) error {
 			bars.finish()
 			return err
 		}
-		b, truth := testimages.RelightPhoto(a, exposure)
 		// A is written at 16 bits as B is (adapt refuses mixed depths).
-		a16 := image.NewNRGBA64(b.Rect)
-		draw.Draw(a16, a16.Rect, a, a.Bounds().Min, draw.Src)
+		a16, b, truth := testimages.RelightPhotoWith(a, exposure, up)
 		name := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) + ".png"
 		for j, img := range []image.Image{a16, b, truth} {
 			out := filepath.Join(dir, []string{"a", "b", truthDir}[j], name)
@@ -82,10 +85,14 @@ func runSynthPhotos(c *cli.Context) error {
 	}
 	bars.finish()
 	if !quiet(c) {
-		wb, wt := testimages.PhotoWhites(exposure)
-		fmt.Fprintf(c.App.ErrWriter, "synth photos: %s relit with illuminant A (Mallett-Yuksel 2019 spectra), exposure %g, in %s -> %s/a, %s/b, %s/%s\n"+
+		wb, wt := testimages.PhotoWhitesWith(exposure, up)
+		method := "Mallett-Yuksel 2019 spectra"
+		if up == testimages.Smits1999 {
+			method = "Smits 1999 spectra; A = the spectra under D65"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "synth photos: %s relit with illuminant A (%s), exposure %g, in %s -> %s/a, %s/b, %s/%s\n"+
 			"whites for --white-a/--white-b: B %.5f,%.5f,%.5f; truth %.5f,%.5f,%.5f\n",
-			plural(len(paths), "photo"), exposure, time.Since(start).Round(time.Millisecond), dir, dir, dir, truthDir,
+			plural(len(paths), "photo"), method, exposure, time.Since(start).Round(time.Millisecond), dir, dir, dir, truthDir,
 			wb[0], wb[1], wb[2], wt[0], wt[1], wt[2])
 	}
 	return nil

@@ -82,6 +82,23 @@ func TestSynthPhotos(t *testing.T) {
 			t.Errorf("adapt eval output lacks %q:\n%s", want, stdout)
 		}
 	}
+	// Smits's upsampling: A is the spectra under D65 (white stays white).
+	smits := filepath.Join(dir, "smits")
+	_, stderr = mustRun(t, "synth", "photos", "--images", src, "--upsampling", "smits1999", "--out", smits)
+	if !strings.Contains(stderr, "Smits 1999") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	for _, sub := range []string{"a", "b", truthDir} {
+		got, err := patches.Load(filepath.Join(smits, sub, "p1.png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, g, b, _ := got.At(0, 0).RGBA(); sub != "b" && (r < 0xff00 || g < 0xff00 || b < 0xff00) {
+			t.Errorf("smits1999 %s: white is %d %d %d", sub, r, g, b)
+		}
+	}
+	wantError(t, []string{"synth", "photos", "--images", src, "--upsampling", "jakob2019", "--out", out}, "unknown spectral upsampling")
+	wantError(t, []string{"synth", "scenes", "--upsampling", "smits1999", "--out", out}, "applies to synth photos only")
 	wantError(t, []string{"synth", "photos", "--out", out}, "--images is required")
 	wantError(t, []string{"synth", "photos", "--images", src, "--exposure", "0", "--out", out}, "--exposure 0")
 	wantError(t, []string{"synth", "photos", "--images", src, "--size", "3x3", "--out", out}, "does not apply")

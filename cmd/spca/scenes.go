@@ -35,7 +35,7 @@ func runSynthScenes(c *cli.Context) error {
 	if c.Bool(flagLatent) {
 		return fail("synth scenes: --%s does not apply to images", flagLatent)
 	}
-	for _, f := range []string{flagImages, flagExposure} {
+	for _, f := range []string{flagImages, flagExposure, flagUpsampling} {
 		if c.IsSet(f) {
 			return fail("synth scenes: --%s applies to synth photos only", f)
 		}
