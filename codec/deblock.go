@@ -107,10 +107,7 @@ func deblockImage(img image.Image, k int, step float64, n int) {
 	alpha, beta, tc := deblockParams(k, step, n)
 	switch g := img.(type) {
 	case *image.Gray:
-		w, h := g.Rect.Dx(), g.Rect.Dy()
-		get := func(i int) float64 { return float64(g.Pix[i]) }
-		set := func(i int, v float64) { g.Pix[i] = uint8(math.Max(0, math.Min(255, math.Round(v)))) }
-		deblockEdges(get, set, g.Stride, w, h, n, alpha, beta, tc)
+		deblockGray(g.Pix, g.Stride, g.Rect.Dx(), g.Rect.Dy(), n, alpha, beta, tc)
 	case *image.Gray16:
 		w, h := g.Rect.Dx(), g.Rect.Dy()
 		// 16-bit samples: the thresholds, in 8-bit units, scale by 257.
@@ -133,6 +130,39 @@ func deblockPlane(p patches.Plane, k int, step float64, n int) {
 	get := func(i int) float64 { return p.Pix[i] }
 	set := func(i int, v float64) { p.Pix[i] = v }
 	deblockEdges(get, set, p.W, p.W, p.H, n, alpha, beta, tc)
+}
+
+// deblockGray is deblockEdges on 8-bit pixels, rounded and clamped to
+// 0..255 as they are set, with the pixel accesses written out rather
+// than passed as functions: the same operations in the same order, so
+// the same pixels (TestDeblockGray), in a fifth of the time (the
+// encoder filters every image at nine strengths to choose one).
+func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
+	for y := 0; y < h; y++ {
+		for x := n; x+1 < w; x += n {
+			deblockEdge8(pix, y*stride+x, 1, alpha, beta, tc)
+		}
+	}
+	for y := n; y+1 < h; y += n {
+		for x := 0; x < w; x++ {
+			deblockEdge8(pix, y*stride+x, stride, alpha, beta, tc)
+		}
+	}
+}
+
+// deblockEdge8 is deblockEdges's edge on 8-bit pixels.
+func deblockEdge8(pix []uint8, i, step int, alpha, beta, tc float64) {
+	p1, p0, q0, q1 := float64(pix[i-2*step]), float64(pix[i-step]), float64(pix[i]), float64(pix[i+step])
+	if !(math.Abs(q0-p0) < alpha && math.Abs(p1-p0) < beta && math.Abs(q1-q0) < beta) {
+		return
+	}
+	d := (4*(q0-p0) + p1 - q1) / 8
+	d = math.Max(-tc, math.Min(tc, d))
+	set := func(v float64) uint8 { return uint8(math.Max(0, math.Min(255, math.Round(v)))) }
+	pix[i-step] = set(p0 + d)
+	pix[i] = set(q0 - d)
+	pix[i-2*step] = set(p1 + d/2)
+	pix[i+step] = set(q1 - d/2)
 }
 
 // deblockEdges filters the vertical patch edges (x a multiple of n), then
