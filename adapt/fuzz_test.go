@@ -81,6 +81,13 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("%v: a model read back cannot map an image: %v", method, err)
 				}
 			}
+			// What adapt apply uses (a LightnessLUT with the stored ray
+			// table), at a small LUT size.
+			if im, err := m.ImageMapperFor(SPCA, 3, nil); err == nil {
+				if _, err := im.Apply(img, 1); err != nil {
+					t.Fatalf("a model read back cannot apply its LUT: %v", err)
+				}
+			}
 		}
 	})
 }

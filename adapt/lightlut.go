@@ -153,8 +153,11 @@ func (l *LightnessLUT) luminance(e [3]float64) float64 {
 // linear returns the linear-light output for the sRGB-encoded input e
 // (clamped to the unit cube), before encoding.
 func (l *LightnessLUT) linear(e [3]float64) [3]float64 {
-	for k := range e {
-		e[k] = min(1, max(0, e[k])) // also NaN to 0
+	for k, v := range e {
+		if !(v > 0) { // also NaN
+			v = 0
+		}
+		e[k] = min(1, v)
 	}
 	t := l.LUT
 	r, fr := t.coord(e[0], 0)

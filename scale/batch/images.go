@@ -29,7 +29,7 @@ type model struct {
 	codec *codec.Model
 	// adapt: the mapper of the method and, unless exact, its LUT.
 	mapper adapt.Mapper
-	lut    *adapt.LUT
+	lut    adapt.ImageMapper
 }
 
 // models caches the models of this worker process by path and options:
@@ -90,8 +90,9 @@ func readModel(ctx context.Context, c *Config) (*model, error) {
 	sum := sha256.Sum256(data)
 	m := &model{id: hex.EncodeToString(sum[:]), mapper: mapper}
 	if !c.Exact {
-		// As spca adapt apply: the LUT stored in the model when it fits.
-		if m.lut, err = am.LUTFor(method, c.lutSize(), nil); err != nil {
+		// As spca adapt apply: the LUT stored in the model when it fits
+		// (for SPCA with the lightness rule, adapt.LightnessLUT).
+		if m.lut, err = am.ImageMapperFor(method, c.lutSize(), nil); err != nil {
 			return nil, fmt.Errorf("model %s: %v", c.Model, brief(err))
 		}
 	}
