@@ -161,7 +161,7 @@ func (m *model) run(ctx context.Context, c *Config, t Task, data []byte, r *Reco
 			}
 			return fmt.Errorf("%s: %v", t.Input, brief(err))
 		}
-		return savePNG(ctx, t.Output, img, png.DefaultCompression, r)
+		return savePNG(ctx, t.Output, img, r)
 	}
 	img, err := patches.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -204,8 +204,7 @@ func (m *model) run(ctx context.Context, c *Config, t Task, data []byte, r *Reco
 		if err != nil {
 			return fmt.Errorf("%s: %v", t.Input, brief(err))
 		}
-		// spca adapt apply writes its PNGs at BestSpeed.
-		if err := savePNG(ctx, t.Output, res, png.BestSpeed, r); err != nil {
+		if err := savePNG(ctx, t.Output, res, r); err != nil {
 			return err
 		}
 		r.DE = meanDeltaE(img, res)
@@ -213,9 +212,11 @@ func (m *model) run(ctx context.Context, c *Config, t Task, data []byte, r *Reco
 	return nil
 }
 
-// savePNG writes img as PNG at the compression level as spca decode and
-// adapt apply do (patches.Save, atomically).
-func savePNG(ctx context.Context, out string, img image.Image, level png.CompressionLevel, r *Record) error {
+// savePNG writes img as PNG at png.BestSpeed, the level of spca decode
+// and adapt apply (patches.Save, atomically), so that batch outputs are
+// byte-identical to the command's.
+func savePNG(ctx context.Context, out string, img image.Image, r *Record) error {
+	const level = png.BestSpeed
 	if isLocal(out) {
 		if err := os.MkdirAll(dirOf(out), 0o755); err != nil {
 			return err
