@@ -10,7 +10,10 @@ import (
 // RefitMetric returns a model with m's geometry — normalisation, origin,
 // directions and lattice of principal curves — and its metric (the
 // PDF-tuned responses along the curves) estimated again from the rows of
-// data with m's density options. m is unchanged.
+// data with m's density options (Options: Gamma, Bandwidth,
+// Conditioning, Neighbours, DensityFloor). m is unchanged. Model files do
+// not store DensityFloor: a model read back refits with spca's own floor,
+// not the one it was fitted with; refit the model Fit returned.
 //
 // Two models that share a geometry differ only in the distributions
 // their metrics equalise: a sample distributed like m's training data
