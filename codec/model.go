@@ -208,6 +208,16 @@ type TrainOptions struct {
 // (fraction of the largest pairwise distance).
 const codecTol = 1e-6
 
+// DefaultResolution is the number of lattice nodes of a codec model's
+// SPCA curves when TrainOptions.SPCA.Resolution is 0: a quarter of
+// spca.DefaultResolution. On Kodak (4×4, gamma 0, --uniform --bpp 1,
+// trained on kodim01-12, coded kodim13-24 grey) it codes as well (37.094
+// dB mean PSNR at 619,548 bytes, against 37.062 dB at 619,121) and its
+// model file is 1.08 MB instead of 1.76, so that an encode or decode
+// process spends a third less CPU (decode 178 -> 112 ms, encode 270 ->
+// 180 ms, mostly page faults of the smaller lattice).
+const DefaultResolution = 1 << 16
+
 // DefaultTrainOptions returns the seed's coding setting: 2×2 luminance
 // patches, gamma 1/3, resolution 66.
 func DefaultTrainOptions() TrainOptions {
@@ -227,6 +237,9 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 	}
 	if t.SPCA.K == 0 {
 		t.SPCA = spca.DefaultOptions()
+	}
+	if t.SPCA.Resolution == 0 {
+		t.SPCA.Resolution = DefaultResolution
 	}
 	if t.Leading == 0 {
 		t.Leading = min(t.Patch*t.Patch, 4)

@@ -108,6 +108,7 @@ func codecTrainCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagColor, Usage: "code colour (YCbCr, a model per channel) instead of the luminance"},
 			&cli.StringFlag{Name: flagChroma, Value: "444", Usage: "with --color, the chroma resolution: 444 (full) or 420 (half in both directions, as JPEG: faster, fewer bits)"},
 			&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "training patches per channel"},
+			&cli.IntFlag{Name: flagResolution, Value: codec.DefaultResolution, Usage: "number of lattice nodes of the SPCA curves (more: larger models, slower to load; 4×4 Kodak codes alike at 65536 and 262144)"},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the random choices"},
 			&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the patches, in (0, 1] (larger: stiffer curves)"},
 			&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule"},
@@ -173,6 +174,7 @@ func runCodecTrain(c *cli.Context) error {
 	opt.SPCA.Bandwidth = c.Float64(flagBandwidth)
 	opt.SPCA.Conditioning = c.Float64(flagConditioning)
 	opt.SPCA.Neighbours = c.Float64(flagNeighbours)
+	opt.SPCA.Resolution = c.Int(flagResolution)
 	// Fail before a long training rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
 		return fail("--%s: %s", flagOut, pathError(err))
