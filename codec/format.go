@@ -96,8 +96,11 @@ type Options struct {
 	// Exact computes every SPCA response with the exact forward transform
 	// instead of the tabulated fast path.
 	Exact bool
-	// Assign selects how patches are assigned to cells in the
-	// fixed-resolution mode (the default: the nearest reconstruction).
+	// Assign selects how patches are assigned to cells: in the
+	// fixed-resolution mode by default the nearest reconstruction, in the
+	// entropy-constrained mode by default the neighbouring cell with the
+	// best trade of error against bits (refineNearest);
+	// AssignResponses keeps the cells of the SPCA responses.
 	Assign Assignment
 	// Step, if > 0, codes at this quantiser step instead of the model's
 	// (entropy-constrained models only): the rate knob of a trained
@@ -247,6 +250,9 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		go func() {
 			defer wg.Done()
 			y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+			if m.Step > 0 && o.Assign == AssignNearest {
+				c.refineNearest(y, idx, m.Step)
+			}
 			var out *outliers
 			if m.Step > 0 {
 				out = c.findOutliers(y, idx, m.Step, slow)

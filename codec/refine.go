@@ -1,0 +1,101 @@
+package codec
+
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/internal/parallel"
+)
+
+// Rate–distortion refinement of the SPCA cells in the entropy-constrained
+// mode (encoder only; the decoder and the format are unchanged).
+//
+// The cells of the SPCA responses are not the Voronoi cells of their
+// reconstructions (see the package documentation, "Assigning patches to
+// cells"): on the curved grid, a neighbouring cell's reconstruction is
+// often nearer to a patch than its own cell's. refineNearest moves a
+// patch there when the squared error saved outweighs the bits the move
+// costs, D + λR with λ = refineLambda·step² per bit and R counted as
+// refineNonzeroBits for each further dimension off its centre index plus
+// one per further bin. A linear transform (PCA) has no such cells: its
+// dead-zone cells are already the Voronoi cells of their levels, per
+// coefficient. λ and the bit costs were chosen on Kodak training images
+// (kodim02-12 even, 4×4 and 8×8 gamma-0 models, steps 0.5-4× the
+// model's): λ = 0.06 gave SPCA against PCA with the same machinery
+// +1.6 → +0.1 % (4×4) and -1.8 → -2.3 % (8×8) BD-rate by PSNR, -1.7 →
+// -3.7 % and -3.7 → -4.6 % by SSIM; without the rate term SSIM gained
+// more and PSNR lost.
+const (
+	refineLambda      = 0.06
+	refineNonzeroBits = 3
+	// maxRefine bounds the moves of one patch.
+	maxRefine = 4
+)
+
+// refineNearest moves the leading cell of every patch of an
+// entropy-constrained channel, one bin in one dimension at a time
+// (steepest descent, at most maxRefine moves), to the neighbouring cell
+// with the smallest D + λR, D the squared distance between the patch's
+// leading PCA coefficients y and the inverse of the cell's levels. It
+// reports false, changing nothing, where the channel has no SPCA
+// dimensions or its inverse is not separable (gamma > 0).
+func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
+	k := c.Leading()
+	if k == 0 || c.Lead == nil || !(step > 0) {
+		return false
+	}
+	li := c.levelInverse()
+	if li == nil {
+		return false
+	}
+	n, dims := y.Dims()
+	lambda := refineLambda * step * step
+	cost := func(cell []int) float64 {
+		var r float64
+		for j := 1; j < len(cell); j++ {
+			if d := abs(cell[j] - c.Centre[j]); d > 0 {
+				r += refineNonzeroBits + float64(d-1)
+			}
+		}
+		return lambda * r
+	}
+	blocks := (n + nearestBlock - 1) / nearestBlock
+	parallel.For(blocks, func(b int) {
+		s := c.SPCA.NewMetricScratch()
+		cell := make([]int, k)
+		try := make([]int, k)
+		rec := make([]float64, k)
+		for i := b * nearestBlock; i < min(n, (b+1)*nearestBlock); i++ {
+			x := y.RawRowView(i)[:k]
+			for j := range cell {
+				cell[j] = int(idx[i*dims+j])
+			}
+			li.Invert(rec, cell, s)
+			best := dist2(rec, x) + cost(cell)
+			for move := 0; move < maxRefine; move++ {
+				bj, bv := -1, 0
+				for j := 0; j < k; j++ {
+					for _, d := range [2]int{-1, 1} {
+						v := cell[j] + d
+						if v < 0 || v >= c.Bins[j] {
+							continue
+						}
+						copy(try, cell)
+						try[j] = v
+						li.Invert(rec, try, s)
+						if e := dist2(rec, x) + cost(try); e < best {
+							best, bj, bv = e, j, v
+						}
+					}
+				}
+				if bj < 0 {
+					break
+				}
+				cell[bj] = bv
+			}
+			for j := range cell {
+				idx[i*dims+j] = int32(cell[j])
+			}
+		}
+	})
+	return true
+}
