@@ -44,9 +44,13 @@
 // per pixel: below PCA with Lloyd–Max quantisers (7.77/4.69/2.63/1.68)
 // from 66 bins on, where assigned by responses it never was. The fixed-
 // resolution mode uses it when the leading dimensions have at most 2^20
-// cells (the codebook); in the entropy-constrained mode, where the cells
-// are as fine as the step and their indices' cost matters, patches keep
-// the cells of their responses.
+// cells (the codebook). In the entropy-constrained mode, where the cells
+// are as fine as the step and their indices' cost matters, the encoder
+// moves a patch to a neighbouring cell only where the error saved
+// outweighs the bits the move costs (D + λR, see refine.go): on the 8
+// held-out grey crops with an 8×8 gamma-0 model this puts SPCA ahead of
+// PCA with the same machinery at every comparable rate, by PSNR and SSIM
+// (BD-rate -1.4 % and -3.8 %; PCA, linear, has no such moves).
 //
 // # Fixed resolution and entropy-constrained modes
 //
