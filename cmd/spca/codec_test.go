@@ -172,12 +172,19 @@ func TestCodec(t *testing.T) {
 					BPP  float64 `json:"bpp"`
 					Step float64 `json:"step"`
 				} `json:"points"`
+				VsPCA *struct {
+					Ahead      int `json:"ahead_points"`
+					Comparable int `json:"comparable_points"`
+				} `json:"vs_pca"`
 			} `json:"curves"`
 		}
 		if err := json.Unmarshal([]byte(stdout), &rd); err != nil || len(rd.Curves) < 2 || rd.Curves[0].Codec != "spca" || rd.Curves[1].Codec != "pca" {
 			t.Fatalf("codec eval --rd --json: %v\n%s", err, stdout)
 		}
 		pts := rd.Curves[0].Points
+		if v := rd.Curves[0].VsPCA; v == nil || v.Comparable < 1 || v.Comparable > len(pts) || v.Ahead < 0 || v.Ahead > v.Comparable {
+			t.Errorf("codec eval --rd vs_pca %+v: want 0 <= ahead <= comparable <= %d points, comparable >= 1", v, len(pts))
+		}
 		for i := 1; i < len(pts); i++ {
 			if !(pts[i].Step > pts[i-1].Step && pts[i].BPP < pts[i-1].BPP) {
 				t.Errorf("rd points %+v: the rate should fall as the step grows", pts)

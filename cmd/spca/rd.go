@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -48,6 +49,10 @@ type rdVersus struct {
 	GapPSNR  []number `json:"psnr_gap_db"`
 	GapSSIM  []number `json:"ssim_gap"`
 	AheadAll bool     `json:"ahead_at_every_point"`
+	// Ahead counts the points ahead by PSNR and SSIM among the
+	// Comparable ones, those inside ref's rates.
+	Ahead      int `json:"ahead_points"`
+	Comparable int `json:"comparable_points"`
 }
 
 // versus records in cv its comparison with ref.
@@ -66,6 +71,12 @@ func versus(cv, ref *rdCurve) {
 	for i := range gp {
 		v.GapPSNR = append(v.GapPSNR, number(gp[i]))
 		v.GapSSIM = append(v.GapSSIM, number(gs[i]))
+		if !math.IsNaN(gp[i]) && !math.IsNaN(gs[i]) {
+			v.Comparable++
+			if gp[i] > 0 && gs[i] > 0 {
+				v.Ahead++
+			}
+		}
 		// A point outside ref's rates (NaN) is not a win.
 		if !(gp[i] > 0 && gs[i] > 0) {
 			v.AheadAll = false
@@ -188,7 +199,7 @@ func writeRDTable(w io.Writer, curves []*rdCurve) error {
 		for i, r := range cv.results {
 			fmt.Fprintf(tw, "  %s\t%.3f bpp: %+.2f dB, SSIM %+.4f\n", r.Method, r.BPP, float64(v.GapPSNR[i]), float64(v.GapSSIM[i]))
 		}
-		fmt.Fprintf(tw, "  ahead at every rate point (PSNR and SSIM)\t%v\n", v.AheadAll)
+		fmt.Fprintf(tw, "  ahead at every rate point (PSNR and SSIM)\t%v (ahead at %d of the %d points inside %s's rates)\n", v.AheadAll, v.Ahead, v.Comparable, v.Ref)
 	}
 	return tw.Flush()
 }
