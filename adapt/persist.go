@@ -239,9 +239,10 @@ func Read(r io.Reader) (*Model, error) {
 		return nil, &FormatError{"corrupt adaptation model (checksum mismatch)"}
 	}
 	// Both embedded models share the memory bound of the file (64 MB +
-	// 10 times its bytes, less what reading it took: io.ReadAll's
-	// growth, about twice its size, and 8 MB for the small rest).
-	budget := int64(56<<20) + 7*int64(len(data))
+	// 10 times its bytes), less what reading it took: io.ReadAll's
+	// growth (at most 3 times its size), the arrays above (at most its
+	// size) and 8 MB for the small rest.
+	budget := int64(56<<20) + 6*int64(len(data))
 	for i, b := range blobs {
 		sm, err := spca.ReadLimited(bytes.NewReader(b), &budget)
 		if err != nil {
