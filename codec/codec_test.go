@@ -832,3 +832,26 @@ func TestDistinctRows(t *testing.T) {
 		}
 	}
 }
+
+// TestResolutionFor checks the lattice resolution Train uses when none is
+// given: LargePatchResolution from 8×8 patches on, DefaultResolution
+// below, and a given one unchanged.
+func TestResolutionFor(t *testing.T) {
+	for _, c := range []struct{ patch, given, want int }{
+		{2, 0, DefaultResolution}, {4, 0, DefaultResolution}, {7, 0, DefaultResolution},
+		{8, 0, LargePatchResolution}, {15, 0, LargePatchResolution}, {8, 4096, 4096}, {2, 4096, 4096},
+	} {
+		o := DefaultTrainOptions()
+		o.Patch, o.Step, o.SPCA.Resolution = c.patch, 30, c.given
+		n, err := o.normalise()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.SPCA.Resolution != c.want {
+			t.Errorf("patch %d, resolution %d: trained at %d, want %d", c.patch, c.given, n.SPCA.Resolution, c.want)
+		}
+	}
+	if p := PhotoTrainOptions(); p.Patch != 8 || p.Gamma != 0 || p.Step != 30 || p.SPCA.Resolution != LargePatchResolution {
+		t.Errorf("PhotoTrainOptions: %+v", p)
+	}
+}

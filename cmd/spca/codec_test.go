@@ -603,3 +603,28 @@ func imagePixels(t *testing.T, path string) int {
 	}
 	return img.Bounds().Dx() * img.Bounds().Dy()
 }
+
+// TestCodecTrainDefault checks that codec train without a configuration
+// flag trains codec.PhotoTrainOptions (8×8 patches, gamma 0, step 30),
+// and that --bins alone still selects the fixed-resolution mode.
+func TestCodecTrainDefault(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "a.png")
+	saveTexture(t, img, 1)
+	model := filepath.Join(dir, "d.model")
+	_, stderr := mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--resolution", "4096", "--out", model)
+	if !strings.Contains(stderr, "8×8 grey patches, gamma 0, step 30 (") {
+		t.Errorf("train summary %q, want 8×8 patches, gamma 0, step 30", stderr)
+	}
+	m, err := codec.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := codec.PhotoTrainOptions(); m.Patch != want.Patch || m.Gamma != want.Gamma || m.Step != want.Step {
+		t.Errorf("default model: patch %d, gamma %v, step %v; want %d, %v, %v", m.Patch, m.Gamma, m.Step, want.Patch, want.Gamma, want.Step)
+	}
+	_, stderr = mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--patch", "2", "--bins", "20", "--out", model)
+	if !strings.Contains(stderr, "2×2 grey patches, gamma 0, 20 bins") {
+		t.Errorf("train summary %q, want the fixed-resolution mode", stderr)
+	}
+}

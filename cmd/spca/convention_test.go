@@ -159,7 +159,7 @@ func TestICCProfileRefused(t *testing.T) {
 	wantError(t, []string{"codec", "train", "--images", p3, "-o", model}, "p3.png", `ICC profile "Display P3"`, "--assume-srgb")
 	// With --assume-srgb the image is read: training gets past loading
 	// (and fails on a 16×16 image's few patches, or succeeds).
-	_, _, err := run(t, "codec", "train", "--images", p3, "-o", model, "--assume-srgb", "--samples", "50", "--bins", "8")
+	_, _, err := run(t, "codec", "train", "--images", p3, "-o", model, "--assume-srgb", "--samples", "50", "--patch", "2", "--bins", "8")
 	if err != nil && strings.Contains(errorLine(err), "ICC") {
 		t.Errorf("--assume-srgb: %s", errorLine(err))
 	}
