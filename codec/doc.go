@@ -27,7 +27,7 @@
 // patches, gamma 1/3, 66 bins. PhotoTrainOptions, the default of `spca
 // codec train`, is the configuration measured ahead of linear PCA with the
 // same quantisers and entropy coder (PCABaseline) at every rate of
-// held-out photographs: 8×8 patches, gamma 0, step 30, 262,144 lattice
+// held-out photographs: 8×8 patches, gamma 0, step 30, 131,072 lattice
 // nodes (ResolutionFor).
 //
 // # Assigning patches to cells
