@@ -24,26 +24,26 @@
 //
 // Train draws a seeded uniform subsample of pixels (Options.Samples, 100000
 // by default) from each environment's images, dark pixels included, since
-// the distribution is what SPCA learns. It fits SPCA on A with its
-// dimensions along the principal axes of A's colours (Options.Directions),
-// then SPCA on B with A's Directions(), so that response i of both models
-// follows corresponding directions with the same orientation: the first
-// is luminance-like (its direction has positive components, along
-// (1, 1, 1)), the others chromatic. Training also records the means and
-// principal axes of the two colour clouds for the baselines.
-//
-// Options.SharedGeometry (spca adapt train --shared-geometry) fits one
-// SPCA geometry (origin, principal curves, lattice) on the pooled colours
-// of A and of g·x_B (every other sample of each; g below) and estimates
-// each environment's metric on it (spca.Model.RefitMetric): the two
-// models then differ only in the distributions they equalise, and two
+// the distribution is what SPCA learns. It fits one SPCA geometry
+// (origin, principal curves, lattice), with its dimensions along the
+// principal axes of A's colours (Options.Directions: the first is
+// luminance-like, its direction with positive components, along
+// (1, 1, 1), the others chromatic), on the pooled colours of A and of
+// g·x_B (every other sample of each; g below), and estimates each
+// environment's metric on it (spca.Model.RefitMetric): the two models
+// then differ only in the distributions they equalise, and two
 // environments with the same distribution map onto each other by the
-// identity. Two independent fits differ in their curves, lattice extents
-// and twist even for one distribution, and the map moves colours by that
-// difference: on Kodak photos relit with illuminant A, whose gained
-// colours are distributed almost like A's, it adds about 5 CIEDE2000 to
-// the gains' 1.45 (Kodak 01-12 → 13-24, mean CIEDE2000 6.38 with
-// independent fits, 2.78 with the shared geometry).
+// identity. Training also records the means and principal axes of the
+// two colour clouds for the baselines.
+//
+// Options.SeparateGeometry (spca adapt train --separate-geometry) fits
+// SPCA on A and then on g·x_B with A's Directions() instead, as before
+// issue 22's shared geometry. Two independent fits differ in their
+// curves, lattice extents and twist even for one distribution, and the
+// map moves colours by that difference: on Kodak photos relit with
+// illuminant A, whose gained colours are distributed almost like A's, it
+// adds about 5 CIEDE2000 to the gains' 1.45 (Kodak 01-12 → 13-24, mean
+// CIEDE2000 6.38 with independent fits, 2.78 with the shared geometry).
 //
 // B's model is fitted not on B's colours but on g·x_B, with the diagonal
 // gray-world (von Kries) gains g = mean_A / mean_B of the LMS training

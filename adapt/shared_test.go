@@ -12,7 +12,7 @@ import (
 // LMS scaling (a change of light that von Kries gains undo exactly), the
 // two models share one geometry and, after the gains, equalise the same
 // distribution, so the SPCA map is close to the gains; two independent
-// fits (the default; Options.SharedGeometry false) move colours by the difference of their
+// fits (Options.SeparateGeometry) move colours by the difference of their
 // curves.
 func TestSharedGeometry(t *testing.T) {
 	a, _ := testimages.SceneSet(40, 32, 24, 5)
@@ -50,7 +50,7 @@ func TestSharedGeometry(t *testing.T) {
 	}
 	meanDE := func(separate bool) float64 {
 		o := testOptions()
-		o.NoLUT, o.SharedGeometry = true, !separate
+		o.NoLUT, o.SeparateGeometry = true, separate
 		// A coarse lattice (1/16 of the nodes) keeps the test fast.
 		o.SPCA.Resolution = 1 << 14
 		m, err := TrainSamples(xa, xb, &o)

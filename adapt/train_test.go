@@ -173,8 +173,13 @@ func TestTrainErrors(t *testing.T) {
 	o := DefaultOptions()
 	o.Samples = 100
 	_, err = Train([]image.Image{img8}, []image.Image{img8}, &o)
-	if err == nil || !contains(err, "environment A") {
+	if err == nil || !contains(err, "both environments") {
 		t.Errorf("constant images: %v", err)
+	}
+	o.SeparateGeometry = true
+	_, err = Train([]image.Image{img8}, []image.Image{img8}, &o)
+	if err == nil || !contains(err, "environment A") {
+		t.Errorf("constant images, separate geometry: %v", err)
 	}
 }
 

@@ -103,7 +103,8 @@ func trainFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagWhiteB, Usage: "`X,Y,Z` of a white surface in environment B (default: estimated from B's training colours; eval on generated scenes: their illuminant-A white " + wb + ")"},
 		&cli.Float64Flag{Name: flagLuminanceRatio, Usage: "luminance of A's white over B's, Y_A/Y_B (B's white is scaled to it); 0: as the whites give"},
 		&cli.BoolFlag{Name: "no-gains", Usage: "fit B's SPCA on B's colours as they are, not on the gray-world-normalised ones (gains mean_A/mean_B in LMS; the default)"},
-		&cli.BoolFlag{Name: "shared-geometry", Usage: "fit one SPCA geometry (curves, lattice) on both environments' colours and each one's metric on it, so that equal distributions map by the identity (default: two independent fits)"},
+		&cli.BoolFlag{Name: "separate-geometry", Usage: "fit A's and B's SPCA models independently (default: one SPCA geometry, curves and lattice, fitted on both environments' colours and each one's metric on it, so that equal distributions map by the identity)"},
+		&cli.BoolFlag{Name: "shared-geometry", Hidden: true, Usage: "the default since issue 22; accepted for old scripts, no effect"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
 	}
 }
@@ -136,7 +137,10 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 		}
 	}
 	o.NoGains = c.Bool("no-gains")
-	o.SharedGeometry = c.Bool("shared-geometry")
+	o.SeparateGeometry = c.Bool("separate-geometry")
+	if o.SeparateGeometry && c.Bool("shared-geometry") {
+		return o, fail("--separate-geometry and --shared-geometry contradict each other")
+	}
 	o.LuminanceRatio = c.Float64(flagLuminanceRatio)
 	if r := o.LuminanceRatio; !(r >= 0) || math.IsInf(r, 0) {
 		return o, fail("--%s: %v is not a positive ratio (0: as the whites give)", flagLuminanceRatio, r)
