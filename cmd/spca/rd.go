@@ -197,7 +197,13 @@ func writeRDTable(w io.Writer, curves []*rdCurve) error {
 			fmt.Fprintf(tw, "%s\n", v.BDError)
 		}
 		for i, r := range cv.results {
-			fmt.Fprintf(tw, "  %s\t%.3f bpp: %+.2f dB, SSIM %+.4f\n", r.Method, r.BPP, float64(v.GapPSNR[i]), float64(v.GapSSIM[i]))
+			gp, gs := float64(v.GapPSNR[i]), float64(v.GapSSIM[i])
+			if math.IsNaN(gp) || math.IsNaN(gs) {
+				// No reference point at this rate to compare with.
+				fmt.Fprintf(tw, "  %s\t%.3f bpp: outside %s's rates\n", r.Method, r.BPP, v.Ref)
+				continue
+			}
+			fmt.Fprintf(tw, "  %s\t%.3f bpp: %+.2f dB, SSIM %+.4f\n", r.Method, r.BPP, gp, gs)
 		}
 		fmt.Fprintf(tw, "  ahead at every rate point (PSNR and SSIM)\t%v (ahead at %d of the %d points inside %s's rates)\n", v.AheadAll, v.Ahead, v.Comparable, v.Ref)
 	}
