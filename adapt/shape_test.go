@@ -61,13 +61,13 @@ func TestSPCAMapShape(t *testing.T) {
 		same, closest, at := nearWhite(ls)
 		t.Logf("%d nodes: white maps to %.3f; %d of %d nodes farther than 2 %% from white map within 0.5/255 of it; closest %.3f/255 (node %v)",
 			size, white, same, size*size*size, closest*255, at)
-		// 0 at the time of writing, closest 0.856/255 (65 nodes) and
-		// 0.572/255 (97): KneeShare 0.35, a roll-off that reaches the
+		// 0 at the time of writing, closest 1.08/255 (65 nodes) and
+		// 0.70/255 (97): KneeShare 0.4, a roll-off that reaches the
 		// ceiling at the brightest input with its slope kept above
-		// MinSlopeShare of the mean (without that floor: 0.529 and
-		// 0.349/255, 3 nodes at 97; with shared geometry 0.491/255, 1
-		// node at 65); 140 (0.05 %) with an asymptotic roll-off from 0.8,
-		// 107847 (39 %) before issue 22.
+		// MinSlopeShare 0.5 of the mean (KneeShare 0.35 without that
+		// floor: 0.53 and 0.35/255 and 3 nodes at 97 with separate
+		// geometry, 0.49/255 and 1 node at 65 shared); 140 (0.05 %) with
+		// an asymptotic roll-off from 0.8, 107847 (39 %) before issue 22.
 		if same > 0 {
 			t.Errorf("%d nodes: %d LUT nodes collapse onto white's output", size, same)
 		}

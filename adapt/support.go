@@ -81,19 +81,31 @@ const (
 	// 8.96, distance of the lightness distributions 2.26 -> 2.99 (still
 	// the best of the methods), and lowers the largest step of the exact
 	// map over 60 ramps from 13 to 5.6/255 (the steps at the gamut
-	// boundary come with the brightest colours).
-	KneeShare = 0.35
+	// boundary come with the brightest colours). With the slope floor
+	// (MinSlopeShare) 0.4 replaced 0.35 (see there).
+	KneeShare = 0.4
 	// MinSlopeShare is the share of the roll-off's mean slope above the
 	// knee, (ceiling − k)/(top − k), below which its slope does not fall
-	// up to top (see gamutMap). On the shared test model 0.3 (against
-	// none) moves the LUT nodes farther than 2 % from white that come
-	// closest to white's output from 0.529 to 0.856/255 (65 nodes) and
-	// 0.349 to 0.572/255 (97 nodes: 3 nodes within 0.5/255 to none), with
-	// shared geometry from 0.491 to 0.856 and 0.324 to 0.572/255; held-out
-	// mean CIEDE2000 8.50 -> 8.51, lightness distance 3.21 -> 3.25 (PCA+w
-	// 3.27). 0.5 gave 1.09 and 0.71/255 but a lightness distance of 3.47,
-	// 0.8 gave 1.24 and 0.81/255 and 4.48.
-	MinSlopeShare = 0.3
+	// up to top (see gamutMap). Measured on the test model (separate
+	// geometry / shared geometry), the LUT node farther than 2 % from
+	// white that comes closest to white's output, 65 and 97 nodes, and
+	// the held-out mean CIEDE2000 and lightness distance (PCA+w 3.27):
+	//
+	//	knee  share  65 nodes     97 nodes     mean        L* W1
+	//	0.35  none   0.53/0.49    0.35/0.32    8.50/8.64   3.21/2.98
+	//	0.35  0.3    0.86/0.86    0.57/0.57    8.51/8.65   3.25/3.04
+	//	0.35  0.5    1.09/1.10    0.71/0.71    8.57/8.70   3.47/3.25
+	//	0.35  0.8    1.24/1.24    0.81/0.81    8.94/9.05   4.48/4.32
+	//	0.3   0.5    1.11/1.11    0.72/0.72    8.63/8.70   3.94/3.62
+	//	0.4   0.5    1.08/1.08    0.70/0.70    8.53/8.71   3.14/3.06
+	//	0.45  0.6    1.10/1.10    0.72/0.72    8.53/8.76   3.02/3.09
+	//	0.5   0.7    1.12/1.12    0.73/0.73    8.52/8.79   2.92/3.14
+	//
+	// (in 1/255; "none": 3 and 5 nodes within 0.5/255 of white's output
+	// at 97 nodes, 1 at 65 with shared geometry). The 97-node margin
+	// levels off near 0.73/255: the closest node then differs from white
+	// in blue, which the gamut compression holds at the boundary.
+	MinSlopeShare = 0.5
 	// GamutKnee is the relative chroma (1 on the sRGB gamut boundary,
 	// at constant luminance) above which gamutMap compresses chroma. On
 	// the shared test model 0.6 (against a hard desaturation at the
