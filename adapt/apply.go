@@ -259,27 +259,7 @@ func (p *lut16) px(c [3]uint16) [3]uint16 {
 	dr, dg, db := 3, 3*n, 3*n*n
 	base := 3*idx[0] + dg*idx[1] + db*idx[2]
 	fr, fg, fb := f[0], f[1], f[2]
-	var o1, o2 int
-	var w1, w2, w3 float32
-	if fr >= fg {
-		switch {
-		case fg >= fb:
-			o1, o2, w1, w2, w3 = dr, dr+dg, fr, fg, fb
-		case fr >= fb:
-			o1, o2, w1, w2, w3 = dr, dr+db, fr, fb, fg
-		default:
-			o1, o2, w1, w2, w3 = db, dr+db, fb, fr, fg
-		}
-	} else {
-		switch {
-		case fr >= fb:
-			o1, o2, w1, w2, w3 = dg, dr+dg, fg, fr, fb
-		case fg >= fb:
-			o1, o2, w1, w2, w3 = dg, dg+db, fg, fb, fr
-		default:
-			o1, o2, w1, w2, w3 = db, dg+db, fb, fg, fr
-		}
-	}
+	o1, o2, w1, w2, w3 := tetrahedron(fr, fg, fb, dr, dg, db)
 	t := p.t
 	d111 := dr + dg + db
 	var out [3]uint16
@@ -499,4 +479,30 @@ func srgb8ToLMS(k uint32) colorspace.LMS {
 func srgb16ToLMS(c [3]uint16) colorspace.LMS {
 	t := lin16Table()
 	return linearToLMS([3]float64{t[c[0]], t[c[1]], t[c[2]]})
+}
+
+// tetrahedron picks, for the fractions fr, fg, fb of a point in a cell
+// of a 3-D LUT whose axes step by dr, dg, db, the tetrahedron of the
+// cell's six holding it: the offsets o1, o2 of its two middle corners
+// from the cell's first node and the sorted fractions w1 >= w2 >= w3
+// weighting them (the first corner weighs 1-w1, the far corner w3).
+func tetrahedron[F float32 | float64](fr, fg, fb F, dr, dg, db int) (o1, o2 int, w1, w2, w3 F) {
+	if fr >= fg {
+		switch {
+		case fg >= fb:
+			return dr, dr + dg, fr, fg, fb
+		case fr >= fb:
+			return dr, dr + db, fr, fb, fg
+		default:
+			return db, dr + db, fb, fr, fg
+		}
+	}
+	switch {
+	case fr >= fb:
+		return dg, dr + dg, fg, fr, fb
+	case fg >= fb:
+		return dg, dg + db, fg, fb, fr
+	default:
+		return db, dg + db, fb, fg, fr
+	}
 }

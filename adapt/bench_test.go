@@ -27,56 +27,57 @@ func bigImage(b *testing.B) *image.RGBA {
 // BenchmarkApplyLUT maps a 12-megapixel 8-bit image through a 65-node
 // LUT with 2 goroutines (the target is ≥ 66 Mpx/s, 12 MP in < 0.2 s).
 func BenchmarkApplyLUT(b *testing.B) {
-	benchmarkApplyLUT(b, bigImage(b))
+	benchmarkApply(b, bigImage(b), plainLUT(b))
 }
 
 // BenchmarkApplyLUT16 is BenchmarkApplyLUT for a 16-bit image.
 func BenchmarkApplyLUT16(b *testing.B) {
-	src := bigImage(b)
-	img := image.NewNRGBA64(src.Bounds())
-	draw.Draw(img, img.Bounds(), src, image.Point{}, draw.Src)
-	benchmarkApplyLUT(b, img)
-}
-
-// benchmarkApplyLUT applies the default-size LUT of the test model's SPCA
-// mapping to img with 2 goroutines and reports megapixels per second.
-func benchmarkApplyLUT(b *testing.B, img image.Image) {
-	mp, _ := testModel(b).Mapper(SPCA)
-	l, err := BuildLUT(mp, DefaultLUTSize, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := l.Apply(img, 2); err != nil {
-			b.Fatal(err)
-		}
-	}
-	px := float64(img.Bounds().Dx() * img.Bounds().Dy())
-	b.ReportMetric(px*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpx/s")
+	benchmarkApply(b, bigImage16(b), plainLUT(b))
 }
 
 // BenchmarkApplyLightnessLUT maps the 12-megapixel 8-bit image through
 // the test model's LightnessLUT (what `adapt apply` uses for SPCA) with 2
 // goroutines.
 func BenchmarkApplyLightnessLUT(b *testing.B) {
-	benchmarkApplyLightness(b, bigImage(b))
+	benchmarkApply(b, bigImage(b), lightnessLUT(b))
 }
 
 // BenchmarkApplyLightnessLUT16 is BenchmarkApplyLightnessLUT for a 16-bit
 // image.
 func BenchmarkApplyLightnessLUT16(b *testing.B) {
+	benchmarkApply(b, bigImage16(b), lightnessLUT(b))
+}
+
+// bigImage16 is bigImage as a 16-bit image.
+func bigImage16(b *testing.B) *image.NRGBA64 {
 	src := bigImage(b)
 	img := image.NewNRGBA64(src.Bounds())
 	draw.Draw(img, img.Bounds(), src, image.Point{}, draw.Src)
-	benchmarkApplyLightness(b, img)
+	return img
 }
 
-func benchmarkApplyLightness(b *testing.B, img image.Image) {
+// plainLUT is the default-size LUT of the test model's SPCA mapping.
+func plainLUT(b *testing.B) ImageMapper {
+	mp, _ := testModel(b).Mapper(SPCA)
+	l, err := BuildLUT(mp, DefaultLUTSize, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+// lightnessLUT is what adapt apply maps the test model's SPCA with.
+func lightnessLUT(b *testing.B) ImageMapper {
 	l, err := testModel(b).ImageMapperFor(SPCA, DefaultLUTSize, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return l
+}
+
+// benchmarkApply maps img through l with 2 goroutines and reports
+// megapixels per second.
+func benchmarkApply(b *testing.B, img image.Image, l ImageMapper) {
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := l.Apply(img, 2); err != nil {

@@ -171,27 +171,7 @@ func (l *LightnessLUT) linear(e [3]float64) [3]float64 {
 // cell whose first node starts at base, with fractions fr, fg, fb.
 func tetra(t []float32, n, base int, fr, fg, fb float64) [3]float64 {
 	dr, dg, db := 3, 3*n, 3*n*n
-	var o1, o2 int
-	var w1, w2, w3 float64
-	if fr >= fg {
-		switch {
-		case fg >= fb:
-			o1, o2, w1, w2, w3 = dr, dr+dg, fr, fg, fb
-		case fr >= fb:
-			o1, o2, w1, w2, w3 = dr, dr+db, fr, fb, fg
-		default:
-			o1, o2, w1, w2, w3 = db, dr+db, fb, fr, fg
-		}
-	} else {
-		switch {
-		case fr >= fb:
-			o1, o2, w1, w2, w3 = dg, dr+dg, fg, fr, fb
-		case fg >= fb:
-			o1, o2, w1, w2, w3 = dg, dg+db, fg, fb, fr
-		default:
-			o1, o2, w1, w2, w3 = db, dg+db, fb, fg, fr
-		}
-	}
+	o1, o2, w1, w2, w3 := tetrahedron(fr, fg, fb, dr, dg, db)
 	d111 := dr + dg + db
 	var out [3]float64
 	for k := range 3 {
