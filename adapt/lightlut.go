@@ -258,37 +258,25 @@ func newLightMapper(l *LightnessLUT) *lightMapper {
 // encSteps is the number of linear steps of the 8-bit encoding table.
 const encSteps = 1 << 16
 
-var (
-	encOnce sync.Once
-	enc8    *[encSteps + 1]uint8
-)
+// encodeTable8 returns the table of round(255·LinearToSRGB(i/encSteps)),
+// built on first use.
+var encodeTable8 = sync.OnceValue(func() *[encSteps + 1]uint8 {
+	t := new([encSteps + 1]uint8)
+	for i := range t {
+		t[i] = uint8(math.Round(255 * colorspace.LinearToSRGB(float64(i)/encSteps)))
+	}
+	return t
+})
 
-// encodeTable8 returns the table of round(255·LinearToSRGB(i/encSteps)).
-func encodeTable8() *[encSteps + 1]uint8 {
-	encOnce.Do(func() {
-		enc8 = new([encSteps + 1]uint8)
-		for i := range enc8 {
-			enc8[i] = uint8(math.Round(255 * colorspace.LinearToSRGB(float64(i)/encSteps)))
-		}
-	})
-	return enc8
-}
-
-var (
-	enc16Once sync.Once
-	enc16     *[encSteps + 1]float32
-)
-
-// encodeTable16 returns the table of 65535·LinearToSRGB(i/encSteps).
-func encodeTable16() *[encSteps + 1]float32 {
-	enc16Once.Do(func() {
-		enc16 = new([encSteps + 1]float32)
-		for i := range enc16 {
-			enc16[i] = float32(65535 * colorspace.LinearToSRGB(float64(i)/encSteps))
-		}
-	})
-	return enc16
-}
+// encodeTable16 returns the table of 65535·LinearToSRGB(i/encSteps),
+// built on first use (by 16-bit images only).
+var encodeTable16 = sync.OnceValue(func() *[encSteps + 1]float32 {
+	t := new([encSteps + 1]float32)
+	for i := range t {
+		t[i] = float32(65535 * colorspace.LinearToSRGB(float64(i)/encSteps))
+	}
+	return t
+})
 
 func (m *lightMapper) px8(r, g, b uint8) (uint8, uint8, uint8) {
 	l := m.l
@@ -298,9 +286,10 @@ func (m *lightMapper) px8(r, g, b uint8) (uint8, uint8, uint8) {
 	return e[int(v[0]*encSteps+0.5)], e[int(v[1]*encSteps+0.5)], e[int(v[2]*encSteps+0.5)]
 }
 
-func (m *lightMapper) px16(c [3]uint16) [3]uint16 {
+// px16 maps one 16-bit colour; t is encodeTable16's table (fetched once
+// per row, not per pixel).
+func (m *lightMapper) px16(c [3]uint16, t *[encSteps + 1]float32) [3]uint16 {
 	v := m.l.linear([3]float64{float64(c[0]) / 65535, float64(c[1]) / 65535, float64(c[2]) / 65535})
-	t := encodeTable16()
 	for k, x := range v {
 		// Linear interpolation of the table: within 0.01/65535 of
 		// LinearToSRGB (exact on its linear segment near black).
@@ -331,6 +320,7 @@ func (m *lightMapper) row8(dst, src []uint8, premul bool) {
 }
 
 func (m *lightMapper) row16(dst, src []uint8, premul bool) {
+	t := encodeTable16()
 	for i := 0; i+7 < len(src); i += 8 {
 		s := src[i : i+8 : i+8]
 		d := dst[i : i+8 : i+8]
@@ -338,14 +328,14 @@ func (m *lightMapper) row16(dst, src []uint8, premul bool) {
 		c := [3]uint16{get16(s[0:]), get16(s[2:]), get16(s[4:])}
 		switch {
 		case a == 0xffff || !premul:
-			c = m.px16(c)
+			c = m.px16(c, t)
 		case a == 0:
 			c = [3]uint16{}
 		default:
 			for k := range c {
 				c[k] = unpremul16(c[k], a)
 			}
-			c = m.px16(c)
+			c = m.px16(c, t)
 			for k := range c {
 				c[k] = premul16(c[k], a)
 			}
