@@ -34,11 +34,7 @@ func smallModelFile(tb testing.TB) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
+	return modelBytes(tb, m)
 }
 
 // FuzzRead checks that no input makes the model decoder panic or hang,

@@ -72,11 +72,7 @@ func TestGains(t *testing.T) {
 	}
 
 	// Version 2: the same file without the gains reads with gains 1.
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	v3 := withoutRays(t, m, buf.Bytes())
+	v3 := withoutRays(t, m, modelBytes(t, m))
 	le := binary.LittleEndian
 	off := len(ModelMagic) + 4 + 16 + 48 + 240
 	for range 2 {

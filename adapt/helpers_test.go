@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"bytes"
 	"image"
 	"os"
 	"sync"
@@ -39,6 +40,26 @@ func testOptions() Options {
 // trainingSets returns the training scenes.
 func trainingSets() (a, b []image.Image) {
 	return testimages.SceneSet(trainScenes, trainW, trainH, trainSeed)
+}
+
+// modelBytes returns m as written by WriteTo.
+func modelBytes(tb testing.TB, m *Model) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// readBack returns m written and read again.
+func readBack(tb testing.TB, m *Model) *Model {
+	tb.Helper()
+	got, err := Read(bytes.NewReader(modelBytes(tb, m)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return got
 }
 
 // testModel returns the model trained once for all tests.

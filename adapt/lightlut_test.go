@@ -38,18 +38,11 @@ func TestLightnessLUT(t *testing.T) {
 	if m.Rays == nil {
 		t.Fatal("trained model has no ray table")
 	}
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Read(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := readBack(t, m)
 	if got.Rays == nil || got.Rays.Top != m.Rays.Top || len(got.Rays.Q) != len(m.Rays.Q) {
 		t.Fatal("ray table not read back")
 	}
-	old, err := Read(bytes.NewReader(withoutRays(t, m, buf.Bytes())))
+	old, err := Read(bytes.NewReader(withoutRays(t, m, modelBytes(t, m))))
 	if err != nil {
 		t.Fatalf("version-3 file: %v", err)
 	}
