@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/spcalab/spca/patches"
 )
 
 // TestDeblockGray checks that the 8-bit filter of the decoder
@@ -18,12 +20,24 @@ func TestDeblockGray(t *testing.T) {
 	for trial := 0; trial < 6; trial++ {
 		img := image.NewGray(image.Rect(0, 0, w, h))
 		for i := range img.Pix {
-			v := 128 + 100*math.Sin(float64(i%w)/7+float64(trial)) + float64(rng.IntN(1+8*trial))
+			// Later trials clamp at 0 and 255; odd ones are blocky
+			// (steps across the edges, so moves clipped at ±tc).
+			v := 128 + float64(100+10*trial)*math.Sin(float64(i%w)/7+float64(trial)) + float64(rng.IntN(1+8*trial))
+			if trial%2 == 1 {
+				x, y := i%w/n, i/w/n
+				v += float64((x*7+y*13)%11) * float64(trial)
+			}
 			img.Pix[i] = uint8(math.Max(0, math.Min(255, v)))
 		}
 		for k := 1; k <= maxDeblock; k++ {
-			for _, step := range []float64{4, 15, 60} {
+			// Steps whose thresholds are whole, halves and neither.
+			for _, step := range []float64{4, 7.3, 14.75, 15, 60} {
 				alpha, beta, tc := deblockParams(k, step, n)
+				if step == 60 {
+					// Thresholds that clip the moves (deblockParams's
+					// never do), for the filter's clipping branch.
+					alpha, beta, tc = 5*float64(k), 3*float64(k), 0.7*float64(k)
+				}
 				want := bytes.Clone(img.Pix)
 				get := func(i int) float64 { return float64(want[i]) }
 				set := func(i int, v float64) { want[i] = uint8(math.Max(0, math.Min(255, math.Round(v)))) }
@@ -35,6 +49,57 @@ func TestDeblockGray(t *testing.T) {
 				}
 				if trial == 5 && k == maxDeblock && step == 60 && bytes.Equal(got, img.Pix) {
 					t.Fatal("no pixel filtered: the test exercises nothing")
+				}
+			}
+		}
+	}
+}
+
+// TestDeblockErrorsGray checks the encoder's search (deblockErrorsGray,
+// which adds up the changes of the pixels each edge sets) against
+// filtering a copy at every strength and summing every pixel's squared
+// error: equal where the original holds whole numbers, as 8-bit images
+// do, on patches of 2, 4 and 8 pixels (2: the edges overlap, and the
+// search filters a copy per strength; 4 and 8: it goes by edge).
+func TestDeblockErrorsGray(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const w, h = 45, 31
+	for _, n := range []int{2, 4, 8} {
+		for trial := 0; trial < 4; trial++ {
+			rec := image.NewGray(image.Rect(0, 0, w, h))
+			orig := patches.NewPlane(w, h)
+			for i := range rec.Pix {
+				v := 128 + 100*math.Sin(float64(i%w)/7+float64(trial)) + float64(rng.IntN(1+8*trial))
+				if trial%2 == 1 { // blocky
+					v += float64((i%w/n*7+i/w/n*13)%11) * float64(trial)
+				}
+				rec.Pix[i] = uint8(math.Max(0, math.Min(255, v)))
+				orig.Pix[i] = math.Max(0, math.Min(255, math.Round(v+float64(rng.IntN(9))-4)))
+			}
+			for _, step := range []float64{4, 15, 60} {
+				got := deblockErrorsGray(orig, rec, step, n)
+				if n >= 4 && !deblockErrorsByEdge(make([]float64, maxDeblock+1), make([]int16, w*h), rec.Pix, w, h, n, step) {
+					t.Fatalf("n %d step %g: the search by edge refused", n, step)
+				}
+				filtered := 0
+				for k := 0; k <= maxDeblock; k++ {
+					work := image.NewGray(rec.Rect)
+					copy(work.Pix, rec.Pix)
+					deblockImage(work, k, step, n)
+					if !bytes.Equal(work.Pix, rec.Pix) {
+						filtered++
+					}
+					var want float64
+					for i, v := range work.Pix {
+						d := float64(v) - orig.Pix[i]
+						want += d * d
+					}
+					if got[k] != want {
+						t.Fatalf("n %d trial %d step %g strength %d: error %g, filtering a copy gives %g", n, trial, step, k, got[k], want)
+					}
+				}
+				if trial == 3 && step == 60 && filtered == 0 {
+					t.Fatalf("n %d: no strength filters anything: the test exercises nothing", n)
 				}
 			}
 		}
