@@ -108,10 +108,31 @@ type Options struct {
 	// curve gets the same response, and the inverse jumps across the
 	// empty ends of the lattice). A floor trades exact equalisation for a
 	// transform whose slope, and whose inverse's slope, is bounded: a
-	// colour mapping needs that (package adapt). 0 means 1e-9. It shapes
-	// the metric tables, which model files store; the files do not record
-	// the option itself (a model read back reports 0).
+	// colour mapping needs that (package adapt). 0 means 1e-9. Model
+	// files record it (since format version 2|ExtendedOptions, see
+	// persist.go), so a model read back refits its metric (RefitMetric)
+	// with the same floor; older files read back as 0.
 	DensityFloor float64
+	// AnchorSupport normalises every response to run from 0 at the
+	// lowest to 1 at the highest unfolded training coordinate of its
+	// axis (clipped to the lattice), instead of over the lattice's whole
+	// extent, which reaches a margin of at least 3 Tau beyond the
+	// samples. Below and above the training support the response
+	// continues with the metric there (DensityFloor plus the tail of the
+	// density estimate): negative below, above 1 above, linear beyond
+	// the lattice, so the transform stays continuous, strictly monotone
+	// and invertible.
+	//
+	// Without it the empty margins take a share of the response that
+	// depends on the model's own total metric length (the floor's share
+	// grows as the density gets more peaked), so two models of one
+	// geometry give the same colour different responses below their
+	// samples: the corresponding-pair map R_A⁻¹(R_B(x)) of package adapt
+	// sent black, the training minimum of both environments, to L* 9
+	// (shared geometry) instead of black. With it the training minima of
+	// two models on one geometry share the response 0. Off by default:
+	// it changes the tables of every model, and the codec's files.
+	AnchorSupport bool
 	// Directions, if not nil, fixes the order and orientation of the
 	// dimensions instead of the entropy ranking: a d×d matrix whose
 	// columns are reference directions (input space), matched in order to

@@ -45,7 +45,7 @@ func (f *fitter) fit() (*Model, error) {
 		return nil, err
 	}
 	f.progress("metric", 0, d)
-	m.tables = buildTables(&m.lat, u, f.n, densityRule{gamma: f.opt.Gamma, bandwidth: f.opt.Bandwidth, cond: f.opt.Conditioning, neighbours: f.opt.Neighbours, floor: f.opt.DensityFloor})
+	m.tables = buildTables(&m.lat, u, f.n, ruleOf(f.opt))
 	m.entropies = make([]float64, d)
 	for j := range m.entropies {
 		m.entropies[j] = histEntropy(column(u, f.n, d, j)) + math.Log2(f.scale)

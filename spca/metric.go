@@ -52,6 +52,14 @@ type densityRule struct {
 	neighbours float64
 	// floor, when > densityFloor, replaces it (Options.DensityFloor).
 	floor float64
+	// anchor normalises each response over the training support
+	// (Options.AnchorSupport) instead of the lattice axis.
+	anchor bool
+}
+
+// ruleOf returns the density rule of options o.
+func ruleOf(o Options) densityRule {
+	return densityRule{gamma: o.Gamma, bandwidth: o.Bandwidth, cond: o.Conditioning, neighbours: o.Neighbours, floor: o.DensityFloor, anchor: o.AnchorSupport}
 }
 
 // buildTables computes the metric tables from the unfolded training
@@ -167,10 +175,37 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 			for i := 0; i < g; i++ {
 				t[base+i] /= acc
 			}
+			if rule.anchor {
+				anchorFiber(t[base:base+g], (umin-l.lo[j])/tstep, (umax-l.lo[j])/tstep)
+			}
 		}
 		tables[j] = t
 	}
 	return tables
+}
+
+// anchorFiber maps the cumulative metric t of one fiber (table nodes)
+// affinely so that it is 0 at node position plo and 1 at phi (the lowest
+// and highest training coordinates of the axis, in table nodes), both
+// clipped to the table: the response then spans [0, 1] over the training
+// support (Options.AnchorSupport) and continues beyond it with the same
+// metric, below 0 and above 1. An affine map with a positive factor keeps
+// the table strictly increasing. A support narrower than one node (or a
+// flat stretch) leaves t as it is.
+func anchorFiber(t []float64, plo, phi float64) {
+	g := len(t)
+	at := func(p float64) float64 {
+		p = max(0, min(float64(g-1), p))
+		i := min(g-2, int(math.Floor(p)))
+		return t[i] + (p-float64(i))*(t[i+1]-t[i])
+	}
+	lo, hi := at(plo), at(phi)
+	if !(phi-plo >= 1 && hi > lo) {
+		return
+	}
+	for i := range t {
+		t[i] = (t[i] - lo) / (hi - lo)
+	}
 }
 
 // neighbourDensity writes to p the k-neighbours density estimate

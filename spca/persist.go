@@ -52,6 +52,15 @@ import (
 // the first curve, a byte 1 and the typical responses, or a byte 0. The 4×4 gamma-0 Kodak
 // codec's lattice (2^20 values, 8.4 MB in float64) takes about 1 MB
 // once the codec model file is compressed.
+// Any of these versions may carry the flag ExtendedOptions (bit 8 of the
+// version word: 258 is version 2 with it): the options then continue,
+// after Conditioning (and Neighbours from version 3), with
+// Options.DensityFloor (f64) and a byte of option bits (bit 0:
+// Options.AnchorSupport; the others 0). Both shape the metric tables,
+// which every version stores, but a model read back refits its metric
+// (RefitMetric) with them. The flag is written only for models that set
+// one of them, so every other model (the codec's) keeps its bytes; files
+// written before it read back with DensityFloor 0 and no anchor.
 // The payload holds the options, the normalisation, the ranking at the
 // origin, the lattice of curve positions, the metric tables and the drawn
 // first curve. Every count is validated against the lattice shape before
@@ -66,7 +75,10 @@ const (
 	versionTypical = 5
 	// versionSnapped stores a snapped lattice as integers.
 	versionSnapped = 6
-	maxNodes       = 1 << 26
+	// ExtendedOptions is the flag of the version word for models that
+	// store DensityFloor and AnchorSupport (see the format above).
+	ExtendedOptions = 1 << 8
+	maxNodes        = 1 << 26
 	// maxSnappedValues bounds the lattice values of the integer form
 	// (one byte each at the least, eight in memory); larger lattices are
 	// stored as float64.
@@ -234,10 +246,17 @@ func (m *Model) WriteCompactTo(w io.Writer) (int64, error) {
 	return m.write(w, versionCompact)
 }
 
+// extended reports whether the model's options need ExtendedOptions.
+func (m *Model) extended() bool { return m.opt.DensityFloor != 0 || m.opt.AnchorSupport }
+
 func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	e := &encoder{w: w, h: crc32.New(checksum.Table)}
 	e.write([]byte(ModelMagic))
-	e.u32(version)
+	if m.extended() {
+		e.u32(version | ExtendedOptions)
+	} else {
+		e.u32(version)
+	}
 	d := m.d
 	e.u32(uint32(d))
 	o := m.opt
@@ -256,6 +275,10 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	e.f64(o.Conditioning)
 	if version >= 3 {
 		e.f64(o.Neighbours)
+	}
+	if m.extended() {
+		e.f64(o.DensityFloor)
+		e.write([]byte{b2u8(o.AnchorSupport)})
 	}
 	for _, v := range [][]float64{m.mean, m.origin, m.frame0, m.entropies, m.c} {
 		for _, x := range v {
@@ -791,8 +814,10 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 		return nil, &FormatError{"not an SPCA model (bad magic number)"}
 	}
 	version := dc.u32()
+	extended := version&ExtendedOptions != 0
+	version &^= ExtendedOptions
 	if dc.err == nil && (version < 1 || version > modelVersion) {
-		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads 1 to %d)", version, modelVersion)}
+		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads 1 to %d, with or without flag %d)", version, modelVersion, ExtendedOptions)}
 	}
 	m := &Model{}
 	d := int(dc.u32())
@@ -828,6 +853,14 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	}
 	if version >= 3 {
 		o.Neighbours = dc.f64()
+	}
+	if extended {
+		o.DensityFloor = dc.f64()
+		var bits [1]byte
+		if dc.read(bits[:]); dc.err == nil && bits[0] > 1 {
+			dc.fail("option bits %#x", bits[0])
+		}
+		o.AnchorSupport = bits[0] == 1
 	}
 	m.mean = dc.vec(d)
 	m.origin = dc.vec(d)

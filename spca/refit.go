@@ -11,9 +11,10 @@ import (
 // directions and lattice of principal curves — and its metric (the
 // PDF-tuned responses along the curves) estimated again from the rows of
 // data with m's density options (Options: Gamma, Bandwidth,
-// Conditioning, Neighbours, DensityFloor). m is unchanged. Model files do
-// not store DensityFloor: a model read back refits with spca's own floor,
-// not the one it was fitted with; refit the model Fit returned.
+// Conditioning, Neighbours, DensityFloor, AnchorSupport). m is unchanged.
+// Model files store DensityFloor and AnchorSupport (ExtendedOptions), so
+// a model read back refits as the one Fit returned; files written before
+// they were stored read back with spca's own floor and no anchor.
 //
 // Two models that share a geometry differ only in the distributions
 // their metrics equalise: a sample distributed like m's training data
@@ -48,7 +49,7 @@ func (m *Model) RefitMetric(data mat.Matrix) (*Model, error) {
 	// Own copy of the positions: SnapLattice rounds them in place.
 	cp.lat.x = append([]float64(nil), m.lat.x...)
 	o := m.opt
-	cp.tables = buildTables(&m.lat, u, n, densityRule{gamma: o.Gamma, bandwidth: o.Bandwidth, cond: o.Conditioning, neighbours: o.Neighbours, floor: o.DensityFloor})
+	cp.tables = buildTables(&m.lat, u, n, ruleOf(o))
 	cp.tabRes = nil
 	cp.typical = nil
 	cp.entropies = make([]float64, d)

@@ -358,6 +358,16 @@ func FuzzRead(f *testing.F) {
 	if _, err := spca.Read(bytes.NewReader(checksum.Refresh(bad))); err == nil {
 		f.Error("a model with Neighbours 1.5 was read")
 	}
+	// Version 2 with ExtendedOptions (DensityFloor, AnchorSupport).
+	oe := withGamma(1)
+	oe.Resolution = 2048
+	oe.DensityFloor = 0.05
+	oe.AnchorSupport = true
+	if me, err := spca.Fit(s.X, oe); err == nil {
+		b.Reset()
+		me.WriteTo(&b)
+		f.Add(bytes.Clone(b.Bytes()))
+	}
 	f.Add([]byte("SPCAmodl"))
 	f.Add([]byte("SPCAmodl\x01\x00\x00\x00\xff\xff\xff\xff"))
 	f.Add([]byte{})
