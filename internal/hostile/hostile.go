@@ -35,6 +35,11 @@ func Check(t testing.TB, name string, n int, f func()) {
 	}
 }
 
+// extendedOptions is spca.ExtendedOptions, the flag of the version word
+// for files that store DensityFloor and AnchorSupport after Neighbours
+// (9 bytes).
+const extendedOptions = 1 << 8
+
 // SPCALattice returns the start of the SPCA model file model (as
 // spca.Model.WriteTo writes it) with its lattice changed to declare
 // 2^26 nodes — the most the format allows — and the node array's count
@@ -55,11 +60,16 @@ func SPCALattice(model []byte) ([]byte, error) {
 	}
 	off += 8 + 8*int(le.Uint64(model[off:])) // origin point
 	off += 8 + 4 + 8 + 8 + 8 + 8             // tol, maxiter, seed, resolution, maxref, bandwidth
+	ext := version&extendedOptions != 0
+	version &^= extendedOptions
 	if version >= 2 {
 		off += 8
 	}
 	if version >= 3 {
 		off += 8
+	}
+	if ext {
+		off += 9 // DensityFloor, option bits
 	}
 	off += 8*(4*d+d*d) + 3*8 // mean, origin, frame, entropies, c; scale, dmax, tolN
 	end := off + 8*d + 16*d  // g, zero, lo and step
@@ -148,6 +158,8 @@ func spcaIntModel(model []byte, size int, flat bool) ([]byte, error) {
 	}
 	off += 8 + 8*int(le.Uint64(model[off:]))
 	off += 8 + 4 + 8 + 8 + 8 + 8
+	ext := version & extendedOptions
+	version &^= extendedOptions
 	if version >= 2 {
 		off += 8
 	}
@@ -158,7 +170,11 @@ func spcaIntModel(model []byte, size int, flat bool) ([]byte, error) {
 	} else { // version 6 has the Neighbours option: 0
 		out = append(append(out, model[:off]...), make([]byte, 8)...)
 	}
-	le.PutUint32(out[8:], 6)
+	if ext != 0 {
+		out = append(out, model[off:off+9]...) // DensityFloor, option bits
+		off += 9
+	}
+	le.PutUint32(out[8:], 6|ext)
 	stats := 8*(4*d+d*d) + 3*8
 	if off+stats+24*d > len(model) {
 		return nil, fmt.Errorf("too short")
