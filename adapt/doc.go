@@ -97,7 +97,8 @@
 // tails of its colours, where A's lattice is sheared: ResponseBand), and
 // near black (DarkLuminance), into
 // Anchor, the least-squares linear fit of the SPCA map on B's training
-// colours. Outside the support the lattice of B folds (curves drawn from
+// colours, weighted by the response-end fade (colours whose responses
+// leave [0, 1], where the bare map clamps, do not count). Outside the support the lattice of B folds (curves drawn from
 // neighbouring starts cross), so the forward transform switches between
 // solutions and the bare map jumps; the blend keeps the map continuous,
 // takes black to black, and extrapolates linearly instead of clamping.

@@ -3,11 +3,13 @@ package adapt
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"testing"
 
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/testimages"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestGains checks that the gray-world gains are estimated from the
@@ -100,5 +102,48 @@ func TestGains(t *testing.T) {
 	op := *om.(*SPCAMap)
 	if op.Gains != [3]float64{1, 1, 1} {
 		t.Errorf("version-2 mapper gains %v", op.Gains)
+	}
+}
+
+// TestFitAnchorWeights checks that the anchor follows the map only where
+// its weight (edgeWeight) is positive: colours the map clamps (weight 0)
+// must not pull the von Kries gains down.
+func TestFitAnchorWeights(t *testing.T) {
+	x := mat.NewDense(200, 3, nil)
+	for i := range 200 {
+		v := 0.01 + float64(i)/200
+		x.SetRow(i, []float64{v, 0.9 * v, 0.5 * v})
+	}
+	gains := [3]float64{1.5, 2, 4}
+	// The brightest fifth is clamped to the top of the lattice, as the
+	// SPCA map does where B's first response leaves [0, 1].
+	clamped := func(dst []colorspace.LMS, w []float64, src []colorspace.LMS) error {
+		for i, c := range src {
+			f := 1.0
+			w[i] = 1
+			if c[0] > 0.8 {
+				f, w[i] = 0.8/c[0], 0
+			}
+			for k := range 3 {
+				dst[i][k] = f * gains[k] * c[k]
+			}
+		}
+		return nil
+	}
+	d, err := fitAnchor(x, clamped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 3 {
+		if got := d[4*k]; math.Abs(got-gains[k]) > 1e-9 {
+			t.Errorf("cone %d: anchor gain %.4f, want %.4f (the map's gain where it is not clamped)", k+1, got, gains[k])
+		}
+	}
+	never := func(dst []colorspace.LMS, w []float64, src []colorspace.LMS) error {
+		clear(w)
+		return nil
+	}
+	if _, err := fitAnchor(x, never); err == nil {
+		t.Error("no colour with a positive weight: want an error")
 	}
 }

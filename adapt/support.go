@@ -421,12 +421,17 @@ func (s *Support) Coverage() float64 {
 
 // fitAnchor returns the diagonal map D (a von Kries scaling of each
 // cone, no offset: black stays black) that fits f, the SPCA map without
-// the blend, best in least squares over at most anchorSamples rows of x
-// (evenly spaced): d_k = Σ y_k x_k / Σ x_k². A full 3×3 fit follows the
-// SPCA map a little more closely on the support but sends some colours
-// beyond it to negative luminance; positive cone gains keep every
-// colour's luminance positive and growing along rays from black.
-func fitAnchor(x mat.Matrix, f func(dst, src []colorspace.LMS) error) (colorspace.Mat3, error) {
+// the blend, best in weighted least squares over at most anchorSamples
+// rows of x (evenly spaced): d_k = Σ w y_k x_k / Σ w x_k², with f's
+// weights w (edgeWeight: 0 where a response leaves [0, 1] and the map
+// clamps it). A full 3×3 fit follows the SPCA map a little more closely on
+// the support but sends some colours beyond it to negative luminance;
+// positive cone gains keep every colour's luminance positive and growing
+// along rays from black. Unweighted, the fit followed the clamped map of
+// the brightest colours (R_B's first response above 1 for 7 % of the
+// Kodak-relit training colours): the anchor came out 15 % darker than the
+// gains and the map darkened every colour it blends towards it.
+func fitAnchor(x mat.Matrix, f func(dst []colorspace.LMS, w []float64, src []colorspace.LMS) error) (colorspace.Mat3, error) {
 	n, _ := x.Dims()
 	step := max(1, n/anchorSamples)
 	var src []colorspace.LMS
@@ -434,20 +439,21 @@ func fitAnchor(x mat.Matrix, f func(dst, src []colorspace.LMS) error) (colorspac
 		src = append(src, colorspace.LMS{x.At(i, 0), x.At(i, 1), x.At(i, 2)})
 	}
 	dst := make([]colorspace.LMS, len(src))
-	if err := f(dst, src); err != nil {
+	w := make([]float64, len(src))
+	if err := f(dst, w, src); err != nil {
 		return colorspace.Mat3{}, err
 	}
 	var xx, yx [3]float64
 	for i, s := range src {
 		for k := range 3 {
-			xx[k] += s[k] * s[k]
-			yx[k] += dst[i][k] * s[k]
+			xx[k] += w[i] * s[k] * s[k]
+			yx[k] += w[i] * dst[i][k] * s[k]
 		}
 	}
 	var d [3]float64
 	for k := range 3 {
 		if !(xx[k] > 0) || !(yx[k] > 0) {
-			return colorspace.Mat3{}, fmt.Errorf("adapt: cannot fit the linear anchor: cone %d of B's training colours is never positive", k+1)
+			return colorspace.Mat3{}, fmt.Errorf("adapt: cannot fit the linear anchor: cone %d of B's training colours is never positive inside B's responses", k+1)
 		}
 		d[k] = yx[k] / xx[k]
 	}

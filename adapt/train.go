@@ -284,7 +284,10 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	m.ChromaticitiesA, m.ChromaticitiesB = Chromaticities(a), Chromaticities(b)
 	m.Ceiling = maxLuminance(a)
 	bare := &SPCAMap{A: ma, B: mb, Gains: gains}
-	if m.Anchor, err = fitAnchor(b, bare.MapLMS); err != nil {
+	if m.Anchor, err = fitAnchor(b, func(dst []colorspace.LMS, w []float64, src []colorspace.LMS) error {
+		_, err := bare.bareResidual(dst, nil, w, src)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	if m.WhiteA == (colorspace.XYZ{}) {
