@@ -161,6 +161,9 @@ type Channel struct {
 	restFind  []cellFinder
 	levelOnce sync.Once
 	levelInv  *spca.LevelInverse // see levelInverse
+	cellsMu   sync.Mutex
+	cells     []*cellCache // see takeCellCache
+	cellsUsed atomic.Bool  // whether refineNearest filled cells (see cellRows)
 }
 
 // maxLeading caps the coefficients coded through SPCA: the lattice has

@@ -58,19 +58,38 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 		}
 		return lambda * r
 	}
+	// Cells are numbered for the cache (cellCache) where they fit in 64
+	// bits; else every inverse is computed.
+	strides := c.cellStrides()
+	c.cellsUsed.Store(true)
 	blocks := (n + nearestBlock - 1) / nearestBlock
 	parallel.For(blocks, func(b int) {
 		s := c.SPCA.NewMetricScratch()
 		cell := make([]int, k)
 		try := make([]int, k)
-		rec := make([]float64, k)
+		buf := make([]float64, k)
+		var cache *cellCache
+		if strides != nil {
+			cache = c.takeCellCache()
+			defer c.putCellCache(cache)
+		}
+		invert := func(cell []int) []float64 {
+			if cache == nil {
+				li.Invert(buf, cell, s)
+				return buf
+			}
+			var key uint64
+			for j, v := range cell {
+				key += uint64(v) * strides[j]
+			}
+			return cache.invert(li, cell, key, s)
+		}
 		for i := b * nearestBlock; i < min(n, (b+1)*nearestBlock); i++ {
 			x := y.RawRowView(i)[:k]
 			for j := range cell {
 				cell[j] = int(idx[i*dims+j])
 			}
-			li.Invert(rec, cell, s)
-			best := dist2(rec, x) + cost(cell)
+			best := dist2(invert(cell), x) + cost(cell)
 			for move := 0; move < maxRefine; move++ {
 				bj, bv := -1, 0
 				for j := 0; j < k; j++ {
@@ -81,8 +100,7 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 						}
 						copy(try, cell)
 						try[j] = v
-						li.Invert(rec, try, s)
-						if e := dist2(rec, x) + cost(try); e < best {
+						if e := dist2(invert(try), x) + cost(try); e < best {
 							best, bj, bv = e, j, v
 						}
 					}
