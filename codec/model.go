@@ -713,6 +713,10 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.leadFind, c.restFind = nil, nil
 	c.levelOnce = sync.Once{}
 	c.levelInv = nil
+	c.cellsMu.Lock()
+	c.cells = nil
+	c.cellsMu.Unlock()
+	c.cellsUsed.Store(false)
 	return c.prepare()
 }
 
