@@ -87,8 +87,11 @@ func runSynthPhotos(c *cli.Context) error {
 	if !quiet(c) {
 		wb, wt := testimages.PhotoWhitesWith(exposure, up)
 		method := "Mallett-Yuksel 2019 spectra"
-		if up == testimages.Smits1999 {
+		switch up {
+		case testimages.Smits1999:
 			method = "Smits 1999 spectra; A = the spectra under D65"
+		case testimages.JakobHanika2019:
+			method = "Jakob-Hanika 2019 spectra; A = the spectra under D65"
 		}
 		fmt.Fprintf(c.App.ErrWriter, "synth photos: %s relit with illuminant A (%s), exposure %g, in %s -> %s/a, %s/b, %s/%s\n"+
 			"whites for --white-a/--white-b: B %.5f,%.5f,%.5f; truth %.5f,%.5f,%.5f\n",

@@ -83,21 +83,24 @@ func TestSynthPhotos(t *testing.T) {
 		}
 	}
 	// Smits's upsampling: A is the spectra under D65 (white stays white).
-	smits := filepath.Join(dir, "smits")
-	_, stderr = mustRun(t, "synth", "photos", "--images", src, "--upsampling", "smits1999", "--out", smits)
-	if !strings.Contains(stderr, "Smits 1999") {
-		t.Errorf("stderr: %s", stderr)
-	}
-	for _, sub := range []string{"a", "b", truthDir} {
-		got, err := patches.Load(filepath.Join(smits, sub, "p1.png"))
-		if err != nil {
-			t.Fatal(err)
+	// So is Jakob-Hanika's.
+	for _, up := range []struct{ flag, name string }{{"smits1999", "Smits 1999"}, {"jakob2019", "Jakob-Hanika 2019"}} {
+		spectral := filepath.Join(dir, up.flag)
+		_, stderr = mustRun(t, "synth", "photos", "--images", src, "--upsampling", up.flag, "--out", spectral)
+		if !strings.Contains(stderr, up.name) {
+			t.Errorf("stderr: %s", stderr)
 		}
-		if r, g, b, _ := got.At(0, 0).RGBA(); sub != "b" && (r < 0xff00 || g < 0xff00 || b < 0xff00) {
-			t.Errorf("smits1999 %s: white is %d %d %d", sub, r, g, b)
+		for _, sub := range []string{"a", "b", truthDir} {
+			got, err := patches.Load(filepath.Join(spectral, sub, "p1.png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, g, b, _ := got.At(0, 0).RGBA(); sub != "b" && (r < 0xff00 || g < 0xff00 || b < 0xff00) {
+				t.Errorf("%s %s: white is %d %d %d", up.flag, sub, r, g, b)
+			}
 		}
 	}
-	wantError(t, []string{"synth", "photos", "--images", src, "--upsampling", "jakob2019", "--out", out}, "unknown spectral upsampling")
+	wantError(t, []string{"synth", "photos", "--images", src, "--upsampling", "jakob2020", "--out", out}, "unknown spectral upsampling")
 	wantError(t, []string{"synth", "scenes", "--upsampling", "smits1999", "--out", out}, "applies to synth photos only")
 	wantError(t, []string{"synth", "photos", "--out", out}, "--images is required")
 	wantError(t, []string{"synth", "photos", "--images", src, "--exposure", "0", "--out", out}, "--exposure 0")

@@ -19,7 +19,7 @@ func synthCommand() *cli.Command {
 		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", labelled (last column the class): " + strings.Join(testimages.ClassSets(), ", ") + ", or scenes or photos (image pairs)",
 		UsageText: "spca synth NAME [--n 1000] [--seed 1] [--out data.csv] [--latent]\n" +
 			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] [--truth] --out DIR\n" +
-			"spca synth photos --images DIR [--exposure 1] [--upsampling mallett2019|smits1999] --out DIR\n\n" +
+			"spca synth photos --images DIR [--exposure 1] [--upsampling mallett2019|smits1999|jakob2019] --out DIR\n\n" +
 			"scenes writes spectral scenes rendered under D65 (DIR/a/NAME.png) and under illuminant A " +
 			"with lower light and more shadow (DIR/b/NAME.png), as 16-bit sRGB PNG with pixel correspondence; " +
 			"--truth adds the colour-only truth DIR/b_d65/NAME.png (B's geometry and exposure, lit by D65).\n" +
@@ -36,7 +36,7 @@ func synthCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagTruth, Usage: "scenes: also write the colour-only truth (B's geometry, D65) to DIR/" + truthDir},
 			&cli.StringFlag{Name: flagImages, Usage: "photos: the photographs, a `DIR` or one FILE"},
 			&cli.Float64Flag{Name: flagExposure, Value: 1, Usage: "photos: exposure of B, the linear red value of white under illuminant A (0.5: one stop darker)"},
-			&cli.StringFlag{Name: flagUpsampling, Value: testimages.MallettYuksel2019.String(), Usage: "photos: spectral upsampling of the photos' colours: mallett2019 (Mallett & Yuksel 2019, three basis spectra: B is a 3x3 matrix of A; A is the photo) or smits1999 (Smits 1999, seven spectra, piecewise linear: B is not one matrix of A; A is the spectra under D65)"},
+			&cli.StringFlag{Name: flagUpsampling, Value: testimages.MallettYuksel2019.String(), Usage: "photos: spectral upsampling of the photos' colours: mallett2019 (Mallett & Yuksel 2019, three basis spectra: B is a 3x3 matrix of A; A is the photo) smits1999 (Smits 1999, seven spectra, piecewise linear: B is not one matrix of A; A is the spectra under D65) or jakob2019 (Jakob & Hanika 2019, a sigmoid of a quadratic fitted per colour: smooth, non-linear; A is the spectra under D65)"},
 		},
 		Action: runSynth,
 	}
