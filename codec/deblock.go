@@ -101,26 +101,28 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 }
 
 // deblockErrorsByEdge fills errs[1:] as deblockErrorsGray does (errs[0]
-// holds the unfiltered error), visiting each edge about once instead of
-// once per strength, and reports whether it could: it needs patches of 4
+// holds the unfiltered error), in two passes over the image instead of
+// one per strength, and reports whether it could: it needs patches of 4
 // pixels or more and moves no edge clips (deblockParams's thresholds).
 // Then the edges across one direction touch disjoint pixels, and an edge
-// that passes moves its pixels by amounts that depend on the pixels only:
-// a vertical edge reads the reconstruction, so it is either off or moves
-// its pixels the same way at every strength from the first that passes
-// it (its kmin) on. A horizontal edge reads pixels some vertical edges
-// set, and is evaluated again only when one of those switches on. The
-// error at a strength is that of the vertically filtered image plus the
-// changes of the horizontal edges on at that strength, in integers.
+// that passes moves its pixels by amounts that depend on the pixels only.
+// A vertical edge reads the reconstruction, so from the first strength
+// that passes it (its kmin) on, it sets the same pixels. A horizontal
+// edge reads four pixels in one column, each set or not by one vertical
+// edge: over the strengths its pixels take at most five states, between
+// the kmins of those vertical edges, and in each state it is on from its
+// own kmin. Every edge adds its change of the squared error to the
+// strengths it is on at (a difference array), in integers.
 func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int, step float64) bool {
 	if n < 4 {
 		return false
 	}
+	const never = maxDeblock + 1
 	// kA[d], kB[d]: the first strength whose ceiling of alpha (beta)
-	// exceeds d, maxDeblock+1 if none.
+	// exceeds d, never if none.
 	var kA, kB [256]uint8
 	for d := range kA {
-		kA[d], kB[d] = maxDeblock+1, maxDeblock+1
+		kA[d], kB[d] = never, never
 	}
 	for k := maxDeblock; k >= 1; k-- {
 		th := newDeblockThresholds(deblockParams(k, step, n))
@@ -138,12 +140,11 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 		}
 	}
 	kmin := func(p1, p0, q0, q1 int) int {
-		return int(max(kA[min(abs(q0-p0), 255)], kB[min(abs(p1-p0), 255)], kB[min(abs(q1-q0), 255)]))
+		return int(max(kA[abs(q0-p0)], kB[abs(p1-p0)], kB[abs(q1-q0)]))
 	}
 	// moved returns the pixels of an edge that passes and the change of
-	// their squared error.
-	moved := func(pix []uint8, i, step int) (np1, np0, nq0, nq1 uint8, delta int64) {
-		p1, p0, q0, q1 := int(pix[i-2*step]), int(pix[i-step]), int(pix[i]), int(pix[i+step])
+	// their squared error against o1 o0 | oq0 oq1.
+	moved := func(p1, p0, q0, q1 int, o1, o0, oq0, oq1 int16) (np1, np0, nq0, nq1 uint8, delta int64) {
 		d8 := 4*(q0-p0) + p1 - q1
 		np1, np0 = roundSixteenths(16*p1+d8), roundEighths(8*p0+d8)
 		nq0, nq1 = roundEighths(8*q0-d8), roundSixteenths(16*q1-d8)
@@ -151,79 +152,66 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 			a, b := int64(v)-int64(o), int64(old)-int64(o)
 			return a*a - b*b
 		}
-		delta = change(p1, np1, orig[i-2*step]) + change(p0, np0, orig[i-step]) +
-			change(q0, nq0, orig[i]) + change(q1, nq1, orig[i+step])
+		delta = change(p1, np1, o1) + change(p0, np0, o0) + change(q0, nq0, oq0) + change(q1, nq1, oq1)
 		return
 	}
-	// Vertical edges by the strength that switches them on.
-	var vOn [maxDeblock + 1][]int32
+	var diff [never + 1]int64 // diff[k]: change of the error from strength k on
+	// Vertical edges: von holds every pixel as its vertical edge sets it,
+	// kpix that edge's kmin (never: no edge sets the pixel).
+	von := bytes.Clone(rec)
+	kpix := make([]uint8, len(rec))
+	for i := range kpix {
+		kpix[i] = never
+	}
 	for y := 0; y < h; y++ {
 		for x := n; x+1 < w; x += n {
 			i := y*w + x
-			if k := kmin(int(rec[i-2]), int(rec[i-1]), int(rec[i]), int(rec[i+1])); k <= maxDeblock {
-				vOn[k] = append(vOn[k], int32(i))
-			}
-		}
-	}
-	// Horizontal edge e = b·w + x across row (b+1)·n, column x.
-	bands := 0
-	for y := n; y+1 < h; y += n {
-		bands++
-	}
-	hk := make([]uint8, bands*w)    // its kmin on the current pixels
-	hd := make([]int64, bands*w)    // its change of the error when on
-	on := make([]bool, bands*w)     // whether it is counted
-	var hOn [maxDeblock + 1][]int32 // by kmin (entries go stale: checked)
-	pix := bytes.Clone(rec)
-	var hsum int64
-	// evaluate sets edge e's kmin and change on pix, counting it from
-	// strength k on.
-	evaluate := func(e, k int) {
-		i := (e/w+1)*n*w + e%w
-		hk[e] = uint8(kmin(int(pix[i-2*w]), int(pix[i-w]), int(pix[i]), int(pix[i+w])))
-		if int(hk[e]) > maxDeblock {
-			return
-		}
-		_, _, _, _, hd[e] = moved(pix, i, w)
-		if int(hk[e]) <= k {
-			on[e] = true
-			hsum += hd[e]
-			return
-		}
-		hOn[hk[e]] = append(hOn[hk[e]], int32(e))
-	}
-	for e := range hk {
-		evaluate(e, 0)
-	}
-	sseV := int64(errs[0])
-	for k := 1; k <= maxDeblock; k++ {
-		for _, v := range vOn[k] {
-			i := int(v)
-			np1, np0, nq0, nq1, delta := moved(pix, i, 1)
-			pix[i-2], pix[i-1], pix[i], pix[i+1] = np1, np0, nq0, nq1
-			sseV += delta
-			// The horizontal edge whose pixels include row y, in the
-			// four columns this edge set.
-			y := i / w
-			yh := (y + 2) / n * n
-			if yh < n || yh+1 >= h || y > yh+1 {
+			p1, p0, q0, q1 := int(rec[i-2]), int(rec[i-1]), int(rec[i]), int(rec[i+1])
+			k := kmin(p1, p0, q0, q1)
+			if k > maxDeblock {
 				continue
 			}
-			for e := (yh/n-1)*w + i%w - 2; e <= (yh/n-1)*w+i%w+1; e++ {
-				if on[e] {
-					on[e] = false
-					hsum -= hd[e]
+			np1, np0, nq0, nq1, delta := moved(p1, p0, q0, q1, orig[i-2], orig[i-1], orig[i], orig[i+1])
+			diff[k] += delta
+			von[i-2], von[i-1], von[i], von[i+1] = np1, np0, nq0, nq1
+			kpix[i-2], kpix[i-1], kpix[i], kpix[i+1] = uint8(k), uint8(k), uint8(k), uint8(k)
+		}
+	}
+	// Horizontal edges, state by state.
+	for y := n; y+1 < h; y += n {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			at := [4]int{i - 2*w, i - w, i, i + w}
+			var ks [4]uint8
+			for r, a := range at {
+				ks[r] = kpix[a]
+			}
+			for ka := 1; ka <= maxDeblock; {
+				// The state from ka on: the pixels of the vertical edges
+				// on at ka; it lasts to the next kmin among the others.
+				kb := never
+				var px [4]int
+				for r, a := range at {
+					if ks[r] <= uint8(ka) {
+						px[r] = int(von[a])
+					} else {
+						px[r] = int(rec[a])
+						kb = min(kb, int(ks[r]))
+					}
 				}
-				evaluate(e, k)
+				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
+					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], orig[at[0]], orig[at[1]], orig[at[2]], orig[at[3]])
+					diff[kh] += delta
+					diff[kb] -= delta
+				}
+				ka = kb
 			}
 		}
-		for _, e := range hOn[k] {
-			if !on[e] && int(hk[e]) == k {
-				on[e] = true
-				hsum += hd[e]
-			}
-		}
-		errs[k] = float64(sseV + hsum)
+	}
+	sse := int64(errs[0])
+	for k := 1; k <= maxDeblock; k++ {
+		sse += diff[k]
+		errs[k] = float64(sse)
 	}
 	return true
 }
