@@ -8,7 +8,6 @@ import (
 
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/checksum"
-	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -17,13 +16,7 @@ import (
 // holds the exact map at its nodes), that they change the map, and that a
 // version-2 model file (no gains) reads with gains 1.
 func TestGains(t *testing.T) {
-	a, b := testimages.SceneSet(40, 32, 24, 5)
-	o := testOptions()
-	o.Samples = 3000
-	m, err := Train(a, b, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testModel(t)
 	for k := range 3 {
 		want := m.StatsA.Mean[k] / m.StatsB.Mean[k]
 		if g := m.Gains[k]; g != want || g == 1 {

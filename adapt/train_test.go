@@ -26,6 +26,9 @@ func TestDirectionsAgree(t *testing.T) {
 		o := testOptions()
 		o.SPCA.K = 0.85
 		o.Samples = 10000
+		// The directions are fixed before the lattice is drawn: a coarse
+		// lattice (1/64 of the nodes) and no LUT give the same ones.
+		o.SPCA.Resolution, o.NoLUT = 1<<12, true
 		m, err := Train(a, b, &o)
 		if err != nil {
 			t.Fatal(err)
