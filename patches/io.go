@@ -21,6 +21,7 @@ import (
 	_ "golang.org/x/image/webp" // register the WebP decoder
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/netpbm" // register the PGM/PPM decoder
 )
 
 // DefaultMaxPixels is the largest image, in pixels, that Load and Decode
@@ -76,7 +77,7 @@ func Load(path string, opts ...LoadOption) (image.Image, error) {
 }
 
 // Decode decodes an image in any of the formats PNG, JPEG, GIF (first
-// frame), TIFF, BMP and WebP, at 8 or 16 bits per sample. The result keeps
+// frame), TIFF, BMP, WebP and binary PGM/PPM, at 8 or 16 bits per sample. The result keeps
 // the decoder's type, so 16-bit images stay *image.Gray16, *image.RGBA64 or
 // *image.NRGBA64.
 //
@@ -217,8 +218,10 @@ func PNGCompression(level png.CompressionLevel) SaveOption {
 	return func(c *saveConfig) { c.pngLevel = level }
 }
 
-// Save writes img to path as PNG, or as TIFF (Deflate-compressed) if the
-// extension is .tif or .tiff; other extensions are an error. 16-bit images
+// Save writes img to path as PNG, as TIFF (Deflate-compressed) if the
+// extension is .tif or .tiff, or as a binary greymap or pixmap (PGM for
+// *image.Gray and *image.Gray16, PPM otherwise; uncompressed, as djpeg
+// writes them) if it is .pgm, .ppm or .pnm; other extensions are an error. 16-bit images
 // (*image.Gray16, *image.RGBA64, *image.NRGBA64) are written with 16 bits
 // per sample, *image.Gray as 8-bit grey, and other images as 8-bit RGB(A).
 //
@@ -239,8 +242,10 @@ func Save(path string, img image.Image, opts ...SaveOption) error {
 		enc = func(w io.Writer) error {
 			return tiff.Encode(w, img, &tiff.Options{Compression: tiff.Deflate})
 		}
+	case ".pgm", ".ppm", ".pnm":
+		enc = func(w io.Writer) error { return netpbm.Encode(w, img) }
 	default:
-		return fmt.Errorf("patches: save %s: unsupported extension %q (want .png, .tif or .tiff)", path, ext)
+		return fmt.Errorf("patches: save %s: unsupported extension %q (want .png, .tif, .tiff, .pgm, .ppm or .pnm)", path, ext)
 	}
 	if err := atomicfile.Write(path, enc); err != nil {
 		return fmt.Errorf("patches: save: %w", err)

@@ -286,3 +286,37 @@ func TestLoadSharedTestdata(t *testing.T) {
 		t.Error("kodim01: FromYCbCr(YCbCr) is not the image")
 	}
 }
+
+// TestSaveLoadNetpbm: .pgm and .ppm files are written by Save and read
+// back by Load with the same pixels.
+func TestSaveLoadNetpbm(t *testing.T) {
+	dir := t.TempDir()
+	g := image.NewGray(image.Rect(0, 0, 4, 3))
+	c := image.NewRGBA(image.Rect(0, 0, 4, 3))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i * 21)
+	}
+	for i := range c.Pix {
+		c.Pix[i] = uint8(i * 5)
+		if i%4 == 3 {
+			c.Pix[i] = 255
+		}
+	}
+	for name, img := range map[string]image.Image{"g.pgm": g, "c.ppm": c} {
+		path := filepath.Join(dir, name)
+		if err := Save(path, img); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for y := 0; y < 3; y++ {
+			for x := 0; x < 4; x++ {
+				if back.At(x, y) != img.At(x, y) {
+					t.Fatalf("%s: pixel (%d,%d) %v, want %v", name, x, y, back.At(x, y), img.At(x, y))
+				}
+			}
+		}
+	}
+}

@@ -23,10 +23,10 @@ import (
 )
 
 // imageExts are the extensions of the image files taken from a directory.
-var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp"}
+var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp", ".pgm", ".ppm", ".pnm"}
 
 // imageFormats names the image formats read, for error messages.
-const imageFormats = "PNG, JPEG, GIF, TIFF, BMP or WebP"
+const imageFormats = "PNG, JPEG, GIF, TIFF, BMP, WebP or binary PGM/PPM"
 
 // batchNote is the help text on how encode and decode handle -o and
 // failures.
@@ -383,13 +383,15 @@ func encodeCommand() *cli.Command {
 func decodeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "decode",
-		Usage: "decode .spc files into PNG or TIFF images with their codec model",
+		Usage: "decode .spc files into PNG, TIFF or PGM/PPM images with their codec model",
 		UsageText: "spca decode --model codec.model -o OUT in.spc [in2.spc ...]\n\n" +
-			"Writes PNG, or TIFF if -o names one file ending in .tif or .tiff. " +
+			"Writes PNG, or TIFF if -o names one file ending in .tif or .tiff, or an uncompressed " +
+			"binary PGM (grey) or PPM (colour) if it ends in .pgm, .ppm or .pnm, as djpeg writes: " +
+			"the cheapest to write. " +
 			fmt.Sprintf(batchNote, ".png"),
 		Flags: []cli.Flag{
 			codecModelFlag(),
-			outFlag("output `FILE` (.png, .tif) for one input, DIR for several"),
+			outFlag("output `FILE` (.png, .tif, .pgm) for one input, DIR for several"),
 		},
 		Action: runDecode,
 	}
@@ -598,9 +600,9 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 	case len(inputs) == 1 && !outIsDir:
 		if ext == ".png" {
 			switch e := strings.ToLower(filepath.Ext(out)); e {
-			case ".png", ".tif", ".tiff":
+			case ".png", ".tif", ".tiff", ".pgm", ".ppm", ".pnm":
 			default:
-				return nil, "", fail("%s: -%s %s: unsupported extension %q (want .png, .tif or .tiff)", name, flagO, out, e)
+				return nil, "", fail("%s: -%s %s: unsupported extension %q (want .png, .tif, .tiff, .pgm, .ppm or .pnm)", name, flagO, out, e)
 			}
 		}
 		if _, err := os.Stat(filepath.Dir(out)); err != nil {

@@ -21,6 +21,9 @@ import (
 // directory of PNGs; by default ../shared/testdata/heldout from the
 // repository root: kodim13-24, coded in grey) and cjpeg and djpeg on PATH;
 // it skips otherwise. Run it once: -bench ProcessCPU -benchtime 1x.
+//
+// The -pgm metrics time spca on the files cjpeg reads and djpeg writes
+// (encode from the PGM, decode to a PGM), the others on PNG in and out.
 func BenchmarkProcessCPU(b *testing.B) {
 	model := os.Getenv("SPCA_BENCH_MODEL")
 	if model == "" {
@@ -62,11 +65,13 @@ func BenchmarkProcessCPU(b *testing.B) {
 	}
 	n := float64(len(greys))
 	for i := 0; i < b.N; i++ {
-		var encOne, decOne, cj, dj time.Duration
+		var encOne, decOne, encPGM, decPGM, cj, dj time.Duration
 		for j, g := range greys {
 			spc := g[:len(g)-4] + ".spc"
 			encOne += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc, g)
 			decOne += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".png", spc)
+			encPGM += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc+"2", pgms[j])
+			decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".pgm", spc)
 			jpg := pgms[j][:len(pgms[j])-4] + ".jpg"
 			cj += cpuOf(b, "cjpeg", "-optimize", "-quality", "75", "-outfile", jpg, pgms[j])
 			dj += cpuOf(b, "djpeg", "-outfile", jpg+".pgm", jpg)
@@ -79,12 +84,16 @@ func BenchmarkProcessCPU(b *testing.B) {
 		ms := func(d time.Duration) float64 { return d.Seconds() * 1000 / n }
 		b.ReportMetric(ms(encOne), "enc-ms/img")
 		b.ReportMetric(ms(decOne), "dec-ms/img")
+		b.ReportMetric(ms(encPGM), "enc-pgm-ms/img")
+		b.ReportMetric(ms(decPGM), "dec-pgm-ms/img")
 		b.ReportMetric(ms(encAll), "enc-batch-ms/img")
 		b.ReportMetric(ms(decAll), "dec-batch-ms/img")
 		b.ReportMetric(ms(cj), "cjpeg-ms/img")
 		b.ReportMetric(ms(dj), "djpeg-ms/img")
 		b.ReportMetric(encOne.Seconds()/cj.Seconds(), "enc-x-cjpeg")
 		b.ReportMetric(decOne.Seconds()/dj.Seconds(), "dec-x-djpeg")
+		b.ReportMetric(encPGM.Seconds()/cj.Seconds(), "enc-pgm-x-cjpeg")
+		b.ReportMetric(decPGM.Seconds()/dj.Seconds(), "dec-pgm-x-djpeg")
 		b.ReportMetric(encAll.Seconds()/cj.Seconds(), "enc-batch-x-cjpeg")
 		b.ReportMetric(decAll.Seconds()/dj.Seconds(), "dec-batch-x-djpeg")
 	}

@@ -1,0 +1,274 @@
+// Package netpbm reads and writes binary greymaps and pixmaps (PGM "P5"
+// and PPM "P6", 8 or 16 bits a sample), the uncompressed formats that
+// cjpeg reads and djpeg writes. Reading a 768×512 greymap is one read
+// into the image's pixels, where a PNG costs an inflate and unfiltering:
+// the codec's per-process CPU is compared with cjpeg/djpeg on the same
+// files.
+//
+// Importing the package registers the decoder with image.Decode.
+package netpbm
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+)
+
+// maxSide bounds the width and height a header may declare.
+const maxSide = 1 << 20
+
+// directBytes is the largest raster read straight into a new image; a
+// larger one is read first (growing as the data arrive) so that a short
+// file declaring a huge image fails before the image is allocated.
+const directBytes = 16 << 20
+
+// FormatError reports a malformed file.
+type FormatError string
+
+func (e FormatError) Error() string { return "netpbm: " + string(e) }
+
+func init() {
+	image.RegisterFormat("pgm", "P5", Decode, DecodeConfig)
+	image.RegisterFormat("ppm", "P6", Decode, DecodeConfig)
+}
+
+type header struct {
+	channels, width, height, maxval int
+}
+
+// readHeader reads the magic number, width, height and maximum value, and
+// the single whitespace byte that ends the header.
+func readHeader(r *bufio.Reader) (header, error) {
+	var magic [2]byte
+	if _, err := io.ReadFull(r, magic[:]); err != nil {
+		return header{}, FormatError("truncated header")
+	}
+	var h header
+	switch string(magic[:]) {
+	case "P5":
+		h.channels = 1
+	case "P6":
+		h.channels = 3
+	default:
+		return header{}, FormatError(fmt.Sprintf("magic number %q (want P5 or P6, the binary greymap or pixmap)", magic[:]))
+	}
+	for i, dst := range []*int{&h.width, &h.height, &h.maxval} {
+		v, err := readNumber(r)
+		if err != nil {
+			return header{}, err
+		}
+		if i < 2 && (v < 1 || v > maxSide) {
+			return header{}, FormatError(fmt.Sprintf("size %d out of range 1 to %d", v, maxSide))
+		}
+		*dst = v
+	}
+	if h.maxval < 1 || h.maxval > 65535 {
+		return header{}, FormatError(fmt.Sprintf("maximum value %d out of range 1 to 65535", h.maxval))
+	}
+	c, err := r.ReadByte()
+	if err != nil || !isSpace(c) {
+		return header{}, FormatError("no whitespace after the maximum value")
+	}
+	return h, nil
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// readNumber skips whitespace and comments (# to the end of the line),
+// then reads a decimal number.
+func readNumber(r *bufio.Reader) (int, error) {
+	c, err := r.ReadByte()
+	for err == nil && (isSpace(c) || c == '#') {
+		if c == '#' {
+			for err == nil && c != '\n' && c != '\r' {
+				c, err = r.ReadByte()
+			}
+			continue
+		}
+		c, err = r.ReadByte()
+	}
+	if err != nil {
+		return 0, FormatError("truncated header")
+	}
+	if c < '0' || c > '9' {
+		return 0, FormatError(fmt.Sprintf("unexpected byte %q in the header", c))
+	}
+	v := 0
+	for ; err == nil && c >= '0' && c <= '9'; c, err = r.ReadByte() {
+		if v = v*10 + int(c-'0'); v > 1<<30 {
+			return 0, FormatError("number too large in the header")
+		}
+	}
+	if err == nil {
+		if !isSpace(c) {
+			return 0, FormatError(fmt.Sprintf("unexpected byte %q in the header", c))
+		}
+		r.UnreadByte() // the last number's single whitespace is the raster's start
+	}
+	return v, nil
+}
+
+// DecodeConfig returns the colour model and size of a greymap or pixmap.
+func DecodeConfig(r io.Reader) (image.Config, error) {
+	h, err := readHeader(bufio.NewReader(r))
+	if err != nil {
+		return image.Config{}, err
+	}
+	m := map[[2]bool]color.Model{
+		{false, false}: color.GrayModel, {false, true}: color.Gray16Model,
+		{true, false}: color.RGBAModel, {true, true}: color.RGBA64Model,
+	}[[2]bool{h.channels == 3, h.maxval > 255}]
+	return image.Config{ColorModel: m, Width: h.width, Height: h.height}, nil
+}
+
+// Decode reads a greymap as *image.Gray (maximum value up to 255) or
+// *image.Gray16, a pixmap as *image.RGBA or *image.RGBA64. Samples are
+// scaled from the file's maximum value to 255 or 65535; a sample above the
+// maximum is an error.
+func Decode(r io.Reader) (image.Image, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	h, err := readHeader(br)
+	if err != nil {
+		return nil, err
+	}
+	bps := 1
+	if h.maxval > 255 {
+		bps = 2
+	}
+	n := h.width * h.height * h.channels * bps
+	var raster []byte
+	if n <= directBytes {
+		raster = make([]byte, n)
+		if _, err := io.ReadFull(br, raster); err != nil {
+			return nil, FormatError("truncated raster")
+		}
+	} else {
+		var buf bytes.Buffer
+		if m, _ := io.CopyN(&buf, br, int64(n)); m != int64(n) {
+			return nil, FormatError("truncated raster")
+		}
+		raster = buf.Bytes()
+	}
+	rect := image.Rect(0, 0, h.width, h.height)
+	if bps == 1 {
+		if err := scale8(raster, h.maxval); err != nil {
+			return nil, err
+		}
+		if h.channels == 1 {
+			return &image.Gray{Pix: raster, Stride: h.width, Rect: rect}, nil
+		}
+		img := image.NewRGBA(rect)
+		for i, o := 0, 0; i < len(raster); i, o = i+3, o+4 {
+			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = raster[i], raster[i+1], raster[i+2], 0xff
+		}
+		return img, nil
+	}
+	if err := scale16(raster, h.maxval); err != nil {
+		return nil, err
+	}
+	if h.channels == 1 {
+		return &image.Gray16{Pix: raster, Stride: 2 * h.width, Rect: rect}, nil
+	}
+	img := image.NewRGBA64(rect)
+	for i, o := 0, 0; i < len(raster); i, o = i+6, o+8 {
+		copy(img.Pix[o:o+6], raster[i:i+6])
+		img.Pix[o+6], img.Pix[o+7] = 0xff, 0xff
+	}
+	return img, nil
+}
+
+var errAboveMax = FormatError("sample above the maximum value")
+
+// scale8 maps 8-bit samples from 0..maxval to 0..255 in place.
+func scale8(p []byte, maxval int) error {
+	if maxval == 255 {
+		return nil
+	}
+	for i, v := range p {
+		if int(v) > maxval {
+			return errAboveMax
+		}
+		p[i] = byte((int(v)*255 + maxval/2) / maxval)
+	}
+	return nil
+}
+
+// scale16 maps big-endian 16-bit samples from 0..maxval to 0..65535.
+func scale16(p []byte, maxval int) error {
+	for i := 0; i+1 < len(p); i += 2 {
+		v := int(binary.BigEndian.Uint16(p[i:]))
+		if v > maxval {
+			return errAboveMax
+		}
+		binary.BigEndian.PutUint16(p[i:], uint16((v*65535+maxval/2)/maxval))
+	}
+	return nil
+}
+
+// ErrNotOpaque is returned by Encode for an image with transparent
+// pixels, which a pixmap cannot hold.
+var ErrNotOpaque = errors.New("netpbm: image has transparent pixels")
+
+// Encode writes img as a greymap (*image.Gray, *image.Gray16) or a pixmap
+// (any other opaque image; 16 bits a sample if its colour model is
+// RGBA64, NRGBA64 or Gray16), maximum value 255 or 65535.
+func Encode(w io.Writer, img image.Image) error {
+	b := img.Bounds()
+	if b.Empty() {
+		return FormatError("empty image")
+	}
+	if o, ok := img.(interface{ Opaque() bool }); ok && !o.Opaque() {
+		return ErrNotOpaque
+	}
+	deep := img.ColorModel() == color.RGBA64Model || img.ColorModel() == color.NRGBA64Model || img.ColorModel() == color.Gray16Model
+	magic, maxval, bps := "P6", 255, 1
+	if deep {
+		maxval, bps = 65535, 2
+	}
+	_, grey := img.(*image.Gray)
+	_, grey16 := img.(*image.Gray16)
+	if grey || grey16 {
+		magic = "P5"
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "%s\n%d %d\n%d\n", magic, b.Dx(), b.Dy(), maxval)
+	switch m := img.(type) {
+	case *image.Gray:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			i := m.PixOffset(b.Min.X, y)
+			bw.Write(m.Pix[i : i+b.Dx()])
+		}
+	case *image.Gray16:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			i := m.PixOffset(b.Min.X, y)
+			bw.Write(m.Pix[i : i+2*b.Dx()])
+		}
+	default:
+		row := make([]byte, 0, 3*bps*b.Dx())
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row = row[:0]
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, a := img.At(x, y).RGBA()
+				if a != 0xffff {
+					return ErrNotOpaque
+				}
+				if bps == 2 {
+					row = binary.BigEndian.AppendUint16(row, uint16(r))
+					row = binary.BigEndian.AppendUint16(row, uint16(g))
+					row = binary.BigEndian.AppendUint16(row, uint16(bl))
+				} else {
+					row = append(row, byte(r>>8), byte(g>>8), byte(bl>>8))
+				}
+			}
+			bw.Write(row)
+		}
+	}
+	return bw.Flush()
+}

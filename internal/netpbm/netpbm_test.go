@@ -1,0 +1,151 @@
+package netpbm
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+)
+
+func testImages() []image.Image {
+	r := image.Rect(0, 0, 5, 3)
+	g, g16, c, c16 := image.NewGray(r), image.NewGray16(r), image.NewRGBA(r), image.NewRGBA64(r)
+	for y := 0; y < 3; y++ {
+		for x := 0; x < 5; x++ {
+			v := uint8(x*50 + y*7)
+			g.SetGray(x, y, color.Gray{v})
+			g16.SetGray16(x, y, color.Gray16{uint16(v)*257 + uint16(y)})
+			c.SetRGBA(x, y, color.RGBA{v, 255 - v, uint8(y), 255})
+			c16.SetRGBA64(x, y, color.RGBA64{uint16(v) * 3, 65535 - uint16(v), uint16(y), 65535})
+		}
+	}
+	return []image.Image{g, g16, c, c16}
+}
+
+// TestRoundTrip writes each kind of image and reads it back: same type,
+// same pixels.
+func TestRoundTrip(t *testing.T) {
+	for _, img := range testImages() {
+		var buf bytes.Buffer
+		if err := Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		got, format, err := image.Decode(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%T: %v", img, err)
+		}
+		if want := map[bool]string{true: "pgm", false: "ppm"}[strings.HasPrefix(buf.String(), "P5")]; format != want {
+			t.Errorf("%T: format %q, want %q", img, format, want)
+		}
+		if got.ColorModel() != img.ColorModel() || got.Bounds() != img.Bounds() {
+			t.Fatalf("%T: read back %T %v", img, got, got.Bounds())
+		}
+		for y := 0; y < 3; y++ {
+			for x := 0; x < 5; x++ {
+				if a, b := got.At(x, y), img.At(x, y); a != b {
+					t.Fatalf("%T: pixel (%d,%d) %v, want %v", img, x, y, a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestSubImageAndOpacity: a sub-image writes only its pixels; a
+// transparent image is refused.
+func TestSubImageAndOpacity(t *testing.T) {
+	g := testImages()[0].(*image.Gray).SubImage(image.Rect(1, 1, 3, 3))
+	var buf bytes.Buffer
+	if err := Encode(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	want := "P5\n2 2\n255\n" + string([]byte{57, 107, 64, 114})
+	if buf.String() != want {
+		t.Errorf("sub-image written as %q, want %q", buf.String(), want)
+	}
+	if err := Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 2, 2))); !errors.Is(err, ErrNotOpaque) {
+		t.Errorf("transparent image: %v, want ErrNotOpaque", err)
+	}
+}
+
+// TestHeaderForms reads comments, other whitespace and a maximum value
+// below 255, scaled to 0..255.
+func TestHeaderForms(t *testing.T) {
+	img, err := Decode(strings.NewReader("P5 # a comment\n# another\r\n2\t1\n15 \x00\x0f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := img.(*image.Gray); g.Pix[0] != 0 || g.Pix[1] != 255 {
+		t.Errorf("maxval 15 samples 0, 15 read as %v, want 0, 255", g.Pix)
+	}
+	img, err = Decode(strings.NewReader("P5 1 1 1000\n\x01\xf4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := img.(*image.Gray16).Gray16At(0, 0).Y; v != 32768 {
+		t.Errorf("maxval 1000 sample 500 read as %d, want 32768", v)
+	}
+	cfg, err := DecodeConfig(strings.NewReader("P6 7 9 65535\n"))
+	if err != nil || cfg.Width != 7 || cfg.Height != 9 || cfg.ColorModel != color.RGBA64Model {
+		t.Errorf("DecodeConfig: %+v, %v", cfg, err)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                              "truncated header",
+		"P2 1 1 255\n0":                 "magic number",
+		"P5 0 1 255\n":                  "size 0",
+		"P5 2000000 1 255\n":            "size 2000000",
+		"P5 1 1 0\n":                    "maximum value 0",
+		"P5 1 1 70000\n":                "maximum value 70000",
+		"P5 1 1 255":                    "no whitespace",
+		"P5 1 x 255\n":                  "unexpected byte",
+		"P5 1 1 255\n":                  "truncated raster",
+		"P5 2 2 255\n\x00":              "truncated raster",
+		"P5 1000000 1000 255\n\x00\x00": "truncated raster",
+		"P5 1 1 100\n\xff":              "above the maximum",
+		"P5 1 1 99999999999\n":          "too large",
+	} {
+		_, err := Decode(strings.NewReader(in))
+		var fe FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Decode(%q) = %v, want a FormatError containing %q", in, err, want)
+		}
+	}
+}
+
+// FuzzDecode: no panic, and what decodes re-encodes and decodes to the
+// same pixels.
+func FuzzDecode(f *testing.F) {
+	for _, img := range testImages() {
+		var buf bytes.Buffer
+		Encode(&buf, img)
+		f.Add(buf.Bytes())
+	}
+	f.Add([]byte("P5 # c\n2 1\n15 \x00\x0f"))
+	f.Add([]byte("P6 1 1 1000\n\x01\xf4\x00\x00\x03\xe8"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		img, err := Decode(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if back.At(x, y) != img.At(x, y) {
+					t.Fatalf("pixel (%d,%d) changed", x, y)
+				}
+			}
+		}
+	})
+}
