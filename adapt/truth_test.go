@@ -3,7 +3,6 @@ package adapt
 import (
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 	"testing"
 
@@ -156,53 +155,59 @@ func TestPhotoSet(t *testing.T) {
 	if !long() {
 		t.Skip("SPCA_LONG=1 runs the real-photo evaluation")
 	}
-	load := func(dir string, from, to int) (a, b []image.Image) {
+	// load relights kodim<from..to> with the upsampling and returns A, B
+	// and the truth (16 bits per sample each).
+	load := func(dir string, from, to int, u testimages.Upsampling) (a, b, truth []image.Image) {
 		for i := from; i <= to; i++ {
 			img, err := patches.Load(fmt.Sprintf("%s/kodim%02d.png", dir, i))
 			if err != nil {
 				t.Skipf("Kodak photos not available: %v", err)
 			}
-			rb, _ := testimages.RelightPhoto(img, 1)
-			a, b = append(a, img), append(b, rb)
+			ra, rb, rt := testimages.RelightPhotoWith(img, 1, u)
+			a, b, truth = append(a, ra), append(b, rb), append(truth, rt)
 		}
-		return a, b
+		return a, b, truth
 	}
-	ta, tb := load("../../shared/testdata/kodak", 1, 12)
-	ha, hb := load("../../shared/testdata/heldout", 13, 24)
-	o := DefaultOptions()
-	o.WhiteA = colorspace.WhiteD65
-	o.WhiteB, _ = testimages.PhotoWhites(1)
-	// RelightPhoto's B has 16 bits per sample: A must too.
-	for i, img := range ta {
-		ta[i] = to16(img)
-	}
-	for i, img := range ha {
-		ha[i] = to16(img)
-	}
-	mk, err := Train(ta, tb, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name string
-		m    *Model
-	}{{"Kodak 01-12 relit", mk}, {"generated scenes", testModel(t)}} {
-		ev, err := Evaluate(c.m, ha, hb, EvalOptions{Truth: ha, MaxPixels: 200000, Seed: 1})
+	for _, u := range testimages.Upsamplings() {
+		ta, tb, _ := load("../../shared/testdata/kodak", 1, 12, u)
+		ha, hb, ht := load("../../shared/testdata/heldout", 13, 24, u)
+		o := DefaultOptions()
+		o.WhiteB, o.WhiteA = testimages.PhotoWhitesWith(1, u)
+		mk, err := Train(ta, tb, &o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("model trained on %s, tested on kodim13-24 relit: mean CIEDE2000 against A (= truth)", c.name)
-		for _, r := range ev.Methods {
-			t.Logf("  %-14s %6.2f", r.Method, r.All.Mean)
+		models := []struct {
+			name string
+			m    *Model
+		}{{"Kodak 01-12 relit", mk}}
+		if u == testimages.MallettYuksel2019 {
+			models = append(models, struct {
+				name string
+				m    *Model
+			}{"generated scenes", testModel(t)})
 		}
-		if sp, un := ev.Result(SPCA).Truth.Mean, ev.Result(Uncorrected).Truth.Mean; sp > un {
-			t.Errorf("%s: SPCA %.2f is worse than uncorrected %.2f against the truth", c.name, sp, un)
+		for _, c := range models {
+			ev, err := Evaluate(c.m, ha, hb, EvalOptions{Truth: ht, MaxPixels: 200000, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%v: model trained on %s, tested on kodim13-24 relit: mean CIEDE2000 against A (= truth)", u, c.name)
+			for _, r := range ev.Methods {
+				t.Logf("  %-14s %6.2f", r.Method, r.All.Mean)
+			}
+			sp, pw, gw := ev.Result(SPCA).All.Mean, ev.Result(PCAWhitening).All.Mean, ev.Result(GrayWorld).All.Mean
+			if sp >= pw {
+				t.Errorf("%v, %s: SPCA %.2f does not beat PCA + whitening %.2f against A", u, c.name, sp, pw)
+			}
+			if sp >= gw {
+				// Issue 22's point, which does not hold on these sets yet
+				// (README): logged, not asserted.
+				t.Logf("%v, %s: SPCA %.2f does not beat gray world %.2f against A", u, c.name, sp, gw)
+			}
+			if sp, un := ev.Result(SPCA).Truth.Mean, ev.Result(Uncorrected).Truth.Mean; sp > un {
+				t.Errorf("%v, %s: SPCA %.2f is worse than uncorrected %.2f against the truth", u, c.name, sp, un)
+			}
 		}
 	}
-}
-
-func to16(img image.Image) image.Image {
-	out := image.NewNRGBA64(img.Bounds())
-	draw.Draw(out, out.Rect, img, img.Bounds().Min, draw.Src)
-	return out
 }
