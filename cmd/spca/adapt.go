@@ -21,6 +21,7 @@ import (
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -97,6 +98,7 @@ func trainFlags() []cli.Flag {
 		&cli.Float64Flag{Name: flagTau, Value: def.SPCA.Tau, Usage: "SPCA step of the curves as a fraction of the RMS radius of the colours"},
 		&cli.Float64Flag{Name: flagBandwidth, Value: def.SPCA.Bandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule (wide: a smooth mapping a LUT samples well)"},
 		&cli.Float64Flag{Name: flagConditioning, Value: def.SPCA.Conditioning, Usage: "SPCA share of the colours a secondary curve's density is estimated from, in (0, 1]"},
+		&cli.IntFlag{Name: flagResolution, Value: spca.DefaultResolution, Usage: "SPCA lattice nodes of the secondary curves (fewer: faster to train, a coarser map)"},
 		&cli.IntFlag{Name: flagSamples, Value: def.Samples, Usage: "pixels sampled from each environment"},
 		&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the pixel samples"},
 		&cli.StringFlag{Name: flagWhiteA, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford, cat02, von-kries and cat16 oracles (default: estimated from A's training colours, the mean of the brightest 1 %; eval on generated scenes: their D65 white " + wa + ")"},
@@ -120,6 +122,7 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	o.SPCA.Tau = c.Float64(flagTau)
 	o.SPCA.Bandwidth = c.Float64(flagBandwidth)
 	o.SPCA.Conditioning = c.Float64(flagConditioning)
+	o.SPCA.Resolution = c.Int(flagResolution)
 	o.Samples = c.Int(flagSamples)
 	if o.Samples < 1 {
 		return o, fail("--%s: %d is not a positive number of pixels", flagSamples, o.Samples)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spcalab/spca/adapt"
@@ -50,19 +51,49 @@ func TestSynthScenes(t *testing.T) {
 	wantError(t, []string{"synth", "scenes", "--n", "0", "--out", dir}, "--n 0 not in")
 }
 
-// adaptSetup writes small generated pairs and trains a model on them.
+// adaptShared holds the pairs and the model of adaptSetup, made once for
+// the package's tests (the model's training was most of their time) and
+// removed by TestMain.
+var adaptShared struct {
+	once               sync.Once
+	root, pairs, model string
+}
+
+// TestMain removes adaptSetup's shared directory after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if adaptShared.root != "" {
+		os.RemoveAll(adaptShared.root)
+	}
+	os.Exit(code)
+}
+
+// adaptSetup returns a new directory for the test's own files, and small
+// generated pairs with a model trained on them, shared by the tests (read
+// only).
 func adaptSetup(t *testing.T) (dir, pairs, model string) {
 	t.Helper()
-	dir = t.TempDir()
-	pairs = filepath.Join(dir, "pairs")
-	mustRun(t, "synth", "scenes", "--n", "30", "--seed", "7", "--size", "32x24", "--out", pairs)
-	model = filepath.Join(dir, "adapt.model")
-	_, stderr := mustRun(t, "adapt", "train", "--pairs", pairs, "--samples", "4000", "--out", model)
-	if !strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours (distinct at 6 bits: ") ||
-		!strings.Contains(stderr, "gamma 1") || strings.Contains(stderr, "warning") {
-		t.Errorf("train summary %q", stderr)
+	s := &adaptShared
+	s.once.Do(func() {
+		root, err := os.MkdirTemp("", "spca-adapt-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.root = root
+		p := filepath.Join(root, "pairs")
+		mustRun(t, "synth", "scenes", "--n", "30", "--seed", "7", "--size", "32x24", "--out", p)
+		m := filepath.Join(root, "adapt.model")
+		_, stderr := mustRun(t, "adapt", "train", "--pairs", p, "--samples", "4000", "--resolution", "16384", "--out", m)
+		if !strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours (distinct at 6 bits: ") ||
+			!strings.Contains(stderr, "gamma 1") || strings.Contains(stderr, "warning") {
+			t.Errorf("train summary %q", stderr)
+		}
+		s.pairs, s.model = p, m
+	})
+	if s.model == "" {
+		t.Fatal("the shared pairs and model were not made (see the first test that failed)")
 	}
-	return dir, pairs, model
+	return t.TempDir(), s.pairs, s.model
 }
 
 func TestAdaptWorkflow(t *testing.T) {
@@ -72,7 +103,7 @@ func TestAdaptWorkflow(t *testing.T) {
 	// Training from --env-a and --env-b file lists gives a model too.
 	model2 := filepath.Join(dir, "m2.model")
 	mustRun(t, "adapt", "train", "--quiet", "--env-a", filepath.Join(pairs, "a", "scene-00.png")+","+filepath.Join(pairs, "a", "scene-01.png"),
-		"--env-b", filepath.Join(pairs, "b"), "--samples", "1000", "--out", model2)
+		"--env-b", filepath.Join(pairs, "b"), "--samples", "1000", "--resolution", "4096", "--out", model2)
 
 	// info describes an adaptation model.
 	stdout, _ := mustRun(t, "info", model, "--json")
@@ -212,7 +243,7 @@ func TestAdaptWorkflow(t *testing.T) {
 	if unc.Method != "uncorrected" || ev.Methods[0].All.Mean >= unc.All.Mean {
 		t.Errorf("spca %.2f, %s %.2f", ev.Methods[0].All.Mean, unc.Method, unc.All.Mean)
 	}
-	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--max-pixels", "2000", "--samples", "3000")
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--max-pixels", "2000", "--samples", "3000", "--resolution", "4096")
 	for _, want := range []string{"evaluated: 30 image pairs", "model: trained on the pairs themselves, gamma 1", "pca-whitening", "shadow mean"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("eval text lacks %q:\n%s", want, stdout)

@@ -623,7 +623,7 @@ func TestCodecTrainDefault(t *testing.T) {
 	if want := codec.PhotoTrainOptions(); m.Patch != want.Patch || m.Gamma != want.Gamma || m.Step != want.Step {
 		t.Errorf("default model: patch %d, gamma %v, step %v; want %d, %v, %v", m.Patch, m.Gamma, m.Step, want.Patch, want.Gamma, want.Step)
 	}
-	_, stderr = mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--patch", "2", "--bins", "20", "--out", model)
+	_, stderr = mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--resolution", "4096", "--patch", "2", "--bins", "20", "--out", model)
 	if !strings.Contains(stderr, "2×2 grey patches, gamma 0, 20 bins") {
 		t.Errorf("train summary %q, want the fixed-resolution mode", stderr)
 	}
