@@ -24,6 +24,7 @@ func (r *run) adaptation() (*Figure, error) {
 	o.Samples = pick(r, adapt.DefaultSamples, 4000)
 	o.Seed = r.cfg.Seed
 	o.SPCA.Seed = r.cfg.Seed
+	o.SPCA.Resolution = r.resolution()
 	o.WhiteA, o.WhiteB = testimages.SceneWhites()
 	m, err := adapt.Train(trainA, trainB, &o)
 	if err != nil {

@@ -44,6 +44,7 @@ func (r *run) codecModels() (*codingModels, error) {
 		o.Samples = pick(r, 20000, 4000)
 		o.Seed = r.cfg.Seed
 		o.SPCA.Seed = r.cfg.Seed
+		o.SPCA.Resolution = r.resolution()
 		stage := r.name
 		o.Progress = func(s string, done, total int) { r.progress(stage+": train "+s, done, total) }
 		m, err := codec.Train(train, &o)
@@ -362,6 +363,7 @@ func (r *run) entropyConstrained(cm *codingModels) (*ecResults, error) {
 		o.Samples = pick(r, 20000, 4000)
 		o.Seed = r.cfg.Seed
 		o.SPCA.Seed = r.cfg.Seed
+		o.SPCA.Resolution = r.resolution()
 		stage := r.name
 		o.Progress = func(s string, done, total int) {
 			r.progress(fmt.Sprintf("%s: train %d×%d %s", stage, patch, patch, s), done, total)

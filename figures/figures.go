@@ -27,8 +27,8 @@ type Config struct {
 	// Only restricts the run to the named figures (see Names); empty
 	// means all. README.md then lists only these.
 	Only []string
-	// Quick uses smaller data sets and fewer points, for tests (under a
-	// minute); the figures keep their layout.
+	// Quick uses smaller data sets, fewer points and coarser lattices,
+	// for tests (under a minute); the figures keep their layout.
 	Quick bool
 	// Seed fixes every generated data set.
 	Seed uint64
@@ -110,6 +110,16 @@ func (r *run) progress(stage string, done, total int) {
 		r.cfg.Progress(r.name, stage, done, total)
 	}
 }
+
+// quickResolution is the lattice budget of the SPCA fits of a Quick run
+// (1/16 of spca.DefaultResolution, 1/4 of codec.DefaultResolution): the
+// lattice's drawing is most of a fit's time, and the tests of a Quick run
+// check the figures' files, not their values.
+const quickResolution = 1 << 14
+
+// resolution is the lattice budget of the run's SPCA fits: 0 (each
+// package's default) or quickResolution.
+func (r *run) resolution() int { return pick(r, 0, quickResolution) }
 
 // pick returns full or quick by the configuration.
 func pick[T any](r *run, full, quick T) T {

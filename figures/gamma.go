@@ -24,6 +24,7 @@ var threeGammas = []gammaCase{{"γ = 0", 0}, {"γ = 1/3", 1.0 / 3}, {"γ = 1", 1
 func (r *run) fit(x mat.Matrix, mod func(*spca.Options)) (*spca.Model, error) {
 	o := spca.DefaultOptions()
 	o.Seed = r.cfg.Seed
+	o.Resolution = r.resolution()
 	if mod != nil {
 		mod(&o)
 	}
