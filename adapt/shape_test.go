@@ -344,3 +344,26 @@ func nearWhite(l *LUT) (same int, closest float64, at [3]int) {
 	}
 	return same, closest, at
 }
+
+// TestBareBlack: the bare SPCA map (no blend, rays or roll-off) sends
+// black, and greys darker than any training colour of either environment,
+// to black: both models give them the same responses
+// (spca.Options.ReflectDensity and FloorOfMean). It sent black to L* 9.3
+// before, which the blend near black (DarkLuminance) had to hide.
+func TestBareBlack(t *testing.T) {
+	m := testModel(t)
+	bare := &SPCAMap{A: m.A, B: m.B, Gains: m.Gains}
+	src := []colorspace.LMS{{0, 0, 0}, {0.0005, 0.0005, 0.0005}}
+	dst := make([]colorspace.LMS, len(src))
+	if err := bare.MapLMS(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range dst {
+		l := lightness([3]float64(LMSToSRGB(c)))
+		lin := lightness([3]float64(LMSToSRGB(src[i])))
+		t.Logf("bare map: L* %.2f -> %.2f (LMS %.4f)", lin, l, c)
+		if math.Abs(l-lin) > 1 {
+			t.Errorf("bare map sends L* %.2f to L* %.2f (want within 1)", lin, l)
+		}
+	}
+}

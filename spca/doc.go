@@ -57,10 +57,12 @@
 //     then gives sparse tails more cells than their probability would
 //     (at high resolutions this keeps gamma = 1 ahead of gamma = 0, as
 //     in the seed's coding figure; at very low ones it costs gamma 1/3);
-//   - every response spans [0, 1] over the lattice axis by default, and
-//     over the training support with Options.AnchorSupport (the lattice
-//     reaches 3 Tau beyond the samples); outside, it continues with the
-//     metric there (the density floor), negative below and above 1 above;
+//   - every response spans [0, 1] over the lattice axis, which reaches
+//     3 Tau beyond the samples; there the response grows by the density
+//     floor and the tail of the kernel estimate. Options.ReflectDensity
+//     folds the tail back inside the training range and
+//     Options.FloorOfMean gives the floor the same share of every curve,
+//     so that models on one geometry agree wherever neither has samples;
 //   - directions at the origin are signed like the global PCA axes, so
 //     related models orient their responses alike;
 //   - with gamma = 0 the density weight is 1 over the data range of an

@@ -52,14 +52,17 @@ type densityRule struct {
 	neighbours float64
 	// floor, when > densityFloor, replaces it (Options.DensityFloor).
 	floor float64
-	// anchor normalises each response over the training support
-	// (Options.AnchorSupport) instead of the lattice axis.
-	anchor bool
+	// reflect folds the density beyond the training range back inside
+	// (Options.ReflectDensity).
+	reflect bool
+	// floorOfMean makes floor a share of each fiber's mean integrand,
+	// not of its peak (Options.FloorOfMean).
+	floorOfMean bool
 }
 
 // ruleOf returns the density rule of options o.
 func ruleOf(o Options) densityRule {
-	return densityRule{gamma: o.Gamma, bandwidth: o.Bandwidth, cond: o.Conditioning, neighbours: o.Neighbours, floor: o.DensityFloor, anchor: o.AnchorSupport}
+	return densityRule{gamma: o.Gamma, bandwidth: o.Bandwidth, cond: o.Conditioning, neighbours: o.Neighbours, floor: o.DensityFloor, reflect: o.ReflectDensity, floorOfMean: o.FloorOfMean}
 }
 
 // buildTables computes the metric tables from the unfolded training
@@ -135,6 +138,9 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 		for _, v := range col {
 			umin, umax = min(umin, v), max(umax, v)
 		}
+		if rule.reflect && gamma != 0 {
+			reflectFibers(h, shape[j], (umin-l.lo[j])/tstep, (umax-l.lo[j])/tstep)
+		}
 		// Cumulative metric per fiber.
 		g := shape[j]
 		fibers := size / g
@@ -156,8 +162,18 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 			for i := 0; i < g; i++ {
 				peak = max(peak, h[base+i])
 			}
+			base0 := floor
+			if rule.floorOfMean && gamma != 0 {
+				mean := 0.0
+				for i := 0; i < g; i++ {
+					if p := h[base+i]; p > 0 {
+						mean += math.Pow(p/peak, gamma)
+					}
+				}
+				base0 = max(densityFloor, rule.floor*mean/float64(g))
+			}
 			for i := 0; i < g; i++ {
-				w[i] = floor
+				w[i] = base0
 				if gamma == 0 {
 					if v := l.lo[j] + float64(i)*tstep; v >= umin-tstep && v <= umax+tstep {
 						w[i] = 1
@@ -175,36 +191,37 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 			for i := 0; i < g; i++ {
 				t[base+i] /= acc
 			}
-			if rule.anchor {
-				anchorFiber(t[base:base+g], (umin-l.lo[j])/tstep, (umax-l.lo[j])/tstep)
-			}
 		}
 		tables[j] = t
 	}
 	return tables
 }
 
-// anchorFiber maps the cumulative metric t of one fiber (table nodes)
-// affinely so that it is 0 at node position plo and 1 at phi (the lowest
-// and highest training coordinates of the axis, in table nodes), both
-// clipped to the table: the response then spans [0, 1] over the training
-// support (Options.AnchorSupport) and continues beyond it with the same
-// metric, below 0 and above 1. An affine map with a positive factor keeps
-// the table strictly increasing. A support narrower than one node (or a
-// flat stretch) leaves t as it is.
-func anchorFiber(t []float64, plo, phi float64) {
-	g := len(t)
-	at := func(p float64) float64 {
-		p = max(0, min(float64(g-1), p))
-		i := min(g-2, int(math.Floor(p)))
-		return t[i] + (p-float64(i))*(t[i+1]-t[i])
-	}
-	lo, hi := at(plo), at(phi)
-	if !(phi-plo >= 1 && hi > lo) {
+// reflectFibers folds, in every fiber of g nodes of h (the smoothed
+// sample mass along the target axis), the mass beyond the node positions
+// plo and phi (the lowest and highest training coordinates, in table
+// nodes) back inside, mirrored about the first and last node within them
+// (Options.ReflectDensity): the boundary correction of a kernel estimate
+// by reflection, so that no mass lies beyond the samples. Ends beyond the
+// table are left alone (the binning already holds their mass inside).
+func reflectFibers(h []float64, g int, plo, phi float64) {
+	k0 := max(0, int(math.Ceil(plo)))
+	k1 := min(g-1, int(math.Floor(phi)))
+	if k1 <= k0 || k0 == 0 && k1 == g-1 {
 		return
 	}
-	for i := range t {
-		t[i] = (t[i] - lo) / (hi - lo)
+	for base := 0; base < len(h); base += g {
+		f := h[base : base+g]
+		for i := 0; i < k0; i++ {
+			m := min(k1, 2*k0-i)
+			f[m] += f[i]
+			f[i] = 0
+		}
+		for i := g - 1; i > k1; i-- {
+			m := max(k0, 2*k1-i)
+			f[m] += f[i]
+			f[i] = 0
+		}
 	}
 }
 

@@ -56,11 +56,11 @@ import (
 // version word: 258 is version 2 with it): the options then continue,
 // after Conditioning (and Neighbours from version 3), with
 // Options.DensityFloor (f64) and a byte of option bits (bit 0:
-// Options.AnchorSupport; the others 0). Both shape the metric tables,
+// Options.ReflectDensity, bit 1: Options.FloorOfMean; the others 0). Both shape the metric tables,
 // which every version stores, but a model read back refits its metric
 // (RefitMetric) with them. The flag is written only for models that set
 // one of them, so every other model (the codec's) keeps its bytes; files
-// written before it read back with DensityFloor 0 and no anchor.
+// written before it read back with DensityFloor 0 and neither option.
 // The payload holds the options, the normalisation, the ranking at the
 // origin, the lattice of curve positions, the metric tables and the drawn
 // first curve. Every count is validated against the lattice shape before
@@ -76,7 +76,8 @@ const (
 	// versionSnapped stores a snapped lattice as integers.
 	versionSnapped = 6
 	// ExtendedOptions is the flag of the version word for models that
-	// store DensityFloor and AnchorSupport (see the format above).
+	// store DensityFloor, ReflectDensity and FloorOfMean (see the format
+	// above).
 	ExtendedOptions = 1 << 8
 	maxNodes        = 1 << 26
 	// maxSnappedValues bounds the lattice values of the integer form
@@ -247,7 +248,9 @@ func (m *Model) WriteCompactTo(w io.Writer) (int64, error) {
 }
 
 // extended reports whether the model's options need ExtendedOptions.
-func (m *Model) extended() bool { return m.opt.DensityFloor != 0 || m.opt.AnchorSupport }
+func (m *Model) extended() bool {
+	return m.opt.DensityFloor != 0 || m.opt.ReflectDensity || m.opt.FloorOfMean
+}
 
 func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	e := &encoder{w: w, h: crc32.New(checksum.Table)}
@@ -278,7 +281,7 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	}
 	if m.extended() {
 		e.f64(o.DensityFloor)
-		e.write([]byte{b2u8(o.AnchorSupport)})
+		e.write([]byte{b2u8(o.ReflectDensity) | b2u8(o.FloorOfMean)<<1})
 	}
 	for _, v := range [][]float64{m.mean, m.origin, m.frame0, m.entropies, m.c} {
 		for _, x := range v {
@@ -857,10 +860,11 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	if extended {
 		o.DensityFloor = dc.f64()
 		var bits [1]byte
-		if dc.read(bits[:]); dc.err == nil && bits[0] > 1 {
+		if dc.read(bits[:]); dc.err == nil && bits[0] > 3 {
 			dc.fail("option bits %#x", bits[0])
 		}
-		o.AnchorSupport = bits[0] == 1
+		o.ReflectDensity = bits[0]&1 != 0
+		o.FloorOfMean = bits[0]&2 != 0
 	}
 	m.mean = dc.vec(d)
 	m.origin = dc.vec(d)

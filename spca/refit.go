@@ -11,10 +11,10 @@ import (
 // directions and lattice of principal curves — and its metric (the
 // PDF-tuned responses along the curves) estimated again from the rows of
 // data with m's density options (Options: Gamma, Bandwidth,
-// Conditioning, Neighbours, DensityFloor, AnchorSupport). m is unchanged.
-// Model files store DensityFloor and AnchorSupport (ExtendedOptions), so
+// Conditioning, Neighbours, DensityFloor, ReflectDensity, FloorOfMean). m
+// is unchanged. Model files store the last three (ExtendedOptions), so
 // a model read back refits as the one Fit returned; files written before
-// they were stored read back with spca's own floor and no anchor.
+// they were stored read back with spca's own floor and neither option.
 //
 // Two models that share a geometry differ only in the distributions
 // their metrics equalise: a sample distributed like m's training data

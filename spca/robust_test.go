@@ -358,11 +358,12 @@ func FuzzRead(f *testing.F) {
 	if _, err := spca.Read(bytes.NewReader(checksum.Refresh(bad))); err == nil {
 		f.Error("a model with Neighbours 1.5 was read")
 	}
-	// Version 2 with ExtendedOptions (DensityFloor, AnchorSupport).
+	// Version 2 with ExtendedOptions (DensityFloor, ReflectDensity, FloorOfMean).
 	oe := withGamma(1)
 	oe.Resolution = 2048
 	oe.DensityFloor = 0.05
-	oe.AnchorSupport = true
+	oe.ReflectDensity = true
+	oe.FloorOfMean = true
 	if me, err := spca.Fit(s.X, oe); err == nil {
 		b.Reset()
 		me.WriteTo(&b)

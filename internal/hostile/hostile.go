@@ -36,7 +36,7 @@ func Check(t testing.TB, name string, n int, f func()) {
 }
 
 // extendedOptions is spca.ExtendedOptions, the flag of the version word
-// for files that store DensityFloor and AnchorSupport after Neighbours
+// for files that store DensityFloor and option bits after Neighbours
 // (9 bytes).
 const extendedOptions = 1 << 8
 
