@@ -26,6 +26,8 @@ const (
 	arProbBits  = 12
 	arProbInit  = 1 << (arProbBits - 1)
 	arAdapt     = 5
+	arAdaptFast = 3 // version 6's two estimates (see arProb)
+	arAdaptSlow = 6
 	arTopValue  = 1 << 24
 	arActivity  = 6  // neighbour activity classes
 	arBusy      = 5  // classes of the patch's earlier nonzero dimensions
@@ -39,6 +41,7 @@ const (
 
 // rangeEncoder is LZMA's binary range encoder.
 type rangeEncoder struct {
+	dual      bool // version 6's probabilities (see arProb)
 	low       uint64
 	rng       uint32
 	cache     byte
@@ -46,7 +49,9 @@ type rangeEncoder struct {
 	out       []byte
 }
 
-func newRangeEncoder() *rangeEncoder { return &rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1} }
+func newRangeEncoder(dual bool) *rangeEncoder {
+	return &rangeEncoder{dual: dual, rng: 0xFFFFFFFF, cacheSize: 1}
+}
 
 func (e *rangeEncoder) shiftLow() {
 	if uint32(e.low) < 0xFF000000 || e.low>>32 != 0 {
@@ -67,15 +72,14 @@ func (e *rangeEncoder) shiftLow() {
 }
 
 // bit codes b with the adaptive probability p (of a 0) and updates it.
-func (e *rangeEncoder) bit(p *uint16, b int) {
-	bound := (e.rng >> arProbBits) * uint32(*p)
+func (e *rangeEncoder) bit(p *arProb, b int) {
+	bound := (e.rng >> arProbBits) * uint32(p.get(e.dual))
+	p.update(b, e.dual)
 	if b == 0 {
 		e.rng = bound
-		*p += (1<<arProbBits - *p) >> arAdapt
 	} else {
 		e.low += uint64(bound)
 		e.rng -= bound
-		*p -= *p >> arAdapt
 	}
 	for e.rng < arTopValue {
 		e.rng <<= 8
@@ -106,14 +110,15 @@ func (e *rangeEncoder) finish() []byte {
 // zeros: a truncated or hostile stream decodes to some bits in bounded
 // time, and the indices they make are checked.
 type rangeDecoder struct {
+	dual bool
 	in   []byte
 	pos  int
 	rng  uint32
 	code uint32
 }
 
-func newRangeDecoder(in []byte) *rangeDecoder {
-	d := &rangeDecoder{in: in, rng: 0xFFFFFFFF}
+func newRangeDecoder(in []byte, dual bool) *rangeDecoder {
+	d := &rangeDecoder{dual: dual, in: in, rng: 0xFFFFFFFF}
 	for i := 0; i < 5; i++ {
 		d.code = d.code<<8 | uint32(d.next())
 	}
@@ -130,18 +135,17 @@ func (d *rangeDecoder) next() byte {
 	return b
 }
 
-func (d *rangeDecoder) bit(p *uint16) int {
-	bound := (d.rng >> arProbBits) * uint32(*p)
+func (d *rangeDecoder) bit(p *arProb) int {
+	bound := (d.rng >> arProbBits) * uint32(p.get(d.dual))
 	var b int
 	if d.code < bound {
 		d.rng = bound
-		*p += (1<<arProbBits - *p) >> arAdapt
 	} else {
 		d.code -= bound
 		d.rng -= bound
-		*p -= *p >> arAdapt
 		b = 1
 	}
+	p.update(b, d.dual)
 	for d.rng < arTopValue {
 		d.rng <<= 8
 		d.code = d.code<<8 | uint32(d.next())
@@ -163,30 +167,61 @@ func (d *rangeDecoder) direct() int {
 	return b
 }
 
+// arProb is an adaptive probability of a 0 (12 bits). Version 5 keeps
+// one estimate adapting by 1/32 of its error (a); version 6 the mean of
+// two, adapting by 1/8 (a) and by 1/64 (b): a fast estimate follows the
+// image's local statistics, a slow one is precise where they hold (on
+// Kodak kodim02-12 even, 8×8 gamma 0 step 30: 1.0 % fewer bits than one
+// estimate at 1/32, 0.1 % fewer than one at 1/16).
+type arProb struct{ a, b uint16 }
+
+func (p *arProb) get(dual bool) uint16 {
+	if !dual {
+		return p.a
+	}
+	return (p.a + p.b) >> 1
+}
+
+func (p *arProb) update(bit int, dual bool) {
+	switch {
+	case !dual && bit == 0:
+		p.a += (1<<arProbBits - p.a) >> arAdapt
+	case !dual:
+		p.a -= p.a >> arAdapt
+	case bit == 0:
+		p.a += (1<<arProbBits - p.a) >> arAdaptFast
+		p.b += (1<<arProbBits - p.b) >> arAdaptSlow
+	default:
+		p.a -= p.a >> arAdaptFast
+		p.b -= p.b >> arAdaptSlow
+	}
+}
+
 // arDim holds the probabilities of one dimension.
 type arDim struct {
-	zero [arActivity][arBusy]uint16
-	sign [3]uint16
-	mag  [3][arMaxUnary]uint16
-	exp  [arMaxExpLen + 1]uint16
+	zero [arActivity][arBusy]arProb
+	sign [3]arProb
+	mag  [3][arMaxUnary]arProb
+	exp  [arMaxExpLen + 1]arProb
 }
 
 // arModel holds the probabilities of one channel.
 type arModel struct {
-	flag [contexts][arBusy]uint16
+	flag [contexts][arBusy]arProb
 	dims []arDim
 }
 
 func newARModel(dims int) *arModel {
 	m := &arModel{dims: make([]arDim, dims)}
-	fill := func(ps []uint16) {
+	fill := func(ps []arProb) {
 		for i := range ps {
-			ps[i] = arProbInit
+			ps[i] = arProb{arProbInit, arProbInit}
 		}
 	}
 	for c := range m.flag {
 		fill(m.flag[c][:])
 	}
+
 	for j := range m.dims {
 		d := &m.dims[j]
 		for a := range d.zero {
@@ -317,7 +352,7 @@ func (m *arModel) decodeValue(d *rangeDecoder, j, act, busy int) (int, error) {
 // a channel as format version 5's stream: u32 length, then the range
 // coder's bytes. With flags, the rest flag of every patch covers the
 // dimensions from restFrom(leading) on.
-func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags bool) []byte {
+func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags bool, edges *edgePredictor) []byte {
 	n := len(idx) / dims
 	from := restFrom(leading)
 	var rest []uint8
@@ -325,14 +360,13 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		rest = restFlags(idx, dims, from, centre)
 	}
 	m := newARModel(dims)
-	e := newRangeEncoder()
+	e := newRangeEncoder(edges != nil)
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
 		}
 		busy, nz := 0, 0
-		end := dims
-		for j := 0; j < end; j++ {
+		for j := 0; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
 				e.bit(&m.flag[fc][busy], int(rest[i]))
@@ -344,6 +378,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			pred := centre[j]
 			if j == 0 {
 				pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
+				if edges != nil {
+					pred = edges.predict(i, col, pred)
+				}
 			}
 			act := arContext(idx, i, col, cols, dims, j, centre[j])
 			v := q - pred
@@ -352,6 +389,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 				nz++
 				busy = arBusyClass(nz)
 			}
+		}
+		if edges != nil {
+			edges.update(i, idx[i*dims:(i+1)*dims])
 		}
 	}
 	out := e.finish()
@@ -374,7 +414,7 @@ func parseAdaptive(body []byte) ([]byte, []byte, error) {
 
 // decodeAdaptive decodes a version-5 channel stream into idx (blocks×dims),
 // checking every index against its bins.
-func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int, leading int, flags bool) error {
+func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int, leading int, flags bool, edges *edgePredictor) error {
 	n := len(idx) / dims
 	from := restFrom(leading)
 	var rest []uint8
@@ -382,7 +422,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		rest = make([]uint8, n)
 	}
 	m := newARModel(dims)
-	d := newRangeDecoder(data)
+	d := newRangeDecoder(data, edges != nil)
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
@@ -408,6 +448,9 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			pred := centre[j]
 			if j == 0 {
 				pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
+				if edges != nil {
+					pred = edges.predict(i, col, pred)
+				}
 			}
 			act := arContext(idx, i, col, cols, dims, j, centre[j])
 			v, err := m.decodeValue(d, j, act, busy)
@@ -423,6 +466,9 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				nz++
 				busy = arBusyClass(nz)
 			}
+		}
+		if edges != nil {
+			edges.update(i, row)
 		}
 	}
 	if d.pos > len(data)+arSlack {

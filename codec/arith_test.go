@@ -41,13 +41,13 @@ func TestAdaptiveRoundTrip(t *testing.T) {
 		}
 	}
 	for _, leading := range []int{0, 2} {
-		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true)
+		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true, nil)
 		data, rest, err := parseAdaptive(stream)
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("parse: %v, %d bytes left", err, len(rest))
 		}
 		got := make([]int32, len(idx))
-		if err := decodeAdaptive(data, got, dims, cols, centre, bins, leading, true); err != nil {
+		if err := decodeAdaptive(data, got, dims, cols, centre, bins, leading, true, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, idx) {
@@ -55,7 +55,7 @@ func TestAdaptiveRoundTrip(t *testing.T) {
 		}
 		t.Logf("leading %d: %d indices in %d bytes", leading, len(idx), len(data))
 		for _, bad := range [][]byte{data[:len(data)/2], nil, randomBytes(rng, len(data))} {
-			err := decodeAdaptive(bad, got, dims, cols, centre, bins, leading, true)
+			err := decodeAdaptive(bad, got, dims, cols, centre, bins, leading, true, nil)
 			if err != nil {
 				continue
 			}
@@ -95,7 +95,7 @@ func TestDeblockHeader(t *testing.T) {
 		}
 		h, err := DecodeHeader(bytes.NewReader(b.Bytes()))
 		want := map[int]int{-1: 0, 2: 2}[k]
-		if err != nil || h.Version != formatVersionAdaptive || (k != 0 && h.Deblock != want) {
+		if err != nil || h.Version != adaptiveVersion(m) || (k != 0 && h.Deblock != want) {
 			t.Fatalf("Deblock %d: header %+v, %v; want strength %d", k, h, err, want)
 		}
 		files[k] = b.Bytes()

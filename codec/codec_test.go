@@ -548,7 +548,7 @@ func TestDecodeHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := test[0].Bounds().Size()
-	if h.Model != m.ID() || h.Version != formatVersionAdaptive || h.Step != 0 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
+	if h.Model != m.ID() || h.Version != formatVersionEdges || h.Step != 0 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
 		t.Errorf("header of a 3×3 file: %+v", h)
 	}
 }
@@ -595,7 +595,8 @@ func FuzzDecode(f *testing.F) {
 	// Small models: every fuzzing worker trains its own under coverage
 	// instrumentation, which with the full-size models took most of a
 	// 150 s run.
-	models := []*Model{smallModel(f), smallStepModel(f), smallColorModel(f, false), smallColorModel(f, true)}
+	models := []*Model{smallModel(f), smallStepModel(f), smallColorModel(f, false), smallColorModel(f, true),
+		smallModel(f, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 3, 12, 0 })} // version 6
 	_, test := images()
 	// Half texture, half checkerboard: the step model codes the latter as
 	// outlier patches.
@@ -636,13 +637,21 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(b.Bytes())
 	// Version 3 (FSE streams with rest flags), version 4 (the same at
-	// another step than the model's) and version 5 at another step.
+	// another step than the model's) and version 5 at another step; the
+	// gamma-0 model's versions 5 and 6 at another step.
 	for _, v := range []struct {
 		version int
 		step    float64
 	}{{formatVersionFlags, 0}, {formatVersionFlags, 1.7}, {formatVersionAdaptive, 1.7}} {
 		b.Reset()
 		if err := encodeVersion(&b, mixed, models[1], &Options{Step: v.step * models[1].Step}, v.version); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+	}
+	for _, v := range []int{formatVersionAdaptive, formatVersionEdges} {
+		b.Reset()
+		if err := encodeVersion(&b, mixed, models[4], &Options{Step: 1.7 * models[4].Step}, v); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())

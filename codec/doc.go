@@ -109,17 +109,20 @@
 // # File format (.spc), little-endian
 //
 //	magic      "SPCI"
-//	version    u8: 1 (fixed-resolution models), 5 (entropy-constrained;
-//	           2 is version 3 without the rest flags, 4 is version 3
-//	           with a step, 5 codes the indices arithmetically)
+//	version    u8: 1 (fixed-resolution models), 6 (entropy-constrained
+//	           with gamma 0 or without SPCA), 5 (the other
+//	           entropy-constrained models; 2 is version 3 without the
+//	           rest flags, 4 is version 3 with a step, 5 codes the
+//	           indices arithmetically, 6 is 5 with the coder of
+//	           dcpred.go)
 //	model      [32]byte  SHA-256 of the codec model file (checked at decode)
 //	width      u32, height u32 (at most 2^28 pixels)
 //	channels   u8 (1 luma, 3 YCbCr; the model tells whether the chroma
 //	           is at half resolution), depth u8 (8 or 16), patch u8 (n, 1..15)
 //	bins       per channel: u8 count (= n²), then u16 per coefficient
-//	step       in versions 4 and 5: float64, the quantiser step the
-//	           file is coded at (version 5: 0 for the model's own)
-//	deblock    in version 5: u8, the strength of the deblocking filter
+//	step       in versions 4 to 6: float64, the quantiser step the
+//	           file is coded at (versions 5 and 6: 0 for the model's own)
+//	deblock    in versions 5 and 6: u8, the strength of the deblocking filter
 //	           the decoder runs across the patch edges (0: none)
 //	streams    per channel: in version 3 first three rest-flag streams
 //	           (a 0 or 1 per patch, by context class: see stream.go);
@@ -133,7 +136,7 @@
 //	           (4 bytes each), whose indices in the symbol streams are the
 //	           dimensions' centres; each stream is method u8 (0 raw, 1 FSE,
 //	           2 run), symbols u32, bytes u32, data
-//	           (version 5: per channel, u32 length and the bytes of
+//	           (versions 5 and 6: per channel, u32 length and the bytes of
 //	           one adaptive binary arithmetic-coded stream of the rest
 //	           flags and indices, patch by patch, see arith.go, then the
 //	           two outlier streams as above)
@@ -141,7 +144,7 @@
 //
 // Version-1 files of entropy-constrained models (written before outliers
 // existed), version-2 files (before rest flags), version-3 and version-4
-// files (FSE streams) still decode. The arithmetic coder of version 5
+// files (FSE streams) and version-5 files still decode. The arithmetic coder of version 5
 // (contexts from the neighbours' indices of the same dimension and from
 // how many of the patch's earlier dimensions are off their centre, a
 // LOCO-I median prediction of the first dimension) codes the 8 held-out

@@ -19,18 +19,23 @@ import (
 
 // hasOutliers reports whether files of version v hold outlier streams.
 func hasOutliers(v int) bool {
-	return v == formatVersionOutliers || v == formatVersionFlags || v == formatVersionStep || v == formatVersionAdaptive
+	return v == formatVersionOutliers || v == formatVersionFlags || v == formatVersionStep || isAdaptive(v)
 }
 
 // hasFlags reports whether files of version v code the rest flag of
 // every patch.
 func hasFlags(v int) bool {
-	return v == formatVersionFlags || v == formatVersionStep || v == formatVersionAdaptive
+	return v == formatVersionFlags || v == formatVersionStep || isAdaptive(v)
 }
 
 // hasStep reports whether the header of files of version v ends with the
 // quantiser step.
-func hasStep(v int) bool { return v == formatVersionStep || v == formatVersionAdaptive }
+func hasStep(v int) bool { return v == formatVersionStep || isAdaptive(v) }
+
+// isAdaptive reports whether files of version v code their indices with
+// the adaptive arithmetic coder and name a deblocking filter (versions 5
+// and 6).
+func isAdaptive(v int) bool { return v == formatVersionAdaptive || v == formatVersionEdges }
 
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
@@ -60,6 +65,11 @@ const (
 	// (see encodeAdaptive) instead of FSE streams, followed by the
 	// outlier streams. Versions 2–4 still decode.
 	formatVersionAdaptive = 5
+	// formatVersionEdges is version 5 with the first index of every patch
+	// predicted from the decoded edges of its left and upper neighbours
+	// (see edgePredictor), written for models whose channels all allow it
+	// (edgePredictable: gamma 0 or no SPCA). Version 5 still decodes.
+	formatVersionEdges = 6
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -192,9 +202,21 @@ const fixedHeaderBytes = len(Magic) + 1 + 32 + 4 + 4 + 3
 func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	v := formatVersion
 	if m.Step > 0 {
-		v = formatVersionAdaptive
+		v = adaptiveVersion(m)
 	}
 	return encodeVersion(w, img, m, o, v)
+}
+
+// adaptiveVersion is the format version Encode writes for a model in the
+// entropy-constrained mode: 6 if every channel's first indices can be
+// predicted from pixels (edgePredictable), else 5.
+func adaptiveVersion(m *Model) int {
+	for _, c := range m.Channels {
+		if !c.edgePredictable() {
+			return formatVersionAdaptive
+		}
+	}
+	return formatVersionEdges
 }
 
 // encodeVersion is Encode writing the layout of format version v, which
@@ -206,6 +228,9 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if o.Assign != AssignNearest && o.Assign != AssignResponses {
 		return fmt.Errorf("codec: unknown %v", o.Assign)
 	}
+	if v == formatVersionEdges && adaptiveVersion(m) != formatVersionEdges {
+		return fmt.Errorf("codec: format version 6 needs a model in the entropy-constrained mode with gamma 0")
+	}
 	id, step := m.ID(), 0.0
 	if o.Step != 0 && o.Step != m.Step {
 		if m.Step == 0 {
@@ -216,7 +241,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			return err
 		}
 		m, step = mm, o.Step
-		if v != formatVersionAdaptive {
+		if !isAdaptive(v) {
 			v = formatVersionStep
 		}
 	}
@@ -226,7 +251,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	}
 	planes := m.planes(img)
 	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
-	if v == formatVersionAdaptive {
+	if isAdaptive(v) {
 		switch {
 		case o.Deblock > maxDeblock:
 			return fmt.Errorf("codec: deblocking strength %d out of range (at most %d)", o.Deblock, maxDeblock)
@@ -237,7 +262,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	// The channels code concurrently (each in parallel inside, but with
 	// steps that use one core) and their streams follow in order.
 	bodies := make([][]byte, len(planes))
-	auto := v == formatVersionAdaptive && o.Deblock == 0
+	auto := isAdaptive(v) && o.Deblock == 0
 	var sse [][]float64 // per channel, per deblocking strength
 	if auto {
 		sse = make([][]float64, len(planes))
@@ -257,8 +282,12 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			if m.Step > 0 {
 				out = c.findOutliers(y, idx, m.Step, slow)
 			}
-			if v == formatVersionAdaptive {
-				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true)
+			if isAdaptive(v) {
+				var edges *edgePredictor
+				if v == formatVersionEdges {
+					edges = c.newEdgePredictor(grid.Blocks(), grid.Cols())
+				}
+				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, edges)
 			} else {
 				bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
 			}
@@ -593,7 +622,7 @@ func (h *Header) appendTo(b []byte) []byte {
 	if hasStep(h.Version) {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(h.Step))
 	}
-	if h.Version == formatVersionAdaptive {
+	if isAdaptive(h.Version) {
 		b = append(b, byte(h.Deblock))
 	}
 	return b
@@ -627,12 +656,12 @@ func parseHeader(b []byte) (*Header, []byte, error) {
 			return nil, nil, &FormatError{Msg: "truncated header (no step)"}
 		}
 		h.Step = math.Float64frombits(binary.LittleEndian.Uint64(p))
-		if !(h.Step > 0 && h.Step <= maxStep) && !(h.Version == formatVersionAdaptive && h.Step == 0) {
+		if !(h.Step > 0 && h.Step <= maxStep) && !(isAdaptive(h.Version) && h.Step == 0) {
 			return nil, nil, &FormatError{Msg: fmt.Sprintf("quantiser step %v out of range", h.Step)}
 		}
 		p = p[8:]
 	}
-	if h.Version == formatVersionAdaptive {
+	if isAdaptive(h.Version) {
 		if len(p) < 1 {
 			return nil, nil, &FormatError{Msg: "truncated header (no filter)"}
 		}
@@ -654,7 +683,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v < formatVersion || v > formatVersionAdaptive {
+	if v < formatVersion || v > formatVersionEdges {
 		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &Header{Version: v}
@@ -696,7 +725,7 @@ func DecodeHeader(r io.Reader) (*Header, error) {
 	if hasStep(h.Version) {
 		n += 8
 	}
-	if h.Version == formatVersionAdaptive {
+	if isAdaptive(h.Version) {
 		n++
 	}
 	buf = buf[:n]
@@ -877,7 +906,10 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 	}
 	dims := c.Dims()
 	cs.version = h.Version
-	if h.Version == formatVersionAdaptive {
+	if h.Version == formatVersionEdges && !c.edgePredictable() {
+		return cs, nil, &FormatError{Msg: "a version-6 file needs a model in the entropy-constrained mode with gamma 0"}
+	}
+	if isAdaptive(h.Version) {
 		var err error
 		if cs.adaptive, body, err = parseAdaptive(body); err != nil {
 			return cs, nil, &FormatError{Msg: err.Error()}
@@ -948,7 +980,7 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 // cells and the outlier patches, to reconstruct.
 func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, lead leadCells, odd *outliers)) error {
 	dims, blocks := c.Dims(), grid.Blocks()
-	if cs.version == formatVersionAdaptive {
+	if isAdaptive(cs.version) {
 		return cs.decodeAdaptive(c, grid, step, reconstruct)
 	}
 	out := make([][]byte, len(cs.raw))
@@ -1012,7 +1044,11 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 			}
 		}
 	}()
-	err := decodeAdaptive(cs.adaptive, idx, dims, grid.Cols(), c.Centre, c.Bins, c.Leading(), true)
+	var edges *edgePredictor
+	if cs.version == formatVersionEdges {
+		edges = c.newEdgePredictor(blocks, grid.Cols())
+	}
+	err := decodeAdaptive(cs.adaptive, idx, dims, grid.Cols(), c.Centre, c.Bins, c.Leading(), true, edges)
 	wg.Wait()
 	if err = firstError([]error{err, oddErr}); err != nil {
 		return &FormatError{Msg: err.Error()}

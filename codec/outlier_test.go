@@ -121,7 +121,7 @@ func TestOutliers(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := nb.Bytes()
-	if file[len(Magic)] != formatVersionAdaptive {
+	if file[len(Magic)] != byte(adaptiveVersion(m)) {
 		t.Fatalf("an entropy-constrained model wrote version %d", file[len(Magic)])
 	}
 	a, err := Decode(bytes.NewReader(file), m)

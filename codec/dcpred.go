@@ -1,0 +1,178 @@
+package codec
+
+import (
+	"github.com/spcalab/spca/spca"
+)
+
+// Format version 6 is version 5 with two changes to the arithmetic coder,
+// which code the same indices (so the same pixels) in fewer bits. On
+// Kodak kodim02-12 even in grey with the default model (8×8, gamma 0,
+// step 30): 0.2-0.8 % fewer bits than version 5 at steps 15-60, for SPCA
+// and for PCA with the same quantisers alike.
+//   - The probabilities are the mean of a fast and a slow estimate (see
+//     arProb).
+//   - The first index of a patch is predicted from the decoded pixels of
+//     its left and upper neighbours: half the mean of the left one's right
+//     column and the upper one's bottom row (the DC mode of H.264's intra
+//     prediction), half LOCO-I's median of the three neighbours' means,
+//     turned into the first-dimension index whose reconstruction (the
+//     other leading dimensions at their centre) has that mean. The
+//     neighbours' pixels are their indices' reconstruction (leading cells
+//     through the inverse SPCA of their levels, the rest at their levels)
+//     before the outlier patches and the deblocking filter, so the decoder
+//     computes them as it decodes, patch by patch, with the same
+//     operations as the encoder. At 8×8 the first index is only 6-15 %
+//     of the bits (steps 15-60; the dimensions beyond the leading four
+//     are 70 %), so this gains 0.2 %.
+
+// edgePredictor computes the edges of decoded patches and predicts the
+// first index of the next from them (format version 6).
+type edgePredictor struct {
+	dims, k, cols int
+	li            *spca.LevelInverse
+	scratch       *spca.MetricScratch
+	levels        [][]float64 // levels of the dimensions after the leading ones
+	wRight, wLow  []float64   // weight of each coefficient in the mean of the right column / bottom row
+	mRight, mLow  float64     // the PCA mean's part of those means
+	first         []float64   // first coefficient of each first-dimension index (the other leading ones at their centre)
+	right, low    []float64   // per patch: mean of the right column and of the bottom row
+	mean          []float64   // per patch: its mean
+	wAll          []float64   // weight of each coefficient in the patch mean
+	mAll          float64     // the PCA mean's part of it
+	y             []float64   // scratch: the patch's coefficients
+	b             []int       // scratch: its leading cell
+}
+
+// edgePredictable reports whether the channel's first indices can be
+// predicted from pixels (version 6): in the entropy-constrained mode,
+// with a separable SPCA metric (gamma 0) or without SPCA.
+func (c *Channel) edgePredictable() bool {
+	if c.Lead == nil && c.Leading() > 0 || len(c.Rest) != c.Dims()-c.Leading() {
+		return false
+	}
+	return c.Leading() == 0 || c.levelInverse() != nil
+}
+
+// newEdgePredictor returns the predictor of a channel of blocks patches in
+// rows of cols; the channel must be edgePredictable.
+func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
+	dims, k := c.Dims(), c.Leading()
+	n := 1
+	for n*n < dims {
+		n++
+	}
+	p := &edgePredictor{dims: dims, k: k, cols: cols, wRight: make([]float64, dims), wLow: make([]float64, dims),
+		right: make([]float64, blocks), low: make([]float64, blocks), mean: make([]float64, blocks), wAll: make([]float64, dims), y: make([]float64, dims), b: make([]int, k)}
+	basis := c.PCA.Basis.RawMatrix()
+	at := func(px, j int) float64 { return basis.Data[px*basis.Stride+j] }
+	inv := 1 / float64(n)
+	for r := 0; r < n; r++ {
+		pr, pb := r*n+n-1, (n-1)*n+r
+		p.mRight += float64(c.PCA.Mean[pr] * inv)
+		p.mLow += float64(c.PCA.Mean[pb] * inv)
+		for j := 0; j < dims; j++ {
+			p.wRight[j] += float64(at(pr, j) * inv)
+			p.wLow[j] += float64(at(pb, j) * inv)
+		}
+	}
+	for px := 0; px < dims; px++ {
+		p.mAll += float64(c.PCA.Mean[px] / float64(dims))
+		for j := 0; j < dims; j++ {
+			p.wAll[j] += float64(at(px, j) / float64(dims))
+		}
+	}
+	for _, q := range c.Rest {
+		p.levels = append(p.levels, q.Levels)
+	}
+	if k == 0 {
+		p.first = p.levels[0]
+		return p
+	}
+	p.li = c.levelInverse()
+	p.scratch = c.SPCA.NewMetricScratch()
+	p.first = make([]float64, c.Bins[0])
+	copy(p.b, c.Centre[:k])
+	for b := range p.first {
+		p.b[0] = b
+		p.li.Invert(p.y[:k], p.b, p.scratch)
+		p.first[b] = p.y[0]
+	}
+	return p
+}
+
+// update records the edges of patch i, whose indices are row.
+func (p *edgePredictor) update(i int, row []int32) {
+	y, k := p.y, p.k
+	if k > 0 {
+		for j := range p.b {
+			p.b[j] = int(row[j])
+		}
+		p.li.Invert(y[:k], p.b, p.scratch)
+	}
+	for j, l := range p.levels {
+		y[k+j] = l[row[k+j]]
+	}
+	// Explicit conversions keep each product rounded on its own (no
+	// fused multiply-add): the decoder must find the same prediction.
+	r, lo := p.mRight, p.mLow
+	for j, v := range y {
+		if v != 0 {
+			r += float64(p.wRight[j] * v)
+			lo += float64(p.wLow[j] * v)
+		}
+	}
+	p.right[i], p.low[i] = r, lo
+	a := p.mAll
+	for j, v := range y {
+		if v != 0 {
+			a += float64(p.wAll[j] * v)
+		}
+	}
+	p.mean[i] = a
+}
+
+// predict returns the predicted first index of patch i in column col,
+// given the prediction fallback used where it has no decoded neighbour.
+func (p *edgePredictor) predict(i, col, fallback int) int {
+	hasLeft, hasUp := col > 0, i >= p.cols
+	var mean float64
+	switch {
+	case hasLeft && hasUp:
+		// Half the edges' mean, half LOCO-I's median of the
+		// neighbours' means: on Kodak kodim02-12 even (8×8, gamma
+		// 0, step 30) 0.2 % fewer bits than the median of the first
+		// indices, the edges alone 0.3 % more, the median of the means
+		// alone the same, the edges extrapolated by the neighbours'
+		// slopes 1.8 % more.
+		a, b, c := p.mean[i-1], p.mean[i-p.cols], p.mean[i-p.cols-1]
+		med := float64(a + b - c)
+		switch {
+		case c >= max(a, b):
+			med = min(a, b)
+		case c <= min(a, b):
+			med = max(a, b)
+		}
+		mean = float64(float64(p.right[i-1]+p.low[i-p.cols])/2+med) / 2
+	case hasLeft:
+		mean = p.right[i-1]
+	case hasUp:
+		mean = p.low[i-p.cols]
+	default:
+		return fallback
+	}
+	if p.wAll[0] == 0 {
+		return fallback
+	}
+	y0 := float64(mean-p.mAll) / p.wAll[0]
+	best, dist := 0, -1.0
+	for b, v := range p.first {
+		d := v - y0
+		if d < 0 {
+			d = -d
+		}
+		if dist < 0 || d < dist {
+			best, dist = b, d
+		}
+	}
+	return best
+}
