@@ -206,7 +206,7 @@ func TestCodec(t *testing.T) {
 		}
 		cm := filepath.Join(dir, "colour.model")
 		mustRun(t, "codec", "train", "--images", ctrain, "--color", "--chroma", "420", "--patch", "3", "--gamma", "0",
-			"--step", "9", "--samples", "1000", "--seed", "1", "--out", cm)
+			"--step", "9", "--samples", "1000", "--resolution", "4096", "--seed", "1", "--out", cm)
 		if out, _ := mustRun(t, "info", cm); !strings.Contains(out, "Y, Cb, Cr (chroma 4:2:0)") {
 			t.Errorf("info:\n%s\nwant the chroma named", out)
 		}
