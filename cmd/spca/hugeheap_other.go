@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// hugeHeap is a no-op where madvise(MADV_HUGEPAGE) is not available.
+func hugeHeap(int) {}
