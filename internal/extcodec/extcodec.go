@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,21 +143,8 @@ func run(prog string, args []string) error {
 	return nil
 }
 
-// writeGrey writes the plane as 8-bit PGM or PNG, by the extension.
+// writeGrey writes the plane as 8-bit PGM or PNG, by the extension
+// (patches.Save, which writes PGM through internal/netpbm).
 func writeGrey(path string, p patches.Plane) error {
-	g := patches.FromPlane(p, false)
-	var b bytes.Buffer
-	if filepath.Ext(path) == ".pgm" {
-		gi, ok := g.(*image.Gray)
-		if !ok {
-			return fmt.Errorf("extcodec: grey plane as %T", g)
-		}
-		fmt.Fprintf(&b, "P5\n%d %d\n255\n", p.W, p.H)
-		for y := 0; y < p.H; y++ {
-			b.Write(gi.Pix[y*gi.Stride : y*gi.Stride+p.W])
-		}
-	} else if err := png.Encode(&b, g); err != nil {
-		return err
-	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return patches.Save(path, patches.FromPlane(p, false))
 }
