@@ -30,10 +30,6 @@ import (
 
 func main() {
 	removeTempsOnSignal()
-	if len(os.Args) > 1 && (os.Args[1] == "encode" || os.Args[1] == "decode") {
-		// One process per image is the common use: see hugeHeap.
-		hugeHeap(32 << 20)
-	}
 	if err := newApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(exitCode(err))
