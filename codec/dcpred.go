@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"sort"
+
 	"github.com/spcalab/spca/spca"
 )
 
@@ -41,6 +43,7 @@ type edgePredictor struct {
 	mAll          float64     // the PCA mean's part of it
 	y             []float64   // scratch: the patch's coefficients
 	b             []int       // scratch: its leading cell
+	sorted        bool        // first increases strictly (see nearestSorted)
 }
 
 // edgePredictable reports whether the channel's first indices can be
@@ -86,6 +89,7 @@ func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
 	}
 	if k == 0 {
 		p.first = p.levels[0]
+		p.sorted = increasing(p.first)
 		return p
 	}
 	p.li = c.levelInverse()
@@ -97,7 +101,18 @@ func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
 		p.li.Invert(p.y[:k], p.b, p.scratch)
 		p.first[b] = p.y[0]
 	}
+	p.sorted = increasing(p.first)
 	return p
+}
+
+// increasing reports whether v increases strictly (so holds no NaN).
+func increasing(v []float64) bool {
+	for i := 1; i < len(v); i++ {
+		if !(v[i] > v[i-1]) {
+			return false
+		}
+	}
+	return len(v) > 0 && v[0] == v[0]
 }
 
 // update records the edges of patch i, whose indices are row.
@@ -164,6 +179,9 @@ func (p *edgePredictor) predict(i, col, fallback int) int {
 		return fallback
 	}
 	y0 := float64(mean-p.mAll) / p.wAll[0]
+	if p.sorted {
+		return nearestSorted(p.first, y0)
+	}
 	best, dist := 0, -1.0
 	for b, v := range p.first {
 		d := v - y0
@@ -173,6 +191,35 @@ func (p *edgePredictor) predict(i, col, fallback int) int {
 		if dist < 0 || d < dist {
 			best, dist = b, d
 		}
+	}
+	return best
+}
+
+// nearestSorted returns the first index b of the increasing first with
+// the smallest |first[b] − y0|: what the scan in predict returns, found
+// by bisection (the scan was a tenth of decoding in 4×4). The distances
+// computed as the scan does fall to the bracket and rise after it even
+// where rounding makes some equal, so the first of the equal smallest
+// ones is found by walking left from the bracket.
+func nearestSorted(first []float64, y0 float64) int {
+	if y0 != y0 {
+		return 0 // the scan keeps the first: no distance is below NaN
+	}
+	dist := func(b int) float64 {
+		d := first[b] - y0
+		if d < 0 {
+			d = -d
+		}
+		return d
+	}
+	hi := sort.SearchFloat64s(first, y0) // first[hi] >= y0
+	best := hi
+	if hi == len(first) || hi > 0 && dist(hi-1) <= dist(hi) {
+		best = hi - 1
+	}
+	d := dist(best)
+	for best > 0 && dist(best-1) == d {
+		best--
 	}
 	return best
 }

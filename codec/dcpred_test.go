@@ -3,6 +3,8 @@ package codec
 import (
 	"bytes"
 	"image"
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -45,5 +47,56 @@ func TestEdgeVersion(t *testing.T) {
 	var b bytes.Buffer
 	if err := encodeVersion(&b, test[0], smallStepModel(t), nil, formatVersionEdges); err == nil {
 		t.Error("version 6 written for a gamma-1/3 model")
+	}
+}
+
+// TestNearestSorted checks the bisection of predict against its scan on
+// increasing levels, with targets on, between and beyond them and levels
+// so close that rounding makes distances equal.
+func TestNearestSorted(t *testing.T) {
+	scan := func(first []float64, y0 float64) int {
+		best, dist := 0, -1.0
+		for b, v := range first {
+			d := v - y0
+			if d < 0 {
+				d = -d
+			}
+			if dist < 0 || d < dist {
+				best, dist = b, d
+			}
+		}
+		return best
+	}
+	rng := rand.New(rand.NewPCG(24, 1))
+	for trial := 0; trial < 2000; trial++ {
+		n := 1 + rng.IntN(40)
+		first := make([]float64, n)
+		v := rng.NormFloat64() * 100
+		for b := range first {
+			first[b] = v
+			if rng.IntN(4) == 0 {
+				v = math.Nextafter(v, math.Inf(1)) // neighbours one ulp apart
+			} else {
+				v += rng.Float64() * 10
+			}
+		}
+		if !increasing(first) {
+			t.Fatalf("trial %d: levels not increasing", trial)
+		}
+		targets := []float64{first[0] - 1, first[n-1] + 1, math.Inf(1), math.Inf(-1), math.NaN()}
+		for b := range first {
+			targets = append(targets, first[b], math.Nextafter(first[b], 0))
+			if b > 0 {
+				targets = append(targets, (first[b-1]+first[b])/2)
+			}
+		}
+		for _, y0 := range targets {
+			if got, want := nearestSorted(first, y0), scan(first, y0); got != want {
+				t.Fatalf("levels %v, target %v: bisection %d, scan %d", first, y0, got, want)
+			}
+		}
+	}
+	if increasing([]float64{1, 1}) || increasing([]float64{math.NaN()}) || increasing(nil) {
+		t.Error("increasing accepts levels that do not increase")
 	}
 }
