@@ -44,6 +44,32 @@ type edgePredictor struct {
 	y             []float64   // scratch: the patch's coefficients
 	b             []int       // scratch: its leading cell
 	sorted        bool        // first increases strictly (see nearestSorted)
+	// With trackCells, the distinct leading cells and their inverses,
+	// as distinctRows numbers and computes them.
+	cells *cellNumbers
+	bins  []int
+	rows  []float64
+	ref   []int32
+}
+
+// trackCells makes update invert each distinct leading cell once and
+// keep it, for leadCells, where leadRows would invert the distinct cells
+// again (no codebook, keys that fit): the decoder then inverts each cell
+// once instead of once per patch and once more per distinct cell.
+func (p *edgePredictor) trackCells(c *Channel, blocks int) {
+	if p.k == 0 || c.codebookFor(blocks) != nil || !c.keysFit() {
+		return
+	}
+	p.cells, p.bins, p.ref = newCellNumbers(blocks), c.Bins[:p.k], make([]int32, blocks)
+}
+
+// leadCells returns what leadRows returns for the indices update saw
+// (patches 0, 1, ... in order), or false without trackCells (or p).
+func (p *edgePredictor) leadCells() (leadCells, bool) {
+	if p == nil || p.cells == nil {
+		return leadCells{}, false
+	}
+	return leadCells{rows: p.rows, ref: p.ref}, true
 }
 
 // edgePredictable reports whether the channel's first indices can be
@@ -118,7 +144,23 @@ func increasing(v []float64) bool {
 // update records the edges of patch i, whose indices are row.
 func (p *edgePredictor) update(i int, row []int32) {
 	y, k := p.y, p.k
-	if k > 0 {
+	switch {
+	case p.cells != nil:
+		var key uint64
+		for j, v := range row[:k] {
+			key = key*uint64(p.bins[j]) + uint64(v)
+		}
+		num, fresh := p.cells.number(key)
+		if fresh {
+			for j := range p.b {
+				p.b[j] = int(row[j])
+			}
+			p.rows = append(p.rows, y[:k]...) // room, overwritten
+			p.li.Invert(p.rows[len(p.rows)-k:], p.b, p.scratch)
+		}
+		p.ref[i] = num
+		copy(y[:k], p.rows[int(num)*k:][:k])
+	case k > 0:
 		for j := range p.b {
 			p.b[j] = int(row[j])
 		}

@@ -100,3 +100,58 @@ func TestNearestSorted(t *testing.T) {
 		t.Error("increasing accepts levels that do not increase")
 	}
 }
+
+// TestTrackedCells checks that the cells the edge predictor inverts as it
+// goes are exactly the rows and references leadRows' distinctRows makes
+// from the same indices, and that its edges do not change with tracking.
+func TestTrackedCells(t *testing.T) {
+	m := stepModel(t)
+	c := m.Channels[0]
+	if !c.edgePredictable() || c.Leading() == 0 {
+		t.Skip("the model's channel has no predictable SPCA dimensions")
+	}
+	const cols, blocks = 30, 600
+	dims, k := c.Dims(), c.Leading()
+	rng := rand.New(rand.NewPCG(24, 2))
+	idx := make([]int32, blocks*dims)
+	for i := 0; i < blocks; i++ {
+		for j := 0; j < dims; j++ {
+			// Near the centre, so that cells repeat as in images.
+			v := c.Centre[j] + rng.IntN(5) - 2
+			idx[i*dims+j] = int32(min(max(v, 0), c.Bins[j]-1))
+		}
+	}
+	plain, tracked := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
+	// As trackCells, whether or not the channel has a codebook.
+	tracked.cells, tracked.bins, tracked.ref = newCellNumbers(blocks), c.Bins[:k], make([]int32, blocks)
+	for i := 0; i < blocks; i++ {
+		plain.update(i, idx[i*dims:(i+1)*dims])
+		tracked.update(i, idx[i*dims:(i+1)*dims])
+	}
+	for i := 0; i < blocks; i++ {
+		if plain.right[i] != tracked.right[i] || plain.low[i] != tracked.low[i] || plain.mean[i] != tracked.mean[i] {
+			t.Fatalf("patch %d: edges differ with tracking", i)
+		}
+	}
+	got, ok := tracked.leadCells()
+	if !ok {
+		t.Fatal("no cells tracked")
+	}
+	rows, ref := c.distinctRows(idx, blocks)
+	if len(rows) != len(got.rows) || len(rows) >= blocks*k {
+		t.Fatalf("%d rows tracked, distinctRows %d (of %d patches)", len(got.rows)/k, len(rows)/k, blocks)
+	}
+	for i := range rows {
+		if math.Float64bits(rows[i]) != math.Float64bits(got.rows[i]) {
+			t.Fatalf("row value %d: tracked %v, distinctRows %v", i, got.rows[i], rows[i])
+		}
+	}
+	for i := range ref {
+		if ref[i] != got.ref[i] {
+			t.Fatalf("patch %d: tracked row %d, distinctRows %d", i, got.ref[i], ref[i])
+		}
+	}
+	if _, ok := plain.leadCells(); ok {
+		t.Error("leadCells without tracking")
+	}
+}

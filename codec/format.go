@@ -1047,6 +1047,7 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 	var edges *edgePredictor
 	if cs.version == formatVersionEdges {
 		edges = c.newEdgePredictor(blocks, grid.Cols())
+		edges.trackCells(c, blocks)
 	}
 	err := decodeAdaptive(cs.adaptive, idx, dims, grid.Cols(), c.Centre, c.Bins, c.Leading(), true, edges)
 	wg.Wait()
@@ -1057,6 +1058,10 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 	if err != nil {
 		return &FormatError{Msg: err.Error()}
 	}
-	reconstruct(idx, c.leadRows(idx, blocks), out)
+	lead, ok := edges.leadCells()
+	if !ok {
+		lead = c.leadRows(idx, blocks)
+	}
+	reconstruct(idx, lead, out)
 	return nil
 }

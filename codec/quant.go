@@ -185,57 +185,83 @@ func (c *Channel) leadRows(idx []int32, n int) leadCells {
 }
 
 // distinctRows is leadRows inverting each distinct leading cell of the
-// patches once, numbered in order of first appearance. Cells are found
-// in an open-addressing hash table: a map or a sort cost more than the
-// inversions they save.
+// patches once, numbered in order of first appearance (see cellNumbers).
 func (c *Channel) distinctRows(idx []int32, n int) (rows []float64, ref []int32) {
 	k, dims := c.Leading(), c.Dims()
 	ref = make([]int32, n)
-	// The table starts at half as many slots as patches and doubles when
-	// half full: an image has far fewer distinct cells than patches (a
-	// quarter of them for 4×4 patches), and a table sized for twice the
-	// patches was a quarter of the memory a decode allocated.
+	cells := newCellNumbers(n)
+	var firsts []int32 // the first patch of each cell, by number
+	for i := range ref {
+		num, fresh := cells.number(c.cellKey(idx[i*dims : i*dims+k]))
+		if fresh {
+			firsts = append(firsts, int32(i))
+		}
+		ref[i] = num
+	}
+	return c.cellRows(idx, firsts, len(firsts)), ref
+}
+
+// cellKey returns the number of the leading cell b in mixed radix (the
+// first dimension slowest); the channel's keys must fit (keysFit).
+func (c *Channel) cellKey(b []int32) uint64 {
+	var key uint64
+	for j, v := range b {
+		key = key*uint64(c.Bins[j]) + uint64(v)
+	}
+	return key
+}
+
+// cellNumbers numbers cell keys in order of first appearance, in an
+// open-addressing hash table: a map or a sort cost more than the
+// inversions they save.
+type cellNumbers struct {
+	keys  []uint64
+	slots []int32 // number+1 of the key; 0: empty
+	count int
+}
+
+// newCellNumbers returns a table for the cells of n patches. It starts
+// at half as many slots as patches and doubles when half full: an image
+// has far fewer distinct cells than patches (a quarter of them for 4×4
+// patches), and a table sized for twice the patches was a quarter of the
+// memory a decode allocated.
+func newCellNumbers(n int) *cellNumbers {
 	size := 1 << 10
 	for size < n/2 {
 		size <<= 1
 	}
-	keys := make([]uint64, size)
-	slots := make([]int32, size) // number+1 of the key; 0: empty
-	var firsts []int32           // the first patch of each cell, by number
-	probe := func(key uint64) int {
-		// Fibonacci hashing, linear probing.
-		h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(size-1))
-		for slots[h] != 0 && keys[h] != key {
-			h = (h + 1) & (size - 1)
-		}
-		return h
+	return &cellNumbers{keys: make([]uint64, size), slots: make([]int32, size)}
+}
+
+func (t *cellNumbers) probe(key uint64) int {
+	// Fibonacci hashing, linear probing.
+	mask := len(t.slots) - 1
+	h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(mask))
+	for t.slots[h] != 0 && t.keys[h] != key {
+		h = (h + 1) & mask
 	}
-	for i := range ref {
-		var key uint64
-		for j, b := range idx[i*dims : i*dims+k] {
-			key = key*uint64(c.Bins[j]) + uint64(b)
-		}
-		h := probe(key)
-		if slots[h] == 0 {
-			firsts = append(firsts, int32(i))
-			keys[h], slots[h] = key, int32(len(firsts))
-			if 2*len(firsts) > size {
-				oldKeys, oldSlots := keys, slots
-				size *= 2
-				keys, slots = make([]uint64, size), make([]int32, size)
-				for o, sl := range oldSlots {
-					if sl != 0 {
-						g := probe(oldKeys[o])
-						keys[g], slots[g] = oldKeys[o], sl
-					}
-				}
+	return h
+}
+
+// number returns the number of key and whether it is new.
+func (t *cellNumbers) number(key uint64) (int32, bool) {
+	h := t.probe(key)
+	if t.slots[h] != 0 {
+		return t.slots[h] - 1, false
+	}
+	t.count++
+	t.keys[h], t.slots[h] = key, int32(t.count)
+	if 2*t.count > len(t.slots) {
+		oldKeys, oldSlots := t.keys, t.slots
+		t.keys, t.slots = make([]uint64, 2*len(oldSlots)), make([]int32, 2*len(oldSlots))
+		for o, sl := range oldSlots {
+			if sl != 0 {
+				g := t.probe(oldKeys[o])
+				t.keys[g], t.slots[g] = oldKeys[o], sl
 			}
-			ref[i] = int32(len(firsts) - 1)
-			continue
 		}
-		ref[i] = slots[h] - 1
 	}
-	return c.cellRows(idx, firsts, len(firsts)), ref
+	return int32(t.count - 1), true
 }
 
 // levelInverse returns the inverse SPCA transform of the channel's cell
