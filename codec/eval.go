@@ -168,8 +168,12 @@ func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*
 	v := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample, Gamma: first.Gamma}
 	for _, c := range m.Channels {
 		k := c.Leading()
-		rows, _ := c.TrainingSample().Dims()
-		lead := c.TrainingSample().Slice(0, rows, 0, k)
+		train, err := c.TrainingSample()
+		if err != nil {
+			return nil, err
+		}
+		rows, _ := train.Dims()
+		lead := train.Slice(0, rows, 0, k)
 		so := c.SPCA.Options()
 		set(&so)
 		so.Scale = nil
@@ -178,7 +182,7 @@ func (m *Model) variantWith(total int, step float64, set func(*spca.Options)) (*
 		if err != nil {
 			return nil, err
 		}
-		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, train: c.TrainingSample(), Bins: make([]int, c.Dims())})
+		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, SPCA: sm, train: train, Bins: make([]int, c.Dims())})
 	}
 	return v, v.setResolution(total, step)
 }
@@ -205,7 +209,11 @@ func PCABaseline(m *Model) (*Model, error) {
 func (m *Model) pcaBaseline(total int, step float64) (*Model, error) {
 	v := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample}
 	for _, c := range m.Channels {
-		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, train: c.TrainingSample(), Bins: make([]int, c.Dims())})
+		train, err := c.TrainingSample()
+		if err != nil {
+			return nil, err
+		}
+		v.Channels = append(v.Channels, &Channel{PCA: c.PCA, train: train, Bins: make([]int, c.Dims())})
 	}
 	return v, v.setResolution(total, step)
 }

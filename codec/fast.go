@@ -72,18 +72,46 @@ const lookCells = 4096
 
 // fastPath returns the channel's fast path, built on first use. It does
 // not depend on the number of bins.
+// It is nil when the channel has none, or when loadFast fails.
 func (c *Channel) fastPath() *fastPath {
+	f, _ := c.loadFast()
+	return f
+}
+
+// loadFast returns the channel's fast path (see fastPath), inflating it
+// on first use from a sectioned model file: the error is a *ModelError
+// if that section is corrupt, or that of the training sample it is built
+// from.
+func (c *Channel) loadFast() (*fastPath, error) {
 	if c.fastFrom != nil { // the same SPCA lattice and training sample
-		return c.fastFrom.fastPath()
+		return c.fastFrom.loadFast()
 	}
 	c.fastOnce.Do(func() {
+		if c.fastErr = c.readFastSection(); c.fastErr != nil {
+			return
+		}
 		if c.fastStored != nil {
 			c.fast = c.fastStored.decode()
 		} else {
-			c.fast = buildFastPath(c)
+			c.fast, c.fastErr = buildFastPath(c)
 		}
 	})
-	return c.fast
+	return c.fast, c.fastErr
+}
+
+// readFastSection reads the fast path's section of a sectioned model
+// file into fastStored, once.
+func (c *Channel) readFastSection() error {
+	c.fastSecOnce.Do(func() {
+		if c.fastSec != nil {
+			c.fastSecErr = c.fastSec.readLazy("fast path", func(r *modelReader) error {
+				var err error
+				c.fastStored, err = r.fastPath(c.Leading())
+				return err
+			})
+		}
+	})
+	return c.fastSecErr
 }
 
 // fastNodes is the node budget of the fast path: 16 nodes per axis for the
@@ -93,22 +121,26 @@ func (c *Channel) fastPath() *fastPath {
 // second, more than encoding a few images exactly).
 const fastNodes = 1 << 16
 
-func buildFastPath(c *Channel) *fastPath {
+func buildFastPath(c *Channel) (*fastPath, error) {
 	k := c.Leading()
 	if k == 0 {
-		return nil
+		return nil, nil
 	}
 	// The nudge keeps 2^16 nodes at 16 per axis for k = 4, where the
 	// power rounds just below.
 	g := int(math.Min(256, math.Floor(math.Pow(fastNodes, 1/float64(k))+1e-9)))
 	if g < 4 {
-		return nil
+		return nil, nil
 	}
-	n, _ := c.TrainingSample().Dims()
+	train, err := c.TrainingSample()
+	if err != nil {
+		return nil, err
+	}
+	n, _ := train.Dims()
 	f := &fastPath{k: k, nodes: make([][]float64, k)}
 	col := make([]float64, n)
 	for j := 0; j < k; j++ {
-		mat.Col(col, j, c.TrainingSample())
+		mat.Col(col, j, train)
 		sort.Float64s(col)
 		ax := axisNodes(col, g)
 		for i := 1; i < g; i++ {
@@ -132,7 +164,7 @@ func buildFastPath(c *Channel) *fastPath {
 	}
 	u, _, err := c.SPCA.UnfoldBatch(pts)
 	if err != nil {
-		return nil
+		return nil, nil // no fast path: the exact one
 	}
 	// The values are rounded to multiples of a power of two, about 2^-16
 	// of the largest, so that the model file stores them as small
@@ -145,7 +177,7 @@ func buildFastPath(c *Channel) *fastPath {
 			f.vals[i] = float32(v)
 		}
 	}
-	return f
+	return f, nil
 }
 
 // valueRes is the power of two near 2^-16 of the largest |v| (at most
@@ -207,7 +239,13 @@ const maxFastValues = 1 << 20
 // w and their integers after a first difference along every axis of the
 // grid (they are smooth), zigzag-coded, as w byte planes (gridcode).
 func (e *modelWriter) fastPath(c *Channel) {
-	f := c.fastPath()
+	f, err := c.loadFast()
+	if err != nil {
+		if e.err == nil {
+			e.err = err
+		}
+		return
+	}
 	if f == nil || f.res == 0 {
 		e.u8(0)
 		return

@@ -231,6 +231,13 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if v == formatVersionEdges && adaptiveVersion(m) != formatVersionEdges {
 		return fmt.Errorf("codec: format version 6 needs a model in the entropy-constrained mode with gamma 0")
 	}
+	if !o.Exact { // the fast path, inflated here from a sectioned file
+		for _, c := range m.Channels {
+			if _, err := c.loadFast(); err != nil {
+				return err
+			}
+		}
+	}
 	id, step := m.ID(), 0.0
 	if o.Step != 0 && o.Step != m.Step {
 		if m.Step == 0 {

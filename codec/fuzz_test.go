@@ -102,7 +102,11 @@ func FuzzReadModel(f *testing.F) {
 		for _, d := range [][]byte{data, checksum.Refresh(data)} {
 			var m *Model
 			var err error
-			hostile.Check(t, "ReadModel", boundBytes(d), func() { m, err = ReadModel(bytes.NewReader(d)) })
+			hostile.Check(t, "ReadModel", boundBytes(d), func() {
+				if m, err = ReadModel(bytes.NewReader(d)); err == nil {
+					err = m.LoadSections() // the sections read on first use
+				}
+			})
 			if err != nil {
 				var me *ModelError
 				if !errors.As(err, &me) {
@@ -130,6 +134,25 @@ func boundBytes(data []byte) int {
 		if size, err := declaredSize(data[len(ModelMagic)+4:]); err == nil {
 			n = max(n, size)
 		}
+	}
+	if len(data) > len(ModelMagic)+4 && binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionSectioned {
+		rest := data[len(ModelMagic)+4:]
+		secs := int(rest[0])
+		if len(rest) < 1+4*secs {
+			return n
+		}
+		frames, total := rest[1+4*secs:], 0
+		for i := range secs {
+			l := int(binary.LittleEndian.Uint32(rest[1+4*i:]))
+			if l > len(frames) {
+				return n
+			}
+			if size, err := declaredSize(frames[:l]); err == nil {
+				total += size
+			}
+			frames = frames[l:]
+		}
+		n = max(n, total)
 	}
 	return n
 }

@@ -82,7 +82,11 @@ func (m *Model) Stepped(step float64) (*Model, error) {
 		m.stepResp = make([][2][]float64, len(m.Channels))
 	}
 	for ci, c := range m.Channels {
-		nc := &Channel{PCA: c.PCA, train: c.TrainingSample(), Bins: append([]int(nil), c.Bins...), fastFrom: c}
+		train, err := c.TrainingSample()
+		if err != nil {
+			return nil, err
+		}
+		nc := &Channel{PCA: c.PCA, train: train, Bins: append([]int(nil), c.Bins...), fastFrom: c}
 		if c.SPCA != nil {
 			var err error
 			if nc.SPCA, err = c.SPCA.WithScale(c.SPCA.Scale()); err != nil {
@@ -138,11 +142,20 @@ type Channel struct {
 	train      *mat.Dense
 	trainOnce  sync.Once
 	sampleInts *intSample
+	trainErr   error
+	// sampleSec and fastSec are the sections of a sectioned model file
+	// holding the training sample (of sampleRows rows) and the fast
+	// path, inflated on first use; nil otherwise.
+	sampleSec, fastSec *section
+	sampleRows         int
+	fastSecOnce        sync.Once
+	fastSecErr         error
 	// fastStored is the fast path read from the model file, or nil.
 	fastStored *storedFast
 
 	fastOnce  sync.Once
 	fast      *fastPath
+	fastErr   error
 	fastFrom  *Channel // whose fast path this one shares (Stepped), or nil
 	startOnce sync.Once
 	start     []float32 // see startTable
@@ -487,18 +500,22 @@ func identity(k int) *mat.Dense {
 // entropies returns the marginal entropy (bits) of every coefficient: the
 // SPCA unfolded coordinates for the leading ones, the PCA coefficients for
 // the rest.
-func (c *Channel) entropies() []float64 {
+func (c *Channel) entropies() ([]float64, error) {
+	train, err := c.TrainingSample()
+	if err != nil {
+		return nil, err
+	}
 	var h []float64
 	if c.SPCA != nil {
 		h = append(h, c.SPCA.MarginalEntropies()...)
 	}
-	n, dims := c.TrainingSample().Dims()
+	n, dims := train.Dims()
 	col := make([]float64, n)
 	for j := c.Leading(); j < dims; j++ {
-		mat.Col(col, j, c.TrainingSample())
+		mat.Col(col, j, train)
 		h = append(h, histEntropy(col))
 	}
-	return h
+	return h, nil
 }
 
 // SetBins allocates a total resolution of sum(n_i) = total bins over the
@@ -507,7 +524,11 @@ func (c *Channel) entropies() []float64 {
 // beyond the SPCA coefficients.
 func (m *Model) SetBins(total int) error {
 	for _, c := range m.Channels {
-		bins, err := AllocateBins(c.entropies(), total)
+		h, err := c.entropies()
+		if err != nil {
+			return err
+		}
+		bins, err := AllocateBins(h, total)
 		if err != nil {
 			return err
 		}
@@ -581,11 +602,15 @@ func (c *Channel) setStep(step float64) error {
 			bins[j] = len(q.Levels)
 		}
 	}
-	n, _ := c.TrainingSample().Dims()
+	train, err := c.TrainingSample()
+	if err != nil {
+		return err
+	}
+	n, _ := train.Dims()
 	col := make([]float64, n)
 	rest := make([]*ScalarQuantizer, 0, dims-k)
 	for j := k; j < dims; j++ {
-		mat.Col(col, j, c.TrainingSample())
+		mat.Col(col, j, train)
 		q, err := DeadZone(col, step)
 		if err != nil {
 			return err
@@ -625,10 +650,15 @@ func centredDeadZone(x []float64) (*ScalarQuantizer, error) {
 // major), computed once per channel.
 func (c *Channel) responses() (ext, norm []float64, err error) {
 	c.extOnce.Do(func() {
-		n, _ := c.TrainingSample().Dims()
+		train, err := c.TrainingSample()
+		if err != nil {
+			c.extErr = err
+			return
+		}
+		n, _ := train.Dims()
 		k := c.Leading()
 		lead := mat.NewDense(n, k, nil)
-		lead.Copy(c.TrainingSample().Slice(0, n, 0, k))
+		lead.Copy(train.Slice(0, n, 0, k))
 		u, _, err := c.SPCA.UnfoldBatch(lead)
 		if err != nil {
 			c.extErr = err
@@ -665,12 +695,16 @@ func (c *Channel) setBins(bins []int) error {
 			return fmt.Errorf("codec: %d bins in dimension %d (at most %d): choose a lower resolution", b, j+1, maxLevels)
 		}
 	}
-	n, dims := c.TrainingSample().Dims()
+	train, err := c.TrainingSample()
+	if err != nil {
+		return err
+	}
+	n, dims := train.Dims()
 	k := c.Leading()
 	col := make([]float64, n)
 	rest := make([]*ScalarQuantizer, 0, dims)
 	for j := k; j < dims; j++ {
-		mat.Col(col, j, c.TrainingSample())
+		mat.Col(col, j, train)
 		q, err := LloydMax(col, bins[j])
 		if err != nil {
 			return err
@@ -723,9 +757,13 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 // prepare derives the centre index of every dimension from the training
 // patches.
 func (c *Channel) prepare() error {
-	n, dims := c.TrainingSample().Dims()
+	train, err := c.TrainingSample()
+	if err != nil {
+		return err
+	}
+	n, dims := train.Dims()
 	idx := make([]int32, n*dims)
-	c.quantizeExact(c.TrainingSample(), idx)
+	c.quantizeExact(train, idx)
 	c.Centre = make([]int, dims)
 	for j := 0; j < dims; j++ {
 		counts := make([]int, c.Bins[j])

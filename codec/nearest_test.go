@@ -116,11 +116,15 @@ func TestDescend4(t *testing.T) {
 		t.Fatal("the default model has no 4-dimensional codebook")
 	}
 	rng := rand.New(rand.NewPCG(6, 6))
-	n, _ := c.TrainingSample().Dims()
+	train, err := c.TrainingSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := train.Dims()
 	a, b := make([]int, 4), make([]int, 4)
 	moved := 0
 	for trial := 0; trial < 20000; trial++ {
-		x := c.TrainingSample().RawRowView(rng.IntN(n))[:4]
+		x := train.RawRowView(rng.IntN(n))[:4]
 		for j := range a {
 			a[j] = rng.IntN(ns.bins[j])
 			b[j] = a[j]

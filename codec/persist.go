@@ -2,7 +2,9 @@ package codec
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -64,6 +66,29 @@ import (
 // file, so compression changed no ID; uncompressed files are still read.
 // A gamma-0 model repeats one metric fiber per lattice node and compresses
 // 4.4× (4×4 Kodak model), a gamma-1/3 one 1.7× (2×2).
+//
+// Files are written since in sections (version 17), so that a process
+// inflates only what it uses: the magic, version uint32 17, the number of
+// sections n (u8), n compressed lengths (u32), then n zstd frames, each
+// holding its bytes followed by their CRC-32C. Section 0 is the model in
+// version 5: version 4 without, in each channel, the training sample after
+// its row count (the kind byte and the values) and the fast path; these
+// follow, per channel, as sections 1+2i (the training sample: its kind
+// byte and values as in version 4) and 2+2i (the fast path, as in
+// version 4, its flag first). A decoder never inflates them (the 8×8
+// default model inflated 2.6 MB of training sample for nothing), an
+// encoder inflates the fast path: Channel.TrainingSample and the encoder
+// inflate and check a section on first use and report a corrupt one then.
+// The plain bytes of every section are those of version 4, so the model's
+// ID and the coded files did not change.
+//
+// Adding a field to the model: give it to Model.write (after the fields
+// it depends on, in the version-5 layout only, i.e. when compact) and to
+// modelReader.model or readChannel behind a new inner version (6, read
+// when the inner version says so; older versions get the field's
+// default), bump the inner version written, and say so here. A field the
+// decoder needs belongs in section 0; one only training or evaluation
+// needs may take a section of its own.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic = "SPCAcdec"
@@ -74,9 +99,18 @@ const (
 	// modelVersionInts is modelVersionCompact with integer training
 	// samples.
 	modelVersionInts = 4
+	// modelVersionSections is modelVersionInts without the training
+	// samples and fast paths, which follow in sections of their own.
+	modelVersionSections = 5
 	// modelVersionZstd marks the compressed container.
 	modelVersionZstd = 16
+	// modelVersionSectioned marks the container of compressed sections.
+	modelVersionSectioned = 17
 )
+
+// maxSections bounds the sections of a sectioned container: the model
+// and, per channel (at most 3), its training sample and its fast path.
+const maxSections = 7
 
 // maxModelWindow bounds the zstd window a compressed model may ask for
 // (the encoder's default is 8 MiB).
@@ -122,8 +156,15 @@ func (e *modelWriter) f64(v float64) {
 }
 
 // write serialises the model (without checksum) to w: in version 1 or
-// 2 (the bytes the ID hashes), or if compact in version 3.
+// 2 (the bytes the ID hashes), or if compact in version 4.
 func (m *Model) write(w io.Writer, compact bool) error {
+	return m.writeSections(w, compact, nil)
+}
+
+// writeSections is write, in version 5 if secs is not nil: each
+// channel's training sample and fast path are then appended to *secs
+// (see the sectioned container) instead of written to w.
+func (m *Model) writeSections(w io.Writer, compact bool, secs *[][]byte) error {
 	e := &modelWriter{w: w}
 	e.put([]byte(ModelMagic))
 	step := m.Step > 0
@@ -132,7 +173,11 @@ func (m *Model) write(w io.Writer, compact bool) error {
 		base = modelVersionStep
 	}
 	if compact {
-		e.u32(modelVersionInts)
+		if secs != nil {
+			e.u32(modelVersionSections)
+		} else {
+			e.u32(modelVersionInts)
+		}
 		id := m.ID()
 		e.u32(base)
 		e.put(id[:])
@@ -187,12 +232,23 @@ func (m *Model) write(w io.Writer, compact bool) error {
 		for _, v := range c.Centre {
 			e.u32(uint32(v))
 		}
-		rows, _ := c.TrainingSample().Dims()
+		train, err := c.TrainingSample()
+		if err != nil {
+			return err
+		}
+		rows, _ := train.Dims()
 		e.u32(uint32(rows))
+		// se and fe write the training sample and the fast path: to w, or
+		// in version 5 to sections of their own.
+		se, fe := e, e
+		var sample, fast bytes.Buffer
+		if secs != nil {
+			se, fe = &modelWriter{w: &sample}, &modelWriter{w: &fast}
+		}
 		if compact {
-			e.train(c.TrainingSample())
+			se.train(train)
 		} else {
-			for _, v := range c.TrainingSample().RawMatrix().Data {
+			for _, v := range train.RawMatrix().Data {
 				e.u32(math.Float32bits(float32(v)))
 			}
 		}
@@ -209,9 +265,15 @@ func (m *Model) write(w io.Writer, compact bool) error {
 		e.u64(uint64(sb.Len()))
 		e.put(sb.Bytes())
 		if compact && c.SPCA != nil {
-			e.fastPath(c)
+			fe.fastPath(c)
 		} else if compact {
-			e.u8(0)
+			fe.u8(0)
+		}
+		if secs != nil {
+			if e.err == nil {
+				e.err = cmp.Or(se.err, fe.err)
+			}
+			*secs = append(*secs, sample.Bytes(), fast.Bytes())
 		}
 	}
 	return e.err
@@ -257,14 +319,24 @@ func (e *modelWriter) train(y *mat.Dense) {
 	}
 }
 
-// WriteTo writes the model file, compressed.
+// WriteTo writes the model file, in compressed sections.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	var b bytes.Buffer
-	if err := m.write(&b, true); err != nil {
+	secs := [][]byte{nil}
+	if err := m.writeSections(&b, true, &secs); err != nil {
 		return 0, err
 	}
-	out := binary.LittleEndian.AppendUint32([]byte(ModelMagic), modelVersionZstd)
-	out = modelEncoder().EncodeAll(checksum.Append(b.Bytes()), out)
+	secs[0] = b.Bytes()
+	out := binary.LittleEndian.AppendUint32([]byte(ModelMagic), modelVersionSectioned)
+	out = append(out, uint8(len(secs)))
+	frames := make([][]byte, len(secs))
+	for i, p := range secs {
+		frames[i] = modelEncoder().EncodeAll(checksum.Append(p), nil)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(frames[i])))
+	}
+	for _, f := range frames {
+		out = append(out, f...)
+	}
 	n, err := w.Write(out)
 	return int64(n), err
 }
@@ -293,6 +365,8 @@ type modelReader struct {
 	// budget is what the arrays decoded from b may still allocate (see
 	// memoryBound).
 	budget int64
+	// sectioned is set when b is section 0 of the sectioned container.
+	sectioned bool
 }
 
 // Memory bound (issues 23, 24): reading a model allocates at most 64 MB
@@ -431,6 +505,9 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		return nil, &ModelError{"larger than 1 GiB"}
 	}
 	budget := int64(boundBase-boundReserve) + boundPerByte*int64(len(data)) - int64(len(data))
+	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionSectioned {
+		return readSectioned(data[len(ModelMagic)+4:], budget)
+	}
 	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
 		packed := data[len(ModelMagic)+4:]
 		size, err := declaredSize(packed)
@@ -460,19 +537,150 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	return r.model()
 }
 
+// readSectioned reads the sections of the sectioned container (data
+// after its version): the model at once, the training samples and fast
+// paths left packed for their first use. budget is what ReadModel allows
+// the file (see memoryBound) less the file itself.
+func readSectioned(data []byte, budget int64) (*Model, error) {
+	r := &modelReader{b: data}
+	n := r.u8()
+	if r.err == nil && (n < 1 || n > maxSections) {
+		return nil, &ModelError{fmt.Sprintf("%d sections", n)}
+	}
+	lengths := make([]int, n)
+	for i := range lengths {
+		lengths[i] = r.u32()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	secs := make([]*section, n)
+	total := 0
+	for i := range secs {
+		packed := r.take(lengths[i])
+		if r.err != nil {
+			return nil, &ModelError{fmt.Sprintf("section %d of %d truncated", i, n)}
+		}
+		size, err := declaredSize(packed)
+		if err != nil {
+			return nil, &ModelError{fmt.Sprintf("section %d: %s", i, err.(*ModelError).Msg)}
+		}
+		total += size
+		secs[i] = &section{packed: packed, size: size, index: i}
+	}
+	if len(r.b) != 0 {
+		return nil, &ModelError{"trailing bytes after the sections"}
+	}
+	// The inflated sections count as compressed content does (ReadModel).
+	budget += boundPerByte*int64(max(0, total-len(data))) - int64(total)
+	lazy := &sectionBudget{left: budget}
+	for _, s := range secs {
+		s.budget = lazy
+	}
+	core, err := secs[0].open("model")
+	if err != nil {
+		return nil, err
+	}
+	if len(core.b) < len(ModelMagic)+4 || string(core.b[:len(ModelMagic)]) != ModelMagic ||
+		binary.LittleEndian.Uint32(core.b[len(ModelMagic):]) != modelVersionSections {
+		return nil, &ModelError{"section 0: not a model of version 5"}
+	}
+	core.b = core.b[len(ModelMagic):]
+	core.budget, core.sectioned = lazy.left, true
+	m, err := core.model()
+	if err != nil {
+		return nil, err
+	}
+	lazy.left = core.budget
+	if len(secs) != 1+2*len(m.Channels) {
+		return nil, &ModelError{fmt.Sprintf("%d sections for %d channels", len(secs), len(m.Channels))}
+	}
+	for i, c := range m.Channels {
+		c.sampleSec, c.fastSec = secs[1+2*i], secs[2+2*i]
+	}
+	return m, nil
+}
+
+// section is a section of the sectioned container, packed.
+type section struct {
+	packed []byte // its zstd frame
+	size   int    // its inflated size, as declared
+	index  int
+	budget *sectionBudget
+}
+
+// sectionBudget is the memory bound of reading a model file, shared by its
+// sections, which may be inflated later and concurrently.
+type sectionBudget struct {
+	mu   sync.Mutex
+	left int64
+}
+
+// open inflates the section and checks its checksum. what names it in
+// errors.
+func (s *section) open(what string) (*modelReader, error) {
+	fail := func(msg string) error {
+		return &ModelError{fmt.Sprintf("section %d (%s): %s", s.index, what, msg)}
+	}
+	if s.budget.left -= int64(s.size); s.budget.left < 0 {
+		return nil, fail("needs more memory than the model's size allows (64 MB + 10 × its bytes)")
+	}
+	// The capacity bounds the decoder (WithDecodeAllCapLimit): a frame
+	// holding more than it declares fails instead of growing.
+	plain, err := modelDecoder().DecodeAll(s.packed, make([]byte, 0, s.size))
+	if err == nil && len(plain) != s.size {
+		err = fmt.Errorf("%d bytes where the frame declares %d", len(plain), s.size)
+	}
+	if err != nil {
+		return nil, fail("compressed data: " + err.Error())
+	}
+	if !checksum.Valid(plain) {
+		return nil, fail("checksum mismatch (corrupt file)")
+	}
+	return &modelReader{b: plain[:len(plain)-4], budget: s.budget.left}, nil
+}
+
+// readLazy inflates the section and reads it with read, holding the
+// model's memory bound; what names it in errors.
+func (s *section) readLazy(what string, read func(r *modelReader) error) error {
+	s.budget.mu.Lock()
+	defer s.budget.mu.Unlock()
+	r, err := s.open(what)
+	if err != nil {
+		return err
+	}
+	err = read(r)
+	if err == nil && r.err != nil {
+		err = r.err
+	}
+	if err == nil && len(r.b) != 0 {
+		err = &ModelError{"trailing bytes"}
+	}
+	s.budget.left = r.budget
+	var me *ModelError
+	if errors.As(err, &me) {
+		return &ModelError{fmt.Sprintf("section %d (%s): %s", s.index, what, me.Msg)}
+	}
+	return err
+}
+
 // model reads a model's content after its magic number, without its
 // checksum.
 func (r *modelReader) model() (*Model, error) {
 	version := r.u32()
 	var id ModelID
-	compact := version == modelVersionCompact || version == modelVersionInts
-	ints := version == modelVersionInts
+	sectioned := version == modelVersionSections
+	if sectioned != r.sectioned {
+		return nil, &ModelError{"version 5 outside the sectioned container"}
+	}
+	compact := version == modelVersionCompact || version == modelVersionInts || sectioned
+	ints := version == modelVersionInts || sectioned
 	if compact {
 		version = r.u32()
 		copy(id[:], r.take(len(id)))
 	}
 	if version != modelVersion && version != modelVersionStep {
-		return nil, &ModelError{fmt.Sprintf("unsupported version %d (this build reads 1 to 4 and the compressed 16)", version)}
+		return nil, &ModelError{fmt.Sprintf("unsupported version %d (this build reads 1 to 5 and the containers 16 and 17)", version)}
 	}
 	m := &Model{Patch: r.u8()}
 	if compact {
@@ -493,7 +701,7 @@ func (r *modelReader) model() (*Model, error) {
 		return nil, &ModelError{"inconsistent header"}
 	}
 	for ci := 0; ci < nc && r.err == nil; ci++ {
-		c, err := readChannel(r, m.Patch, version == modelVersionStep, ints)
+		c, err := readChannel(r, m.Patch, version == modelVersionStep, ints, sectioned)
 		if err != nil {
 			return nil, err
 		}
@@ -508,7 +716,9 @@ func (r *modelReader) model() (*Model, error) {
 	return m, nil
 }
 
-func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, error) {
+// readChannel reads a channel; thresholds in version 2, ints in version
+// 4, sectioned (version 5) without its training sample and fast path.
+func readChannel(r *modelReader, patch int, thresholds, ints, sectioned bool) (*Channel, error) {
 	dims, k := r.u16(), r.u16()
 	if r.err == nil && (dims != patch*patch || k < 1 || k > dims || k > maxLeading) {
 		return nil, &ModelError{"inconsistent channel dimensions"}
@@ -561,31 +771,13 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 		}
 	}
 	rows := r.u32()
-	kind := 0
-	if ints {
-		kind = r.u8()
-		if r.err == nil && kind > 1 {
-			return nil, &ModelError{fmt.Sprintf("training sample kind %d", kind)}
+	if sectioned {
+		if r.err == nil && (rows < 2 || rows*dims > maxModelBytes) {
+			return nil, &ModelError{"training sample size"}
 		}
-	}
-	// Every value takes a byte (integers) or 4 (float32) at least.
-	if per := 4 - 3*kind; r.err == nil && (rows < 2 || rows*dims*per > len(r.b) || kind == 1 && rows*dims > maxIntSample) {
-		return nil, &ModelError{"training sample size"}
-	}
-	if r.charge(8*rows*dims+8*rows*kind, "the training sample") != nil {
-		return nil, r.err
-	}
-	if kind == 0 {
-		train := make([]float64, rows*dims)
-		for i := range train {
-			train[i] = float64(math.Float32frombits(uint32(r.u32())))
-		}
-		c.train = mat.NewDense(rows, dims, train)
-	} else {
-		var err error
-		if c.sampleInts, err = r.intSample(rows, dims); err != nil {
-			return nil, err
-		}
+		c.sampleRows = rows
+	} else if err := r.sample(c, rows, dims, ints); err != nil {
+		return nil, err
 	}
 	n := r.u64()
 	if r.err == nil && n > uint64(len(r.b)) {
@@ -602,7 +794,7 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 		return nil, &ModelError{"embedded SPCA model has the wrong dimension"}
 	}
 	c.SPCA = sm
-	if ints { // version 4: the fast path's tables
+	if ints && !sectioned { // version 4: the fast path's tables
 		if c.fastStored, err = r.fastPath(k); err != nil {
 			return nil, err
 		}
@@ -619,6 +811,39 @@ func readChannel(r *modelReader, patch int, thresholds, ints bool) (*Channel, er
 		return nil, err
 	}
 	return c, nil
+}
+
+// sample reads the training sample of channel c (rows×dims) after its
+// row count: as float32 values, or in version 4 (ints) after a kind byte,
+// maybe as integers, kept coded (see Channel.TrainingSample).
+func (r *modelReader) sample(c *Channel, rows, dims int, ints bool) error {
+	kind := 0
+	if ints {
+		kind = r.u8()
+		if r.err == nil && kind > 1 {
+			return &ModelError{fmt.Sprintf("training sample kind %d", kind)}
+		}
+	}
+	// Every value takes a byte (integers) or 4 (float32) at least.
+	if per := 4 - 3*kind; r.err == nil && (rows < 2 || rows*dims*per > len(r.b) || kind == 1 && rows*dims > maxIntSample) {
+		return &ModelError{"training sample size"}
+	}
+	if r.charge(8*rows*dims+8*rows*kind, "the training sample") != nil {
+		return r.err
+	}
+	if kind == 0 {
+		train := make([]float64, rows*dims)
+		for i := range train {
+			train[i] = float64(math.Float32frombits(uint32(r.u32())))
+		}
+		c.train = mat.NewDense(rows, dims, train)
+	} else {
+		var err error
+		if c.sampleInts, err = r.intSample(rows, dims); err != nil {
+			return err
+		}
+	}
+	return r.err
 }
 
 // intSample is the integer training sample of version 4 as read from
@@ -664,14 +889,63 @@ func (s *intSample) decode() *mat.Dense {
 // TrainingSample returns the PCA-domain training sample the channel was
 // trained on, so that comparison models (other gammas, PCA + Lloyd–Max)
 // and derived rates (Model.Stepped) are fitted on exactly the same data.
-// A model read from a file decodes it on first use.
-func (c *Channel) TrainingSample() *mat.Dense {
+// A model read from a file decodes it on first use, and inflates it then
+// from a sectioned file: the error is a *ModelError if that section is
+// corrupt.
+func (c *Channel) TrainingSample() (*mat.Dense, error) {
 	c.trainOnce.Do(func() {
+		if c.sampleSec != nil {
+			rows, dims := c.sampleRows, c.Dims()
+			c.trainErr = c.sampleSec.readLazy("training sample", func(r *modelReader) error {
+				if err := r.sample(c, rows, dims, true); err != nil {
+					return err
+				}
+				if c.train != nil {
+					return c.validate()
+				}
+				return nil
+			})
+			if c.trainErr != nil {
+				c.train, c.sampleInts = nil, nil
+				return
+			}
+		}
 		if c.sampleInts != nil {
 			c.train, c.sampleInts = c.sampleInts.decode(), nil
 		}
 	})
-	return c.train
+	return c.train, c.trainErr
+}
+
+// LoadSections inflates and checks what a sectioned model file leaves
+// packed until first use (the training samples, the fast paths): a
+// corrupt section gives a *ModelError. ReadModel's memory bound holds.
+func (m *Model) LoadSections() error {
+	for _, c := range m.Channels {
+		if _, err := c.TrainingSample(); err != nil {
+			return err
+		}
+		if err := c.readFastSection(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TrainingPatches returns the number of patches of the training sample,
+// without decoding it.
+func (c *Channel) TrainingPatches() int {
+	if c.sampleSec != nil {
+		return c.sampleRows
+	}
+	if c.sampleInts != nil {
+		return c.sampleInts.rows
+	}
+	if c.train == nil {
+		return 0
+	}
+	n, _ := c.train.Dims()
+	return n
 }
 
 // validate checks what the coder relies on.

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -65,13 +67,18 @@ func TestCompactModel(t *testing.T) {
 		if back.ID() != m.ID() {
 			t.Fatalf("%s: ID %s read, %s written", name, back.ID().Short(), m.ID().Short())
 		}
-		// The training sample is decoded on first use only, to the
-		// values written.
+		// The training sample is inflated and decoded on first use
+		// only, to the values written.
 		for ci, c := range back.Channels {
-			if c.train != nil {
-				t.Fatalf("%s: channel %d: training sample decoded at load", name, ci)
+			if c.train != nil || c.sampleInts != nil || c.sampleSec == nil {
+				t.Fatalf("%s: channel %d: training sample read at load", name, ci)
 			}
-			if !mat.Equal(c.TrainingSample(), m.Channels[ci].TrainingSample()) {
+			got, err := c.TrainingSample()
+			if err != nil {
+				t.Fatalf("%s: channel %d: %v", name, ci, err)
+			}
+			want, _ := m.Channels[ci].TrainingSample()
+			if !mat.Equal(got, want) || c.TrainingPatches() != m.Channels[ci].TrainingPatches() {
 				t.Fatalf("%s: channel %d: training sample read differs", name, ci)
 			}
 		}
@@ -99,10 +106,16 @@ func TestCompactModel(t *testing.T) {
 		// building it (decoded on first use), equal to the one built, and codes through it as
 		// the model written.
 		for ci, c := range back.Channels {
-			if c.fastStored == nil || c.fastPath() == nil {
-				t.Fatalf("%s: channel %d: no fast path read", name, ci)
+			if c.fastStored != nil || c.fastSec == nil {
+				t.Fatalf("%s: channel %d: fast path read at load", name, ci)
 			}
-			built := buildFastPath(c)
+			if fp, err := c.loadFast(); err != nil || fp == nil || c.fastStored == nil {
+				t.Fatalf("%s: channel %d: no fast path read (%v)", name, ci, err)
+			}
+			built, err := buildFastPath(c)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !slices.Equal(c.fast.vals, built.vals) || !slices.EqualFunc(c.fast.nodes, built.nodes, slices.Equal) ||
 				!slices.EqualFunc(c.fast.look, built.look, slices.Equal) || c.fast.res != built.res {
 				t.Fatalf("%s: channel %d: the fast path read differs from the one built", name, ci)
@@ -159,4 +172,116 @@ func imagesEqual(a, b image.Image) bool {
 		}
 	}
 	return true
+}
+
+// sectionFrames splits a sectioned model file into its header and its
+// sections' frames.
+func sectionFrames(t *testing.T, file []byte) (head []byte, frames [][]byte) {
+	t.Helper()
+	if binary.LittleEndian.Uint32(file[len(ModelMagic):]) != modelVersionSectioned {
+		t.Fatal("not a sectioned model file")
+	}
+	n := int(file[len(ModelMagic)+4])
+	at := len(ModelMagic) + 5 + 4*n
+	head = file[:at]
+	for i := range n {
+		l := int(binary.LittleEndian.Uint32(file[len(ModelMagic)+5+4*i:]))
+		frames = append(frames, file[at:at+l])
+		at += l
+	}
+	if at != len(file) {
+		t.Fatal("sections do not cover the file")
+	}
+	return head, frames
+}
+
+// TestSectionedModel checks the sectioned container (version 17): the
+// model, then per channel its training sample and fast path, which are
+// inflated on first use only. A corrupt training sample or fast path
+// leaves a decoder working and is reported, as a *ModelError naming the
+// section, by TrainingSample, LoadSections and the encoder (fast path);
+// a corrupt model section by ReadModel. Old files (container 16) read to
+// the same model.
+func TestSectionedModel(t *testing.T) {
+	m := smallStepModel(t)
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	file := b.Bytes()
+	head, frames := sectionFrames(t, file)
+	if len(frames) != 3 {
+		t.Fatalf("%d sections for one channel, want 3", len(frames))
+	}
+	img := testimages.Texture(40, 32, 3)
+	var coded bytes.Buffer
+	if err := Encode(&coded, img, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Decode(bytes.NewReader(coded.Bytes()), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Version 4 in the single-frame container, as written before.
+	var v4 bytes.Buffer
+	if err := m.write(&v4, true); err != nil {
+		t.Fatal(err)
+	}
+	old, err := ReadModel(bytes.NewReader(compressed(checksum.Append(v4.Bytes()))))
+	if err != nil || old.ID() != m.ID() {
+		t.Fatalf("version 4 file: %v", err)
+	}
+	var recoded bytes.Buffer
+	if err := Encode(&recoded, img, old, nil); err != nil || !bytes.Equal(recoded.Bytes(), coded.Bytes()) {
+		t.Fatalf("the version 4 file codes differently (%v)", err)
+	}
+	// Each section with a corrupt frame (a byte of its content changed).
+	for i, what := range []string{"model", "training sample", "fast path"} {
+		bad := slices.Clone(frames)
+		bad[i] = slices.Clone(bad[i])
+		bad[i][len(bad[i])/2] ^= 0x55
+		data := slices.Concat(append([][]byte{head}, bad...)...)
+		back, err := ReadModel(bytes.NewReader(data))
+		var me *ModelError
+		if i == 0 {
+			if !errors.As(err, &me) || !strings.Contains(err.Error(), "section 0") {
+				t.Errorf("corrupt model section: got %v, want a *ModelError naming section 0", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("corrupt %s section: refused at load (%v); it is read on first use", what, err)
+		}
+		got, err := Decode(bytes.NewReader(coded.Bytes()), back)
+		if err != nil || !imagesEqual(got, want) {
+			t.Fatalf("corrupt %s section: the decoder fails (%v) or decodes other pixels", what, err)
+		}
+		name := fmt.Sprintf("section %d (%s)", i, what)
+		if err := back.LoadSections(); !errors.As(err, &me) || !strings.Contains(err.Error(), name) {
+			t.Errorf("corrupt %s section: LoadSections gave %v, want a *ModelError naming %q", what, err, name)
+		}
+		if i == 1 {
+			if _, err := back.Channels[0].TrainingSample(); !errors.As(err, &me) {
+				t.Errorf("corrupt training sample: TrainingSample gave %v, want a *ModelError", err)
+			}
+			if _, err := back.Stepped(m.Step * 2); !errors.As(err, &me) {
+				t.Errorf("corrupt training sample: Stepped gave %v, want a *ModelError", err)
+			}
+		} else if err := Encode(io.Discard, img, back, nil); !errors.As(err, &me) {
+			t.Errorf("corrupt fast path: Encode gave %v, want a *ModelError", err)
+		}
+	}
+	// Structural damage: counts and lengths that do not match.
+	for name, data := range map[string][]byte{
+		"no sections":       append(slices.Clone(head[:len(ModelMagic)+4]), 0),
+		"8 sections":        append(append(slices.Clone(head[:len(ModelMagic)+4]), 8), file[len(ModelMagic)+5:]...),
+		"a section missing": slices.Concat(append(slices.Clone(head[:len(ModelMagic)+4]), 2), head[len(ModelMagic)+5:len(head)-4], frames[0], frames[1]),
+		"trailing bytes":    append(slices.Clone(file), 0),
+		"truncated":         file[:len(file)-1],
+	} {
+		var me *ModelError
+		if _, err := ReadModel(bytes.NewReader(data)); !errors.As(err, &me) {
+			t.Errorf("%s: got %v, want a *ModelError", name, err)
+		}
+	}
 }

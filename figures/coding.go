@@ -72,12 +72,16 @@ type pcaUniform struct {
 }
 
 func newPCAUniform(ch *codec.Channel, patch, total int) (*pcaUniform, error) {
-	n, d := ch.TrainingSample().Dims()
+	train, err := ch.TrainingSample()
+	if err != nil {
+		return nil, err
+	}
+	n, d := train.Dims()
 	u := &pcaUniform{pca: ch.PCA, patch: patch, lo: make([]float64, d), hi: make([]float64, d)}
 	h := make([]float64, d)
 	col := make([]float64, n)
 	for j := 0; j < d; j++ {
-		mat.Col(col, j, ch.TrainingSample())
+		mat.Col(col, j, train)
 		u.lo[j] = measure.Quantile(col, 0.0005)
 		u.hi[j] = measure.Quantile(col, 0.9995)
 		h[j] = measure.Entropy(col, 0)

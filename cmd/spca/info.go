@@ -149,6 +149,11 @@ func runInfo(c *cli.Context) error {
 		}
 		model.ID() // what a decoder needs before the first file
 		loaded := time.Since(start)
+		// The rest of the file, read by encoders and training on first
+		// use, is checked too.
+		if err := model.LoadSections(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 		ci, r := describeCodec(model)
 		// What every encode and decode process pays before its first
 		// image (issue 24): the file's size and the time to load it.
@@ -157,7 +162,7 @@ func runInfo(c *cli.Context) error {
 			r = append(r, [2]string{"file size", fmt.Sprintf("%d bytes (%.2f MB)", fi.Size(), float64(fi.Size())/1e6)})
 		}
 		ci.LoadMS = number(float64(loaded.Microseconds()) / 1000)
-		info, rows = ci, append(r, [2]string{"load time", fmt.Sprintf("%.1f ms (read and checked, with its ID)", float64(loaded.Microseconds())/1000)})
+		info, rows = ci, append(r, [2]string{"load time", fmt.Sprintf("%.1f ms (read and checked as a decoder reads it, with its ID)", float64(loaded.Microseconds())/1000)})
 	case magic == adapt.ModelMagic:
 		model, err := loadAdaptModel(path)
 		if err != nil {
@@ -312,7 +317,7 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 	}
 	for i, c := range m.Channels {
 		name := names[i]
-		n, _ := c.TrainingSample().Dims()
+		n := c.TrainingPatches()
 		ci := codecChannelInfo{Name: name, Coefficients: c.Dims(), SPCACoeffs: c.Leading(), Bins: c.Bins,
 			TotalBins: sum(c.Bins), TrainingPatches: n}
 		text := fmt.Sprintf("%d coefficients, SPCA on %d; bins %s; %d training patches", c.Dims(), c.Leading(), binsText(c.Bins), n)
