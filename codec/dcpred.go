@@ -49,6 +49,7 @@ type edgePredictor struct {
 	cells *cellNumbers
 	bins  []int
 	rows  []float64
+	sums  []float64 // per cell: leadSums of its row
 	ref   []int32
 }
 
@@ -143,7 +144,8 @@ func increasing(v []float64) bool {
 
 // update records the edges of patch i, whose indices are row.
 func (p *edgePredictor) update(i int, row []int32) {
-	y, k := p.y, p.k
+	k := p.k
+	var r, lo, a float64
 	switch {
 	case p.cells != nil:
 		var key uint64
@@ -155,37 +157,53 @@ func (p *edgePredictor) update(i int, row []int32) {
 			for j := range p.b {
 				p.b[j] = int(row[j])
 			}
-			p.rows = append(p.rows, y[:k]...) // room, overwritten
-			p.li.Invert(p.rows[len(p.rows)-k:], p.b, p.scratch)
+			p.rows = append(p.rows, p.y[:k]...) // room, overwritten
+			lead := p.rows[len(p.rows)-k:]
+			p.li.Invert(lead, p.b, p.scratch)
+			r, lo, a = p.leadSums(lead)
+			p.sums = append(p.sums, r, lo, a)
 		}
 		p.ref[i] = num
-		copy(y[:k], p.rows[int(num)*k:][:k])
-	case k > 0:
-		for j := range p.b {
-			p.b[j] = int(row[j])
+		s := p.sums[3*int(num):][:3]
+		r, lo, a = s[0], s[1], s[2]
+	default:
+		lead := p.y[:k]
+		if k > 0 {
+			for j := range p.b {
+				p.b[j] = int(row[j])
+			}
+			p.li.Invert(lead, p.b, p.scratch)
 		}
-		p.li.Invert(y[:k], p.b, p.scratch)
+		r, lo, a = p.leadSums(lead)
 	}
+	// The sums go on over the other dimensions in order, as if over
+	// all the coefficients at once.
+	wRight, wLow, wAll := p.wRight[k:], p.wLow[k:], p.wAll[k:]
 	for j, l := range p.levels {
-		y[k+j] = l[row[k+j]]
+		if v := l[row[k+j]]; v != 0 {
+			r += float64(wRight[j] * v)
+			lo += float64(wLow[j] * v)
+			a += float64(wAll[j] * v)
+		}
 	}
-	// Explicit conversions keep each product rounded on its own (no
-	// fused multiply-add): the decoder must find the same prediction.
-	r, lo := p.mRight, p.mLow
-	for j, v := range y {
+	p.right[i], p.low[i], p.mean[i] = r, lo, a
+}
+
+// leadSums returns the sums over the leading coefficients lead of the
+// right column's, the bottom row's and the whole patch's means: the
+// start of update's sums, which a tracked cell keeps. Explicit
+// conversions keep each product rounded on its own (no fused
+// multiply-add): the decoder must find the same prediction.
+func (p *edgePredictor) leadSums(lead []float64) (r, lo, a float64) {
+	r, lo, a = p.mRight, p.mLow, p.mAll
+	for j, v := range lead {
 		if v != 0 {
 			r += float64(p.wRight[j] * v)
 			lo += float64(p.wLow[j] * v)
-		}
-	}
-	p.right[i], p.low[i] = r, lo
-	a := p.mAll
-	for j, v := range y {
-		if v != 0 {
 			a += float64(p.wAll[j] * v)
 		}
 	}
-	p.mean[i] = a
+	return r, lo, a
 }
 
 // predict returns the predicted first index of patch i in column col,

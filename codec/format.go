@@ -293,6 +293,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 				var edges *edgePredictor
 				if v == formatVersionEdges {
 					edges = c.newEdgePredictor(grid.Blocks(), grid.Cols())
+					edges.trackCells(c, grid.Blocks())
 				}
 				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, edges)
 			} else {
