@@ -110,15 +110,22 @@ func (e *rangeEncoder) finish() []byte {
 // zeros: a truncated or hostile stream decodes to some bits in bounded
 // time, and the indices they make are checked.
 type rangeDecoder struct {
-	dual bool
 	in   []byte
 	pos  int
 	rng  uint32
 	code uint32
+	// The shifts of a probability's two estimates (see arProb): without
+	// dual (version 5), both adapt as the one estimate does, so they
+	// stay equal and their mean is that estimate: bit needs no branch on
+	// the version.
+	shiftA, shiftB uint8
 }
 
 func newRangeDecoder(in []byte, dual bool) *rangeDecoder {
-	d := &rangeDecoder{dual: dual, in: in, rng: 0xFFFFFFFF}
+	d := &rangeDecoder{in: in, rng: 0xFFFFFFFF, shiftA: arAdapt, shiftB: arAdapt}
+	if dual {
+		d.shiftA, d.shiftB = arAdaptFast, arAdaptSlow
+	}
 	for i := 0; i < 5; i++ {
 		d.code = d.code<<8 | uint32(d.next())
 	}
@@ -135,22 +142,38 @@ func (d *rangeDecoder) next() byte {
 	return b
 }
 
-func (d *rangeDecoder) bit(p *arProb) int {
-	bound := (d.rng >> arProbBits) * uint32(p.get(d.dual))
-	var b int
-	if d.code < bound {
-		d.rng = bound
-	} else {
-		d.code -= bound
-		d.rng -= bound
-		b = 1
-	}
-	p.update(b, d.dual)
+// normalize shifts in bytes until the range is at least arTopValue.
+func (d *rangeDecoder) normalize() {
 	for d.rng < arTopValue {
 		d.rng <<= 8
 		d.code = d.code<<8 | uint32(d.next())
 	}
-	return b
+}
+
+// bit decodes a bit of the adaptive probability p (of a 0) and updates
+// p as arProb.update does. Both outcomes are computed and one selected
+// by a mask, without a branch: the bit is what the coder cannot predict,
+// so a branch on it is mispredicted often.
+func (d *rangeDecoder) bit(p *arProb) int {
+	a, b := p.a, p.b
+	sa, sb := d.shiftA&15, d.shiftB&15
+	bound := (d.rng >> arProbBits) * uint32((a+b)>>1)
+	var one uint32
+	if d.code >= bound {
+		one = 1
+	}
+	mask := -one
+	rng := bound ^ (bound^(d.rng-bound))&mask
+	d.code -= bound & mask
+	d.rng = rng
+	m16 := uint16(mask)
+	upA, upB := a+(1<<arProbBits-a)>>sa, b+(1<<arProbBits-b)>>sb
+	p.a = upA ^ (upA^(a-a>>sa))&m16
+	p.b = upB ^ (upB^(b-b>>sb))&m16
+	if rng < arTopValue {
+		d.normalize()
+	}
+	return int(one)
 }
 
 func (d *rangeDecoder) direct() int {
