@@ -336,11 +336,10 @@ func (m *arModel) encodeValue(e *rangeEncoder, j, act, busy, v int) {
 	}
 }
 
-func (m *arModel) decodeValue(d *rangeDecoder, j, act, busy int) (int, error) {
+// decodeNonzero decodes the sign and magnitude of a value of dimension j
+// in neighbour context act whose zero flag said nonzero.
+func (m *arModel) decodeNonzero(d *rangeDecoder, j, act int) (int, error) {
 	p := &m.dims[j]
-	if d.bit(&p.zero[act][busy]) == 0 {
-		return 0, nil
-	}
 	s := d.bit(&p.sign[min(act, 2)])
 	mc := min(act/2, 2)
 	k := -1
@@ -457,6 +456,16 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		}
 		busy, nz := 0, 0
 		row := idx[i*dims : (i+1)*dims]
+		// The neighbours' indices, for the contexts beyond the first
+		// dimension (arContext's, without its call per index).
+		left, up := row, row // stand-ins where missing: not read
+		hasLeft, hasUp := col > 0, i >= cols
+		if hasLeft {
+			left = idx[(i-1)*dims : i*dims]
+		}
+		if hasUp {
+			up = idx[(i-cols)*dims : (i-cols+1)*dims]
+		}
 		for j := 0; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
@@ -475,10 +484,28 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 					pred = edges.predict(i, col, pred)
 				}
 			}
-			act := arContext(idx, i, col, cols, dims, j, centre[j])
-			v, err := m.decodeValue(d, j, act, busy)
-			if err != nil {
-				return err
+			var act int
+			if j == 0 {
+				act = arContext(idx, i, col, cols, dims, j, centre[j])
+			} else {
+				cj := centre[j]
+				l, u := cj, cj
+				if hasLeft {
+					l = int(left[j])
+				}
+				if hasUp {
+					u = int(up[j])
+				}
+				act = arActivityClass(abs(l-cj) + abs(u-cj))
+			}
+			// The zero flag here, the rest of the value in decodeNonzero:
+			// most indices are at their prediction.
+			v := 0
+			if d.bit(&m.dims[j].zero[act][busy]) != 0 {
+				var err error
+				if v, err = m.decodeNonzero(d, j, act); err != nil {
+					return err
+				}
 			}
 			q := pred + v
 			if q < 0 || q >= bins[j] {
