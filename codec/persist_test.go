@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -270,6 +272,42 @@ func TestSectionedModel(t *testing.T) {
 		} else if err := Encode(io.Discard, img, back, nil); !errors.As(err, &me) {
 			t.Errorf("corrupt fast path: Encode gave %v, want a *ModelError", err)
 		}
+	}
+	// LoadModel reads the lazy sections from the file, on first use.
+	path := filepath.Join(t.TempDir(), "m.model")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadModel(path)
+	if err != nil || loaded.ID() != m.ID() {
+		t.Fatalf("LoadModel: %v", err)
+	}
+	if err := loaded.LoadSections(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := loaded.Channels[0].TrainingSample()
+	wantSample, _ := m.Channels[0].TrainingSample()
+	if !mat.Equal(got, wantSample) {
+		t.Error("LoadModel: other training sample")
+	}
+	// The file cut after the model section once loaded: the decoder
+	// works, the rest is reported.
+	loaded, err = LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, int64(len(head)+len(frames[0]))); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(bytes.NewReader(coded.Bytes()), loaded); err != nil || !imagesEqual(got, want) {
+		t.Fatalf("file cut after loading: the decoder fails (%v) or decodes other pixels", err)
+	}
+	var me *ModelError
+	if err := loaded.LoadSections(); !errors.As(err, &me) || !strings.Contains(err.Error(), "reading the file") {
+		t.Errorf("file cut after loading: LoadSections gave %v, want a *ModelError on reading the file", err)
+	}
+	if _, err := LoadModel(path); !errors.As(err, &me) || !strings.Contains(err.Error(), "truncated") {
+		t.Errorf("cut file: LoadModel gave %v, want a *ModelError saying truncated", err)
 	}
 	// Structural damage: counts and lengths that do not match.
 	for name, data := range map[string][]byte{

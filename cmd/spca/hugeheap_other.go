@@ -2,5 +2,12 @@
 
 package main
 
-// hugeHeap is a no-op where madvise(MADV_HUGEPAGE) is not available.
-func hugeHeap(int) {}
+import "runtime/debug"
+
+// hugeHeap only sets the heap ballast where madvise(MADV_HUGEPAGE) is not
+// available.
+func hugeHeap(int) {
+	gc := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(gc)
+	setBallast()
+}
