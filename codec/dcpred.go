@@ -227,7 +227,7 @@ func (p *edgePredictor) predict(i, col, fallback int) int {
 		case c <= min(a, b):
 			med = max(a, b)
 		}
-		mean = float64(float64(p.right[i-1]+p.low[i-p.cols])/2+med) / 2
+		mean = float64(float64((p.right[i-1]+p.low[i-p.cols])/2)+med) / 2 // rounded halves: no FMA
 	case hasLeft:
 		mean = p.right[i-1]
 	case hasUp:

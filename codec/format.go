@@ -424,7 +424,7 @@ func (c *Channel) pixel(p int, y, basis []float64) float64 {
 	v := c.PCA.Mean[p]
 	row := basis[p*dims : (p+1)*dims]
 	for j, yj := range y {
-		v += row[j] * yj
+		v += float64(row[j] * yj) // rounded product: no FMA, same pixels on every GOARCH
 	}
 	return v
 }
@@ -451,7 +451,10 @@ func (c *Channel) pixels(pix, y, weights []float64, nz []int) {
 // pixelsFrom is pixels continuing the sums start (one per pixel) with
 // coefficients from, from+1, ... (y holds them): the sums of pixels with
 // the first coefficients taken in start. Eight pixels go at once, each
-// sum a chain of its own held in a register.
+// sum a chain of its own held in a register. Every product is rounded
+// (float64(w*y)) before it is added: the Go spec lets a compiler fuse
+// x*y+z into one FMA (arm64, ppc64le, s390x, riscv64, amd64 with
+// GOAMD64=v3 do), which would give other pixels than amd64's.
 func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float64, nz []int) {
 	dims := len(pix)
 	nz = nz[:len(y)]
@@ -473,14 +476,14 @@ func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float6
 		for _, j := range nz {
 			yj := y[j]
 			w := w0[j*dims+p : j*dims+p+8 : j*dims+p+8]
-			a0 += w[0] * yj
-			a1 += w[1] * yj
-			a2 += w[2] * yj
-			a3 += w[3] * yj
-			a4 += w[4] * yj
-			a5 += w[5] * yj
-			a6 += w[6] * yj
-			a7 += w[7] * yj
+			a0 += float64(w[0] * yj)
+			a1 += float64(w[1] * yj)
+			a2 += float64(w[2] * yj)
+			a3 += float64(w[3] * yj)
+			a4 += float64(w[4] * yj)
+			a5 += float64(w[5] * yj)
+			a6 += float64(w[6] * yj)
+			a7 += float64(w[7] * yj)
 		}
 		o := pix[p : p+8 : p+8]
 		o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
@@ -488,7 +491,7 @@ func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float6
 	for ; p < dims; p++ {
 		v := start[p]
 		for _, j := range nz {
-			v += w0[j*dims+p] * y[j]
+			v += float64(w0[j*dims+p] * y[j])
 		}
 		pix[p] = v
 	}

@@ -222,9 +222,11 @@ func YCbCr(img image.Image) [3]Plane {
 
 // toRGB inverts the Y'CbCr transform of YCbCr.
 func toRGB(y, cb, cr float64) (r, g, b float64) {
-	r = y + crScale*(cr-chromaZero)
-	b = y + cbScale*(cb-chromaZero)
-	g = (y - kr*r - kb*b) / kg
+	// Products rounded (float64(...)): no FMA, the same pixels on
+	// every GOARCH.
+	r = y + float64(crScale*(cr-chromaZero))
+	b = y + float64(cbScale*(cb-chromaZero))
+	g = (y - float64(kr*r) - float64(kb*b)) / kg
 	return r, g, b
 }
 
@@ -253,7 +255,7 @@ func roundPositive(v float64) int {
 // Quantize16 rounds v on the 0..255 scale to 16 bits, clamping; NaN gives
 // 0. It is the rounding of FromPlane and FromYCbCr.
 func Quantize16(v float64) uint16 {
-	v *= 257
+	v = float64(v * 257) // rounded: fused into roundPositive's v - trunc(v) by FMA it could round the other way
 	switch {
 	case v >= 65535:
 		return 65535

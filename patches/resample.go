@@ -48,7 +48,7 @@ func doubledRow(dst []float64, p Plane, y int) {
 	ra, rb := p.Pix[ya*p.W:(ya+1)*p.W], p.Pix[yb*p.W:(yb+1)*p.W]
 	for x := range dst {
 		xa, xb := halfNeighbours(x, p.W)
-		dst[x] = (9*ra[xa] + 3*ra[xb] + 3*rb[xa] + rb[xb]) / 16
+		dst[x] = (float64(9*ra[xa]) + float64(3*ra[xb]) + float64(3*rb[xa]) + rb[xb]) / 16 // rounded products: no FMA, same pixels on every GOARCH
 	}
 }
 

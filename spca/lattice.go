@@ -42,7 +42,12 @@ func (l *lattice) setStrides() {
 }
 
 // width is the extent of axis j.
-func (l *lattice) width(j int) float64 { return float64(l.g[j]-1) * l.step[j] }
+//
+// Here and in the interpolation below, products are rounded
+// (float64(x*y)) before they are added: the Go spec lets a compiler fuse
+// x*y+z into one FMA (arm64, ppc64le, s390x, riscv64, amd64 with
+// GOAMD64=v3 do), which would change decoded pixels and model bytes.
+func (l *lattice) width(j int) float64 { return float64(float64(l.g[j]-1) * l.step[j]) }
 
 // clampU limits u_j to one table width beyond each end of the lattice (the
 // documented extrapolation range) and reports whether it had to.
@@ -123,7 +128,7 @@ func (l *lattice) eval(u, dst, jac []float64, idx []int, frac []float64) {
 func extrapolate(dst, jac, excess []float64, d int) {
 	for k := 0; k < d; k++ {
 		for j := 0; j < d; j++ {
-			dst[k] += jac[k*d+j] * excess[j]
+			dst[k] += float64(jac[k*d+j] * excess[j])
 		}
 	}
 }
@@ -176,7 +181,7 @@ func (l *lattice) evalCellCorners(base int, dst, jac, frac []float64) {
 		}
 		p := l.x[off*d : off*d+d]
 		for k := 0; k < d; k++ {
-			dst[k] += w * p[k]
+			dst[k] += float64(w * p[k])
 		}
 		if jac == nil {
 			continue
@@ -201,7 +206,7 @@ func (l *lattice) evalCellCorners(base int, dst, jac, frac []float64) {
 				}
 			}
 			for k := 0; k < d; k++ {
-				jac[k*d+j] += dw * p[k]
+				jac[k*d+j] += float64(dw * p[k])
 			}
 		}
 	}
@@ -242,7 +247,7 @@ func (l *lattice) fiber(j int, u []float64, dst []float64, idx []int, frac []flo
 			p := l.x[(off+i*l.strides[j])*d:]
 			q := dst[i*d : i*d+d]
 			for k := 0; k < d; k++ {
-				q[k] += w * p[k]
+				q[k] += float64(w * p[k])
 			}
 		}
 	}
@@ -252,7 +257,7 @@ func (l *lattice) fiber(j int, u []float64, dst []float64, idx []int, frac []flo
 func (l *lattice) axisCoords(j int) []float64 {
 	s := make([]float64, l.g[j])
 	for i := range s {
-		s[i] = l.lo[j] + float64(i)*l.step[j]
+		s[i] = l.lo[j] + float64(float64(i)*l.step[j])
 	}
 	return s
 }
@@ -294,11 +299,11 @@ func (l *lattice) evalCellReduce(base int, dst, jac, frac []float64) {
 				if jac != nil {
 					for i := 0; i < j; i++ {
 						ga := g[i][a+k]
-						g[i][c*d+k] = ga + t*(g[i][b+k]-ga)
+						g[i][c*d+k] = ga + float64(t*(g[i][b+k]-ga))
 					}
 					g[j][c*d+k] = (vb - va) * inv
 				}
-				v[c*d+k] = va + t*(vb-va)
+				v[c*d+k] = va + float64(t*(vb-va))
 			}
 		}
 		size = half

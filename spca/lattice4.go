@@ -42,10 +42,10 @@ func (l *lattice) valueCell4(base int, dst, frac []float64) {
 		off := 4*base + (c&1)*s1 + (c>>1&1)*s2 + (c>>2)*s3
 		a := l.x[off : off+4 : off+4]
 		b := l.x[off+s0 : off+s0+4 : off+s0+4]
-		v[0][c] = a[0] + t0*(b[0]-a[0])
-		v[1][c] = a[1] + t0*(b[1]-a[1])
-		v[2][c] = a[2] + t0*(b[2]-a[2])
-		v[3][c] = a[3] + t0*(b[3]-a[3])
+		v[0][c] = a[0] + float64(t0*(b[0]-a[0]))
+		v[1][c] = a[1] + float64(t0*(b[1]-a[1]))
+		v[2][c] = a[2] + float64(t0*(b[2]-a[2]))
+		v[3][c] = a[3] + float64(t0*(b[3]-a[3]))
 	}
 	_ = dst[3]
 	for k := 0; k < 4; k++ {
@@ -62,9 +62,9 @@ func (l *lattice) valueCell4(base int, dst, frac []float64) {
 // 0: a holds the eight values along axes 1..3 (bit j-1 of the index for
 // axis j).
 func cellValue8(a *[8]float64, t1, t2, t3 float64) float64 {
-	a0, a1, a2, a3 := a[0]+t1*(a[1]-a[0]), a[2]+t1*(a[3]-a[2]), a[4]+t1*(a[5]-a[4]), a[6]+t1*(a[7]-a[6])
-	a0, a1 = a0+t2*(a1-a0), a2+t2*(a3-a2)
-	return a0 + t3*(a1-a0)
+	a0, a1, a2, a3 := a[0]+float64(t1*(a[1]-a[0])), a[2]+float64(t1*(a[3]-a[2])), a[4]+float64(t1*(a[5]-a[4])), a[6]+float64(t1*(a[7]-a[6]))
+	a0, a1 = a0+float64(t2*(a1-a0)), a2+float64(t2*(a3-a2))
+	return a0 + float64(t3*(a1-a0))
 }
 
 // cellGrad4 returns the interpolant's value and its derivatives along

@@ -457,7 +457,7 @@ func (m *Model) axisInverse(j int, r float64, w *work) float64 {
 		// its start. (±Inf beyond a flat end is clamped by the caller.)
 		f = 0
 	}
-	return m.lat.lo[j] + (float64(i)+f)*m.tstep[j]
+	return m.lat.lo[j] + float64((float64(i)+f)*m.tstep[j]) // rounded product: no FMA
 }
 
 // LevelInverse is the inverse transform of a model with a separable
