@@ -41,7 +41,8 @@ const (
 
 // rangeEncoder is LZMA's binary range encoder.
 type rangeEncoder struct {
-	dual      bool // version 6's probabilities (see arProb)
+	shiftA    uint8 // the probabilities' adaptation (see arShifts)
+	shiftB    uint8
 	low       uint64
 	rng       uint32
 	cache     byte
@@ -50,7 +51,9 @@ type rangeEncoder struct {
 }
 
 func newRangeEncoder(dual bool) *rangeEncoder {
-	return &rangeEncoder{dual: dual, rng: 0xFFFFFFFF, cacheSize: 1}
+	e := &rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1}
+	e.shiftA, e.shiftB = arShifts(dual)
+	return e
 }
 
 func (e *rangeEncoder) shiftLow() {
@@ -73,14 +76,15 @@ func (e *rangeEncoder) shiftLow() {
 
 // bit codes b with the adaptive probability p (of a 0) and updates it.
 func (e *rangeEncoder) bit(p *arProb, b int) {
-	bound := (e.rng >> arProbBits) * uint32(p.get(e.dual))
-	p.update(b, e.dual)
-	if b == 0 {
-		e.rng = bound
-	} else {
-		e.low += uint64(bound)
-		e.rng -= bound
+	bound := (e.rng >> arProbBits) * p.zero()
+	var one uint32
+	if b != 0 {
+		one = 1
 	}
+	mask := -one
+	e.low += uint64(bound & mask)
+	e.rng = bound ^ (bound^(e.rng-bound))&mask
+	p.adapt(uint16(mask), e.shiftA&15, e.shiftB&15)
 	for e.rng < arTopValue {
 		e.rng <<= 8
 		e.shiftLow()
@@ -110,22 +114,16 @@ func (e *rangeEncoder) finish() []byte {
 // zeros: a truncated or hostile stream decodes to some bits in bounded
 // time, and the indices they make are checked.
 type rangeDecoder struct {
-	in   []byte
-	pos  int
-	rng  uint32
-	code uint32
-	// The shifts of a probability's two estimates (see arProb): without
-	// dual (version 5), both adapt as the one estimate does, so they
-	// stay equal and their mean is that estimate: bit needs no branch on
-	// the version.
-	shiftA, shiftB uint8
+	in             []byte
+	pos            int
+	rng            uint32
+	code           uint32
+	shiftA, shiftB uint8 // the probabilities' adaptation (see arShifts)
 }
 
 func newRangeDecoder(in []byte, dual bool) *rangeDecoder {
-	d := &rangeDecoder{in: in, rng: 0xFFFFFFFF, shiftA: arAdapt, shiftB: arAdapt}
-	if dual {
-		d.shiftA, d.shiftB = arAdaptFast, arAdaptSlow
-	}
+	d := &rangeDecoder{in: in, rng: 0xFFFFFFFF}
+	d.shiftA, d.shiftB = arShifts(dual)
 	for i := 0; i < 5; i++ {
 		d.code = d.code<<8 | uint32(d.next())
 	}
@@ -151,13 +149,9 @@ func (d *rangeDecoder) normalize() {
 }
 
 // bit decodes a bit of the adaptive probability p (of a 0) and updates
-// p as arProb.update does. Both outcomes are computed and one selected
-// by a mask, without a branch: the bit is what the coder cannot predict,
-// so a branch on it is mispredicted often.
+// p, selecting the outcome by a mask as arProb.adapt does.
 func (d *rangeDecoder) bit(p *arProb) int {
-	a, b := p.a, p.b
-	sa, sb := d.shiftA&15, d.shiftB&15
-	bound := (d.rng >> arProbBits) * uint32((a+b)>>1)
+	bound := (d.rng >> arProbBits) * p.zero()
 	var one uint32
 	if d.code >= bound {
 		one = 1
@@ -166,10 +160,7 @@ func (d *rangeDecoder) bit(p *arProb) int {
 	rng := bound ^ (bound^(d.rng-bound))&mask
 	d.code -= bound & mask
 	d.rng = rng
-	m16 := uint16(mask)
-	upA, upB := a+(1<<arProbBits-a)>>sa, b+(1<<arProbBits-b)>>sb
-	p.a = upA ^ (upA^(a-a>>sa))&m16
-	p.b = upB ^ (upB^(b-b>>sb))&m16
+	p.adapt(uint16(mask), d.shiftA&15, d.shiftB&15)
 	if rng < arTopValue {
 		d.normalize()
 	}
@@ -191,33 +182,36 @@ func (d *rangeDecoder) direct() int {
 }
 
 // arProb is an adaptive probability of a 0 (12 bits). Version 5 keeps
-// one estimate adapting by 1/32 of its error (a); version 6 the mean of
+// one estimate adapting by 1/32 of its error; version 6 the mean of
 // two, adapting by 1/8 (a) and by 1/64 (b): a fast estimate follows the
 // image's local statistics, a slow one is precise where they hold (on
 // Kodak kodim02-12 even, 8×8 gamma 0 step 30: 1.0 % fewer bits than one
-// estimate at 1/32, 0.1 % fewer than one at 1/16).
+// estimate at 1/32, 0.1 % fewer than one at 1/16). Version 5's estimate
+// is kept as two equal ones adapting alike (see arShifts), whose mean
+// is that estimate: the coders then do the same work in both versions,
+// without branching on the version.
 type arProb struct{ a, b uint16 }
 
-func (p *arProb) get(dual bool) uint16 {
-	if !dual {
-		return p.a
+// arShifts returns the adaptation shifts of a probability's estimates.
+func arShifts(dual bool) (a, b uint8) {
+	if dual {
+		return arAdaptFast, arAdaptSlow
 	}
-	return (p.a + p.b) >> 1
+	return arAdapt, arAdapt
 }
 
-func (p *arProb) update(bit int, dual bool) {
-	switch {
-	case !dual && bit == 0:
-		p.a += (1<<arProbBits - p.a) >> arAdapt
-	case !dual:
-		p.a -= p.a >> arAdapt
-	case bit == 0:
-		p.a += (1<<arProbBits - p.a) >> arAdaptFast
-		p.b += (1<<arProbBits - p.b) >> arAdaptSlow
-	default:
-		p.a -= p.a >> arAdaptFast
-		p.b -= p.b >> arAdaptSlow
-	}
+// zero returns the probability of a 0.
+func (p *arProb) zero() uint32 { return uint32((p.a + p.b) >> 1) }
+
+// adapt updates p after a bit given as a mask (all ones for a 1, zero
+// for a 0), with shifts sa, sb below 16: both outcomes are computed and
+// one selected, without a branch on the bit, which the coder cannot
+// predict.
+func (p *arProb) adapt(mask uint16, sa, sb uint8) {
+	a, b := p.a, p.b
+	upA, upB := a+(1<<arProbBits-a)>>sa, b+(1<<arProbBits-b)>>sb
+	p.a = upA ^ (upA^(a-a>>sa))&mask
+	p.b = upB ^ (upB^(b-b>>sb))&mask
 }
 
 // arDim holds the probabilities of one dimension.
@@ -262,20 +256,15 @@ func newARModel(dims int) *arModel {
 // arActivityClass maps the neighbours' distance a from the centre (or,
 // in the first dimension, between them) to one of arActivity classes.
 func arActivityClass(a int) int {
-	switch {
-	case a == 0:
-		return 0
-	case a == 1:
-		return 1
-	case a == 2:
-		return 2
-	case a <= 4:
-		return 3
-	case a <= 8:
-		return 4
+	if uint(a) < uint(len(arClasses)) {
+		return int(arClasses[a])
 	}
-	return 5
+	return arActivity - 1
 }
+
+// arClasses are the classes of distances 0 to 8: 0, 1, 2, up to 4, up
+// to 8 (beyond: the last class; negative distances do not occur).
+var arClasses = [...]uint8{0, 1, 2, 3, 3, 4, 4, 4, 4}
 
 // arContext returns the neighbour context of index j of patch i: for the
 // first dimension the distance between the left and upper indices,
@@ -300,13 +289,35 @@ func arContext(idx []int32, i, col, cols, dims, j, cj int) int {
 	return arActivityClass(abs(left-cj) + abs(up-cj))
 }
 
-func (m *arModel) encodeValue(e *rangeEncoder, j, act, busy, v int) {
-	d := &m.dims[j]
-	if v == 0 {
-		e.bit(&d.zero[act][busy], 0)
-		return
+// arNeighbours returns the indices of the left and upper neighbours of
+// patch i in column col, nil where there is none.
+func arNeighbours(idx []int32, i, col, cols, dims int) (left, up []int32) {
+	if col > 0 {
+		left = idx[(i-1)*dims : i*dims]
 	}
-	e.bit(&d.zero[act][busy], 1)
+	if i >= cols {
+		up = idx[(i-cols)*dims : (i-cols+1)*dims]
+	}
+	return left, up
+}
+
+// arRestContext is arContext beyond the first dimension (j > 0), from
+// the neighbours' indices found once per patch by arNeighbours.
+func arRestContext(left, up []int32, j, cj int) int {
+	a := 0 // a missing neighbour stands at the centre
+	if left != nil {
+		a = abs(int(left[j]) - cj)
+	}
+	if up != nil {
+		a += abs(int(up[j]) - cj)
+	}
+	return arActivityClass(a)
+}
+
+// encodeNonzero codes the sign and magnitude of the nonzero value v of
+// dimension j in neighbour context act, after its zero flag.
+func (m *arModel) encodeNonzero(e *rangeEncoder, j, act, v int) {
+	d := &m.dims[j]
 	s := 0
 	if v < 0 {
 		s, v = 1, -v
@@ -388,6 +399,7 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			col = 0
 		}
 		busy, nz := 0, 0
+		left, up := arNeighbours(idx, i, col, cols, dims)
 		for j := 0; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
@@ -404,9 +416,19 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 					pred = edges.predict(i, col, pred)
 				}
 			}
-			act := arContext(idx, i, col, cols, dims, j, centre[j])
+			var act int
+			if j == 0 {
+				act = arContext(idx, i, col, cols, dims, j, centre[j])
+			} else {
+				act = arRestContext(left, up, j, centre[j])
+			}
 			v := q - pred
-			m.encodeValue(e, j, act, busy, v)
+			if v == 0 {
+				e.bit(&m.dims[j].zero[act][busy], 0)
+			} else {
+				e.bit(&m.dims[j].zero[act][busy], 1)
+				m.encodeNonzero(e, j, act, v)
+			}
 			if j > 0 && v != 0 {
 				nz++
 				busy = arBusyClass(nz)
@@ -456,16 +478,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		}
 		busy, nz := 0, 0
 		row := idx[i*dims : (i+1)*dims]
-		// The neighbours' indices, for the contexts beyond the first
-		// dimension (arContext's, without its call per index).
-		left, up := row, row // stand-ins where missing: not read
-		hasLeft, hasUp := col > 0, i >= cols
-		if hasLeft {
-			left = idx[(i-1)*dims : i*dims]
-		}
-		if hasUp {
-			up = idx[(i-cols)*dims : (i-cols+1)*dims]
-		}
+		left, up := arNeighbours(idx, i, col, cols, dims)
 		for j := 0; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
@@ -488,15 +501,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			if j == 0 {
 				act = arContext(idx, i, col, cols, dims, j, centre[j])
 			} else {
-				cj := centre[j]
-				l, u := cj, cj
-				if hasLeft {
-					l = int(left[j])
-				}
-				if hasUp {
-					u = int(up[j])
-				}
-				act = arActivityClass(abs(l-cj) + abs(u-cj))
+				act = arRestContext(left, up, j, centre[j])
 			}
 			// The zero flag here, the rest of the value in decodeNonzero:
 			// most indices are at their prediction.

@@ -141,3 +141,22 @@ func TestDeblockHeader(t *testing.T) {
 		t.Errorf("strength %d: %v, want a *FormatError", maxDeblock+1, err)
 	}
 }
+
+// TestActivityClass checks the table of arActivityClass against the
+// classes it stands for: 0, 1, 2, 3-4, 5-8, beyond.
+func TestActivityClass(t *testing.T) {
+	for a := 0; a < 1000; a++ {
+		want := 5
+		switch {
+		case a <= 2:
+			want = a
+		case a <= 4:
+			want = 3
+		case a <= 8:
+			want = 4
+		}
+		if got := arActivityClass(a); got != want {
+			t.Fatalf("distance %d: class %d, want %d", a, got, want)
+		}
+	}
+}
