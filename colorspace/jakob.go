@@ -1,6 +1,9 @@
 package colorspace
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Jakob and Hanika (2019), "A Low-Dimensional Function Space for
 // Efficient Spectral Upsampling", Computer Graphics Forum 38(2): a
@@ -18,10 +21,17 @@ import "math"
 // jhMaxIter bounds the Levenberg-Marquardt iterations of a fit.
 const jhMaxIter = 200
 
-// jhWeights holds, per wavelength, the D65-weighted colour matching
-// functions normalised as Render does, and jhWhite the D65 white.
-var jhWeights, jhWhite = func() ([NumWavelengths][3]float64, XYZ) {
-	var w [NumWavelengths][3]float64
+// jhTables holds, per wavelength, the D65-weighted colour matching
+// functions normalised as Render does (weights), and the D65 white,
+// computed on first use: every process linking the package (the spca
+// binary's encode and decode) computed them at start.
+type jhTables struct {
+	weights [NumWavelengths][3]float64
+	white   XYZ
+}
+
+var jhTab = sync.OnceValue(func() *jhTables {
+	t := &jhTables{}
 	d65 := IlluminantD65()
 	k := 0.0
 	for i, v := range cmf1931 {
@@ -29,11 +39,12 @@ var jhWeights, jhWhite = func() ([NumWavelengths][3]float64, XYZ) {
 	}
 	for i, v := range cmf1931 {
 		for j := range 3 {
-			w[i][j] = d65[i] * v[j] / k
+			t.weights[i][j] = d65[i] * v[j] / k
 		}
 	}
-	return w, WhitePoint(d65)
-}()
+	t.white = WhitePoint(d65)
+	return t
+})
 
 func jhT(i int) float64 { return float64(i) / (NumWavelengths - 1) }
 
@@ -66,9 +77,10 @@ func JakobHanikaCoefficients(c LinearRGB) [3]float64 {
 	for k := range c {
 		c[k] = min(max(c[k], 0), 1)
 	}
-	target := c.XYZ().Lab(jhWhite)
+	tab := jhTab()
+	target := c.XYZ().Lab(tab.white)
 	var coef [3]float64
-	lab, jac := jhEval(coef)
+	lab, jac := tab.eval(coef)
 	cost := jhCost(lab, target)
 	mu := 1e-3
 	for it := 0; it < jhMaxIter && cost > 1e-12; it++ {
@@ -96,7 +108,7 @@ func JakobHanikaCoefficients(c LinearRGB) [3]float64 {
 				continue
 			}
 			next := [3]float64{coef[0] + d[0], coef[1] + d[1], coef[2] + d[2]}
-			nl, nj := jhEval(next)
+			nl, nj := tab.eval(next)
 			if nc := jhCost(nl, target); nc < cost {
 				coef, lab, jac, cost = next, nl, nj, nc
 				mu = max(mu/10, 1e-9)
@@ -118,12 +130,12 @@ func jhCost(lab, target Lab) float64 {
 
 func sqr(x float64) float64 { return x * x }
 
-// jhEval returns the CIELAB colour (D65) of the coefficients' spectrum
+// eval returns the CIELAB colour (D65) of the coefficients' spectrum
 // and its Jacobian with respect to them.
-func jhEval(c [3]float64) (Lab, [3][3]float64) {
+func (tab *jhTables) eval(c [3]float64) (Lab, [3][3]float64) {
 	var xyz XYZ
 	var dxyz [3][3]float64 // dxyz[channel][coefficient]
-	for i, w := range jhWeights {
+	for i, w := range tab.weights {
 		t := jhT(i)
 		x := c[0]*t*t + c[1]*t + c[2]
 		q := 1 + x*x
@@ -139,8 +151,8 @@ func jhEval(c [3]float64) (Lab, [3][3]float64) {
 	}
 	var f, df [3]float64
 	for j := range 3 {
-		f[j], df[j] = labFDeriv(xyz[j] / jhWhite[j])
-		df[j] /= jhWhite[j]
+		f[j], df[j] = labFDeriv(xyz[j] / tab.white[j])
+		df[j] /= tab.white[j]
 	}
 	lab := Lab{116*f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])}
 	var jac [3][3]float64

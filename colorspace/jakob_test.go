@@ -21,8 +21,8 @@ func TestJakobHanika(t *testing.T) {
 						t.Fatalf("%v: reflectance %v at %v nm", c, v, Wavelength(i))
 					}
 				}
-				got := Render(s, IlluminantD65()).Lab(jhWhite)
-				want := c.XYZ().Lab(jhWhite)
+				got := Render(s, IlluminantD65()).Lab(jhTab().white)
+				want := c.XYZ().Lab(jhTab().white)
 				e := DeltaE2000(got, want)
 				sum += e
 				n++
