@@ -226,6 +226,11 @@ type arDim struct {
 type arModel struct {
 	flag [contexts][arBusy]arProb
 	dims []arDim
+	// count codes, in version 7, how many of a patch's dimensions from
+	// the rest flag's on are off their centre (less one: the flag says
+	// one is), by the class of its neighbours' counts.
+	count    [arActivity][arMaxUnary]arProb
+	countExp [arMaxExpLen + 1]arProb
 }
 
 func newARModel(dims int) *arModel {
@@ -238,6 +243,10 @@ func newARModel(dims int) *arModel {
 	for c := range m.flag {
 		fill(m.flag[c][:])
 	}
+	for c := range m.count {
+		fill(m.count[c][:])
+	}
+	fill(m.countExp[:])
 
 	for j := range m.dims {
 		d := &m.dims[j]
@@ -384,13 +393,21 @@ func (m *arModel) decodeNonzero(d *rangeDecoder, j, act int) (int, error) {
 // encodeAdaptive codes the indices (blocks×dims, rows of cols blocks) of
 // a channel as format version 5's stream: u32 length, then the range
 // coder's bytes. With flags, the rest flag of every patch covers the
-// dimensions from restFrom(leading) on.
-func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags bool, edges *edgePredictor) []byte {
+// dimensions from restFrom(leading) on. With counted (version 7, needs
+// flags), a patch whose rest flag is 1 then codes how many of those
+// dimensions are off their centre, its zero flags are coded in the
+// context of how many remain instead of how many came before, and none
+// are coded after the last.
+func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags, counted bool, edges *edgePredictor) []byte {
 	n := len(idx) / dims
 	from := restFrom(leading)
 	var rest []uint8
 	if flags {
 		rest = restFlags(idx, dims, from, centre)
+	}
+	var counts []int32
+	if counted && rest != nil {
+		counts = make([]int32, n)
 	}
 	m := newARModel(dims)
 	e := newRangeEncoder(edges != nil)
@@ -400,6 +417,7 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		}
 		busy, nz := 0, 0
 		left, up := arNeighbours(idx, i, col, cols, dims)
+		remain := -1 // dimensions off their centre still to code (version 7), -1 if not counted
 		for j := 0; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
@@ -407,6 +425,23 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 				if rest[i] == 0 {
 					break
 				}
+				if counts != nil {
+					c := 0
+					for k := from; k < dims; k++ {
+						if int(idx[i*dims+k]) != centre[k] {
+							c++
+						}
+					}
+					counts[i] = int32(c)
+					m.encodeCount(e, countContext(counts, i, col, cols), c-1)
+					remain = c
+				}
+			}
+			if remain == 0 {
+				break
+			}
+			if remain > 0 {
+				busy = arBusyClass(remain - 1)
 			}
 			q := int(idx[i*dims+j])
 			pred := centre[j]
@@ -432,6 +467,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			if j > 0 && v != 0 {
 				nz++
 				busy = arBusyClass(nz)
+				if remain > 0 {
+					remain--
+				}
 			}
 		}
 		if edges != nil {
@@ -458,12 +496,16 @@ func parseAdaptive(body []byte) ([]byte, []byte, error) {
 
 // decodeAdaptive decodes a version-5 channel stream into idx (blocks×dims),
 // checking every index against its bins.
-func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int, leading int, flags bool, edges *edgePredictor) error {
+func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int, leading int, flags, counted bool, edges *edgePredictor) error {
 	n := len(idx) / dims
 	from := restFrom(leading)
 	var rest []uint8
 	if flags {
 		rest = make([]uint8, n)
+	}
+	var counts []int32
+	if counted && rest != nil {
+		counts = make([]int32, n)
 	}
 	m := newARModel(dims)
 	d := newRangeDecoder(data, edges != nil)
@@ -477,6 +519,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			return errors.New("stream too short")
 		}
 		busy, nz := 0, 0
+		remain := -1
 		row := idx[i*dims : (i+1)*dims]
 		left, up := arNeighbours(idx, i, col, cols, dims)
 		for j := 0; j < dims; j++ {
@@ -489,6 +532,26 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 					}
 					break
 				}
+				if counts != nil {
+					c, err := m.decodeCount(d, countContext(counts, i, col, cols))
+					if err != nil {
+						return err
+					}
+					if c+1 > dims-from {
+						return fmt.Errorf("%d dimensions off their centre in a patch of %d", c+1, dims)
+					}
+					counts[i] = int32(c + 1)
+					remain = c + 1
+				}
+			}
+			if remain == 0 {
+				for k := j; k < dims; k++ {
+					row[k] = int32(centre[k])
+				}
+				break
+			}
+			if remain > 0 {
+				busy = arBusyClass(remain - 1)
 			}
 			pred := centre[j]
 			if j == 0 {
@@ -520,7 +583,13 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			if j > 0 && v != 0 {
 				nz++
 				busy = arBusyClass(nz)
+				if remain > 0 {
+					remain--
+				}
 			}
+		}
+		if remain > 0 {
+			return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", remain, i+1)
 		}
 		if edges != nil {
 			edges.update(i, row)
@@ -530,6 +599,63 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		return errors.New("stream too short")
 	}
 	return nil
+}
+
+// countContext is the context of patch i's count of dimensions off their
+// centre: the class of its left and upper neighbours' mean count.
+func countContext(counts []int32, i, col, cols int) int {
+	a, b := 0, 0
+	if col > 0 {
+		a = int(counts[i-1])
+	}
+	if i >= cols {
+		b = int(counts[i-cols])
+	}
+	return arActivityClass((a + b + 1) / 2)
+}
+
+// encodeCount codes c >= 0 in unary to arMaxUnary, then Exp-Golomb.
+func (m *arModel) encodeCount(e *rangeEncoder, ctx, c int) {
+	for u := 0; u < arMaxUnary; u++ {
+		if c == u {
+			e.bit(&m.count[ctx][u], 0)
+			return
+		}
+		e.bit(&m.count[ctx][u], 1)
+	}
+	r := c - arMaxUnary + 1
+	n := 0
+	for r>>(n+1) != 0 {
+		n++
+	}
+	for b := 0; b < n; b++ {
+		e.bit(&m.countExp[b], 1)
+	}
+	e.bit(&m.countExp[n], 0)
+	for b := n - 1; b >= 0; b-- {
+		e.direct(r >> b & 1)
+	}
+}
+
+// decodeCount decodes what encodeCount codes.
+func (m *arModel) decodeCount(d *rangeDecoder, ctx int) (int, error) {
+	for u := 0; u < arMaxUnary; u++ {
+		if d.bit(&m.count[ctx][u]) == 0 {
+			return u, nil
+		}
+	}
+	n := 0
+	for d.bit(&m.countExp[n]) == 1 {
+		n++
+		if n >= arMaxExpLen {
+			return 0, errors.New("count too long")
+		}
+	}
+	r := 1
+	for b := 0; b < n; b++ {
+		r = r<<1 | d.direct()
+	}
+	return r - 1 + arMaxUnary, nil
 }
 
 // arDCPrediction is the prediction of the first dimension's index of

@@ -13,7 +13,7 @@ import (
 
 // TestAdaptiveRoundTrip codes indices of every kind (centres, small and
 // large residuals, the ends of the bins, patches whose rest is all at
-// the centre) with the version-5 arithmetic coder and decodes them back
+// the centre) with the arithmetic coder of versions 5 and 7 (counted) and decodes them back
 // exactly; truncated and random streams decode to an error or to indices
 // within the bins, never a panic.
 func TestAdaptiveRoundTrip(t *testing.T) {
@@ -40,22 +40,26 @@ func TestAdaptiveRoundTrip(t *testing.T) {
 			idx[i*dims+j] = int32(min(max(q, 0), bins[j]-1))
 		}
 	}
-	for _, leading := range []int{0, 2} {
-		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true, nil)
+	for _, v := range []struct {
+		leading int
+		counted bool
+	}{{0, false}, {2, false}, {0, true}, {2, true}} {
+		leading := v.leading
+		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true, v.counted, nil)
 		data, rest, err := parseAdaptive(stream)
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("parse: %v, %d bytes left", err, len(rest))
 		}
 		got := make([]int32, len(idx))
-		if err := decodeAdaptive(data, got, dims, cols, centre, bins, leading, true, nil); err != nil {
+		if err := decodeAdaptive(data, got, dims, cols, centre, bins, leading, true, v.counted, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, idx) {
-			t.Fatalf("leading %d: the indices decode differently", leading)
+			t.Fatalf("leading %d, counted %v: the indices decode differently", leading, v.counted)
 		}
-		t.Logf("leading %d: %d indices in %d bytes", leading, len(idx), len(data))
+		t.Logf("leading %d, counted %v: %d indices in %d bytes", leading, v.counted, len(idx), len(data))
 		for _, bad := range [][]byte{data[:len(data)/2], nil, randomBytes(rng, len(data))} {
-			err := decodeAdaptive(bad, got, dims, cols, centre, bins, leading, true, nil)
+			err := decodeAdaptive(bad, got, dims, cols, centre, bins, leading, true, v.counted, nil)
 			if err != nil {
 				continue
 			}

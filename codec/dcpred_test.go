@@ -20,11 +20,8 @@ func TestEdgeVersion(t *testing.T) {
 		if err := encodeVersion(&b5, img, m, nil, formatVersionAdaptive); err != nil {
 			t.Fatal(err)
 		}
-		if err := Encode(&b6, img, m, nil); err != nil {
+		if err := encodeVersion(&b6, img, m, nil, formatVersionEdges); err != nil {
 			t.Fatal(err)
-		}
-		if v := b6.Bytes()[len(Magic)]; v != formatVersionEdges {
-			t.Fatalf("a gamma-0 model wrote version %d", v)
 		}
 		a, err := Decode(bytes.NewReader(b5.Bytes()), m)
 		if err != nil {
@@ -45,8 +42,50 @@ func TestEdgeVersion(t *testing.T) {
 		t.Errorf("version 6 takes %d bytes, version 5 %d", size6, size5)
 	}
 	var b bytes.Buffer
-	if err := encodeVersion(&b, test[0], smallStepModel(t), nil, formatVersionEdges); err == nil {
-		t.Error("version 6 written for a gamma-1/3 model")
+	for _, v := range []int{formatVersionEdges, formatVersionCounts} {
+		if err := encodeVersion(&b, test[0], smallStepModel(t), nil, v); err == nil {
+			t.Errorf("version %d written for a gamma-1/3 model", v)
+		}
+	}
+}
+
+// TestCountVersion checks format version 7 against version 6 on the same
+// indices: Encode writes it for a gamma-0 model, and it decodes to the
+// same pixels in fewer bytes, also at another step.
+func TestCountVersion(t *testing.T) {
+	m := stepModel(t) // 3×3, gamma 0
+	_, test := images()
+	var size6, size7 int
+	for _, o := range []*Options{nil, {Step: 1.7 * m.Step}} {
+		for _, img := range test {
+			var b6, b7 bytes.Buffer
+			if err := encodeVersion(&b6, img, m, o, formatVersionEdges); err != nil {
+				t.Fatal(err)
+			}
+			if err := Encode(&b7, img, m, o); err != nil {
+				t.Fatal(err)
+			}
+			if v := b7.Bytes()[len(Magic)]; v != formatVersionCounts {
+				t.Fatalf("a gamma-0 model wrote version %d", v)
+			}
+			a, err := Decode(bytes.NewReader(b6.Bytes()), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Decode(bytes.NewReader(b7.Bytes()), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.(*image.Gray).Pix, b.(*image.Gray).Pix) {
+				t.Error("versions 6 and 7 decode to other pixels")
+			}
+			size6 += b6.Len()
+			size7 += b7.Len()
+		}
+	}
+	t.Logf("version 6: %d bytes, version 7: %d", size6, size7)
+	if size7 >= size6 {
+		t.Errorf("version 7 takes %d bytes, version 6 %d", size7, size6)
 	}
 }
 
