@@ -4,7 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/spcalab/spca/testimages"
@@ -20,23 +27,7 @@ import (
 // only with the encoder's decisions. Run it on arm64 with SPCA_QEMU=1 (see
 // TestGoldenQEMU).
 func TestGolden(t *testing.T) {
-	grey, colour := testimages.Texture(61, 45, 21), testimages.ColorTexture(61, 45, 21)
-	for _, c := range []struct {
-		name                     string
-		model                    func(testing.TB) *Model
-		img                      image.Image
-		modelSum, spcSum, pixSum string
-	}{
-		{"fixed", func(t testing.TB) *Model { return smallModel(t) }, grey,
-			"b6bf300eb6b31a93", "c142e2f8cdbf3cb6", "4f43452805f82095"},
-		{"step", smallStepModel, grey,
-			"8b7a4ca246bb0d1c", "9a5b3f4e294c36ad", "b339d75a19c6bc1c"},
-		{"gamma0", func(t testing.TB) *Model {
-			return smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 3, 12, 0 })
-		}, grey, "e02677bbcc6a2fc7", "0f623025df9c4923", "05d4b2b1035511e1"},
-		{"colour", func(t testing.TB) *Model { return smallColorModel(t, true) }, colour,
-			"aea36ba0b02f7e46", "5fa1f38c2e81b58e", "c85069e821d1d6c8"},
-	} {
+	for _, c := range goldenCases() {
 		m := c.model(t)
 		var mb, sb bytes.Buffer
 		if err := m.write(&mb, false); err != nil {
@@ -54,6 +45,147 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s: model %s spc %s pixels %s, want %s %s %s",
 				c.name, modelSum, spcSum, pixSum, c.modelSum, c.spcSum, c.pixSum)
 		}
+	}
+}
+
+// goldenCase is a model trained in code, the image it codes and the sums
+// of TestGolden.
+type goldenCase struct {
+	name                     string
+	model                    func(testing.TB) *Model
+	img                      image.Image
+	modelSum, spcSum, pixSum string
+}
+
+func goldenCases() []goldenCase {
+	grey, colour := testimages.Texture(61, 45, 21), testimages.ColorTexture(61, 45, 21)
+	return []goldenCase{
+		{"fixed", func(t testing.TB) *Model { return smallModel(t) }, grey,
+			"b6bf300eb6b31a93", "c142e2f8cdbf3cb6", "4f43452805f82095"},
+		{"step", smallStepModel, grey,
+			"8b7a4ca246bb0d1c", "9a5b3f4e294c36ad", "b339d75a19c6bc1c"},
+		{"gamma0", func(t testing.TB) *Model {
+			return smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 3, 12, 0 })
+		}, grey, "e02677bbcc6a2fc7", "0f623025df9c4923", "05d4b2b1035511e1"},
+		{"colour", func(t testing.TB) *Model { return smallColorModel(t, true) }, colour,
+			"aea36ba0b02f7e46", "5fa1f38c2e81b58e", "c85069e821d1d6c8"},
+	}
+}
+
+// goldenImages are the images TestGoldenQEMU codes with case c's model:
+// larger than TestGolden's, and in 16 bits for the grey models.
+func goldenImages(c goldenCase) []image.Image {
+	if _, ok := c.img.(*image.Gray); !ok {
+		return []image.Image{testimages.ColorTexture(160, 112, 22)}
+	}
+	g := testimages.Texture(160, 112, 22)
+	deep := image.NewGray16(g.Bounds())
+	for i, v := range g.Pix {
+		// 16 bits with low bits of their own, for Quantize16.
+		u := uint16(v)*257 + uint16(i*7919%257)
+		deep.Pix[2*i], deep.Pix[2*i+1] = byte(u>>8), byte(u)
+	}
+	return []image.Image{g, deep}
+}
+
+// TestGoldenFiles decodes the models and .spc files of goldenCases that
+// another build wrote into $SPCA_GOLDEN_FILES (TestGoldenQEMU does, on
+// amd64, for an arm64 build): the pixels must hash to the sums that build
+// wrote beside them, and coding the image again with the loaded model
+// must give the same file.
+func TestGoldenFiles(t *testing.T) {
+	dir := os.Getenv("SPCA_GOLDEN_FILES")
+	if dir == "" {
+		t.Skip("SPCA_GOLDEN_FILES not set (TestGoldenQEMU sets it)")
+	}
+	for _, c := range goldenCases() {
+		m, err := LoadModel(filepath.Join(dir, c.name+".model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, img := range goldenImages(c) {
+			base := filepath.Join(dir, fmt.Sprintf("%s-%d", c.name, k))
+			spc, err := os.ReadFile(base + ".spc")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(base + ".sum")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Decode(bytes.NewReader(spc), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum := sum8(pixelBytes(t, got)); sum != string(want) {
+				t.Errorf("%s-%d (%s): decoded pixels %s, want %s", c.name, k, runtime.GOARCH, sum, want)
+			}
+			var again bytes.Buffer
+			if err := Encode(&again, img, m, nil); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again.Bytes(), spc) {
+				t.Errorf("%s-%d (%s): the image coded again with the same model gives another file", c.name, k, runtime.GOARCH)
+			}
+		}
+	}
+}
+
+// TestGoldenQEMU (SPCA_QEMU=1, needs qemu-aarch64 or qemu-aarch64-static)
+// writes goldenCases' models, files and decoded pixel sums, builds this
+// package's tests for arm64 and runs TestGoldenFiles under QEMU: arm64
+// fuses multiply-adds that amd64 rounds twice, so this checks that the
+// decoder and encoder round them explicitly. About 30 s. Training is NOT
+// the same on arm64 (nor under GOAMD64=v3): gonum's pure-Go LAPACK fuses
+// too, so the model bytes differ there and TestGolden fails.
+func TestGoldenQEMU(t *testing.T) {
+	if os.Getenv("SPCA_QEMU") == "" {
+		t.Skip("SPCA_QEMU not set")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("writes the reference files on amd64")
+	}
+	qemu, err := exec.LookPath("qemu-aarch64-static")
+	if err != nil {
+		if qemu, err = exec.LookPath("qemu-aarch64"); err != nil {
+			t.Skip("qemu-aarch64 not installed (apt-get install qemu-user-static)")
+		}
+	}
+	dir := t.TempDir()
+	for _, c := range goldenCases() {
+		m := c.model(t)
+		if err := m.Save(filepath.Join(dir, c.name+".model")); err != nil {
+			t.Fatal(err)
+		}
+		for k, img := range goldenImages(c) {
+			var sb bytes.Buffer
+			if err := Encode(&sb, img, m, nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Decode(bytes.NewReader(sb.Bytes()), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := filepath.Join(dir, fmt.Sprintf("%s-%d", c.name, k))
+			if err := os.WriteFile(base+".spc", sb.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(base+".sum", []byte(sum8(pixelBytes(t, got))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	bin := filepath.Join(dir, "codec.arm64.test")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-c", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOARCH=arm64")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building for arm64: %v\n%s", err, out)
+	}
+	run := exec.Command(qemu, bin, "-test.run", "^TestGoldenFiles$", "-test.v")
+	run.Env = append(os.Environ(), "SPCA_GOLDEN_FILES="+dir)
+	out, err := run.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestGoldenFiles")) {
+		t.Fatalf("arm64 under %s: %v\n%s", qemu, err, out)
 	}
 }
 
@@ -81,4 +213,38 @@ func pixelBytes(t *testing.T, img image.Image) []byte {
 	}
 	t.Fatalf("decoded image of type %T", img)
 	return nil
+}
+
+// TestDecodeNoFMA (SPCA_QEMU=1) compiles codec, spca and patches for
+// arm64 and fails if a function of the decode path holds a fused
+// multiply-add: the Go spec lets the compiler fuse x*y+z unless the
+// product is rounded explicitly (float64(x*y)), and amd64, where the
+// sums of TestGolden were made, never fuses by default. Functions whose
+// products are by powers of two (exact, so fusing changes nothing) are
+// not listed: the deblocking filter.
+func TestDecodeNoFMA(t *testing.T) {
+	if os.Getenv("SPCA_QEMU") == "" {
+		t.Skip("SPCA_QEMU not set")
+	}
+	decode := regexp.MustCompile(`^github\.com/spcalab/spca/(` +
+		`codec\.\(\*Channel\)\.(pixel|pixelBook|pixelsFrom|reconstruct[A-Za-z]*)|codec\.\(\*edgePredictor\)\.|` +
+		`spca\.\(\*LevelInverse\)\.|spca\.\(\*Model\)\.(LevelInverse|inverse|axisInverse|denorm)|spca\.\(\*lattice\)\.(eval|clamp|axisCoords|width)|spca\.cellValue8|` +
+		`patches\.(toRGB|fromYCbCr|FromYCbCr|FromPlane|Quantize8|Quantize16|roundPositive|doubledRow|Double))`)
+	fused := regexp.MustCompile(`\bF(N)?M(ADD|SUB)D\b`)
+	for _, pkg := range []string{".", "../spca", "../patches"} {
+		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-gcflags=-S", "-o", os.DevNull, pkg)
+		cmd.Env = append(os.Environ(), "GOARCH=arm64")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build -gcflags=-S %s for arm64: %v\n%s", pkg, err, out)
+		}
+		fn := ""
+		for _, line := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[1] == "STEXT" {
+				fn = f[0]
+			} else if decode.MatchString(fn) && fused.MatchString(line) {
+				t.Errorf("%s fuses a multiply-add on arm64: %s", fn, strings.TrimSpace(line))
+			}
+		}
+	}
 }
