@@ -42,7 +42,7 @@ func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []f
 		var s float64
 		for i, v := range work {
 			d := v - orig.Pix[i]
-			s += d * d
+			s += float64(d * d)
 		}
 		errs[k] = s
 	}
@@ -66,7 +66,7 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 	var sse0 float64
 	for i, v := range rec.Pix[:len(orig.Pix)] {
 		d := float64(v) - orig.Pix[i]
-		sse0 += d * d
+		sse0 += float64(d * d)
 	}
 	errs[0] = sse0
 	if n < 2 || !(step > 0) {
@@ -386,7 +386,7 @@ func deblockGrayDelta[O int16 | float64, A int64 | float64](pix []uint8, orig []
 		pix[i-2*step], pix[i-step], pix[i], pix[i+step] = np1, np0, nq0, nq1
 		change := func(old int, v uint8, o O) A {
 			a, b := A(v)-A(o), A(old)-A(o)
-			return a*a - b*b
+			return A(a*a) - A(b*b) // rounded: no FMA when A is float64
 		}
 		delta += change(p1, np1, orig[i-2*step]) + change(p0, np0, orig[i-step]) +
 			change(q0, nq0, orig[i]) + change(q1, nq1, orig[i+step])

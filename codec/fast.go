@@ -393,7 +393,7 @@ func axisNodes(col []float64, g int) []float64 {
 	cum := make([]float64, nodeBins+1)
 	for b, i := 0, 0; b < nodeBins; b++ {
 		n := 0
-		for ; i < len(col) && (b == nodeBins-1 || col[i] < lo+float64(b+1)*width); i++ {
+		for ; i < len(col) && (b == nodeBins-1 || col[i] < lo+float64(float64(b+1)*width)); i++ {
 			n++
 		}
 		cum[b+1] = cum[b] + math.Pow(float64(n), nodeDensity)
@@ -408,7 +408,7 @@ func axisNodes(col []float64, g int) []float64 {
 		if cum[b+1] > cum[b] {
 			f = min(1, (t-cum[b])/(cum[b+1]-cum[b]))
 		}
-		ax[i] = lo + (float64(b)+f)*width
+		ax[i] = lo + float64((float64(b)+f)*width)
 	}
 	ax[0], ax[g-1] = lo, hi
 	return ax
@@ -493,7 +493,7 @@ func reduce(vals []float32, str []int, base int, frac, u, buf []float64) {
 			a, b := 2*c, 2*c+1
 			for q := 0; q < k; q++ {
 				va, vb := val[a*k+q], val[b*k+q]
-				val[c*k+q] = va + t*(vb-va)
+				val[c*k+q] = va + float64(t*(vb-va))
 			}
 		}
 		size = half
@@ -517,24 +517,24 @@ func reduce4(vals []float32, str []int, base int, frac, u []float64) {
 		b := vals[off+s0 : off+s0+4 : off+s0+4]
 		for q := 0; q < 4; q++ {
 			va, vb := float64(a[q]), float64(b[q])
-			v[c][q] = va + t0*(vb-va)
+			v[c][q] = va + float64(t0*(vb-va))
 		}
 	}
 	for c := 0; c < 4; c++ {
 		a, b, d := &v[2*c], &v[2*c+1], &v[c]
 		for q := 0; q < 4; q++ {
-			d[q] = a[q] + t1*(b[q]-a[q])
+			d[q] = a[q] + float64(t1*(b[q]-a[q]))
 		}
 	}
 	for c := 0; c < 2; c++ {
 		a, b, d := &v[2*c], &v[2*c+1], &v[c]
 		for q := 0; q < 4; q++ {
-			d[q] = a[q] + t2*(b[q]-a[q])
+			d[q] = a[q] + float64(t2*(b[q]-a[q]))
 		}
 	}
 	_ = u[3]
 	for q := 0; q < 4; q++ {
-		u[q] = v[0][q] + t3*(v[1][q]-v[0][q])
+		u[q] = v[0][q] + float64(t3*(v[1][q]-v[0][q]))
 	}
 }
 
@@ -592,7 +592,7 @@ func simplex4(vals []float32, str []int, base int, frac, u []float64) {
 	w0, w1, w2, w3, w4 := 1-s0, s0-s1, s1-s2, s2-s3, s3
 	_ = u[3]
 	for q := 0; q < 4; q++ {
-		u[q] = w0*float64(c0[q]) + w1*float64(c1[q]) + w2*float64(c2[q]) + w3*float64(c3[q]) + w4*float64(c4[q])
+		u[q] = float64(w0*float64(c0[q])) + float64(w1*float64(c1[q])) + float64(w2*float64(c2[q])) + float64(w3*float64(c3[q])) + float64(w4*float64(c4[q]))
 	}
 }
 
@@ -731,12 +731,12 @@ const refineMiss = 0.01
 const acceptStep = 2.0
 
 func quantileSorted(s []float64, p float64) float64 {
-	pos := p * float64(len(s)-1)
+	pos := float64(p * float64(len(s)-1)) // rounded: no FMA into pos - i below
 	i := int(math.Floor(pos))
 	if i >= len(s)-1 {
 		return s[len(s)-1]
 	}
-	return s[i] + (pos-float64(i))*(s[i+1]-s[i])
+	return s[i] + float64((pos-float64(i))*(s[i+1]-s[i]))
 }
 
 func quantileOf(x []float64, p float64) float64 {

@@ -286,7 +286,7 @@ func dist2(a, b []float64) float64 {
 	s := 0.0
 	for j, v := range a {
 		d := v - b[j]
-		s += d * d
+		s += float64(d * d) // rounded products: no FMA, the same cells on every GOARCH
 	}
 	return s
 }
@@ -379,5 +379,5 @@ func (ns *nearestSearch) descend4(x []float64, digits []int) int {
 // dist4 is dist2 for 4 values.
 func dist4(a, b *[4]float64) float64 {
 	d0, d1, d2, d3 := a[0]-b[0], a[1]-b[1], a[2]-b[2], a[3]-b[3]
-	return d0*d0 + d1*d1 + d2*d2 + d3*d3
+	return float64(d0*d0) + float64(d1*d1) + float64(d2*d2) + float64(d3*d3)
 }

@@ -104,7 +104,7 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		for a, i := range at {
 			row, e := y.RawRowView(i), 0.0
 			for j, v := range lead.row(a, k) {
-				e += (row[j] - v) * (row[j] - v)
+				e += float64((row[j] - v) * (row[j] - v))
 			}
 			flag[i] = e > float64(k)*limit*limit
 		}

@@ -123,7 +123,7 @@ func (p *PCA) Forward(dst *mat.Dense, x mat.Matrix) *mat.Dense {
 	shift := make([]float64, c) // Mean·Basis
 	for j := range c {
 		for i, m := range p.Mean {
-			shift[j] += m * p.Basis.At(i, j)
+			shift[j] += float64(m * p.Basis.At(i, j))
 		}
 	}
 	raw := dst.RawMatrix()
@@ -156,7 +156,7 @@ func (p *PCA) Project(pl Plane, n int) (*mat.Dense, Grid) {
 	shift := make([]float64, d)                        // Mean·Basis, as Forward sums it
 	for j := range d {
 		for i, m := range p.Mean {
-			shift[j] += m * basis[i*d+j]
+			shift[j] += float64(m * basis[i*d+j])
 		}
 	}
 	cols := g.Cols()
@@ -194,10 +194,10 @@ func project2(dst []float64, v0, v1, v2, v3 float64, b *[16]float64, shift *[4]f
 	dst = dst[:4]
 	for j := 0; j < 4; j++ {
 		a := 0.0
-		a += v0 * b[j]
-		a += v1 * b[4+j]
-		a += v2 * b[8+j]
-		a += v3 * b[12+j]
+		a += float64(v0 * b[j])
+		a += float64(v1 * b[4+j])
+		a += float64(v2 * b[8+j])
+		a += float64(v3 * b[12+j])
 		dst[j] = a - shift[j]
 	}
 }
@@ -208,7 +208,9 @@ func project2(dst []float64, v0, v1, v2, v3 float64, b *[16]float64, shift *[4]f
 // terms are ±0 here, which leave a sum that starts at +0 unchanged, and
 // adding them costs less than branching on them. Four responses go at
 // once: each sum is a chain of dependent additions, and four independent
-// chains keep the processor busy.
+// chains keep the processor busy. Products are rounded (float64(v*b))
+// before they are added: fused into FMAs (arm64, GOAMD64=v3) they would
+// give other responses, and other files, than on amd64.
 func project(dst, block, basis, shift []float64) {
 	d := len(dst)
 	j := 0
@@ -216,17 +218,17 @@ func project(dst, block, basis, shift []float64) {
 		var a0, a1, a2, a3 float64
 		for l, v := range block {
 			b := basis[l*d+j : l*d+j+4]
-			a0 += v * b[0]
-			a1 += v * b[1]
-			a2 += v * b[2]
-			a3 += v * b[3]
+			a0 += float64(v * b[0])
+			a1 += float64(v * b[1])
+			a2 += float64(v * b[2])
+			a3 += float64(v * b[3])
 		}
 		dst[j], dst[j+1], dst[j+2], dst[j+3] = a0-shift[j], a1-shift[j+1], a2-shift[j+2], a3-shift[j+3]
 	}
 	for ; j < d; j++ {
 		var a float64
 		for l, v := range block {
-			a += v * basis[l*d+j]
+			a += float64(v * basis[l*d+j])
 		}
 		dst[j] = a - shift[j]
 	}

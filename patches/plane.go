@@ -67,7 +67,7 @@ func luma(r, g, b float64) float64 {
 	if r == g && g == b {
 		return r
 	}
-	return kr*r + kg*g + kb*b
+	return float64(kr*r) + float64(kg*g) + float64(kb*b) // rounded products: no FMA (same on every GOARCH)
 }
 
 // visitRGB calls f with the index in raster order and the gamma-encoded
