@@ -245,7 +245,7 @@ func TestDecodeNoFMA(t *testing.T) {
 	}
 	decode := regexp.MustCompile(`^github\.com/spcalab/spca/(` +
 		`codec\.\(\*Channel\)\.(pixel|pixelBook|pixelsFrom|reconstruct[A-Za-z]*)|codec\.\(\*edgePredictor\)\.|` +
-		`spca\.\(\*LevelInverse\)\.|spca\.\(\*Model\)\.(LevelInverse|inverse|axisInverse|denorm)|spca\.\(\*lattice\)\.(eval|clamp|axisCoords|width)|spca\.cellValue8|` +
+		`spca\.\(\*LevelInverse\)\.|spca\.\(\*Model\)\.(LevelInverse|inverse|axisInverse|denorm)|spca\.\(\*lattice\)\.(eval|clamp|axisCoords|width)|spca\.cellValue8|spca\.\(\*decoder\)\.floatPlane|` +
 		`patches\.(toRGB|fromYCbCr|FromYCbCr|FromPlane|Quantize8|Quantize16|roundPositive|doubledRow|Double))`)
 	fused := regexp.MustCompile(`\bF(N)?M(ADD|SUB)D\b`)
 	for _, pkg := range []string{".", "../spca", "../patches"} {

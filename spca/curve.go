@@ -246,7 +246,7 @@ func (p *polyline) at(s float64, d int, dst []float64) {
 	t := (s - s0) / (s1 - s0)
 	a, b := p.pts[i*d:i*d+d], p.pts[(i+1)*d:(i+1)*d+d]
 	for k := 0; k < d; k++ {
-		dst[k] = a[k] + t*(b[k]-a[k])
+		dst[k] = a[k] + float64(t*(b[k]-a[k]))
 	}
 }
 

@@ -72,26 +72,29 @@ func cellValue8(a *[8]float64, t1, t2, t3 float64) float64 {
 // inv0..inv3 of the cell's edge lengths. The derivative along axis j is
 // the difference across the cell along j, scaled by invj, interpolated
 // along the axes reduced after j.
+//
+// Products are rounded (float64(x*y)) before they are added: fused into
+// FMAs (arm64, GOAMD64=v3) they would give other responses than amd64.
 func cellGrad4(c *[16]float64, t0, t1, t2, t3, inv0, inv1, inv2, inv3 float64) (v, d0, d1, d2, d3 float64) {
 	// Axis 0: eight pairs.
 	e0, e1, e2, e3 := c[1]-c[0], c[3]-c[2], c[5]-c[4], c[7]-c[6]
 	e4, e5, e6, e7 := c[9]-c[8], c[11]-c[10], c[13]-c[12], c[15]-c[14]
-	a0, a1, a2, a3 := c[0]+t0*e0, c[2]+t0*e1, c[4]+t0*e2, c[6]+t0*e3
-	a4, a5, a6, a7 := c[8]+t0*e4, c[10]+t0*e5, c[12]+t0*e6, c[14]+t0*e7
-	g0, g1, g2, g3 := e0*inv0, e1*inv0, e2*inv0, e3*inv0
-	g4, g5, g6, g7 := e4*inv0, e5*inv0, e6*inv0, e7*inv0
+	a0, a1, a2, a3 := c[0]+float64(t0*e0), c[2]+float64(t0*e1), c[4]+float64(t0*e2), c[6]+float64(t0*e3)
+	a4, a5, a6, a7 := c[8]+float64(t0*e4), c[10]+float64(t0*e5), c[12]+float64(t0*e6), c[14]+float64(t0*e7)
+	g0, g1, g2, g3 := float64(e0*inv0), float64(e1*inv0), float64(e2*inv0), float64(e3*inv0)
+	g4, g5, g6, g7 := float64(e4*inv0), float64(e5*inv0), float64(e6*inv0), float64(e7*inv0)
 	// Axis 1: four pairs; the axis-0 slopes are interpolated along it.
-	g0, g1, g2, g3 = g0+t1*(g1-g0), g2+t1*(g3-g2), g4+t1*(g5-g4), g6+t1*(g7-g6)
+	g0, g1, g2, g3 = g0+float64(t1*(g1-g0)), g2+float64(t1*(g3-g2)), g4+float64(t1*(g5-g4)), g6+float64(t1*(g7-g6))
 	e0, e1, e2, e3 = a1-a0, a3-a2, a5-a4, a7-a6
-	h0, h1, h2, h3 := e0*inv1, e1*inv1, e2*inv1, e3*inv1
-	a0, a1, a2, a3 = a0+t1*e0, a2+t1*e1, a4+t1*e2, a6+t1*e3
+	h0, h1, h2, h3 := float64(e0*inv1), float64(e1*inv1), float64(e2*inv1), float64(e3*inv1)
+	a0, a1, a2, a3 = a0+float64(t1*e0), a2+float64(t1*e1), a4+float64(t1*e2), a6+float64(t1*e3)
 	// Axis 2: two pairs.
-	g0, g1 = g0+t2*(g1-g0), g2+t2*(g3-g2)
-	h0, h1 = h0+t2*(h1-h0), h2+t2*(h3-h2)
+	g0, g1 = g0+float64(t2*(g1-g0)), g2+float64(t2*(g3-g2))
+	h0, h1 = h0+float64(t2*(h1-h0)), h2+float64(t2*(h3-h2))
 	e0, e1 = a1-a0, a3-a2
-	k0, k1 := e0*inv2, e1*inv2
-	a0, a1 = a0+t2*e0, a2+t2*e1
+	k0, k1 := float64(e0*inv2), float64(e1*inv2)
+	a0, a1 = a0+float64(t2*e0), a2+float64(t2*e1)
 	// Axis 3.
 	e0 = a1 - a0
-	return a0 + t3*e0, g0 + t3*(g1-g0), h0 + t3*(h1-h0), k0 + t3*(k1-k0), e0 * inv3
+	return a0 + float64(t3*e0), g0 + float64(t3*(g1-g0)), h0 + float64(t3*(h1-h0)), k0 + float64(t3*(k1-k0)), e0 * inv3
 }

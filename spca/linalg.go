@@ -127,15 +127,15 @@ func solveLinear(a, b []float64, d int) bool {
 				continue
 			}
 			for k := c; k < d; k++ {
-				a[r*d+k] -= f * a[c*d+k]
+				a[r*d+k] -= float64(f * a[c*d+k])
 			}
-			b[r] -= f * b[c]
+			b[r] -= float64(f * b[c])
 		}
 	}
 	for c := d - 1; c >= 0; c-- {
 		s := b[c]
 		for k := c + 1; k < d; k++ {
-			s -= a[c*d+k] * b[k]
+			s -= float64(a[c*d+k] * b[k])
 		}
 		b[c] = s / a[c*d+c]
 	}
@@ -145,7 +145,7 @@ func solveLinear(a, b []float64, d int) bool {
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
-		s += a[i] * b[i]
+		s += float64(a[i] * b[i])
 	}
 	return s
 }
@@ -154,7 +154,7 @@ func dist2(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
 		t := a[i] - b[i]
-		s += t * t
+		s += float64(t * t)
 	}
 	return s
 }
@@ -209,25 +209,28 @@ func quickSelect(x []float64, k int) float64 {
 // solveLinear's pivots on a well-scaled matrix). It is for Newton steps
 // whose result is checked; the adjugate is not as stable as pivoting on
 // ill-conditioned matrices.
+//
+// Products are rounded (float64(x*y)) before they are added: fused into
+// FMAs (arm64, GOAMD64=v3) they would give other solutions than amd64.
 func solve4(a *[16]float64, b *[4]float64) bool {
 	a00, a01, a02, a03 := a[0], a[1], a[2], a[3]
 	a10, a11, a12, a13 := a[4], a[5], a[6], a[7]
 	a20, a21, a22, a23 := a[8], a[9], a[10], a[11]
 	a30, a31, a32, a33 := a[12], a[13], a[14], a[15]
 	// Minors of rows 0-1 (s) and rows 2-3 (c), columns (i, j).
-	s0 := a00*a11 - a10*a01
-	s1 := a00*a12 - a10*a02
-	s2 := a00*a13 - a10*a03
-	s3 := a01*a12 - a11*a02
-	s4 := a01*a13 - a11*a03
-	s5 := a02*a13 - a12*a03
-	c5 := a22*a33 - a32*a23
-	c4 := a21*a33 - a31*a23
-	c3 := a21*a32 - a31*a22
-	c2 := a20*a33 - a30*a23
-	c1 := a20*a32 - a30*a22
-	c0 := a20*a31 - a30*a21
-	det := s0*c5 - s1*c4 + s2*c3 + s3*c2 - s4*c1 + s5*c0
+	s0 := float64(a00*a11) - float64(a10*a01)
+	s1 := float64(a00*a12) - float64(a10*a02)
+	s2 := float64(a00*a13) - float64(a10*a03)
+	s3 := float64(a01*a12) - float64(a11*a02)
+	s4 := float64(a01*a13) - float64(a11*a03)
+	s5 := float64(a02*a13) - float64(a12*a03)
+	c5 := float64(a22*a33) - float64(a32*a23)
+	c4 := float64(a21*a33) - float64(a31*a23)
+	c3 := float64(a21*a32) - float64(a31*a22)
+	c2 := float64(a20*a33) - float64(a30*a23)
+	c1 := float64(a20*a32) - float64(a30*a22)
+	c0 := float64(a20*a31) - float64(a30*a21)
+	det := float64(s0*c5) - float64(s1*c4) + float64(s2*c3) + float64(s3*c2) - float64(s4*c1) + float64(s5*c0)
 	scale := maxAbs(a[:])
 	if !(math.Abs(det) > 1e-12*scale*scale*scale*scale) {
 		return false
@@ -235,10 +238,10 @@ func solve4(a *[16]float64, b *[4]float64) bool {
 	inv := 1 / det
 	// The adjugate's rows times b.
 	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
-	x0 := (a11*c5-a12*c4+a13*c3)*b0 + (-a01*c5+a02*c4-a03*c3)*b1 + (a31*s5-a32*s4+a33*s3)*b2 + (-a21*s5+a22*s4-a23*s3)*b3
-	x1 := (-a10*c5+a12*c2-a13*c1)*b0 + (a00*c5-a02*c2+a03*c1)*b1 + (-a30*s5+a32*s2-a33*s1)*b2 + (a20*s5-a22*s2+a23*s1)*b3
-	x2 := (a10*c4-a11*c2+a13*c0)*b0 + (-a00*c4+a01*c2-a03*c0)*b1 + (a30*s4-a31*s2+a33*s0)*b2 + (-a20*s4+a21*s2-a23*s0)*b3
-	x3 := (-a10*c3+a11*c1-a12*c0)*b0 + (a00*c3-a01*c1+a02*c0)*b1 + (-a30*s3+a31*s1-a32*s0)*b2 + (a20*s3-a21*s1+a22*s0)*b3
+	x0 := float64((float64(a11*c5)-float64(a12*c4)+float64(a13*c3))*b0) + float64((float64(-a01*c5)+float64(a02*c4)-float64(a03*c3))*b1) + float64((float64(a31*s5)-float64(a32*s4)+float64(a33*s3))*b2) + float64((float64(-a21*s5)+float64(a22*s4)-float64(a23*s3))*b3)
+	x1 := float64((float64(-a10*c5)+float64(a12*c2)-float64(a13*c1))*b0) + float64((float64(a00*c5)-float64(a02*c2)+float64(a03*c1))*b1) + float64((float64(-a30*s5)+float64(a32*s2)-float64(a33*s1))*b2) + float64((float64(a20*s5)-float64(a22*s2)+float64(a23*s1))*b3)
+	x2 := float64((float64(a10*c4)-float64(a11*c2)+float64(a13*c0))*b0) + float64((float64(-a00*c4)+float64(a01*c2)-float64(a03*c0))*b1) + float64((float64(a30*s4)-float64(a31*s2)+float64(a33*s0))*b2) + float64((float64(-a20*s4)+float64(a21*s2)-float64(a23*s0))*b3)
+	x3 := float64((float64(-a10*c3)+float64(a11*c1)-float64(a12*c0))*b0) + float64((float64(a00*c3)-float64(a01*c1)+float64(a02*c0))*b1) + float64((float64(-a30*s3)+float64(a31*s1)-float64(a32*s0))*b2) + float64((float64(a20*s3)-float64(a21*s1)+float64(a22*s0))*b3)
 	b[0], b[1], b[2], b[3] = x0*inv, x1*inv, x2*inv, x3*inv
 	return true
 }

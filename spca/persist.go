@@ -764,7 +764,7 @@ func (dc *decoder) floatPlane(x []float64, q, d int, shape []int, w int) bool {
 				}
 			} else {
 				for a, c := range buf[:k] {
-					xs[a*d] += float64(c) * scale
+					xs[a*d] += float64(float64(c) * scale) // rounded: no FMA, the same tables on every GOARCH
 				}
 			}
 			i += k

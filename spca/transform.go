@@ -140,7 +140,7 @@ func (m *Model) restartNodes() (restartU, restartX []float64, tree *nodeTree) {
 		off := 0
 		for j := 0; j < d; j++ {
 			off += idx[j] * l.strides[j]
-			restartU = append(restartU, l.lo[j]+float64(idx[j])*l.step[j])
+			restartU = append(restartU, l.lo[j]+float64(float64(idx[j])*l.step[j]))
 		}
 		restartX = append(restartX, l.x[off*d:(off+1)*d]...)
 		j := d - 1
@@ -181,7 +181,7 @@ func (m *Model) newton(z, u []float64, w *work, maxIter int) PointStats {
 		alpha := 1.0
 		for try := 0; try < 12; try++ {
 			for j := 0; j < d; j++ {
-				w.un[j] = u[j] + alpha*w.b[j]
+				w.un[j] = u[j] + float64(alpha*w.b[j])
 			}
 			cl := l.clampU(w.un)
 			l.eval(w.un, w.x, nil, w.idx, w.frac)
@@ -333,7 +333,7 @@ func residual(z, x, e []float64) float64 {
 	s := 0.0
 	for k := range z {
 		e[k] = z[k] - x[k]
-		s += e[k] * e[k]
+		s += float64(e[k] * e[k])
 	}
 	return math.Sqrt(s)
 }
@@ -400,7 +400,7 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 		i, f := m.tableCell(j, u[j])
 		t := m.tables[j]
 		if m.sameFibers[j] {
-			r[j] = m.c[j] * (t[i] + f*(t[i+1]-t[i]))
+			r[j] = m.c[j] * (t[i] + float64(f*(t[i+1]-t[i])))
 			continue
 		}
 		m.tableWeights(j, u, w)
@@ -427,7 +427,7 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 			if wt == 0 {
 				continue
 			}
-			acc += wt * (t[off+i] + f*(t[off+i+1]-t[off+i]))
+			acc += float64(wt * (t[off+i] + float64(f*(t[off+i+1]-t[off+i]))))
 		}
 		r[j] = m.c[j] * acc
 	}
@@ -531,7 +531,7 @@ func (m *Model) searchBlend(j int, v float64, w *work) (int, float64, float64) {
 	at := func(i int) float64 {
 		s := 0.0
 		for c, wt := range cw {
-			s += wt * t[co[c]+i]
+			s += float64(wt * t[co[c]+i])
 		}
 		return s
 	}
@@ -726,7 +726,7 @@ func (m *Model) NewtonStep(u, x []float64, s *MetricScratch) (step float64, ok b
 	}
 	s2 := 0.0
 	for k := range u {
-		s2 += w.b[k] * w.b[k]
+		s2 += float64(w.b[k] * w.b[k])
 		u[k] = (w.un[k] + w.b[k]) * m.scale
 	}
 	return math.Sqrt(s2) * m.scale, true
