@@ -299,8 +299,8 @@ func project(x, pts, s []float64, d int, extend bool) (float64, float64) {
 		num, den := 0.0, 0.0
 		for k := 0; k < d; k++ {
 			e := b[k] - a[k]
-			num += (x[k] - a[k]) * e
-			den += e * e
+			num += float64((x[k] - a[k]) * e) // rounded products: no FMA (same on every GOARCH)
+			den += float64(e * e)
 		}
 		t := 0.0
 		if den > 0 {
@@ -314,12 +314,12 @@ func project(x, pts, s []float64, d int, extend bool) (float64, float64) {
 		}
 		dd := 0.0
 		for k := 0; k < d; k++ {
-			e := a[k] + t*(b[k]-a[k]) - x[k]
-			dd += e * e
+			e := a[k] + float64(t*(b[k]-a[k])) - x[k]
+			dd += float64(e * e)
 		}
 		if dd < best {
 			best = dd
-			bestS = s[i] + t*(s[i+1]-s[i])
+			bestS = s[i] + float64(t*(s[i+1]-s[i]))
 		}
 	}
 	return bestS, best

@@ -175,7 +175,7 @@ func buildTables(l *lattice, u []float64, n int, rule densityRule) [][]float64 {
 			for i := 0; i < g; i++ {
 				w[i] = base0
 				if gamma == 0 {
-					if v := l.lo[j] + float64(i)*tstep; v >= umin-tstep && v <= umax+tstep {
+					if v := l.lo[j] + float64(float64(i)*tstep); v >= umin-tstep && v <= umax+tstep {
 						w[i] = 1
 					}
 				} else if p := h[base+i]; p > 0 {
