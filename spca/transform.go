@@ -307,7 +307,7 @@ func levenbergStep(jac, e, delta, a []float64, d int) {
 		for j := 0; j < d; j++ {
 			s := 0.0
 			for k := 0; k < d; k++ {
-				s += jac[k*d+i] * jac[k*d+j]
+				s += float64(jac[k*d+i] * jac[k*d+j]) // rounded products: no FMA (same steps on every GOARCH)
 			}
 			a[i*d+j] = s
 		}
@@ -318,7 +318,7 @@ func levenbergStep(jac, e, delta, a []float64, d int) {
 		a[i*d+i] += lambda
 		s := 0.0
 		for k := 0; k < d; k++ {
-			s += jac[k*d+i] * e[k]
+			s += float64(jac[k*d+i] * e[k])
 		}
 		delta[i] = s
 	}
