@@ -431,6 +431,12 @@ func setBallast() {
 	}
 }
 
+// dropBallast releases the heap ballast, so that collections come at
+// GOGC's pace again.
+func dropBallast() {
+	heapBallast = nil
+}
+
 func runEncode(c *cli.Context) error {
 	var opt codec.Options
 	var bpp float64
@@ -573,6 +579,12 @@ func runBatch(c *cli.Context, ext string, setup func() error, op func(m *codec.M
 				bars.finish()
 				return fail("-%s: %s", flagO, pathError(err))
 			}
+		}
+		if i == 1 {
+			// The ballast pays off for a process per image; in a batch it
+			// delays every collection to 128 MB, so each image's buffers land
+			// on fresh pages (8x8 encode of 12 images: ~19,400 faults).
+			dropBallast()
 		}
 		if err := op(model, in, outputs[i]); err != nil {
 			bars.finish()
