@@ -332,28 +332,54 @@ func (m *arModel) encodeNonzero(e *rangeEncoder, j, act, v int) {
 		s, v = 1, -v
 	}
 	e.bit(&d.sign[min(act, 2)], s)
-	mc := min(act/2, 2)
-	k := v - 1
+	e.unaryExpGolomb(&d.mag[min(act/2, 2)], &d.exp, v-1)
+}
+
+// unaryExpGolomb codes k >= 0 in unary, a probability per position, up to
+// arMaxUnary; beyond, the Exp-Golomb code of k - arMaxUnary: its length in
+// unary (probabilities exp), then its bits uncoded.
+func (e *rangeEncoder) unaryExpGolomb(unary *[arMaxUnary]arProb, exp *[arMaxExpLen + 1]arProb, k int) {
 	for u := 0; u < arMaxUnary; u++ {
 		if k == u {
-			e.bit(&d.mag[mc][u], 0)
+			e.bit(&unary[u], 0)
 			return
 		}
-		e.bit(&d.mag[mc][u], 1)
+		e.bit(&unary[u], 1)
 	}
-	// Exp-Golomb of k - arMaxUnary: the length in unary, then the bits.
 	r := k - arMaxUnary + 1
 	n := 0
 	for r>>(n+1) != 0 {
 		n++
 	}
 	for b := 0; b < n; b++ {
-		e.bit(&d.exp[b], 1)
+		e.bit(&exp[b], 1)
 	}
-	e.bit(&d.exp[n], 0)
+	e.bit(&exp[n], 0)
 	for b := n - 1; b >= 0; b-- {
 		e.direct(r >> b & 1)
 	}
+}
+
+// unaryExpGolomb decodes what the encoder's unaryExpGolomb codes; false
+// when the Exp-Golomb length reaches arMaxExpLen (a corrupt stream).
+func (d *rangeDecoder) unaryExpGolomb(unary *[arMaxUnary]arProb, exp *[arMaxExpLen + 1]arProb) (int, bool) {
+	for u := 0; u < arMaxUnary; u++ {
+		if d.bit(&unary[u]) == 0 {
+			return u, true
+		}
+	}
+	n := 0
+	for d.bit(&exp[n]) == 1 {
+		n++
+		if n >= arMaxExpLen {
+			return 0, false
+		}
+	}
+	r := 1
+	for b := 0; b < n; b++ {
+		r = r<<1 | d.direct()
+	}
+	return r - 1 + arMaxUnary, true
 }
 
 // decodeNonzero decodes the sign and magnitude of a value of dimension j
@@ -361,27 +387,9 @@ func (m *arModel) encodeNonzero(e *rangeEncoder, j, act, v int) {
 func (m *arModel) decodeNonzero(d *rangeDecoder, j, act int) (int, error) {
 	p := &m.dims[j]
 	s := d.bit(&p.sign[min(act, 2)])
-	mc := min(act/2, 2)
-	k := -1
-	for u := 0; u < arMaxUnary; u++ {
-		if d.bit(&p.mag[mc][u]) == 0 {
-			k = u
-			break
-		}
-	}
-	if k < 0 {
-		n := 0
-		for d.bit(&p.exp[n]) == 1 {
-			n++
-			if n >= arMaxExpLen {
-				return 0, errors.New("index residual too long")
-			}
-		}
-		r := 1
-		for b := 0; b < n; b++ {
-			r = r<<1 | d.direct()
-		}
-		k = r - 1 + arMaxUnary
+	k, ok := d.unaryExpGolomb(&p.mag[min(act/2, 2)], &p.exp)
+	if !ok {
+		return 0, errors.New("index residual too long")
 	}
 	v := k + 1
 	if s == 1 {
@@ -616,46 +624,16 @@ func countContext(counts []int32, i, col, cols int) int {
 
 // encodeCount codes c >= 0 in unary to arMaxUnary, then Exp-Golomb.
 func (m *arModel) encodeCount(e *rangeEncoder, ctx, c int) {
-	for u := 0; u < arMaxUnary; u++ {
-		if c == u {
-			e.bit(&m.count[ctx][u], 0)
-			return
-		}
-		e.bit(&m.count[ctx][u], 1)
-	}
-	r := c - arMaxUnary + 1
-	n := 0
-	for r>>(n+1) != 0 {
-		n++
-	}
-	for b := 0; b < n; b++ {
-		e.bit(&m.countExp[b], 1)
-	}
-	e.bit(&m.countExp[n], 0)
-	for b := n - 1; b >= 0; b-- {
-		e.direct(r >> b & 1)
-	}
+	e.unaryExpGolomb(&m.count[ctx], &m.countExp, c)
 }
 
 // decodeCount decodes what encodeCount codes.
 func (m *arModel) decodeCount(d *rangeDecoder, ctx int) (int, error) {
-	for u := 0; u < arMaxUnary; u++ {
-		if d.bit(&m.count[ctx][u]) == 0 {
-			return u, nil
-		}
+	c, ok := d.unaryExpGolomb(&m.count[ctx], &m.countExp)
+	if !ok {
+		return 0, errors.New("count too long")
 	}
-	n := 0
-	for d.bit(&m.countExp[n]) == 1 {
-		n++
-		if n >= arMaxExpLen {
-			return 0, errors.New("count too long")
-		}
-	}
-	r := 1
-	for b := 0; b < n; b++ {
-		r = r<<1 | d.direct()
-	}
-	return r - 1 + arMaxUnary, nil
+	return c, nil
 }
 
 // arDCPrediction is the prediction of the first dimension's index of

@@ -242,8 +242,13 @@ func (p *edgePredictor) predict(i, col, fallback int) int {
 	if p.sorted {
 		return nearestSorted(p.first, y0)
 	}
+	return nearestScan(p.first, y0)
+}
+
+// nearestScan returns the first index b of first with the least |first[b] - y0|.
+func nearestScan(first []float64, y0 float64) int {
 	best, dist := 0, -1.0
-	for b, v := range p.first {
+	for b, v := range first {
 		d := v - y0
 		if d < 0 {
 			d = -d

@@ -93,19 +93,7 @@ func TestCountVersion(t *testing.T) {
 // increasing levels, with targets on, between and beyond them and levels
 // so close that rounding makes distances equal.
 func TestNearestSorted(t *testing.T) {
-	scan := func(first []float64, y0 float64) int {
-		best, dist := 0, -1.0
-		for b, v := range first {
-			d := v - y0
-			if d < 0 {
-				d = -d
-			}
-			if dist < 0 || d < dist {
-				best, dist = b, d
-			}
-		}
-		return best
-	}
+	scan := nearestScan
 	rng := rand.New(rand.NewPCG(24, 1))
 	for trial := 0; trial < 2000; trial++ {
 		n := 1 + rng.IntN(40)
