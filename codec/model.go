@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -41,6 +42,10 @@ type Model struct {
 	stepped  map[float64]*Model
 	stepResp [][2][]float64 // per channel: ext and norm (see Stepped)
 	base     *Model         // the model a Stepped one derives from
+
+	// file is the open model file LoadModel keeps for the sections it
+	// reads on first use, or nil (see Close).
+	file io.Closer
 }
 
 // maxStep bounds the quantiser step a coded file may ask for (PCA units:

@@ -323,3 +323,41 @@ func TestSectionedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestModelClose checks that LoadModel's model keeps its file for the
+// sections it reads later, that Close releases it (those sections then
+// give an error, no panic), and that a model whose sections were read
+// first still encodes after Close.
+func TestModelClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.model")
+	if err := smallStepModel(t).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	img := testimages.Texture(40, 32, 3)
+	lazy, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lazy.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := lazy.LoadSections(); err == nil {
+		t.Error("LoadSections after Close: no error")
+	}
+	whole, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.LoadSections(); err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Encode(io.Discard, img, whole, nil); err != nil {
+		t.Errorf("encode after LoadSections and Close: %v", err)
+	}
+	if err := whole.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
