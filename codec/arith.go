@@ -452,19 +452,7 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 				busy = arBusyClass(remain - 1)
 			}
 			q := int(idx[i*dims+j])
-			pred := centre[j]
-			if j == 0 {
-				pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
-				if edges != nil {
-					pred = edges.predict(i, col, pred)
-				}
-			}
-			var act int
-			if j == 0 {
-				act = arContext(idx, i, col, cols, dims, j, centre[j])
-			} else {
-				act = arRestContext(left, up, j, centre[j])
-			}
+			pred, act := arPredict(idx, i, col, cols, dims, j, centre, left, up, edges)
 			v := q - pred
 			if v == 0 {
 				e.bit(&m.dims[j].zero[act][busy], 0)
@@ -561,19 +549,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			if remain > 0 {
 				busy = arBusyClass(remain - 1)
 			}
-			pred := centre[j]
-			if j == 0 {
-				pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
-				if edges != nil {
-					pred = edges.predict(i, col, pred)
-				}
-			}
-			var act int
-			if j == 0 {
-				act = arContext(idx, i, col, cols, dims, j, centre[j])
-			} else {
-				act = arRestContext(left, up, j, centre[j])
-			}
+			pred, act := arPredict(idx, i, col, cols, dims, j, centre, left, up, edges)
 			// The zero flag here, the rest of the value in decodeNonzero:
 			// most indices are at their prediction.
 			v := 0
@@ -634,6 +610,20 @@ func (m *arModel) decodeCount(d *rangeDecoder, ctx int) (int, error) {
 		return 0, errors.New("count too long")
 	}
 	return c, nil
+}
+
+// arPredict returns the prediction of index j of patch i and the
+// neighbour context its zero flag is coded in, as encoder and decoder both
+// derive them from the indices decoded so far.
+func arPredict(idx []int32, i, col, cols, dims, j int, centre []int, left, up []int32, edges *edgePredictor) (pred, act int) {
+	if j != 0 {
+		return centre[j], arRestContext(left, up, j, centre[j])
+	}
+	pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
+	if edges != nil {
+		pred = edges.predict(i, col, pred)
+	}
+	return pred, arContext(idx, i, col, cols, dims, 0, centre[0])
 }
 
 // arDCPrediction is the prediction of the first dimension's index of
