@@ -183,7 +183,7 @@ func (p *PCA) Project(pl Plane, n int) (*mat.Dense, Grid) {
 					block[dy*n+dx] = src[min(bx*n+dx, pl.W-1)]
 				}
 			}
-			project(data[(by*cols+bx)*d:][:d], block, basis, shift)
+			projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)
 		}
 	})
 	return mat.NewDense(g.Blocks(), d, data), g

@@ -3,6 +3,7 @@ package patches
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -132,7 +133,7 @@ func eye(d int) *mat.Dense {
 // Project is Forward after Extract to the last bit, on planes that need
 // padding and on planes with zero samples (Forward's product skips them).
 func TestProject(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 4} {
+	for _, n := range []int{1, 2, 3, 4, 8} {
 		img := Luminance(testimages.Texture(61, 37, 5))
 		for i := 0; i < len(img.Pix); i += 7 {
 			img.Pix[i] = 0
@@ -165,7 +166,7 @@ func TestProject(t *testing.T) {
 
 func BenchmarkProject(b *testing.B) {
 	img := Luminance(testimages.Texture(768, 512, 1))
-	for _, n := range []int{2, 4} {
+	for _, n := range []int{2, 4, 8} {
 		pca, err := FitPCA(Sample([]Plane{img}, n, 5000, 1))
 		if err != nil {
 			b.Fatal(err)
@@ -179,6 +180,68 @@ func BenchmarkProject(b *testing.B) {
 			for range b.N {
 				x, _ := Extract(img, n)
 				pca.Forward(nil, x)
+			}
+		})
+	}
+}
+
+// projectFast (the AVX kernel on amd64) is project to the last bit, on
+// responses of both signs, zero and negative-zero samples and a basis
+// with large and tiny entries.
+func TestProjectFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{4, 9, 16, 32, 48, 64} {
+		for trial := range 20 {
+			block := make([]float64, d)
+			basis := make([]float64, d*d)
+			shift := make([]float64, d)
+			for i := range block {
+				switch rng.IntN(5) {
+				case 0:
+					block[i] = 0
+				case 1:
+					block[i] = math.Copysign(0, -1)
+				default:
+					block[i] = float64(rng.IntN(256))
+				}
+			}
+			for i := range basis {
+				basis[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			}
+			for i := range shift {
+				shift[i] = rng.NormFloat64() * 100
+			}
+			want, got := make([]float64, d), make([]float64, d)
+			project(want, block, basis, shift)
+			projectFast(got, block, basis, shift)
+			for j := range want {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					t.Fatalf("d=%d trial %d: response %d is %v, project's %v", d, trial, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkProjectKernel times one 8×8 block's 64 responses by project
+// (portable Go) and projectFast (the AVX kernel where the CPU has it).
+func BenchmarkProjectKernel(b *testing.B) {
+	for _, d := range []int{16, 64} {
+		block, basis, shift, dst := make([]float64, d), make([]float64, d*d), make([]float64, d), make([]float64, d)
+		for i := range basis {
+			basis[i] = float64(i%7) - 3.5
+		}
+		for i := range block {
+			block[i] = float64(i * 3 % 256)
+		}
+		b.Run(fmt.Sprintf("go-%d", d), func(b *testing.B) {
+			for range b.N {
+				project(dst, block, basis, shift)
+			}
+		})
+		b.Run(fmt.Sprintf("fast-%d", d), func(b *testing.B) {
+			for range b.N {
+				projectFast(dst, block, basis, shift)
 			}
 		})
 	}
