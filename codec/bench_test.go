@@ -264,3 +264,47 @@ func BenchmarkModelLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRefineNearest times the encoder's rate–distortion refinement
+// of the cells (refineNearest) alone, on the indices quantizeFast gives,
+// with the 4×4 gamma-0 model of bestSetup, and with the model file
+// SPCA_BENCH_MODEL on the image SPCA_BENCH_IMAGE where both are set. The
+// cell cache stays warm across iterations, as in a batch.
+func BenchmarkRefineNearest(b *testing.B) {
+	_, img := benchSetup(b)
+	models := []struct {
+		name string
+		m    *Model
+	}{{"4x4-textures", bestSetup(b)}}
+	if mp, ip := os.Getenv("SPCA_BENCH_MODEL"), os.Getenv("SPCA_BENCH_IMAGE"); mp != "" && ip != "" {
+		m, err := LoadModel(mp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if img, err = patches.Load(ip); err != nil {
+			b.Fatal(err)
+		}
+		models = append(models, struct {
+			name string
+			m    *Model
+		}{"file", m})
+	}
+	for _, mm := range models {
+		m := mm.m
+		if m.Step == 0 {
+			continue
+		}
+		c := m.Channels[0]
+		if _, err := c.loadFast(); err != nil {
+			b.Fatal(err)
+		}
+		y, idx, _, _ := c.quantizePlane(m.planes(img)[0], m.Patch, false, false)
+		work := make([]int32, len(idx))
+		b.Run(mm.name, func(b *testing.B) {
+			for range b.N {
+				copy(work, idx)
+				c.refineNearest(y, work, m.Step)
+			}
+		})
+	}
+}

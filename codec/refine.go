@@ -49,14 +49,14 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 	}
 	n, dims := y.Dims()
 	lambda := refineLambda * step * step
-	cost := func(cell []int) float64 {
-		var r float64
+	// bits is the rate term of a cell before λ: a whole number, so its
+	// sums are exact in any order and a move's changes it by bitsOff.
+	bits := func(cell []int) int {
+		r := 0
 		for j := 1; j < len(cell); j++ {
-			if d := abs(cell[j] - c.Centre[j]); d > 0 {
-				r += refineNonzeroBits + float64(d-1)
-			}
+			r += bitsOff(cell[j], c.Centre[j])
 		}
-		return lambda * r
+		return r
 	}
 	// Cells are numbered for the cache (cellCache) where they fit in 64
 	// bits; else every inverse is computed.
@@ -89,26 +89,39 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 			for j := range cell {
 				cell[j] = int(idx[i*dims+j])
 			}
-			best := dist2(invert(cell), x) + cost(cell)
+			r := bits(cell)
+			best := dist2(invert(cell), x) + lambda*float64(r)
+			from := -1 // the move that led here: back is no better
 			for move := 0; move < maxRefine; move++ {
-				bj, bv := -1, 0
+				bj, bv, br := -1, 0, 0
 				for j := 0; j < k; j++ {
 					for _, d := range [2]int{-1, 1} {
 						v := cell[j] + d
-						if v < 0 || v >= c.Bins[j] {
+						if v < 0 || v >= c.Bins[j] || 2*j+(d+1)/2 == from {
+							continue
+						}
+						rt := r
+						if j > 0 {
+							rt += bitsOff(v, c.Centre[j]) - bitsOff(cell[j], c.Centre[j])
+						}
+						// The distance is ≥ 0, so a rate term alone at
+						// least best cannot win (x + y ≥ y for x ≥ 0).
+						rate := lambda * float64(rt)
+						if !(rate < best) {
 							continue
 						}
 						copy(try, cell)
 						try[j] = v
-						if e := dist2(invert(try), x) + cost(try); e < best {
-							best, bj, bv = e, j, v
+						if e := dist2(invert(try), x) + rate; e < best {
+							best, bj, bv, br = e, j, v, rt
 						}
 					}
 				}
 				if bj < 0 {
 					break
 				}
-				cell[bj] = bv
+				from = 2*bj + (1-(bv-cell[bj]))/2 // the opposite direction
+				cell[bj], r = bv, br
 			}
 			for j := range cell {
 				idx[i*dims+j] = int32(cell[j])
@@ -116,4 +129,14 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 		}
 	})
 	return true
+}
+
+// bitsOff is the rate (before λ) refineNearest counts for index v of a
+// dimension whose centre index is centre: refineNonzeroBits for a
+// dimension off its centre, plus one per further bin.
+func bitsOff(v, centre int) int {
+	if d := abs(v - centre); d > 0 {
+		return refineNonzeroBits + d - 1
+	}
+	return 0
 }
