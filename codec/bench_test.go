@@ -6,6 +6,7 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -307,4 +308,42 @@ func BenchmarkRefineNearest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDecodeFiles decodes a batch of .spc files in one process, as
+// spca decode does with many inputs: SPCA_BENCH_MODEL names the model and
+// SPCA_BENCH_SPC a glob of files it encoded (for instance kodim13-24 in
+// grey). It reports the time per image; run it with -cpu 1 for the CPU
+// time of the codec alone. Skipped unless both are set.
+func BenchmarkDecodeFiles(b *testing.B) {
+	mp, glob := os.Getenv("SPCA_BENCH_MODEL"), os.Getenv("SPCA_BENCH_SPC")
+	if mp == "" || glob == "" {
+		b.Skip("SPCA_BENCH_MODEL and SPCA_BENCH_SPC not set")
+	}
+	m, err := LoadModel(mp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names, err := filepath.Glob(glob)
+	if err != nil || len(names) == 0 {
+		b.Fatalf("SPCA_BENCH_SPC=%s: no files (%v)", glob, err)
+	}
+	files := make([][]byte, len(names))
+	for i, name := range names {
+		if files[i], err = os.ReadFile(name); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := Decode(bytes.NewReader(files[0]), m); err != nil { // reads the model's sections
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, f := range files {
+			if _, err := Decode(bytes.NewReader(f), m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N*len(files)), "ms/img")
 }

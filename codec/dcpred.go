@@ -59,9 +59,64 @@ type edgePredictor struct {
 // once instead of once per patch and once more per distinct cell.
 func (p *edgePredictor) trackCells(c *Channel, blocks int) {
 	if p.k == 0 || c.codebookFor(blocks) != nil || !c.keysFit() {
+		p.cells = nil
 		return
 	}
-	p.cells, p.bins, p.ref = newCellNumbers(blocks), c.Bins[:p.k], make([]int32, blocks)
+	if p.cells == nil {
+		p.cells = newCellNumbers(blocks)
+	} else {
+		p.cells.reset(blocks)
+	}
+	p.bins, p.ref = c.Bins[:p.k], resize(p.ref, blocks)
+	p.rows, p.sums = p.rows[:0], p.sums[:0]
+}
+
+// resize returns s with length n, reusing its array if large enough.
+// The contents are not cleared.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// maxPooledBlocks caps the patches of a predictor kept for the next
+// decode (putEdgePredictor): one of 2^17 patches holds about 5 MB.
+const maxPooledBlocks = 1 << 17
+
+// takeEdgePredictor returns the predictor of a channel of blocks patches
+// in rows of cols tracking cells (trackCells), as newEdgePredictor and
+// trackCells make it, but reusing one an earlier decode handed back
+// (putEdgePredictor): in a batch, its arrays, its table of cells and its
+// inverted first-dimension levels then serve every image (a fresh
+// predictor was a third of the memory a decode allocated, and each image
+// faulted its pages in again).
+func (c *Channel) takeEdgePredictor(blocks, cols int) *edgePredictor {
+	c.cellsMu.Lock()
+	var p *edgePredictor
+	if n := len(c.edges); n > 0 {
+		p, c.edges = c.edges[n-1], c.edges[:n-1]
+	}
+	c.cellsMu.Unlock()
+	if p == nil {
+		p = c.newEdgePredictor(blocks, cols)
+	} else {
+		p.cols = cols
+		p.right, p.low, p.mean = resize(p.right, blocks), resize(p.low, blocks), resize(p.mean, blocks)
+	}
+	p.trackCells(c, blocks)
+	return p
+}
+
+// putEdgePredictor hands p back for the next decode of the channel (see
+// takeEdgePredictor); nothing of p (its leadCells) may be used after.
+func (c *Channel) putEdgePredictor(p *edgePredictor) {
+	if len(p.right) > maxPooledBlocks {
+		return
+	}
+	c.cellsMu.Lock()
+	c.edges = append(c.edges, p)
+	c.cellsMu.Unlock()
 }
 
 // leadCells returns what leadRows returns for the indices update saw

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -181,4 +182,62 @@ func TestTrackedCells(t *testing.T) {
 	if _, ok := plain.leadCells(); ok {
 		t.Error("leadCells without tracking")
 	}
+}
+
+// TestPooledPredictor checks that a predictor handed back after one image
+// and taken again for another of another size (takeEdgePredictor) predicts
+// and tracks cells exactly as a fresh one does: nothing of the first image
+// may leak into the second.
+func TestPooledPredictor(t *testing.T) {
+	m := stepModel(t)
+	c := m.Channels[0]
+	if !c.edgePredictable() || c.Leading() == 0 {
+		t.Skip("the model's channel has no predictable SPCA dimensions")
+	}
+	dims := c.Dims()
+	rng := rand.New(rand.NewPCG(24, 3))
+	indices := func(blocks, spread int) []int32 {
+		idx := make([]int32, blocks*dims)
+		for i := range idx {
+			j := i % dims
+			v := c.Centre[j] + rng.IntN(2*spread+1) - spread
+			idx[i] = int32(min(max(v, 0), c.Bins[j]-1))
+		}
+		return idx
+	}
+	first := c.takeEdgePredictor(2400, 60)
+	a := indices(2400, 4)
+	for i := 0; i < 2400; i++ {
+		first.update(i, a[i*dims:(i+1)*dims])
+	}
+	c.putEdgePredictor(first)
+	const cols, blocks = 20, 600
+	b := indices(blocks, 2)
+	pooled := c.takeEdgePredictor(blocks, cols)
+	if pooled != first {
+		t.Fatal("the predictor handed back was not reused")
+	}
+	fresh := c.newEdgePredictor(blocks, cols)
+	fresh.trackCells(c, blocks)
+	for i := 0; i < blocks; i++ {
+		row := b[i*dims : (i+1)*dims]
+		if i%cols > 0 && i >= cols {
+			if p, q := pooled.predict(i, i%cols, 0), fresh.predict(i, i%cols, 0); p != q {
+				t.Fatalf("patch %d: pooled predictor says %d, fresh one %d", i, p, q)
+			}
+		}
+		pooled.update(i, row)
+		fresh.update(i, row)
+	}
+	got, ok1 := pooled.leadCells()
+	want, ok2 := fresh.leadCells()
+	if ok1 != ok2 || len(got.ref) != blocks || !slices.Equal(got.ref, want.ref) || len(got.rows) != len(want.rows) {
+		t.Fatalf("pooled cells: %d refs, %d rows; fresh: %d refs, %d rows", len(got.ref), len(got.rows), len(want.ref), len(want.rows))
+	}
+	for i := range want.rows {
+		if math.Float64bits(got.rows[i]) != math.Float64bits(want.rows[i]) {
+			t.Fatalf("row value %d: pooled %v, fresh %v", i, got.rows[i], want.rows[i])
+		}
+	}
+	c.putEdgePredictor(pooled)
 }

@@ -180,8 +180,9 @@ type Channel struct {
 	levelOnce sync.Once
 	levelInv  *spca.LevelInverse // see levelInverse
 	cellsMu   sync.Mutex
-	cells     []*cellCache // see takeCellCache
-	cellsUsed atomic.Bool  // whether refineNearest filled cells (see cellRows)
+	cells     []*cellCache     // see takeCellCache
+	edges     []*edgePredictor // see takeEdgePredictor; guarded by cellsMu
+	cellsUsed atomic.Bool      // whether refineNearest filled cells (see cellRows)
 }
 
 // maxLeading caps the coefficients coded through SPCA: the lattice has
@@ -754,6 +755,7 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.levelInv = nil
 	c.cellsMu.Lock()
 	c.cells = nil
+	c.edges = nil
 	c.cellsMu.Unlock()
 	c.cellsUsed.Store(false)
 	return c.prepare()

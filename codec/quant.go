@@ -226,11 +226,29 @@ type cellNumbers struct {
 // patches), and a table sized for twice the patches was a quarter of the
 // memory a decode allocated.
 func newCellNumbers(n int) *cellNumbers {
+	size := newCellNumbersSize(n)
+	return &cellNumbers{keys: make([]uint64, size), slots: make([]int32, size)}
+}
+
+// newCellNumbersSize is the number of slots newCellNumbers(n) starts with.
+func newCellNumbersSize(n int) int {
 	size := 1 << 10
 	for size < n/2 {
 		size <<= 1
 	}
-	return &cellNumbers{keys: make([]uint64, size), slots: make([]int32, size)}
+	return size
+}
+
+// reset empties t for the cells of n patches, keeping its slots if it
+// has at least as many as newCellNumbers(n) would (more slots change no
+// number: numbers go by first appearance).
+func (t *cellNumbers) reset(n int) {
+	if u := newCellNumbersSize(n); len(t.slots) < u {
+		*t = cellNumbers{keys: make([]uint64, u), slots: make([]int32, u)}
+		return
+	}
+	clear(t.slots)
+	t.count = 0
 }
 
 func (t *cellNumbers) probe(key uint64) int {
