@@ -36,6 +36,21 @@ func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 func (l *lattice) valueCell4(base int, dst, frac []float64) {
 	s0, s1, s2, s3 := 4*l.strides[0], 4*l.strides[1], 4*l.strides[2], 4*l.strides[3]
 	_ = frac[3]
+	if hasAVX {
+		// The farthest corner's last component must be in l.x, as the
+		// slices below check.
+		_ = l.x[4*base+s0+s1+s2+s3+3]
+		_ = l.x[4*base]
+		l.valueCell4AVX(base, s0, s1, s2, s3, dst, frac)
+		return
+	}
+	l.valueCell4Go(base, dst, frac)
+}
+
+// valueCell4Go is valueCell4 in portable Go.
+func (l *lattice) valueCell4Go(base int, dst, frac []float64) {
+	s0, s1, s2, s3 := 4*l.strides[0], 4*l.strides[1], 4*l.strides[2], 4*l.strides[3]
+	_ = frac[3]
 	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
 	var v [4][8]float64
 	for c := 0; c < 8; c++ {
@@ -97,4 +112,12 @@ func cellGrad4(c *[16]float64, t0, t1, t2, t3, inv0, inv1, inv2, inv3 float64) (
 	// Axis 3.
 	e0 = a1 - a0
 	return a0 + float64(t3*e0), g0 + float64(t3*(g1-g0)), h0 + float64(t3*(h1-h0)), k0 + float64(t3*(k1-k0)), e0 * inv3
+}
+
+// valueCell4AVX runs the AVX kernel of valueCell4 (strides already
+// scaled by the 4 components, corners checked).
+func (l *lattice) valueCell4AVX(base, s0, s1, s2, s3 int, dst, frac []float64) {
+	t := (*[4]float64)(frac[:4])
+	d := (*[4]float64)(dst[:4])
+	valueCell4AVX(&l.x[4*base], s0, s1, s2, s3, t, d)
 }

@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package spca
+
+const hasAVX = false
+
+func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64) {
+	panic("spca: no AVX kernel on this architecture")
+}
