@@ -17,6 +17,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/spca/internal/hugestart"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
@@ -402,9 +403,16 @@ func decodeCommand() *cli.Command {
 // adviseHugeHeap backs the heap of an encode or decode process with 2 MB
 // pages before the model loads: one process per image is the common use,
 // and its page faults were a third of its CPU (see hugeHeap). It also
-// sets the heap ballast.
+// sets the heap ballast. A process started as spca encode or decode has
+// done both before package initialisation (internal/hugestart), which
+// also covers the heap the initialisations and flags fill.
 func adviseHugeHeap(*cli.Context) error {
-	hugeHeap(32 << 20)
+	if hugestart.Done() {
+		// Done at start, before package initialisation, ballast included.
+		heapBallast = hugestart.TakeBallast()
+		return nil
+	}
+	hugeHeap(hugestart.Bytes)
 	return nil
 }
 
@@ -421,7 +429,7 @@ func adviseHugeHeap(*cli.Context) error {
 var heapBallast []byte
 
 // ballastBytes is the size of heapBallast.
-const ballastBytes = 64 << 20
+const ballastBytes = hugestart.BallastBytes
 
 // setBallast allocates the heap ballast, once; the caller keeps the
 // collector off meanwhile, or the allocation starts a cycle.

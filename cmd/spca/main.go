@@ -26,6 +26,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	_ "github.com/spcalab/spca/cmd/spca/internal/hugestart" // 2 MB pages for encode and decode, before package init
 )
 
 func main() {

@@ -1,0 +1,29 @@
+// Package hugestart backs the Go heap of an `spca encode` or `spca decode`
+// process with 2 MB pages from the start, before the heavy package
+// initialisations run. The command imports it for that side effect only:
+//
+//	import _ "github.com/spcalab/spca/cmd/spca/internal/hugestart"
+//
+// Why: on the machines spca runs on (virtual machines included) a page
+// fault costs 15-30 µs, and a process coding one 768×512 image faulted in
+// ~750 4 KB pages of Go heap outside the 2 MB pages the command asked for
+// later (cmd/spca hugeHeap): the heap mapped at start, which the package
+// initialisations of the dependencies (fonts of gonum/plot, tables of
+// urfave/cli) and then the model load fill, lowest address first. A 2 MB
+// block none of whose pages has been touched yet gets one huge page at
+// its first fault instead (transparent huge pages, commonly enabled for
+// advised memory only).
+//
+// The runtime maps the heap in 4 MB steps as it grows, and a mapping made
+// after the advice does not carry it, so the heap is grown at once by one
+// large allocation, never touched, advised, and handed back by a
+// collection for the later allocations to reuse. Packages are initialised
+// in import-path order, and this one (github.com/spcalab/spca/cmd/...)
+// comes before most of the heavy ones (gonum.org, github.com/urfave); the
+// runtime itself has touched the first 2 MB block by then.
+//
+// Only encode and decode (the first command-line argument that is not a
+// flag) do it: the collection costs other commands a few milliseconds for
+// nothing. Errors (no transparent huge pages) are ignored: the pages stay
+// ordinary ones.
+package hugestart

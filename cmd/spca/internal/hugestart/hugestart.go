@@ -1,0 +1,27 @@
+package hugestart
+
+// Bytes is the heap the process grows to and advises at start.
+const Bytes = 32 << 20
+
+// done is set when the heap was grown and advised at start.
+var done bool
+
+// Done reports whether the heap was grown and advised at start; the
+// command then need not do it again.
+func Done() bool { return done }
+
+// BallastBytes is the size of the heap ballast allocated at start.
+const BallastBytes = 64 << 20
+
+// ballast is allocated at start and never touched: it takes address space
+// but no memory (see TakeBallast).
+var ballast []byte
+
+// TakeBallast returns the heap ballast allocated at start, nil if none,
+// and forgets it: the caller keeps it live as long as it wants the
+// collector to count it (cmd/spca heapBallast).
+func TakeBallast() []byte {
+	b := ballast
+	ballast = nil
+	return b
+}
