@@ -347,3 +347,45 @@ func BenchmarkDecodeFiles(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N*len(files)), "ms/img")
 }
+
+// BenchmarkDeblockErrors times the encoder's search of the deblocking
+// strength (deblockErrorsGray: the squared error at every strength) on
+// the reconstruction of the 4×4 model of bestSetup, and with the model
+// file SPCA_BENCH_MODEL on the image SPCA_BENCH_IMAGE where both are set.
+func BenchmarkDeblockErrors(b *testing.B) {
+	_, img := benchSetup(b)
+	type named struct {
+		name string
+		m    *Model
+		img  image.Image
+	}
+	models := []named{{"4x4-textures", bestSetup(b), img}}
+	if mp, ip := os.Getenv("SPCA_BENCH_MODEL"), os.Getenv("SPCA_BENCH_IMAGE"); mp != "" && ip != "" {
+		m, err := LoadModel(mp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fi, err := patches.Load(ip)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := image.NewGray(fi.Bounds())
+		draw.Draw(g, g.Rect, fi, g.Rect.Min, draw.Src)
+		models = append(models, named{"file", m, g})
+	}
+	for _, mm := range models {
+		m := mm.m
+		c := m.Channels[0]
+		if _, err := c.loadFast(); err != nil {
+			b.Fatal(err)
+		}
+		p := m.planes(mm.img)[0]
+		_, idx, grid, _ := c.quantizePlane(p, m.Patch, false, false)
+		rec := c.reconstructGray(idx, c.leadRows(idx, grid.Blocks()), grid, false, nil).(*image.Gray)
+		b.Run(mm.name, func(b *testing.B) {
+			for range b.N {
+				deblockErrorsGray(p, rec, m.Step, m.Patch)
+			}
+		})
+	}
+}

@@ -139,22 +139,12 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 			}
 		}
 	}
+	// kmin is an edge's first passing strength; pixels are 0..255, so
+	// their differences index the tables as bytes.
 	kmin := func(p1, p0, q0, q1 int) int {
-		return int(max(kA[abs(q0-p0)], kB[abs(p1-p0)], kB[abs(q1-q0)]))
+		return int(max(kA[uint8(abs(q0-p0))], kB[uint8(abs(p1-p0))], kB[uint8(abs(q1-q0))]))
 	}
-	// moved returns the pixels of an edge that passes and the change of
-	// their squared error against o1 o0 | oq0 oq1.
-	moved := func(p1, p0, q0, q1 int, o1, o0, oq0, oq1 int16) (np1, np0, nq0, nq1 uint8, delta int64) {
-		d8 := 4*(q0-p0) + p1 - q1
-		np1, np0 = roundSixteenths(16*p1+d8), roundEighths(8*p0+d8)
-		nq0, nq1 = roundEighths(8*q0-d8), roundSixteenths(16*q1-d8)
-		change := func(old int, v uint8, o int16) int64 {
-			a, b := int64(v)-int64(o), int64(old)-int64(o)
-			return a*a - b*b
-		}
-		delta = change(p1, np1, o1) + change(p0, np0, o0) + change(q0, nq0, oq0) + change(q1, nq1, oq1)
-		return
-	}
+	moved := edgeMoved
 	var diff [never + 1]int64 // diff[k]: change of the error from strength k on
 	// Vertical edges: von holds every pixel as its vertical edge sets it,
 	// kpix that edge's kmin (never: no edge sets the pixel).
@@ -177,30 +167,39 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 			kpix[i-2], kpix[i-1], kpix[i], kpix[i+1] = uint8(k), uint8(k), uint8(k), uint8(k)
 		}
 	}
-	// Horizontal edges, state by state.
+	// Horizontal edges, state by state. A column whose four pixels no
+	// vertical edge sets (most, with 8-pixel patches) has one state.
 	for y := n; y+1 < h; y += n {
+		k0s, k1s, k2s, k3s := kpix[(y-2)*w:][:w], kpix[(y-1)*w:][:w], kpix[y*w:][:w], kpix[(y+1)*w:][:w]
+		r0s, r1s, r2s, r3s := rec[(y-2)*w:][:w], rec[(y-1)*w:][:w], rec[y*w:][:w], rec[(y+1)*w:][:w]
+		o0s, o1s, o2s, o3s := orig[(y-2)*w:][:w], orig[(y-1)*w:][:w], orig[y*w:][:w], orig[(y+1)*w:][:w]
 		for x := 0; x < w; x++ {
-			i := y*w + x
-			at := [4]int{i - 2*w, i - w, i, i + w}
-			var ks [4]uint8
-			for r, a := range at {
-				ks[r] = kpix[a]
+			if min(k0s[x], k1s[x], k2s[x], k3s[x]) == never {
+				p1, p0, q0, q1 := int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])
+				if kh := kmin(p1, p0, q0, q1); kh <= maxDeblock {
+					_, _, _, _, delta := moved(p1, p0, q0, q1, o0s[x], o1s[x], o2s[x], o3s[x])
+					diff[kh] += delta // on to the end: diff[never] is not summed
+				}
+				continue
 			}
+			ks := [4]uint8{k0s[x], k1s[x], k2s[x], k3s[x]}
+			i := y*w + x
+			on := [4]int{int(von[i-2*w]), int(von[i-w]), int(von[i]), int(von[i+w])}
+			off := [4]int{int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])}
 			for ka := 1; ka <= maxDeblock; {
 				// The state from ka on: the pixels of the vertical edges
 				// on at ka; it lasts to the next kmin among the others.
 				kb := never
-				var px [4]int
-				for r, a := range at {
-					if ks[r] <= uint8(ka) {
-						px[r] = int(von[a])
+				px := off
+				for r, k := range ks {
+					if k <= uint8(ka) {
+						px[r] = on[r]
 					} else {
-						px[r] = int(rec[a])
-						kb = min(kb, int(ks[r]))
+						kb = min(kb, int(k))
 					}
 				}
 				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
-					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], orig[at[0]], orig[at[1]], orig[at[2]], orig[at[3]])
+					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], o0s[x], o1s[x], o2s[x], o3s[x])
 					diff[kh] += delta
 					diff[kb] -= delta
 				}
@@ -214,6 +213,23 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 		errs[k] = float64(sse)
 	}
 	return true
+}
+
+// edgeMoved returns the pixels of an edge that passes (p1 p0 | q0 q1)
+// and the change of their squared error against o1 o0 | oq0 oq1.
+func edgeMoved(p1, p0, q0, q1 int, o1, o0, oq0, oq1 int16) (np1, np0, nq0, nq1 uint8, delta int64) {
+	d8 := 4*(q0-p0) + p1 - q1
+	np1, np0 = roundSixteenths(16*p1+d8), roundEighths(8*p0+d8)
+	nq0, nq1 = roundEighths(8*q0-d8), roundSixteenths(16*q1-d8)
+	delta = squareChange(p1, np1, o1) + squareChange(p0, np0, o0) + squareChange(q0, nq0, oq0) + squareChange(q1, nq1, oq1)
+	return
+}
+
+// squareChange is the change of (pixel − o)² when the pixel goes from
+// old to v.
+func squareChange(old int, v uint8, o int16) int64 {
+	a, b := int64(v)-int64(o), int64(old)-int64(o)
+	return a*a - b*b
 }
 
 // wholeNumbers reports whether every v is a whole number in 0..255.
