@@ -313,8 +313,8 @@ func BenchmarkRefineNearest(b *testing.B) {
 // BenchmarkDecodeFiles decodes a batch of .spc files in one process, as
 // spca decode does with many inputs: SPCA_BENCH_MODEL names the model and
 // SPCA_BENCH_SPC a glob of files it encoded (for instance kodim13-24 in
-// grey). It reports the time per image; run it with -cpu 1 for the CPU
-// time of the codec alone. Skipped unless both are set.
+// grey). It reports the wall and CPU time per image (the CPU time of
+// the codec alone with -cpu 1). Skipped unless both are set.
 func BenchmarkDecodeFiles(b *testing.B) {
 	mp, glob := os.Getenv("SPCA_BENCH_MODEL"), os.Getenv("SPCA_BENCH_SPC")
 	if mp == "" || glob == "" {
@@ -338,6 +338,7 @@ func BenchmarkDecodeFiles(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu := processCPU()
 	for i := 0; i < b.N; i++ {
 		for _, f := range files {
 			if _, err := Decode(bytes.NewReader(f), m); err != nil {
@@ -345,7 +346,12 @@ func BenchmarkDecodeFiles(b *testing.B) {
 			}
 		}
 	}
-	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N*len(files)), "ms/img")
+	cpu = processCPU() - cpu
+	imgs := float64(b.N * len(files))
+	b.ReportMetric(b.Elapsed().Seconds()*1000/imgs, "ms/img")
+	if cpu > 0 {
+		b.ReportMetric(cpu.Seconds()*1000/imgs, "cpu-ms/img")
+	}
 }
 
 // BenchmarkDeblockErrors times the encoder's search of the deblocking

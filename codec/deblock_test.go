@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
 )
 
 // TestDeblockGray checks that the 8-bit filter of the decoder
@@ -103,5 +104,37 @@ func TestDeblockErrorsGray(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkDeblockGray filters a 768×512 grey image (a generated texture
+// made blocky by averaging 8×8 blocks halfway) at the strength of the
+// decoder's default model's files: what a decode of a Kodak-sized image
+// spends deblocking.
+func BenchmarkDeblockGray(b *testing.B) {
+	const w, h, n = 768, 512, 8
+	src := testimages.Texture(w, h, 7)
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for by := 0; by < h; by += n {
+		for bx := 0; bx < w; bx += n {
+			sum := 0
+			for y := by; y < by+n; y++ {
+				for x := bx; x < bx+n; x++ {
+					sum += int(src.GrayAt(x, y).Y)
+				}
+			}
+			for y := by; y < by+n; y++ {
+				for x := bx; x < bx+n; x++ {
+					img.Pix[y*w+x] = uint8((int(src.GrayAt(x, y).Y) + sum/(n*n) + 1) / 2)
+				}
+			}
+		}
+	}
+	alpha, beta, tc := deblockParams(4, 30, n)
+	pix := make([]uint8, len(img.Pix))
+	b.ResetTimer()
+	for range b.N {
+		copy(pix, img.Pix)
+		deblockGray(pix, w, w, h, n, alpha, beta, tc)
 	}
 }
