@@ -226,7 +226,7 @@ type arDim struct {
 type arModel struct {
 	flag [contexts][arBusy]arProb
 	dims []arDim
-	// count codes, in version 7, how many of a patch's dimensions from
+	// count codes, in versions 7 and 8, how many of a patch's dimensions from
 	// the rest flag's on are off their centre (less one: the flag says
 	// one is), by the class of its neighbours' counts.
 	count    [arActivity][arMaxUnary]arProb
@@ -401,7 +401,7 @@ func (m *arModel) decodeNonzero(d *rangeDecoder, j, act int) (int, error) {
 // encodeAdaptive codes the indices (blocks×dims, rows of cols blocks) of
 // a channel as format version 5's stream: u32 length, then the range
 // coder's bytes. With flags, the rest flag of every patch covers the
-// dimensions from restFrom(leading) on. With counted (version 7, needs
+// dimensions from restFrom(leading) on. With counted (versions 7-8, needs
 // flags), a patch whose rest flag is 1 then codes how many of those
 // dimensions are off their centre, its zero flags are coded in the
 // context of how many remain instead of how many came before, and none

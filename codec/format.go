@@ -36,12 +36,20 @@ func hasStep(v int) bool { return v == formatVersionStep || isAdaptive(v) }
 // the adaptive arithmetic coder and name a deblocking filter (versions 5
 // and 6).
 func isAdaptive(v int) bool {
-	return v == formatVersionAdaptive || v == formatVersionEdges || v == formatVersionCounts
+	return v == formatVersionAdaptive || v == formatVersionEdges || v == formatVersionCounts || v == formatVersionShifts
 }
 
 // hasEdges reports whether files of version v predict the first index
 // from the decoded neighbours (edgePredictor).
-func hasEdges(v int) bool { return v == formatVersionEdges || v == formatVersionCounts }
+func hasEdges(v int) bool { return v >= formatVersionEdges && v <= formatVersionShifts }
+
+// isCounted reports whether files of version v code the count of a
+// patch's dimensions off their centre (see formatVersionCounts).
+func isCounted(v int) bool { return v == formatVersionCounts || v == formatVersionShifts }
+
+// hasShifts reports whether files of version v hold end-cell shifts (see
+// formatVersionShifts).
+func hasShifts(v int) bool { return v == formatVersionShifts }
 
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
@@ -86,6 +94,16 @@ const (
 	// 3-7 % fewer bits than version 6 at steps 15-60. Versions 1–6 still
 	// decode.
 	formatVersionCounts = 7
+	// formatVersionShifts is version 7 for the same models with, after
+	// each channel's outlier streams, one more stream: a shift of the
+	// first PCA coefficient, in steps, for every patch whose first SPCA
+	// index is an end cell (see endShifts). The ends of the first
+	// dimension's lattice bound what its cells reconstruct, so patches
+	// darker or brighter than the training data missed by up to a step
+	// there, or became outliers (a dark 768×512 crop: 1,007 end-cell
+	// patches with 12 times the error of the others, 351 outliers).
+	// Versions 1–7 still decode.
+	formatVersionShifts = 8
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -232,7 +250,7 @@ func adaptiveVersion(m *Model) int {
 			return formatVersionAdaptive
 		}
 	}
-	return formatVersionCounts
+	return formatVersionShifts
 }
 
 // encodeVersion is Encode writing the layout of format version v, which
@@ -244,7 +262,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if o.Assign != AssignNearest && o.Assign != AssignResponses {
 		return fmt.Errorf("codec: unknown %v", o.Assign)
 	}
-	if hasEdges(v) && (m.Step == 0 || adaptiveVersion(m) != formatVersionCounts) {
+	if hasEdges(v) && (m.Step == 0 || adaptiveVersion(m) != formatVersionShifts) {
 		return fmt.Errorf("codec: format version %d needs a model in the entropy-constrained mode with gamma 0", v)
 	}
 	if !o.Exact { // the fast path, inflated here from a sectioned file
@@ -303,7 +321,11 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			}
 			var out *outliers
 			if m.Step > 0 {
-				out = c.findOutliers(y, idx, m.Step, slow)
+				var shifts []int32
+				if hasShifts(v) {
+					shifts = c.endShifts(y, idx, m.Step)
+				}
+				out = c.findOutliers(y, idx, m.Step, slow, shifts)
 			}
 			if isAdaptive(v) {
 				var edges *edgePredictor
@@ -311,12 +333,15 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 					edges = c.newEdgePredictor(grid.Blocks(), grid.Cols())
 					edges.trackCells(c, grid.Blocks())
 				}
-				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, v == formatVersionCounts, edges)
+				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, isCounted(v), edges)
 			} else {
 				bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
 			}
 			if out != nil && hasOutliers(v) {
 				bodies[ci] = appendOutliers(bodies[ci], out)
+			}
+			if hasShifts(v) {
+				bodies[ci] = appendShifts(bodies[ci], c, idx, out)
 			}
 			if auto {
 				lead := c.leadRows(idx, grid.Blocks())
@@ -383,7 +408,7 @@ func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid
 		g8 = image.NewGray(image.Rect(0, 0, w, h))
 	}
 	cols := grid.Cols()
-	if k == dims && lead.fromBook && (out == nil || out.n == 0) {
+	if k == dims && lead.fromBook && (out == nil || out.n == 0 && out.shifted == 0) {
 		// SPCA codes every coefficient and the codebook holds every
 		// cell, so each cell decodes to fixed pixels: look them up
 		// instead of multiplying by the basis.
@@ -641,6 +666,7 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				c.pixels(pix, y, weights, nz)
 			}
+			out.shiftPixels(i, pix, weights)
 			emit(by, bx, pix)
 		}
 	})
@@ -731,7 +757,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v < formatVersion || v > formatVersionCounts {
+	if v < formatVersion || v > formatVersionShifts {
 		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &Header{Version: v}
@@ -972,6 +998,13 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 			return cs, nil, &FormatError{Msg: fmt.Sprintf("%d outlier flags for %d patches", odd[0].count, blocks)}
 		}
 		cs.raw, cs.outliers = odd[:], true
+		if hasShifts(h.Version) {
+			var sh packedStream
+			if sh, rest, err = parseStream(rest, blocks); err != nil {
+				return cs, nil, &FormatError{Msg: err.Error()}
+			}
+			cs.raw = append(cs.raw, sh)
+		}
 		return cs, rest, nil
 	}
 	// Stream headers in file order: the rest flags' first, the
@@ -1076,7 +1109,7 @@ func (cs *channelStreams) decode(c *Channel, grid patches.Grid, step float64, re
 // indices beside the outlier streams.
 func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step float64, reconstruct func(idx []int32, lead leadCells, odd *outliers)) error {
 	dims, blocks := c.Dims(), grid.Blocks()
-	var odd [2][]byte
+	var odd [3][]byte // outlier flags and values, shifts
 	var oddErr error
 	idx := getIndices(blocks * dims)
 	defer putIndices(idx)
@@ -1086,7 +1119,7 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 		defer wg.Done()
 		sc := scratches.Get().(*fse.Scratch)
 		defer scratches.Put(sc)
-		for k := range odd {
+		for k := range cs.raw {
 			if odd[k], oddErr = cs.raw[k].decode(sc); oddErr != nil {
 				return
 			}
@@ -1096,7 +1129,7 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 	if hasEdges(cs.version) {
 		edges = c.takeEdgePredictor(blocks, grid.Cols())
 	}
-	err := decodeAdaptive(cs.adaptive, idx, dims, grid.Cols(), c.Centre, c.Bins, c.Leading(), true, cs.version == formatVersionCounts, edges)
+	err := decodeAdaptive(cs.adaptive, idx, dims, grid.Cols(), c.Centre, c.Bins, c.Leading(), true, isCounted(cs.version), edges)
 	wg.Wait()
 	if err = firstError([]error{err, oddErr}); err != nil {
 		return &FormatError{Msg: err.Error()}
@@ -1104,6 +1137,11 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 	out, err := newOutliers(odd[0], odd[1], blocks, dims, step)
 	if err != nil {
 		return &FormatError{Msg: err.Error()}
+	}
+	if hasShifts(cs.version) {
+		if err := out.setShifts(c, idx, odd[2]); err != nil {
+			return &FormatError{Msg: err.Error()}
+		}
 	}
 	lead, ok := edges.leadCells()
 	if !ok {

@@ -25,6 +25,113 @@ type outliers struct {
 	vals []int32
 	n    int     // number of outlier patches
 	step float64 // the model's step
+	// shift holds, per patch, the shift of its first PCA coefficient in
+	// steps (version 8, see endShifts), or is nil; shifted counts the
+	// patches with a nonzero shift.
+	shift   []int32
+	shifted int
+}
+
+// maxShift bounds an end-cell shift, in steps: it is coded in a byte.
+const maxShift = 127
+
+// endCell reports whether patch i's first SPCA index (of a channel with
+// SPCA dimensions) is an end cell of its dimension: the cells whose
+// reconstruction the lattice's ends bound.
+func (c *Channel) endCell(idx []int32, i int) bool {
+	b := int(idx[i*c.Dims()])
+	return c.Leading() > 0 && (b == 0 || b == c.Bins[0]-1)
+}
+
+// endShifts returns, for every patch whose first SPCA index is an end cell,
+// how many steps its first PCA coefficient lies beyond its cell's
+// reconstruction (rounded, at most maxShift), 0 for the others; nil for a
+// channel without SPCA. Responses saturate at the lattice's ends, so a
+// patch darker or brighter than any of the training data lands in an end
+// cell, reconstructed at the edge of the data: the shift moves it back
+// along the first PCA axis (the patch mean for natural images).
+func (c *Channel) endShifts(y *mat.Dense, idx []int32, step float64) []int32 {
+	k := c.Leading()
+	if k == 0 {
+		return nil
+	}
+	n, dims := y.Dims()
+	shifts := make([]int32, n)
+	var sub []int32
+	var at []int
+	for i := 0; i < n; i++ {
+		if c.endCell(idx, i) {
+			sub = append(sub, idx[i*dims:(i+1)*dims]...)
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return shifts
+	}
+	lead := c.leadRows(sub, len(at))
+	for a, i := range at {
+		s := math.Round((y.At(i, 0) - lead.row(a, k)[0]) / step)
+		shifts[i] = int32(max(-maxShift, min(maxShift, s)))
+	}
+	return shifts
+}
+
+// appendShifts appends the shift stream of version 8 to dst: a byte per
+// patch whose first index is an end cell (see endCell), in patch order,
+// the zigzag-coded shift of out (0 for outliers).
+func appendShifts(dst []byte, c *Channel, idx []int32, out *outliers) []byte {
+	var b []byte
+	for i := range len(idx) / c.Dims() {
+		if !c.endCell(idx, i) {
+			continue
+		}
+		var s int32
+		if out != nil && out.shift != nil && out.at[i] < 0 {
+			s = out.shift[i]
+		}
+		b = append(b, byte(s<<1^s>>31))
+	}
+	var sc fse.Scratch
+	return append(dst, packStream(nil, b, &sc)...)
+}
+
+// setShifts reads the decoded shift stream b of the patches idx into o.
+func (o *outliers) setShifts(c *Channel, idx []int32, b []byte) error {
+	n := len(idx) / c.Dims()
+	o.shift = make([]int32, n)
+	for i := 0; i < n; i++ {
+		if !c.endCell(idx, i) {
+			continue
+		}
+		if len(b) == 0 {
+			return errors.New("too few end-cell shifts")
+		}
+		z := int32(b[0])
+		b = b[1:]
+		if z > 2*maxShift {
+			return errors.New("end-cell shift out of range")
+		}
+		if o.shift[i] = z>>1 ^ -(z & 1); o.shift[i] != 0 {
+			o.shifted++
+		}
+	}
+	if len(b) != 0 {
+		return errors.New("too many end-cell shifts")
+	}
+	return nil
+}
+
+// shiftPixels adds the end-cell shift of patch i (not an outlier) to its
+// pixels pix: shift·step times the first PCA basis vector (weights row 0,
+// see pixelWeights), each product rounded as pixel rounds them.
+func (o *outliers) shiftPixels(i int, pix, weights []float64) {
+	if o == nil || o.shift == nil || o.shift[i] == 0 || o.at[i] >= 0 {
+		return
+	}
+	d := float64(o.shift[i]) * o.step
+	for p := range pix {
+		pix[p] += float64(weights[p] * d)
+	}
 }
 
 // patch writes the coefficients of patch i into y and reports true if it
@@ -62,7 +169,10 @@ const outlierMiss = 1.0
 // coordinate, the cell bounds the error. On a 768×512 test texture with
 // 4×4 patches, 528 of the 535 outliers that inverting every patch finds
 // are in end cells, and inverting only the candidates costs a tenth.
-func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []int) *outliers {
+//
+// shifts, if not nil, are the patches' end-cell shifts (endShifts), which
+// their inverses then include; the outliers keep them, 0 for an outlier.
+func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []int, shifts []int32) *outliers {
 	n, dims := y.Dims()
 	k := c.Leading()
 	flag := make([]bool, n)
@@ -104,16 +214,25 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		for a, i := range at {
 			row, e := y.RawRowView(i), 0.0
 			for j, v := range lead.row(a, k) {
+				if j == 0 && shifts != nil {
+					v += float64(float64(shifts[i]) * step) // rounded product: no FMA
+				}
 				e += float64((row[j] - v) * (row[j] - v))
 			}
 			flag[i] = e > float64(k)*limit*limit
 		}
 	}
-	o := &outliers{at: make([]int32, n), step: step}
+	o := &outliers{at: make([]int32, n), step: step, shift: shifts}
 	for i, f := range flag {
 		o.at[i] = -1
 		if !f {
+			if shifts != nil && shifts[i] != 0 {
+				o.shifted++
+			}
 			continue
+		}
+		if shifts != nil {
+			shifts[i] = 0
 		}
 		o.at[i] = int32(o.n)
 		o.n++
