@@ -14,6 +14,18 @@ func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 		l.valueCell4(base, dst, frac)
 		return
 	}
+	if hasAVX {
+		_ = l.x[4*(base+s0+s1+s2+s3)+3] // the farthest corner, as below
+		c := [8]float64{frac[0], frac[1], frac[2], frac[3], 1 / l.step[0], 1 / l.step[1], 1 / l.step[2], 1 / l.step[3]}
+		gradCell4AVX(&l.x[4*base], 4*s0, 4*s1, 4*s2, 4*s3, &c, (*[4]float64)(dst[:4]), (*[16]float64)(jac[:16]))
+		return
+	}
+	l.gradCell4Go(base, dst, jac, frac)
+}
+
+// gradCell4Go is evalCell4 with the Jacobian in portable Go.
+func (l *lattice) gradCell4Go(base int, dst, jac, frac []float64) {
+	s0, s1, s2, s3 := l.strides[0], l.strides[1], l.strides[2], l.strides[3]
 	var v [4][16]float64
 	for c := 0; c < 16; c++ {
 		off := 4 * (base + (c&1)*s0 + (c>>1&1)*s1 + (c>>2&1)*s2 + (c>>3&1)*s3)

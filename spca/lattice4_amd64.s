@@ -81,3 +81,108 @@ TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 	VMOVUPD Y0, (AX)
 	VZEROUPPER
 	RET
+
+// PAIR reduces the corners at ptr and ptr+R8 bytes along axis 0:
+// a = c0 + t0·e and g = e·inv0 with e = c1 − c0 (AX: t0..t3, inv0..inv3).
+#define PAIR(ptr, a, g) \
+	VMOVUPD (ptr), Y10 \
+	VMOVUPD (ptr)(R8*1), Y11 \
+	VSUBPD Y10, Y11, Y11 \
+	VBROADCASTSD 0(AX), Y15 \
+	VMULPD Y11, Y15, Y12 \
+	VADDPD Y12, Y10, a \
+	VBROADCASTSD 32(AX), Y15 \
+	VMULPD Y15, Y11, g
+
+// GROUP reduces two pairs (at ptrA and ptrB) along axis 1, as cellGrad4:
+// G = gA + t1·(gB − gA), E = aB − aA, H = E·inv1, A = aA + t1·E.
+#define GROUP(ptrA, ptrB, G, H, A) \
+	PAIR(ptrA, Y13, Y14) \
+	PAIR(ptrB, A, G) \
+	VSUBPD Y14, G, G \
+	VBROADCASTSD 8(AX), Y15 \
+	VMULPD G, Y15, G \
+	VADDPD G, Y14, G \
+	VSUBPD Y13, A, Y10 \
+	VBROADCASTSD 40(AX), Y15 \
+	VMULPD Y15, Y10, H \
+	VBROADCASTSD 8(AX), Y15 \
+	VMULPD Y10, Y15, Y11 \
+	VADDPD Y11, Y13, A
+
+// HALF reduces the eight corners from DI (groups at DI, DI+s2) along
+// axes 0..2 into G', H', K, A'.
+#define HALF(oG, oH, oK, oA) \
+	MOVQ DI, BX \
+	ADDQ R9, BX \
+	GROUP(DI, BX, Y4, Y5, Y6) \
+	ADDQ R10, DI \
+	MOVQ DI, BX \
+	ADDQ R9, BX \
+	GROUP(DI, BX, Y7, Y8, Y9) \
+	VBROADCASTSD 16(AX), Y15 \
+	VSUBPD Y4, Y7, Y7 \
+	VMULPD Y7, Y15, Y7 \
+	VADDPD Y7, Y4, oG \
+	VSUBPD Y5, Y8, Y8 \
+	VMULPD Y8, Y15, Y8 \
+	VADDPD Y8, Y5, oH \
+	VSUBPD Y6, Y9, Y10 \
+	VMULPD Y10, Y15, Y11 \
+	VADDPD Y11, Y6, oA \
+	VBROADCASTSD 48(AX), Y15 \
+	VMULPD Y15, Y10, oK
+
+// func gradCell4AVX(p *float64, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
+// evalCell4 with the Jacobian: cellGrad4 on the four components at once
+// (c holds t0..t3 then inv0..inv3), the Jacobian transposed into rows.
+TEXT ·gradCell4AVX(SB), NOSPLIT, $0-64
+	MOVQ p+0(FP), SI
+	MOVQ s0+8(FP), R8
+	SHLQ $3, R8
+	MOVQ s1+16(FP), R9
+	SHLQ $3, R9
+	MOVQ s2+24(FP), R10
+	SHLQ $3, R10
+	MOVQ s3+32(FP), R11
+	SHLQ $3, R11
+	MOVQ c+40(FP), AX
+	MOVQ SI, DI
+	HALF(Y0, Y1, Y2, Y3)
+	MOVQ SI, DI
+	ADDQ R11, DI
+	HALF(Y4, Y5, Y7, Y6)
+	// Axis 3.
+	VBROADCASTSD 24(AX), Y15
+	VSUBPD Y3, Y6, Y10
+	VMULPD Y10, Y15, Y11
+	VADDPD Y11, Y3, Y12
+	VSUBPD Y0, Y4, Y4
+	VMULPD Y4, Y15, Y4
+	VADDPD Y4, Y0, Y0
+	VSUBPD Y1, Y5, Y5
+	VMULPD Y5, Y15, Y5
+	VADDPD Y5, Y1, Y1
+	VSUBPD Y2, Y7, Y7
+	VMULPD Y7, Y15, Y7
+	VADDPD Y7, Y2, Y2
+	VBROADCASTSD 56(AX), Y15
+	VMULPD Y15, Y10, Y3
+	MOVQ dst+48(FP), DX
+	VMOVUPD Y12, (DX)
+	// Rows k of the Jacobian: (d0[k], d1[k], d2[k], d3[k]).
+	VUNPCKLPD Y1, Y0, Y4
+	VUNPCKHPD Y1, Y0, Y5
+	VUNPCKLPD Y3, Y2, Y6
+	VUNPCKHPD Y3, Y2, Y7
+	VPERM2F128 $0x20, Y6, Y4, Y8
+	VPERM2F128 $0x20, Y7, Y5, Y9
+	VPERM2F128 $0x31, Y6, Y4, Y10
+	VPERM2F128 $0x31, Y7, Y5, Y11
+	MOVQ jac+56(FP), DX
+	VMOVUPD Y8, (DX)
+	VMOVUPD Y9, 32(DX)
+	VMOVUPD Y10, 64(DX)
+	VMOVUPD Y11, 96(DX)
+	VZEROUPPER
+	RET
