@@ -510,6 +510,17 @@ func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float6
 	}
 	nz = nz[:n]
 	w0 := weights[from*dims:]
+	if pixelsKernel(pix, start, w0, y, nz) {
+		return
+	}
+	pixelsFromGo(pix, start, y, w0, nz)
+}
+
+// pixelsFromGo is pixelsFrom's sums in Go (pixelsKernel's where it does
+// not apply), over the nonzero coefficients nz of y; w0 holds the weights
+// of y[0] on.
+func pixelsFromGo(pix, start, y, w0 []float64, nz []int) {
+	dims := len(pix)
 	p := 0
 	for ; p+8 <= dims; p += 8 {
 		m := start[p : p+8 : p+8]

@@ -1,0 +1,29 @@
+package codec
+
+import "golang.org/x/sys/cpu"
+
+// hasAVX selects the AVX kernel of pixelsFrom (same sums to the last bit).
+var hasAVX = cpu.X86.HasAVX
+
+// pixelsAVX is pixelsFrom's sums for len(pix) a multiple of 16: pix[p] =
+// start[p] + Σ_t float64(w0[nz[t]·d+p]·y[nz[t]]) over t in order (d =
+// len(pix)), 16 pixels at once, 4 per AVX register; the products are
+// rounded (VMULPD) before they are added (VADDPD), with no fused
+// multiply-add, as the Go loop sums them. start must hold d values, w0
+// len(y)·d and every nz[t] be below len(y).
+//
+//go:noescape
+func pixelsAVX(pix, start, w0, y []float64, nz []int)
+
+// pixelsKernel runs pixelsAVX where it applies and reports whether it did.
+func pixelsKernel(pix, start, w0, y []float64, nz []int) bool {
+	d := len(pix)
+	if !hasAVX || d%16 != 0 || d == 0 {
+		return false
+	}
+	if len(start) < d || len(w0) < len(y)*d {
+		panic("codec: pixelsKernel: short start or weights")
+	}
+	pixelsAVX(pix, start, w0, y, nz)
+	return true
+}
