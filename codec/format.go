@@ -316,6 +316,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		go func() {
 			defer wg.Done()
 			y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+			defer releasePlane(y, idx) // after the last use below
 			if m.Step > 0 && o.Assign == AssignNearest {
 				c.refineNearest(y, idx, m.Step)
 			}
@@ -375,9 +376,15 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 // transform; with nearest, the indices of the cells with the nearest
 // reconstructions where the channel has a codebook (moveToNearest).
 func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
-	y, grid = c.PCA.Project(p, n)
+	buf := planeBuffers.Get().(*planeBuffer)
+	y, grid = c.PCA.ProjectTo(buf.y, p, n)
 	rows, dims := y.Dims()
-	idx = make([]int32, rows*dims)
+	idx = buf.idx
+	if cap(idx) < rows*dims {
+		idx = make([]int32, rows*dims)
+	}
+	idx = idx[:rows*dims]
+	clear(idx)
 	switch {
 	case exact:
 		c.quantizeExact(y, idx)
@@ -391,6 +398,25 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y 
 		slow = c.quantizeFast(y, idx)
 	}
 	return y, idx, grid, slow
+}
+
+// planeBuffer holds a plane's PCA responses and indices (quantizePlane's
+// y and idx) between the images an encoder codes: each is megabytes, and
+// fresh ones cost the page faults and the zeroing again per image.
+type planeBuffer struct {
+	y   []float64
+	idx []int32
+}
+
+var planeBuffers = sync.Pool{New: func() any { return new(planeBuffer) }}
+
+// releasePlane hands quantizePlane's y and idx back for the next image;
+// neither may be used after.
+func releasePlane(y *mat.Dense, idx []int32) {
+	if y == nil {
+		return
+	}
+	planeBuffers.Put(&planeBuffer{y: y.RawMatrix().Data, idx: idx})
 }
 
 // reconstructGray writes the decoded luma of the indices straight into an

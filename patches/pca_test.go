@@ -151,6 +151,17 @@ func TestProject(t *testing.T) {
 		if !mat.Equal(got, want) {
 			t.Errorf("n=%d: Project differs from Forward(Extract) by %g", n, maxAbsDiff(got, want))
 		}
+		// A reused buffer full of other values: every response rewritten.
+		buf := make([]float64, len(got.RawMatrix().Data)+5)
+		for i := range buf {
+			buf[i] = math.NaN()
+		}
+		if again, _ := pca.ProjectTo(buf, img, n); !mat.Equal(again, want) || &again.RawMatrix().Data[0] != &buf[0] {
+			t.Errorf("n=%d: ProjectTo into a used buffer differs from Forward(Extract) or did not use it", n)
+		}
+		if short, _ := pca.ProjectTo(make([]float64, 1), img, n); !mat.Equal(short, want) {
+			t.Errorf("n=%d: ProjectTo with a short buffer differs", n)
+		}
 	}
 	pca, _ := FitPCA(Sample([]Plane{counting(20, 20)}, 2, 500, 1))
 	if y, g := pca.Project(NewPlane(0, 3), 2); y != nil || g.Blocks() != 0 {
