@@ -75,7 +75,6 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 		}
 		return errs
 	}
-	work := make([]uint8, len(rec.Pix))
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
 	// 8-bit originals: the changes summed in integers.
 	var whole []int16
@@ -88,6 +87,7 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 	if whole != nil && deblockErrorsByEdge(errs, whole, rec.Pix, w, h, n, step) {
 		return errs
 	}
+	work := make([]uint8, len(rec.Pix))
 	for k := 1; k <= maxDeblock; k++ {
 		copy(work, rec.Pix)
 		th := newDeblockThresholds(deblockParams(k, step, n))

@@ -290,7 +290,15 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
 		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
 	}
-	planes := m.planes(img)
+	var planes []patches.Plane
+	if _, gray := img.(*image.Gray); gray && !m.Color {
+		// The samples in a buffer reused across images (planeBuffers).
+		buf := lumaBuffers.Get().(*[]float64)
+		planes = []patches.Plane{patches.LuminanceTo(*buf, img)}
+		defer func() { *buf = planes[0].Pix; lumaBuffers.Put(buf) }()
+	} else {
+		planes = m.planes(img)
+	}
 	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	if isAdaptive(v) {
 		switch {
@@ -409,6 +417,10 @@ type planeBuffer struct {
 }
 
 var planeBuffers = sync.Pool{New: func() any { return new(planeBuffer) }}
+
+// lumaBuffers holds the luma samples of a grey image being encoded
+// between images (encodeVersion).
+var lumaBuffers = sync.Pool{New: func() any { return new([]float64) }}
 
 // releasePlane hands quantizePlane's y and idx back for the next image;
 // neither may be used after.

@@ -121,12 +121,22 @@ func from16(hi, lo uint8) float64 { return float64(uint16(hi)<<8|uint16(lo)) / 2
 
 // grey returns the plane of a grey image and true, or false if img is not
 // one of the grey image types.
-func grey(img image.Image) (Plane, bool) {
+func grey(img image.Image) (Plane, bool) { return greyTo(nil, img) }
+
+// greyTo is grey with the samples in buf where its capacity holds them
+// (every sample is written).
+func greyTo(buf []float64, img image.Image) (Plane, bool) {
 	bd := img.Bounds()
 	w, h := bd.Dx(), bd.Dy()
+	newPlane := func() Plane {
+		if cap(buf) >= w*h {
+			return Plane{W: w, H: h, Pix: buf[:w*h]}
+		}
+		return NewPlane(w, h)
+	}
 	switch m := img.(type) {
 	case *image.Gray:
-		p := NewPlane(w, h)
+		p := newPlane()
 		for y := range h {
 			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
 			for x := range w {
@@ -135,7 +145,7 @@ func grey(img image.Image) (Plane, bool) {
 		}
 		return p, true
 	case *image.Gray16:
-		p := NewPlane(w, h)
+		p := newPlane()
 		for y := range h {
 			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
 			for x := range w {
@@ -174,8 +184,13 @@ func storedYCbCr(m *image.YCbCr) [3]Plane {
 // computed on the gamma-encoded values, as JPEG does; pixels with
 // R' = G' = B' give that value exactly. It is not the CIE luminance of
 // linear light. Alpha is ignored.
-func Luminance(img image.Image) Plane {
-	if p, ok := grey(img); ok {
+func Luminance(img image.Image) Plane { return LuminanceTo(nil, img) }
+
+// LuminanceTo is Luminance with the samples of a grey image (8 or 16 bit)
+// in buf where its capacity holds them, so that an encoder of many images
+// can reuse one plane (3 MB for 768×512); other images get a new plane.
+func LuminanceTo(buf []float64, img image.Image) Plane {
+	if p, ok := greyTo(buf, img); ok {
 		return p
 	}
 	if m, ok := img.(*image.YCbCr); ok {

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/testimages"
@@ -155,5 +156,40 @@ func TestRoundPositive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 1_000_000; i++ {
 		check(rng.Float64() * 65536)
+	}
+}
+
+// LuminanceTo gives Luminance's plane whatever buf held, in buf's storage
+// for grey images where it is large enough.
+func TestLuminanceTo(t *testing.T) {
+	g := image.NewGray(image.Rect(3, 2, 20, 13))
+	g16 := image.NewGray16(g.Rect)
+	rgba := image.NewRGBA(g.Rect)
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i * 7)
+	}
+	for i := range g16.Pix {
+		g16.Pix[i] = uint8(i * 5)
+	}
+	for i := range rgba.Pix {
+		rgba.Pix[i] = uint8(i * 3)
+	}
+	for _, img := range []image.Image{g, g16, rgba} {
+		want := Luminance(img)
+		buf := make([]float64, len(want.Pix)+3)
+		for i := range buf {
+			buf[i] = math.NaN()
+		}
+		got := LuminanceTo(buf, img)
+		if got.W != want.W || got.H != want.H || !slices.Equal(got.Pix, want.Pix) {
+			t.Fatalf("%T: LuminanceTo differs from Luminance", img)
+		}
+		_, isRGBA := img.(*image.RGBA)
+		if reused := &got.Pix[0] == &buf[0]; reused == isRGBA {
+			t.Errorf("%T: buffer reused %v", img, reused)
+		}
+		if short := LuminanceTo(make([]float64, 2), img); !slices.Equal(short.Pix, want.Pix) {
+			t.Errorf("%T: short buffer differs", img)
+		}
 	}
 }
