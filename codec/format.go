@@ -336,11 +336,13 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 				}
 				out = c.findOutliers(y, idx, m.Step, slow, shifts)
 			}
+			var edges *edgePredictor
 			if isAdaptive(v) {
-				var edges *edgePredictor
 				if hasEdges(v) {
-					edges = c.newEdgePredictor(grid.Blocks(), grid.Cols())
-					edges.trackCells(c, grid.Blocks())
+					// Reused across images, as a decoder does; its
+					// tracked cells serve the reconstruction below.
+					edges = c.takeEdgePredictor(grid.Blocks(), grid.Cols())
+					defer c.putEdgePredictor(edges)
 				}
 				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, isCounted(v), edges)
 			} else {
@@ -353,7 +355,10 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 				bodies[ci] = appendShifts(bodies[ci], c, idx, out)
 			}
 			if auto {
-				lead := c.leadRows(idx, grid.Blocks())
+				lead, ok := edges.leadCells()
+				if !ok {
+					lead = c.leadRows(idx, grid.Blocks())
+				}
 				if len(planes) == 1 && hd.Depth == 8 {
 					// The decoder's 8-bit reconstruction itself (a
 					// float64 plane took the process 3 MB more).
