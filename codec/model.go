@@ -189,6 +189,9 @@ type Channel struct {
 // nodes per axis to the power Leading.
 const maxLeading = 8
 
+// MaxLeading is the largest TrainOptions.Leading.
+const MaxLeading = maxLeading
+
 // Leading returns the number of coefficients coded through SPCA (0 for
 // the PCA + Lloyd–Max baseline, which has no SPCA model).
 func (c *Channel) Leading() int {

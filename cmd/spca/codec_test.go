@@ -623,6 +623,19 @@ func TestCodecTrainDefault(t *testing.T) {
 	if want := codec.PhotoTrainOptions(); m.Patch != want.Patch || m.Gamma != want.Gamma || m.Step != want.Step {
 		t.Errorf("default model: patch %d, gamma %v, step %v; want %d, %v, %v", m.Patch, m.Gamma, m.Step, want.Patch, want.Gamma, want.Step)
 	}
+	if m.Channels[0].Leading() != 4 {
+		t.Errorf("default model: %d leading coefficients, want 4", m.Channels[0].Leading())
+	}
+	// --leading chooses how many coefficients SPCA codes, within range.
+	mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--resolution", "4096", "--leading", "5", "--out", model)
+	if m, err := codec.LoadModel(model); err != nil || m.Channels[0].Leading() != 5 {
+		t.Errorf("--leading 5: %v", err)
+	} else {
+		m.Close()
+	}
+	for _, bad := range []string{"-1", "9"} {
+		wantError(t, []string{"codec", "train", "--images", img, "--leading", bad, "--out", model}, "--leading "+bad+" is out of its range")
+	}
 	_, stderr = mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--resolution", "4096", "--patch", "2", "--bins", "20", "--out", model)
 	if !strings.Contains(stderr, "2×2 grey patches, gamma 0, 20 bins") {
 		t.Errorf("train summary %q, want the fixed-resolution mode", stderr)

@@ -34,6 +34,7 @@ const (
 	flagMaxIter      = "max-iter"
 	flagWorkers      = "workers"
 	flagResolution   = "resolution"
+	flagLeading      = "leading"
 	flagMaxReference = "max-reference"
 	flagStats        = "stats"
 	flagJSON         = "json"
