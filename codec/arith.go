@@ -516,6 +516,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		}
 		busy, nz := 0, 0
 		remain := -1
+		end := 0 // 1 + the last dimension off its centre
 		row := idx[i*dims : (i+1)*dims]
 		left, up := arNeighbours(idx, i, col, cols, dims)
 		for j := 0; j < dims; j++ {
@@ -564,6 +565,9 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				return fmt.Errorf("index %d out of range in dimension %d", q, j+1)
 			}
 			row[j] = int32(q)
+			if q != centre[j] {
+				end = j + 1
+			}
 			if j > 0 && v != 0 {
 				nz++
 				busy = arBusyClass(nz)
@@ -576,7 +580,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", remain, i+1)
 		}
 		if edges != nil {
-			edges.update(i, row)
+			edges.updateTo(i, row, end)
 		}
 	}
 	if d.pos > len(data)+arSlack {

@@ -238,3 +238,37 @@ func TestPooledPredictor(t *testing.T) {
 	}
 	c.putEdgePredictor(pooled)
 }
+
+// TestUpdateTo checks that update stopping at a row's last index off its
+// centre (updateTo, as the decoder calls it) records the same edges as
+// update over the whole row.
+func TestUpdateTo(t *testing.T) {
+	m := stepModel(t)
+	c := m.Channels[0]
+	if !c.edgePredictable() {
+		t.Skip("the model's channel is not edge-predictable")
+	}
+	const cols, blocks = 30, 600
+	dims := c.Dims()
+	p := c.newEdgePredictor(blocks, cols)
+	if !p.centreZero {
+		t.Skip("centre levels not 0: updateTo visits every dimension")
+	}
+	whole, upTo := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
+	rng := rand.New(rand.NewPCG(24, 4))
+	for i := 0; i < blocks; i++ {
+		row := make([]int32, dims)
+		end := rng.IntN(dims + 1)
+		for j := range row {
+			row[j] = int32(c.Centre[j])
+			if j < end && rng.IntN(2) == 0 {
+				row[j] = int32(min(max(c.Centre[j]+rng.IntN(5)-2, 0), c.Bins[j]-1))
+			}
+		}
+		whole.update(i, row)
+		upTo.updateTo(i, row, end)
+		if whole.right[i] != upTo.right[i] || whole.low[i] != upTo.low[i] || whole.mean[i] != upTo.mean[i] {
+			t.Fatalf("patch %d (centre from %d on): updateTo's edges differ from update's", i, end)
+		}
+	}
+}
