@@ -1,9 +1,9 @@
 package codec
 
 import (
-	"bytes"
 	"image"
 	"math"
+	"sync"
 
 	"github.com/spcalab/spca/patches"
 )
@@ -77,9 +77,12 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
 	// 8-bit originals: the changes summed in integers.
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
 	var whole []int16
 	if wholeNumbers(orig.Pix) {
-		whole = make([]int16, len(orig.Pix))
+		whole = resize(sc.whole, len(orig.Pix))
+		sc.whole = whole
 		for i, v := range orig.Pix {
 			whole[i] = int16(v)
 		}
@@ -148,8 +151,11 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 	var diff [never + 1]int64 // diff[k]: change of the error from strength k on
 	// Vertical edges: von holds every pixel as its vertical edge sets it,
 	// kpix that edge's kmin (never: no edge sets the pixel).
-	von := bytes.Clone(rec)
-	kpix := make([]uint8, len(rec))
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
+	sc.von, sc.kpix = resize(sc.von, len(rec)), resize(sc.kpix, len(rec))
+	von, kpix := sc.von, sc.kpix
+	copy(von, rec)
 	for i := range kpix {
 		kpix[i] = never
 	}
@@ -231,6 +237,16 @@ func squareChange(old int, v uint8, o int16) int64 {
 	a, b := int64(v)-int64(o), int64(old)-int64(o)
 	return a*a - b*b
 }
+
+// deblockScratch holds the deblocking search's planes between the images
+// an encoder codes (fresh, they were a megabyte of page faults per
+// 768×512 image).
+type deblockScratch struct {
+	whole     []int16
+	von, kpix []uint8
+}
+
+var deblockScratches = sync.Pool{New: func() any { return new(deblockScratch) }}
 
 // wholeNumbers reports whether every v is a whole number in 0..255.
 func wholeNumbers(v []float64) bool {
