@@ -507,6 +507,20 @@ func reduce(vals []float32, str []int, base int, frac, u, buf []float64) {
 func reduce4(vals []float32, str []int, base int, frac, u []float64) {
 	s0, s1, s2, s3 := 4*str[0], 4*str[1], 4*str[2], 4*str[3]
 	_ = frac[3]
+	if hasAVX {
+		// The AVX kernel (the four values of a node in one register,
+		// the same operations); the corners checked as below.
+		_ = vals[4*base+s0+s1+s2+s3+3]
+		reduce4AVX(&vals[4*base], s0, s1, s2, s3, (*[4]float64)(frac[:4]), (*[4]float64)(u[:4]))
+		return
+	}
+	reduce4Go(vals, str, base, frac, u)
+}
+
+// reduce4Go is reduce4 in portable Go.
+func reduce4Go(vals []float32, str []int, base int, frac, u []float64) {
+	s0, s1, s2, s3 := 4*str[0], 4*str[1], 4*str[2], 4*str[3]
+	_ = frac[3]
 	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
 	// The corners 2c and 2c+1 differ along axis 0: read them and reduce
 	// them along it at once.

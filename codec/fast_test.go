@@ -233,3 +233,53 @@ func TestSetBinsRebuildsStart(t *testing.T) {
 		t.Error("66 and 246 bins coded the same file")
 	}
 }
+
+// reduce4 (the AVX kernel where the CPU has it) is reduce4Go to the last
+// bit.
+func TestReduce4Kernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	str, vals := randomTable(rng)
+	frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
+	for trial := 0; trial < 2000; trial++ {
+		base := 0
+		for j := range frac {
+			base += rng.IntN(tableNodes-1) * str[j]
+			frac[j] = rng.Float64()
+			if trial%10 == 0 {
+				frac[j] = float64(rng.IntN(2))
+			}
+		}
+		reduce4(vals, str, base, frac, a)
+		reduce4Go(vals, str, base, frac, b)
+		for q := range a {
+			if math.Float64bits(a[q]) != math.Float64bits(b[q]) {
+				t.Fatalf("cell %d at %v: value %d is %v, Go kernel %v", base, frac, q, a[q], b[q])
+			}
+		}
+	}
+}
+
+// BenchmarkReduce4 times one interpolation of the fast path's table (the
+// encoder's first guess of a patch's responses) by the portable kernel
+// and by reduce4 (AVX where the CPU has it).
+func BenchmarkReduce4(b *testing.B) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	str, vals := randomTable(rng)
+	bases := make([]int, 256)
+	for i := range bases {
+		for j := 0; j < 4; j++ {
+			bases[i] += rng.IntN(tableNodes-1) * str[j]
+		}
+	}
+	frac, u := []float64{0.3, 0.6, 0.1, 0.9}, make([]float64, 4)
+	b.Run("go", func(b *testing.B) {
+		for i := range b.N {
+			reduce4Go(vals, str, bases[i&255], frac, u)
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		for i := range b.N {
+			reduce4(vals, str, bases[i&255], frac, u)
+		}
+	})
+}
