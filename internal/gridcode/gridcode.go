@@ -30,9 +30,28 @@ func Undiff(v []int64, g []int) {
 	s := 1
 	for j := len(g) - 1; j >= 0; j-- {
 		n := g[j]
+		if n < 1 {
+			return // no values (len(v) is the product of g)
+		}
 		for b := 0; b < len(v); b += s * n {
-			for i := b + s; i < b+s*n; i++ {
-				v[i] += v[i-s]
+			if s == 1 {
+				// The running sum stays in a register: v[i] += v[i-1] waited
+				// for the store of v[i-1] at every step (model loads decode
+				// 64K-1M values per coordinate through here).
+				row := v[b : b+n]
+				acc := row[0]
+				for i := 1; i < len(row); i++ {
+					acc += row[i]
+					row[i] = acc
+				}
+				continue
+			}
+			for k := 1; k < n; k++ { // row k += row k-1, s values each
+				cur := v[b+k*s : b+(k+1)*s]
+				prev := v[b+(k-1)*s : b+k*s]
+				for i := range cur {
+					cur[i] += prev[i]
+				}
 			}
 		}
 		s *= n
