@@ -393,8 +393,21 @@ func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 	for y := n; y+1 < h; y += n {
 		r1, r0 := pix[(y-2)*stride:][:w], pix[(y-1)*stride:][:w]
 		s0, s1 := pix[y*stride:][:w], pix[(y+1)*stride:][:w]
+		r0, s0, s1 = r0[:len(r1)], s0[:len(r1)], s1[:len(r1)]
 		for x := range r1 {
-			r1[x], r0[x], s0[x], s1[x] = th.edge(int(r1[x]), int(r0[x]), int(s0[x]), int(s1[x]))
+			p1, p0, q0, q1 := int(r1[x]), int(r0[x]), int(s0[x]), int(s1[x])
+			// th.edge written out: a call per pixel of the row was a
+			// third of this pass.
+			pass := (abs(q0-p0) - th.a) & (abs(p1-p0) - th.b) & (abs(q1-q0) - th.b) >> 63
+			d8 := (4*(q0-p0) + p1 - q1) & pass
+			if abs(d8) > th.clip {
+				r1[x], r0[x], s0[x], s1[x] = th.edge(p1, p0, q0, q1)
+				continue
+			}
+			r1[x] = uint8(min(255, max(0, (16*p1+d8+8)>>4)))
+			r0[x] = uint8(min(255, max(0, (8*p0+d8+4)>>3)))
+			s0[x] = uint8(min(255, max(0, (8*q0-d8+4)>>3)))
+			s1[x] = uint8(min(255, max(0, (16*q1-d8+8)>>4)))
 		}
 	}
 }
