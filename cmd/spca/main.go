@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -158,14 +159,19 @@ var optionFlags = map[string]string{
 	"Resolution": flagResolution, "MaxReference": flagMaxReference,
 }
 
-// optionField matches the Go field an spca.OptionError names.
-var optionField = regexp.MustCompile(`invalid option: ([A-Z][A-Za-z]*)\b`)
+// optionField matches the Go field an spca.OptionError names. It is
+// compiled on first use: every process (one per image for encode and
+// decode) would compile it at start, and only errors need it.
+var optionField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`invalid option: ([A-Z][A-Za-z]*)\b`)
+})
 
 // flagNamed rewrites "invalid option: K must be ..." from the library as
 // "--k must be ...", naming the flag the user typed instead of the Go field.
 func flagNamed(msg string) string {
-	return optionField.ReplaceAllStringFunc(msg, func(m string) string {
-		field := optionField.FindStringSubmatch(m)[1]
+	re := optionField()
+	return re.ReplaceAllStringFunc(msg, func(m string) string {
+		field := re.FindStringSubmatch(m)[1]
 		if name, ok := optionFlags[field]; ok {
 			return "--" + name
 		}
