@@ -489,7 +489,7 @@ func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid
 					}
 					continue
 				}
-				dst := g8.Pix[py*g8.Stride+x0:]
+				dst := g8.Pix[py*g8.Stride+x0:][:len(src)]
 				for cx, v := range src {
 					dst[cx] = patches.Quantize8(v)
 				}
