@@ -95,23 +95,43 @@ func (l *lattice) cell(j int, t float64) (int, float64) {
 func (l *lattice) eval(u, dst, jac []float64, idx []int, frac []float64) {
 	d := l.d
 	base := 0
-	var excess [64]float64
 	outside := false
 	for j := 0; j < d; j++ {
-		excess[j] = 0
 		if l.g[j] == 1 {
 			idx[j], frac[j] = 0, 0
 			continue
 		}
 		idx[j], frac[j] = l.cell(j, u[j])
-		if frac[j] < 0 {
-			excess[j], frac[j], outside = frac[j]*l.step[j], 0, true
-		} else if frac[j] > 1 {
-			excess[j], frac[j], outside = (frac[j]-1)*l.step[j], 1, true
+		if frac[j] < 0 || frac[j] > 1 {
+			outside = true
 		}
 		base += idx[j] * l.strides[j]
 	}
-	if outside && jac == nil {
+	if outside {
+		l.evalOutside(base, dst, jac, frac)
+		return
+	}
+	l.evalCell(base, dst, jac, frac)
+}
+
+// evalOutside is eval beyond the lattice, given the cell's base and the
+// fractions (some outside [0, 1], clamped here). It is a function of its
+// own so that eval, on the lattice, does not zero its arrays (2.5 KB per
+// call, a sixth of an inversion's time).
+func (l *lattice) evalOutside(base int, dst, jac, frac []float64) {
+	d := l.d
+	var excess [64]float64
+	for j := 0; j < d; j++ {
+		if l.g[j] == 1 {
+			continue
+		}
+		if frac[j] < 0 {
+			excess[j], frac[j] = frac[j]*l.step[j], 0
+		} else if frac[j] > 1 {
+			excess[j], frac[j] = (frac[j]-1)*l.step[j], 1
+		}
+	}
+	if jac == nil {
 		// The extrapolation needs the Jacobian at the boundary point.
 		var buf [256]float64
 		l.evalCell(base, dst, buf[:d*d], frac)
@@ -119,9 +139,7 @@ func (l *lattice) eval(u, dst, jac []float64, idx []int, frac []float64) {
 		return
 	}
 	l.evalCell(base, dst, jac, frac)
-	if outside {
-		extrapolate(dst, jac, excess[:d], d)
-	}
+	extrapolate(dst, jac, excess[:d], d)
 }
 
 // extrapolate adds J·excess to dst.

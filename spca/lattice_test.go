@@ -344,3 +344,29 @@ func BenchmarkGradCell4(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLatticeEval times a 4-D lattice evaluation inside the lattice,
+// without and with the Jacobian (the inversion of a codec cell and a
+// Newton step).
+func BenchmarkLatticeEval(b *testing.B) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	l := randomLattice(rng, 4)
+	us := make([][]float64, 256)
+	for i := range us {
+		us[i] = make([]float64, 4)
+		for j := range us[i] {
+			us[i][j] = l.lo[j] + rng.Float64()*float64(l.g[j]-1)*l.step[j]
+		}
+	}
+	dst, jac, idx, frac := make([]float64, 4), make([]float64, 16), make([]int, 4), make([]float64, 4)
+	b.Run("value", func(b *testing.B) {
+		for i := range b.N {
+			l.eval(us[i&255], dst, nil, idx, frac)
+		}
+	})
+	b.Run("jacobian", func(b *testing.B) {
+		for i := range b.N {
+			l.eval(us[i&255], dst, jac, idx, frac)
+		}
+	})
+}
