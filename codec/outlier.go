@@ -57,13 +57,15 @@ func (c *Channel) endShifts(y *mat.Dense, idx []int32, step float64) []int32 {
 	}
 	n, dims := y.Dims()
 	shifts := make([]int32, n)
-	var sub []int32
-	var at []int
+	at := make([]int, 0, n/8)
 	for i := 0; i < n; i++ {
 		if c.endCell(idx, i) {
-			sub = append(sub, idx[i*dims:(i+1)*dims]...)
 			at = append(at, i)
 		}
+	}
+	sub := make([]int32, 0, len(at)*dims) // sized once: the rows are most of the copying
+	for _, i := range at {
+		sub = append(sub, idx[i*dims:(i+1)*dims]...)
 	}
 	if len(at) == 0 {
 		return shifts
@@ -199,13 +201,15 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		}
 	})
 	if k > 0 {
-		var sub []int32
 		var at []int
 		for i, ok := range cand {
 			if ok && !flag[i] {
-				sub = append(sub, idx[i*dims:(i+1)*dims]...)
 				at = append(at, i)
 			}
+		}
+		sub := make([]int32, 0, len(at)*dims) // sized once, as in endShifts
+		for _, i := range at {
+			sub = append(sub, idx[i*dims:(i+1)*dims]...)
 		}
 		var lead leadCells
 		if len(at) > 0 {
