@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/internal/csvmat"
@@ -22,12 +23,44 @@ import (
 // print.
 func run(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	app := newApp()
+	argv := append([]string{"spca"}, args...)
+	app := appFor(argv) // as main: encode and decode run in an app of their own
 	var out, errOut bytes.Buffer
 	app.Writer = &out
 	app.ErrWriter = &errOut
-	err = app.Run(append([]string{"spca"}, args...))
+	err = app.Run(argv)
 	return out.String(), errOut.String(), err
+}
+
+// TestAppFor checks that encode and decode behave in the app appFor builds
+// for them as in the whole one: the same help, the same usage errors.
+func TestAppFor(t *testing.T) {
+	for _, args := range [][]string{
+		{"encode", "--help"}, {"decode", "--help"}, {"--quiet", "decode", "-h"},
+		{"encode"}, {"decode", "--model"}, {"decode", "--nosuchflag", "x.spc"},
+		{"encode", "--bpp", "0.5", "--step", "2", "-o", "x.spc", "a.png"},
+	} {
+		argv := append([]string{"spca"}, args...)
+		var outs [2]string
+		for i, app := range []*cli.App{appFor(argv), newApp()} {
+			var out bytes.Buffer
+			app.Writer, app.ErrWriter = &out, &out
+			err := app.Run(argv)
+			if err != nil {
+				fmt.Fprintf(&out, "error: %s (exit %d)", errorLine(err), exitCode(err))
+			}
+			outs[i] = out.String()
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("spca %s: the encode/decode app gives\n%s\nthe whole app\n%s", strings.Join(args, " "), outs[0], outs[1])
+		}
+	}
+	if got := len(appFor([]string{"spca", "decode", "x.spc"}).Commands); got != 1 {
+		t.Errorf("decode app: %d commands, want 1", got)
+	}
+	if got, want := len(appFor([]string{"spca", "info", "decode"}).Commands), len(newApp().Commands); got != want {
+		t.Errorf("info app: %d commands, want all %d", got, want)
+	}
 }
 
 // mustRun runs the app and fails the test on error.

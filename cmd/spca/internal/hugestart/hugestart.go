@@ -1,5 +1,7 @@
 package hugestart
 
+import "strings"
+
 // Bytes is the heap the process grows to and advises at start.
 const Bytes = 32 << 20
 
@@ -24,4 +26,16 @@ func TakeBallast() []byte {
 	b := ballast
 	ballast = nil
 	return b
+}
+
+// Command returns the command args run: the first argument after the
+// program name that is not a flag (spca's own flags, --quiet, --help and
+// --version, take no value), "" if none.
+func Command(args []string) string {
+	for _, a := range args[min(1, len(args)):] {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
 }

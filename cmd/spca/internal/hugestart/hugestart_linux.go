@@ -4,7 +4,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -21,15 +20,10 @@ func init() {
 }
 
 // codingCommand reports whether the command line runs spca encode or
-// decode: the first argument after the program name that is not a flag.
+// decode.
 func codingCommand(args []string) bool {
-	for _, a := range args[min(1, len(args)):] {
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		return a == "encode" || a == "decode"
-	}
-	return false
+	c := Command(args)
+	return c == "encode" || c == "decode"
 }
 
 // advise grows the heap by Bytes, asks for 2 MB pages from the start of
