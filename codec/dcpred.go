@@ -55,6 +55,7 @@ type edgePredictor struct {
 	rows  []float64
 	sums  []float64 // per cell: leadSums of its row
 	ref   []int32
+	ends  []uint16 // per patch, updateTo's end, where centreZero (see leadCells)
 }
 
 // trackCells makes update invert each distinct leading cell once and
@@ -73,6 +74,13 @@ func (p *edgePredictor) trackCells(c *Channel, blocks int) {
 	}
 	p.bins, p.ref = c.Bins[:p.k], resize(p.ref, blocks)
 	p.rows, p.sums = p.rows[:0], p.sums[:0]
+	p.ends = nil
+	if p.centreZero && p.dims < 1<<16 {
+		p.ends = resize(p.ends[:cap(p.ends)], blocks)
+		for i := range p.ends {
+			p.ends[i] = uint16(p.dims) // update's end until updateTo says less
+		}
+	}
 }
 
 // resize returns s with length n, reusing its array if large enough.
@@ -129,7 +137,7 @@ func (p *edgePredictor) leadCells() (leadCells, bool) {
 	if p == nil || p.cells == nil {
 		return leadCells{}, false
 	}
-	return leadCells{rows: p.rows, ref: p.ref}, true
+	return leadCells{rows: p.rows, ref: p.ref, ends: p.ends}, true
 }
 
 // edgePredictable reports whether the channel's first indices can be
@@ -250,7 +258,11 @@ func (p *edgePredictor) updateTo(i int, row []int32, end int) {
 	wRight, wLow, wAll := p.wRight[k:], p.wLow[k:], p.wAll[k:]
 	levels := p.levels
 	if p.centreZero {
-		levels = levels[:min(len(levels), max(0, end-k))]
+		end = min(len(row), max(0, end))
+		levels = levels[:max(0, end-k)]
+		if p.ends != nil {
+			p.ends[i] = uint16(end)
+		}
 	}
 	for j, l := range levels {
 		if v := l[row[k+j]]; v != 0 {

@@ -708,17 +708,23 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 			case out.patch(i, y):
 				c.pixels(pix, y, weights, nz)
 			default:
-				for j, l := range levels {
+				// Past end every index is at its centre, whose level is 0
+				// (lead.ends): no term of the sums.
+				end := dims
+				if lead.ends != nil {
+					end = max(k, int(lead.ends[i]))
+				}
+				for j, l := range levels[:end-k] {
 					y[k+j] = l[idx[i*dims+k+j]]
 				}
 				if leadPix != nil {
-					c.pixelsFrom(pix, leadPix[int(lead.ref[i])*dims:][:dims], y[k:], k, weights, nz)
+					c.pixelsFrom(pix, leadPix[int(lead.ref[i])*dims:][:dims], y[k:end], k, weights, nz)
 					break
 				}
 				if k > 0 {
 					copy(y[:k], lead.row(i, k))
 				}
-				c.pixels(pix, y, weights, nz)
+				c.pixels(pix, y[:end], weights, nz)
 			}
 			out.shiftPixels(i, pix, weights)
 			emit(by, bx, pix)

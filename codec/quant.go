@@ -148,6 +148,10 @@ type leadCells struct {
 	rows     []float64
 	ref      []int32
 	fromBook bool
+	// ends, if not nil, holds for each patch 1 + its last dimension off
+	// its centre, and the levels at the centres are 0 (edgePredictor's
+	// centreZero): the reconstruction stops each patch's sums there.
+	ends []uint16
 }
 
 // row returns the leading coefficients of patch i.
@@ -172,7 +176,7 @@ func (c *Channel) leadRows(idx []int32, n int) leadCells {
 			}
 			ref[i] = int32(cell)
 		}
-		return leadCells{book, ref, true}
+		return leadCells{rows: book, ref: ref, fromBook: true}
 	}
 	if !c.keysFit() {
 		for i := range ref {
