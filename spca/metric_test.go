@@ -427,3 +427,43 @@ func sameMaps(t *testing.T, what string, want, got *Model, x mat.Matrix) {
 		t.Fatalf("%s inverts differently", what)
 	}
 }
+
+// BenchmarkLevelInverse times Invert (the codec's inversion of a leading
+// cell) against the route through eval it replaces inside the lattice,
+// on a 4-D gamma-0 model with 40 levels per axis.
+func BenchmarkLevelInverse(b *testing.B) {
+	const d = 4
+	rng := rand.New(rand.NewPCG(17, 18))
+	o := DefaultOptions()
+	o.Gamma, o.Resolution = 0, 1<<12
+	m, err := Fit(bentSample(rng, 1500, d), o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := m.Scale()
+	levels := make([][]float64, d)
+	for j := range levels {
+		for l := 0; l < 40; l++ {
+			levels[j] = append(levels[j], c[j]*float64(l)/39)
+		}
+	}
+	inv, ok := m.LevelInverse(levels)
+	if !ok {
+		b.Fatal("not separable")
+	}
+	cells := make([][]int, 256)
+	for i := range cells {
+		cells[i] = []int{rng.IntN(40), rng.IntN(40), rng.IntN(40), rng.IntN(40)}
+	}
+	s, dst := m.NewMetricScratch(), make([]float64, d)
+	b.Run("eval", func(b *testing.B) {
+		for i := range b.N {
+			inv.invertEval(dst, cells[i&255], s.w)
+		}
+	})
+	b.Run("tables", func(b *testing.B) {
+		for i := range b.N {
+			inv.Invert(dst, cells[i&255], s)
+		}
+	})
+}

@@ -468,6 +468,12 @@ func (m *Model) axisInverse(j int, r float64, w *work) float64 {
 type LevelInverse struct {
 	m *Model
 	u [][]float64 // per axis, the clamped unfolded coordinate of each level
+	// Per axis and level, as eval finds them from u: the lattice cell's
+	// offset (lower node times the axis's stride) and the fraction in it,
+	// and whether that fraction lies in the cell (else eval extrapolates).
+	off  [][]int
+	frac [][]float64
+	in   [][]bool
 }
 
 // LevelInverse returns the inverse transform for responses whose
@@ -483,11 +489,19 @@ func (m *Model) LevelInverse(levels [][]float64) (*LevelInverse, bool) {
 		}
 	}
 	w := m.newWork()
-	v := &LevelInverse{m: m, u: make([][]float64, m.d)}
+	v := &LevelInverse{m: m, u: make([][]float64, m.d), off: make([][]int, m.d), frac: make([][]float64, m.d), in: make([][]bool, m.d)}
+	l := m.lat
 	for j, lv := range levels {
 		v.u[j] = make([]float64, len(lv))
+		v.off[j], v.frac[j], v.in[j] = make([]int, len(lv)), make([]float64, len(lv)), make([]bool, len(lv))
 		for b, r := range lv {
-			v.u[j][b], _ = m.lat.clampAxis(j, m.axisInverse(j, r, w))
+			v.u[j][b], _ = l.clampAxis(j, m.axisInverse(j, r, w))
+			if l.g[j] == 1 {
+				v.in[j][b] = true // eval's idx and frac 0
+				continue
+			}
+			i, f := l.cell(j, v.u[j][b])
+			v.off[j][b], v.frac[j][b], v.in[j][b] = i*l.strides[j], f, !(f < 0 || f > 1)
 		}
 	}
 	return v, true
@@ -505,11 +519,32 @@ func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
 		s = m.NewMetricScratch()
 	}
 	w := s.w
+	// Inside the lattice (nearly always), eval's cell and fractions come
+	// from the levels' tables: the same values without the divisions.
+	base, inside := 0, true
+	for j, bj := range b {
+		if !v.in[j][bj] {
+			inside = false
+			break
+		}
+		base += v.off[j][bj]
+		w.frac[j] = v.frac[j][bj]
+	}
+	if inside {
+		m.lat.evalCell(base, w.x, nil, w.frac)
+		m.denorm(w.x, dst)
+		return
+	}
+	v.invertEval(dst, b, w)
+}
+
+// invertEval is Invert through eval from the levels' coordinates.
+func (v *LevelInverse) invertEval(dst []float64, b []int, w *work) {
 	for j, bj := range b {
 		w.u[j] = v.u[j][bj]
 	}
-	m.lat.eval(w.u, w.x, nil, w.idx, w.frac)
-	m.denorm(w.x, dst)
+	v.m.lat.eval(w.u, w.x, nil, w.idx, w.frac)
+	v.m.denorm(w.x, dst)
 }
 
 // searchBlend is searchSegment on the table of axis j blended at the
