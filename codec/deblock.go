@@ -3,7 +3,6 @@ package codec
 import (
 	"image"
 	"math"
-	"sync"
 
 	"github.com/spcalab/spca/patches"
 )
@@ -246,7 +245,10 @@ type deblockScratch struct {
 	von, kpix []uint8
 }
 
-var deblockScratches = sync.Pool{New: func() any { return new(deblockScratch) }}
+var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, keep: func(x any) bool {
+	sc := x.(*deblockScratch)
+	return cap(sc.whole) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues
+}}
 
 // wholeNumbers reports whether every v is a whole number in 0..255.
 func wholeNumbers(v []float64) bool {
