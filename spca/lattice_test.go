@@ -229,6 +229,45 @@ func BenchmarkCellGrad4(b *testing.B) {
 	}
 }
 
+// randomCell4 returns the base of a random cell of the 4-D lattice l and
+// fills frac with fractions at and between the cell's ends.
+func randomCell4(rng *rand.Rand, l *lattice, frac []float64) int {
+	base := 0
+	for j := 0; j < 4; j++ {
+		base += rng.IntN(l.g[j]-1) * l.strides[j]
+		switch rng.IntN(4) {
+		case 0:
+			frac[j] = 0
+		case 1:
+			frac[j] = 1
+		default:
+			frac[j] = rng.Float64()
+		}
+	}
+	return base
+}
+
+// randomCellBases returns 256 random cell bases of the 4-D lattice l.
+func randomCellBases(rng *rand.Rand, l *lattice) []int {
+	bases := make([]int, 256)
+	for i := range bases {
+		for j := 0; j < 4; j++ {
+			bases[i] += rng.IntN(l.g[j]-1) * l.strides[j]
+		}
+	}
+	return bases
+}
+
+// sameBits fails t unless got and want agree to the last bit.
+func sameBits(t *testing.T, trial int, what string, got, want []float64) {
+	t.Helper()
+	for k := range got {
+		if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+			t.Fatalf("trial %d %s %d: %v, Go kernel %v", trial, what, k, got[k], want[k])
+		}
+	}
+}
+
 // valueCell4 (the AVX kernel where the CPU has it) is valueCell4Go to the
 // last bit, fractions at and between the cell's ends.
 func TestValueCell4Kernel(t *testing.T) {
@@ -236,25 +275,10 @@ func TestValueCell4Kernel(t *testing.T) {
 	l := randomLattice(rng, 4)
 	frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
 	for trial := 0; trial < 5000; trial++ {
-		base := 0
-		for j := 0; j < 4; j++ {
-			base += rng.IntN(l.g[j]-1) * l.strides[j]
-			switch rng.IntN(4) {
-			case 0:
-				frac[j] = 0
-			case 1:
-				frac[j] = 1
-			default:
-				frac[j] = rng.Float64()
-			}
-		}
+		base := randomCell4(rng, l, frac)
 		l.valueCell4(base, a, frac)
 		l.valueCell4Go(base, b, frac)
-		for k := range a {
-			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-				t.Fatalf("trial %d component %d: %v, Go kernel %v", trial, k, a[k], b[k])
-			}
-		}
+		sameBits(t, trial, "component", a, b)
 	}
 }
 
@@ -264,12 +288,7 @@ func TestValueCell4Kernel(t *testing.T) {
 func BenchmarkValueCell4(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	l := randomLattice(rng, 4)
-	bases := make([]int, 256)
-	for i := range bases {
-		for j := 0; j < 4; j++ {
-			bases[i] += rng.IntN(l.g[j]-1) * l.strides[j]
-		}
-	}
+	bases := randomCellBases(rng, l)
 	frac, dst := []float64{0.3, 0.6, 0.1, 0.9}, make([]float64, 4)
 	b.Run("go", func(b *testing.B) {
 		for i := range b.N {
@@ -292,30 +311,11 @@ func TestGradCell4Kernel(t *testing.T) {
 		frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
 		ja, jb := make([]float64, 16), make([]float64, 16)
 		for trial := 0; trial < 2000; trial++ {
-			base := 0
-			for j := 0; j < 4; j++ {
-				base += rng.IntN(l.g[j]-1) * l.strides[j]
-				switch rng.IntN(4) {
-				case 0:
-					frac[j] = 0
-				case 1:
-					frac[j] = 1
-				default:
-					frac[j] = rng.Float64()
-				}
-			}
+			base := randomCell4(rng, l, frac)
 			l.evalCell4(base, a, ja, frac)
 			l.gradCell4Go(base, b, jb, frac)
-			for k := range a {
-				if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-					t.Fatalf("trial %d value %d: %v, Go kernel %v", trial, k, a[k], b[k])
-				}
-			}
-			for k := range ja {
-				if math.Float64bits(ja[k]) != math.Float64bits(jb[k]) {
-					t.Fatalf("trial %d Jacobian %d: %v, Go kernel %v", trial, k, ja[k], jb[k])
-				}
-			}
+			sameBits(t, trial, "value", a, b)
+			sameBits(t, trial, "Jacobian", ja, jb)
 		}
 	}
 }
@@ -326,12 +326,7 @@ func TestGradCell4Kernel(t *testing.T) {
 func BenchmarkGradCell4(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	l := randomLattice(rng, 4)
-	bases := make([]int, 256)
-	for i := range bases {
-		for j := 0; j < 4; j++ {
-			bases[i] += rng.IntN(l.g[j]-1) * l.strides[j]
-		}
-	}
+	bases := randomCellBases(rng, l)
 	frac, dst, jac := []float64{0.3, 0.6, 0.1, 0.9}, make([]float64, 4), make([]float64, 16)
 	b.Run("go", func(b *testing.B) {
 		for i := range b.N {
