@@ -71,23 +71,30 @@ func randomTable(rng *rand.Rand) (str []int, vals []float32) {
 	return str, vals
 }
 
+// randomTableCell returns the base of a random cell of randomTable's
+// table with strides str and fills frac with a position in it, on the
+// cell's faces (fractions 0 or 1) if faces.
+func randomTableCell(rng *rand.Rand, str []int, frac []float64, faces bool) int {
+	base := 0
+	for j := range frac {
+		base += rng.IntN(tableNodes-1) * str[j]
+		frac[j] = rng.Float64()
+		if faces {
+			frac[j] = float64(rng.IntN(2))
+		}
+	}
+	return base
+}
+
 // TestReduce4 checks that reduce4 interpolates bit for bit as the generic
 // reduce.
 func TestReduce4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	str, vals := randomTable(rng)
-	const g = tableNodes
 	frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
 	buf := make([]float64, 16*4)
 	for trial := 0; trial < 1000; trial++ {
-		base := 0
-		for j := range frac {
-			base += rng.IntN(g-1) * str[j]
-			frac[j] = rng.Float64()
-			if trial%10 == 0 {
-				frac[j] = float64(rng.IntN(2)) // cell faces
-			}
-		}
+		base := randomTableCell(rng, str, frac, trial%10 == 0)
 		reduce4(vals, str, base, frac, a)
 		reduce(vals, str, base, frac, b, buf)
 		if !slices.Equal(a, b) {
@@ -241,14 +248,7 @@ func TestReduce4Kernel(t *testing.T) {
 	str, vals := randomTable(rng)
 	frac, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
 	for trial := 0; trial < 2000; trial++ {
-		base := 0
-		for j := range frac {
-			base += rng.IntN(tableNodes-1) * str[j]
-			frac[j] = rng.Float64()
-			if trial%10 == 0 {
-				frac[j] = float64(rng.IntN(2))
-			}
-		}
+		base := randomTableCell(rng, str, frac, trial%10 == 0)
 		reduce4(vals, str, base, frac, a)
 		reduce4Go(vals, str, base, frac, b)
 		for q := range a {
