@@ -63,19 +63,25 @@ func (c *Channel) endShifts(y *mat.Dense, idx []int32, step float64) []int32 {
 			at = append(at, i)
 		}
 	}
-	sub := make([]int32, 0, len(at)*dims) // sized once: the rows are most of the copying
-	for _, i := range at {
-		sub = append(sub, idx[i*dims:(i+1)*dims]...)
-	}
 	if len(at) == 0 {
 		return shifts
 	}
-	lead := c.leadRows(sub, len(at))
+	lead := c.leadRows(indexRows(idx, at, dims), len(at))
 	for a, i := range at {
 		s := math.Round((y.At(i, 0) - lead.row(a, k)[0]) / step)
 		shifts[i] = int32(max(-maxShift, min(maxShift, s)))
 	}
 	return shifts
+}
+
+// indexRows returns the index rows (dims each) of the patches at, copied
+// into one slice sized once: growing it by append re-copied most of it.
+func indexRows(idx []int32, at []int, dims int) []int32 {
+	sub := make([]int32, 0, len(at)*dims)
+	for _, i := range at {
+		sub = append(sub, idx[i*dims:(i+1)*dims]...)
+	}
+	return sub
 }
 
 // appendShifts appends the shift stream of version 8 to dst: a byte per
@@ -207,13 +213,9 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 				at = append(at, i)
 			}
 		}
-		sub := make([]int32, 0, len(at)*dims) // sized once, as in endShifts
-		for _, i := range at {
-			sub = append(sub, idx[i*dims:(i+1)*dims]...)
-		}
 		var lead leadCells
 		if len(at) > 0 {
-			lead = c.leadRows(sub, len(at))
+			lead = c.leadRows(indexRows(idx, at, dims), len(at))
 		}
 		for a, i := range at {
 			row, e := y.RawRowView(i), 0.0
