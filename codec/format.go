@@ -431,7 +431,7 @@ var planeBuffers = keptPool{New: func() any { return new(planeBuffer) }, keep: f
 // collections, and the next image faulted and zeroed them again (perf of
 // a CLI batch encode, 8x8: page zeroing ~9 % of its CPU). It keeps at
 // most maxKept values, those keep accepts (not the buffers of huge
-// images), for as long as the process lives.
+// images), for as long as the process lives or until ReleaseBuffers.
 type keptPool struct {
 	mu   sync.Mutex
 	kept []any

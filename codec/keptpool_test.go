@@ -39,3 +39,21 @@ func TestKeptPool(t *testing.T) {
 		t.Errorf("pool kept more than maxKept values")
 	}
 }
+
+// ReleaseBuffers empties the kept pools: the next Get makes a new value.
+func TestReleaseBuffers(t *testing.T) {
+	kept := new(planeBuffer)
+	planeBuffers.Put(kept)
+	if len(planeBuffers.kept) == 0 {
+		t.Fatal("planeBuffers did not keep a small buffer")
+	}
+	ReleaseBuffers()
+	for _, p := range []*keptPool{&planeBuffers, &lumaBuffers, &deblockScratches} {
+		if n := len(p.kept); n != 0 {
+			t.Errorf("a pool still keeps %d values after ReleaseBuffers", n)
+		}
+	}
+	if planeBuffers.Get() == any(kept) {
+		t.Error("Get returned a buffer kept before ReleaseBuffers")
+	}
+}
