@@ -368,6 +368,12 @@ func (d *rangeDecoder) unaryExpGolomb(unary *[arMaxUnary]arProb, exp *[arMaxExpL
 			return u, true
 		}
 	}
+	return d.expGolomb(exp)
+}
+
+// expGolomb decodes the part of unaryExpGolomb's code after the unary
+// one, returning the whole value.
+func (d *rangeDecoder) expGolomb(exp *[arMaxExpLen + 1]arProb) (int, bool) {
 	n := 0
 	for d.bit(&exp[n]) == 1 {
 		n++
@@ -382,17 +388,83 @@ func (d *rangeDecoder) unaryExpGolomb(unary *[arMaxUnary]arProb, exp *[arMaxExpL
 	return r - 1 + arMaxUnary, true
 }
 
-// decodeNonzero decodes the sign and magnitude of a value of dimension j
-// in neighbour context act whose zero flag said nonzero.
-func (m *arModel) decodeNonzero(d *rangeDecoder, j, act int) (int, error) {
-	p := &m.dims[j]
-	s := d.bit(&p.sign[min(act, 2)])
-	k, ok := d.unaryExpGolomb(&p.mag[min(act/2, 2)], &p.exp)
-	if !ok {
-		return 0, errors.New("index residual too long")
+// value decodes an index residual of dimension p in neighbour context
+// act: its zero flag, of probability zero, then, if it is not zero, its
+// sign and magnitude as encodeNonzero codes them. The bits are bit's,
+// written out with the coder's state in locals: a call of bit per bit
+// was most of a decode's time (4×4: half a million bits per 768×512
+// image).
+func (d *rangeDecoder) value(zero *arProb, p *arDim, act int) (int, error) {
+	rng, code := d.rng, d.code
+	sa, sb := d.shiftA&15, d.shiftB&15
+
+	// The zero flag.
+	bound := (rng >> arProbBits) * zero.zero()
+	var one uint32
+	if code >= bound {
+		one = 1
+	}
+	mask := -one
+	rng = bound ^ (bound^(rng-bound))&mask
+	code -= bound & mask
+	zero.adapt(uint16(mask), sa, sb)
+	for rng < arTopValue {
+		rng <<= 8
+		code = code<<8 | uint32(d.next())
+	}
+	if one == 0 {
+		d.rng, d.code = rng, code
+		return 0, nil
+	}
+
+	// The sign.
+	sign := &p.sign[min(act, 2)]
+	bound = (rng >> arProbBits) * sign.zero()
+	neg := code >= bound
+	one = 0
+	if neg {
+		one = 1
+	}
+	mask = -one
+	rng = bound ^ (bound^(rng-bound))&mask
+	code -= bound & mask
+	sign.adapt(uint16(mask), sa, sb)
+	for rng < arTopValue {
+		rng <<= 8
+		code = code<<8 | uint32(d.next())
+	}
+
+	// The magnitude less one, in unary up to arMaxUnary.
+	mag := &p.mag[min(act/2, 2)]
+	k := 0
+	for ; k < arMaxUnary; k++ {
+		pr := &mag[k]
+		bound = (rng >> arProbBits) * pr.zero()
+		one = 0
+		if code >= bound {
+			one = 1
+		}
+		mask = -one
+		rng = bound ^ (bound^(rng-bound))&mask
+		code -= bound & mask
+		pr.adapt(uint16(mask), sa, sb)
+		for rng < arTopValue {
+			rng <<= 8
+			code = code<<8 | uint32(d.next())
+		}
+		if one == 0 {
+			break
+		}
+	}
+	d.rng, d.code = rng, code
+	if k == arMaxUnary {
+		var ok bool
+		if k, ok = d.expGolomb(&p.exp); !ok {
+			return 0, errors.New("index residual too long")
+		}
 	}
 	v := k + 1
-	if s == 1 {
+	if neg {
 		v = -v
 	}
 	return v, nil
@@ -514,12 +586,31 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		if d.pos > len(data)+arSlack {
 			return errors.New("stream too short")
 		}
-		busy, nz := 0, 0
-		remain := -1
-		end := 0 // 1 + the last dimension off its centre
 		row := idx[i*dims : (i+1)*dims]
 		left, up := arNeighbours(idx, i, col, cols, dims)
-		for j := 0; j < dims; j++ {
+		// The first dimension, predicted from the neighbours (the rest
+		// flag comes after it: from >= 1).
+		pred := arDCPrediction(idx, i, col, cols, dims, centre[0])
+		if edges != nil {
+			pred = edges.predict(i, col, pred)
+		}
+		act := arContext(idx, i, col, cols, dims, 0, centre[0])
+		v, err := d.value(&m.dims[0].zero[act][0], &m.dims[0], act)
+		if err != nil {
+			return err
+		}
+		q := pred + v
+		if q < 0 || q >= bins[0] {
+			return fmt.Errorf("index %d out of range in dimension %d", q, 1)
+		}
+		row[0] = int32(q)
+		end := 0 // 1 + the last dimension off its centre
+		if q != centre[0] {
+			end = 1
+		}
+		busy, nz := 0, 0
+		remain := -1
+		for j := 1; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
 				rest[i] = uint8(d.bit(&m.flag[fc][busy]))
@@ -550,25 +641,21 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			if remain > 0 {
 				busy = arBusyClass(remain - 1)
 			}
-			pred, act := arPredict(idx, i, col, cols, dims, j, centre, left, up, edges)
-			// The zero flag here, the rest of the value in decodeNonzero:
-			// most indices are at their prediction.
-			v := 0
-			if d.bit(&m.dims[j].zero[act][busy]) != 0 {
-				var err error
-				if v, err = m.decodeNonzero(d, j, act); err != nil {
-					return err
-				}
+			// The other dimensions are predicted at their centre.
+			cj := centre[j]
+			act := arRestContext(left, up, j, cj)
+			dim := &m.dims[j]
+			v, err := d.value(&dim.zero[act][busy], dim, act)
+			if err != nil {
+				return err
 			}
-			q := pred + v
+			q := cj + v
 			if q < 0 || q >= bins[j] {
 				return fmt.Errorf("index %d out of range in dimension %d", q, j+1)
 			}
 			row[j] = int32(q)
-			if q != centre[j] {
+			if v != 0 {
 				end = j + 1
-			}
-			if j > 0 && v != 0 {
 				nz++
 				busy = arBusyClass(nz)
 				if remain > 0 {
