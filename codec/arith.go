@@ -498,6 +498,7 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		busy, nz := 0, 0
 		left, up := arNeighbours(idx, i, col, cols, dims)
 		remain := -1 // dimensions off their centre still to code (version 7), -1 if not counted
+		end := 0     // 1 + the last dimension off its centre, as the decoder finds it
 		for j := 0; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
@@ -524,6 +525,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 				busy = arBusyClass(remain - 1)
 			}
 			q := int(idx[i*dims+j])
+			if q != centre[j] {
+				end = j + 1
+			}
 			pred, act := arPredict(idx, i, col, cols, dims, j, centre, left, up, edges)
 			v := q - pred
 			if v == 0 {
@@ -541,7 +545,10 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			}
 		}
 		if edges != nil {
-			edges.update(i, idx[i*dims:(i+1)*dims])
+			// The dimensions the loop did not reach are at their
+			// centre (rest flag or count): updateTo skips them, as in
+			// the decoder, and so does the reconstruction (its ends).
+			edges.updateTo(i, idx[i*dims:(i+1)*dims], end)
 		}
 	}
 	out := e.finish()
