@@ -394,11 +394,13 @@ func decodeCommand() *cli.Command {
 		UsageText: "spca decode --model codec.model -o OUT in.spc [in2.spc ...]\n\n" +
 			"Writes PNG, or TIFF if -o names one file ending in .tif or .tiff, or an uncompressed " +
 			"binary PGM (grey) or PPM (colour) if it ends in .pgm, .ppm or .pnm, as djpeg writes: " +
-			"the cheapest to write. " +
-			fmt.Sprintf(batchNote, ".png"),
+			"the cheapest to write. --" + flagFormat + " sets the format of outputs written into a " +
+			"directory or to standard output. " +
+			fmt.Sprintf(batchNote, ".png (or that of --"+flagFormat+")"),
 		Flags: []cli.Flag{
 			codecModelFlag(),
 			outFlag("output `FILE` (.png, .tif, .pgm) for one input, DIR for several"),
+			&cli.StringFlag{Name: flagFormat, Value: "png", Usage: "`FORMAT` of outputs in a directory or on standard output: png, pgm (PGM for grey, PPM for colour, uncompressed) or tiff; an output FILE takes its extension's"},
 		},
 		Before: adviseHugeHeap,
 		Action: runDecode,
@@ -470,7 +472,8 @@ func runEncode(c *cli.Context) error {
 	}
 	var bytes, pixels int64
 	greyed := 0 // colour inputs coded by a grey model
-	err := runBatch(c, ".spc", setup, func(model *codec.Model, in, out string) error {
+	ext := ".spc"
+	err := runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
 		img, err := loadInputImage(c, in)
 		if err != nil {
 			return err
@@ -510,7 +513,12 @@ func runEncode(c *cli.Context) error {
 
 func runDecode(c *cli.Context) error {
 	modelPath := c.String(flagModel)
-	return runBatch(c, ".png", nil, func(model *codec.Model, in, out string) error {
+	ext := ".png"
+	setup := func() (err error) {
+		ext, err = formatExt(c)
+		return err
+	}
+	return runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
 		f, err := openInput(c, in)
 		if err != nil {
 			return err
@@ -527,7 +535,7 @@ func runDecode(c *cli.Context) error {
 			}
 			return fail("%s", withPathC(in, err))
 		}
-		if err := saveOutputImage(c, out, img); err != nil {
+		if err := saveOutputImage(c, out, ext, img); err != nil {
 			return fail("%s", withPathC(stdioName(out, "stdout"), err))
 		}
 		return nil
@@ -559,11 +567,11 @@ func batchArgs(c *cli.Context, what string) ([]string, string, error) {
 
 // runBatch is the common part of encode and decode: it reads the inputs
 // and -o, calls setup if not nil (flags that follow the inputs are parsed
-// by then), loads the model, plans the output paths (ext is the extension
-// of outputs written into a directory) and calls op on every input in
+// by then), loads the model, plans the output paths (*ext, read after
+// setup, is the extension of outputs written into a directory) and calls op on every input in
 // turn, stopping at the first failure. Unless --quiet, it prints the
 // summary line returned by summary.
-func runBatch(c *cli.Context, ext string, setup func() error, op func(m *codec.Model, in, out string) error, summary func(files int, out string) string) error {
+func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.Model, in, out string) error, summary func(files int, out string) string) error {
 	inputs, name, err := batchArgs(c, "files")
 	if inputs == nil {
 		return err
@@ -573,7 +581,7 @@ func runBatch(c *cli.Context, ext string, setup func() error, op func(m *codec.M
 			return err
 		}
 	}
-	outputs, dir, err := planOutputs(c, inputs, ext)
+	outputs, dir, err := planOutputs(c, inputs, *ext)
 	if err != nil {
 		return err
 	}
@@ -657,11 +665,14 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 	outIsDir := statErr == nil && outInfo.IsDir()
 	switch {
 	case len(inputs) == 1 && !outIsDir:
-		if ext == ".png" {
-			switch e := strings.ToLower(filepath.Ext(out)); e {
-			case ".png", ".tif", ".tiff", ".pgm", ".ppm", ".pnm":
-			default:
+		if ext != ".spc" {
+			e := strings.ToLower(filepath.Ext(out))
+			f, ok := imageFormatOf[e]
+			if !ok {
 				return nil, "", fail("%s: -%s %s: unsupported extension %q (want .png, .tif, .tiff, .pgm, .ppm or .pnm)", name, flagO, out, e)
+			}
+			if hasFlag(c.Command, flagFormat) && c.IsSet(flagFormat) && f != imageFormatOf[ext] {
+				return nil, "", fail("%s: --%s %s, but -%s %s is a %s file (its extension decides; drop --%s)", name, flagFormat, c.String(flagFormat), flagO, out, f, flagFormat)
 			}
 		}
 		if _, err := os.Stat(filepath.Dir(out)); err != nil {

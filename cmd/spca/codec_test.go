@@ -103,20 +103,11 @@ func TestCodec(t *testing.T) {
 		spc, png := filepath.Join(dir, "s.spc"), filepath.Join(dir, "s.png")
 		mustRun(t, "encode", "--model", model, "-o", spc, test)
 		mustRun(t, "decode", "--model", model, "-o", png, spc)
-		pipe := func(in []byte, args ...string) []byte {
-			app := newApp()
-			var out, errOut bytes.Buffer
-			app.Reader, app.Writer, app.ErrWriter = bytes.NewReader(in), &out, &errOut
-			if err := app.Run(append([]string{"spca"}, args...)); err != nil {
-				t.Fatalf("spca %s: %v", strings.Join(args, " "), err)
-			}
-			return out.Bytes()
-		}
-		coded := pipe(readBytes(t, test), "encode", "--quiet", "--model", model, "-o", "-", "-")
+		coded := pipe(t, readBytes(t, test), "encode", "--quiet", "--model", model, "-o", "-", "-")
 		if !bytes.Equal(coded, readBytes(t, spc)) {
 			t.Fatal("encode from stdin to stdout wrote other bytes than to a file")
 		}
-		if !bytes.Equal(pipe(coded, "decode", "--quiet", "--model", model, "-o", "-", "-"), readBytes(t, png)) {
+		if !bytes.Equal(pipe(t, coded, "decode", "--quiet", "--model", model, "-o", "-", "-"), readBytes(t, png)) {
 			t.Fatal("decode from stdin to stdout wrote other bytes than to a file")
 		}
 		wantError(t, []string{"decode", "--model", model, "-o", "-", spc, spc}, "standard output", "one input")
@@ -533,6 +524,32 @@ func TestCodec(t *testing.T) {
 				t.Errorf("%s: %v", name, img.Bounds())
 			}
 		}
+		// --format pgm: the same pixels as PGM files, as djpeg writes, into a
+		// directory and to standard output; a named file keeps its extension's.
+		pgmDir := filepath.Join(dir, "pgm")
+		mustRun(t, "decode", "--quiet", "--model", model, "--format", "pgm", "-o", pgmDir, filepath.Join(spcDir, "a.spc"), filepath.Join(spcDir, "b.spc"))
+		for _, name := range []string{"a", "b"} {
+			pgm := readBytes(t, filepath.Join(pgmDir, name+".pgm"))
+			if !bytes.HasPrefix(pgm, []byte("P5\n96 64\n255\n")) {
+				t.Fatalf("%s.pgm starts %q", name, pgm[:min(len(pgm), 16)])
+			}
+			img, err := patches.Load(filepath.Join(pngDir, name+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, ok := img.(*image.Gray); !ok || !bytes.Equal(g.Pix, pgm[len(pgm)-96*64:]) {
+				t.Errorf("%s: the PGM's pixels differ from the PNG's", name)
+			}
+			if name == "a" {
+				out := pipe(t, readBytes(t, filepath.Join(spcDir, "a.spc")), "decode", "--quiet", "--model", model, "--format", "pgm", "-o", "-", "-")
+				if !bytes.Equal(out, pgm) {
+					t.Error("decode --format pgm -o - wrote other bytes than into a directory")
+				}
+			}
+		}
+		wantError(t, []string{"decode", "--model", model, "--format", "jpeg", "-o", pgmDir, filepath.Join(spcDir, "a.spc")}, "--format", "unknown format")
+		wantError(t, []string{"decode", "--model", model, "--format", "pgm", "-o", filepath.Join(dir, "x.png"), filepath.Join(spcDir, "a.spc")}, "--format pgm", "x.png is a png file")
+
 		// One input and an existing directory: the output goes in it.
 		mustRun(t, "encode", "--model", model, "--exact", "-o", pngDir, test)
 		if !exists(filepath.Join(pngDir, "c.spc")) {
@@ -556,6 +573,19 @@ func TestCodec(t *testing.T) {
 			t.Error("a refused batch created its output directory")
 		}
 	})
+}
+
+// pipe runs spca with args, in on its standard input, and returns its
+// standard output.
+func pipe(t *testing.T, in []byte, args ...string) []byte {
+	t.Helper()
+	app := newApp()
+	var out, errOut bytes.Buffer
+	app.Reader, app.Writer, app.ErrWriter = bytes.NewReader(in), &out, &errOut
+	if err := app.Run(append([]string{"spca"}, args...)); err != nil {
+		t.Fatalf("spca %s: %v", strings.Join(args, " "), err)
+	}
+	return out.Bytes()
 }
 
 func TestEvalTable(t *testing.T) {

@@ -57,6 +57,7 @@ const (
 	flagSamples = "samples"
 	flagExact   = "exact"
 	flagAssign  = "assign"
+	flagFormat  = "format"
 	flagO       = "o" // alias of --out
 )
 
