@@ -523,6 +523,10 @@ func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid
 		})
 	} else {
 		c.eachPatch(idx, lead, grid, out, func(by, bx int, pix []float64) {
+			if !sixteen && (bx+1)*n <= w && (by+1)*n <= h &&
+				quantize8Kernel(g8.Pix[by*n*g8.Stride+bx*n:], g8.Stride, pix[:n*n], n) {
+				return
+			}
 			for r := 0; r < n && by*n+r < h; r++ {
 				py := by*n + r
 				x0, x1 := bx*n, min(bx*n+n, w)

@@ -27,3 +27,24 @@ func pixelsKernel(pix, start, w0, y []float64, nz []int) bool {
 	pixelsAVX(pix, start, w0, y, nz)
 	return true
 }
+
+// quantize8AVX rounds the rows of n values of src (n a multiple of 4,
+// len(src) a multiple of n) to 8 bits as patches.Quantize8 does, row r
+// into dst[r·stride:][:n].
+//
+//go:noescape
+func quantize8AVX(dst []uint8, stride int, src []float64, n int)
+
+// quantize8Kernel runs quantize8AVX where it applies and reports whether
+// it did: the reconstruction's rounding and store of a whole patch in one
+// call (it was a tenth of an 8×8 decode, pixel by pixel).
+func quantize8Kernel(dst []uint8, stride int, src []float64, n int) bool {
+	if !hasAVX || n%4 != 0 || n == 0 || len(src)%n != 0 || len(src) == 0 {
+		return false
+	}
+	if rows := len(src) / n; len(dst) < (rows-1)*stride+n || stride < n {
+		panic("codec: quantize8Kernel: short destination")
+	}
+	quantize8AVX(dst, stride, src, n)
+	return true
+}

@@ -54,3 +54,53 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+DATA q8half<>+0(SB)/8, $0x3FE0000000000000 // 0.5
+GLOBL q8half<>(SB), RODATA|NOPTR, $8
+DATA q8one<>+0(SB)/8, $0x3FF0000000000000  // 1
+GLOBL q8one<>(SB), RODATA|NOPTR, $8
+DATA q8max<>+0(SB)/8, $0x406FE00000000000  // 255
+GLOBL q8max<>(SB), RODATA|NOPTR, $8
+
+// func quantize8AVX(dst []uint8, stride int, src []float64, n int)
+// Rounds the len(src)/n rows of n values of src (n a multiple of 4) to
+// 8 bits as patches.Quantize8 does, row r into dst[r·stride:][:n]:
+// t = trunc(v), t+1 where v−t >= 1/2 (exact below 2^52), then clamped
+// to 0..255 with VMAXPD's second operand 0 taking NaN to 0.
+TEXT ·quantize8AVX(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ stride+24(FP), DX
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	MOVQ n+56(FP), R8
+	VBROADCASTSD q8half<>(SB), Y8
+	VBROADCASTSD q8one<>(SB), Y9
+	VXORPD Y10, Y10, Y10
+	VBROADCASTSD q8max<>(SB), Y11
+	LEAQ (SI)(CX*8), CX         // end of src
+qrow:
+	CMPQ SI, CX
+	JGE  qdone
+	XORQ BX, BX                 // column
+qcol:
+	VMOVUPD (SI)(BX*8), Y0
+	VROUNDPD $3, Y0, Y1         // trunc(v)
+	VSUBPD Y1, Y0, Y2           // v − trunc(v)
+	VCMPPD $0x0D, Y8, Y2, Y3    // >= 1/2
+	VANDPD Y9, Y3, Y3
+	VADDPD Y3, Y1, Y1
+	VMAXPD Y10, Y1, Y1          // max(x, 0); NaN gives 0
+	VMINPD Y11, Y1, Y1
+	VCVTTPD2DQY Y1, X1
+	VPACKSSDW X1, X1, X1
+	VPACKUSWB X1, X1, X1
+	VMOVD X1, (DI)(BX*1)
+	ADDQ $4, BX
+	CMPQ BX, R8
+	JLT  qcol
+	LEAQ (SI)(R8*8), SI
+	ADDQ DX, DI
+	JMP  qrow
+qdone:
+	VZEROUPPER
+	RET

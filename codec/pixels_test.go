@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/spcalab/spca/patches"
 )
 
 // TestPixelsKernel checks that the assembly kernel of pixelsFrom (where
@@ -108,5 +110,52 @@ func BenchmarkPixels(b *testing.B) {
 				pixelsKernel(pix, start, weights, y, nz)
 			}
 		})
+	}
+}
+
+// TestQuantize8Kernel checks that the assembly rounding of whole patches
+// (where the processor has one) gives patches.Quantize8's bytes for every
+// value, writes only its patch's bytes and skips the stride between
+// rows: halves and their neighbours one ulp away (round half up), 0, −0,
+// negative values, subnormals, 255 and beyond, infinities, NaN and
+// values past 2^52.
+func TestQuantize8Kernel(t *testing.T) {
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 0.49999999999999994, 0.5, -0.5, 254.49999999999997,
+		254.5, 254.50000000000003, 255, 255.5, 256, -1, -255.5, 1e300, -1e300, 1 << 52, 1<<53 + 2,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	for k := -2; k <= 257; k++ {
+		h := float64(k) + 0.5
+		special = append(special, float64(k), h, math.Nextafter(h, -1000), math.Nextafter(h, 1000))
+	}
+	rng := rand.New(rand.NewPCG(24, 9))
+	for _, n := range []int{4, 8, 12} {
+		for trial := 0; trial < 50; trial++ {
+			stride := n + rng.IntN(9)
+			src := make([]float64, n*n)
+			for i := range src {
+				if rng.IntN(2) == 0 {
+					src[i] = special[rng.IntN(len(special))]
+				} else {
+					src[i] = rng.Float64()*280 - 12
+				}
+			}
+			dst := make([]uint8, (n-1)*stride+n+3)
+			for i := range dst {
+				dst[i] = 0xA5
+			}
+			if !quantize8Kernel(dst, stride, src, n) {
+				t.Skip("no assembly rounding on this processor")
+			}
+			for i := range dst {
+				r, c := i/stride, i%stride
+				want := uint8(0xA5)
+				if r < n && c < n {
+					want = patches.Quantize8(src[r*n+c])
+				}
+				if dst[i] != want {
+					t.Fatalf("n %d, stride %d, byte %d (row %d, column %d): kernel %d, want %d", n, stride, i, r, c, dst[i], want)
+				}
+			}
+		}
 	}
 }
