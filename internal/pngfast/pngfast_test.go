@@ -29,13 +29,24 @@ func TestEncodeDecodes(t *testing.T) {
 	for i := 3; i < len(rgba.Pix); i += 4 {
 		rgba.Pix[i] = 255
 	}
+	translucent := image.NewRGBA(rgba.Rect)
+	copy(translucent.Pix, rgba.Pix)
+	copy(translucent.Pix[4:8], []byte{0, 0, 0, 0})   // one transparent pixel: image/png writes it exactly
+	wide := image.NewRGBA(image.Rect(0, 0, 3000, 7)) // rows of more than one 64 KB band
+	for i := range wide.Pix {
+		wide.Pix[i] = byte(rng.IntN(256)) | byte(i%4/3*255)
+	}
 	for name, m := range map[string]image.Image{
 		"grey":          g,
 		"grey sub":      g.SubImage(image.Rect(3, 5, 40, 30)),
 		"grey 1x1":      image.NewGray(image.Rect(0, 0, 1, 1)),
 		"grey16 noise":  noise,
 		"grey16 sub":    noise.SubImage(image.Rect(1, 1, 2, 5)),
-		"rgba fallback": rgba,
+		"rgba":          rgba,
+		"rgba sub":      rgba.SubImage(image.Rect(2, 1, 9, 3)),
+		"rgba wide":     wide,
+		"rgba fallback": translucent,
+		"grey tall":     testimages.Texture(5, 40000, 1),
 	} {
 		var b bytes.Buffer
 		if err := Encode(&b, m); err != nil {
