@@ -62,10 +62,21 @@ func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []f
 // CPU per encode (~28 → 8 % of it).
 func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int) []float64 {
 	errs := make([]float64, maxDeblock+1)
-	var sse0 float64
-	for i, v := range rec.Pix[:len(orig.Pix)] {
-		d := float64(v) - orig.Pix[i]
-		sse0 += float64(d * d)
+	// 8-bit originals (whole numbers 0..255): the changes summed in
+	// integers, and the unfiltered error too, in the pass that converts
+	// them (its terms are whole numbers below 2^16 and their sum below
+	// 2^53, so the float64 sum in any order is the same number).
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
+	whole := resize(sc.whole, len(orig.Pix))
+	sc.whole = whole
+	sse0, ok := wholeErrors(whole, orig.Pix, rec.Pix[:len(orig.Pix)])
+	if !ok {
+		whole, sse0 = nil, 0
+		for i, v := range rec.Pix[:len(orig.Pix)] {
+			d := float64(v) - orig.Pix[i]
+			sse0 += float64(d * d)
+		}
 	}
 	errs[0] = sse0
 	if n < 2 || !(step > 0) {
@@ -75,17 +86,6 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	// 8-bit originals: the changes summed in integers.
-	sc := deblockScratches.Get().(*deblockScratch)
-	defer deblockScratches.Put(sc)
-	var whole []int16
-	if wholeNumbers(orig.Pix) {
-		whole = resize(sc.whole, len(orig.Pix))
-		sc.whole = whole
-		for i, v := range orig.Pix {
-			whole[i] = int16(v)
-		}
-	}
 	if whole != nil && deblockErrorsByEdge(errs, whole, rec.Pix, w, h, n, step) {
 		return errs
 	}
@@ -250,14 +250,25 @@ var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, 
 	return cap(sc.whole) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues
 }}
 
-// wholeNumbers reports whether every v is a whole number in 0..255.
-func wholeNumbers(v []float64) bool {
-	for _, x := range v {
-		if !(x >= 0 && x <= 255) || x != math.Trunc(x) {
-			return false
+// wholeErrors converts orig to whole (same length) and returns the
+// squared error of rec against it, and whether every orig is a whole
+// number in 0..255 (if not, neither result is).
+func wholeErrors(whole []int16, orig []float64, rec []uint8) (sse float64, ok bool) {
+	whole, rec = whole[:len(orig)], rec[:len(orig)]
+	var s int64
+	bad := false
+	for i, x := range orig {
+		// int16(x) is only defined for x in range: tested first.
+		if !(x >= 0 && x <= 255) {
+			return 0, false
 		}
+		v := int16(x)
+		bad = bad || float64(v) != x
+		whole[i] = v
+		d := int64(rec[i]) - int64(v)
+		s += d * d
 	}
-	return true
+	return float64(s), !bad
 }
 
 // bestDeblock returns the strength with the smallest squared error summed
