@@ -243,11 +243,12 @@ func squareChange(old int, v uint8, o int16) int64 {
 type deblockScratch struct {
 	whole     []int16
 	von, kpix []uint8
+	rec       []uint8 // the encoder's 8-bit reconstruction (encodeVersion)
 }
 
 var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, keep: func(x any) bool {
 	sc := x.(*deblockScratch)
-	return cap(sc.whole) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues
+	return cap(sc.whole) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues
 }}
 
 // wholeErrors converts orig to whole (same length) and returns the

@@ -362,8 +362,11 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 				if len(planes) == 1 && hd.Depth == 8 {
 					// The decoder's 8-bit reconstruction itself (a
 					// float64 plane took the process 3 MB more).
-					rec := c.reconstructGray(idx, lead, grid, false, out).(*image.Gray)
+					sc := deblockScratches.Get().(*deblockScratch)
+					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out).(*image.Gray)
 					sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
+					sc.rec = rec.Pix
+					deblockScratches.Put(sc)
 				} else {
 					rec := c.reconstructPlane(idx, lead, grid, out)
 					sse[ci] = deblockErrors(p, rec, m.Step, m.Patch, false)
@@ -487,13 +490,24 @@ func releasePlane(y *mat.Dense, idx []int32) {
 // indices' leadRows), inverse PCA and rounding fused, in parallel over
 // rows of blocks.
 func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers) image.Image {
+	return c.reconstructGrayInto(nil, idx, lead, grid, sixteen, out)
+}
+
+// reconstructGrayInto is reconstructGray writing an 8-bit image into
+// pix8 where it is large enough (every pixel is set: pix8 need not be
+// cleared), as the encoder's search of the deblocking strength does with
+// a buffer it keeps between images.
+func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers) image.Image {
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
 	var g8 *image.Gray
 	var g16 *image.Gray16
-	if sixteen {
+	switch {
+	case sixteen:
 		g16 = image.NewGray16(image.Rect(0, 0, w, h))
-	} else {
+	case cap(pix8) >= w*h:
+		g8 = &image.Gray{Pix: pix8[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
+	default:
 		g8 = image.NewGray(image.Rect(0, 0, w, h))
 	}
 	cols := grid.Cols()
