@@ -108,7 +108,21 @@ func TestNearestSorted(t *testing.T) {
 		if !increasing(first) {
 			t.Fatalf("trial %d: levels not increasing", trial)
 		}
+		guide := newLevelGuide(first, true)
+		if n > 1 && first[n-1]-first[0] > 1e-300 && guide.start == nil {
+			t.Fatalf("trial %d: no guide table for levels %v", trial, first)
+		}
+		wrong := guide
+		if guide.start != nil {
+			wrong.start = make([]int32, len(guide.start))
+			for b := range wrong.start {
+				wrong.start[b] = int32(rng.IntN(n + 1))
+			}
+		}
 		targets := []float64{first[0] - 1, first[n-1] + 1, math.Inf(1), math.Inf(-1), math.NaN()}
+		for range 20 {
+			targets = append(targets, first[0]+(rng.Float64()*1.2-0.1)*(first[n-1]-first[0]))
+		}
 		for b := range first {
 			targets = append(targets, first[b], math.Nextafter(first[b], 0))
 			if b > 0 {
@@ -116,8 +130,16 @@ func TestNearestSorted(t *testing.T) {
 			}
 		}
 		for _, y0 := range targets {
-			if got, want := nearestSorted(first, y0), scan(first, y0); got != want {
+			want := scan(first, y0)
+			if got := nearestSorted(first, y0); got != want {
 				t.Fatalf("levels %v, target %v: bisection %d, scan %d", first, y0, got, want)
+			}
+			if got := guide.nearest(y0); got != want {
+				t.Fatalf("levels %v, target %v: guide %d, scan %d", first, y0, got, want)
+			}
+			// The walks find the bracket from any start, right or wrong.
+			if got := wrong.nearest(y0); got != want {
+				t.Fatalf("levels %v, target %v: guide from wrong starts %d, scan %d", first, y0, got, want)
 			}
 		}
 	}
@@ -210,6 +232,7 @@ func TestPooledPredictor(t *testing.T) {
 	c.putEdgePredictor(first)
 	const cols, blocks = 20, 600
 	b := indices(blocks, 2)
+	copy(b[:dims], a[(2400-1)*dims:]) // the cell update saw last: not to be taken from the earlier image
 	pooled := c.takeEdgePredictor(blocks, cols)
 	if pooled != first {
 		t.Fatal("the predictor handed back was not reused")
