@@ -335,6 +335,77 @@ func (m *arModel) encodeNonzero(e *rangeEncoder, j, act, v int) {
 	e.unaryExpGolomb(&d.mag[min(act/2, 2)], &d.exp, v-1)
 }
 
+// value codes the index residual v of dimension p in neighbour context
+// act: its zero flag, of probability zero, then, if v is not zero, its
+// sign and magnitude as encodeNonzero codes them. The bits are bit's,
+// written out with the coder's state in locals (the decoder's value
+// mirrors it): a call of bit per bit was most of the coder's time.
+func (e *rangeEncoder) value(zero *arProb, p *arDim, act, v int) {
+	low, rng := e.low, e.rng
+	sa, sb := e.shiftA&15, e.shiftB&15
+	// Each bit as bit codes it: mask all ones for a 1, 0 for a 0.
+	var bound, mask uint32
+	if v != 0 {
+		mask = ^uint32(0)
+	}
+	bound = (rng >> arProbBits) * zero.zero()
+	low += uint64(bound & mask)
+	rng = bound ^ (bound^(rng-bound))&mask
+	zero.adapt(uint16(mask), sa, sb)
+	for rng < arTopValue {
+		rng <<= 8
+		e.low = low
+		e.shiftLow()
+		low = e.low
+	}
+	if v == 0 {
+		e.low, e.rng = low, rng
+		return
+	}
+	// The sign.
+	mask = 0
+	if v < 0 {
+		mask, v = ^uint32(0), -v
+	}
+	sign := &p.sign[min(act, 2)]
+	bound = (rng >> arProbBits) * sign.zero()
+	low += uint64(bound & mask)
+	rng = bound ^ (bound^(rng-bound))&mask
+	sign.adapt(uint16(mask), sa, sb)
+	for rng < arTopValue {
+		rng <<= 8
+		e.low = low
+		e.shiftLow()
+		low = e.low
+	}
+	// The magnitude less one, in unary up to arMaxUnary.
+	mag := &p.mag[min(act/2, 2)]
+	k := v - 1
+	for u := 0; u < arMaxUnary; u++ {
+		mask = ^uint32(0)
+		if k == u {
+			mask = 0
+		}
+		pr := &mag[u]
+		bound = (rng >> arProbBits) * pr.zero()
+		low += uint64(bound & mask)
+		rng = bound ^ (bound^(rng-bound))&mask
+		pr.adapt(uint16(mask), sa, sb)
+		for rng < arTopValue {
+			rng <<= 8
+			e.low = low
+			e.shiftLow()
+			low = e.low
+		}
+		if mask == 0 {
+			e.low, e.rng = low, rng
+			return
+		}
+	}
+	e.low, e.rng = low, rng
+	e.expGolomb(&p.exp, k)
+}
+
 // unaryExpGolomb codes k >= 0 in unary, a probability per position, up to
 // arMaxUnary; beyond, the Exp-Golomb code of k - arMaxUnary: its length in
 // unary (probabilities exp), then its bits uncoded.
@@ -346,6 +417,12 @@ func (e *rangeEncoder) unaryExpGolomb(unary *[arMaxUnary]arProb, exp *[arMaxExpL
 		}
 		e.bit(&unary[u], 1)
 	}
+	e.expGolomb(exp, k)
+}
+
+// expGolomb codes the part of unaryExpGolomb's code of k (at least
+// arMaxUnary) after the unary one.
+func (e *rangeEncoder) expGolomb(exp *[arMaxExpLen + 1]arProb, k int) {
 	r := k - arMaxUnary + 1
 	n := 0
 	for r>>(n+1) != 0 {
@@ -495,11 +572,23 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		if col == cols {
 			col = 0
 		}
-		busy, nz := 0, 0
 		left, up := arNeighbours(idx, i, col, cols, dims)
+		// The first dimension, predicted from the neighbours (the rest
+		// flag comes after it: from >= 1).
+		q := int(idx[i*dims])
+		end := 0 // 1 + the last dimension off its centre, as the decoder finds it
+		if q != centre[0] {
+			end = 1
+		}
+		pred := arDCPrediction(idx, i, col, cols, dims, centre[0])
+		if edges != nil {
+			pred = edges.predict(i, col, pred)
+		}
+		act := arContext(idx, i, col, cols, dims, 0, centre[0])
+		e.value(&m.dims[0].zero[act][0], &m.dims[0], act, q-pred)
+		busy, nz := 0, 0
 		remain := -1 // dimensions off their centre still to code (version 7), -1 if not counted
-		end := 0     // 1 + the last dimension off its centre, as the decoder finds it
-		for j := 0; j < dims; j++ {
+		for j := 1; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
 				e.bit(&m.flag[fc][busy], int(rest[i]))
@@ -524,19 +613,14 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			if remain > 0 {
 				busy = arBusyClass(remain - 1)
 			}
-			q := int(idx[i*dims+j])
-			if q != centre[j] {
+			// The other dimensions are predicted at their centre.
+			cj := centre[j]
+			v := int(idx[i*dims+j]) - cj
+			act := arRestContext(left, up, j, cj)
+			dim := &m.dims[j]
+			e.value(&dim.zero[act][busy], dim, act, v)
+			if v != 0 {
 				end = j + 1
-			}
-			pred, act := arPredict(idx, i, col, cols, dims, j, centre, left, up, edges)
-			v := q - pred
-			if v == 0 {
-				e.bit(&m.dims[j].zero[act][busy], 0)
-			} else {
-				e.bit(&m.dims[j].zero[act][busy], 1)
-				m.encodeNonzero(e, j, act, v)
-			}
-			if j > 0 && v != 0 {
 				nz++
 				busy = arBusyClass(nz)
 				if remain > 0 {
