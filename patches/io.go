@@ -22,7 +22,7 @@ import (
 
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/netpbm"
-	"github.com/spcalab/spca/internal/pngfast" // register the PGM/PPM decoder
+	"github.com/spcalab/spca/internal/pngfast"
 )
 
 // DefaultMaxPixels is the largest image, in pixels, that Load and Decode
@@ -152,6 +152,18 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 	start, err := rs.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, &nameError{msg: "seek", err: err}
+	}
+	if cfg.maxPixels > 0 {
+		// 8-bit grey, RGB and RGBA PNGs without a profile, in one pass
+		// (image/png's pixels); anything else, errors included, is
+		// decoded below in image/png's words.
+		img, err := pngfast.Decode(rs, &pngfast.DecodeOptions{MaxPixels: cfg.maxPixels})
+		if err == nil {
+			return img, nil
+		}
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return nil, &nameError{msg: "seek", err: err}
+		}
 	}
 	hdr, format, err := image.DecodeConfig(rs)
 	switch {

@@ -9,9 +9,11 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -316,6 +318,55 @@ func TestSaveLoadNetpbm(t *testing.T) {
 				if back.At(x, y) != img.At(x, y) {
 					t.Fatalf("%s: pixel (%d,%d) %v, want %v", name, x, y, back.At(x, y), img.At(x, y))
 				}
+			}
+		}
+	}
+}
+
+// TestDecodePNGAsImagePNG checks that Decode returns image/png's type and
+// pixels for the PNG kinds read by internal/pngfast (8-bit grey, RGB,
+// RGBA) and for one left to image/png (16-bit grey), from a file and from
+// a reader.
+func TestDecodePNGAsImagePNG(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 41, 23))
+	for i := range g.Pix {
+		g.Pix[i] = byte(i*i/7 + i%13) // varied rows: image/png picks several filters
+	}
+	rgb := image.NewRGBA(image.Rect(0, 0, 13, 7))
+	nrgba := image.NewNRGBA(rgb.Rect)
+	for i := range rgb.Pix {
+		rgb.Pix[i] = g.Pix[i%len(g.Pix)] | byte(i%4/3*255)
+		nrgba.Pix[i] = g.Pix[(3*i)%len(g.Pix)]
+	}
+	g16 := image.NewGray16(image.Rect(0, 0, 5, 3))
+	for i := range g16.Pix {
+		g16.Pix[i] = byte(7 * i)
+	}
+	dir := t.TempDir()
+	for name, m := range map[string]image.Image{"grey": g, "rgb": rgb, "nrgba": nrgba, "grey16": g16} {
+		var b bytes.Buffer
+		if err := png.Encode(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		want, err := png.Decode(bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name+".png")
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fromFile, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromReader, err := Decode(io.MultiReader(bytes.NewReader(b.Bytes())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range []image.Image{fromFile, fromReader} {
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %T %v, image/png %T %v, or other pixels", name, got, got.Bounds(), want, want.Bounds())
 			}
 		}
 	}

@@ -1,0 +1,370 @@
+package pngfast
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zlib"
+)
+
+var (
+	// ErrNotPNG is returned by Decode for data that do not start with the
+	// PNG signature.
+	ErrNotPNG = errors.New("pngfast: not a PNG file")
+	// ErrUnsupported is returned, wrapped with the detail, by Decode for
+	// PNG files it leaves to image/png: other bit depths or colour types
+	// than 8-bit grey, RGB and RGBA, interlaced images, and files with a
+	// palette, a transparency (tRNS) chunk, an ICC profile (iCCP) or an
+	// unknown critical chunk.
+	ErrUnsupported = errors.New("pngfast: unsupported PNG")
+	// ErrTooLarge is returned, wrapped, by Decode for images of more
+	// pixels than DecodeOptions.MaxPixels, before any pixel is decoded.
+	ErrTooLarge = errors.New("pngfast: image too large")
+)
+
+// FormatError reports a malformed PNG file: a bad checksum, a truncated
+// file, chunks out of order, pixel data that do not fill the image or
+// overflow it.
+type FormatError string
+
+func (e FormatError) Error() string { return "pngfast: invalid PNG: " + string(e) }
+
+// DecodeOptions are the parameters of Decode; nil means the defaults.
+type DecodeOptions struct {
+	// MaxPixels, if positive, is the largest number of pixels accepted.
+	// Whatever it is, Decode allocates the image only once the file has
+	// delivered compressed data that can fill it.
+	MaxPixels int64
+}
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// maxInflation bounds the bytes one byte of a deflate stream can expand
+// to (a 258-byte match coded in 2 bits), so that a header is believed
+// only as far as the compressed data present can fill it.
+const maxInflation = 1032
+
+// Decode reads a PNG image from r in one pass: 8-bit grey as
+// *image.Gray, 8-bit RGB as *image.RGBA (opaque) and 8-bit RGBA as
+// *image.NRGBA, non-interlaced — the types and pixels image/png returns.
+// It reads r through to the IEND chunk, checking every chunk's CRC and
+// the zlib checksum, and is at least as strict as image/png: whenever
+// image/png rejects a file, Decode returns an error. For other PNG files
+// it returns an error wrapping ErrUnsupported, for data that are not PNG
+// ErrNotPNG, for malformed files a FormatError (or a read error of r).
+func Decode(r io.Reader, o *DecodeOptions) (image.Image, error) {
+	var opt DecodeOptions
+	if o != nil {
+		opt = *o
+	}
+	st := readStates.Get().(*readState)
+	defer readStates.Put(st)
+	st.br.Reset(r)
+	defer st.br.Reset(nil) // drop r
+	hd, idat, err := st.readChunks(opt)
+	st.idat = idat[:0]
+	if err != nil {
+		return nil, err
+	}
+	return st.inflate(hd, idat)
+}
+
+// header is what Decode uses of the IHDR chunk.
+type header struct {
+	w, h      int
+	colorType byte // 0 grey, 2 RGB, 6 RGBA
+	bpp       int  // bytes per pixel
+}
+
+// readState is the reader, buffers and inflater of a Decode, kept across
+// calls (a batch decodes image after image).
+type readState struct {
+	br        *bufio.Reader
+	idat      []byte // the IDAT chunks' data, concatenated
+	src       bytes.Reader
+	z         io.ReadCloser // zlib reader, nil until first used
+	cur, prev []byte
+	skip      [4096]byte
+}
+
+var readStates = sync.Pool{New: func() any {
+	return &readState{br: bufio.NewReaderSize(nil, 64<<10)}
+}}
+
+// readChunks reads the signature and the chunks through IEND, checking
+// their CRCs and order, and returns the header and the concatenated
+// IDAT data.
+func (st *readState) readChunks(opt DecodeOptions) (hd header, idat []byte, err error) {
+	br := st.br
+	var b [13]byte
+	if _, err := io.ReadFull(br, b[:8]); err != nil || string(b[:8]) != pngSignature {
+		return hd, st.idat, ErrNotPNG
+	}
+	idat = st.idat[:0]
+	seenIHDR, seenIDAT, afterIDAT := false, false, false
+	for {
+		if _, err := io.ReadFull(br, b[:8]); err != nil {
+			return hd, idat, readError(err)
+		}
+		n := binary.BigEndian.Uint32(b[:4])
+		if n > 0x7fffffff {
+			return hd, idat, FormatError(fmt.Sprintf("chunk length %d", n))
+		}
+		typ := [4]byte(b[4:8])
+		crc := crc32.Update(0, crc32.IEEETable, typ[:])
+		if !seenIHDR && string(typ[:]) != "IHDR" {
+			return hd, idat, FormatError("first chunk is not IHDR")
+		}
+		switch string(typ[:]) {
+		case "IHDR":
+			if seenIHDR {
+				return hd, idat, FormatError("two IHDR chunks")
+			}
+			seenIHDR = true
+			if n != 13 {
+				return hd, idat, FormatError("bad IHDR length")
+			}
+			if _, err := io.ReadFull(br, b[:13]); err != nil {
+				return hd, idat, readError(err)
+			}
+			crc = crc32.Update(crc, crc32.IEEETable, b[:13])
+			if hd, err = parseHeader(b[:13], opt); err != nil {
+				return hd, idat, err
+			}
+		case "IDAT":
+			if afterIDAT {
+				return hd, idat, FormatError("IDAT chunks not consecutive")
+			}
+			seenIDAT = true
+			// Grow by what arrives, not by what the length claims.
+			for rest := int(n); rest > 0; {
+				k := min(rest, 1<<20)
+				idat = grow(idat, k)
+				p := idat[len(idat)-k:]
+				if _, err := io.ReadFull(br, p); err != nil {
+					return hd, idat, readError(err)
+				}
+				crc = crc32.Update(crc, crc32.IEEETable, p)
+				rest -= k
+			}
+		case "IEND":
+			if !seenIDAT {
+				return hd, idat, FormatError("IEND before IDAT")
+			}
+			if n != 0 {
+				return hd, idat, FormatError("IEND chunk with data")
+			}
+		case "PLTE", "tRNS", "iCCP":
+			return hd, idat, fmt.Errorf("%w: %s chunk", ErrUnsupported, typ[:])
+		default:
+			if typ[0]&0x20 == 0 {
+				return hd, idat, fmt.Errorf("%w: unknown critical chunk %q", ErrUnsupported, typ[:])
+			}
+			afterIDAT = seenIDAT
+			for rest := int(n); rest > 0; {
+				p := st.skip[:min(rest, len(st.skip))]
+				if _, err := io.ReadFull(br, p); err != nil {
+					return hd, idat, readError(err)
+				}
+				crc = crc32.Update(crc, crc32.IEEETable, p)
+				rest -= len(p)
+			}
+		}
+		if _, err := io.ReadFull(br, b[:4]); err != nil {
+			return hd, idat, readError(err)
+		}
+		if binary.BigEndian.Uint32(b[:4]) != crc {
+			return hd, idat, FormatError(fmt.Sprintf("%s chunk checksum mismatch", typ[:]))
+		}
+		if string(typ[:]) == "IEND" {
+			return hd, idat, nil
+		}
+	}
+}
+
+// parseHeader checks an IHDR chunk's data.
+func parseHeader(b []byte, opt DecodeOptions) (header, error) {
+	w, h := int32(binary.BigEndian.Uint32(b[0:])), int32(binary.BigEndian.Uint32(b[4:]))
+	if w <= 0 || h <= 0 {
+		return header{}, FormatError(fmt.Sprintf("dimensions %d×%d", w, h))
+	}
+	depth, colorType, compression, filter, interlace := b[8], b[9], b[10], b[11], b[12]
+	if compression != 0 || filter != 0 || interlace > 1 {
+		return header{}, FormatError("unknown compression, filter or interlace method")
+	}
+	hd := header{w: int(w), h: int(h), colorType: colorType}
+	switch {
+	case depth != 8:
+		return hd, fmt.Errorf("%w: bit depth %d", ErrUnsupported, depth)
+	case interlace == 1:
+		return hd, fmt.Errorf("%w: interlaced", ErrUnsupported)
+	case colorType == 0:
+		hd.bpp = 1
+	case colorType == 2:
+		hd.bpp = 3
+	case colorType == 6:
+		hd.bpp = 4
+	default:
+		return hd, fmt.Errorf("%w: colour type %d", ErrUnsupported, colorType)
+	}
+	if n := int64(w) * int64(h); opt.MaxPixels > 0 && n > opt.MaxPixels {
+		return hd, fmt.Errorf("%w: %d×%d is %d pixels, more than %d", ErrTooLarge, w, h, n, opt.MaxPixels)
+	}
+	return hd, nil
+}
+
+// grow extends b by k bytes, keeping its contents.
+func grow(b []byte, k int) []byte {
+	if len(b)+k > cap(b) {
+		c := make([]byte, len(b), max(2*cap(b), len(b)+k))
+		copy(c, b)
+		b = c
+	}
+	return b[:len(b)+k]
+}
+
+// readError turns a read failure into the error Decode returns.
+func readError(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return FormatError("truncated file")
+	}
+	return err
+}
+
+// inflate decompresses and unfilters the IDAT data into the image.
+func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
+	rowBytes := int64(hd.w) * int64(hd.bpp)
+	if raw := int64(hd.h) * (1 + rowBytes); raw > maxInflation*int64(len(idat))+1024 {
+		return nil, FormatError("not enough pixel data")
+	}
+	st.src.Reset(idat)
+	if st.z == nil {
+		z, err := zlib.NewReader(&st.src)
+		if err != nil {
+			return nil, FormatError(err.Error())
+		}
+		st.z = z
+	} else if err := st.z.(zlib.Resetter).Reset(&st.src, nil); err != nil {
+		return nil, FormatError(err.Error())
+	}
+	n := int(rowBytes)
+	if cap(st.cur) < 1+n {
+		st.cur, st.prev = make([]byte, 1+n), make([]byte, 1+n)
+	}
+	cur, prev := st.cur[:1+n], st.prev[:1+n]
+	clear(prev)
+	var pix []byte
+	var img image.Image
+	r := image.Rect(0, 0, hd.w, hd.h)
+	switch hd.colorType {
+	case 0:
+		m := image.NewGray(r)
+		pix, img = m.Pix, m
+	case 2:
+		m := image.NewRGBA(r)
+		pix, img = m.Pix, m
+	default:
+		m := image.NewNRGBA(r)
+		pix, img = m.Pix, m
+	}
+	for y := 0; y < hd.h; y++ {
+		if _, err := io.ReadFull(st.z, cur); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return nil, FormatError("not enough pixel data")
+			}
+			return nil, FormatError(err.Error())
+		}
+		if err := unfilter(cur[0], cur[1:], prev[1:], hd.bpp); err != nil {
+			return nil, err
+		}
+		if hd.colorType == 2 {
+			row := pix[4*hd.w*y : 4*hd.w*(y+1)]
+			for i, j := 0, 0; i+2 < n && j+3 < len(row); i, j = i+3, j+4 {
+				row[j], row[j+1], row[j+2], row[j+3] = cur[1+i], cur[2+i], cur[3+i], 0xff
+			}
+		} else {
+			copy(pix[n*y:], cur[1:])
+		}
+		cur, prev = prev, cur
+	}
+	// The stream must end here, its checksum verified, and so must the data.
+	var one [1]byte
+	for i := 0; ; i++ {
+		k, err := st.z.Read(one[:])
+		if k > 0 {
+			return nil, FormatError("too much pixel data")
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, FormatError(err.Error())
+		}
+		if i == 100 {
+			return nil, FormatError("no progress at the end of the pixel data")
+		}
+	}
+	if st.src.Len() != 0 {
+		return nil, FormatError("data after the pixel data")
+	}
+	return img, nil
+}
+
+// unfilter reverses the filter of one row in place (PNG specification,
+// section 9): prev is the previous row, unfiltered, or zeros; bpp the
+// bytes per pixel.
+func unfilter(filter byte, row, prev []byte, bpp int) error {
+	prev = prev[:len(row)]
+	switch filter {
+	case 0:
+	case 1: // Sub
+		for i := bpp; i < len(row); i++ {
+			row[i] += row[i-bpp]
+		}
+	case 2: // Up
+		for i, p := range prev {
+			row[i] += p
+		}
+	case 3: // Average
+		for i := 0; i < bpp && i < len(row); i++ {
+			row[i] += prev[i] / 2
+		}
+		for i := bpp; i < len(row); i++ {
+			row[i] += byte((int(row[i-bpp]) + int(prev[i])) / 2)
+		}
+	case 4: // Paeth
+		for i := 0; i < bpp && i < len(row); i++ {
+			row[i] += prev[i] // the predictor of a = c = 0 is b
+		}
+		for i := bpp; i < len(row); i++ {
+			a, b, c := int(row[i-bpp]), int(prev[i]), int(prev[i-bpp])
+			pa, pb, pc := abs(b-c), abs(a-c), abs(a+b-2*c)
+			switch {
+			case pa <= pb && pa <= pc:
+				row[i] += byte(a)
+			case pb <= pc:
+				row[i] += byte(b)
+			default:
+				row[i] += byte(c)
+			}
+		}
+	default:
+		return FormatError(fmt.Sprintf("bad filter type %d", filter))
+	}
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
