@@ -97,10 +97,14 @@ func TestCompareMetrics(t *testing.T) {
 					}
 					add(m.String()+" cv", a)
 					o := c.Models[0].Options()
-					cvChoice[fmt.Sprintf("%v K%g γ%g", m, o.K, o.Gamma)]++
+					choice := fmt.Sprintf("%v K%g γ%g", m, o.K, o.Gamma)
+					if c.Weights != nil {
+						choice += fmt.Sprintf(" w%v", c.Weights)
+					}
+					cvChoice[choice]++
 				}
 				gs := []string{""}
-				if m == SPCA || m == SPCAPerClass || m == SPCAUnfolded {
+				if m >= SPCA {
 					gs = names
 				}
 				for _, g := range gs {
@@ -122,7 +126,12 @@ func TestCompareMetrics(t *testing.T) {
 					} else if err != nil {
 						t.Fatal(err)
 					}
-					if _, err := c.Select(train.X, ks); err != nil {
+					if m == SPCASelect {
+						_, err = c.SelectDims(train.X, ks)
+					} else {
+						_, err = c.Select(train.X, ks)
+					}
+					if err != nil {
 						t.Fatal(err)
 					}
 					a, err := c.Accuracy(test.X, test.Label)

@@ -2,8 +2,10 @@
 // metrics: Euclidean, Mahalanobis (Euclidean after whitening by the
 // training covariance) and the SPCA metric (Euclidean in the responses of
 // an SPCA model, spca.Model.Distance), with one SPCA model for all the
-// training samples or one per class, or the unwhitened unfolded
-// coordinates of one model. With one model per class the distance from a
+// training samples or one per class, the unwhitened unfolded
+// coordinates of one model, or one model's responses restricted to the
+// dimensions chosen by leave-one-out (SPCASelect, SelectDims). With one
+// model per class the distance from a
 // query to a sample of class c is measured in the responses of c's model,
 // so each class is seen in its own curvilinear frame.
 //
@@ -18,7 +20,8 @@
 // few samples lie along curves with noise thin across them (arcs-thin
 // +2.9 points over Euclidean, arcs-scales +2.3; TestKNNSparseCurved),
 // loses on spirals-thin (-1.9) and on moons5d (-3.9, irrelevant noisy
-// axes weigh as much as the relevant ones, as with Mahalanobis), ties
+// axes weigh as much as the relevant ones, as with Mahalanobis; -0.6, a
+// tie, with SPCASelect, which drops them, TestSelectDims), ties
 // on the linear Gaussian set, and does not beat Euclidean k-NN on the
 // dense curved sets, where Euclidean k-NN is within half a point of the
 // Bayes rate (testimages.BayesPosterior) on three of four.

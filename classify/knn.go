@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
@@ -32,15 +33,36 @@ const (
 	// responses with every dimension scaled by its extent (Options.Scale),
 	// so the distance is geodesic along the curves but not whitened.
 	SPCAUnfolded
+	// SPCASelect is the SPCA metric (one model for all the training
+	// samples) restricted to the response dimensions that serve the
+	// labels: Train drops dimensions by backward elimination on the
+	// leave-one-out accuracy (SelectDims). The SPCA model is fitted
+	// without the labels, like SPCA's; only the choice of dimensions
+	// sees them. The distance is no longer a pure manifold metric but
+	// the seed's SPCA metric on a supervised subspace: an unsupervised
+	// metric cannot tell an irrelevant noisy axis from a relevant one
+	// (moons5d, README "Classification").
+	SPCASelect
 )
 
-var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class", SPCAUnfolded: "spca-unfolded"}
+var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class", SPCAUnfolded: "spca-unfolded", SPCASelect: "spca-select"}
 
 // Metrics lists every metric.
-func Metrics() []Metric { return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass, SPCAUnfolded} }
+func Metrics() []Metric {
+	return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass, SPCAUnfolded, SPCASelect}
+}
 
 // lastMetric is the largest valid Metric.
-const lastMetric = SPCAUnfolded
+const lastMetric = SPCASelect
+
+// MetricNames returns the names of Metrics, for help texts.
+func MetricNames() []string {
+	var out []string
+	for _, m := range Metrics() {
+		out = append(out, m.String())
+	}
+	return out
+}
 
 // String returns the metric's name as used by the command line.
 func (m Metric) String() string {
@@ -58,7 +80,7 @@ func ParseMetric(name string) (Metric, error) {
 			return m, nil
 		}
 	}
-	return 0, fmt.Errorf("classify: unknown metric %q (known: euclidean, mahalanobis, spca, spca-per-class, spca-unfolded)", name)
+	return 0, fmt.Errorf("classify: unknown metric %q (known: %s)", name, strings.Join(MetricNames(), ", "))
 }
 
 // perClassFloor is the spca.Options.DensityFloor of the per-class models
@@ -82,6 +104,10 @@ type Classifier struct {
 	idx   [][]int
 	// Models are the fitted SPCA models (one, or one per class).
 	Models []*spca.Model
+	// Weights are the weights of the feature dimensions in the squared
+	// distance (SPCASelect: 1 for a kept response dimension, 0 for a
+	// dropped one); nil means 1 for every dimension.
+	Weights []float64
 	// Values are the label values of the classes as given by the user
 	// (a CSV column), saved with the classifier; nil means 0, 1, ...
 	Values []float64
@@ -97,14 +123,29 @@ func (c *Classifier) Classes() int { return c.classes }
 // Train builds a classifier of the training samples x (N×d) with labels
 // in [0, classes), using metric with k neighbours. opt are the SPCA
 // options for the SPCA metrics.
+//
+// With SPCASelect, the response dimensions are chosen for this k by
+// SelectDims.
 func Train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
+	c, err := train(x, label, classes, metric, k, opt)
+	if err != nil || metric != SPCASelect {
+		return c, err
+	}
+	if _, err := c.SelectDims(x, []int{k}); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// train is Train without SPCASelect's choice of dimensions.
+func train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
 	c, err := newClassifier(x, label, classes, metric, k)
 	if err != nil {
 		return nil, err
 	}
 	_, d := x.Dims()
 	switch metric {
-	case SPCA, SPCAUnfolded:
+	case SPCA, SPCAUnfolded, SPCASelect:
 		m, err := spca.Fit(x, opt)
 		if err != nil {
 			return nil, err
@@ -277,17 +318,29 @@ func (c *Classifier) distances(q mat.Matrix) ([][]neighbour, error) {
 		for i := range n {
 			a := fq.RawRowView(i)
 			for j, row := range c.idx[cl] {
-				b := f.RawRowView(j)
-				s := 0.0
-				for k := range a {
-					e := a[k] - b[k]
-					s += e * e
-				}
-				out[i] = append(out[i], neighbour{math.Sqrt(s), row})
+				out[i] = append(out[i], neighbour{math.Sqrt(sqDist(a, f.RawRowView(j), c.Weights)), row})
 			}
 		}
 	}
 	return out, nil
+}
+
+// sqDist returns the squared distance between a and b with the dimension
+// weights w (nil: all 1).
+func sqDist(a, b, w []float64) float64 {
+	s := 0.0
+	if w == nil {
+		for k := range a {
+			e := a[k] - b[k]
+			s += e * e
+		}
+		return s
+	}
+	for k := range a {
+		e := a[k] - b[k]
+		s += w[k] * e * e
+	}
+	return s
 }
 
 // vote returns the majority label of the k nearest of nb (ties to the
@@ -348,6 +401,11 @@ func (c *Classifier) Select(x mat.Matrix, ks []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return c.selectK(nb, ks)
+}
+
+// selectK is Select on the distances nb between the training samples.
+func (c *Classifier) selectK(nb [][]neighbour, ks []int) (float64, error) {
 	bestAcc := -1.0
 	for _, k := range ks {
 		if k < 1 || k >= len(c.label) {
@@ -367,6 +425,74 @@ func (c *Classifier) Select(x mat.Matrix, ks []int) (float64, error) {
 		return 0, errors.New("classify: no usable k")
 	}
 	return bestAcc, nil
+}
+
+// SelectDims chooses the response dimensions of an SPCASelect classifier
+// and k of ks by leave-one-out on its training samples x, and returns the
+// leave-one-out accuracy. It starts from every dimension and drops, one
+// at a time, the dimension whose removal raises the best leave-one-out
+// accuracy over ks the most (ties to the later dimension, SPCA's less
+// significant one); it stops when no removal raises it, so a dimension is
+// only dropped for a strict gain. This is backward elimination: d(d+1)/2
+// leave-one-out runs at most, against 2^d for every subset.
+func (c *Classifier) SelectDims(x mat.Matrix, ks []int) (float64, error) {
+	if c.Metric != SPCASelect {
+		return 0, fmt.Errorf("classify: SelectDims on a %v classifier (want %v)", c.Metric, SPCASelect)
+	}
+	// The training samples' features, by training row: every class
+	// shares the one model's map.
+	n := len(c.label)
+	if r, _ := x.Dims(); r != n {
+		return 0, fmt.Errorf("classify: SelectDims on %d samples, the classifier has %d", r, n)
+	}
+	f, err := c.maps[0](x)
+	if err != nil {
+		return 0, err
+	}
+	_, d := f.Dims()
+	w := make([]float64, d)
+	for j := range w {
+		w[j] = 1
+	}
+	nb := make([][]neighbour, n)
+	loo := func(w []float64) (float64, int, error) {
+		for i := range n {
+			nb[i] = nb[i][:0]
+			a := f.RawRowView(i)
+			for l := range n {
+				nb[i] = append(nb[i], neighbour{sqDist(a, f.RawRowView(l), w), l})
+			}
+		}
+		acc, err := c.selectK(nb, ks)
+		return acc, c.K, err
+	}
+	best, bestK, err := loo(w)
+	if err != nil {
+		return 0, err
+	}
+	for kept := d; kept > 1; kept-- {
+		drop, dropAcc, dropK := -1, best, 0
+		for j := d - 1; j >= 0; j-- {
+			if w[j] == 0 {
+				continue
+			}
+			w[j] = 0
+			acc, k, err := loo(w)
+			w[j] = 1
+			if err != nil {
+				return 0, err
+			}
+			if acc > dropAcc {
+				drop, dropAcc, dropK = j, acc, k
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		w[drop], best, bestK = 0, dropAcc, dropK
+	}
+	c.Weights, c.K = w, bestK
+	return best, nil
 }
 
 // Accuracy returns the share of the rows of q that Predict labels as
@@ -430,7 +556,7 @@ func TrainSelect(x *mat.Dense, label []int, classes int, metric Metric, ks []int
 		if metric == SPCAUnfolded && opt.Gamma != grid[0].Gamma && i > 0 {
 			continue // Gamma does not change the unfolded coordinates
 		}
-		c, err := Train(x, label, classes, metric, 1, opt)
+		c, err := train(x, label, classes, metric, 1, opt)
 		if err != nil {
 			var oe *spca.OptionError
 			var de *spca.DataError
@@ -440,7 +566,12 @@ func TrainSelect(x *mat.Dense, label []int, classes int, metric Metric, ks []int
 			}
 			return nil, 0, err
 		}
-		acc, err := c.Select(x, ks)
+		var acc float64
+		if metric == SPCASelect {
+			acc, err = c.SelectDims(x, ks)
+		} else {
+			acc, err = c.Select(x, ks)
+		}
 		if err != nil {
 			return nil, 0, err
 		}

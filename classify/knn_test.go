@@ -129,3 +129,58 @@ func TestTrainSelect(t *testing.T) {
 		t.Errorf("Euclidean: %d SPCA models", len(c.Models))
 	}
 }
+
+// TestSelectDims checks SPCASelect's backward elimination on moons5d
+// (the moons among three irrelevant noisy axes): it drops at least one
+// of the five responses, no single kept response can be dropped for a
+// higher leave-one-out accuracy (the stopping rule), its leave-one-out
+// accuracy is at least that of every response (SPCA), and it is more
+// accurate than SPCA on held-out samples.
+func TestSelectDims(t *testing.T) {
+	train, _ := testimages.GenerateClasses("moons5d", 200, 1)
+	test, _ := testimages.GenerateClasses("moons5d", 600, 2)
+	opt := spca.DefaultOptions()
+	opt.Seed, opt.Resolution, opt.K, opt.Gamma = 1, 1<<12, 0.3, 0
+	const k = 5
+	all, err := Train(train.X, train.Label, 2, SPCA, k, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := Train(train.X, train.Label, 2, SPCASelect, k, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, w := range sel.Weights {
+		if w != 0 {
+			kept++
+		}
+	}
+	if len(sel.Weights) != 5 || kept == 5 || kept == 0 {
+		t.Fatalf("weights %v: want some but not all of the 5 responses", sel.Weights)
+	}
+	looAll, _ := all.Select(train.X, []int{k})
+	looSel, _ := sel.Select(train.X, []int{k})
+	if looSel < looAll {
+		t.Errorf("leave-one-out %.4f with responses %v, below %.4f with all", looSel, sel.Weights, looAll)
+	}
+	for j, w := range sel.Weights {
+		if w == 0 || kept == 1 {
+			continue
+		}
+		sel.Weights[j] = 0
+		if a, _ := sel.Select(train.X, []int{k}); a > looSel {
+			t.Errorf("dropping response %d too raises leave-one-out to %.4f from %.4f", j+1, a, looSel)
+		}
+		sel.Weights[j] = w
+	}
+	aAll, _ := all.Accuracy(test.X, test.Label)
+	aSel, _ := sel.Accuracy(test.X, test.Label)
+	t.Logf("responses %v: leave-one-out %.4f (all %.4f), held-out %.4f (all %.4f)", sel.Weights, looSel, looAll, aSel, aAll)
+	if aSel < aAll+0.02 {
+		t.Errorf("held-out accuracy %.4f with responses %v, not 2 points above %.4f with all", aSel, sel.Weights, aAll)
+	}
+	if _, err := all.SelectDims(train.X, ks); err == nil {
+		t.Error("SelectDims on an SPCA classifier accepted")
+	}
+}

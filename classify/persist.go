@@ -15,7 +15,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Classifier file format (little-endian), version 1:
+// Classifier file format (little-endian), version 1 or 2:
 //
 //	magic     [8]byte "SPCAknn\x00"
 //	version   uint32
@@ -24,13 +24,17 @@ import (
 //	samples   n·d float64, row by row
 //	labels    n uint32
 //	models    uint32 count, then each: uint64 length, an SPCA model file
+//	weights   version 2 only: d float64, the dimension weights
 //	checksum  uint32 CRC-32C of everything before it
 //
 // A classifier file holds its training samples (k-NN has no other
-// model) and, for the SPCA metrics, the SPCA models.
+// model) and, for the SPCA metrics, the SPCA models. Version 2 is
+// written only for classifiers with dimension weights (SPCASelect), so
+// the files of the other metrics are unchanged and older builds read
+// them.
 const (
 	fileMagic   = "SPCAknn\x00"
-	fileVersion = 1
+	fileVersion = 2
 	maxSamples  = 1 << 24
 )
 
@@ -46,7 +50,11 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 	b := []byte(fileMagic)
 	u32 := func(v int) { b = binary.LittleEndian.AppendUint32(b, uint32(v)) }
 	f64 := func(v float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v)) }
-	u32(fileVersion)
+	version := 1
+	if c.Weights != nil {
+		version = 2
+	}
+	u32(version)
 	for _, v := range []int{int(c.Metric), c.K, c.classes, n, d} {
 		u32(v)
 	}
@@ -73,6 +81,9 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 		}
 		b = binary.LittleEndian.AppendUint64(b, uint64(mb.Len()))
 		b = append(b, mb.Bytes()...)
+	}
+	for _, v := range c.Weights {
+		f64(v)
 	}
 	b = checksum.Append(b)
 	k, err := w.Write(b)
@@ -102,8 +113,9 @@ func Read(r io.Reader) (*Classifier, error) {
 	if !need(24) {
 		return fail("truncated header")
 	}
-	if v := u32(); v != fileVersion {
-		return fail("unsupported version %d (this build reads %d)", v, fileVersion)
+	version := u32()
+	if version < 1 || version > fileVersion {
+		return fail("unsupported version %d (this build reads 1 to %d)", version, fileVersion)
 	}
 	metric, k, classes, n, d := Metric(u32()), u32(), u32(), u32(), u32()
 	switch {
@@ -146,7 +158,7 @@ func Read(r io.Reader) (*Classifier, error) {
 	models := u32()
 	want := 0
 	switch metric {
-	case SPCA, SPCAUnfolded:
+	case SPCA, SPCAUnfolded, SPCASelect:
 		want = 1
 	case SPCAPerClass:
 		want = classes
@@ -172,6 +184,19 @@ func Read(r io.Reader) (*Classifier, error) {
 		}
 		c.Models = append(c.Models, m)
 		p = p[size:]
+	}
+	if version == 2 {
+		if !need(8 * d) {
+			return fail("truncated dimension weights")
+		}
+		c.Weights = make([]float64, d)
+		for j := range c.Weights {
+			if v := f64(); v >= 0 && v <= 1 {
+				c.Weights[j] = v
+			} else {
+				return fail("dimension weight %d is %g, not in [0, 1]", j+1, v)
+			}
+		}
 	}
 	if len(p) != 0 {
 		return fail("%d bytes after the models", len(p))

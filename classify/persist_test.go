@@ -2,7 +2,10 @@ package classify
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -86,7 +89,7 @@ func equalInts(a, b []int) bool {
 // are tried as given and with their checksum recomputed, so that
 // mutations reach the fields behind it.
 func FuzzRead(f *testing.F) {
-	for _, metric := range []Metric{Euclidean, SPCA} {
+	for _, metric := range []Metric{Euclidean, SPCA, SPCASelect} {
 		c, _ := smallClassifier(f, metric)
 		f.Add(encode(f, c))
 	}
@@ -106,4 +109,27 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPersistWeights checks the dimension weights of a version-2 file:
+// they are read back, and a weight outside [0, 1] is a *FormatError.
+func TestPersistWeights(t *testing.T) {
+	c, _ := smallClassifier(t, SPCASelect)
+	data := encode(t, c)
+	if v := binary.LittleEndian.Uint32(data[8:]); v != 2 {
+		t.Errorf("spca-select written as version %d, want 2", v)
+	}
+	if v := binary.LittleEndian.Uint32(encode(t, func() *Classifier { c, _ := smallClassifier(t, SPCA); return c }())[8:]); v != 1 {
+		t.Errorf("spca written as version %d, want 1 (unchanged files)", v)
+	}
+	c2, err := Read(bytes.NewReader(data))
+	if err != nil || len(c2.Weights) != 2 || c2.Weights[0] != c.Weights[0] || c2.Weights[1] != c.Weights[1] {
+		t.Fatalf("weights %v read back as %v (%v)", c.Weights, c2.Weights, err)
+	}
+	bad := append([]byte{}, data...)
+	binary.LittleEndian.PutUint64(bad[len(bad)-4-16:], math.Float64bits(2))
+	var fe *FormatError
+	if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); !errors.As(err, &fe) || !strings.Contains(err.Error(), "dimension weight 1") {
+		t.Errorf("weight 2: %v, want a *FormatError naming the weight", err)
+	}
 }

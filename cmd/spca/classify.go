@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -147,6 +149,8 @@ type classifyRowJSON struct {
 	// SPCAK and Gamma are the SPCA options chosen for the SPCA metrics.
 	SPCAK number   `json:"spca_k,omitempty"`
 	Gamma *float64 `json:"gamma,omitempty"`
+	// Dims are the response dimensions (from 1) that spca-select keeps.
+	Dims []int `json:"dims,omitempty"`
 }
 
 // classifyGrid returns the SPCA options that k-NN training chooses from
@@ -204,6 +208,11 @@ func runClassifyEval(c *cli.Context) error {
 			o := cl.Models[0].Options()
 			row.SPCAK, row.Gamma = number(o.K), &o.Gamma
 		}
+		for j, w := range cl.Weights {
+			if w != 0 {
+				row.Dims = append(row.Dims, j+1)
+			}
+		}
 		if tx != nil {
 			acc, err := cl.Accuracy(tx, tl)
 			if err != nil {
@@ -218,7 +227,7 @@ func runClassifyEval(c *cli.Context) error {
 		return writeJSON(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tk\tSPCA K\tgamma\tleave-one-out\ttest")
+	fmt.Fprintln(tw, "metric\tk\tSPCA K\tgamma\tdims\tleave-one-out\ttest")
 	for _, r := range rows {
 		test := "-"
 		if tx != nil {
@@ -228,13 +237,21 @@ func runClassifyEval(c *cli.Context) error {
 		if r.Gamma != nil {
 			sk, g = fmt.Sprintf("%g", float64(r.SPCAK)), fmt.Sprintf("%.3g", *r.Gamma)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.4f\t%s\n", r.Metric, r.K, sk, g, float64(r.LOO), test)
+		dims := "-"
+		if r.Dims != nil {
+			var d []string
+			for _, j := range r.Dims {
+				d = append(d, strconv.Itoa(j))
+			}
+			dims = strings.Join(d, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.4f\t%s\n", r.Metric, r.K, sk, g, dims, float64(r.LOO), test)
 	}
 	return tw.Flush()
 }
 
 func metricFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: "euclidean, mahalanobis, spca, spca-per-class or spca-unfolded"}
+	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: strings.Join(classify.MetricNames(), ", ") + " (spca-select: spca on the response dimensions chosen by leave-one-out)"}
 }
 
 // trainClassifier trains a classifier of the labelled CSV path with

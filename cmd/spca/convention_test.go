@@ -206,6 +206,7 @@ func TestClassify(t *testing.T) {
 		K        int     `json:"k"`
 		Accuracy float64 `json:"test_accuracy"`
 		SPCAK    float64 `json:"spca_k"`
+		Dims     []int   `json:"dims"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != len(classify.Metrics()) {
 		t.Fatalf("classify eval --json: %v, %d rows: %s", err, len(rows), stdout)
@@ -216,6 +217,9 @@ func TestClassify(t *testing.T) {
 		}
 		if spcaMetric := strings.HasPrefix(r.Metric, "spca"); spcaMetric != (r.SPCAK > 0) {
 			t.Errorf("%s: SPCA K %g reported", r.Metric, r.SPCAK)
+		}
+		if selects := r.Metric == classify.SPCASelect.String(); selects != (len(r.Dims) > 0) || len(r.Dims) > 2 {
+			t.Errorf("%s: response dimensions %v reported", r.Metric, r.Dims)
 		}
 	}
 	x := filepath.Join(dir, "x.csv")
