@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"image"
 	"io"
+	"io/fs"
 	"sync"
 
 	"github.com/klauspost/compress/zlib"
@@ -65,8 +66,14 @@ func Decode(r io.Reader, o *DecodeOptions) (image.Image, error) {
 	if o != nil {
 		opt = *o
 	}
-	st := readStates.Get().(*readState)
-	defer readStates.Put(st)
+	st := readStates.get()
+	defer readStates.put(st)
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		// A file's size bounds its IDAT data: one allocation, no regrowth.
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxKeptBytes && cap(st.idat) < int(fi.Size()) {
+			st.idat = make([]byte, 0, fi.Size())
+		}
+	}
 	st.br.Reset(r)
 	defer st.br.Reset(nil) // drop r
 	hd, idat, err := st.readChunks(opt)
@@ -95,9 +102,45 @@ type readState struct {
 	skip      [4096]byte
 }
 
-var readStates = sync.Pool{New: func() any {
-	return &readState{br: bufio.NewReaderSize(nil, 64<<10)}
-}}
+var readStates = kept[readState]{
+	new:  func() *readState { return &readState{br: bufio.NewReaderSize(nil, 64<<10)} },
+	keep: func(st *readState) bool { return cap(st.idat) <= maxKeptBytes && cap(st.cur) <= maxKeptBytes },
+}
+
+// maxKeptBytes caps a buffer kept across calls (that of an image of a
+// few hundred megapixels is not kept).
+const maxKeptBytes = 64 << 20
+
+// kept keeps one value across calls, which sync.Pool would drop at the
+// next collection: in a batch, collections come between images (perf of
+// a batch encode showed the reader's buffers zeroed and faulted in anew).
+// Concurrent callers beyond the first get new values.
+type kept[T any] struct {
+	mu   sync.Mutex
+	v    *T
+	new  func() *T
+	keep func(*T) bool
+}
+
+func (k *kept[T]) get() *T {
+	k.mu.Lock()
+	v := k.v
+	k.v = nil
+	k.mu.Unlock()
+	if v == nil {
+		v = k.new()
+	}
+	return v
+}
+
+func (k *kept[T]) put(v *T) {
+	if k.keep != nil && !k.keep(v) {
+		return
+	}
+	k.mu.Lock()
+	k.v = v
+	k.mu.Unlock()
+}
 
 // readChunks reads the signature and the chunks through IEND, checking
 // their CRCs and order, and returns the header and the concatenated

@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"sync"
 
 	"github.com/klauspost/compress/zlib"
 )
@@ -46,8 +45,8 @@ func Encode(w io.Writer, m image.Image) error {
 	ihdr[8] = byte(depth) // deflate, adaptive filters, not interlaced
 	ihdr[9] = colorType
 	e.chunk("IHDR", ihdr[:])
-	st := states.Get().(*writeState)
-	defer states.Put(st)
+	st := writeStates.get()
+	defer writeStates.put(st)
 	st.bw.Reset(idatWriter{e})
 	st.z.Reset(st.bw)
 	defer st.bw.Reset(nil) // drop w
@@ -100,15 +99,15 @@ func subRGB(dst, src []byte) {
 }
 
 // writeState is the compressor, its output buffer and the filtered rows
-// of an Encode, kept across calls: a zlib writer's state is ~300 KB,
-// which a batch would otherwise allocate (and fault in) per image.
+// of an Encode, kept across calls (kept): a zlib writer's state is
+// ~300 KB, which a batch would otherwise allocate (and fault in) per image.
 type writeState struct {
 	z    *zlib.Writer
 	bw   *bufio.Writer
 	rows []byte
 }
 
-var states = sync.Pool{New: func() any {
+var writeStates = kept[writeState]{new: func() *writeState {
 	// HuffmanOnly: no string matching, which finds little in a filtered
 	// photograph; klauspost/compress codes it ~2× faster than
 	// compress/flate (kodim13 decoded: 1.5 against 3.4 ms, 301,609
@@ -118,7 +117,7 @@ var states = sync.Pool{New: func() any {
 		panic(err) // not reached: a valid level
 	}
 	return &writeState{z: z, bw: bufio.NewWriterSize(nil, 1<<16)}
-}}
+}, keep: func(st *writeState) bool { return cap(st.rows) <= maxKeptBytes }}
 
 // encoder writes chunks to w, keeping the first error.
 type encoder struct {
