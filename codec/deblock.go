@@ -408,7 +408,15 @@ func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 		r1, r0 := pix[(y-2)*stride:][:w], pix[(y-1)*stride:][:w]
 		s0, s1 := pix[y*stride:][:w], pix[(y+1)*stride:][:w]
 		r0, s0, s1 = r0[:len(r1)], s0[:len(r1)], s1[:len(r1)]
-		for x := range r1 {
+		for x := 0; x < len(r1); x++ {
+			if x%8 == 0 {
+				// Whole groups of 8 columns in AVX; the Go loop takes
+				// over for the group it stops at and the last columns.
+				x += deblockRowsKernel(r1[x:], r0[x:], s0[x:], s1[x:], th)
+				if x == len(r1) {
+					break
+				}
+			}
 			p1, p0, q0, q1 := int(r1[x]), int(r0[x]), int(s0[x]), int(s1[x])
 			// th.edge written out: a call per pixel of the row was a
 			// third of this pass.
