@@ -285,7 +285,8 @@ func readError(err error) error {
 // inflate decompresses and unfilters the IDAT data into the image.
 func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
 	rowBytes := int64(hd.w) * int64(hd.bpp)
-	if raw := int64(hd.h) * (1 + rowBytes); raw > maxInflation*int64(len(idat))+1024 {
+	// h*(1+rowBytes) can overflow an int64 (2³¹ rows of 2³³ bytes): divide.
+	if limit := maxInflation*int64(len(idat)) + 1024; 1+rowBytes > limit || int64(hd.h) > limit/(1+rowBytes) {
 		return nil, FormatError("not enough pixel data")
 	}
 	st.src.Reset(idat)

@@ -184,6 +184,7 @@ func TestDecodeCorrupt(t *testing.T) {
 		{"palette", file(chunk("IHDR", ihdr(3, 4, 3)), chunk("IDAT", idat), chunk("IEND", nil)), ErrUnsupported},
 		{"tRNS", file(chunk("IHDR", ihdr(3, 4, 0)), chunk("tRNS", []byte{0, 0}), chunk("IDAT", idat), chunk("IEND", nil)), ErrUnsupported},
 		{"huge image, tiny data", file(chunk("IHDR", ihdr(1<<30, 1<<30, 6)), chunk("IDAT", idat), chunk("IEND", nil)), nil},
+		{"largest image, tiny data", file(chunk("IHDR", ihdr(1<<31-1, 1<<31-1, 6)), chunk("IDAT", idat), chunk("IEND", nil)), nil},
 		{"huge chunk length", append(file(chunk("IHDR", ihdr(3, 4, 0))), "\x7f\xff\xff\xf0IDAT\x78\x9c"...), nil},
 	} {
 		var before, after runtime.MemStats
