@@ -61,7 +61,6 @@ func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []f
 // filters a copy per strength. kodim13 grey, 4×4 model: 29 → 8 ms of
 // CPU per encode (~28 → 8 % of it).
 func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int) []float64 {
-	errs := make([]float64, maxDeblock+1)
 	// 8-bit originals (whole numbers 0..255): the changes summed in
 	// integers, and the unfiltered error too, in the pass that converts
 	// them (its terms are whole numbers below 2^16 and their sum below
@@ -71,13 +70,15 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 	whole := resize(sc.whole, len(orig.Pix))
 	sc.whole = whole
 	sse0, ok := wholeErrors(whole, orig.Pix, rec.Pix[:len(orig.Pix)])
-	if !ok {
-		whole, sse0 = nil, 0
-		for i, v := range rec.Pix[:len(orig.Pix)] {
-			d := float64(v) - orig.Pix[i]
-			sse0 += float64(d * d)
-		}
+	if ok {
+		return deblockErrorsWhole(whole, sse0, rec, step, n)
 	}
+	sse0 = 0
+	for i, v := range rec.Pix[:len(orig.Pix)] {
+		d := float64(v) - orig.Pix[i]
+		sse0 += float64(d * d)
+	}
+	errs := make([]float64, maxDeblock+1)
 	errs[0] = sse0
 	if n < 2 || !(step > 0) {
 		for k := range errs {
@@ -86,18 +87,47 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	if whole != nil && deblockErrorsByEdge(errs, whole, rec.Pix, w, h, n, step) {
+	work := make([]uint8, len(rec.Pix))
+	for k := 1; k <= maxDeblock; k++ {
+		copy(work, rec.Pix)
+		th := newDeblockThresholds(deblockParams(k, step, n))
+		errs[k] = sse0 + deblockGrayDelta[float64, float64](work, orig.Pix, w, h, n, th)
+	}
+	return errs
+}
+
+// deblockErrorsGray8 is deblockErrorsGray of an original of 8-bit pixels
+// (w×h, rows in order), as the encoder of a grey 8-bit image has it: the
+// same errors without reading and converting its float64 plane.
+func deblockErrorsGray8(orig []uint8, rec *image.Gray, step float64, n int) []float64 {
+	var s int64
+	for i, v := range rec.Pix[:len(orig)] {
+		d := int64(v) - int64(orig[i])
+		s += d * d
+	}
+	return deblockErrorsWhole(orig, float64(s), rec, step, n)
+}
+
+// deblockErrorsWhole is deblockErrorsGray of an original in whole
+// numbers 0..255, whose unfiltered error is sse0.
+func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray, step float64, n int) []float64 {
+	errs := make([]float64, maxDeblock+1)
+	errs[0] = sse0
+	if n < 2 || !(step > 0) {
+		for k := range errs {
+			errs[k] = sse0
+		}
+		return errs
+	}
+	w, h := rec.Rect.Dx(), rec.Rect.Dy()
+	if deblockErrorsByEdge(errs, orig, rec.Pix, w, h, n, step) {
 		return errs
 	}
 	work := make([]uint8, len(rec.Pix))
 	for k := 1; k <= maxDeblock; k++ {
 		copy(work, rec.Pix)
 		th := newDeblockThresholds(deblockParams(k, step, n))
-		if whole != nil {
-			errs[k] = sse0 + float64(deblockGrayDelta[int16, int64](work, whole, w, h, n, th))
-		} else {
-			errs[k] = sse0 + deblockGrayDelta[float64, float64](work, orig.Pix, w, h, n, th)
-		}
+		errs[k] = sse0 + float64(deblockGrayDelta[O, int64](work, orig, w, h, n, th))
 	}
 	return errs
 }
@@ -115,7 +145,7 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 // the kmins of those vertical edges, and in each state it is on from its
 // own kmin. Every edge adds its change of the squared error to the
 // strengths it is on at (a difference array), in integers.
-func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int, step float64) bool {
+func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64) bool {
 	if n < 4 {
 		return false
 	}
@@ -166,7 +196,7 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 			if k > maxDeblock {
 				continue
 			}
-			np1, np0, nq0, nq1, delta := moved(p1, p0, q0, q1, orig[i-2], orig[i-1], orig[i], orig[i+1])
+			np1, np0, nq0, nq1, delta := moved(p1, p0, q0, q1, int(orig[i-2]), int(orig[i-1]), int(orig[i]), int(orig[i+1]))
 			diff[k] += delta
 			von[i-2], von[i-1], von[i], von[i+1] = np1, np0, nq0, nq1
 			kpix[i-2], kpix[i-1], kpix[i], kpix[i+1] = uint8(k), uint8(k), uint8(k), uint8(k)
@@ -182,7 +212,7 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 			if min(k0s[x], k1s[x], k2s[x], k3s[x]) == never {
 				p1, p0, q0, q1 := int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])
 				if kh := kmin(p1, p0, q0, q1); kh <= maxDeblock {
-					_, _, _, _, delta := moved(p1, p0, q0, q1, o0s[x], o1s[x], o2s[x], o3s[x])
+					_, _, _, _, delta := moved(p1, p0, q0, q1, int(o0s[x]), int(o1s[x]), int(o2s[x]), int(o3s[x]))
 					diff[kh] += delta // on to the end: diff[never] is not summed
 				}
 				continue
@@ -204,7 +234,7 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 					}
 				}
 				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
-					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], o0s[x], o1s[x], o2s[x], o3s[x])
+					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], int(o0s[x]), int(o1s[x]), int(o2s[x]), int(o3s[x]))
 					diff[kh] += delta
 					diff[kb] -= delta
 				}
@@ -222,7 +252,7 @@ func deblockErrorsByEdge(errs []float64, orig []int16, rec []uint8, w, h, n int,
 
 // edgeMoved returns the pixels of an edge that passes (p1 p0 | q0 q1)
 // and the change of their squared error against o1 o0 | oq0 oq1.
-func edgeMoved(p1, p0, q0, q1 int, o1, o0, oq0, oq1 int16) (np1, np0, nq0, nq1 uint8, delta int64) {
+func edgeMoved(p1, p0, q0, q1, o1, o0, oq0, oq1 int) (np1, np0, nq0, nq1 uint8, delta int64) {
 	d8 := 4*(q0-p0) + p1 - q1
 	np1, np0 = roundSixteenths(16*p1+d8), roundEighths(8*p0+d8)
 	nq0, nq1 = roundEighths(8*q0-d8), roundSixteenths(16*q1-d8)
@@ -232,7 +262,7 @@ func edgeMoved(p1, p0, q0, q1 int, o1, o0, oq0, oq1 int16) (np1, np0, nq0, nq1 u
 
 // squareChange is the change of (pixel − o)² when the pixel goes from
 // old to v.
-func squareChange(old int, v uint8, o int16) int64 {
+func squareChange(old int, v uint8, o int) int64 {
 	a, b := int64(v)-int64(o), int64(old)-int64(o)
 	return a*a - b*b
 }
@@ -455,7 +485,7 @@ func (th *deblockThresholds) edge(p1, p0, q0, q1 int) (np1, np0, nq0, nq1 uint8)
 // deblockGrayDelta is deblockGray of pix (stride w) at the thresholds th,
 // returning the change of the squared error against orig (w×h samples)
 // that the pixels it sets make.
-func deblockGrayDelta[O int16 | float64, A int64 | float64](pix []uint8, orig []O, w, h, n int, th *deblockThresholds) A {
+func deblockGrayDelta[O uint8 | int16 | float64, A int64 | float64](pix []uint8, orig []O, w, h, n int, th *deblockThresholds) A {
 	var delta A
 	edge := func(i, step int) {
 		p1, p0, q0, q1 := int(pix[i-2*step]), int(pix[i-step]), int(pix[i]), int(pix[i+step])

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -77,8 +78,16 @@ func TestDeblockErrorsGray(t *testing.T) {
 				rec.Pix[i] = uint8(math.Max(0, math.Min(255, v)))
 				orig.Pix[i] = math.Max(0, math.Min(255, math.Round(v+float64(rng.IntN(9))-4)))
 			}
+			orig8 := make([]uint8, w*h)
+			for i, v := range orig.Pix {
+				orig8[i] = uint8(v)
+			}
 			for _, step := range []float64{4, 15, 60} {
 				got := deblockErrorsGray(orig, rec, step, n)
+				// From 8-bit pixels (the encoder of a grey image): the same.
+				if got8 := deblockErrorsGray8(orig8, rec, step, n); !slices.Equal(got8, got) {
+					t.Fatalf("n %d trial %d step %g: from 8-bit pixels %v, from the plane %v", n, trial, step, got8, got)
+				}
 				if n >= 4 && !deblockErrorsByEdge(make([]float64, maxDeblock+1), make([]int16, w*h), rec.Pix, w, h, n, step) {
 					t.Fatalf("n %d step %g: the search by edge refused", n, step)
 				}

@@ -364,7 +364,11 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 					// float64 plane took the process 3 MB more).
 					sc := deblockScratches.Get().(*deblockScratch)
 					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out).(*image.Gray)
-					sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
+					if orig8 := grayPixels(img); orig8 != nil {
+						sse[ci] = deblockErrorsGray8(orig8, rec, m.Step, m.Patch)
+					} else {
+						sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
+					}
 					sc.rec = rec.Pix
 					deblockScratches.Put(sc)
 				} else {
@@ -385,6 +389,20 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	out = checksum.Append(out)
 	_, err := w.Write(out)
 	return err
+}
+
+// grayPixels returns the pixels of img, row after row, where it is an
+// *image.Gray whose rows follow each other in memory; else nil.
+func grayPixels(img image.Image) []uint8 {
+	g, ok := img.(*image.Gray)
+	if !ok {
+		return nil
+	}
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if g.Stride != w || w <= 0 || h <= 0 {
+		return nil
+	}
+	return g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y):][:w*h]
 }
 
 // quantizePlane cuts a plane into patches and returns their PCA
