@@ -370,34 +370,44 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 	switch filter {
 	case 0:
 	case 1: // Sub
-		for i := bpp; i < len(row); i++ {
-			row[i] += row[i-bpp]
+		// One byte lane at a time, the left byte in a register (not
+		// loaded back from the row just stored).
+		for lane := 0; lane < bpp && lane < len(row); lane++ {
+			var a byte
+			for i := lane; i < len(row); i += bpp {
+				a += row[i]
+				row[i] = a
+			}
 		}
 	case 2: // Up
 		for i, p := range prev {
 			row[i] += p
 		}
 	case 3: // Average
-		for i := 0; i < bpp && i < len(row); i++ {
-			row[i] += prev[i] / 2
-		}
-		for i := bpp; i < len(row); i++ {
-			row[i] += byte((int(row[i-bpp]) + int(prev[i])) / 2)
+		for lane := 0; lane < bpp && lane < len(row); lane++ {
+			a := 0
+			for i := lane; i < len(row); i += bpp {
+				a = (int(row[i]) + (a+int(prev[i]))>>1) & 0xff
+				row[i] = byte(a)
+			}
 		}
 	case 4: // Paeth
-		for i := 0; i < bpp && i < len(row); i++ {
-			row[i] += prev[i] // the predictor of a = c = 0 is b
-		}
-		for i := bpp; i < len(row); i++ {
-			a, b, c := int(row[i-bpp]), int(prev[i]), int(prev[i-bpp])
-			pa, pb, pc := abs(b-c), abs(a-c), abs(a+b-2*c)
-			switch {
-			case pa <= pb && pa <= pc:
-				row[i] += byte(a)
-			case pb <= pc:
-				row[i] += byte(b)
-			default:
-				row[i] += byte(c)
+		// One byte lane at a time: a (left, then the result) and c
+		// (upper left) stay in registers.
+		for lane := 0; lane < bpp && lane < len(row); lane++ {
+			a, c := 0, 0
+			for i := lane; i < len(row); i += bpp {
+				b := int(prev[i])
+				pa, pb := b-c, a-c // |p-a| and |p-b| for p = a+b-c
+				pc := pa + pb      // |p-c|
+				pa, pb, pc = abs(pa), abs(pb), abs(pc)
+				// Branchless (the choice is random on photographs):
+				// b if pb <= pc, else c; then a if pa <= pb and pa <= pc.
+				bc := c ^ ((b ^ c) &^ ((pc - pb) >> 63))
+				a = bc ^ ((a ^ bc) &^ (((pb - pa) | (pc - pa)) >> 63))
+				a = (a + int(row[i])) & 0xff
+				row[i] = byte(a)
+				c = b
 			}
 		}
 	default:
@@ -406,9 +416,8 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 	return nil
 }
 
+// abs is branchless: the signs of filter differences are random.
 func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	m := x >> 63
+	return (x ^ m) - m
 }
