@@ -32,6 +32,13 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 	if o != nil {
 		opt = *o
 	}
+	if opt.Deblock == 0 {
+		// The deblocking strength is one header byte whatever its
+		// value, so the probes fix one instead of searching for it (the
+		// search reconstructs the image: a fifth of an encode) and are
+		// as long (TestRateProbeDeblock); the caller's encode searches.
+		opt.Deblock = 1
+	}
 	b := img.Bounds()
 	pixels := float64(b.Dx()) * float64(b.Dy())
 	measure := func(s float64) (float64, error) {

@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"image"
+	"image/draw"
 	"math"
 	"testing"
 
@@ -99,4 +100,32 @@ func decodeAs(file []byte, d *Model) (image.Image, error) {
 
 func grey(img image.Image) patches.Plane {
 	return patches.Luminance(img)
+}
+
+// TestRateProbeDeblock checks what StepForRate's probes rely on: a file is
+// as long whatever its deblocking strength, chosen by the search or fixed,
+// at steps finer and coarser than the model's, for grey and colour
+// images.
+func TestRateProbeDeblock(t *testing.T) {
+	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step = 0, 10 })
+	tex := testimages.Texture(96, 64, 32)
+	g := image.NewGray(tex.Bounds())
+	draw.Draw(g, g.Rect, tex, g.Rect.Min, draw.Src)
+	for _, img := range []image.Image{g, testimages.Texture(96, 64, 33)} {
+		for _, step := range []float64{4, 10, 40} {
+			var auto bytes.Buffer
+			if err := Encode(&auto, img, m, &Options{Step: step}); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []int{1, maxDeblock} {
+				var fixed bytes.Buffer
+				if err := Encode(&fixed, img, m, &Options{Step: step, Deblock: k}); err != nil {
+					t.Fatal(err)
+				}
+				if fixed.Len() != auto.Len() {
+					t.Errorf("%T step %g: %d bytes with strength %d, %d with the search", img, step, fixed.Len(), k, auto.Len())
+				}
+			}
+		}
+	}
 }
