@@ -65,10 +65,7 @@ func Encode(w io.Writer, m image.Image) error {
 			subRGB(row, pix[y*stride:y*stride+4*dx])
 		} else {
 			cur := pix[y*stride : y*stride+n]
-			copy(row[:bytesPer], cur[:bytesPer])
-			for i := bytesPer; i < n; i++ {
-				row[i] = cur[i] - cur[i-bytesPer]
-			}
+			subBytes(row, cur, bytesPer)
 		}
 		if len(rows)+1+n > cap(rows) || y == dy-1 {
 			if _, err := st.z.Write(rows); err != nil {
@@ -85,6 +82,24 @@ func Encode(w io.Writer, m image.Image) error {
 	}
 	e.chunk("IEND", nil)
 	return e.err
+}
+
+// subBytes writes into dst the Sub filter of src (each byte minus the
+// byte bpp before it), eight bytes at a time: a byte-wise subtraction in
+// a uint64 that keeps each byte's borrow from reaching the next.
+func subBytes(dst, src []byte, bpp int) {
+	const h = 0x8080808080808080
+	dst = dst[:len(src)]
+	copy(dst[:bpp], src[:bpp])
+	i := bpp
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		y := binary.LittleEndian.Uint64(src[i-bpp:])
+		binary.LittleEndian.PutUint64(dst[i:], ((x|h)-(y&^h))^((x^^y)&h))
+	}
+	for ; i < len(src); i++ {
+		dst[i] = src[i] - src[i-bpp]
+	}
 }
 
 // subRGB writes into dst (3 bytes a pixel) the Sub-filtered RGB bytes of
