@@ -427,9 +427,18 @@ func (th *deblockThresholds) filter(p1, p0, q0, q1 int) (ok bool, np1, np0, nq0,
 // choose one).
 func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 	th := newDeblockThresholds(alpha, beta, tc)
+	from := n // the first vertical edge of the row left to the Go loop
 	for y := 0; y < h; y++ {
 		row := pix[y*stride:][:w]
-		for x := n; x+1 < w; x += n {
+		switch {
+		case n != 4:
+		case y%2 == 0 && y+1 < h:
+			// Two rows at once in AVX (the second row below keeps from).
+			from = deblockCols4Kernel(row, pix[(y+1)*stride:][:w], th)
+		case y%2 == 0:
+			from = n
+		}
+		for x := from; x+1 < w; x += n {
 			e := row[x-2 : x+2 : x+2]
 			e[0], e[1], e[2], e[3] = th.edge(int(e[0]), int(e[1]), int(e[2]), int(e[3]))
 		}

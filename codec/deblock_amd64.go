@@ -26,3 +26,27 @@ func deblockRowsKernel(r1, r0, s0, s1 []uint8, th *deblockThresholds) int {
 	clip := min(max(th.clip, -1), 1276)
 	return deblockRowsAVX(r1[:n], r0[:n], s0[:n], s1[:n], a, b, clip)
 }
+
+// deblockCols4AVX is deblockGray's pass over the vertical edges of 4×4
+// patches in two rows at once, up to the first step of four edges per
+// row holding a clipped edge; it returns the first edge's x it did not
+// filter. a, b and clip must fit 16 bits.
+//
+//go:noescape
+func deblockCols4AVX(ra, rb []uint8, a, b, clip int) int
+
+// deblockCols4Kernel runs deblockCols4AVX on rows ra and rb (as long)
+// where it applies, returning the x of the first vertical edge it left
+// (4 where it does not apply): the pass over the vertical edges of 4×4
+// patches, eight at once.
+func deblockCols4Kernel(ra, rb []uint8, th *deblockThresholds) int {
+	if !hasAVX {
+		return 4
+	}
+	if len(rb) != len(ra) {
+		panic("codec: deblockCols4Kernel: rows of different lengths")
+	}
+	a, b := min(max(th.a, 0), 256), min(max(th.b, 0), 256)
+	clip := min(max(th.clip, -1), 1276)
+	return deblockCols4AVX(ra, rb, a, b, clip)
+}

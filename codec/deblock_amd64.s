@@ -90,3 +90,106 @@ group:
 done:
 	MOVQ BX, ret+120(FP)
 	RET
+
+// The 4×4 transpose of 16 bytes: edge e's p1 p0 q0 q1 (bytes 4e..4e+3)
+// to the p1s, p0s, q0s and q1s of edges 0..3, and back.
+DATA dbtranspose<>+0(SB)/8, $0x0D0905010C080400
+DATA dbtranspose<>+8(SB)/8, $0x0F0B07030E0A0602
+GLOBL dbtranspose<>(SB), RODATA|NOPTR, $16
+
+// func deblockCols4AVX(ra, rb []uint8, a, b, clip int) int
+// deblockGray's pass over the vertical edges of 4×4 patches in two rows
+// ra and rb (as long) at once, four edges of each per step: the edges at
+// x = 4, 8, ... whose 16 bytes from x − 2 lie in the rows, filtered as
+// deblockRowsAVX filters 8 columns (the same 16-bit operations), the
+// bytes of the 8 edges gathered into the lanes by a transpose. It stops
+// before the first step holding a clipped edge and returns the first
+// edge's x it did not filter. a, b and clip must fit 16 bits.
+TEXT ·deblockCols4AVX(SB), NOSPLIT, $0-80
+	MOVQ ra_base+0(FP), R8
+	MOVQ ra_len+8(FP), CX
+	MOVQ rb_base+24(FP), R9
+	MOVQ a+48(FP), AX
+	MOVQ AX, X12
+	VPSHUFLW $0, X12, X12
+	VPSHUFD $0, X12, X12
+	MOVQ b+56(FP), AX
+	MOVQ AX, X13
+	VPSHUFLW $0, X13, X13
+	VPSHUFD $0, X13, X13
+	MOVQ clip+64(FP), AX
+	MOVQ AX, X14
+	VPSHUFLW $0, X14, X14
+	VPSHUFD $0, X14, X14
+	MOVQ $4, AX
+	MOVQ AX, X11
+	VPSHUFLW $0, X11, X11
+	VPSHUFD $0, X11, X11
+	VPADDW X11, X11, X15        // 8
+	MOVQ $4, BX                 // x of the step's first edge
+cstep:
+	LEAQ 14(BX), AX
+	CMPQ AX, CX
+	JGT  cdone
+	LEAQ -2(R8)(BX*1), SI
+	LEAQ -2(R9)(BX*1), DI
+	VMOVDQU (SI), X0
+	VMOVDQU (DI), X1
+	VPSHUFB dbtranspose<>(SB), X0, X0 // ra's p1s p0s q0s q1s
+	VPSHUFB dbtranspose<>(SB), X1, X1
+	VPUNPCKLDQ X1, X0, X2       // p1s of ra, rb; p0s of ra, rb
+	VPUNPCKHDQ X1, X0, X3       // q0s; q1s
+	VPMOVZXBW X2, X4            // p1
+	VPSRLDQ $8, X2, X2
+	VPMOVZXBW X2, X5            // p0
+	VPMOVZXBW X3, X6            // q0
+	VPSRLDQ $8, X3, X3
+	VPMOVZXBW X3, X7            // q1
+	VPSUBW X5, X6, X8           // q0 − p0
+	VPABSW X8, X9
+	VPCMPGTW X9, X12, X9        // a > |q0 − p0|
+	VPSUBW X5, X4, X10
+	VPABSW X10, X10
+	VPCMPGTW X10, X13, X10      // b > |p1 − p0|
+	VPAND X10, X9, X9
+	VPSUBW X6, X7, X10
+	VPABSW X10, X10
+	VPCMPGTW X10, X13, X10      // b > |q1 − q0|
+	VPAND X10, X9, X9           // the edges that pass
+	VPSLLW $2, X8, X8
+	VPADDW X4, X8, X8
+	VPSUBW X7, X8, X8
+	VPAND X9, X8, X8            // d8
+	VPABSW X8, X10
+	VPCMPGTW X14, X10, X10      // |d8| > clip
+	VPTEST X10, X10
+	JNZ  cdone
+	VPSLLW $4, X4, X0
+	VPADDW X8, X0, X0
+	VPADDW X15, X0, X0
+	VPSRAW $4, X0, X0           // (16·p1 + d8 + 8) >> 4
+	VPSLLW $3, X5, X1
+	VPADDW X8, X1, X1
+	VPADDW X11, X1, X1
+	VPSRAW $3, X1, X1           // (8·p0 + d8 + 4) >> 3
+	VPSLLW $3, X6, X2
+	VPSUBW X8, X2, X2
+	VPADDW X11, X2, X2
+	VPSRAW $3, X2, X2           // (8·q0 − d8 + 4) >> 3
+	VPSLLW $4, X7, X3
+	VPSUBW X8, X3, X3
+	VPADDW X15, X3, X3
+	VPSRAW $4, X3, X3           // (16·q1 − d8 + 8) >> 4
+	VPACKUSWB X1, X0, X0        // p1s of ra, rb; p0s of ra, rb
+	VPACKUSWB X3, X2, X2        // q0s; q1s
+	VSHUFPS $0x88, X2, X0, X1   // ra's p1s p0s q0s q1s
+	VSHUFPS $0xDD, X2, X0, X3   // rb's
+	VPSHUFB dbtranspose<>(SB), X1, X1
+	VPSHUFB dbtranspose<>(SB), X3, X3
+	VMOVDQU X1, (SI)
+	VMOVDQU X3, (DI)
+	ADDQ $16, BX
+	JMP  cstep
+cdone:
+	MOVQ BX, ret+72(FP)
+	RET
