@@ -158,13 +158,20 @@ type Channel struct {
 	// fastStored is the fast path read from the model file, or nil.
 	fastStored *storedFast
 
-	fastOnce  sync.Once
-	fast      *fastPath
-	fastErr   error
-	fastFrom  *Channel // whose fast path this one shares (Stepped), or nil
-	startOnce sync.Once
-	start     []float32 // see startTable
-	bookOnce  sync.Once
+	fastOnce sync.Once
+	fast     *fastPath
+	fastErr  error
+	fastFrom *Channel // whose fast path this one shares (Stepped), or nil
+	// unfolded holds the training sample's unfolded leading
+	// coordinates (spca's UnfoldedBatch), from which the channels
+	// Stepped derives find their training indices (prepare) at any
+	// step without the SPCA transform; computed on first use.
+	unfoldedOnce sync.Once
+	unfolded     *mat.Dense
+	unfoldedErr  error
+	startOnce    sync.Once
+	start        []float32 // see startTable
+	bookOnce     sync.Once
 	// bookBuilt is set once bookOnce has run (book may still be nil).
 	bookBuilt atomic.Bool
 	book      []float64 // codebook of the leading dims, nil if too large
@@ -773,7 +780,17 @@ func (c *Channel) prepare() error {
 	}
 	n, dims := train.Dims()
 	idx := make([]int32, n*dims)
-	c.quantizeExact(train, idx)
+	if b := c.fastFrom; b != nil && c.SPCA != nil && c.Leading() > 0 {
+		// A derived channel (Stepped): the same sample, lattice and
+		// unfolding as b's, at another response scale.
+		u, err := b.unfoldedSample()
+		if err != nil {
+			return err
+		}
+		c.quantizeUnfolded(train, u, idx)
+	} else {
+		c.quantizeExact(train, idx)
+	}
 	c.Centre = make([]int, dims)
 	for j := 0; j < dims; j++ {
 		counts := make([]int, c.Bins[j])
@@ -789,6 +806,24 @@ func (c *Channel) prepare() error {
 		c.Centre[j] = best
 	}
 	return nil
+}
+
+// unfoldedSample returns the unfolded coordinates of the leading
+// coefficients of the channel's training sample (spca's UnfoldedBatch),
+// computed once.
+func (c *Channel) unfoldedSample() (*mat.Dense, error) {
+	c.unfoldedOnce.Do(func() {
+		train, err := c.TrainingSample()
+		if err != nil {
+			c.unfoldedErr = err
+			return
+		}
+		n, _ := train.Dims()
+		lead := mat.NewDense(n, c.Leading(), nil)
+		lead.Copy(train.Slice(0, n, 0, c.Leading()))
+		c.unfolded, c.unfoldedErr = c.SPCA.UnfoldedBatch(lead)
+	})
+	return c.unfolded, c.unfoldedErr
 }
 
 // ModelID identifies a codec model: the SHA-256 of its model file bytes.

@@ -40,6 +40,27 @@ func (c *Channel) quantizeExact(y *mat.Dense, idx []int32) {
 	}
 }
 
+// quantizeUnfolded is quantizeExact for rows y whose leading
+// coefficients unfold to u (spca's UnfoldedBatch, by this channel's SPCA
+// model or one that differs in scale only): the same indices, the
+// responses computed from u as the transform computes them.
+func (c *Channel) quantizeUnfolded(y, u *mat.Dense, idx []int32) {
+	n, dims := y.Dims()
+	k := c.Leading()
+	lead, rest := c.finders()
+	r := make([]float64, k)
+	ms := c.SPCA.NewMetricScratch()
+	for i := 0; i < n; i++ {
+		c.SPCA.ResponseWork(r, u.RawRowView(i), ms)
+		for j, v := range r {
+			idx[i*dims+j] = c.leadIndex(lead, j, v)
+		}
+		for j := k; j < dims; j++ {
+			idx[i*dims+j] = int32(rest[j-k].index(y.At(i, j)))
+		}
+	}
+}
+
 // leadIndex is the cell of response r of SPCA dimension j, lead being
 // the channel's finders of the responses' cells (from finders, fetched
 // once per batch rather than once per response).

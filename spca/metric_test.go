@@ -467,3 +467,43 @@ func BenchmarkLevelInverse(b *testing.B) {
 		}
 	})
 }
+
+// TestUnfoldedResponses checks that the responses ResponseWork computes
+// from UnfoldedBatch's coordinates are TransformBatch's bit for bit, at
+// the model's scale and, from the same coordinates, at another one
+// (WithScale), for gamma 0 and 1/3, on samples inside and beyond the
+// training range.
+func TestUnfoldedResponses(t *testing.T) {
+	const d = 3
+	rng := rand.New(rand.NewPCG(21, 22))
+	x := bentSample(rng, 300, d)
+	for i := 0; i < 30; i++ {
+		x.Set(i, 0, 3*x.At(i, 0)) // beyond the lattice
+	}
+	for gamma, m := range gammaModels(t, rng, d) {
+		u, err := m.UnfoldedBatch(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := m.WithScale([]float64{7.5, 0.3, 130})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mm := range []*Model{m, other} {
+			want, _, err := mm.TransformBatch(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, d)
+			s := mm.NewMetricScratch()
+			for i := range 300 {
+				mm.ResponseWork(got, u.RawRowView(i), s)
+				for j, v := range got {
+					if math.Float64bits(v) != math.Float64bits(want.At(i, j)) {
+						t.Fatalf("gamma %g scale %v row %d: response %d %v from the unfolded coordinates, TransformBatch %v", gamma, mm.Scale(), i, j, v, want.At(i, j))
+					}
+				}
+			}
+		}
+	}
+}

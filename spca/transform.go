@@ -823,6 +823,50 @@ func (m *Model) UnfoldBatch(x mat.Matrix) (*mat.Dense, BatchStats, error) {
 	return m.batch(x, true)
 }
 
+// UnfoldedBatch returns, for every row of x, the unfolded coordinates
+// TransformBatch computes on the way to its responses, in the model's
+// internal units (unlike UnfoldBatch's, in input units). They do not
+// depend on the response scale (SetScale, WithScale), and ResponseWork
+// turns one into the responses TransformBatch gives at a model's scale,
+// bit for bit: a caller that needs the responses of the same samples at
+// many scales unfolds them once.
+func (m *Model) UnfoldedBatch(x mat.Matrix) (*mat.Dense, error) {
+	n, d := x.Dims()
+	if d != m.d {
+		return nil, &DataError{fmt.Sprintf("samples have %d values, the model expects %d", d, m.d)}
+	}
+	if err := checkFinite(x); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return &mat.Dense{}, nil
+	}
+	out := mat.NewDense(n, d, nil)
+	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
+		row := w.row
+		mat.Row(row, i, x)
+		for k := range row {
+			w.z[k] = (row[k] - m.mean[k]) / m.scale
+		}
+		m.unfold(w.z, w.u, w)
+		copy(out.RawRowView(i), w.u)
+	})
+	return out, nil
+}
+
+// ResponseWork writes into dst the responses at m's scale of the
+// unfolded coordinates u, a row of UnfoldedBatch of m or of a model that
+// differs from m only in scale (WithScale). s may be nil.
+func (m *Model) ResponseWork(dst, u []float64, s *MetricScratch) {
+	if len(dst) != m.d || len(u) != m.d {
+		panic("spca: ResponseWork needs Dim values")
+	}
+	if s == nil {
+		s = m.NewMetricScratch()
+	}
+	m.metricForward(u, dst, s.w)
+}
+
 func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, error) {
 	n, d := x.Dims()
 	if d != m.d {
