@@ -400,7 +400,7 @@ func decodeCommand() *cli.Command {
 		Flags: []cli.Flag{
 			codecModelFlag(),
 			outFlag("output `FILE` (.png, .tif, .pgm) for one input, DIR for several"),
-			&cli.StringFlag{Name: flagFormat, Value: "png", Usage: "`FORMAT` of outputs in a directory or on standard output: png, pgm (PGM for grey, PPM for colour, uncompressed) or tiff; an output FILE takes its extension's"},
+			&cli.StringFlag{Name: flagFormat, Value: "png", Usage: "`FORMAT` of outputs in a directory or on standard output: png, pgm or ppm (uncompressed, as djpeg writes: PGM for grey images, PPM for colour; the name sets the extension) or tiff; an output FILE takes its extension's"},
 		},
 		Before: adviseHugeHeap,
 		Action: runDecode,

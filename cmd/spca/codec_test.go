@@ -547,6 +547,10 @@ func TestCodec(t *testing.T) {
 				}
 			}
 		}
+		mustRun(t, "decode", "--quiet", "--model", model, "--format", "ppm", "-o", pgmDir, filepath.Join(spcDir, "a.spc"))
+		if !bytes.Equal(readBytes(t, filepath.Join(pgmDir, "a.ppm")), readBytes(t, filepath.Join(pgmDir, "a.pgm"))) {
+			t.Error("decode --format ppm of a grey image did not write a.ppm, the same PGM as --format pgm")
+		}
 		wantError(t, []string{"decode", "--model", model, "--format", "jpeg", "-o", pgmDir, filepath.Join(spcDir, "a.spc")}, "--format", "unknown format")
 		wantError(t, []string{"decode", "--model", model, "--format", "pgm", "-o", filepath.Join(dir, "x.png"), filepath.Join(spcDir, "a.spc")}, "--format pgm", "x.png is a png file")
 

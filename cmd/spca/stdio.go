@@ -79,15 +79,13 @@ var imageFormatOf = map[string]string{
 // formatExt returns the extension of decode's outputs written into a
 // directory or to standard output, from --format.
 func formatExt(c *cli.Context) (string, error) {
+	// pgm, ppm and pnm name the same writer (PGM for grey, PPM for
+	// colour, as patches.Save): they differ only in the extension.
 	switch f := strings.ToLower(c.String(flagFormat)); f {
-	case "png", "pgm", "tiff":
+	case "png", "pgm", "ppm", "pnm", "tif", "tiff":
 		return "." + f, nil
-	case "ppm", "pnm":
-		return ".pgm", nil // the same writer: PGM for grey, PPM for colour
-	case "tif":
-		return ".tiff", nil
 	default:
-		return "", fail("%s: --%s %q: unknown format (want png, pgm or tiff)", commandName(c), flagFormat, c.String(flagFormat))
+		return "", fail("%s: --%s %q: unknown format (want png, pgm, ppm or tiff)", commandName(c), flagFormat, c.String(flagFormat))
 	}
 }
 
