@@ -427,16 +427,26 @@ func (th *deblockThresholds) filter(p1, p0, q0, q1 int) (ok bool, np1, np0, nq0,
 // choose one).
 func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 	th := newDeblockThresholds(alpha, beta, tc)
-	from := n // the first vertical edge of the row left to the Go loop
+	// 4×4 patches' vertical edges go in AVX two rows at once, 8×8 ones
+	// four (deblockColsKernel), the rest of each row in Go from from.
+	from, group := n, 0
+	var rows [4][]uint8
+	switch n {
+	case 4:
+		group = 2
+	case 8:
+		group = 4
+	}
 	for y := 0; y < h; y++ {
 		row := pix[y*stride:][:w]
-		switch {
-		case n != 4:
-		case y%2 == 0 && y+1 < h:
-			// Two rows at once in AVX (the second row below keeps from).
-			from = deblockCols4Kernel(row, pix[(y+1)*stride:][:w], th)
-		case y%2 == 0:
+		if group > 0 && y%group == 0 {
 			from = n
+			if y+group <= h {
+				for r := range group {
+					rows[r] = pix[(y+r)*stride:][:w]
+				}
+				from = deblockColsKernel(rows[:group], n, th)
+			}
 		}
 		for x := from; x+1 < w; x += n {
 			e := row[x-2 : x+2 : x+2]

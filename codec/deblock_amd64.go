@@ -35,18 +35,30 @@ func deblockRowsKernel(r1, r0, s0, s1 []uint8, th *deblockThresholds) int {
 //go:noescape
 func deblockCols4AVX(ra, rb []uint8, a, b, clip int) int
 
-// deblockCols4Kernel runs deblockCols4AVX on rows ra and rb (as long)
-// where it applies, returning the x of the first vertical edge it left
-// (4 where it does not apply): the pass over the vertical edges of 4×4
-// patches, eight at once.
-func deblockCols4Kernel(ra, rb []uint8, th *deblockThresholds) int {
+// deblockCols8AVX is deblockCols4AVX for 8×8 patches, four rows at once.
+//
+//go:noescape
+func deblockCols8AVX(ra, rb, rc, rd []uint8, a, b, clip int) int
+
+// deblockColsKernel runs the AVX pass over the vertical edges of n×n
+// patches (n 4 or 8) on rows (2 or 4 of them, as long) where it applies,
+// returning the x of the first edge it left (n where it does not apply).
+func deblockColsKernel(rows [][]uint8, n int, th *deblockThresholds) int {
 	if !hasAVX {
-		return 4
+		return n
 	}
-	if len(rb) != len(ra) {
-		panic("codec: deblockCols4Kernel: rows of different lengths")
+	for _, r := range rows[1:] {
+		if len(r) != len(rows[0]) {
+			panic("codec: deblockColsKernel: rows of different lengths")
+		}
 	}
 	a, b := min(max(th.a, 0), 256), min(max(th.b, 0), 256)
 	clip := min(max(th.clip, -1), 1276)
-	return deblockCols4AVX(ra, rb, a, b, clip)
+	switch {
+	case n == 4 && len(rows) == 2:
+		return deblockCols4AVX(rows[0], rows[1], a, b, clip)
+	case n == 8 && len(rows) == 4:
+		return deblockCols8AVX(rows[0], rows[1], rows[2], rows[3], a, b, clip)
+	}
+	return n
 }
