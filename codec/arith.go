@@ -668,6 +668,14 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 	}
 	m := newARModel(dims)
 	d := newRangeDecoder(data, edges != nil)
+	// The dimensions from the edge predictor's leading ones on off their
+	// centre, per patch, for updateListed.
+	var listed []int32
+	lead := 0
+	if edges != nil {
+		listed = make([]int32, 0, dims)
+		lead = edges.k
+	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
@@ -677,6 +685,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		if d.pos > len(data)+arSlack {
 			return errors.New("stream too short")
 		}
+		listed = listed[:0]
 		row := idx[i*dims : (i+1)*dims]
 		left, up := arNeighbours(idx, i, col, cols, dims)
 		// The first dimension, predicted from the neighbours (the rest
@@ -698,6 +707,9 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		end := 0 // 1 + the last dimension off its centre
 		if q != centre[0] {
 			end = 1
+			if lead == 0 {
+				listed = append(listed, 0)
+			}
 		}
 		busy, nz := 0, 0
 		remain := -1
@@ -747,6 +759,9 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			row[j] = int32(q)
 			if v != 0 {
 				end = j + 1
+				if j >= lead {
+					listed = append(listed, int32(j))
+				}
 				nz++
 				busy = arBusyClass(nz)
 				if remain > 0 {
@@ -758,7 +773,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", remain, i+1)
 		}
 		if edges != nil {
-			edges.updateTo(i, row, end)
+			edges.updateListed(i, row, end, listed)
 		}
 	}
 	if d.pos > len(data)+arSlack {

@@ -229,7 +229,19 @@ func (p *edgePredictor) update(i int, row []int32) { p.updateTo(i, row, len(row)
 // centre: where those are levels 0 (centreZero), which the sums skip,
 // it does not visit them (the 60 dimensions after the leading 4 of an
 // 8×8 patch were a sixth of the decoder's time, most at their centre).
-func (p *edgePredictor) updateTo(i int, row []int32, end int) {
+func (p *edgePredictor) updateTo(i int, row []int32, end int) { p.updateAt(i, row, end, nil, false) }
+
+// updateListed is updateTo given, in listed, the dimensions from the
+// leading ones on whose indices are off their centre, in increasing
+// order, as the decoder finds them: where their levels are 0
+// (centreZero), the sums then visit only those (8×8: a few of a patch's
+// 60, where updateTo walked up to the last of them).
+func (p *edgePredictor) updateListed(i int, row []int32, end int, listed []int32) {
+	p.updateAt(i, row, end, listed, true)
+}
+
+// updateAt is updateTo, or updateListed where list.
+func (p *edgePredictor) updateAt(i int, row []int32, end int, listed []int32, list bool) {
 	k := p.k
 	var r, lo, a float64
 	switch {
@@ -277,6 +289,20 @@ func (p *edgePredictor) updateTo(i int, row []int32, end int) {
 		if p.ends != nil {
 			p.ends[i] = uint16(end)
 		}
+	}
+	if list && p.centreZero {
+		// The same terms in the same order: the indices left out are
+		// at their centre, whose levels are 0.
+		for _, j := range listed {
+			jr := int(j) - k
+			if v := levels[jr][row[j]]; v != 0 {
+				r += float64(wRight[jr] * v)
+				lo += float64(wLow[jr] * v)
+				a += float64(wAll[jr] * v)
+			}
+		}
+		p.right[i], p.low[i], p.mean[i] = r, lo, a
+		return
 	}
 	for j, l := range levels {
 		if v := l[row[k+j]]; v != 0 {

@@ -277,7 +277,7 @@ func TestUpdateTo(t *testing.T) {
 	if !p.centreZero {
 		t.Skip("centre levels not 0: updateTo visits every dimension")
 	}
-	whole, upTo := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
+	whole, upTo, listed := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
 	rng := rand.New(rand.NewPCG(24, 4))
 	for i := 0; i < blocks; i++ {
 		row := make([]int32, dims)
@@ -288,10 +288,21 @@ func TestUpdateTo(t *testing.T) {
 				row[j] = int32(min(max(c.Centre[j]+rng.IntN(5)-2, 0), c.Bins[j]-1))
 			}
 		}
+		var off []int32 // the dimensions from the leading ones on off their centre
+		for j := c.Leading(); j < dims; j++ {
+			if int(row[j]) != c.Centre[j] {
+				off = append(off, int32(j))
+			}
+		}
 		whole.update(i, row)
 		upTo.updateTo(i, row, end)
+		listed.updateListed(i, row, end, off)
 		if whole.right[i] != upTo.right[i] || whole.low[i] != upTo.low[i] || whole.mean[i] != upTo.mean[i] {
 			t.Fatalf("patch %d (centre from %d on): updateTo's edges differ from update's", i, end)
+		}
+		if math.Float64bits(whole.right[i]) != math.Float64bits(listed.right[i]) || math.Float64bits(whole.low[i]) != math.Float64bits(listed.low[i]) ||
+			math.Float64bits(whole.mean[i]) != math.Float64bits(listed.mean[i]) {
+			t.Fatalf("patch %d: updateListed's edges differ from update's", i)
 		}
 	}
 }
