@@ -1,14 +1,11 @@
 package pngfast
 
 import (
-	"bufio"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
 	"image/png"
 	"io"
-
-	"github.com/klauspost/compress/zlib"
 )
 
 // Encode writes m to w in PNG format: *image.Gray, *image.Gray16 and
@@ -47,9 +44,7 @@ func Encode(w io.Writer, m image.Image) error {
 	e.chunk("IHDR", ihdr[:])
 	st := writeStates.get()
 	defer writeStates.put(st)
-	st.bw.Reset(idatWriter{e})
-	st.z.Reset(st.bw)
-	defer st.bw.Reset(nil) // drop w
+	st.h.reset()
 	n := dx * bytesPer
 	// Rows go to the compressor a band at a time: one Write per 64 KB.
 	band := max(1, (64<<10)/(1+n))
@@ -68,18 +63,13 @@ func Encode(w io.Writer, m image.Image) error {
 			subBytes(row, cur, bytesPer)
 		}
 		if len(rows)+1+n > cap(rows) || y == dy-1 {
-			if _, err := st.z.Write(rows); err != nil {
-				return err
-			}
+			st.h.block(rows)
+			e.chunk("IDAT", st.h.take())
 			rows = rows[:0]
 		}
 	}
-	if err := st.z.Close(); err != nil {
-		return err
-	}
-	if err := st.bw.Flush(); err != nil {
-		return err
-	}
+	st.h.close()
+	e.chunk("IDAT", st.h.take())
 	e.chunk("IEND", nil)
 	return e.err
 }
@@ -114,25 +104,17 @@ func subRGB(dst, src []byte) {
 }
 
 // writeState is the compressor, its output buffer and the filtered rows
-// of an Encode, kept across calls (kept): a zlib writer's state is
-// ~300 KB, which a batch would otherwise allocate (and fault in) per image.
+// of an Encode, kept across calls (kept): a batch would otherwise
+// allocate (and fault in) them per image.
 type writeState struct {
-	z    *zlib.Writer
-	bw   *bufio.Writer
+	h    *huffWriter
 	rows []byte
 }
 
-var writeStates = kept[writeState]{new: func() *writeState {
-	// HuffmanOnly: no string matching, which finds little in a filtered
-	// photograph; klauspost/compress codes it ~2× faster than
-	// compress/flate (kodim13 decoded: 1.5 against 3.4 ms, 301,609
-	// against 301,774 bytes of zlib stream).
-	z, err := zlib.NewWriterLevel(nil, zlib.HuffmanOnly)
-	if err != nil {
-		panic(err) // not reached: a valid level
-	}
-	return &writeState{z: z, bw: bufio.NewWriterSize(nil, 1<<16)}
-}, keep: func(st *writeState) bool { return cap(st.rows) <= maxKeptBytes }}
+var writeStates = kept[writeState]{
+	new:  func() *writeState { return &writeState{h: newHuffWriter()} },
+	keep: func(st *writeState) bool { return cap(st.rows) <= maxKeptBytes && cap(st.h.out) <= maxKeptBytes },
+}
 
 // encoder writes chunks to w, keeping the first error.
 type encoder struct {
@@ -156,16 +138,4 @@ func (e *encoder) chunk(typ string, data []byte) {
 	e.write(data)
 	binary.BigEndian.PutUint32(h[:4], crc)
 	e.write(h[:4])
-}
-
-// idatWriter writes what it is given as one IDAT chunk (behind a
-// bufio.Writer: chunks of 64 KB).
-type idatWriter struct{ e *encoder }
-
-func (w idatWriter) Write(p []byte) (int, error) {
-	w.e.chunk("IDAT", p)
-	if w.e.err != nil {
-		return 0, w.e.err
-	}
-	return len(p), nil
 }

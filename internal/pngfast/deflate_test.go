@@ -1,0 +1,162 @@
+package pngfast
+
+import (
+	"bytes"
+	"compress/zlib"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// inflate reads a zlib stream with the standard library (which checks
+// the Adler-32 too).
+func inflate(t testing.TB, z []byte) []byte {
+	t.Helper()
+	r, err := zlib.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatalf("zlib header: %v", err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("inflate: %v", err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatalf("inflate close: %v", err)
+	}
+	return b
+}
+
+// deflateBlocks codes the blocks as one zlib stream.
+func deflateBlocks(blocks ...[]byte) []byte {
+	h := newHuffWriter()
+	h.reset()
+	var z []byte
+	for _, b := range blocks {
+		h.block(b)
+		z = append(z, h.take()...)
+	}
+	h.close()
+	return append(z, h.take()...)
+}
+
+// TestHuffWriterRoundTrip checks that compress/zlib reads back what
+// huffWriter codes: no data, one byte, one value repeated (two symbols
+// with the end of block), counts in a Fibonacci sequence (whose Huffman
+// code is deeper than 15 bits: the length limit), random and skewed
+// bytes, several blocks in a stream, an odd tail after the three-at-a-
+// time loop.
+func TestHuffWriterRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var fib []byte
+	a, b := 1, 1
+	for s := 0; s < 27; s++ {
+		for range a {
+			fib = append(fib, byte(s))
+		}
+		a, b = b, a+b
+	}
+	rng.Shuffle(len(fib), func(i, j int) { fib[i], fib[j] = fib[j], fib[i] })
+	random := make([]byte, 100_001)
+	skewed := make([]byte, 70_000)
+	for i := range random {
+		random[i] = byte(rng.IntN(256))
+	}
+	for i := range skewed {
+		skewed[i] = byte(rng.NormFloat64() * 3)
+	}
+	for name, blocks := range map[string][][]byte{
+		"none":      nil,
+		"empty":     {{}},
+		"one byte":  {{7}},
+		"two bytes": {{0, 255}},
+		"constant":  {bytes.Repeat([]byte{1}, 1000)},
+		"zeros":     {make([]byte, 5)},
+		"fibonacci": {fib},
+		"random":    {random},
+		"skewed":    {skewed},
+		"blocks":    {skewed[:1000], random[:77], {9}, fib[:4000], {}, skewed},
+		"every byte": {func() []byte {
+			b := make([]byte, 256)
+			for i := range b {
+				b[i] = byte(i)
+			}
+			return b
+		}()},
+	} {
+		z := deflateBlocks(blocks...)
+		got := inflate(t, z)
+		want := bytes.Join(blocks, nil)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: read back %d bytes, want %d (equal: %v)", name, len(got), len(want), bytes.Equal(got, want))
+		}
+	}
+}
+
+// TestHuffLengths checks the code lengths: within the limit, zero for
+// unused symbols only, and a complete prefix code (Kraft sum exactly 1),
+// on random counts, Fibonacci counts and single symbols.
+func TestHuffLengths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var sc huffScratch
+	check := func(name string, freq []uint32, limit uint8) {
+		lengths := make([]uint8, len(freq))
+		sc.lengths(freq, lengths, limit)
+		used, kraft := 0, 0.0
+		for s, l := range lengths {
+			if l > limit {
+				t.Fatalf("%s: symbol %d has length %d > %d", name, s, l, limit)
+			}
+			if freq[s] != 0 {
+				used++
+				if l == 0 {
+					t.Fatalf("%s: used symbol %d has no code", name, s)
+				}
+			}
+			if l != 0 {
+				kraft += 1 / float64(uint64(1)<<l)
+			}
+		}
+		if used > 0 && kraft != 1 {
+			t.Fatalf("%s: Kraft sum %v, want 1", name, kraft)
+		}
+	}
+	for k := range 200 {
+		freq := make([]uint32, 257)
+		for s := range freq {
+			if rng.IntN(3) > 0 {
+				freq[s] = uint32(rng.ExpFloat64() * float64(uint32(1)<<rng.IntN(20)))
+			}
+		}
+		check("random", freq, 15)
+		check("random cl", freq[:19], 7)
+		_ = k
+	}
+	fib := make([]uint32, 257)
+	a, b := uint32(1), uint32(1)
+	for s := range 40 {
+		fib[s], a, b = a, b, a+b
+	}
+	check("fibonacci", fib, 15)
+	check("fibonacci cl", fib[:19], 7)
+	for _, s := range []int{0, 1, 18} {
+		freq := make([]uint32, 19)
+		freq[s] = 9
+		check("single", freq, 7)
+	}
+	check("none", make([]uint32, 19), 7)
+}
+
+// FuzzHuffWriter checks that compress/zlib reads back any data coded
+// by huffWriter, split into two blocks at any point.
+func FuzzHuffWriter(f *testing.F) {
+	f.Add([]byte{}, uint16(0))
+	f.Add([]byte("aaaaaaaaaaaaaaab"), uint16(3))
+	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 200}, 50), uint16(101))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		k := min(int(cut), len(data))
+		got := inflate(t, deflateBlocks(data[:k], data[k:]))
+		if !bytes.Equal(got, data) {
+			t.Fatalf("read back %q, want %q", got, data)
+		}
+	})
+}
