@@ -832,10 +832,7 @@ func (m *Model) UnfoldBatch(x mat.Matrix) (*mat.Dense, BatchStats, error) {
 // many scales unfolds them once.
 func (m *Model) UnfoldedBatch(x mat.Matrix) (*mat.Dense, error) {
 	n, d := x.Dims()
-	if d != m.d {
-		return nil, &DataError{fmt.Sprintf("samples have %d values, the model expects %d", d, m.d)}
-	}
-	if err := checkFinite(x); err != nil {
+	if err := m.checkBatch(x, "samples"); err != nil {
 		return nil, err
 	}
 	if n == 0 {
@@ -869,10 +866,7 @@ func (m *Model) ResponseWork(dst, u []float64, s *MetricScratch) {
 
 func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, error) {
 	n, d := x.Dims()
-	if d != m.d {
-		return nil, BatchStats{}, &DataError{fmt.Sprintf("samples have %d values, the model expects %d", d, m.d)}
-	}
-	if err := checkFinite(x); err != nil {
+	if err := m.checkBatch(x, "samples"); err != nil {
 		return nil, BatchStats{}, err
 	}
 	out := mat.NewDense(max(n, 1), d, nil)
@@ -903,10 +897,7 @@ func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, er
 // InverseBatch inverts every row of r in parallel.
 func (m *Model) InverseBatch(r mat.Matrix) (*mat.Dense, error) {
 	n, d := r.Dims()
-	if d != m.d {
-		return nil, &DataError{fmt.Sprintf("responses have %d values, the model expects %d", d, m.d)}
-	}
-	if err := checkFinite(r); err != nil {
+	if err := m.checkBatch(r, "responses"); err != nil {
 		return nil, err
 	}
 	if n == 0 {
@@ -919,6 +910,16 @@ func (m *Model) InverseBatch(r mat.Matrix) (*mat.Dense, error) {
 		m.inverse(out.RawRowView(i), row, w)
 	})
 	return out, nil
+}
+
+// checkBatch returns the error of a batch of rows (what: "samples" or
+// "responses") that does not have the model's dimension or holds a value
+// that is not finite.
+func (m *Model) checkBatch(x mat.Matrix, what string) error {
+	if _, d := x.Dims(); d != m.d {
+		return &DataError{fmt.Sprintf("%s have %d values, the model expects %d", what, d, m.d)}
+	}
+	return checkFinite(x)
 }
 
 func checkFinite(x mat.Matrix) error {
