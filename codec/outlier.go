@@ -189,12 +189,14 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		cand[i] = true
 	}
 	limit := outlierMiss * step
+	safe := c.restSafe(limit)
 	const rowsPerTask = 1024
 	parallel.For((n+rowsPerTask-1)/rowsPerTask, func(t int) {
 		for i := t * rowsPerTask; i < min(n, (t+1)*rowsPerTask); i++ {
 			row, cell := y.RawRowView(i), idx[i*dims:(i+1)*dims]
-			for j := k; j < dims; j++ {
-				if math.Abs(row[j]-c.Rest[j-k].Levels[cell[j]]) > limit {
+			rest, safe := cell[k:], safe[:dims-k]
+			for j, q := range rest {
+				if uint32(q-safe[j].lo) > safe[j].span && math.Abs(row[k+j]-c.Rest[j].Levels[q]) > limit {
 					flag[i] = true
 					break
 				}
@@ -249,6 +251,41 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		}
 	}
 	return o
+}
+
+// cellRange is a run of cells lo..lo+span of a quantiser.
+type cellRange struct {
+	lo   int32
+	span uint32
+}
+
+// restSafe returns, for each rest quantiser, a run of cells where a
+// coefficient cannot lie farther than limit from its level, so that
+// findOutliers need not read the coefficients of those cells. The rest
+// indices are the quantisers' Index (the first threshold at or above the
+// value), so a value v in an inner cell q has t[q-1] < v <= t[q], and
+// since rounding is monotonic and symmetric, |fl(v-L)| is at most the
+// larger of fl(t[q]-L) and fl(L-t[q-1]): a cell where both are within
+// limit cannot miss. The end cells are unbounded. The run is the longest
+// of such cells (for the models trained so far, every inner cell); with
+// none, lo is past every cell.
+func (c *Channel) restSafe(limit float64) []cellRange {
+	safe := make([]cellRange, len(c.Rest))
+	for j, q := range c.Rest {
+		t := q.Thresholds
+		best, found := cellRange{lo: int32(len(q.Levels))}, false // no cell: q-lo < 0
+		for i, run := 1, 0; i < len(t) && i < len(q.Levels); i++ {
+			if l := q.Levels[i]; !(t[i]-l <= limit && l-t[i-1] <= limit) {
+				run = 0
+				continue
+			}
+			if run++; !found || uint32(run-1) > best.span {
+				best, found = cellRange{lo: int32(i - run + 1), span: uint32(run - 1)}, true
+			}
+		}
+		safe[j] = best
+	}
+	return safe
 }
 
 // appendOutliers appends the two streams of o to dst: a flag per patch

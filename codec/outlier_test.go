@@ -152,3 +152,43 @@ func TestOutliers(t *testing.T) {
 		t.Error("a file of another model decoded")
 	}
 }
+
+// TestRestSafe checks the cells whose coefficients findOutliers does not
+// read: every value a safe cell holds (its thresholds' extremes, which
+// bound the rounded difference) is within the limit of its level; the run
+// is the longest of such inner cells, an end cell is never in it, and a
+// quantiser with no such cell has a run that takes no index. It fails
+// with the end cells counted as safe, a wide cell in the run or a run
+// that is not the longest.
+func TestRestSafe(t *testing.T) {
+	const limit = 1.0
+	// Cells: 0 end, 1-3 safe, 4 wide (1.3 above its level), 5-6 safe, 7 end.
+	wide := &ScalarQuantizer{
+		Thresholds: []float64{-3.5, -2.5, -1.5, -0.5, 1.5, 2.5, 3.5},
+		Levels:     []float64{-4, -3, -2, -1, 0.2, 2, 3, 4},
+	}
+	// Cell 1 at exactly the limit on both sides is safe.
+	edge := &ScalarQuantizer{Thresholds: []float64{-1, 1}, Levels: []float64{-2, 0, 2}}
+	// Every inner cell wider than the limit: none is safe.
+	none := &ScalarQuantizer{Thresholds: []float64{-2, 2, 6}, Levels: []float64{-3, 0, 4, 7}}
+	one := &ScalarQuantizer{Levels: []float64{0}}
+	c := &Channel{Rest: []*ScalarQuantizer{wide, edge, none, one}}
+	safe := c.restSafe(limit)
+	want := []struct{ first, last int }{{1, 3}, {1, 1}, {-1, -1}, {-1, -1}}
+	for j, q := range c.Rest {
+		for i := range q.Levels {
+			in := uint32(int32(i)-safe[j].lo) <= safe[j].span
+			if want := i >= want[j].first && i <= want[j].last && want[j].first >= 0; in != want {
+				t.Errorf("quantiser %d cell %d: safe %v, want %v", j, i, in, want)
+			}
+			if in {
+				l := q.Levels[i]
+				for _, v := range []float64{math.Nextafter(q.Thresholds[i-1], math.Inf(1)), q.Thresholds[i]} {
+					if math.Abs(v-l) > limit {
+						t.Errorf("quantiser %d cell %d: %v is %v from its level", j, i, v, math.Abs(v-l))
+					}
+				}
+			}
+		}
+	}
+}
