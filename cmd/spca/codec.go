@@ -19,6 +19,7 @@ import (
 
 	"github.com/spcalab/spca/cmd/spca/internal/hugestart"
 	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
 )
@@ -589,6 +590,11 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 	if err != nil {
 		return err
 	}
+	if len(inputs) > 1 {
+		// One sync for every groupFiles outputs instead of an fsync each.
+		atomicfile.Group(groupFiles)
+		defer atomicfile.Group(0)
+	}
 	bars := newProgress(c)
 	progress := bars.callback()
 	for i, in := range inputs {
@@ -610,10 +616,17 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		if err := op(model, in, outputs[i]); err != nil {
 			bars.finish()
 			if len(inputs) > 1 {
+				if cerr := atomicfile.Commit(); cerr != nil {
+					return fail("%s; stopped, and %s", brief(err), brief(cerr))
+				}
 				return fail("%s; stopped, %d of %d files written", brief(err), i, len(inputs))
 			}
 			return err
 		}
+	}
+	if err := atomicfile.Commit(); err != nil {
+		bars.finish()
+		return fail("%s", brief(err))
 	}
 	if progress != nil {
 		progress(name, len(inputs), len(inputs))
@@ -628,6 +641,13 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 	}
 	return nil
 }
+
+// groupFiles is how many outputs of a batch are synced together
+// (atomicfile.Group): an fsync per 768×512 decoded image was 6-10 % of the
+// CPU of a batch decode to PGM, one syncfs per group costs about one of
+// them; a crash or an interrupt loses at most the outputs of one group,
+// never leaving a partial file.
+const groupFiles = 16
 
 // planOutputs checks the inputs and returns the output path of each, and
 // the directory to create before writing them ("" if none). With one

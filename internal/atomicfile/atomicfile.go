@@ -30,6 +30,7 @@ var state struct {
 	inputs  []os.FileInfo
 	temps   map[string]bool
 	aborted bool
+	group   *group
 }
 
 // Protect registers the existing files among paths as inputs: Write and
@@ -131,7 +132,8 @@ func Check(path string) error {
 // fails, the temporary file is removed, the file at path is left untouched
 // and the error is returned wrapped with path. A destination that is not
 // a regular file, or is an input (Protect), is refused before anything is
-// written.
+// written. Within a Group, the sync and the rename wait for the group's
+// commit.
 func Write(path string, write func(w io.Writer) error) (err error) {
 	old, err := destination(path)
 	if err != nil {
@@ -159,6 +161,9 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	state.temps[tmp] = true
 	state.Unlock()
 	defer func() {
+		if tmp == "" {
+			return // waits in a group
+		}
 		state.Lock()
 		delete(state.temps, tmp)
 		state.Unlock()
@@ -176,23 +181,119 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err = bw.Flush(); err != nil {
 		return err
 	}
+	state.Lock()
+	if g := state.group; g != nil {
+		// Synced and renamed by the group's commit, which removes the
+		// temporary file if that fails.
+		g.pending = append(g.pending, pending{f: f, tmp: tmp, path: path, old: old})
+		full := len(g.pending) >= g.max
+		state.Unlock()
+		tmp = "" // not forgotten by the deferred function
+		if full {
+			return commit()
+		}
+		return nil
+	}
+	state.Unlock()
 	if err = f.Sync(); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {
 		return err
 	}
+	return rename(tmp, path, old)
+}
+
+// rename gives tmp the mode (and, where allowed, the owner) of old, or
+// 0644 if nil, and renames it over path, checking path again.
+func rename(tmp, path string, old os.FileInfo) error {
 	mode := os.FileMode(0o644)
 	if old != nil {
 		mode = old.Mode().Perm()
 		keepOwner(tmp, old)
 	}
-	if err = os.Chmod(tmp, mode); err != nil {
+	if err := os.Chmod(tmp, mode); err != nil {
 		return err
 	}
 	// The destination may have changed during write: check again.
-	if _, err = destination(path); err != nil {
+	if _, err := destination(path); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// pending is a Write of a group waiting for its commit: its temporary
+// file written, flushed and still open.
+type pending struct {
+	f         *os.File
+	tmp, path string
+	old       os.FileInfo
+}
+
+// group is the Writes waiting for their commit (Group).
+type group struct {
+	max     int
+	pending []pending
+}
+
+// Group makes the process's later Writes sync their files together,
+// for a command writing many files: each Write leaves its complete
+// temporary file in place, and Commit — called by Write itself once max
+// files wait, and by the caller after the last — syncs them all with one
+// call (syncfs(2) of their file system on Linux; an fsync of each
+// elsewhere) and only then renames each over its path, in the order
+// written. The guarantee of Write is kept (a crash leaves each
+// destination old or complete, never partial), but a file appears at
+// its path only at the commit, and an error of the sync or of a rename is
+// returned by the Write or Commit that commits. An fsync per file cost
+// ~0.5 ms of CPU per 400 KB file on ext4 (spca decode of 12 images to
+// PGM: 0.75-1.4 ms per image, 6-10 % of it); one syncfs per 12 files, the
+// cost of no sync at all (README, issue 24). Group with max < 1 ends the
+// grouping after committing what waits.
+func Group(max int) error {
+	err := commit()
+	state.Lock()
+	defer state.Unlock()
+	state.group = nil
+	if max >= 1 {
+		state.group = &group{max: max}
+	}
+	return err
+}
+
+// Commit syncs and renames the files written since the last commit of
+// the group (Group); it does nothing outside a group. The files that
+// fail are left untouched at their paths, their temporary files removed;
+// the errors name their paths.
+func Commit() error { return commit() }
+
+func commit() error {
+	state.Lock()
+	g := state.group
+	if g == nil || len(g.pending) == 0 {
+		state.Unlock()
+		return nil
+	}
+	ps := g.pending
+	g.pending = nil
+	state.Unlock()
+	syncErr := syncFiles(ps)
+	var errs []error
+	for _, p := range ps {
+		err := p.f.Close()
+		if err == nil {
+			err = syncErr
+		}
+		if err == nil {
+			err = rename(p.tmp, p.path, p.old)
+		}
+		state.Lock()
+		delete(state.temps, p.tmp)
+		state.Unlock()
+		if err != nil {
+			os.Remove(p.tmp)
+			errs = append(errs, fmt.Errorf("write %s: %w", p.path, err))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -10,5 +10,7 @@
 // of the process's inputs (Protect, compared by device and inode) is never
 // replaced; a replaced file keeps its mode. Abort removes the temporary
 // files of writes in progress, for a signal handler; Check tells before
-// long work whether a destination can be written.
+// long work whether a destination can be written. Group makes a command
+// writing many files flush them to disk together, with one call, before
+// renaming them: the fsync of each was a measurable part of a batch.
 package atomicfile
