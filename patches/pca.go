@@ -188,6 +188,16 @@ func (p *PCA) ProjectTo(buf []float64, pl Plane, n int) (*mat.Dense, Grid) {
 				project2(data[4*(by*cols+bx):], r0[2*bx], r0[2*bx+1], r1[2*bx], r1[2*bx+1], b, sh)
 			}
 		}
+		if n == 8 && 8*by+8 <= pl.H {
+			// The 8×8 blocks inside the plane, rows copied whole.
+			b := (*[64]float64)(block)
+			for ; 8*bx+8 <= pl.W; bx++ {
+				for dy := range 8 {
+					*(*[8]float64)(b[8*dy:]) = *(*[8]float64)(pl.Pix[(8*by+dy)*pl.W+8*bx:])
+				}
+				projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)
+			}
+		}
 		for ; bx < cols; bx++ {
 			for dy := range n {
 				y := min(by*n+dy, pl.H-1)
