@@ -198,6 +198,16 @@ func (p *PCA) ProjectTo(buf []float64, pl Plane, n int) (*mat.Dense, Grid) {
 				projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)
 			}
 		}
+		if n == 4 && 4*by+4 <= pl.H {
+			// The same for 4×4 blocks.
+			b := (*[16]float64)(block)
+			for ; 4*bx+4 <= pl.W; bx++ {
+				for dy := range 4 {
+					*(*[4]float64)(b[4*dy:]) = *(*[4]float64)(pl.Pix[(4*by+dy)*pl.W+4*bx:])
+				}
+				projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)
+			}
+		}
 		for ; bx < cols; bx++ {
 			for dy := range n {
 				y := min(by*n+dy, pl.H-1)
