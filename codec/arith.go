@@ -690,9 +690,14 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		left, up := arNeighbours(idx, i, col, cols, dims)
 		// The first dimension, predicted from the neighbours (the rest
 		// flag comes after it: from >= 1).
-		pred := arDCPrediction(idx, i, col, cols, dims, centre[0])
-		if edges != nil {
-			pred = edges.predict(i, col, pred)
+		var pred int
+		if edges != nil && edges.answers(i, col) {
+			pred = edges.predict(i, col, 0) // the fallback is not used
+		} else {
+			pred = arDCPrediction(idx, i, col, cols, dims, centre[0])
+			if edges != nil {
+				pred = edges.predict(i, col, pred)
+			}
 		}
 		act := arContext(idx, i, col, cols, dims, 0, centre[0])
 		v, err := d.value(&m.dims[0].zero[act][0], &m.dims[0], act)

@@ -331,6 +331,13 @@ func (p *edgePredictor) leadSums(lead []float64) (r, lo, a float64) {
 	return r, lo, a
 }
 
+// answers reports whether predict's result for patch i in column col is
+// its own, not its fallback: a decoded neighbour and a first dimension
+// with weight.
+func (p *edgePredictor) answers(i, col int) bool {
+	return (col > 0 || i >= p.cols) && p.wAll[0] != 0
+}
+
 // predict returns the predicted first index of patch i in column col,
 // given the prediction fallback used where it has no decoded neighbour.
 func (p *edgePredictor) predict(i, col, fallback int) int {
