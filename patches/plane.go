@@ -138,9 +138,9 @@ func greyTo(buf []float64, img image.Image) (Plane, bool) {
 	case *image.Gray:
 		p := newPlane()
 		for y := range h {
-			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
-			for x := range w {
-				p.Pix[y*w+x] = float64(row[x])
+			dst := p.Pix[y*w:][:w]
+			for x, v := range m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):][:len(dst)] {
+				dst[x] = float64(v)
 			}
 		}
 		return p, true

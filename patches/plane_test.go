@@ -21,6 +21,21 @@ func TestLuminance(t *testing.T) {
 		t.Errorf("grey: %+v", p)
 	}
 
+	// A sub-image: rows shorter than the stride.
+	big := image.NewGray(image.Rect(0, 0, 9, 7))
+	for i := range big.Pix {
+		big.Pix[i] = uint8(i * 11)
+	}
+	sub := big.SubImage(image.Rect(2, 1, 7, 6)).(*image.Gray)
+	ps := Luminance(sub)
+	for y := range ps.H {
+		for x := range ps.W {
+			if got, want := ps.At(x, y), float64(sub.GrayAt(x+2, y+1).Y); got != want {
+				t.Fatalf("grey sub-image (%d,%d): %v, want %v", x, y, got, want)
+			}
+		}
+	}
+
 	g16 := image.NewGray16(image.Rect(0, 0, 1, 1))
 	g16.SetGray16(0, 0, color.Gray16{Y: 1000})
 	if got := Luminance(g16).Pix[0]; got != 1000.0/257 {
@@ -191,5 +206,18 @@ func TestLuminanceTo(t *testing.T) {
 		if short := LuminanceTo(make([]float64, 2), img); !slices.Equal(short.Pix, want.Pix) {
 			t.Errorf("%T: short buffer differs", img)
 		}
+	}
+}
+
+// BenchmarkLuminanceTo converts a 768×512 grey image into a kept plane,
+// as the encoder does for each image.
+func BenchmarkLuminanceTo(b *testing.B) {
+	g := image.NewGray(image.Rect(0, 0, 768, 512))
+	for i := range g.Pix {
+		g.Pix[i] = uint8(i * 7)
+	}
+	buf := make([]float64, len(g.Pix))
+	for range b.N {
+		LuminanceTo(buf, g)
 	}
 }
