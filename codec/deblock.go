@@ -78,12 +78,8 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 		d := float64(v) - orig.Pix[i]
 		sse0 += float64(d * d)
 	}
-	errs := make([]float64, maxDeblock+1)
-	errs[0] = sse0
-	if n < 2 || !(step > 0) {
-		for k := range errs {
-			errs[k] = sse0
-		}
+	errs, done := newDeblockErrors(sse0, step, n)
+	if done {
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
@@ -94,6 +90,22 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 		errs[k] = sse0 + deblockGrayDelta[float64, float64](work, orig.Pix, w, h, n, th)
 	}
 	return errs
+}
+
+// newDeblockErrors returns the errors of the strengths 0..maxDeblock
+// with the unfiltered error sse0 in place 0, and whether they are final:
+// with patches under 2 pixels or no step the filter changes nothing, and
+// every strength's error is sse0.
+func newDeblockErrors(sse0, step float64, n int) ([]float64, bool) {
+	errs := make([]float64, maxDeblock+1)
+	errs[0] = sse0
+	if n < 2 || !(step > 0) {
+		for k := range errs {
+			errs[k] = sse0
+		}
+		return errs, true
+	}
+	return errs, false
 }
 
 // deblockErrorsGray8 is deblockErrorsGray of an original of 8-bit pixels
@@ -111,12 +123,8 @@ func deblockErrorsGray8(orig []uint8, rec *image.Gray, step float64, n int) []fl
 // deblockErrorsWhole is deblockErrorsGray of an original in whole
 // numbers 0..255, whose unfiltered error is sse0.
 func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray, step float64, n int) []float64 {
-	errs := make([]float64, maxDeblock+1)
-	errs[0] = sse0
-	if n < 2 || !(step > 0) {
-		for k := range errs {
-			errs[k] = sse0
-		}
+	errs, done := newDeblockErrors(sse0, step, n)
+	if done {
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
