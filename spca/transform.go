@@ -840,15 +840,20 @@ func (m *Model) UnfoldedBatch(x mat.Matrix) (*mat.Dense, error) {
 	}
 	out := mat.NewDense(n, d, nil)
 	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
-		row := w.row
-		mat.Row(row, i, x)
-		for k := range row {
-			w.z[k] = (row[k] - m.mean[k]) / m.scale
-		}
-		m.unfold(w.z, w.u, w)
-		copy(out.RawRowView(i), w.u)
+		m.unfoldRow(out.RawRowView(i), x, i, w)
 	})
 	return out, nil
+}
+
+// unfoldRow writes into dst the unfolded coordinates, in internal units,
+// of row i of x.
+func (m *Model) unfoldRow(dst []float64, x mat.Matrix, i int, w *work) PointStats {
+	row := w.row
+	mat.Row(row, i, x)
+	for k := range row {
+		w.z[k] = (row[k] - m.mean[k]) / m.scale
+	}
+	return m.unfold(w.z, dst, w)
 }
 
 // ResponseWork writes into dst the responses at m's scale of the
@@ -875,17 +880,13 @@ func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, er
 	}
 	stats := make([]PointStats, n)
 	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
-		row := w.row
-		mat.Row(row, i, x)
+		dst := out.RawRowView(i)
 		if !unfoldOnly {
-			stats[i] = m.transform(out.RawRowView(i), row, w)
+			mat.Row(w.row, i, x)
+			stats[i] = m.transform(dst, w.row, w)
 			return
 		}
-		for k := range row {
-			w.z[k] = (row[k] - m.mean[k]) / m.scale
-		}
-		dst := out.RawRowView(i)
-		stats[i] = m.unfold(w.z, dst, w)
+		stats[i] = m.unfoldRow(dst, x, i, w)
 		stats[i].Residual *= m.scale
 		for k := range dst {
 			dst[k] *= m.scale
