@@ -35,5 +35,5 @@
 // is per-sample and order independent.
 //
 // The package sits above spca, codec and adapt and only uses their public
-// APIs; it is what the command "spca figures" runs.
+// APIs; it is what the program spca-figures (also run as "spca figures") runs.
 package figures

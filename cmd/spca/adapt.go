@@ -224,14 +224,14 @@ func runAdaptTrain(c *cli.Context) error {
 	}
 	start := time.Now()
 	bars := newProgress(c)
-	imgsA, err := loadImages(pathsA, bars.callback())
+	imgsA, err := loadImages(pathsA, bars.Callback())
 	if err == nil {
 		var imgsB []image.Image
-		if imgsB, err = loadImages(pathsB, bars.callback()); err == nil {
-			opt.SPCA.Progress = bars.callback()
+		if imgsB, err = loadImages(pathsB, bars.Callback()); err == nil {
+			opt.SPCA.Progress = bars.Callback()
 			var model *adapt.Model
 			model, err = adapt.Train(imgsA, imgsB, &opt)
-			bars.finish()
+			bars.Finish()
 			if err != nil {
 				return fail("%s: %s", name, adaptBrief(err))
 			}
@@ -256,7 +256,7 @@ func runAdaptTrain(c *cli.Context) error {
 			return nil
 		}
 	}
-	bars.finish()
+	bars.Finish()
 	return err
 }
 
@@ -423,7 +423,7 @@ func runAdaptApply(c *cli.Context) error {
 	}
 	start := time.Now()
 	bars := newProgress(c)
-	progress := bars.callback()
+	progress := bars.Callback()
 	exact := c.Bool(flagExact)
 	var lut adapt.ImageMapper
 	if !exact {
@@ -432,7 +432,7 @@ func runAdaptApply(c *cli.Context) error {
 			p = func(done, total int) { progress("lut", done, total) }
 		}
 		if lut, err = model.ImageMapperFor(mapper.Method(), size, p); err != nil {
-			bars.finish()
+			bars.Finish()
 			return fail("%s: %s", name, adaptBrief(err))
 		}
 	}
@@ -444,7 +444,7 @@ func runAdaptApply(c *cli.Context) error {
 		}
 		if dir != "" && i == 0 {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				bars.finish()
+				bars.Finish()
 				return fail("-%s: %s", flagO, pathError(err))
 			}
 		}
@@ -454,7 +454,7 @@ func runAdaptApply(c *cli.Context) error {
 			warnOutside(c, "pixels of "+in, share)
 		}
 		if err != nil {
-			bars.finish()
+			bars.Finish()
 			if len(inputs) > 1 {
 				return fail("%s; stopped, %d of %d files written", brief(err), i, len(inputs))
 			}
@@ -464,7 +464,7 @@ func runAdaptApply(c *cli.Context) error {
 	if progress != nil {
 		progress("apply", len(inputs), len(inputs))
 	}
-	bars.finish()
+	bars.Finish()
 	if c.Bool(flagJSON) {
 		if err := writeJSON(c.App.Writer, reports); err != nil {
 			return err
@@ -548,11 +548,11 @@ func runAdaptLUT(c *cli.Context) error {
 	start := time.Now()
 	bars := newProgress(c)
 	var p func(done, total int)
-	if cb := bars.callback(); cb != nil {
+	if cb := bars.Callback(); cb != nil {
 		p = func(done, total int) { cb("lut", done, total) }
 	}
 	lut, err := model.LUTFor(mapper.Method(), size, p)
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return fail("%s: %s", name, adaptBrief(err))
 	}
@@ -763,23 +763,23 @@ func runAdaptEval(c *cli.Context) error {
 		}
 	}
 	bars := newProgress(c)
-	opt.SPCA.Progress = bars.callback()
+	opt.SPCA.Progress = bars.Callback()
 	var a, b, truth []image.Image
 	var evaluated, trained, truthName string
 	if c.IsSet(flagPairs) {
 		dir := c.String(flagPairs)
 		pathsA, pathsB, err := pairedPaths(dir)
 		if err == nil {
-			a, err = loadImages(pathsA, bars.callback())
+			a, err = loadImages(pathsA, bars.Callback())
 		}
 		if err == nil {
-			b, err = loadImages(pathsB, bars.callback())
+			b, err = loadImages(pathsB, bars.Callback())
 		}
 		if err == nil {
-			truth, err = loadTruth(dir, pathsB, bars.callback())
+			truth, err = loadTruth(dir, pathsB, bars.Callback())
 		}
 		if err != nil {
-			bars.finish()
+			bars.Finish()
 			return err
 		}
 		evaluated = fmt.Sprintf("%s in %s", plural(len(a), "image pair"), dir)
@@ -790,12 +790,12 @@ func runAdaptEval(c *cli.Context) error {
 	} else {
 		w, h, err := parseSize(c.String(flagSize))
 		if err != nil {
-			bars.finish()
+			bars.Finish()
 			return fail("--%s: %v", flagSize, err)
 		}
 		n := c.Int(flagN)
 		if n < 1 || n > maxScenes {
-			bars.finish()
+			bars.Finish()
 			return fail("--%s %d not in [1, %d]", flagN, n, maxScenes)
 		}
 		a, b = testimages.SceneSet(n, w, h, evalSeed)
@@ -807,7 +807,7 @@ func runAdaptEval(c *cli.Context) error {
 	var model *adapt.Model
 	if c.IsSet(flagModel) {
 		if model, err = loadAdaptModel(c.String(flagModel)); err != nil {
-			bars.finish()
+			bars.Finish()
 			return err
 		}
 		trained = c.String(flagModel)
@@ -818,7 +818,7 @@ func runAdaptEval(c *cli.Context) error {
 			ta, tb = testimages.SceneSet(evalTrainScenes, w, h, evalTrainSeed)
 		}
 		if model, err = adapt.Train(ta, tb, &opt); err != nil {
-			bars.finish()
+			bars.Finish()
 			return fail("%s: %s", name, adaptBrief(err))
 		}
 		trained = fmt.Sprintf("trained on %s, gamma %s", trained, formatFloat(opt.SPCA.Gamma))
@@ -828,7 +828,7 @@ func runAdaptEval(c *cli.Context) error {
 	if err == nil {
 		cc, err = adapt.CorrespondingColours(model, correspondingSets())
 	}
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return fail("%s: %s", name, adaptBrief(err))
 	}

@@ -196,14 +196,14 @@ func runCodecTrain(c *cli.Context) error {
 
 	start := time.Now()
 	bars := newProgress(c)
-	images, err := loadImages(paths, bars.callback())
+	images, err := loadImages(paths, bars.Callback())
 	if err != nil {
-		bars.finish()
+		bars.Finish()
 		return err
 	}
-	opt.Progress = bars.callback()
+	opt.Progress = bars.Callback()
 	model, err := codec.Train(images, &opt)
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return fail("%s: %s", name, codecBrief(err))
 	}
@@ -288,13 +288,13 @@ func runCodecEval(c *cli.Context) error {
 		return err
 	}
 	bars := newProgress(c)
-	images, err := loadImages(paths, bars.callback())
+	images, err := loadImages(paths, bars.Callback())
 	if err != nil {
-		bars.finish()
+		bars.Finish()
 		return err
 	}
 	if c.Bool(flagRD) {
-		bars.finish()
+		bars.Finish()
 		return runRD(c, model, images)
 	}
 	// The model's own gamma is always among the methods.
@@ -304,12 +304,12 @@ func runCodecEval(c *cli.Context) error {
 		slices.Sort(gammas)
 	}
 	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), Assign: assign, MatchedPCA: true}
-	if cb := bars.callback(); cb != nil {
+	if cb := bars.Callback(); cb != nil {
 		cb("evaluate", 0, len(gammas)+3)
 		opt.Progress = func(_ string, done, total int) { cb("evaluate", done, total) }
 	}
 	results, err := codec.Evaluate(model, images, opt)
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return fail("%s: %s", name, codecBrief(err))
 	}
@@ -596,14 +596,14 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		defer atomicfile.Group(0)
 	}
 	bars := newProgress(c)
-	progress := bars.callback()
+	progress := bars.Callback()
 	for i, in := range inputs {
 		if progress != nil {
 			progress(name, i, len(inputs))
 		}
 		if dir != "" && i == 0 {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				bars.finish()
+				bars.Finish()
 				return fail("-%s: %s", flagO, pathError(err))
 			}
 		}
@@ -614,7 +614,7 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 			dropBallast()
 		}
 		if err := op(model, in, outputs[i]); err != nil {
-			bars.finish()
+			bars.Finish()
 			if len(inputs) > 1 {
 				if cerr := atomicfile.Commit(); cerr != nil {
 					return fail("%s; stopped, and %s", brief(err), brief(cerr))
@@ -625,13 +625,13 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		}
 	}
 	if err := atomicfile.Commit(); err != nil {
-		bars.finish()
+		bars.Finish()
 		return fail("%s", brief(err))
 	}
 	if progress != nil {
 		progress(name, len(inputs), len(inputs))
 	}
-	bars.finish()
+	bars.Finish()
 	if !quiet(c) {
 		out := c.String(flagOut)
 		if len(inputs) == 1 {
@@ -905,14 +905,6 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// plural returns "1 image", "2 images".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func sum(xs []int) int {

@@ -250,17 +250,3 @@ func TestClassify(t *testing.T) {
 	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train")
 	wantError(t, []string{"classify", "predict", "--model", testX, "--in", testX}, "invalid classifier file")
 }
-
-// TestFiguresQuiet checks that figures --quiet prints nothing, while
-// without it the tables go to stdout (the quickest figure, gamma).
-func TestFiguresQuiet(t *testing.T) {
-	out := t.TempDir()
-	stdout, stderr := mustRun(t, "figures", "--quick", "--only", "gamma", "--out", out, "--quiet")
-	if stdout != "" || stderr != "" {
-		t.Errorf("figures --quiet printed %q on stdout and %q on stderr", stdout, stderr)
-	}
-	stdout, _ = mustRun(t, "figures", "--quick", "--only", "gamma", "--out", out)
-	if !strings.Contains(stdout, "gamma:") {
-		t.Errorf("figures without --quiet printed no table: %q", stdout)
-	}
-}

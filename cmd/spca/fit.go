@@ -54,13 +54,13 @@ func runFit(c *cli.Context) error {
 
 	start := time.Now()
 	bars := newProgress(c)
-	opt.Progress = bars.callback()
+	opt.Progress = bars.Callback()
 	model, err := spca.Fit(data, opt)
 	if err == nil {
 		// The medians of the responses, for inverse --components.
 		err = model.RecordTypical(data)
 	}
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return fail("fit: %s", brief(err))
 	}

@@ -12,14 +12,15 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/spca"
 )
 
 // Flag names.
 const (
-	flagQuiet        = "quiet"
+	flagQuiet        = cliutil.FlagQuiet
 	flagIn           = "in"
-	flagOut          = "out"
+	flagOut          = cliutil.FlagOut
 	flagModel        = "model"
 	flagGamma        = "gamma"
 	flagK            = "k"
@@ -29,7 +30,7 @@ const (
 	flagTau          = "tau"
 	flagQ            = "q"
 	flagOrigin       = "origin"
-	flagSeed         = "seed"
+	flagSeed         = cliutil.FlagSeed
 	flagTol          = "tol"
 	flagMaxIter      = "max-iter"
 	flagWorkers      = "workers"
@@ -37,7 +38,7 @@ const (
 	flagLeading      = "leading"
 	flagMaxReference = "max-reference"
 	flagStats        = "stats"
-	flagJSON         = "json"
+	flagJSON         = cliutil.FlagJSON
 	flagN            = "n"
 	flagLatent       = "latent"
 	flagNoise        = "noise"
@@ -46,7 +47,7 @@ const (
 
 // Flag names of the codec, encode and decode commands.
 const (
-	flagImages  = "images"
+	flagImages  = cliutil.FlagImages
 	flagPatch   = "patch"
 	flagBins    = "bins"
 	flagBPP     = "bpp"
@@ -58,7 +59,7 @@ const (
 	flagExact   = "exact"
 	flagAssign  = "assign"
 	flagFormat  = "format"
-	flagO       = "o" // alias of --out
+	flagO       = cliutil.FlagO // alias of --out
 )
 
 // Flag names of the adapt commands and of synth scenes.
@@ -76,15 +77,9 @@ const (
 	flagMaxPixels      = "max-pixels"
 )
 
-// Flag names of the figures command.
-const (
-	flagOnly  = "only"
-	flagQuick = "quick"
-)
-
-// defaultSeed is the default of --seed in every command, so that a command
-// run twice without --seed, or two commands, draw the same random choices.
-const defaultSeed = 1
+// defaultSeed is the default of --seed in every command (and in
+// spca-figures).
+const defaultSeed = cliutil.DefaultSeed
 
 // hiddenAliases are old spellings of flags: still accepted, not shown in
 // the help. Keyed by alias, so a flag whose own name is one of them (the
@@ -93,80 +88,16 @@ var hiddenAliases = map[string]bool{
 	flagSize: true, // adapt lut --size, now --lut-size as in adapt apply
 }
 
-// shortOptions are the one-letter aliases of longer flags, the only flags
-// written with one dash in the help. One-letter parameter names of the
-// method (k, q, n) are written --k, as in the README; Go's flag parsing
-// accepts one or two dashes for every flag.
-var shortOptions = map[string]bool{flagO: true, "h": true, "v": true}
-
-// defaultFlagString is cli's own formatting of a flag for the help.
-var defaultFlagString = cli.FlagStringer
-
 // flagString formats a flag for the help (cli.FlagStringer) as cli does,
-// with the names written by flagNames.
-func flagString(f cli.Flag) string {
-	s := defaultFlagString(f)
-	df, ok := f.(cli.DocGenerationFlag)
-	_, usage, cut := strings.Cut(s, "\t")
-	if !ok || !cut {
-		return s
-	}
-	placeholder := ""
-	if df.TakesValue() {
-		placeholder = "value"
-		if _, after, ok := strings.Cut(df.GetUsage(), "`"); ok {
-			if p, _, ok := strings.Cut(after, "`"); ok {
-				placeholder = p
-			}
-		}
-	}
-	names := flagNames(df.Names(), placeholder)
-	if sf, ok := f.(cli.DocGenerationSliceFlag); ok && sf.IsSliceFlag() {
-		names += " [ " + names + " ]"
-	}
-	return names + "\t" + usage
-}
+// with two dashes except for the short options and without the hidden
+// aliases.
+var flagString = cliutil.FlagStringer(hiddenAliases)
 
-// flagNames formats the names of a flag for the help: hidden aliases left
-// out, two dashes except for short options.
-func flagNames(names []string, placeholder string) string {
-	var b strings.Builder
-	for i, name := range names {
-		if name == "" || (i > 0 && hiddenAliases[name]) {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		if shortOptions[name] {
-			b.WriteString("-")
-		} else {
-			b.WriteString("--")
-		}
-		b.WriteString(name)
-		if placeholder != "" {
-			b.WriteString(" " + placeholder)
-		}
-	}
-	return b.String()
-}
+// shortOptions are the flags written with one dash in the help.
+var shortOptions = cliutil.ShortOptions
 
 // stdio is the file name that stands for standard input or output.
-const stdio = "-"
-
-func quietFlag() cli.Flag {
-	return &cli.BoolFlag{Name: flagQuiet, Usage: "print no progress or summary on stderr"}
-}
-
-// quiet reports whether --quiet was given before or after the command name.
-func quiet(c *cli.Context) bool {
-	for _, x := range c.Lineage() {
-		if x.Bool(flagQuiet) {
-			return true
-		}
-	}
-	return false
-}
+const stdio = cliutil.Stdio
 
 func inFlag(required bool) cli.Flag {
 	if required {
@@ -181,10 +112,6 @@ func csvOutFlag() cli.Flag {
 
 func modelFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagModel, Usage: "model `FILE` written by spca fit (required)"}
-}
-
-func jsonFlag() cli.Flag {
-	return &cli.BoolFlag{Name: flagJSON, Usage: "print JSON on stdout instead of text"}
 }
 
 // fitFlags are the options of the fitted transform itself.
@@ -401,24 +328,6 @@ func primaryName(flags []cli.Flag, name string) string {
 		}
 	}
 	return name
-}
-
-// commandName returns the name of the command as typed after "spca":
-// "fit", or "codec train" for a subcommand.
-func commandName(c *cli.Context) string {
-	if name, ok := strings.CutPrefix(c.Command.HelpName, c.App.Name+" "); ok {
-		return name
-	}
-	return c.Command.Name
-}
-
-// noPositionals rejects stray arguments of a command that takes none.
-func noPositionals(c *cli.Context) error {
-	if c.Args().Present() {
-		name := commandName(c)
-		return fail("%s: unexpected argument %q (see spca %s --help)", name, c.Args().First(), name)
-	}
-	return nil
 }
 
 // requireFlags reports the first of names that was not given, as one line

@@ -2,7 +2,7 @@
 // them: on CSV data, for transform coding of images, for colour
 // adaptation across illuminants, and to regenerate the method's figures.
 //
-//	spca figures                                     # results/ from built-in data
+//	spca figures                                     # runs spca-figures: results/ from built-in data
 //	spca synth spiral --n 2000 --out data.csv
 //	spca fit --in data.csv --gamma 1/3 --out model.spca
 //	spca transform --model model.spca --in data.csv --out r.csv --stats
@@ -18,23 +18,23 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
-	"runtime/debug"
-	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/cmd/spca/internal/hugestart" // also 2 MB pages for encode and decode, before package init
 )
 
 func main() {
-	removeTempsOnSignal()
+	cliutil.RemoveTempsOnSignal("spca")
 	if err := appFor(os.Args).Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, errorLine(err))
+		if err.Error() != "" { // "": spca figures' program printed its error
+			fmt.Fprintln(os.Stderr, errorLine(err))
+		}
 		os.Exit(exitCode(err))
 	}
 }
@@ -82,7 +82,7 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 		Description: "Fits SPCA, a nonlinear invertible transform that follows the principal " +
 			"curves of the data, and applies it and its inverse to CSV files.",
 		Flags:    []cli.Flag{quietFlag()},
-		Version:  version(),
+		Version:  cliutil.Version(),
 		Commands: cmds,
 		// Runtime errors are printed by main as one line; nothing else may
 		// print or exit.
@@ -97,37 +97,6 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 	}
 	configure(app.Commands)
 	return app
-}
-
-// version returns the version of the module as built, from the build
-// information: the module version ("(devel)" for a build from a checkout),
-// with the VCS revision and time when go build recorded them.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, at, dirty string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			at = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+modified"
-			}
-		}
-	}
-	if rev != "" {
-		v += fmt.Sprintf(" (%.12s%s %s)", rev, dirty, at)
-	}
-	return v + " " + info.GoVersion
 }
 
 // configure gives every command and subcommand the same behaviour: usage
@@ -145,16 +114,6 @@ func configure(cmds []*cli.Command) {
 	}
 }
 
-// usageError turns a flag parsing error into one line that points to the
-// help text, instead of printing the help.
-func usageError(c *cli.Context, err error, isSubcommand bool) error {
-	if isSubcommand {
-		name := commandName(c)
-		return fail("%s: %v (see spca %s --help)", name, err, name)
-	}
-	return fail("%v (see spca --help)", err)
-}
-
 // errorLine formats err as the one line main prints: "spca: message".
 func errorLine(err error) string {
 	return "spca: " + brief(err)
@@ -165,8 +124,7 @@ func errorLine(err error) string {
 // ("model.spca: spca: invalid model file: ..."), for embedding in a
 // message of the command.
 func brief(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "spca: ")
-	return flagNamed(strings.ReplaceAll(msg, ": spca: ", ": "))
+	return flagNamed(cliutil.Brief(err))
 }
 
 // optionFlags maps the fields of spca.Options that the library's option
@@ -196,18 +154,4 @@ func flagNamed(msg string) string {
 		}
 		return m
 	})
-}
-
-// exitCode is the status for err: the code of a cli.ExitCoder, else 1.
-func exitCode(err error) int {
-	var ec cli.ExitCoder
-	if errors.As(err, &ec) && ec.ExitCode() != 0 {
-		return ec.ExitCode()
-	}
-	return 1
-}
-
-// fail returns the error of a failed command: one line, exit status 1.
-func fail(format string, args ...any) error {
-	return cli.Exit(fmt.Sprintf(format, args...), 1)
 }

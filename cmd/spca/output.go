@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -61,11 +59,4 @@ func numbers(vs []float64) []number {
 		ns[i] = number(v)
 	}
 	return ns
-}
-
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/atomicfile"
 )
 
@@ -118,7 +119,7 @@ func TestSignalHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("run by TestSignalCleanup")
 	}
-	removeTempsOnSignal()
+	cliutil.RemoveTempsOnSignal("spca")
 	atomicfile.Write(filepath.Join(dir, "out.spc"), func(w io.Writer) error {
 		io.WriteString(w, "partial")
 		os.Stdout.WriteString("ready\n")

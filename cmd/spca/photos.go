@@ -59,14 +59,14 @@ func runSynthPhotos(c *cli.Context) error {
 	}
 	start := time.Now()
 	bars := newProgress(c)
-	progress := bars.callback()
+	progress := bars.Callback()
 	for i, p := range paths {
 		if progress != nil {
 			progress("photos", i, len(paths))
 		}
 		a, err := loadImage(p)
 		if err != nil {
-			bars.finish()
+			bars.Finish()
 			return err
 		}
 		// A is written at 16 bits as B is (adapt refuses mixed depths).
@@ -75,7 +75,7 @@ func runSynthPhotos(c *cli.Context) error {
 		for j, img := range []image.Image{a16, b, truth} {
 			out := filepath.Join(dir, []string{"a", "b", truthDir}[j], name)
 			if err := patches.Save(out, img); err != nil {
-				bars.finish()
+				bars.Finish()
 				return fail("%s", withPathC(out, err))
 			}
 		}
@@ -83,7 +83,7 @@ func runSynthPhotos(c *cli.Context) error {
 	if progress != nil {
 		progress("photos", len(paths), len(paths))
 	}
-	bars.finish()
+	bars.Finish()
 	if !quiet(c) {
 		wb, wt := testimages.PhotoWhitesWith(exposure, up)
 		method := "Mallett-Yuksel 2019 spectra"

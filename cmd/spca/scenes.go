@@ -62,7 +62,7 @@ func runSynthScenes(c *cli.Context) error {
 	digits := len(strconv.Itoa(n - 1))
 	start := time.Now()
 	bars := newProgress(c)
-	progress := bars.callback()
+	progress := bars.Callback()
 	for i := range n {
 		if progress != nil {
 			progress("scenes", i, n)
@@ -76,7 +76,7 @@ func runSynthScenes(c *cli.Context) error {
 		for j, img := range imgs {
 			path := filepath.Join(dir, subs[j], name)
 			if err := patches.Save(path, img); err != nil {
-				bars.finish()
+				bars.Finish()
 				return fail("%s", withPathC(path, err))
 			}
 		}
@@ -84,7 +84,7 @@ func runSynthScenes(c *cli.Context) error {
 	if progress != nil {
 		progress("scenes", n, n)
 	}
-	bars.finish()
+	bars.Finish()
 	if !quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "synth scenes: %s of %d×%d, seed %d, in %s -> %s/a, %s/b\n",
 			plural(n, "scene"), w, h, seed, time.Since(start).Round(time.Millisecond), dir, dir)

@@ -54,18 +54,18 @@ func runTune(c *cli.Context) error {
 		return fail("%v", err)
 	}
 	bars := newProgress(c)
-	opt.Progress = bars.callback()
+	opt.Progress = bars.Callback()
 	var res spca.TuneResult
 	if k := c.Int(flagComponents); c.IsSet(flagComponents) {
 		if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
-			bars.finish()
+			bars.Finish()
 			return fail("--%s: %v", flagGamma, err)
 		}
 		res, err = spca.TuneReduced(data, opt, spca.TuneGrid{}, k)
 	} else {
 		res, err = spca.Tune(data, opt, spca.DefaultTuneGrid())
 	}
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return fail("tune: %s", brief(err))
 	}

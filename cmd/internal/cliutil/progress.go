@@ -1,4 +1,4 @@
-package main
+package cliutil
 
 import (
 	"io"
@@ -11,40 +11,40 @@ import (
 	"golang.org/x/term"
 )
 
-// progressBars draws a bar for the current stage reported through
+// Progress draws a bar for the current stage reported through
 // spca.Options.Progress; a bar disappears when its stage ends, so stages
 // that recur (as in Tune, which fits repeatedly) do not pile up. It is safe
 // for concurrent use.
-type progressBars struct {
+type Progress struct {
 	mu    sync.Mutex
 	p     *mpb.Progress
 	bar   *mpb.Bar
 	stage string
 }
 
-// newProgress returns progress bars drawn on the app's stderr, or nil when
+// NewProgress returns progress bars drawn on the app's stderr, or nil when
 // --quiet was given or stderr is not a terminal.
-func newProgress(c *cli.Context) *progressBars {
-	if quiet(c) {
+func NewProgress(c *cli.Context) *Progress {
+	if Quiet(c) {
 		return nil
 	}
 	f, ok := c.App.ErrWriter.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
-	return &progressBars{p: mpb.New(mpb.WithOutput(io.Writer(f)), mpb.WithWidth(40))}
+	return &Progress{p: mpb.New(mpb.WithOutput(io.Writer(f)), mpb.WithWidth(40))}
 }
 
-// callback returns the function for spca.Options.Progress: nil when b is
+// Callback returns the function for spca.Options.Progress: nil when b is
 // nil, so that the library skips progress reporting altogether.
-func (b *progressBars) callback() func(stage string, done, total int) {
+func (b *Progress) Callback() func(stage string, done, total int) {
 	if b == nil {
 		return nil
 	}
 	return b.update
 }
 
-func (b *progressBars) update(stage string, done, total int) {
+func (b *Progress) update(stage string, done, total int) {
 	if total <= 0 {
 		return
 	}
@@ -69,16 +69,16 @@ func (b *progressBars) update(stage string, done, total int) {
 }
 
 // completeLocked marks the current bar as done.
-func (b *progressBars) completeLocked() {
+func (b *Progress) completeLocked() {
 	if b.bar != nil {
 		b.bar.SetTotal(-1, true)
 		b.bar = nil
 	}
 }
 
-// finish completes the last bar and waits until the bars are drawn. It may
-// be called on a nil *progressBars.
-func (b *progressBars) finish() {
+// Finish completes the last bar and waits until the bars are drawn. It may
+// be called on a nil *Progress.
+func (b *Progress) Finish() {
 	if b == nil {
 		return
 	}

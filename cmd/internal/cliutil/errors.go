@@ -1,0 +1,121 @@
+package cliutil
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Fail returns the error of a failed command: one line, exit status 1.
+func Fail(format string, args ...any) error {
+	return cli.Exit(fmt.Sprintf(format, args...), 1)
+}
+
+// ExitCode is the status for err: the code of a cli.ExitCoder, else 1.
+func ExitCode(err error) int {
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) && ec.ExitCode() != 0 {
+		return ec.ExitCode()
+	}
+	return 1
+}
+
+// Brief returns the message of err without the "spca: " prefix of the
+// library's errors, also where the library wrapped one of its errors
+// ("model.spca: spca: invalid model file: ..."), for embedding in a
+// message of the command.
+func Brief(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "spca: ")
+	return strings.ReplaceAll(msg, ": spca: ", ": ")
+}
+
+// CommandName returns the name of the command as typed after the program's
+// name: "fit", or "codec train" for a subcommand; "" for the program
+// itself (spca-figures has no commands).
+func CommandName(c *cli.Context) string {
+	if c.Command == nil || c.Command.HelpName == c.App.Name {
+		return ""
+	}
+	if name, ok := strings.CutPrefix(c.Command.HelpName, c.App.Name+" "); ok {
+		return name
+	}
+	return c.Command.Name
+}
+
+// HelpCommand is the command line that shows the help of c's command:
+// "spca codec train --help".
+func HelpCommand(c *cli.Context) string {
+	if name := CommandName(c); name != "" {
+		return c.App.Name + " " + name + " --help"
+	}
+	return c.App.Name + " --help"
+}
+
+// Failf is Fail with the message prefixed by the command's name ("fit: ")
+// and followed by where to find its help.
+func Failf(c *cli.Context, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...) + " (see " + HelpCommand(c) + ")"
+	if name := CommandName(c); name != "" {
+		msg = name + ": " + msg
+	}
+	return Fail("%s", msg)
+}
+
+// UsageError turns a flag parsing error into one line that points to the
+// help text, instead of printing the help (cli.OnUsageErrorFunc).
+func UsageError(c *cli.Context, err error, isSubcommand bool) error {
+	if isSubcommand {
+		return Failf(c, "%v", err)
+	}
+	return Fail("%v (see %s --help)", err, c.App.Name)
+}
+
+// NoPositionals rejects stray arguments of a command that takes none.
+func NoPositionals(c *cli.Context) error {
+	if c.Args().Present() {
+		return Failf(c, "unexpected argument %q", c.Args().First())
+	}
+	return nil
+}
+
+// Plural returns "1 image", "2 images".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Version returns the version of the module as built, from the build
+// information: the module version ("(devel)" for a build from a checkout),
+// with the VCS revision and time when go build recorded them.
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+modified"
+			}
+		}
+	}
+	if rev != "" {
+		v += fmt.Sprintf(" (%.12s%s %s)", rev, dirty, at)
+	}
+	return v + " " + info.GoVersion
+}

@@ -1,0 +1,22 @@
+package main
+
+import "github.com/spcalab/spca/cmd/internal/cliutil"
+
+// The helpers spca shares with spca-figures live in cmd/internal/cliutil,
+// one implementation for both programs; these names keep the commands'
+// code as it was.
+var (
+	fail          = cliutil.Fail
+	exitCode      = cliutil.ExitCode
+	commandName   = cliutil.CommandName
+	noPositionals = cliutil.NoPositionals
+	usageError    = cliutil.UsageError
+	quietFlag     = cliutil.QuietFlag
+	quiet         = cliutil.Quiet
+	jsonFlag      = cliutil.JSONFlag
+	writeJSON     = cliutil.WriteJSON
+	plural        = cliutil.Plural
+	newProgress   = cliutil.NewProgress
+	hasFlag       = cliutil.HasFlag
+	splitArgs     = cliutil.SplitArgs
+)
