@@ -24,7 +24,8 @@ import (
 //
 // The -pgm metrics time spca on the files cjpeg reads and djpeg writes
 // (encode from the PGM, decode to a PGM: like for like), the others on
-// PNG in and out.
+// PNG in and out. SPCA_BENCH_BASE=BIN measures the spca binary BIN too, in
+// the same run (metrics prefixed base-).
 func BenchmarkProcessCPU(b *testing.B) {
 	model := os.Getenv("SPCA_BENCH_MODEL")
 	if model == "" {
@@ -65,47 +66,65 @@ func BenchmarkProcessCPU(b *testing.B) {
 		greys, pgms = append(greys, base+".png"), append(pgms, base+".pgm")
 	}
 	n := float64(len(greys))
+	// SPCA_BENCH_BASE names another spca binary (an older build) measured
+	// in the same run, interleaved image by image: its metrics are prefixed
+	// base-, so that a change's effect is not the machine's load.
+	bins, prefixes := []string{bin}, []string{""}
+	if base := os.Getenv("SPCA_BENCH_BASE"); base != "" {
+		bins, prefixes = append(bins, base), append(prefixes, "base-")
+	}
 	for i := 0; i < b.N; i++ {
-		var encOne, decOne, encPGM, decPGM, cj, dj time.Duration
+		type cpu struct{ encOne, decOne, encPGM, decPGM, encAll, decAll, encAllPGM, decAllPGM time.Duration }
+		res := make([]cpu, len(bins))
+		var cj, dj time.Duration
 		for j, g := range greys {
-			spc := g[:len(g)-4] + ".spc"
-			encOne += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc, g)
-			decOne += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".png", spc)
-			encPGM += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc+"2", pgms[j])
-			decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".pgm", spc)
+			for k, bin := range bins {
+				r := &res[k]
+				spc := fmt.Sprintf("%s-%d.spc", g[:len(g)-4], k)
+				r.encOne += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc, g)
+				r.decOne += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".png", spc)
+				r.encPGM += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc+"2", pgms[j])
+				r.decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".pgm", spc)
+			}
 			jpg := pgms[j][:len(pgms[j])-4] + ".jpg"
 			cj += cpuOf(b, "cjpeg", "-optimize", "-quality", "75", "-outfile", jpg, pgms[j])
 			dj += cpuOf(b, "djpeg", "-outfile", jpg+".pgm", jpg)
 		}
-		outs := filepath.Join(tmp, "batch")
-		os.MkdirAll(outs, 0o755)
-		encAll := cpuOf(b, bin, append([]string{"encode", "--quiet", "--model", model, "-o", outs}, greys...)...)
-		spcs, _ := filepath.Glob(filepath.Join(outs, "*.spc"))
-		decAll := cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "-o", outs}, spcs...)...)
-		outsPGM := filepath.Join(tmp, "batch-pgm")
-		os.MkdirAll(outsPGM, 0o755)
-		encAllPGM := cpuOf(b, bin, append([]string{"encode", "--quiet", "--model", model, "-o", outsPGM}, pgms...)...)
-		spcs, _ = filepath.Glob(filepath.Join(outsPGM, "*.spc"))
-		decAllPGM := cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", outsPGM}, spcs...)...)
+		for k, bin := range bins {
+			r := &res[k]
+			outs := filepath.Join(tmp, fmt.Sprintf("batch-%d", k))
+			os.MkdirAll(outs, 0o755)
+			r.encAll = cpuOf(b, bin, append([]string{"encode", "--quiet", "--model", model, "-o", outs}, greys...)...)
+			spcs, _ := filepath.Glob(filepath.Join(outs, "*.spc"))
+			r.decAll = cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "-o", outs}, spcs...)...)
+			outsPGM := filepath.Join(tmp, fmt.Sprintf("batch-pgm-%d", k))
+			os.MkdirAll(outsPGM, 0o755)
+			r.encAllPGM = cpuOf(b, bin, append([]string{"encode", "--quiet", "--model", model, "-o", outsPGM}, pgms...)...)
+			spcs, _ = filepath.Glob(filepath.Join(outsPGM, "*.spc"))
+			r.decAllPGM = cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", outsPGM}, spcs...)...)
+		}
 		ms := func(d time.Duration) float64 { return d.Seconds() * 1000 / n }
-		b.ReportMetric(ms(encOne), "enc-ms/img")
-		b.ReportMetric(ms(decOne), "dec-ms/img")
-		b.ReportMetric(ms(encPGM), "enc-pgm-ms/img")
-		b.ReportMetric(ms(decPGM), "dec-pgm-ms/img")
-		b.ReportMetric(ms(encAll), "enc-batch-ms/img")
-		b.ReportMetric(ms(decAll), "dec-batch-ms/img")
-		b.ReportMetric(ms(encAllPGM), "enc-batch-pgm-ms/img")
-		b.ReportMetric(ms(decAllPGM), "dec-batch-pgm-ms/img")
 		b.ReportMetric(ms(cj), "cjpeg-ms/img")
 		b.ReportMetric(ms(dj), "djpeg-ms/img")
-		b.ReportMetric(encOne.Seconds()/cj.Seconds(), "enc-x-cjpeg")
-		b.ReportMetric(decOne.Seconds()/dj.Seconds(), "dec-x-djpeg")
-		b.ReportMetric(encPGM.Seconds()/cj.Seconds(), "enc-pgm-x-cjpeg")
-		b.ReportMetric(decPGM.Seconds()/dj.Seconds(), "dec-pgm-x-djpeg")
-		b.ReportMetric(encAll.Seconds()/cj.Seconds(), "enc-batch-x-cjpeg")
-		b.ReportMetric(decAll.Seconds()/dj.Seconds(), "dec-batch-x-djpeg")
-		b.ReportMetric(encAllPGM.Seconds()/cj.Seconds(), "enc-batch-pgm-x-cjpeg")
-		b.ReportMetric(decAllPGM.Seconds()/dj.Seconds(), "dec-batch-pgm-x-djpeg")
+		for k, r := range res {
+			p := prefixes[k]
+			b.ReportMetric(ms(r.encOne), p+"enc-ms/img")
+			b.ReportMetric(ms(r.decOne), p+"dec-ms/img")
+			b.ReportMetric(ms(r.encPGM), p+"enc-pgm-ms/img")
+			b.ReportMetric(ms(r.decPGM), p+"dec-pgm-ms/img")
+			b.ReportMetric(ms(r.encAll), p+"enc-batch-ms/img")
+			b.ReportMetric(ms(r.decAll), p+"dec-batch-ms/img")
+			b.ReportMetric(ms(r.encAllPGM), p+"enc-batch-pgm-ms/img")
+			b.ReportMetric(ms(r.decAllPGM), p+"dec-batch-pgm-ms/img")
+			b.ReportMetric(r.encOne.Seconds()/cj.Seconds(), p+"enc-x-cjpeg")
+			b.ReportMetric(r.decOne.Seconds()/dj.Seconds(), p+"dec-x-djpeg")
+			b.ReportMetric(r.encPGM.Seconds()/cj.Seconds(), p+"enc-pgm-x-cjpeg")
+			b.ReportMetric(r.decPGM.Seconds()/dj.Seconds(), p+"dec-pgm-x-djpeg")
+			b.ReportMetric(r.encAll.Seconds()/cj.Seconds(), p+"enc-batch-x-cjpeg")
+			b.ReportMetric(r.decAll.Seconds()/dj.Seconds(), p+"dec-batch-x-djpeg")
+			b.ReportMetric(r.encAllPGM.Seconds()/cj.Seconds(), p+"enc-batch-pgm-x-cjpeg")
+			b.ReportMetric(r.decAllPGM.Seconds()/dj.Seconds(), p+"dec-batch-pgm-x-djpeg")
+		}
 	}
 }
 
