@@ -1,7 +1,5 @@
 package hugestart
 
-import "strings"
-
 // Bytes is the heap the process grows to and advises at start.
 const Bytes = 32 << 20
 
@@ -33,7 +31,8 @@ func TakeBallast() []byte {
 // --version, take no value), "" if none.
 func Command(args []string) string {
 	for _, a := range args[min(1, len(args)):] {
-		if !strings.HasPrefix(a, "-") {
+		if a == "" || a[0] != '-' { // not strings.HasPrefix: see early
+
 			return a
 		}
 	}

@@ -2,7 +2,15 @@
 
 package hugestart
 
-import "testing"
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestCodingCommand(t *testing.T) {
 	for _, c := range []struct {
@@ -28,5 +36,44 @@ func TestCodingCommand(t *testing.T) {
 func TestNotDoneInTests(t *testing.T) {
 	if Done() || TakeBallast() != nil {
 		t.Fatal("heap advised at start of a test binary")
+	}
+}
+
+// TestEarlyImports checks that the package imports only packages that the
+// linker initialises early (see hugestart_linux.go): one more import of a
+// late-sorting package (runtime/debug, strings, ...) moves the advice
+// after heavy package initialisations again.
+func TestEarlyImports(t *testing.T) {
+	allowed := map[string]bool{"os": true, "runtime": true, "syscall": true, "unsafe": true}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); !allowed[path] {
+				t.Errorf("%s imports %s; only %v initialise early enough", name, path, allowed)
+			}
+		}
+	}
+}
+
+// TestSetGCPercent checks that setGCPercent is runtime/debug.SetGCPercent.
+func TestSetGCPercent(t *testing.T) {
+	prev := debug.SetGCPercent(37)
+	defer debug.SetGCPercent(prev)
+	if got := setGCPercent(-1); got != 37 {
+		t.Errorf("setGCPercent returned %d, want the 37 set by debug.SetGCPercent", got)
+	}
+	if got := debug.SetGCPercent(37); got != -1 {
+		t.Errorf("after setGCPercent(-1), debug.SetGCPercent returned %d", got)
 	}
 }
