@@ -1,0 +1,87 @@
+package cliutil
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// runApp runs a two-level app (prog, prog cmd sub) whose actions reject
+// positional arguments, and returns the one line a main would print.
+func runApp(t *testing.T, args ...string) string {
+	t.Helper()
+	action := func(c *cli.Context) error { return NoPositionals(c) }
+	app := &cli.App{
+		Name:           "prog",
+		Flags:          []cli.Flag{QuietFlag()},
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   UsageError,
+		Action:         action,
+		Commands: []*cli.Command{{
+			Name:         "cmd",
+			OnUsageError: UsageError,
+			Subcommands: []*cli.Command{{
+				Name: "sub", Action: action, OnUsageError: UsageError,
+				Flags: []cli.Flag{&cli.StringFlag{Name: FlagOut, Aliases: []string{FlagO}}},
+			}},
+		}},
+	}
+	var out bytes.Buffer
+	app.Writer, app.ErrWriter = &out, &out
+	err := app.Run(append([]string{"prog"}, args...))
+	if err == nil {
+		return ""
+	}
+	if ExitCode(err) != 1 {
+		t.Errorf("%v: exit code %d, want 1", args, ExitCode(err))
+	}
+	return err.Error()
+}
+
+// TestMessages checks that errors name the command once, and point to the
+// help of the command they come from: the program's own for a program
+// without commands (spca-figures).
+func TestMessages(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"x"}, `unexpected argument "x" (see prog --help)`},
+		{[]string{"cmd", "sub", "x"}, `cmd sub: unexpected argument "x" (see prog cmd sub --help)`},
+		{[]string{"--nosuch"}, "flag provided but not defined: -nosuch (see prog --help)"},
+		{[]string{"cmd", "sub", "--nosuch"}, "cmd sub: flag provided but not defined: -nosuch (see prog cmd sub --help)"},
+		{[]string{"--quiet"}, ""},
+	} {
+		if got := runApp(t, c.args...); got != c.want {
+			t.Errorf("%v: error %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// TestFlagStringer checks the help's spelling of flags: two dashes except
+// for the short options, hidden aliases left out.
+func TestFlagStringer(t *testing.T) {
+	str := FlagStringer(map[string]bool{"old": true})
+	for _, c := range []struct {
+		flag cli.Flag
+		want string
+	}{
+		{&cli.StringFlag{Name: FlagOut, Aliases: []string{FlagO}, Usage: "output `DIR`"}, "--out DIR, -o DIR"},
+		{&cli.IntFlag{Name: "k", Aliases: []string{"old"}, Usage: "k"}, "--k value"},
+		{&cli.BoolFlag{Name: FlagQuick}, "--quick"},
+	} {
+		got, _, _ := strings.Cut(str(c.flag), "\t")
+		if got != c.want {
+			t.Errorf("%v: help names %q, want %q", c.flag.Names(), got, c.want)
+		}
+	}
+}
+
+func TestBrief(t *testing.T) {
+	err := Fail("spca: model.spca: spca: invalid model file: short")
+	if got, want := Brief(err), "model.spca: invalid model file: short"; got != want {
+		t.Errorf("Brief = %q, want %q", got, want)
+	}
+}
