@@ -675,9 +675,7 @@ func (c *Channel) fastRow(sc *fastScratch, row []float64, out []int32, lead, res
 	for j := 0; j < k; j++ {
 		out[j] = c.leadIndex(lead, j, r[j])
 	}
-	for j := k; j < len(out); j++ {
-		out[j] = int32(rest[j-k].index(row[j]))
-	}
+	restIndices(out[k:], row[k:], rest, c.restTab)
 	return true
 }
 

@@ -81,6 +81,7 @@ func (c *Channel) finders() (lead, rest []cellFinder) {
 		for j, q := range c.Rest {
 			c.restFind[j] = newCellFinder(q.Thresholds)
 		}
+		c.restTab = newRestTable(c.restFind)
 	})
 	return c.leadFind, c.restFind
 }

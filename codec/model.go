@@ -184,6 +184,7 @@ type Channel struct {
 	findOnce  sync.Once
 	leadFind  []cellFinder // see finders
 	restFind  []cellFinder
+	restTab   *restTable // restFind flattened for restIndices
 	levelOnce sync.Once
 	levelInv  *spca.LevelInverse // see levelInverse
 	cellsMu   sync.Mutex
@@ -761,6 +762,7 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.pix8, c.pix16 = nil, nil
 	c.findOnce = sync.Once{}
 	c.leadFind, c.restFind = nil, nil
+	c.restTab = nil
 	c.levelOnce = sync.Once{}
 	c.levelInv = nil
 	c.cellsMu.Lock()

@@ -99,9 +99,7 @@ func (c *Channel) quantizeNearest(y *mat.Dense, idx []int32) (exact []int) {
 		for j, d := range digits {
 			out[j] = int32(d)
 		}
-		for j := k; j < dims; j++ {
-			out[j] = int32(rest[j-k].index(row[j]))
-		}
+		restIndices(out[k:], row[k:], rest, c.restTab)
 		return true
 	})
 	digits := make([]int, k)

@@ -1,0 +1,18 @@
+package codec
+
+import "golang.org/x/sys/cpu"
+
+// hasGather selects restIndicesAVX (AVX2's gathers).
+var hasGather = cpu.X86.HasAVX2
+
+// restIndicesAVX is restIndices for len(out) a multiple of 4 (len(row)
+// and rt's dimensions at least as many): per group of 4 dimensions the
+// buckets as cellFinder.bucket computes them (VSUBPD then VMULPD, no
+// fused multiply-add; VMAXPD with 0 as second operand takes NaN to 0,
+// VMINPD clamps to the last bucket, VCVTTPD2DQ truncates), the starts
+// gathered from rt.first, then rt.steps times (at least 1) the
+// thresholds gathered and each lane stepped up where its threshold is
+// below its value.
+//
+//go:noescape
+func restIndicesAVX(out []int32, row []float64, rt *restTable)

@@ -1,0 +1,63 @@
+#include "textflag.h"
+
+// restTable's layout (restindex.go): slices lo, scale, last (float64),
+// firstAt, tAt (int64), first (int32), t (float64), 24 bytes each; steps.
+#define RT_LO 0
+#define RT_SCALE 24
+#define RT_LAST 48
+#define RT_FIRSTAT 72
+#define RT_TAT 96
+#define RT_FIRST 120
+#define RT_T 144
+#define RT_STEPS 168
+
+// func restIndicesAVX(out []int32, row []float64, rt *restTable)
+TEXT ·restIndicesAVX(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ row_base+24(FP), SI
+	MOVQ rt+48(FP), DX
+	MOVQ RT_LO(DX), R8
+	MOVQ RT_SCALE(DX), R9
+	MOVQ RT_LAST(DX), R10
+	MOVQ RT_FIRSTAT(DX), R11
+	MOVQ RT_TAT(DX), R12
+	MOVQ RT_FIRST(DX), R13
+	MOVQ RT_T(DX), R14
+	MOVQ RT_STEPS(DX), DX
+	VXORPD Y10, Y10, Y10        // 0
+	VPCMPEQQ Y11, Y11, Y11      // all ones: the gathers' masks
+	XORQ BX, BX                 // j
+group:
+	CMPQ BX, CX
+	JGE  done
+	VMOVUPD (SI)(BX*8), Y0      // v
+	VSUBPD (R8)(BX*8), Y0, Y1   // v − lo
+	VMULPD (R9)(BX*8), Y1, Y1   // · scale
+	VMAXPD Y10, Y1, Y1          // !(x >= 0): 0
+	VMINPD (R10)(BX*8), Y1, Y1  // at most the last bucket
+	VCVTTPD2DQY Y1, X1          // bucket
+	VPMOVSXDQ X1, Y1
+	VPADDQ (R11)(BX*8), Y1, Y1  // its place in first
+	VMOVDQU Y11, Y2
+	VPXOR X3, X3, X3
+	VPGATHERQD X2, (R13)(Y1*4), X3
+	VPMOVSXDQ X3, Y3            // i: the place of the first threshold to test
+	MOVQ DX, AX
+scan:
+	VMOVDQU Y11, Y4
+	VXORPD Y5, Y5, Y5
+	VGATHERQPD Y4, (R14)(Y3*8), Y5 // t[i]
+	VCMPPD $0x11, Y0, Y5, Y6    // t[i] < v (ordered: false for NaN)
+	VPSUBQ Y6, Y3, Y3           // i+1 where t[i] < v
+	DECQ AX
+	JNZ  scan
+	VPSUBQ (R12)(BX*8), Y3, Y3  // the index in the dimension's thresholds
+	VPSHUFD $0x08, Y3, Y3       // the low halves: lanes 0 1 | 4 5
+	VPERMQ $0x08, Y3, Y3        // qwords 0 2
+	VMOVDQU X3, (DI)(BX*4)
+	ADDQ $4, BX
+	JMP  group
+done:
+	VZEROUPPER
+	RET

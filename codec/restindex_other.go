@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package codec
+
+// hasGather is amd64's: no AVX2 kernels elsewhere.
+const hasGather = false
+
+func restIndicesAVX(out []int32, row []float64, rt *restTable) {
+	panic("codec: no AVX2 kernel on this architecture")
+}
