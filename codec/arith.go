@@ -465,88 +465,171 @@ func (d *rangeDecoder) expGolomb(exp *[arMaxExpLen + 1]arProb) (int, bool) {
 	return r - 1 + arMaxUnary, true
 }
 
-// value decodes an index residual of dimension p in neighbour context
-// act: its zero flag, of probability zero, then, if it is not zero, its
-// sign and magnitude as encodeNonzero codes them. The bits are bit's,
-// written out with the coder's state in locals: a call of bit per bit
-// was most of a decode's time (4×4: half a million bits per 768×512
-// image). The bit is written out per use on purpose: a closure over the
-// locals is not inlined (it has a loop) and decoded 5-6 % slower
-// (BenchmarkDecodeFiles, kgray, 8×8 4.94 -> 5.18, 4×4 9.25 -> 9.85 ms).
-func (d *rangeDecoder) value(zero *arProb, p *arDim, act int) (int, error) {
-	rng, code := d.rng, d.code
+// run decodes the index residuals of dimensions j, j+1, ... below end of
+// a patch while they are 0, then the first that is not: its zero flag,
+// sign and magnitude, binarised as encodeNonzero codes them. It returns
+// that dimension and its residual, or end and 0. Each flag is coded in
+// the context of the left and upper neighbours' activity, from their
+// indices' capped distances to the centre devL and devU (see arDevs:
+// arRestContext's classes), and busy; the sign and magnitude in the
+// activity's. The coder's state, with the input position, stays in
+// locals through a run: most of a stream's bits are these zero flags,
+// nearly all 0, and a call per residual loading and storing the state
+// decoded an 8×8 model's image ~7 % slower (BenchmarkDecodeFiles). The
+// bits are bit's, written out per use: a closure over the locals is not
+// inlined (it has a loop) and was 5-6 % slower.
+func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int) (int, int, error) {
+	rng, code, pos, in := d.rng, d.code, d.pos, d.in
 	sa, sb := d.shiftA&15, d.shiftB&15
-
-	// The zero flag.
-	bound := (rng >> arProbBits) * zero.zero()
-	var one uint32
-	if code >= bound {
-		one = 1
-	}
-	mask := -one
-	rng = bound ^ (bound^(rng-bound))&mask
-	code -= bound & mask
-	zero.adapt(uint16(mask), sa, sb)
-	for rng < arTopValue {
-		rng <<= 8
-		code = code<<8 | uint32(d.next())
-	}
-	if one == 0 {
-		d.rng, d.code = rng, code
-		return 0, nil
-	}
-
-	// The sign.
-	sign := &p.sign[min(act, 2)]
-	bound = (rng >> arProbBits) * sign.zero()
-	neg := code >= bound
-	one = 0
-	if neg {
-		one = 1
-	}
-	mask = -one
-	rng = bound ^ (bound^(rng-bound))&mask
-	code -= bound & mask
-	sign.adapt(uint16(mask), sa, sb)
-	for rng < arTopValue {
-		rng <<= 8
-		code = code<<8 | uint32(d.next())
-	}
-
-	// The magnitude less one, in unary up to arMaxUnary.
-	mag := &p.mag[min(act/2, 2)]
-	k := 0
-	for ; k < arMaxUnary; k++ {
-		pr := &mag[k]
-		bound = (rng >> arProbBits) * pr.zero()
-		one = 0
-		if code >= bound {
-			one = 1
+	dims, devL, devU := m.dims[:end], devL[:end], devU[:end]
+	for ; j < end; j++ {
+		act := arDevClasses[(devL[j]+devU[j])&31]
+		p := &dims[j]
+		zp := &p.zero[act][busy]
+		bound := (rng >> arProbBits) * zp.zero()
+		one := code >= bound
+		if one {
+			rng -= bound
+			code -= bound
+			zp.adapt(0xffff, sa, sb)
+		} else {
+			rng = bound
+			zp.adapt(0, sa, sb)
 		}
-		mask = -one
-		rng = bound ^ (bound^(rng-bound))&mask
-		code -= bound & mask
-		pr.adapt(uint16(mask), sa, sb)
 		for rng < arTopValue {
 			rng <<= 8
-			code = code<<8 | uint32(d.next())
+			var b byte
+			if pos < len(in) {
+				b = in[pos]
+			}
+			pos++
+			code = code<<8 | uint32(b)
 		}
-		if one == 0 {
-			break
+		if !one {
+			continue
 		}
-	}
-	d.rng, d.code = rng, code
-	if k == arMaxUnary {
-		var ok bool
-		if k, ok = d.expGolomb(&p.exp); !ok {
-			return 0, errors.New("index residual too long")
+		// The sign.
+		sign := &p.sign[min(act, 2)]
+		bound = (rng >> arProbBits) * sign.zero()
+		neg := code >= bound
+		if neg {
+			rng -= bound
+			code -= bound
+			sign.adapt(0xffff, sa, sb)
+		} else {
+			rng = bound
+			sign.adapt(0, sa, sb)
 		}
+		for rng < arTopValue {
+			rng <<= 8
+			var b byte
+			if pos < len(in) {
+				b = in[pos]
+			}
+			pos++
+			code = code<<8 | uint32(b)
+		}
+		// The magnitude less one, in unary up to arMaxUnary.
+		mag := &p.mag[min(act/2, 2)]
+		k := 0
+		for ; k < arMaxUnary; k++ {
+			pr := &mag[k]
+			bound = (rng >> arProbBits) * pr.zero()
+			more := code >= bound
+			if more {
+				rng -= bound
+				code -= bound
+				pr.adapt(0xffff, sa, sb)
+			} else {
+				rng = bound
+				pr.adapt(0, sa, sb)
+			}
+			for rng < arTopValue {
+				rng <<= 8
+				var b byte
+				if pos < len(in) {
+					b = in[pos]
+				}
+				pos++
+				code = code<<8 | uint32(b)
+			}
+			if !more {
+				break
+			}
+		}
+		d.rng, d.code, d.pos = rng, code, pos
+		if k == arMaxUnary {
+			var ok bool
+			if k, ok = d.expGolomb(&p.exp); !ok {
+				return j, 0, errors.New("index residual too long")
+			}
+		}
+		v := k + 1
+		if neg {
+			v = -v
+		}
+		return j, v, nil
 	}
-	v := k + 1
-	if neg {
-		v = -v
+	d.rng, d.code, d.pos = rng, code, pos
+	return j, 0, nil
+}
+
+// arDevMax is where the distances of indices from their centre that
+// run's contexts take are capped: two of them sum to arActivityClass's
+// last class from that on, as the exact distances do.
+const arDevMax = len(arClasses)
+
+// arDevClasses is arActivityClass of the sum of two capped distances.
+var arDevClasses = func() (t [32]uint8) {
+	for s := range t {
+		t[s] = uint8(arActivityClass(s))
 	}
-	return v, nil
+	return t
+}()
+
+// arClassDevs holds a distance of each activity class (arDevClasses of
+// it is the class): run takes the first dimension's context, found by
+// arContext, as its distance in the first entry of the patch's row,
+// which the other dimensions' contexts do not read.
+var arClassDevs = [arActivity]uint8{0, 1, 2, 3, 5, 9}
+
+// arDevs holds, for decodeAdaptive's run, the capped distance from
+// their centre of the indices of the last cols+1 patches decoded (a
+// ring: the current patch, its left and its upper neighbour never share
+// a slot), and a row of zeros for missing neighbours, which stand at the
+// centre (arRestContext).
+type arDevs struct {
+	ring       []uint8
+	none       []uint8
+	dims, size int
+	slot       int // of the next patch
+}
+
+func newARDevs(cols, dims int) *arDevs {
+	return &arDevs{ring: make([]uint8, (cols+1)*dims), none: make([]uint8, dims), dims: dims, size: cols + 1}
+}
+
+// next returns the cleared row of the next patch in raster order (i, in
+// column col), and the rows of its left and upper neighbours.
+func (a *arDevs) next(i, col, cols int) (dev, left, up []uint8) {
+	slot, prev, above := a.slot, a.slot-1, a.slot+1
+	if prev < 0 {
+		prev = a.size - 1
+	}
+	if above == a.size {
+		above = 0
+	}
+	a.slot = above
+	dev = a.ring[slot*a.dims : (slot+1)*a.dims]
+	clear(dev)
+	left, up = a.none, a.none
+	if col > 0 {
+		left = a.ring[prev*a.dims : (prev+1)*a.dims]
+	}
+	if i >= cols {
+		up = a.ring[above*a.dims : (above+1)*a.dims]
+	}
+	return dev, left, up
 }
 
 // encodeAdaptive codes the indices (blocks×dims, rows of cols blocks) of
@@ -678,6 +761,11 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		listed = make([]int32, 0, dims)
 		lead = edges.k
 	}
+	devs := newARDevs(cols, dims)
+	centre32 := make([]int32, dims)
+	for j, c := range centre {
+		centre32[j] = int32(c)
+	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
@@ -689,7 +777,8 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		}
 		listed = listed[:0]
 		row := idx[i*dims : (i+1)*dims]
-		left, up := arNeighbours(idx, i, col, cols, dims)
+		copy(row[1:], centre32[1:]) // run leaves its zeros there
+		dev, devL, devU := devs.next(i, col, cols)
 		// The first dimension, predicted from the neighbours (the rest
 		// flag comes after it: from >= 1).
 		var pred int
@@ -701,8 +790,8 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				pred = edges.predict(i, col, pred)
 			}
 		}
-		act := arContext(idx, i, col, cols, dims, 0, centre[0])
-		v, err := d.value(&m.dims[0].zero[act][0], &m.dims[0], act)
+		dev[0] = arClassDevs[arContext(idx, i, col, cols, dims, 0, centre[0])]
+		_, v, err := d.run(m, 0, 1, dev, devs.none, 0)
 		if err != nil {
 			return err
 		}
@@ -725,10 +814,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				fc := flagContext(i, col, cols, rest)
 				rest[i] = uint8(d.bit(&m.flag[fc][busy]))
 				if rest[i] == 0 {
-					for k := j; k < dims; k++ {
-						row[k] = int32(centre[k])
-					}
-					break
+					break // the rest at their centre, as row is
 				}
 				if counts != nil {
 					c, err := m.decodeCount(d, countContext(counts, i, col, cols))
@@ -743,37 +829,42 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				}
 			}
 			if remain == 0 {
-				for k := j; k < dims; k++ {
-					row[k] = int32(centre[k])
-				}
 				break
 			}
 			if remain > 0 {
 				busy = arBusyClass(remain - 1)
 			}
-			// The other dimensions are predicted at their centre.
-			cj := centre[j]
-			act := arRestContext(left, up, j, cj)
-			dim := &m.dims[j]
-			v, err := d.value(&dim.zero[act][busy], dim, act)
-			if err != nil {
+			// The other dimensions are predicted at their centre: a run
+			// of zero flags up to the rest flag (or the end), then the
+			// sign and magnitude of the first nonzero residual.
+			stop := dims
+			if j < from && rest != nil {
+				stop = from
+			}
+			var v int
+			var err error
+			if j, v, err = d.run(m, j, stop, devL, devU, busy); err != nil {
 				return err
 			}
+			if j == stop {
+				j--
+				continue
+			}
+			cj := centre[j]
 			q := cj + v
 			if q < 0 || q >= bins[j] {
 				return fmt.Errorf("index %d out of range in dimension %d", q, j+1)
 			}
 			row[j] = int32(q)
-			if v != 0 {
-				end = j + 1
-				if j >= lead {
-					listed = append(listed, int32(j))
-				}
-				nz++
-				busy = arBusyClass(nz)
-				if remain > 0 {
-					remain--
-				}
+			dev[j] = uint8(min(abs(v), arDevMax))
+			end = j + 1
+			if j >= lead {
+				listed = append(listed, int32(j))
+			}
+			nz++
+			busy = arBusyClass(nz)
+			if remain > 0 {
+				remain--
 			}
 		}
 		if remain > 0 {

@@ -201,3 +201,80 @@ func TestEncoderValue(t *testing.T) {
 		}
 	}
 }
+
+// TestDecoderRun checks rangeDecoder.run against the bit by bit coder:
+// residuals coded by bit and encodeNonzero, mostly runs of zeros ending
+// in values of every size (unary, Exp-Golomb, both signs), in contexts
+// from neighbour distances up to 20 (capped to arDevMax as arDevs keeps
+// them) and every busy class, decode to the same values, dimension by
+// dimension, and leave the same probabilities, in both adaptations.
+func TestDecoderRun(t *testing.T) {
+	const dims = 12
+	for _, dual := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		a, b := newARModel(dims), newARModel(dims)
+		e := newRangeEncoder(dual)
+		type patch struct {
+			j, end, busy int
+			devL, devU   []uint8
+			v            []int
+		}
+		var ps []patch
+		for range 5000 {
+			p := patch{j: rng.IntN(dims), busy: rng.IntN(arBusy), devL: make([]uint8, dims), devU: make([]uint8, dims), v: make([]int, dims)}
+			p.end = p.j + 1 + rng.IntN(dims-p.j)
+			for k := range dims {
+				l, u := rng.IntN(21), rng.IntN(21)
+				p.devL[k], p.devU[k] = uint8(min(l, arDevMax)), uint8(min(u, arDevMax))
+				act := arActivityClass(l + u)
+				if k < p.j || k >= p.end {
+					continue
+				}
+				switch r := rng.IntN(20); {
+				case r < 16:
+				case r < 19:
+					p.v[k] = rng.IntN(2*arMaxUnary+5) - arMaxUnary - 2
+				default:
+					p.v[k] = rng.IntN(1<<20) - 1<<19
+				}
+				if p.v[k] == 0 {
+					e.bit(&a.dims[k].zero[act][p.busy], 0)
+					continue
+				}
+				e.bit(&a.dims[k].zero[act][p.busy], 1)
+				a.encodeNonzero(e, k, act, p.v[k])
+			}
+			ps = append(ps, p)
+		}
+		d := newRangeDecoder(e.finish(), dual)
+		for pi, p := range ps {
+			for j := p.j; j < p.end; j++ {
+				next, v, err := d.run(b, j, p.end, p.devL, p.devU, p.busy)
+				if err != nil {
+					t.Fatalf("dual %v, patch %d: %v", dual, pi, err)
+				}
+				want := j
+				for want < p.end && p.v[want] == 0 {
+					want++
+				}
+				if next != want || (want < p.end && v != p.v[want]) || (want == p.end && v != 0) {
+					t.Fatalf("dual %v, patch %d from %d: dimension %d value %d, want %d and %d", dual, pi, j, next, v, want, p.v[min(want, dims-1)])
+				}
+				j = next
+			}
+		}
+		if !slices.Equal(a.dims, b.dims) {
+			t.Errorf("dual %v: the probabilities differ", dual)
+		}
+	}
+}
+
+// TestClassDevs checks that the distance arClassDevs gives each class is
+// of that class, as run reads it.
+func TestClassDevs(t *testing.T) {
+	for c, dv := range arClassDevs {
+		if got := int(arDevClasses[dv]); got != c || arActivityClass(int(dv)) != c {
+			t.Errorf("class %d: distance %d has class %d", c, dv, got)
+		}
+	}
+}
