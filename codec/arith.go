@@ -653,10 +653,19 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 	}
 	m := newARModel(dims)
 	e := newRangeEncoder(edges != nil)
+	// The dimensions from the edge predictor's leading ones on off their
+	// centre, per patch, for updateListed, as the decoder lists them.
+	var listed []int32
+	lead := 0
+	if edges != nil {
+		listed = make([]int32, 0, dims)
+		lead = edges.k
+	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
 		}
+		listed = listed[:0]
 		left, up := arNeighbours(idx, i, col, cols, dims)
 		// The first dimension, predicted from the neighbours (the rest
 		// flag comes after it: from >= 1).
@@ -664,6 +673,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		end := 0 // 1 + the last dimension off its centre, as the decoder finds it
 		if q != centre[0] {
 			end = 1
+			if lead == 0 {
+				listed = append(listed, 0)
+			}
 		}
 		pred := arDCPrediction(idx, i, col, cols, dims, centre[0])
 		if edges != nil {
@@ -706,6 +718,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			e.value(&dim.zero[act][busy], dim, act, v)
 			if v != 0 {
 				end = j + 1
+				if j >= lead {
+					listed = append(listed, int32(j))
+				}
 				nz++
 				busy = arBusyClass(nz)
 				if remain > 0 {
@@ -715,9 +730,10 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		}
 		if edges != nil {
 			// The dimensions the loop did not reach are at their
-			// centre (rest flag or count): updateTo skips them, as in
-			// the decoder, and so does the reconstruction (its ends).
-			edges.updateTo(i, idx[i*dims:(i+1)*dims], end)
+			// centre (rest flag or count), and so are those it did not
+			// list: updateListed skips them, as in the decoder, and so
+			// does the reconstruction (its ends).
+			edges.updateListed(i, idx[i*dims:(i+1)*dims], end, listed)
 		}
 	}
 	out := e.finish()
