@@ -36,8 +36,9 @@ func figuresCommand() *cli.Command {
 	}
 }
 
-// runFigures runs figuresProgram as git runs its external commands, and
-// exits with its exit status; figuresProgram prints its own errors.
+// runFigures runs figuresProgram with the same arguments and standard
+// streams, and exits with its exit status; figuresProgram prints its own
+// errors.
 func runFigures(c *cli.Context) error {
 	args := c.Args().Slice()
 	if quiet(c) { // spca --quiet figures
@@ -49,6 +50,14 @@ func runFigures(c *cli.Context) error {
 			return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name)
 		}
 		return fail("figures: %s is not installed beside spca or on PATH: %s", figuresProgram, figuresHowTo)
+	}
+	if c.App.Reader == os.Stdin && c.App.Writer == os.Stdout && c.App.ErrWriter == os.Stderr {
+		// As main runs it: become the program (Unix), as git runs its
+		// external commands. Tests, which give the app other streams,
+		// and other systems run it as a child below.
+		if err := execFigures(path, args); !errors.Is(err, errors.ErrUnsupported) {
+			return fail("figures: %s: %v", path, err)
+		}
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.App.Reader, c.App.Writer, c.App.ErrWriter

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -43,5 +46,44 @@ func TestFiguresNotInstalled(t *testing.T) {
 	stdout, _ := mustRun(t, "figures", "--help")
 	if !strings.Contains(stdout, "spca figures [--out results]") || !strings.Contains(stdout, "go run ./cmd/spca-figures") {
 		t.Errorf("figures --help printed %q", stdout)
+	}
+}
+
+// figuresExecEnv runs TestFiguresExecHelper as the child of
+// TestFiguresExecs.
+const figuresExecEnv = "SPCA_TEST_FIGURES_EXEC"
+
+// TestFiguresExecHelper is the child of TestFiguresExecs: it runs spca
+// figures as main does, with the process's own standard streams.
+func TestFiguresExecHelper(t *testing.T) {
+	if os.Getenv(figuresExecEnv) == "" {
+		t.Skip("run by TestFiguresExecs")
+	}
+	argv := []string{"spca", "figures", "--only", "gamma"}
+	err := appFor(argv).Run(argv)
+	t.Fatalf("spca figures returned (%v) instead of becoming spca-figures", err)
+}
+
+// TestFiguresExecs checks that spca figures, run as main runs it on Unix,
+// becomes spca-figures (execve: the same process id), so that signals
+// reach the program and nothing is left waiting for it.
+func TestFiguresExecs(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no execve")
+	}
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho \"pid $$ args: $*\"\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(dir, figuresProgram), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFiguresExecHelper$")
+	cmd.Env = append(os.Environ(), figuresExecEnv+"=1", "PATH="+dir)
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Fatalf("exit %v, want status 3 from the program; output %q", err, out)
+	}
+	if want := fmt.Sprintf("pid %d args: --only gamma\n", cmd.Process.Pid); string(out) != want {
+		t.Errorf("output %q, want %q (the same process)", out, want)
 	}
 }
