@@ -52,9 +52,10 @@ func runFigures(c *cli.Context) error {
 		return fail("figures: %s is not installed beside spca or on PATH: %s", figuresProgram, figuresHowTo)
 	}
 	if c.App.Reader == os.Stdin && c.App.Writer == os.Stdout && c.App.ErrWriter == os.Stderr {
-		// As main runs it: become the program (Unix), as git runs its
-		// external commands. Tests, which give the app other streams,
-		// and other systems run it as a child below.
+		// As main runs it: become the program (execve, Unix), which then
+		// gets the signals itself and leaves no spca process waiting.
+		// Tests, which give the app other streams, and other systems run
+		// it as a child below.
 		if err := execFigures(path, args); !errors.Is(err, errors.ErrUnsupported) {
 			return fail("figures: %s: %v", path, err)
 		}
