@@ -552,7 +552,7 @@ func TestDecodeHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := test[0].Bounds().Size()
-	if h.Model != m.ID() || h.Version != formatVersionShifts || h.Step != 0 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
+	if h.Model != m.ID() || h.Version != formatVersionFilter || h.Step != 0 || h.Patch != 3 || h.Width != size.X || h.Height != size.Y || !reflect.DeepEqual(h.Bins[0], m.Channels[0].Bins) {
 		t.Errorf("header of a 3×3 file: %+v", h)
 	}
 }
@@ -653,7 +653,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(b.Bytes())
 	}
-	for _, v := range []int{formatVersionAdaptive, formatVersionEdges, formatVersionCounts, formatVersionShifts} {
+	for _, v := range []int{formatVersionAdaptive, formatVersionEdges, formatVersionCounts, formatVersionShifts, formatVersionFilter} {
 		b.Reset()
 		if err := encodeVersion(&b, mixed, models[4], &Options{Step: 1.7 * models[4].Step}, v); err != nil {
 			f.Fatal(err)

@@ -43,7 +43,7 @@ func TestEdgeVersion(t *testing.T) {
 		t.Errorf("version 6 takes %d bytes, version 5 %d", size6, size5)
 	}
 	var b bytes.Buffer
-	for _, v := range []int{formatVersionEdges, formatVersionCounts, formatVersionShifts} {
+	for _, v := range []int{formatVersionEdges, formatVersionCounts, formatVersionShifts, formatVersionFilter} {
 		if err := encodeVersion(&b, test[0], smallStepModel(t), nil, v); err == nil {
 			t.Errorf("version %d written for a gamma-1/3 model", v)
 		}

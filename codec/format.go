@@ -34,22 +34,29 @@ func hasStep(v int) bool { return v == formatVersionStep || isAdaptive(v) }
 
 // isAdaptive reports whether files of version v code their indices with
 // the adaptive arithmetic coder and name a deblocking filter (versions 5
-// and 6).
+// to 9).
 func isAdaptive(v int) bool {
-	return v == formatVersionAdaptive || v == formatVersionEdges || v == formatVersionCounts || v == formatVersionShifts
+	return v == formatVersionAdaptive || v == formatVersionEdges || v == formatVersionCounts || v == formatVersionShifts ||
+		v == formatVersionFilter
 }
 
 // hasEdges reports whether files of version v predict the first index
 // from the decoded neighbours (edgePredictor).
-func hasEdges(v int) bool { return v >= formatVersionEdges && v <= formatVersionShifts }
+func hasEdges(v int) bool { return v >= formatVersionEdges && v <= formatVersionFilter }
 
 // isCounted reports whether files of version v code the count of a
 // patch's dimensions off their centre (see formatVersionCounts).
-func isCounted(v int) bool { return v == formatVersionCounts || v == formatVersionShifts }
+func isCounted(v int) bool {
+	return v == formatVersionCounts || v == formatVersionShifts || v == formatVersionFilter
+}
 
 // hasShifts reports whether files of version v hold end-cell shifts (see
 // formatVersionShifts).
-func hasShifts(v int) bool { return v == formatVersionShifts }
+func hasShifts(v int) bool { return v == formatVersionShifts || v == formatVersionFilter }
+
+// hasLoopFilter reports whether the header of files of version v ends
+// with a loop filter (see formatVersionFilter).
+func hasLoopFilter(v int) bool { return v == formatVersionFilter }
 
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
@@ -104,6 +111,14 @@ const (
 	// patches with 12 times the error of the others, 351 outliers).
 	// Versions 1–7 still decode.
 	formatVersionShifts = 8
+	// formatVersionFilter is version 8 of an 8-bit grey image (one
+	// channel) whose header ends with a loop filter the decoder runs
+	// after the deblocking filter: 12 integer taps of a Wiener filter on
+	// the 7×7 diamond the encoder fits to the image, or none (see
+	// loopFilterGray). Crops of 8 held-out photographs: BD-rate against
+	// cjpeg by PSNR −19.4 → −26 %. Colour and 16-bit images stay at
+	// version 8.
+	formatVersionFilter = 9
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -158,6 +173,10 @@ type Options struct {
 	// by filtering its own reconstruction), negative for none, 1 to 8
 	// (see deblockParams).
 	Deblock int
+	// NoLoopFilter asks for no loop filter in a version-9 file (8-bit
+	// grey images): by default the encoder fits one to the image and
+	// keeps it where it lowers the squared error.
+	NoLoopFilter bool
 }
 
 // Assignment is the way Encode assigns patches to the cells of the
@@ -225,6 +244,10 @@ type Header struct {
 	// Deblock is the strength of the deblocking filter the decoder runs
 	// across the patch edges (version 5; 0: none).
 	Deblock int
+	// LoopFilter holds the taps, in 1/128, of the loop filter the
+	// decoder runs after the deblocking filter (version 9; nil: none;
+	// see loopFilterGray).
+	LoopFilter []int
 }
 
 // fixedHeaderBytes is the size of the header up to the bins.
@@ -237,6 +260,9 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	v := formatVersion
 	if m.Step > 0 {
 		v = adaptiveVersion(m)
+	}
+	if v == formatVersionShifts && !m.Color && depthOf(img) == 8 {
+		v = formatVersionFilter
 	}
 	return encodeVersion(w, img, m, o, v)
 }
@@ -316,6 +342,14 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if auto {
 		sse = make([][]float64, len(planes))
 	}
+	// Version 9 fits its loop filter to the 8-bit reconstruction of its
+	// one channel, deblocked (loopRec, in the scratch loopScratch).
+	fitLoop := hasLoopFilter(v) && !o.NoLoopFilter
+	if hasLoopFilter(v) && (len(planes) != 1 || hd.Depth != 8) {
+		return fmt.Errorf("codec: format version %d needs an 8-bit grey image and a grey model", v)
+	}
+	var loopRec *image.Gray
+	var loopScratch *deblockScratch
 	var wg sync.WaitGroup
 	for ci, p := range planes {
 		c := m.Channels[ci]
@@ -354,7 +388,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			if hasShifts(v) {
 				bodies[ci] = appendShifts(bodies[ci], c, idx, out)
 			}
-			if auto {
+			if auto || fitLoop {
 				lead, ok := edges.leadCells()
 				if !ok {
 					lead = c.leadRows(idx, grid.Blocks())
@@ -364,13 +398,19 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 					// float64 plane took the process 3 MB more).
 					sc := deblockScratches.Get().(*deblockScratch)
 					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out).(*image.Gray)
-					if orig8 := grayPixels(img); orig8 != nil {
-						sse[ci] = deblockErrorsGray8(orig8, rec, m.Step, m.Patch)
-					} else {
-						sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
+					if auto {
+						if orig8 := grayPixels(img); orig8 != nil {
+							sse[ci] = deblockErrorsGray8(orig8, rec, m.Step, m.Patch)
+						} else {
+							sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
+						}
 					}
 					sc.rec = rec.Pix
-					deblockScratches.Put(sc)
+					if fitLoop {
+						loopRec, loopScratch = rec, sc
+					} else {
+						deblockScratches.Put(sc)
+					}
 				} else {
 					rec := c.reconstructPlane(idx, lead, grid, out)
 					sse[ci] = deblockErrors(p, rec, m.Step, m.Patch, false)
@@ -381,6 +421,10 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	wg.Wait()
 	if auto {
 		hd.Deblock = bestDeblock(sse)
+	}
+	if loopRec != nil {
+		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, loopRec, hd.Deblock, m.Step, m.Patch)
+		deblockScratches.Put(loopScratch)
 	}
 	out := hd.appendTo(nil)
 	for _, b := range bodies {
@@ -841,6 +885,16 @@ func (h *Header) appendTo(b []byte) []byte {
 	if isAdaptive(h.Version) {
 		b = append(b, byte(h.Deblock))
 	}
+	if hasLoopFilter(h.Version) {
+		if h.LoopFilter == nil {
+			b = append(b, make([]byte, loopFilterBytes)...)
+		} else {
+			b = append(b, loopKindDiamond)
+			for _, t := range h.LoopFilter {
+				b = append(b, byte(int8(t)))
+			}
+		}
+	}
 	return b
 }
 
@@ -887,6 +941,27 @@ func parseHeader(b []byte) (*Header, []byte, error) {
 		}
 		p = p[1:]
 	}
+	if hasLoopFilter(h.Version) {
+		if len(p) < loopFilterBytes {
+			return nil, nil, &FormatError{Msg: "truncated header (no loop filter)"}
+		}
+		switch p[0] {
+		case loopKindNone:
+			for _, t := range p[1:loopFilterBytes] {
+				if t != 0 {
+					return nil, nil, &FormatError{Msg: "loop filter taps without a loop filter"}
+				}
+			}
+		case loopKindDiamond:
+			h.LoopFilter = make([]int, loopTaps)
+			for k, t := range p[1:loopFilterBytes] {
+				h.LoopFilter[k] = int(int8(t))
+			}
+		default:
+			return nil, nil, &FormatError{Msg: fmt.Sprintf("unknown loop filter %d", p[0])}
+		}
+		p = p[loopFilterBytes:]
+	}
 	return h, p, nil
 }
 
@@ -899,7 +974,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v < formatVersion || v > formatVersionShifts {
+	if v < formatVersion || v > formatVersionFilter {
 		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
 	}
 	h := &Header{Version: v}
@@ -919,6 +994,8 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: fmt.Sprintf("bit depth %d", h.Depth)}
 	case h.Patch < 1 || h.Patch > maxPatch:
 		return nil, &FormatError{Msg: fmt.Sprintf("patch size %d", h.Patch)}
+	case hasLoopFilter(v) && (h.Channels != 1 || h.Depth != 8):
+		return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file holds an 8-bit grey image, not %d channels of %d bits", v, h.Channels, h.Depth)}
 	}
 	return h, nil
 }
@@ -928,7 +1005,7 @@ func parseFixedHeader(b []byte) (*Header, error) {
 // file of another kind, version or a corrupt header gives a
 // *FormatError (the checksum, which covers the whole file, is Decode's).
 func DecodeHeader(r io.Reader) (*Header, error) {
-	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch)+9)
+	buf := make([]byte, fixedHeaderBytes, fixedHeaderBytes+3*(1+2*maxPatch*maxPatch)+9+loopFilterBytes)
 	n, err := io.ReadFull(r, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
@@ -943,6 +1020,9 @@ func DecodeHeader(r io.Reader) (*Header, error) {
 	}
 	if isAdaptive(h.Version) {
 		n++
+	}
+	if hasLoopFilter(h.Version) {
+		n += loopFilterBytes
 	}
 	buf = buf[:n]
 	n, err = io.ReadFull(r, buf[fixedHeaderBytes:])
@@ -1070,6 +1150,17 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 			return nil, err
 		}
 		deblockImage(img, h.Deblock, m.Step, h.Patch)
+		if h.LoopFilter != nil {
+			g, ok := img.(*image.Gray)
+			if !ok { // parseFixedHeader allows version 9 for 8-bit grey images only
+				panic("codec: loop filter on an image that is not 8-bit grey")
+			}
+			var taps [loopTaps]int8
+			for k, t := range h.LoopFilter {
+				taps[k] = int8(t)
+			}
+			loopFilterGray(g.Pix, g.Stride, g.Rect.Dx(), g.Rect.Dy(), &taps)
+		}
 		return img, nil
 	}
 	planes := make([]patches.Plane, h.Channels)

@@ -48,8 +48,8 @@ func TestRateKnob(t *testing.T) {
 			t.Errorf("target %.3f: the file codes at %.4f bpp, the search reported %.4f", target, got, rate)
 		}
 		h, err := DecodeHeader(bytes.NewReader(w.Bytes()))
-		if err != nil || h.Step != step || h.Model != m.ID() || h.Version != formatVersionShifts {
-			t.Fatalf("header %+v, %v: want version %d, step %v, the model's ID", h, err, formatVersionShifts, step)
+		if err != nil || h.Step != step || h.Model != m.ID() || h.Version != formatVersionFilter {
+			t.Fatalf("header %+v, %v: want version %d, step %v, the model's ID", h, err, formatVersionFilter, step)
 		}
 		a, err := Decode(bytes.NewReader(w.Bytes()), m)
 		if err != nil {

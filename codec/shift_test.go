@@ -56,13 +56,13 @@ func TestShiftVersion(t *testing.T) {
 		if err := encodeVersion(&b7, c.img, m, nil, formatVersionCounts); err != nil {
 			t.Fatal(err)
 		}
-		if err := Encode(&b8, c.img, m, nil); err != nil {
+		if err := encodeVersion(&b8, c.img, m, nil, formatVersionShifts); err != nil {
 			t.Fatal(err)
 		}
 		if v := b8.Bytes()[len(Magic)]; v != formatVersionShifts {
 			t.Fatalf("%s: a gamma-0 model wrote version %d", c.name, v)
 		}
-		if err := Encode(&again, c.img, m, nil); err != nil || !bytes.Equal(again.Bytes(), b8.Bytes()) {
+		if err := encodeVersion(&again, c.img, m, nil, formatVersionShifts); err != nil || !bytes.Equal(again.Bytes(), b8.Bytes()) {
 			t.Fatalf("%s: two encodes differ (%v)", c.name, err)
 		}
 		d7, err := Decode(bytes.NewReader(b7.Bytes()), m)

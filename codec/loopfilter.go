@@ -1,0 +1,244 @@
+package codec
+
+import (
+	"image"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The loop filter of format version 9 (8-bit grey images): a Wiener
+// filter the encoder fits to each image and the decoder runs after the
+// deblocking filter. Its support is the 7×7 diamond (25 pixels), point
+// symmetric, so 12 taps t_k weigh the pairs of pixels at ±o_k
+// (loopOffsets) and the centre keeps the rest (the taps sum to the
+// identity: a flat area stays flat):
+//
+//	out = clamp(r + ((Σ_k t_k·(r(p+o_k) + r(p−o_k) − 2·r(p)) + 64) >> 7), 0, 255)
+//
+// in integers (taps of 8 bits in 1/128, sums in int32, >> rounding to
+// −∞ as Go's arithmetic shift does everywhere), pixels outside the image
+// replaced by the nearest inside. The encoder solves the least squares
+// for the taps between its deblocked reconstruction and the original,
+// rounds them and keeps the filter only where it lowers the squared
+// error. Measured on held-out grey photographs (default 8×8 model,
+// `spca codec eval --rd`): 8 crops of imagecompression.info photographs
+// +0.35..+0.52 dB at every step, kodim13–24 +0.04..+0.11 dB.
+const (
+	loopTaps  = 12
+	loopShift = 7
+	loopRound = 1 << (loopShift - 1)
+	// loopFilterBytes is the size of the header's loop filter: a kind
+	// byte (0 none, 1 the 7×7 diamond) and the 12 taps.
+	loopFilterBytes = 1 + loopTaps
+	loopKindNone    = 0
+	loopKindDiamond = 1
+	// loopReach is how far from its centre the support reaches.
+	loopReach = 3
+)
+
+// loopOffsets are the (row, column) offsets of one pixel of each
+// symmetric pair of the 7×7 diamond.
+var loopOffsets = [loopTaps][2]int{
+	{0, 1}, {1, 0}, {0, 2}, {2, 0}, {1, 1}, {1, -1},
+	{0, 3}, {3, 0}, {1, 2}, {2, 1}, {1, -2}, {2, -1},
+}
+
+// loopFilterGray runs the loop filter with taps over the 8-bit grey
+// pixels pix (w×h, rows stride apart) in place.
+func loopFilterGray(pix []uint8, stride, w, h int, taps *[loopTaps]int8) {
+	if w < 1 || h < 1 {
+		return
+	}
+	// The unfiltered rows y−3..y+3 around row y, copied and padded by
+	// loopReach on each side with the nearest pixel inside (rows above
+	// and below the image: the nearest row), so the sums need no tests.
+	pw := w + 2*loopReach
+	buf := make([]int32, (2*loopReach+1)*pw)
+	var win [2*loopReach + 1][]int32
+	fill := func(dst []int32, y int) {
+		row := pix[min(max(y, 0), h-1)*stride:][:w]
+		d := dst[loopReach : loopReach+w]
+		for x, v := range row {
+			d[x] = int32(v)
+		}
+		for x := 0; x < loopReach; x++ {
+			dst[x], dst[loopReach+w+x] = int32(row[0]), int32(row[w-1])
+		}
+	}
+	for i := range win {
+		win[i] = buf[i*pw : (i+1)*pw : (i+1)*pw]
+		fill(win[i], i-loopReach)
+	}
+	// The taps, 2·Σ t_k and the rounding half (loopRowKernel's layout).
+	var t [loopTaps + 2]int32
+	for k, v := range taps {
+		t[k] = int32(v)
+		t[loopTaps] += 2 * int32(v)
+	}
+	t[loopTaps+1] = loopRound
+	for y := 0; y < h; y++ {
+		if y > 0 { // slide the window down a row
+			old := win[0]
+			copy(win[:], win[1:])
+			win[2*loopReach] = old
+			fill(old, y+loopReach)
+		}
+		out := pix[y*stride:][:w]
+		from := loopRowKernel(out, &win, &t)
+		loopFilterRow(out, from, &win, &t)
+	}
+}
+
+// loopFilterRow filters the pixels of row out from x = from on, from the
+// padded unfiltered rows win (the row's own in the middle).
+func loopFilterRow(out []uint8, from int, win *[2*loopReach + 1][]int32, t *[loopTaps + 2]int32) {
+	m3, m2, m1, r0, p1, p2, p3 := win[0], win[1], win[2], win[3], win[4], win[5], win[6]
+	t0, t1, t2, t3, t4, t5 := t[0], t[1], t[2], t[3], t[4], t[5]
+	t6, t7, t8, t9, t10, t11 := t[6], t[7], t[8], t[9], t[10], t[11]
+	sum := t[loopTaps]
+	for x := from; x < len(out); x++ {
+		// Each row's pixels x..x+6 (padded: centre at 3), resliced so
+		// the constant indices need no bounds checks.
+		a := r0[x : x+7 : x+7]
+		u1, d1 := p1[x+1:x+6:x+6], m1[x+1:x+6:x+6] // centre at 2
+		u2, d2 := p2[x+2:x+5:x+5], m2[x+2:x+5:x+5] // centre at 1
+		c := a[3]
+		s := t0*(a[4]+a[2]) + t2*(a[5]+a[1]) + t6*(a[6]+a[0]) +
+			t1*(u1[2]+d1[2]) + t3*(u2[1]+d2[1]) + t7*(p3[x+3]+m3[x+3]) +
+			t4*(u1[3]+d1[1]) + t5*(u1[1]+d1[3]) +
+			t8*(u1[4]+d1[0]) + t10*(u1[0]+d1[4]) +
+			t9*(u2[2]+d2[0]) + t11*(u2[0]+d2[2])
+		v := c + ((s - sum*c + loopRound) >> loopShift)
+		out[x] = uint8(min(max(v, 0), 255))
+	}
+}
+
+// loopFitRows and loopFitCols space the pixels fitLoopFilter sums over
+// (every pixel of images under 8 of these in a side): every other row,
+// every other pixel of it, alternately the even and the odd ones. A
+// quarter of the work for the same BD-rates (crops of 8 held-out
+// photographs, against cjpeg by PSNR/SSIM: every pixel −25.9/−21.6 %,
+// a quarter −26.0/−21.4, a sixteenth −25.7/−21.3).
+const loopFitRows, loopFitCols = 2, 2
+
+// fitLoopFilter returns the taps of the loop filter that best map the
+// deblocked reconstruction rec (w×h, rows in order) to the original
+// orig (the same size, 0..255 scale), and whether it lowers the squared
+// error at all (else the file asks for none).
+func fitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bool) {
+	var taps [loopTaps]int8
+	if w < 1 || h < 1 {
+		return taps, false
+	}
+	// The normal equations of the least squares over every pixel, in
+	// the differences d_k = r(p+o_k) + r(p−o_k) − 2r(p) (whole numbers:
+	// the sums are exact in float64 below 2^53).
+	pw := w + 2*loopReach
+	src := make([]int32, pw*(h+2*loopReach))
+	for y := -loopReach; y < h+loopReach; y++ {
+		row := rec[min(max(y, 0), h-1)*w:][:w]
+		dst := src[(y+loopReach)*pw:][:pw]
+		for x := range dst {
+			dst[x] = int32(row[min(max(x-loopReach, 0), w-1)])
+		}
+	}
+	var off [loopTaps]int
+	for k, o := range loopOffsets {
+		off[k] = o[0]*pw + o[1]
+	}
+	var ata [loopTaps][loopTaps]int64
+	var atb [loopTaps]float64
+	var d [loopTaps]int64
+	sy, sx := loopFitRows, loopFitCols
+	if h < 8*sy || w < 8*sx { // small images: every pixel
+		sy, sx = 1, 1
+	}
+	for y := 0; y < h; y += sy {
+		c := (y+loopReach)*pw + loopReach
+		o := orig[y*w:][:w]
+		for x := (y / sy) % sx; x < w; x += sx {
+			i := c + x
+			r := src[i]
+			var nz int64
+			for k := range d {
+				d[k] = int64(src[i+off[k]] + src[i-off[k]] - 2*r)
+				nz |= d[k]
+			}
+			if nz == 0 { // flat: adds nothing
+				continue
+			}
+			e := o[x] - float64(r)
+			for k := range d {
+				dk := d[k]
+				atb[k] += float64(dk) * e
+				row := &ata[k]
+				for l := k; l < loopTaps; l++ {
+					row[l] += dk * d[l]
+				}
+			}
+		}
+	}
+	a := mat.NewSymDense(loopTaps, nil)
+	b := mat.NewVecDense(loopTaps, nil)
+	for k := 0; k < loopTaps; k++ {
+		for l := k; l < loopTaps; l++ {
+			v := float64(ata[k][l])
+			if k == l {
+				v += 1 // keeps the system definite on flat images
+			}
+			a.SetSym(k, l, v)
+		}
+		b.SetVec(k, atb[k])
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(a) {
+		return taps, false
+	}
+	var x mat.VecDense
+	if err := ch.SolveVecTo(&x, b); err != nil {
+		return taps, false
+	}
+	nonzero := false
+	for k := range taps {
+		v := math.Round(x.AtVec(k) * (1 << loopShift))
+		taps[k] = int8(math.Max(-128, math.Min(127, v)))
+		nonzero = nonzero || taps[k] != 0
+	}
+	return taps, nonzero
+}
+
+// loopFilterGain returns the squared error against orig of rec (w×h,
+// rows in order) before and after the loop filter with taps, filtering
+// a copy.
+func loopFilterGain(orig []float64, rec []uint8, w, h int, taps *[loopTaps]int8) (before, after float64) {
+	f := append([]uint8(nil), rec[:w*h]...)
+	loopFilterGray(f, w, w, h, taps)
+	for i, o := range orig[:w*h] {
+		d0, d1 := o-float64(rec[i]), o-float64(f[i])
+		before += d0 * d0
+		after += d1 * d1
+	}
+	return before, after
+}
+
+// chooseLoopFilter returns the header's loop filter for the encoder's
+// 8-bit reconstruction rec of the original orig: rec deblocked (in
+// place) as the decoder will, the taps fitted to it, or nil where they
+// do not lower the squared error.
+func chooseLoopFilter(orig []float64, rec *image.Gray, deblock int, step float64, n int) []int {
+	deblockImage(rec, deblock, step, n)
+	w, h := rec.Rect.Dx(), rec.Rect.Dy()
+	taps, ok := fitLoopFilter(orig, rec.Pix, w, h)
+	if !ok {
+		return nil
+	}
+	if before, after := loopFilterGain(orig, rec.Pix, w, h, &taps); !(after < before) {
+		return nil
+	}
+	out := make([]int, loopTaps)
+	for k, t := range taps {
+		out[k] = int(t)
+	}
+	return out
+}

@@ -1,0 +1,308 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/testimages"
+)
+
+// loopFilterReference is the loop filter as its definition reads (see
+// loopFilterGray): pixel by pixel, coordinates clamped into the image.
+func loopFilterReference(src []uint8, w, h int, taps *[loopTaps]int8) []uint8 {
+	at := func(y, x int) int32 { return int32(src[min(max(y, 0), h-1)*w+min(max(x, 0), w-1)]) }
+	out := make([]uint8, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			r := at(y, x)
+			var s int32
+			for k, o := range loopOffsets {
+				s += int32(taps[k]) * (at(y+o[0], x+o[1]) + at(y-o[0], x-o[1]) - 2*r)
+			}
+			out[y*w+x] = uint8(min(max(r+((s+64)>>7), 0), 255))
+		}
+	}
+	return out
+}
+
+// TestLoopFilterGray checks the decoder's loop filter against its
+// definition on random pixels and taps (the extremes included), images
+// narrower and shorter than the support and a stride wider than the
+// rows; with no taps it changes nothing, and a flat image stays flat.
+func TestLoopFilterGray(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	sizes := [][2]int{{1, 1}, {2, 5}, {7, 3}, {4, 9}, {33, 17}, {64, 48}}
+	for _, sz := range sizes {
+		w, h := sz[0], sz[1]
+		for trial := 0; trial < 4; trial++ {
+			var taps [loopTaps]int8
+			for k := range taps {
+				switch trial {
+				case 0:
+					taps[k] = -128
+				case 1:
+					taps[k] = 127
+				default:
+					taps[k] = int8(rng.IntN(256) - 128)
+				}
+			}
+			src := make([]uint8, w*h)
+			for i := range src {
+				src[i] = uint8(rng.IntN(256))
+			}
+			want := loopFilterReference(src, w, h, &taps)
+			stride := w + 5
+			pix := make([]uint8, stride*h)
+			for y := 0; y < h; y++ {
+				copy(pix[y*stride:], src[y*w:(y+1)*w])
+				pix[y*stride+w] = 77 // beyond the row: must stay
+			}
+			for _, avx := range []bool{hasAVX2, false} { // the kernel, then the Go loop alone
+				for y := 0; y < h; y++ {
+					copy(pix[y*stride:], src[y*w:(y+1)*w])
+				}
+				was := hasAVX2
+				hasAVX2 = avx
+				loopFilterGray(pix, stride, w, h, &taps)
+				hasAVX2 = was
+				for y := 0; y < h; y++ {
+					for x := 0; x < w; x++ {
+						if got := pix[y*stride+x]; got != want[y*w+x] {
+							t.Fatalf("%d×%d taps %v (AVX2 %v): pixel (%d,%d) %d, want %d", w, h, taps, avx, x, y, got, want[y*w+x])
+						}
+					}
+					if pix[y*stride+w] != 77 {
+						t.Fatalf("%d×%d: the filter wrote beyond row %d", w, h, y)
+					}
+				}
+			}
+			if trial == 2 {
+				var zero [loopTaps]int8
+				same := append([]uint8(nil), src...)
+				loopFilterGray(same, w, w, h, &zero)
+				if !bytes.Equal(same, src) {
+					t.Fatalf("%d×%d: the filter without taps changed the image", w, h)
+				}
+				flat := bytes.Repeat([]byte{200}, w*h)
+				loopFilterGray(flat, w, w, h, &taps)
+				if !bytes.Equal(flat, bytes.Repeat([]byte{200}, w*h)) {
+					t.Fatalf("%d×%d: a flat image did not stay flat", w, h)
+				}
+			}
+		}
+	}
+}
+
+// blurred returns img in grey blurred by a 3×3 box: an image whose
+// reconstruction a Wiener filter can sharpen back (the fit's test).
+func blurred(img image.Image) *image.Gray {
+	b := img.Bounds()
+	g := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	lum := func(x, y int) int {
+		x, y = min(max(x, 0), b.Dx()-1), min(max(y, 0), b.Dy()-1)
+		return int(color.GrayModel.Convert(img.At(b.Min.X+x, b.Min.Y+y)).(color.Gray).Y)
+	}
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			s := 0
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					s += lum(x+dx, y+dy)
+				}
+			}
+			g.Pix[y*g.Stride+x] = uint8((s + 4) / 9)
+		}
+	}
+	return g
+}
+
+// TestFitLoopFilter checks the encoder's fit: the taps that undo a
+// known blur of a texture lower its squared error, and a reconstruction
+// equal to its original gets no filter.
+func TestFitLoopFilter(t *testing.T) {
+	_, test := images()
+	orig := squeezed(test[0], 0, 256)
+	rec := blurred(orig)
+	w, h := orig.Rect.Dx(), orig.Rect.Dy()
+	o := make([]float64, w*h)
+	for i, v := range orig.Pix {
+		o[i] = float64(v)
+	}
+	taps, ok := fitLoopFilter(o, rec.Pix, w, h)
+	if !ok {
+		t.Fatal("no filter fitted to a blurred texture")
+	}
+	before, after := loopFilterGain(o, rec.Pix, w, h, &taps)
+	t.Logf("blurred texture: taps %v, squared error %.0f -> %.0f", taps, before, after)
+	if !(after < 0.8*before) {
+		t.Errorf("the fitted filter leaves %.0f of %.0f of the blur's squared error", after, before)
+	}
+	if taps, ok := fitLoopFilter(o, orig.Pix, w, h); ok {
+		t.Errorf("taps %v fitted to a perfect reconstruction", taps)
+	}
+}
+
+// TestLoopFilterVersion checks format version 9: Encode writes it for an
+// 8-bit grey image with a gamma-0 model (not for colour and 16-bit
+// images), the same bytes twice, and decodes it with no more squared
+// error than version 8 in loopFilterBytes more bytes; without the loop
+// filter it decodes to version 8's pixels; a blurred image gets a
+// filter. Every truncation, an unknown filter kind, taps without a filter
+// and a version-9 header of a colour image are FormatErrors, and so is
+// version 10.
+func TestLoopFilterVersion(t *testing.T) {
+	m := stepModel(t) // 3×3, gamma 0
+	_, test := images()
+	for _, c := range []struct {
+		name   string
+		img    *image.Gray
+		filter bool // must get a loop filter
+	}{{"texture", squeezed(test[0], 0, 256), false}, {"blurred", blurred(test[1]), true}} {
+		var b8, b9, again, off bytes.Buffer
+		if err := encodeVersion(&b8, c.img, m, nil, formatVersionShifts); err != nil {
+			t.Fatal(err)
+		}
+		if err := Encode(&b9, c.img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		if v := b9.Bytes()[len(Magic)]; v != formatVersionFilter {
+			t.Fatalf("%s: a gamma-0 model wrote version %d for a grey image", c.name, v)
+		}
+		if err := Encode(&again, c.img, m, nil); err != nil || !bytes.Equal(again.Bytes(), b9.Bytes()) {
+			t.Fatalf("%s: two encodes differ (%v)", c.name, err)
+		}
+		if err := Encode(&off, c.img, m, &Options{NoLoopFilter: true}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := DecodeHeader(bytes.NewReader(b9.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.filter && h.LoopFilter == nil {
+			t.Errorf("%s: no loop filter", c.name)
+		}
+		if b9.Len() != b8.Len()+loopFilterBytes || off.Len() != b9.Len() {
+			t.Errorf("%s: version 8 %d bytes, version 9 %d, without its filter %d", c.name, b8.Len(), b9.Len(), off.Len())
+		}
+		dec := func(b []byte) *image.Gray {
+			img, err := Decode(bytes.NewReader(b), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return img.(*image.Gray)
+		}
+		d8, d9, doff := dec(b8.Bytes()), dec(b9.Bytes()), dec(off.Bytes())
+		e8, e9 := sse(c.img, d8), sse(c.img, d9)
+		t.Logf("%s: loop filter %v, squared error %.0f -> %.0f", c.name, h.LoopFilter, e8, e9)
+		if e9 > e8 || (h.LoopFilter != nil) != (e9 < e8) {
+			t.Errorf("%s: version 9 squared error %.0f (filter %v), version 8 %.0f", c.name, e9, h.LoopFilter, e8)
+		}
+		if !bytes.Equal(doff.Pix, d8.Pix) {
+			t.Errorf("%s: version 9 without its loop filter decodes to other pixels than version 8", c.name)
+		}
+		for n := len(Magic) + 1; n < b9.Len(); n += 1 + b9.Len()/61 {
+			_, err := Decode(bytes.NewReader(b9.Bytes()[:n]), m)
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("%s: truncated to %d bytes: %v, want a *FormatError", c.name, n, err)
+			}
+		}
+	}
+	// Hostile headers, checksums recomputed.
+	var b bytes.Buffer
+	if err := Encode(&b, blurred(test[1]), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, body, err := parseHeader(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := b.Len() - len(body) - loopFilterBytes // the filter's kind byte
+	for _, c := range []struct {
+		name  string
+		patch func(p []byte)
+	}{
+		{"unknown filter kind", func(p []byte) { p[at] = 2 }},
+		{"taps without a filter", func(p []byte) { p[at] = loopKindNone }},
+		{"three channels", func(p []byte) { p[len(Magic)+1+32+8] = 3 }},
+		{"16-bit samples", func(p []byte) { p[len(Magic)+1+32+9] = 16 }},
+		{"version 10", func(p []byte) { p[len(Magic)] = formatVersionFilter + 1 }},
+	} {
+		p := append([]byte(nil), b.Bytes()[:b.Len()-4]...)
+		c.patch(p)
+		p = checksum.Append(p)
+		var fe *FormatError
+		if _, err := Decode(bytes.NewReader(p), m); !errors.As(err, &fe) {
+			t.Errorf("%s: %v, want a *FormatError", c.name, err)
+		}
+		if _, err := DecodeHeader(bytes.NewReader(p)); !errors.As(err, &fe) {
+			t.Errorf("%s: DecodeHeader %v, want a *FormatError", c.name, err)
+		}
+	}
+	// Colour and 16-bit grey images stay at version 8; version 9 cannot
+	// be written for them.
+	col := smallColorModel(t, false)
+	cimg := image.NewRGBA(image.Rect(0, 0, 20, 14))
+	for i := range cimg.Pix {
+		cimg.Pix[i] = uint8(i * 7)
+	}
+	g16 := image.NewGray16(image.Rect(0, 0, 20, 14))
+	for i := range g16.Pix {
+		g16.Pix[i] = uint8(i * 5)
+	}
+	for _, c := range []struct {
+		name string
+		img  image.Image
+		m    *Model
+	}{{"colour", cimg, col}, {"16-bit grey", g16, m}} {
+		var b bytes.Buffer
+		if err := Encode(&b, c.img, c.m, nil); err != nil {
+			t.Fatal(err)
+		}
+		if v := b.Bytes()[len(Magic)]; v == formatVersionFilter {
+			t.Errorf("%s image: version %d", c.name, v)
+		}
+		if err := encodeVersion(&b, c.img, c.m, nil, formatVersionFilter); err == nil {
+			t.Errorf("version 9 written for a %s image", c.name)
+		}
+	}
+}
+
+// BenchmarkLoopFilter measures the loop filter on a 768×512 grey
+// texture: the decoder's pass (gray) and the encoder's fit and check
+// (fit), against the deblocking filter's pass at strength 4 (deblock),
+// the decoder's other post filter.
+func BenchmarkLoopFilter(b *testing.B) {
+	orig := squeezed(testimages.Texture(768, 512, 42), 0, 256)
+	rec := blurred(orig)
+	w, h := orig.Rect.Dx(), orig.Rect.Dy()
+	o := make([]float64, w*h)
+	for i, v := range orig.Pix {
+		o[i] = float64(v)
+	}
+	taps, _ := fitLoopFilter(o, rec.Pix, w, h)
+	work := image.NewGray(rec.Rect)
+	b.Run("gray", func(b *testing.B) {
+		for range b.N {
+			copy(work.Pix, rec.Pix)
+			loopFilterGray(work.Pix, w, w, h, &taps)
+		}
+	})
+	b.Run("deblock", func(b *testing.B) {
+		for range b.N {
+			copy(work.Pix, rec.Pix)
+			deblockImage(work, 4, 30, 8)
+		}
+	})
+	b.Run("fit", func(b *testing.B) {
+		for range b.N {
+			copy(work.Pix, rec.Pix)
+			chooseLoopFilter(o, work, 0, 30, 8)
+		}
+	})
+}
