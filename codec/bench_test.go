@@ -186,6 +186,16 @@ func BenchmarkFile(b *testing.B) {
 			}
 		}
 	})
+	// Without the loop filter of version 9 (its fit's cost: the
+	// difference from encode-spca).
+	b.Run("encode-spca-noloop", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var w bytes.Buffer
+			if err := Encode(&w, img, m, &Options{NoLoopFilter: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("encode-jpeg-q75", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			var w bytes.Buffer

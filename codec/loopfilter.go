@@ -147,36 +147,62 @@ func fitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bool)
 	for k, o := range loopOffsets {
 		off[k] = o[0]*pw + o[1]
 	}
-	var ata [loopTaps][loopTaps]int64
-	var atb [loopTaps]float64
-	var d [loopTaps]int64
+	// The differences of the pixels summed over, plane by plane (|d_k|
+	// <= 510 fits 16 bits), and their errors e.
 	sy, sx := loopFitRows, loopFitCols
 	if h < 8*sy || w < 8*sx { // small images: every pixel
 		sy, sx = 1, 1
 	}
+	most := ((h+sy-1)/sy + 1) * ((w+sx-1)/sx + 1)
+	dbuf := make([]int16, (loopTaps+1)*most)
+	var d [loopTaps + 1][]int16 // the differences, then e where whole
+	for k := range d {
+		d[k] = dbuf[k*most : (k+1)*most : (k+1)*most]
+	}
+	es := make([]float64, most)
+	whole := true // every e a whole number (8-bit originals)
+	j := 0
 	for y := 0; y < h; y += sy {
 		c := (y+loopReach)*pw + loopReach
 		o := orig[y*w:][:w]
 		for x := (y / sy) % sx; x < w; x += sx {
 			i := c + x
 			r := src[i]
-			var nz int64
-			for k := range d {
-				d[k] = int64(src[i+off[k]] + src[i-off[k]] - 2*r)
-				nz |= d[k]
+			var nz int32
+			var dd [loopTaps]int32
+			for k := range dd {
+				dd[k] = src[i+off[k]] + src[i-off[k]] - 2*r
+				nz |= dd[k]
 			}
 			if nz == 0 { // flat: adds nothing
 				continue
 			}
-			e := o[x] - float64(r)
-			for k := range d {
-				dk := d[k]
-				atb[k] += float64(dk) * e
-				row := &ata[k]
-				for l := k; l < loopTaps; l++ {
-					row[l] += dk * d[l]
-				}
+			for k, v := range dd {
+				d[k][j] = int16(v)
 			}
+			e := o[x] - float64(r)
+			es[j] = e
+			if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
+				d[loopTaps][j] = int16(e)
+			} else {
+				whole = false
+			}
+			j++
+		}
+	}
+	var ata [loopTaps][loopTaps]int64
+	var atb [loopTaps]float64
+	for k := 0; k < loopTaps; k++ {
+		dk := d[k][:j]
+		if whole { // the same sums as below, exact in 64 bits
+			atb[k] = float64(dotInt16(dk, d[loopTaps][:j]))
+		} else {
+			for i, e := range es[:j] {
+				atb[k] += float64(float64(dk[i]) * e) // rounded: no fused multiply-add
+			}
+		}
+		for l := k; l < loopTaps; l++ {
+			ata[k][l] = dotInt16(dk, d[l][:j])
 		}
 	}
 	a := mat.NewSymDense(loopTaps, nil)
@@ -241,4 +267,22 @@ func chooseLoopFilter(orig []float64, rec *image.Gray, deblock int, step float64
 		out[k] = int(t)
 	}
 	return out
+}
+
+// dotInt16 returns the dot product of a and b (as long), exact: each
+// product must be at most 510² in size (the kernel's 32-bit lanes), the
+// sum is kept in 64 bits.
+func dotInt16(a, b []int16) int64 {
+	b = b[:len(a)]
+	var s int64
+	n := 0
+	for ; n+dotChunk <= len(a); n += dotChunk {
+		s += dotKernel(a[n:n+dotChunk], b[n:n+dotChunk])
+	}
+	m := n + dotKernelLen(len(a)-n)
+	s += dotKernel(a[n:m], b[n:m])
+	for i := m; i < len(a); i++ {
+		s += int64(a[i]) * int64(b[i])
+	}
+	return s
 }

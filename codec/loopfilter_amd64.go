@@ -30,3 +30,38 @@ func loopRowKernel(out []uint8, rows *[2*loopReach + 1][]int32, t *[loopTaps + 2
 	loopRowAVX2(out[:n], rows, t)
 	return n
 }
+
+// dotChunk is the most elements dotKernel takes: 1024 steps of 16, so
+// each 32-bit lane sums at most 2048 products of |d| <= 510 (< 2^31).
+const dotChunk = 16 * 1024
+
+// dotInt16AVX2 returns the dot product of a and b (len(a) a multiple of
+// 16 up to dotChunk, b as long) with VPMADDWD, in 32-bit lanes summed
+// into 64 bits at the end. Every product must be at most 510² in size.
+//
+//go:noescape
+func dotInt16AVX2(a, b []int16) int64
+
+// dotKernelLen is how many of n elements dotKernel takes.
+func dotKernelLen(n int) int {
+	if !hasAVX2 {
+		return 0
+	}
+	return min(n, dotChunk) &^ 15
+}
+
+// dotKernel is the dot product of a and b, len(a) = len(b) a multiple
+// of 16 up to dotChunk (or anything without AVX2).
+func dotKernel(a, b []int16) int64 {
+	if !hasAVX2 || len(a) == 0 {
+		var s int64
+		for i, v := range a {
+			s += int64(v) * int64(b[i])
+		}
+		return s
+	}
+	if len(a)%16 != 0 || len(a) > dotChunk || len(b) != len(a) {
+		panic("codec: dotKernel: bad lengths")
+	}
+	return dotInt16AVX2(a, b)
+}

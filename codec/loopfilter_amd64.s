@@ -97,3 +97,36 @@ pixels:
 done:
 	VZEROUPPER
 	RET
+
+// func dotInt16AVX2(a, b []int16) int64
+// The dot product of a and b, len(a) a multiple of 16 up to 16384:
+// VPMADDWD sums pairs of products into 32-bit lanes (at most 2048
+// products of at most 510² each per lane), widened to 64 bits and summed
+// at the end.
+TEXT ·dotInt16AVX2(SB), NOSPLIT, $0-56
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), DI
+	VPXOR Y1, Y1, Y1
+	XORQ AX, AX
+dot:
+	CMPQ AX, CX
+	JGE  sum
+	VMOVDQU (SI)(AX*2), Y0
+	VPMADDWD (DI)(AX*2), Y0, Y0
+	VPADDD Y0, Y1, Y1
+	ADDQ $16, AX
+	JMP  dot
+sum:
+	VEXTRACTI128 $1, Y1, X2
+	VPMOVSXDQ X1, Y3
+	VPMOVSXDQ X2, Y4
+	VPADDQ Y4, Y3, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPADDQ X4, X3, X3
+	VPSHUFD $0x4E, X3, X4
+	VPADDQ X4, X3, X3
+	MOVQ X3, AX
+	MOVQ AX, ret+48(FP)
+	VZEROUPPER
+	RET

@@ -9,3 +9,16 @@ func loopRowKernel(out []uint8, rows *[2*loopReach + 1][]int32, t *[loopTaps + 2
 
 // hasAVX2 is amd64's (loopfilter_amd64.go): no AVX2 kernel elsewhere.
 var hasAVX2 = false
+
+const dotChunk = 16 * 1024
+
+func dotKernelLen(n int) int { return 0 }
+
+// dotKernel is the dot product of a and b (as long).
+func dotKernel(a, b []int16) int64 {
+	var s int64
+	for i, v := range a {
+		s += int64(v) * int64(b[i])
+	}
+	return s
+}

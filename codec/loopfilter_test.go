@@ -306,3 +306,36 @@ func BenchmarkLoopFilter(b *testing.B) {
 		}
 	})
 }
+
+// TestDotInt16 checks the fit's dot products (the AVX2 kernel in chunks,
+// then the Go loop alone) against int64 sums, at the extremes of the
+// differences (±510) and lengths around the kernel's steps and chunks.
+func TestDotInt16(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 15, 16, 17, 100, dotChunk - 1, dotChunk, dotChunk + 31, 3*dotChunk + 5} {
+		for trial := 0; trial < 3; trial++ {
+			a, b := make([]int16, n), make([]int16, n)
+			var want int64
+			for i := range a {
+				switch trial {
+				case 0:
+					a[i], b[i] = 510, 510
+				case 1:
+					a[i], b[i] = -510, 510
+				default:
+					a[i], b[i] = int16(rng.IntN(1021)-510), int16(rng.IntN(1021)-510)
+				}
+				want += int64(a[i]) * int64(b[i])
+			}
+			for _, avx := range []bool{hasAVX2, false} {
+				was := hasAVX2
+				hasAVX2 = avx
+				got := dotInt16(a, b)
+				hasAVX2 = was
+				if got != want {
+					t.Fatalf("n %d trial %d (AVX2 %v): %d, want %d", n, trial, avx, got, want)
+				}
+			}
+		}
+	}
+}
