@@ -164,12 +164,17 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	for d := range kA {
 		kA[d], kB[d] = never, never
 	}
+	// th16: the thresholds of each strength for deblockHorizErrKernel
+	// (pixel differences are at most 255: clamped past them they decide
+	// alike), then the strengths.
+	var th16 [24]int16
 	for k := maxDeblock; k >= 1; k-- {
 		th := newDeblockThresholds(deblockParams(k, step, n))
 		// The largest |4(q0 − p0) + p1 − q1| of an edge that passes.
 		if 3*(th.a-1)+2*(th.b-1) > th.clip {
 			return false
 		}
+		th16[k-1], th16[8+k-1], th16[16+k-1] = int16(min(max(th.a, 0), 256)), int16(min(max(th.b, 0), 256)), int16(k)
 		for d := 0; d < 256; d++ {
 			if d < th.a {
 				kA[d] = uint8(k)
@@ -210,13 +215,22 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 			kpix[i-2], kpix[i-1], kpix[i], kpix[i+1] = uint8(k), uint8(k), uint8(k), uint8(k)
 		}
 	}
-	// Horizontal edges, state by state. A column whose four pixels no
-	// vertical edge sets (most, with 8-pixel patches) has one state.
+	// Horizontal edges: with 8-bit originals, whole groups of 16 columns
+	// strength by strength in AVX2 (hsum, each strength's own total, not
+	// a difference); the other columns state by state. A column whose
+	// four pixels no vertical edge sets (most, with 8-pixel patches) has
+	// one state.
+	var hsum [maxDeblock]int64
+	orig8, is8 := any(orig).([]uint8)
 	for y := n; y+1 < h; y += n {
 		k0s, k1s, k2s, k3s := kpix[(y-2)*w:][:w], kpix[(y-1)*w:][:w], kpix[y*w:][:w], kpix[(y+1)*w:][:w]
 		r0s, r1s, r2s, r3s := rec[(y-2)*w:][:w], rec[(y-1)*w:][:w], rec[y*w:][:w], rec[(y+1)*w:][:w]
 		o0s, o1s, o2s, o3s := orig[(y-2)*w:][:w], orig[(y-1)*w:][:w], orig[y*w:][:w], orig[(y+1)*w:][:w]
-		for x := 0; x < w; x++ {
+		x0 := 0
+		if is8 {
+			x0 = deblockHorizErrKernel(rec, von, kpix, orig8, (y-2)*w, w, &th16, &hsum)
+		}
+		for x := x0; x < w; x++ {
 			if min(k0s[x], k1s[x], k2s[x], k3s[x]) == never {
 				p1, p0, q0, q1 := int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])
 				if kh := kmin(p1, p0, q0, q1); kh <= maxDeblock {
@@ -253,7 +267,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	sse := int64(errs[0])
 	for k := 1; k <= maxDeblock; k++ {
 		sse += diff[k]
-		errs[k] = float64(sse)
+		errs[k] = float64(sse + hsum[k-1])
 	}
 	return true
 }

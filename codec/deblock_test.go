@@ -148,3 +148,46 @@ func BenchmarkDeblockGray(b *testing.B) {
 		deblockGray(pix, w, w, h, n, alpha, beta, tc)
 	}
 }
+
+// TestDeblockHorizErrKernel checks the search by edge from 8-bit
+// originals (the AVX2 kernel over horizontal edges where the machine has
+// it) against the same originals as int16 (the Go loop) on blocky images
+// with saturated parts, patches of 4 and 8 pixels, widths past a group
+// of 16 columns and past the kernel's chunk of columns.
+func TestDeblockHorizErrKernel(t *testing.T) {
+	if !hasAVX2 {
+		t.Log("no AVX2: both go through the Go loop")
+	}
+	rng := rand.New(rand.NewPCG(24, 5))
+	for _, sz := range [][2]int{{100, 41}, {2100, 12}} {
+		w, h := sz[0], sz[1]
+		for trial := range 6 {
+			rec := make([]uint8, w*h)
+			o8, o16 := make([]uint8, w*h), make([]int16, w*h)
+			for i := range rec {
+				x, y := i%w, i/w
+				v := 128 + 170*math.Sin(float64(x)/9+float64(trial)) + 40*math.Cos(float64(y)/5) + float64(rng.IntN(1+3*trial))
+				v += float64((x/8*7+y/8*13)%11) * float64(trial%3)
+				rec[i] = uint8(math.Max(0, math.Min(255, v)))
+				o := math.Max(0, math.Min(255, math.Round(v+float64(rng.IntN(7))-3)))
+				o8[i], o16[i] = uint8(o), int16(o)
+			}
+			for _, n := range []int{4, 8} {
+				for _, step := range []float64{8, 40, 120} {
+					var sse int64
+					for i, v := range rec {
+						d := int64(v) - int64(o8[i])
+						sse += d * d
+					}
+					got, want := make([]float64, maxDeblock+1), make([]float64, maxDeblock+1)
+					got[0], want[0] = float64(sse), float64(sse)
+					ok8 := deblockErrorsByEdge(got, o8, rec, w, h, n, step)
+					ok16 := deblockErrorsByEdge(want, o16, rec, w, h, n, step)
+					if ok8 != ok16 || !slices.Equal(got, want) {
+						t.Fatalf("%dx%d trial %d n %d step %g: 8-bit originals %v (%v), int16 %v (%v)", w, h, trial, n, step, got, ok8, want, ok16)
+					}
+				}
+			}
+		}
+	}
+}
