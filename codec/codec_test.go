@@ -868,3 +868,54 @@ func TestResolutionFor(t *testing.T) {
 		t.Errorf("PhotoTrainOptions: %+v", p)
 	}
 }
+
+// TestDecodeInto checks DecodeOptions.Into: a grey image of the file's
+// size, holding another image's pixels, is returned with the decoded
+// pixels in it (every one set); one of another size or stride is left
+// alone and a new image returned.
+func TestDecodeInto(t *testing.T) {
+	m := stepModel(t)
+	_, test := images()
+	var files [][]byte
+	for _, img := range test[:2] {
+		var buf bytes.Buffer
+		if err := Encode(&buf, img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, buf.Bytes())
+	}
+	want, err := Decode(bytes.NewReader(files[0]), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := want.Bounds()
+	prev, err := Decode(bytes.NewReader(files[1]), m) // other pixels, same size
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := prev.(*image.Gray)
+	got, err := DecodeWith(bytes.NewReader(files[0]), m, &DecodeOptions{Into: into})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := got.(*image.Gray)
+	if !ok || &g.Pix[0] != &into.Pix[0] {
+		t.Fatalf("decode into a %v image: got another image", b)
+	}
+	if !bytes.Equal(g.Pix, want.(*image.Gray).Pix) || g.Rect != b || g.Stride != b.Dx() {
+		t.Fatalf("decode into a %v image: pixels or layout differ from Decode's", b)
+	}
+	for _, other := range []*image.Gray{
+		image.NewGray(image.Rect(0, 0, b.Dx()+1, b.Dy())),
+		{Pix: make([]uint8, (b.Dx()+8)*b.Dy()), Stride: b.Dx() + 8, Rect: b},
+	} {
+		before := slices.Clone(other.Pix)
+		got, err := DecodeWith(bytes.NewReader(files[0]), m, &DecodeOptions{Into: other})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := got.(*image.Gray); &g.Pix[0] == &other.Pix[0] || !bytes.Equal(other.Pix, before) || !bytes.Equal(g.Pix, want.(*image.Gray).Pix) {
+			t.Errorf("decode into a %v image of stride %d: used it, or wrong pixels", other.Rect, other.Stride)
+		}
+	}
+}

@@ -1072,6 +1072,13 @@ type DecodeOptions struct {
 	// larger files are refused, wrapping ErrTooLarge, before anything
 	// is decoded. 0 means DefaultMaxPixels.
 	MaxPixels int64
+	// Into, if not nil, is a grey image that the decode of an 8-bit grey
+	// file of its size writes into and returns (every pixel is set)
+	// instead of a new image; other decodes leave it alone. A batch that
+	// hands each image, once written out, to the next decode saves the
+	// fresh memory of an image per file: 393 KB for 768×512, ~100 page
+	// faults once the heap has grown past its first pages.
+	Into *image.Gray
 }
 
 // Decode reads an .spc file coded with the model m. Decoding is
@@ -1080,6 +1087,19 @@ type DecodeOptions struct {
 // more than DefaultMaxPixels pixels (see DecodeWith).
 func Decode(r io.Reader, m *Model) (image.Image, error) {
 	return DecodeWith(r, m, nil)
+}
+
+// into returns o.Into if it is a w×h image at the origin whose rows are
+// contiguous, nil otherwise.
+func (o *DecodeOptions) into(w, h int) *image.Gray {
+	if o == nil || o.Into == nil {
+		return nil
+	}
+	g := o.Into
+	if g.Rect != image.Rect(0, 0, w, h) || g.Stride != w || len(g.Pix) < w*h {
+		return nil
+	}
+	return g
 }
 
 // DecodeWith is Decode with options.
@@ -1143,8 +1163,12 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	}
 	if h.Channels == 1 {
 		var img image.Image
+		var into []uint8
+		if g := o.into(h.Width, h.Height); g != nil && h.Depth == 8 {
+			into = g.Pix
+		}
 		err := chans[0].decode(m.Channels[0], grids[0], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
-			img = m.Channels[0].reconstructGray(idx, lead, grids[0], h.Depth == 16, odd)
+			img = m.Channels[0].reconstructGrayInto(into, idx, lead, grids[0], h.Depth == 16, odd)
 		})
 		if err != nil {
 			return nil, err

@@ -519,12 +519,13 @@ func runDecode(c *cli.Context) error {
 		ext, err = formatExt(c)
 		return err
 	}
+	var last *image.Gray // written out: the next decode may reuse it
 	return runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
 		f, err := openInput(c, in)
 		if err != nil {
 			return err
 		}
-		img, err := codec.DecodeWith(f, model, &codec.DecodeOptions{MaxPixels: pixelBudget})
+		img, err := codec.DecodeWith(f, model, &codec.DecodeOptions{MaxPixels: pixelBudget, Into: last})
 		f.Close()
 		in = stdioName(in, "stdin")
 		if msg := tooLarge(in, err); msg != "" {
@@ -539,6 +540,7 @@ func runDecode(c *cli.Context) error {
 		if err := saveOutputImage(c, out, ext, img); err != nil {
 			return fail("%s", withPathC(stdioName(out, "stdout"), err))
 		}
+		last, _ = img.(*image.Gray)
 		return nil
 	}, func(files int, out string) string {
 		return fmt.Sprintf("%s -> %s", plural(files, "image"), out)
