@@ -6,7 +6,6 @@ import "github.com/spcalab/spca/cmd/internal/cliutil"
 // one implementation for both programs; these names keep the commands'
 // code as it was.
 var (
-	fail          = cliutil.Fail
 	exitCode      = cliutil.ExitCode
 	commandName   = cliutil.CommandName
 	noPositionals = cliutil.NoPositionals
@@ -20,3 +19,7 @@ var (
 	hasFlag       = cliutil.HasFlag
 	splitArgs     = cliutil.SplitArgs
 )
+
+// fail is cliutil.Fail, declared as a function so that go vet checks the
+// format strings of its calls.
+func fail(format string, args ...any) error { return cliutil.Fail(format, args...) }
