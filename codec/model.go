@@ -178,6 +178,8 @@ type Channel struct {
 	pixOnce   [2]sync.Once
 	pix8      []uint8  // decoded 8-bit pixels of every codebook cell (see pixelBook)
 	pix16     []uint16 // the same at 16 bits
+	wOnce     sync.Once
+	weights   []float64 // see pixelWeights
 	extOnce   sync.Once
 	ext, norm []float64 // see responses
 	extErr    error
