@@ -112,12 +112,7 @@ func newDeblockErrors(sse0, step float64, n int) ([]float64, bool) {
 // (w×h, rows in order), as the encoder of a grey 8-bit image has it: the
 // same errors without reading and converting its float64 plane.
 func deblockErrorsGray8(orig []uint8, rec *image.Gray, step float64, n int) []float64 {
-	var s int64
-	for i, v := range rec.Pix[:len(orig)] {
-		d := int64(v) - int64(orig[i])
-		s += d * d
-	}
-	return deblockErrorsWhole(orig, float64(s), rec, step, n)
+	return deblockErrorsWhole(orig, float64(sse8(rec.Pix[:len(orig)], orig)), rec, step, n)
 }
 
 // deblockErrorsWhole is deblockErrorsGray of an original in whole

@@ -191,3 +191,28 @@ func TestDeblockHorizErrKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestSSE8 checks sse8 (AVX2 where the machine has it) against the
+// plain sum on lengths around its groups of 16 and its chunks, random
+// bytes and the largest differences.
+func TestSSE8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 24))
+	for _, n := range []int{0, 1, 15, 16, 17, 100, maxSSE8 - 1, maxSSE8, maxSSE8 + 17, 3*maxSSE8 + 5} {
+		for _, extreme := range []bool{false, true} {
+			a, b := make([]uint8, n), make([]uint8, n)
+			var want int64
+			for i := range a {
+				if extreme {
+					a[i], b[i] = 255*uint8(i%2), 255*uint8(1-i%2)
+				} else {
+					a[i], b[i] = uint8(rng.IntN(256)), uint8(rng.IntN(256))
+				}
+				d := int64(a[i]) - int64(b[i])
+				want += d * d
+			}
+			if got := sse8(a, b); got != want {
+				t.Fatalf("%d bytes (extreme %v): %d, want %d", n, extreme, got, want)
+			}
+		}
+	}
+}

@@ -47,3 +47,37 @@ func deblockHorizErrKernel(rec, von, kpix, orig []uint8, off, w int, th *[24]int
 	}
 	return n
 }
+
+// sse8AVX returns Σ (a[i] − b[i])² over len(a) bytes (a multiple of 16,
+// at most maxSSE8 bytes; b as long), 16 at a time: the differences in
+// 16-bit lanes, squared and summed in pairs by VPMADDWD into 32-bit lanes.
+//
+//go:noescape
+func sse8AVX(a, b []uint8) int64
+
+// maxSSE8 keeps sse8AVX's 32-bit lanes exact: each takes at most 2·255²
+// per 16 bytes.
+const maxSSE8 = 1 << 16
+
+// sse8 returns Σ (a[i] − b[i])² over a and b (as long), in AVX2 where
+// hasAVX2.
+func sse8(a, b []uint8) int64 {
+	b = b[:len(a)]
+	var s int64
+	i := 0
+	if hasAVX2 {
+		for ; i+16 <= len(a); i += maxSSE8 {
+			n := min(maxSSE8, (len(a)-i)&^15)
+			s += sse8AVX(a[i:i+n], b[i:i+n])
+			if n < maxSSE8 {
+				i += n
+				break
+			}
+		}
+	}
+	for ; i < len(a); i++ {
+		d := int64(a[i]) - int64(b[i])
+		s += d * d
+	}
+	return s
+}

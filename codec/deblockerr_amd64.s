@@ -155,3 +155,34 @@ coldone:
 kdone:
 	VZEROUPPER
 	RET
+
+// func sse8AVX(a, b []uint8) int64
+TEXT ·sse8AVX(SB), NOSPLIT, $0-56
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), DI
+	VPXOR Y2, Y2, Y2
+	XORQ BX, BX
+sloop:
+	CMPQ BX, CX
+	JGE  sdone
+	VPMOVZXBW (SI)(BX*1), Y0
+	VPMOVZXBW (DI)(BX*1), Y1
+	VPSUBW Y1, Y0, Y0
+	VPMADDWD Y0, Y0, Y0
+	VPADDD Y0, Y2, Y2
+	ADDQ $16, BX
+	JMP  sloop
+sdone:
+	VEXTRACTI128 $1, Y2, X3
+	VPMOVZXDQ X2, Y2            // the lanes are below 2^31: as unsigned
+	VPMOVZXDQ X3, Y3
+	VPADDQ Y3, Y2, Y2
+	VEXTRACTI128 $1, Y2, X3
+	VPADDQ X3, X2, X2
+	VPSHUFD $0x0E, X2, X3
+	VPADDQ X3, X2, X2
+	VMOVQ X2, AX
+	MOVQ AX, ret+48(FP)
+	VZEROUPPER
+	RET
