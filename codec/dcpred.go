@@ -81,9 +81,10 @@ func (p *edgePredictor) trackCells(c *Channel, blocks int) {
 	p.bins, p.ref = c.Bins[:p.k], resize(p.ref, blocks)
 	p.rows, p.sums = p.rows[:0], p.sums[:0]
 	p.lastOK = false
+	ends := p.ends // the last image's, reused: 2 bytes a patch
 	p.ends = nil
 	if p.centreZero && p.dims < 1<<16 {
-		p.ends = resize(p.ends[:cap(p.ends)], blocks)
+		p.ends = resize(ends[:cap(ends)], blocks)
 		for i := range p.ends {
 			p.ends[i] = uint16(p.dims) // update's end until updateTo says less
 		}
