@@ -170,30 +170,29 @@ func fitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bool)
 	for y := 0; y < h; y += sy {
 		c := (y+loopReach)*pw + loopReach
 		o := orig[y*w:][:w]
-		for x := (y / sy) % sx; x < w; x += sx {
-			i := c + x
-			r := src[i]
-			var nz int32
-			var dd [loopTaps]int32
-			for k := range dd {
-				dd[k] = src[i+off[k]] + src[i-off[k]] - 2*r
-				nz |= dd[k]
+		x0 := (y / sy) % sx
+		n := (w - x0 + sx - 1) / sx // the row's pixels summed over
+		// Plane by plane (flat pixels too: their zeros add nothing).
+		for k := range loopTaps {
+			dk := d[k][j : j+n]
+			r, a, b := src[c+x0:], src[c+x0+off[k]:], src[c+x0-off[k]:]
+			for t := range dk {
+				p := t * sx
+				dk[t] = int16(a[p] + b[p] - 2*r[p])
 			}
-			if nz == 0 { // flat: adds nothing
-				continue
-			}
-			for k, v := range dd {
-				d[k][j] = int16(v)
-			}
-			e := o[x] - float64(r)
-			es[j] = e
+		}
+		e16, ef := d[loopTaps][j:j+n], es[j:j+n]
+		for t := range ef {
+			x := x0 + t*sx
+			e := o[x] - float64(src[c+x])
+			ef[t] = e
 			if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
-				d[loopTaps][j] = int16(e)
+				e16[t] = int16(e)
 			} else {
 				whole = false
 			}
-			j++
 		}
+		j += n
 	}
 	var ata [loopTaps][loopTaps]int64
 	var atb [loopTaps]float64

@@ -244,6 +244,22 @@ func TestLoopFilterVersion(t *testing.T) {
 			t.Errorf("%s: DecodeHeader %v, want a *FormatError", c.name, err)
 		}
 	}
+	// A colour image coded by the grey model: its luminance (not whole
+	// numbers, the fit's float path) is the original; blurred, it gets a
+	// filter too.
+	var c9 bytes.Buffer
+	if err := Encode(&c9, blurredRGBA(test[2]), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v := c9.Bytes()[len(Magic)]; v != formatVersionFilter {
+		t.Errorf("a colour image coded by a grey model: version %d", v)
+	}
+	if h, err := DecodeHeader(bytes.NewReader(c9.Bytes())); err != nil || h.LoopFilter == nil {
+		t.Errorf("a blurred colour image coded by a grey model: header %+v, %v, want a loop filter", h, err)
+	}
+	if _, err := Decode(bytes.NewReader(c9.Bytes()), m); err != nil {
+		t.Fatal(err)
+	}
 	// Colour and 16-bit grey images stay at version 8; version 9 cannot
 	// be written for them.
 	col := smallColorModel(t, false)
@@ -338,4 +354,15 @@ func TestDotInt16(t *testing.T) {
 			}
 		}
 	}
+}
+
+// blurredRGBA is blurred's grey levels in an RGBA image with a colour
+// cast, whose luminance is not whole numbers.
+func blurredRGBA(img image.Image) *image.RGBA {
+	g := blurred(img)
+	out := image.NewRGBA(g.Rect)
+	for i, v := range g.Pix {
+		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = v, v/2+60, 255-v/3, 255
+	}
+	return out
 }
