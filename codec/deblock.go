@@ -202,17 +202,21 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 		}
 	}
 	for y := 0; y < h; y++ {
+		rr, or, vr, kr := rec[y*w:][:w], orig[y*w:][:w], von[y*w:][:w], kpix[y*w:][:w]
 		for x := n; x+1 < w; x += n {
-			i := y*w + x
-			p1, p0, q0, q1 := int(rec[i-2]), int(rec[i-1]), int(rec[i]), int(rec[i+1])
+			// The edge's four pixels resliced: one bounds check each.
+			e := rr[x-2 : x+2 : x+2]
+			p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
 			k := kmin(p1, p0, q0, q1)
 			if k > maxDeblock {
 				continue
 			}
-			np1, np0, nq0, nq1, delta := moved(p1, p0, q0, q1, int(orig[i-2]), int(orig[i-1]), int(orig[i]), int(orig[i+1]))
+			o := or[x-2 : x+2 : x+2]
+			np1, np0, nq0, nq1, delta := moved(p1, p0, q0, q1, int(o[0]), int(o[1]), int(o[2]), int(o[3]))
 			diff[k] += delta
-			von[i-2], von[i-1], von[i], von[i+1] = np1, np0, nq0, nq1
-			kpix[i-2], kpix[i-1], kpix[i], kpix[i+1] = uint8(k), uint8(k), uint8(k), uint8(k)
+			v, kp := vr[x-2:x+2:x+2], kr[x-2:x+2:x+2]
+			v[0], v[1], v[2], v[3] = np1, np0, nq0, nq1
+			kp[0], kp[1], kp[2], kp[3] = uint8(k), uint8(k), uint8(k), uint8(k)
 		}
 	}
 	// Horizontal edges: with 8-bit originals, whole groups of 16 columns
