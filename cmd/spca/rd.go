@@ -26,6 +26,9 @@ func rdFlag() cli.Flag {
 // rdStepFactors are the multiples of the model's step the curve sweeps.
 var rdStepFactors = []float64{0.5, 0.7, 1, 1.4, 2, 2.8, 4}
 
+// rdStepRatio is about the ratio of neighbouring rdStepFactors.
+const rdStepRatio = 1.4
+
 // rdCurve is one codec's rate–distortion points and Bjøntegaard rates.
 type rdCurve struct {
 	Codec   string           `json:"codec"`
@@ -55,8 +58,11 @@ type rdVersus struct {
 	Comparable int `json:"comparable_points"`
 }
 
-// versus records in cv its comparison with ref.
-func versus(cv, ref *rdCurve) {
+// versus records in cv its comparison with ref: the BD-rates over
+// ref's points, the gaps over refGaps, ref's points and more beyond
+// its ends, so that a point of cv just outside ref's rates is compared
+// by interpolation rather than left out.
+func versus(cv, ref *rdCurve, refGaps []codec.Result) {
 	v := &rdVersus{Ref: ref.Codec, AheadAll: true}
 	p, err1 := codec.BDRate(points(ref.results, false), points(cv.results, false))
 	s, err2 := codec.BDRate(points(ref.results, true), points(cv.results, true))
@@ -66,8 +72,8 @@ func versus(cv, ref *rdCurve) {
 		np, ns := number(p), number(s)
 		v.BDPSNR, v.BDSSIM = &np, &ns
 	}
-	gp := codec.QualityGap(points(ref.results, false), points(cv.results, false))
-	gs := codec.QualityGap(points(ref.results, true), points(cv.results, true))
+	gp := codec.QualityGap(points(refGaps, false), points(cv.results, false))
+	gs := codec.QualityGap(points(refGaps, true), points(cv.results, true))
 	for i := range gp {
 		v.GapPSNR = append(v.GapPSNR, number(gp[i]))
 		v.GapSSIM = append(v.GapSSIM, number(gs[i]))
@@ -103,13 +109,19 @@ func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(st
 	if err != nil {
 		return nil, err
 	}
-	pca, err := codec.RateSweep(base, images, steps, nil)
+	// One more step beyond each end for the gaps: at equal steps SPCA
+	// and PCA land at slightly different rates, and the end points of
+	// one would otherwise fall just outside the other's rates.
+	first, last := rdStepFactors[0], rdStepFactors[len(rdStepFactors)-1]
+	wide := append([]float64{first / rdStepRatio * model.Step}, steps...)
+	wide = append(wide, last*rdStepRatio*model.Step)
+	pcaWide, err := codec.RateSweep(base, images, wide, nil)
 	if err != nil {
 		return nil, err
 	}
-	pcaCurve := &rdCurve{Codec: "pca", results: pca}
+	pcaCurve := &rdCurve{Codec: "pca", results: pcaWide[1 : len(pcaWide)-1]}
 	curves = append(curves, pcaCurve)
-	versus(curves[0], pcaCurve)
+	versus(curves[0], pcaCurve, pcaWide)
 	have, missing := extcodec.Available(extcodec.All)
 	for _, m := range missing {
 		note(m + " not found on PATH: skipped")

@@ -24,3 +24,25 @@ func TestRDTableOutsideRates(t *testing.T) {
 		t.Errorf("table:\n%s\nwant the NaN point named outside pca's rates and the other's gap", out)
 	}
 }
+
+// TestVersusWideReference: a point just above the reference's highest
+// rate is left out of the comparison with the reference's own points,
+// and compared by interpolation once the reference reaches beyond it.
+func TestVersusWideReference(t *testing.T) {
+	ref := []codec.Result{{BPP: 0.2, PSNR: 35, SSIM: 0.93}, {BPP: 0.3, PSNR: 38, SSIM: 0.95}, {BPP: 0.422, PSNR: 41, SSIM: 0.96}}
+	wider := append([]codec.Result{{BPP: 0.15, PSNR: 33, SSIM: 0.91}}, append(ref, codec.Result{BPP: 0.6, PSNR: 44, SSIM: 0.975})...)
+	cv := []codec.Result{{BPP: 0.25, PSNR: 36.8, SSIM: 0.945}, {BPP: 0.425, PSNR: 41.2, SSIM: 0.962}}
+	for _, tc := range []struct {
+		gaps             []codec.Result
+		comparable, want int
+		all              bool
+	}{{ref, 1, 1, false}, {wider, 2, 2, true}} {
+		c := &rdCurve{Codec: "spca", results: cv}
+		versus(c, &rdCurve{Codec: "pca", results: ref}, tc.gaps)
+		v := c.VsPCA
+		if v.Comparable != tc.comparable || v.Ahead != tc.want || v.AheadAll != tc.all {
+			t.Errorf("reference of %d points: comparable %d, ahead %d, all %v; want %d, %d, %v",
+				len(tc.gaps), v.Comparable, v.Ahead, v.AheadAll, tc.comparable, tc.want, tc.all)
+		}
+	}
+}
