@@ -424,7 +424,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		hd.Deblock = bestDeblock(sse)
 	}
 	if loopRec != nil {
-		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, loopRec, hd.Deblock, m.Step, m.Patch)
+		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, grayPixels(img), loopRec, hd.Deblock, m.Step, m.Patch)
 		deblockScratches.Put(loopScratch)
 	}
 	out := hd.appendTo(nil)

@@ -240,13 +240,22 @@ func fitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bool)
 
 // loopFilterGain returns the squared error against orig of rec (w×h,
 // rows in order) before and after the loop filter with taps, filtering
-// a copy.
-func loopFilterGain(orig []float64, rec []uint8, w, h int, taps *[loopTaps]int8) (before, after float64) {
+// a copy. orig8, where not nil, is orig in 8 bits (the encoder's grey
+// 8-bit image, orig's values exactly): the sums are then taken from it
+// by sse8, the same whole numbers as the float64 sums in order (each
+// term whole and below 2^16, the sums below 2^53), without reading the
+// float64 plane, which the caches had lost by then (the float64 loop
+// was ~10 % of an 8×8 encode).
+func loopFilterGain(orig []float64, orig8, rec []uint8, w, h int, taps *[loopTaps]int8) (before, after float64) {
 	sc := loopScratches.Get().(*loopScratch)
 	defer loopScratches.Put(sc)
 	sc.f = append(sc.f[:0], rec[:w*h]...)
 	f := sc.f
 	loopFilterGray(f, w, w, h, taps)
+	if orig8 != nil {
+		orig8 = orig8[:w*h]
+		return float64(sse8(rec[:w*h], orig8)), float64(sse8(f, orig8))
+	}
 	for i, o := range orig[:w*h] {
 		d0, d1 := o-float64(rec[i]), o-float64(f[i])
 		before += d0 * d0
@@ -273,15 +282,16 @@ var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: 
 // chooseLoopFilter returns the header's loop filter for the encoder's
 // 8-bit reconstruction rec of the original orig: rec deblocked (in
 // place) as the decoder will, the taps fitted to it, or nil where they
-// do not lower the squared error.
-func chooseLoopFilter(orig []float64, rec *image.Gray, deblock int, step float64, n int) []int {
+// do not lower the squared error. orig8 is orig in 8 bits where the
+// encoder has it (grayPixels), else nil (see loopFilterGain).
+func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n int) []int {
 	deblockImage(rec, deblock, step, n)
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
 	taps, ok := fitLoopFilter(orig, rec.Pix, w, h)
 	if !ok {
 		return nil
 	}
-	if before, after := loopFilterGain(orig, rec.Pix, w, h, &taps); !(after < before) {
+	if before, after := loopFilterGain(orig, orig8, rec.Pix, w, h, &taps); !(after < before) {
 		return nil
 	}
 	out := make([]int, loopTaps)

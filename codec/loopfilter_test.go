@@ -137,7 +137,7 @@ func TestFitLoopFilter(t *testing.T) {
 	if !ok {
 		t.Fatal("no filter fitted to a blurred texture")
 	}
-	before, after := loopFilterGain(o, rec.Pix, w, h, &taps)
+	before, after := loopFilterGain(o, nil, rec.Pix, w, h, &taps)
 	t.Logf("blurred texture: taps %v, squared error %.0f -> %.0f", taps, before, after)
 	if !(after < 0.8*before) {
 		t.Errorf("the fitted filter leaves %.0f of %.0f of the blur's squared error", after, before)
@@ -318,7 +318,7 @@ func BenchmarkLoopFilter(b *testing.B) {
 	b.Run("fit", func(b *testing.B) {
 		for range b.N {
 			copy(work.Pix, rec.Pix)
-			chooseLoopFilter(o, work, 0, 30, 8)
+			chooseLoopFilter(o, nil, work, 0, 30, 8)
 		}
 	})
 }
@@ -365,4 +365,26 @@ func blurredRGBA(img image.Image) *image.RGBA {
 		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = v, v/2+60, 255-v/3, 255
 	}
 	return out
+}
+
+// TestLoopFilterGain8 checks loopFilterGain from an 8-bit original (the
+// encoder's, by sse8) against its float64 sums over the same values.
+func TestLoopFilterGain8(t *testing.T) {
+	_, test := images()
+	orig := squeezed(test[0], 0, 256)
+	rec := blurred(orig)
+	w, h := orig.Rect.Dx(), orig.Rect.Dy()
+	o := make([]float64, w*h)
+	for i, v := range orig.Pix {
+		o[i] = float64(v)
+	}
+	taps, ok := fitLoopFilter(o, rec.Pix, w, h)
+	if !ok {
+		t.Fatal("no filter fitted to a blurred texture")
+	}
+	b0, a0 := loopFilterGain(o, nil, rec.Pix, w, h, &taps)
+	b8, a8 := loopFilterGain(o, orig.Pix, rec.Pix, w, h, &taps)
+	if b8 != b0 || a8 != a0 || !(a0 < b0) {
+		t.Errorf("from 8-bit pixels %v -> %v, from float64 ones %v -> %v", b8, a8, b0, a0)
+	}
 }
