@@ -125,8 +125,10 @@ const loopFitRows, loopFitCols = 2, 2
 // fitLoopFilter returns the taps of the loop filter that best map the
 // deblocked reconstruction rec (w×h, rows in order) to the original
 // orig (the same size, 0..255 scale), and whether it lowers the squared
-// error at all (else the file asks for none).
-func fitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bool) {
+// error at all (else the file asks for none). orig8, where not nil, is
+// orig in 8 bits (loopFilterGain): the errors are then read from it,
+// whole numbers, as they are from orig.
+func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8, bool) {
 	var taps [loopTaps]int8
 	if w < 1 || h < 1 {
 		return taps, false
@@ -182,6 +184,15 @@ func fitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bool)
 			}
 		}
 		e16, ef := d[loopTaps][j:j+n], es[j:j+n]
+		if orig8 != nil { // |e| <= 255: whole stays true
+			o8 := orig8[y*w:][:w]
+			for t := range e16 {
+				x := x0 + t*sx
+				e16[t] = int16(int32(o8[x]) - src[c+x])
+			}
+			j += n
+			continue
+		}
 		for t := range ef {
 			x := x0 + t*sx
 			e := o[x] - float64(src[c+x])
@@ -287,7 +298,7 @@ var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: 
 func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n int) []int {
 	deblockImage(rec, deblock, step, n)
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	taps, ok := fitLoopFilter(orig, rec.Pix, w, h)
+	taps, ok := fitLoopFilter(orig, orig8, rec.Pix, w, h)
 	if !ok {
 		return nil
 	}

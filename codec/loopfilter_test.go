@@ -133,7 +133,7 @@ func TestFitLoopFilter(t *testing.T) {
 	for i, v := range orig.Pix {
 		o[i] = float64(v)
 	}
-	taps, ok := fitLoopFilter(o, rec.Pix, w, h)
+	taps, ok := fitLoopFilter(o, nil, rec.Pix, w, h)
 	if !ok {
 		t.Fatal("no filter fitted to a blurred texture")
 	}
@@ -142,7 +142,7 @@ func TestFitLoopFilter(t *testing.T) {
 	if !(after < 0.8*before) {
 		t.Errorf("the fitted filter leaves %.0f of %.0f of the blur's squared error", after, before)
 	}
-	if taps, ok := fitLoopFilter(o, orig.Pix, w, h); ok {
+	if taps, ok := fitLoopFilter(o, nil, orig.Pix, w, h); ok {
 		t.Errorf("taps %v fitted to a perfect reconstruction", taps)
 	}
 }
@@ -301,7 +301,7 @@ func BenchmarkLoopFilter(b *testing.B) {
 	for i, v := range orig.Pix {
 		o[i] = float64(v)
 	}
-	taps, _ := fitLoopFilter(o, rec.Pix, w, h)
+	taps, _ := fitLoopFilter(o, nil, rec.Pix, w, h)
 	work := image.NewGray(rec.Rect)
 	b.Run("gray", func(b *testing.B) {
 		for range b.N {
@@ -367,8 +367,9 @@ func blurredRGBA(img image.Image) *image.RGBA {
 	return out
 }
 
-// TestLoopFilterGain8 checks loopFilterGain from an 8-bit original (the
-// encoder's, by sse8) against its float64 sums over the same values.
+// TestLoopFilterGain8 checks fitLoopFilter and loopFilterGain from an
+// 8-bit original (the encoder's) against the same from its float64
+// values.
 func TestLoopFilterGain8(t *testing.T) {
 	_, test := images()
 	orig := squeezed(test[0], 0, 256)
@@ -378,9 +379,12 @@ func TestLoopFilterGain8(t *testing.T) {
 	for i, v := range orig.Pix {
 		o[i] = float64(v)
 	}
-	taps, ok := fitLoopFilter(o, rec.Pix, w, h)
+	taps, ok := fitLoopFilter(o, nil, rec.Pix, w, h)
 	if !ok {
 		t.Fatal("no filter fitted to a blurred texture")
+	}
+	if taps8, ok8 := fitLoopFilter(o, orig.Pix, rec.Pix, w, h); taps8 != taps || !ok8 {
+		t.Errorf("taps from 8-bit pixels %v (%v), from float64 ones %v", taps8, ok8, taps)
 	}
 	b0, a0 := loopFilterGain(o, nil, rec.Pix, w, h, &taps)
 	b8, a8 := loopFilterGain(o, orig.Pix, rec.Pix, w, h, &taps)
