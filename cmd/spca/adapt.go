@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/adapt"
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/patches"
@@ -199,10 +200,10 @@ func adaptTrainCommand() *cli.Command {
 }
 
 func runAdaptTrain(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	pathsA, pathsB, err := envPaths(c)
 	if err != nil {
 		return err
@@ -223,7 +224,7 @@ func runAdaptTrain(c *cli.Context) error {
 		return fail("--%s: %s", flagOut, pathError(err))
 	}
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	imgsA, err := loadImages(pathsA, bars.Callback())
 	if err == nil {
 		var imgsB []image.Image
@@ -238,7 +239,7 @@ func runAdaptTrain(c *cli.Context) error {
 			if err := model.Save(out); err != nil {
 				return fail("%s", withPathC(out, err))
 			}
-			if !quiet(c) {
+			if !cliutil.Quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "%s: whites A %.4g,%.4g,%.4g and B %.4g,%.4g,%.4g (%s): A's light %.3g times as bright as B's\n",
 					name, model.WhiteA[0], model.WhiteA[1], model.WhiteA[2], model.WhiteB[0], model.WhiteB[1], model.WhiteB[2],
 					whiteSource(c), model.LuminanceRatio())
@@ -246,9 +247,9 @@ func runAdaptTrain(c *cli.Context) error {
 			for _, w := range model.Warnings() {
 				fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
 			}
-			if !quiet(c) {
+			if !cliutil.Quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "%s: %s of A, %s of B, %d + %d colours (distinct at 6 bits: %d + %d; gamut covered: %.1f %% + %.1f %%; chromaticities: %.0f + %.0f), gamma %s, in %s -> %s\n",
-					name, plural(len(imgsA), "image"), plural(len(imgsB), "image"), model.SamplesA, model.SamplesB,
+					name, cliutil.Plural(len(imgsA), "image"), cliutil.Plural(len(imgsB), "image"), model.SamplesA, model.SamplesB,
 					model.ReportA.Distinct, model.ReportB.Distinct, 100*model.ReportA.Coverage, 100*model.ReportB.Coverage,
 					model.ChromaticitiesA, model.ChromaticitiesB,
 					formatFloat(opt.SPCA.Gamma), time.Since(start).Round(time.Millisecond), out)
@@ -263,7 +264,7 @@ func runAdaptTrain(c *cli.Context) error {
 // envPaths returns the image files of environments A and B from --pairs
 // or from --env-a and --env-b.
 func envPaths(c *cli.Context) (a, b []string, err error) {
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	hasPairs := c.IsSet(flagPairs)
 	hasEnv := c.IsSet(flagEnvA) || c.IsSet(flagEnvB)
 	switch {
@@ -370,7 +371,7 @@ func modelAndMapper(c *cli.Context) (*adapt.Model, adapt.Mapper, error) {
 func warnOutside(c *cli.Context, what string, share float64) {
 	if share > adapt.WarnOutsideShare {
 		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %.1f %% of the %s lie outside the training colours of B; they are extrapolated (SPCA fades to a von Kries scaling there)\n",
-			commandName(c), 100*share, what)
+			cliutil.CommandName(c), 100*share, what)
 	}
 }
 
@@ -422,7 +423,7 @@ func runAdaptApply(c *cli.Context) error {
 		return err
 	}
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	progress := bars.Callback()
 	exact := c.Bool(flagExact)
 	var lut adapt.ImageMapper
@@ -466,16 +467,16 @@ func runAdaptApply(c *cli.Context) error {
 	}
 	bars.Finish()
 	if c.Bool(flagJSON) {
-		if err := writeJSON(c.App.Writer, reports); err != nil {
+		if err := cliutil.WriteJSON(c.App.Writer, reports); err != nil {
 			return err
 		}
 	}
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		how := "exact model"
 		if !exact {
 			how = fmt.Sprintf("%d-node LUT built in %s", size, lutTime.Round(time.Millisecond))
 		}
-		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %s by %s, in %s -> %s\n", name, plural(len(inputs), "image"),
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %s by %s, in %s -> %s\n", name, cliutil.Plural(len(inputs), "image"),
 			mapper.Method(), how, time.Since(start).Round(time.Millisecond), c.String(flagOut))
 	}
 	return nil
@@ -524,13 +525,13 @@ func adaptLUTCommand() *cli.Command {
 }
 
 func runAdaptLUT(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagModel, flagOut); err != nil {
 		return err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	size := c.Int(flagLUTSize)
 	if size < adapt.MinLUTSize || size > adapt.MaxLUTSize {
 		return fail("--%s: %d not in [%d, %d]", flagLUTSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
@@ -546,7 +547,7 @@ func runAdaptLUT(c *cli.Context) error {
 		return err
 	}
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	var p func(done, total int)
 	if cb := bars.Callback(); cb != nil {
 		p = func(done, total int) { cb("lut", done, total) }
@@ -564,7 +565,7 @@ func runAdaptLUT(c *cli.Context) error {
 	if err != nil {
 		return fail("%s", withPathC(out, err))
 	}
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d³ nodes in %s -> %s\n", name, mapper.Method(), size,
 			time.Since(start).Round(time.Millisecond), out)
 	}
@@ -596,13 +597,13 @@ func adaptMapCommand() *cli.Command {
 }
 
 func runAdaptMap(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagModel, flagIn); err != nil {
 		return err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	space := strings.ToLower(c.String(flagSpace))
 	if !slices.Contains(mapSpaces, space) {
 		return fail("--%s: %q is not one of %s", flagSpace, c.String(flagSpace), strings.Join(mapSpaces, ", "))
@@ -663,7 +664,7 @@ func runAdaptMap(c *cli.Context) error {
 		return fail("%v", err)
 	}
 	if c.Bool(flagJSON) {
-		return writeJSON(c.App.Writer, struct {
+		return cliutil.WriteJSON(c.App.Writer, struct {
 			Colours      int     `json:"colours"`
 			OutsideShare float64 `json:"outside_share"`
 		}{n, share})
@@ -678,7 +679,7 @@ func adaptEvalCommand() *cli.Command {
 		&cli.IntFlag{Name: flagN, Value: evalScenes, Usage: "number of generated held-out scenes"},
 		&cli.StringFlag{Name: flagSize, Value: evalSize, Usage: "size `WxH` of the generated held-out scenes"},
 		&cli.IntFlag{Name: flagMaxPixels, Value: 200000, Usage: "evaluate a seeded subsample of at most this many pixels (0: all)"},
-		jsonFlag(),
+		cliutil.JSONFlag(),
 	}
 	return &cli.Command{
 		Name:  "eval",
@@ -741,10 +742,10 @@ func loadTruth(dir string, pathsB []string, progress func(string, int, int)) ([]
 }
 
 func runAdaptEval(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	if n := c.Int(flagMaxPixels); n < 0 {
 		return fail("%s: --%s %d is out of its range [0, ∞) (0: all pixels)", name, flagMaxPixels, n)
 	}
@@ -762,7 +763,7 @@ func runAdaptEval(c *cli.Context) error {
 			opt.WhiteB = sb
 		}
 	}
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	opt.SPCA.Progress = bars.Callback()
 	var a, b, truth []image.Image
 	var evaluated, trained, truthName string
@@ -782,7 +783,7 @@ func runAdaptEval(c *cli.Context) error {
 			bars.Finish()
 			return err
 		}
-		evaluated = fmt.Sprintf("%s in %s", plural(len(a), "image pair"), dir)
+		evaluated = fmt.Sprintf("%s in %s", cliutil.Plural(len(a), "image pair"), dir)
 		trained = "the pairs themselves"
 		if truth != nil {
 			truthName = filepath.Join(dir, truthDir)
@@ -833,7 +834,7 @@ func runAdaptEval(c *cli.Context) error {
 		return fail("%s: %s", name, adaptBrief(err))
 	}
 	if c.Bool(flagJSON) {
-		return writeJSON(c.App.Writer, evalJSON{Evaluated: evaluated, Model: trained, Evaluation: ev, Truth: truthName, Corresponding: cc})
+		return cliutil.WriteJSON(c.App.Writer, evalJSON{Evaluated: evaluated, Model: trained, Evaluation: ev, Truth: truthName, Corresponding: cc})
 	}
 	w := c.App.Writer
 	fmt.Fprintf(w, "evaluated: %s\nmodel: %s\n", evaluated, trained)

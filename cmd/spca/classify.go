@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/classify"
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
@@ -56,7 +57,7 @@ func classifyCommand() *cli.Command {
 				Flags: append(common(),
 					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
 					&cli.StringFlag{Name: flagTest, Usage: "labelled held-out CSV `FILE`; without it only the leave-one-out accuracy is given"},
-					jsonFlag()),
+					cliutil.JSONFlag()),
 				Action: runClassifyEval,
 			},
 			{
@@ -94,7 +95,7 @@ func labelled(c *cli.Context, path string) (*mat.Dense, []int, []float64, error)
 		col = c.Int(flagLabelColumn)
 	}
 	if col < 1 || col > d || d < 2 {
-		return nil, nil, nil, fail("%s: --%s %d not in [1, %d]", commandName(c), flagLabelColumn, col, d)
+		return nil, nil, nil, fail("%s: --%s %d not in [1, %d]", cliutil.CommandName(c), flagLabelColumn, col, d)
 	}
 	x := mat.NewDense(n, d-1, nil)
 	seen := map[float64]bool{}
@@ -125,7 +126,7 @@ func labelled(c *cli.Context, path string) (*mat.Dense, []int, []float64, error)
 		label[i] = index[v]
 	}
 	if len(values) < 2 {
-		return nil, nil, nil, fail("%s: %s has fewer than two classes in column %d", commandName(c), path, col)
+		return nil, nil, nil, fail("%s: %s has fewer than two classes in column %d", cliutil.CommandName(c), path, col)
 	}
 	return x, label, values, nil
 }
@@ -172,7 +173,7 @@ func classifyGrid(c *cli.Context, opt spca.Options) []spca.Options {
 }
 
 func runClassifyEval(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagIn); err != nil {
@@ -224,7 +225,7 @@ func runClassifyEval(c *cli.Context) error {
 	}
 	w := c.App.Writer
 	if c.Bool(flagJSON) {
-		return writeJSON(w, rows)
+		return cliutil.WriteJSON(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tk\tSPCA K\tgamma\tdims\tleave-one-out\ttest")
@@ -278,14 +279,14 @@ func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) 
 		cl, err = classify.Train(x, label, len(values), metric, k, opt)
 	}
 	if err != nil {
-		return nil, fail("%s: %s", commandName(c), brief(err))
+		return nil, fail("%s: %s", cliutil.CommandName(c), brief(err))
 	}
 	cl.Values = values
 	return cl, nil
 }
 
 func runClassifyTrain(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagIn, flagOut); err != nil {
@@ -302,14 +303,14 @@ func runClassifyTrain(c *cli.Context) error {
 	if err := cl.Save(out); err != nil {
 		return fail("%s", withPath(out, err))
 	}
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d -> %s\n", cl.Metric, cl.K, out)
 	}
 	return nil
 }
 
 func runClassifyPredict(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagIn); err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/cmd/spca/internal/hugestart"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/atomicfile"
@@ -83,7 +84,7 @@ func assignment(c *cli.Context) (codec.Assignment, error) {
 			return a, nil
 		}
 	}
-	return 0, fail("%s: --%s must be nearest or responses, not %q", commandName(c), flagAssign, v)
+	return 0, fail("%s: --%s must be nearest or responses, not %q", cliutil.CommandName(c), flagAssign, v)
 }
 
 func codecTrainCommand() *cli.Command {
@@ -138,7 +139,7 @@ func runCodecTrain(c *cli.Context) error {
 	if err := requireFlags(c, flagOut); err != nil {
 		return err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	out, err := binaryOutput(c, "models")
 	if err != nil {
 		return err
@@ -195,7 +196,7 @@ func runCodecTrain(c *cli.Context) error {
 	}
 
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	images, err := loadImages(paths, bars.Callback())
 	if err != nil {
 		bars.Finish()
@@ -211,7 +212,7 @@ func runCodecTrain(c *cli.Context) error {
 	if err := model.Save(out); err != nil {
 		return fail("%s", withPathC(out, err))
 	}
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		kind := "grey"
 		if model.Color {
 			kind = "colour"
@@ -224,7 +225,7 @@ func runCodecTrain(c *cli.Context) error {
 			bins += fmt.Sprintf(" (for %s bpp)", formatFloat(opt.BPP))
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d×%d %s patches, gamma %s, %s, in %s -> %s\n",
-			name, plural(len(images), "image"), model.Patch, model.Patch, kind, formatFloat(model.Gamma), bins,
+			name, cliutil.Plural(len(images), "image"), model.Patch, model.Patch, kind, formatFloat(model.Gamma), bins,
 			elapsed.Round(time.Millisecond), out)
 	}
 	return nil
@@ -244,7 +245,7 @@ func codecEvalCommand() *cli.Command {
 		Flags: []cli.Flag{
 			codecModelFlag(),
 			imagesFlag("test images"),
-			jsonFlag(),
+			cliutil.JSONFlag(),
 			exactFlag(),
 			assignFlag(),
 			rdFlag(),
@@ -281,13 +282,13 @@ func runCodecEval(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	modelPath := c.String(flagModel)
 	model, err := loadCodecModel(modelPath)
 	if err != nil {
 		return err
 	}
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	images, err := loadImages(paths, bars.Callback())
 	if err != nil {
 		bars.Finish()
@@ -325,7 +326,7 @@ func runCodecEval(c *cli.Context) error {
 		for _, r := range results {
 			out.Results = append(out.Results, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), number(r.FixedBPP), r.Bins, number(r.Step)})
 		}
-		if err := writeJSON(w, out); err != nil {
+		if err := cliutil.WriteJSON(w, out); err != nil {
 			return fail("%s: %v", name, err)
 		}
 		return nil
@@ -463,7 +464,7 @@ func runEncode(c *cli.Context) error {
 		}
 		opt = codec.Options{Exact: c.Bool(flagExact), Assign: assign}
 		if countSet(c, flagBPP, flagStep) > 1 {
-			return fail("%s: --%s and --%s are mutually exclusive", commandName(c), flagBPP, flagStep)
+			return fail("%s: --%s and --%s are mutually exclusive", cliutil.CommandName(c), flagBPP, flagStep)
 		}
 		if opt.Step, err = positiveFlag(c, flagStep, "a quantiser step"); err != nil {
 			return err
@@ -503,9 +504,9 @@ func runEncode(c *cli.Context) error {
 		pixels += int64(b.Dx()) * int64(b.Dy())
 		return nil
 	}, func(files int, out string) string {
-		line := fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
+		line := fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", cliutil.Plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
 		if greyed > 0 {
-			line += fmt.Sprintf("; %s in colour coded as grey: the model codes luminance only (train it with --%s for colour)", plural(greyed, "image"), flagColor)
+			line += fmt.Sprintf("; %s in colour coded as grey: the model codes luminance only (train it with --%s for colour)", cliutil.Plural(greyed, "image"), flagColor)
 		}
 		return line
 	})
@@ -543,7 +544,7 @@ func runDecode(c *cli.Context) error {
 		last, _ = img.(*image.Gray)
 		return nil
 	}, func(files int, out string) string {
-		return fmt.Sprintf("%s -> %s", plural(files, "image"), out)
+		return fmt.Sprintf("%s -> %s", cliutil.Plural(files, "image"), out)
 	})
 }
 
@@ -558,7 +559,7 @@ func batchArgs(c *cli.Context, what string) ([]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	if len(inputs) == 0 {
 		return nil, name, fail("%s: no input %s (see spca %s --help)", name, what, name)
 	}
@@ -597,7 +598,7 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		atomicfile.Group(groupFiles)
 		defer atomicfile.Group(0)
 	}
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	progress := bars.Callback()
 	for i, in := range inputs {
 		if progress != nil {
@@ -634,7 +635,7 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		progress(name, len(inputs), len(inputs))
 	}
 	bars.Finish()
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		out := c.String(flagOut)
 		if len(inputs) == 1 {
 			out = outputs[0]
@@ -657,7 +658,7 @@ const groupFiles = 16
 // several it is a directory and the outputs are named after the inputs
 // with the extension ext. A single decode output must be PNG or TIFF.
 func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string, dir string, err error) {
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	out := c.String(flagOut)
 	if out == "" {
 		return nil, "", fail("%s: -%s must name a file or directory", name, flagO)
@@ -693,7 +694,7 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 			if !ok {
 				return nil, "", fail("%s: -%s %s: unsupported extension %q (want .png, .tif, .tiff, .pgm, .ppm or .pnm)", name, flagO, out, e)
 			}
-			if hasFlag(c.Command, flagFormat) && c.IsSet(flagFormat) && f != imageFormatOf[ext] {
+			if cliutil.HasFlag(c.Command, flagFormat) && c.IsSet(flagFormat) && f != imageFormatOf[ext] {
 				return nil, "", fail("%s: --%s %s, but -%s %s is a %s file (its extension decides; drop --%s)", name, flagFormat, c.String(flagFormat), flagO, out, f, flagFormat)
 			}
 		}

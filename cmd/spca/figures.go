@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/urfave/cli/v2"
 )
 
@@ -41,7 +42,7 @@ func figuresCommand() *cli.Command {
 // errors.
 func runFigures(c *cli.Context) error {
 	args := c.Args().Slice()
-	if quiet(c) { // spca --quiet figures
+	if cliutil.Quiet(c) { // spca --quiet figures
 		args = append([]string{"--" + flagQuiet}, args...)
 	}
 	path, err := findFigures()

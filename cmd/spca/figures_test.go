@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 )
 
 // TestFiguresRunsProgram checks that spca figures runs spca-figures from
@@ -32,7 +34,7 @@ func TestFiguresRunsProgram(t *testing.T) {
 	if stderr != "to stderr\n" {
 		t.Errorf("stderr %q, want the program's", stderr)
 	}
-	if err == nil || exitCode(err) != 3 || err.Error() != "" {
+	if err == nil || cliutil.ExitCode(err) != 3 || err.Error() != "" {
 		t.Errorf("error %v, want exit status 3 and no message", err)
 	}
 }

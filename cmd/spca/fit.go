@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
@@ -29,7 +30,7 @@ func fitCommand() *cli.Command {
 }
 
 func runFit(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagIn, flagOut); err != nil {
@@ -53,7 +54,7 @@ func runFit(c *cli.Context) error {
 	}
 
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	opt.Progress = bars.Callback()
 	model, err := spca.Fit(data, opt)
 	if err == nil {
@@ -68,7 +69,7 @@ func runFit(c *cli.Context) error {
 	if err := model.Save(out); err != nil {
 		return fail("%s", withPath(out, err))
 	}
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		n, d := data.Dims()
 		fmt.Fprintf(c.App.ErrWriter, "fit: %d samples of dimension %d, gamma %s, in %s -> %s\n",
 			n, d, formatFloat(opt.Gamma), elapsed.Round(time.Millisecond), out)

@@ -262,7 +262,7 @@ func positionals(c *cli.Context, n int, what string) ([]string, error) {
 		return nil, err
 	}
 	if len(pos) != n {
-		name := commandName(c)
+		name := cliutil.CommandName(c)
 		return nil, fail("%s: expected %s, got %d arguments (see spca %s --help)", name, what, len(pos), name)
 	}
 	return pos, nil
@@ -292,7 +292,7 @@ func positionalArgs(c *cli.Context) ([]string, error) {
 			}
 		}
 		if err := set.Parse(rest); err != nil {
-			return nil, usageError(c, err, true)
+			return nil, cliutil.UsageError(c, err, true)
 		}
 		var err error
 		set.Visit(func(f *flag.Flag) {
@@ -301,7 +301,7 @@ func positionalArgs(c *cli.Context) ([]string, error) {
 			}
 		})
 		if err != nil {
-			return nil, usageError(c, err, true)
+			return nil, cliutil.UsageError(c, err, true)
 		}
 		consumed := len(rest) - len(set.Args())
 		if consumed > 0 && rest[consumed-1] == "--" {
@@ -335,7 +335,7 @@ func primaryName(flags []cli.Flag, name string) string {
 func requireFlags(c *cli.Context, names ...string) error {
 	for _, name := range names {
 		if !c.IsSet(name) {
-			cmd := commandName(c)
+			cmd := cliutil.CommandName(c)
 			return fail("%s: missing --%s (see spca %s --help)", cmd, name, cmd)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spcalab/spca/adapt"
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/spca"
 	"github.com/urfave/cli/v2"
@@ -24,7 +25,7 @@ func infoCommand() *cli.Command {
 			"FILE is an SPCA model (spca fit), a codec model (spca codec train), an adaptation model (spca adapt train) " +
 			"or a coded image (spca encode); its kind is read from its first bytes. For a coded image, info reads only " +
 			"the header: its size, patches, bins, rate and the ID of the codec model that decodes it (compare with the id of codec models).",
-		Flags:  []cli.Flag{jsonFlag()},
+		Flags:  []cli.Flag{cliutil.JSONFlag()},
 		Action: runInfo,
 	}
 }
@@ -178,7 +179,7 @@ func runInfo(c *cli.Context) error {
 		return fail("%s: invalid model file: not an SPCA, codec or adaptation model, nor a coded image", path)
 	}
 	if c.Bool(flagJSON) {
-		if err := writeJSON(c.App.Writer, info); err != nil {
+		if err := cliutil.WriteJSON(c.App.Writer, info); err != nil {
 			return fail("info: %v", err)
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/patches"
 )
@@ -48,14 +49,14 @@ func withPixelBudget(cmd *cli.Command) {
 		pixelBudget = patches.DefaultMaxPixels
 		if add {
 			n := c.Int64(flagMaxPixels)
-			if _, late := splitArgs(c); len(late[flagMaxPixels]) > 0 {
+			if _, late := cliutil.SplitArgs(c); len(late[flagMaxPixels]) > 0 {
 				var err error
 				if n, err = strconv.ParseInt(late[flagMaxPixels][0], 10, 64); err != nil {
-					return fail("%s: --%s: %v", commandName(c), flagMaxPixels, err)
+					return fail("%s: --%s: %v", cliutil.CommandName(c), flagMaxPixels, err)
 				}
 			}
 			if n < 1 {
-				return fail("%s: --%s %d is out of its range [1, ∞)", commandName(c), flagMaxPixels, n)
+				return fail("%s: --%s %d is out of its range [1, ∞)", cliutil.CommandName(c), flagMaxPixels, n)
 			}
 			pixelBudget = n
 		}
@@ -126,7 +127,7 @@ const maxPatch = 15
 // checkRanges checks the numeric flags given to the command of c against
 // flagRanges.
 func checkRanges(c *cli.Context) error {
-	_, late := splitArgs(c)
+	_, late := cliutil.SplitArgs(c)
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
 		r, ok := flagRanges[name]
@@ -151,7 +152,7 @@ func checkRanges(c *cli.Context) error {
 		}
 		for _, v := range values {
 			if v < r.lo || r.open && v == r.lo || v > r.hi || math.IsNaN(v) {
-				return fail("%s: --%s %s is out of its range %v", commandName(c), name, formatFloat(v), r)
+				return fail("%s: --%s %s is out of its range %v", cliutil.CommandName(c), name, formatFloat(v), r)
 			}
 		}
 	}

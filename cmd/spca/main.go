@@ -35,7 +35,7 @@ func main() {
 		if err.Error() != "" { // "": spca figures' program printed its error
 			fmt.Fprintln(os.Stderr, errorLine(err))
 		}
-		os.Exit(exitCode(err))
+		os.Exit(cliutil.ExitCode(err))
 	}
 }
 
@@ -81,13 +81,13 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 		Usage: "Sequential Principal Curves Analysis",
 		Description: "Fits SPCA, a nonlinear invertible transform that follows the principal " +
 			"curves of the data, and applies it and its inverse to CSV files.",
-		Flags:    []cli.Flag{quietFlag()},
+		Flags:    []cli.Flag{cliutil.QuietFlag()},
 		Version:  cliutil.Version(),
 		Commands: cmds,
 		// Runtime errors are printed by main as one line; nothing else may
 		// print or exit.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError:   usageError,
+		OnUsageError:   cliutil.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return cli.Exit(fmt.Sprintf("unknown command %q (see spca --help)", c.Args().First()), 1)
@@ -105,8 +105,8 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 func configure(cmds []*cli.Command) {
 	for _, cmd := range cmds {
 		cmd.HideHelpCommand = true
-		cmd.OnUsageError = usageError
-		cmd.Flags = append(cmd.Flags, quietFlag())
+		cmd.OnUsageError = cliutil.UsageError
+		cmd.Flags = append(cmd.Flags, cliutil.QuietFlag())
 		withPixelBudget(cmd)
 		withAssumeSRGB(cmd)
 		withOutputGuard(cmd)

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/csvmat"
 )
 
@@ -47,7 +48,7 @@ func TestAppFor(t *testing.T) {
 			app.Writer, app.ErrWriter = &out, &out
 			err := app.Run(argv)
 			if err != nil {
-				fmt.Fprintf(&out, "error: %s (exit %d)", errorLine(err), exitCode(err))
+				fmt.Fprintf(&out, "error: %s (exit %d)", errorLine(err), cliutil.ExitCode(err))
 			}
 			outs[i] = out.String()
 		}
@@ -88,8 +89,8 @@ func wantError(t *testing.T, args []string, wants ...string) {
 	if !strings.HasPrefix(line, "spca: ") || strings.Contains(line, ": spca: ") {
 		t.Errorf("spca %s: error repeats the program name: %q", strings.Join(args, " "), line)
 	}
-	if exitCode(err) != 1 {
-		t.Errorf("spca %s: exit code %d, want 1", strings.Join(args, " "), exitCode(err))
+	if cliutil.ExitCode(err) != 1 {
+		t.Errorf("spca %s: exit code %d, want 1", strings.Join(args, " "), cliutil.ExitCode(err))
 	}
 	for _, w := range wants {
 		if !strings.Contains(line, w) {

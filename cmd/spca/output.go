@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/urfave/cli/v2"
 )
 
@@ -13,7 +14,7 @@ import (
 func binaryOutput(c *cli.Context, what string) (string, error) {
 	out := c.String(flagOut)
 	if out == stdio {
-		return "", fail("%s: --%s must name a file; %s are binary", commandName(c), flagOut, what)
+		return "", fail("%s: --%s must name a file; %s are binary", cliutil.CommandName(c), flagOut, what)
 	}
 	return out, nil
 }

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"github.com/urfave/cli/v2"
-
 	"github.com/spcalab/spca/cmd/internal/cliutil"
+	"github.com/urfave/cli/v2"
 )
 
 // Output safety (issue 23): see cliutil.GuardOutputs, shared with

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
@@ -58,7 +59,7 @@ func runSynthPhotos(c *cli.Context) error {
 		return err
 	}
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	progress := bars.Callback()
 	for i, p := range paths {
 		if progress != nil {
@@ -84,7 +85,7 @@ func runSynthPhotos(c *cli.Context) error {
 		progress("photos", len(paths), len(paths))
 	}
 	bars.Finish()
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		wb, wt := testimages.PhotoWhitesWith(exposure, up)
 		method := "Mallett-Yuksel 2019 spectra"
 		switch up {
@@ -95,7 +96,7 @@ func runSynthPhotos(c *cli.Context) error {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "synth photos: %s relit with illuminant A (%s), exposure %g, in %s -> %s/a, %s/b, %s/%s\n"+
 			"whites for --white-a/--white-b: B %.5f,%.5f,%.5f; truth %.5f,%.5f,%.5f\n",
-			plural(len(paths), "photo"), method, exposure, time.Since(start).Round(time.Millisecond), dir, dir, dir, truthDir,
+			cliutil.Plural(len(paths), "photo"), method, exposure, time.Since(start).Round(time.Millisecond), dir, dir, dir, truthDir,
 			wb[0], wb[1], wb[2], wt[0], wt[1], wt[2])
 	}
 	return nil

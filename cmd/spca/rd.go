@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/extcodec"
 )
@@ -224,12 +225,12 @@ func writeRDTable(w io.Writer, curves []*rdCurve) error {
 
 // runRD is codec eval --rd: the curves as a table, or JSON.
 func runRD(c *cli.Context, model *codec.Model, images []image.Image) error {
-	name := commandName(c)
+	name := cliutil.CommandName(c)
 	if model.Step == 0 {
 		return fail("%s: --%s needs a model in the entropy-constrained mode (codec train --uniform or --step)", name, flagRD)
 	}
 	note := func(msg string) {
-		if !quiet(c) {
+		if !cliutil.Quiet(c) {
 			fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, msg)
 		}
 	}
@@ -243,7 +244,7 @@ func runRD(c *cli.Context, model *codec.Model, images []image.Image) error {
 			Images int        `json:"images"`
 			Curves []*rdCurve `json:"curves"`
 		}{c.String(flagModel), len(images), curves}
-		if err := writeJSON(c.App.Writer, out); err != nil {
+		if err := cliutil.WriteJSON(c.App.Writer, out); err != nil {
 			return fail("%s: %v", name, err)
 		}
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
@@ -61,7 +62,7 @@ func runSynthScenes(c *cli.Context) error {
 	seed := c.Uint64(flagSeed)
 	digits := len(strconv.Itoa(n - 1))
 	start := time.Now()
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	progress := bars.Callback()
 	for i := range n {
 		if progress != nil {
@@ -85,9 +86,9 @@ func runSynthScenes(c *cli.Context) error {
 		progress("scenes", n, n)
 	}
 	bars.Finish()
-	if !quiet(c) {
+	if !cliutil.Quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "synth scenes: %s of %d×%d, seed %d, in %s -> %s/a, %s/b\n",
-			plural(n, "scene"), w, h, seed, time.Since(start).Round(time.Millisecond), dir, dir)
+			cliutil.Plural(n, "scene"), w, h, seed, time.Since(start).Round(time.Millisecond), dir, dir)
 	}
 	return nil
 }

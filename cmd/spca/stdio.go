@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/image/tiff"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/netpbm"
 	"github.com/spcalab/spca/internal/pngfast"
@@ -85,7 +86,7 @@ func formatExt(c *cli.Context) (string, error) {
 	case "png", "pgm", "ppm", "pnm", "tif", "tiff":
 		return "." + f, nil
 	default:
-		return "", fail("%s: --%s %q: unknown format (want png, pgm, ppm or tiff)", commandName(c), flagFormat, c.String(flagFormat))
+		return "", fail("%s: --%s %q: unknown format (want png, pgm, ppm or tiff)", cliutil.CommandName(c), flagFormat, c.String(flagFormat))
 	}
 }
 

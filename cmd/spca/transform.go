@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
@@ -106,9 +107,9 @@ func components(c *cli.Context, d, given int) (int, error) {
 	case k == 0:
 		return given, nil
 	case k < 1 || k > d:
-		return 0, fail("%s: --%s must be in [1, %d] for this model, got %d", commandName(c), flagComponents, d, k)
+		return 0, fail("%s: --%s must be in [1, %d] for this model, got %d", cliutil.CommandName(c), flagComponents, d, k)
 	case k > given:
-		return 0, fail("%s: --%s %d but the responses have %d columns", commandName(c), flagComponents, k, given)
+		return 0, fail("%s: --%s %d but the responses have %d columns", cliutil.CommandName(c), flagComponents, k, given)
 	}
 	return k, nil
 }
@@ -116,7 +117,7 @@ func components(c *cli.Context, d, given int) (int, error) {
 // loadModelAndInput reads --model and --in and checks that the input has
 // the model's dimension, or with reduced at most that many columns.
 func loadModelAndInput(c *cli.Context, reduced bool) (*spca.Model, *mat.Dense, error) {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return nil, nil, err
 	}
 	if err := requireFlags(c, flagModel); err != nil {

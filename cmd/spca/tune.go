@@ -6,12 +6,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
 
 func tuneCommand() *cli.Command {
-	flags := []cli.Flag{inFlag(true), jsonFlag(),
+	flags := []cli.Flag{inFlag(true), cliutil.JSONFlag(),
 		&cli.IntFlag{Name: flagComponents, Usage: "choose k and tau by the RMS error of the samples reduced to their first `D'` responses and mapped back " +
 			"(a fit per grid point), instead of the projection error onto the first curve; use it for sheets such as the swiss roll"},
 		&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "with --components, the gamma of the fits (as spca fit)"},
@@ -39,7 +40,7 @@ type tunePointJSON struct {
 }
 
 func runTune(c *cli.Context) error {
-	if err := noPositionals(c); err != nil {
+	if err := cliutil.NoPositionals(c); err != nil {
 		return err
 	}
 	if err := requireFlags(c, flagIn); err != nil {
@@ -53,7 +54,7 @@ func runTune(c *cli.Context) error {
 	if err != nil {
 		return fail("%v", err)
 	}
-	bars := newProgress(c)
+	bars := cliutil.NewProgress(c)
 	opt.Progress = bars.Callback()
 	var res spca.TuneResult
 	if k := c.Int(flagComponents); c.IsSet(flagComponents) {
@@ -82,7 +83,7 @@ func runTune(c *cli.Context) error {
 		for i, p := range res.Table {
 			out.Table[i] = tunePointJSON{number(p.K), number(p.Tau), number(p.Q), number(p.Error)}
 		}
-		if err := writeJSON(w, out); err != nil {
+		if err := cliutil.WriteJSON(w, out); err != nil {
 			return fail("tune: %v", err)
 		}
 		return nil
