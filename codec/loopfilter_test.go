@@ -121,22 +121,31 @@ func blurred(img image.Image) *image.Gray {
 	return g
 }
 
+// blurredFit returns a test texture, its blurred copy, the texture's
+// values as the encoder's float64 plane, and the taps fitted to undo the
+// blur (failing the test when none are).
+func blurredFit(t *testing.T) (orig, rec *image.Gray, o []float64, taps [loopTaps]int8) {
+	t.Helper()
+	_, test := images()
+	orig = squeezed(test[0], 0, 256)
+	rec = blurred(orig)
+	o = make([]float64, len(orig.Pix))
+	for i, v := range orig.Pix {
+		o[i] = float64(v)
+	}
+	taps, ok := fitLoopFilter(o, nil, rec.Pix, orig.Rect.Dx(), orig.Rect.Dy())
+	if !ok {
+		t.Fatal("no filter fitted to a blurred texture")
+	}
+	return orig, rec, o, taps
+}
+
 // TestFitLoopFilter checks the encoder's fit: the taps that undo a
 // known blur of a texture lower its squared error, and a reconstruction
 // equal to its original gets no filter.
 func TestFitLoopFilter(t *testing.T) {
-	_, test := images()
-	orig := squeezed(test[0], 0, 256)
-	rec := blurred(orig)
+	orig, rec, o, taps := blurredFit(t)
 	w, h := orig.Rect.Dx(), orig.Rect.Dy()
-	o := make([]float64, w*h)
-	for i, v := range orig.Pix {
-		o[i] = float64(v)
-	}
-	taps, ok := fitLoopFilter(o, nil, rec.Pix, w, h)
-	if !ok {
-		t.Fatal("no filter fitted to a blurred texture")
-	}
 	before, after := loopFilterGain(o, nil, rec.Pix, w, h, &taps)
 	t.Logf("blurred texture: taps %v, squared error %.0f -> %.0f", taps, before, after)
 	if !(after < 0.8*before) {
@@ -371,18 +380,8 @@ func blurredRGBA(img image.Image) *image.RGBA {
 // 8-bit original (the encoder's) against the same from its float64
 // values.
 func TestLoopFilterGain8(t *testing.T) {
-	_, test := images()
-	orig := squeezed(test[0], 0, 256)
-	rec := blurred(orig)
+	orig, rec, o, taps := blurredFit(t)
 	w, h := orig.Rect.Dx(), orig.Rect.Dy()
-	o := make([]float64, w*h)
-	for i, v := range orig.Pix {
-		o[i] = float64(v)
-	}
-	taps, ok := fitLoopFilter(o, nil, rec.Pix, w, h)
-	if !ok {
-		t.Fatal("no filter fitted to a blurred texture")
-	}
 	if taps8, ok8 := fitLoopFilter(o, orig.Pix, rec.Pix, w, h); taps8 != taps || !ok8 {
 		t.Errorf("taps from 8-bit pixels %v (%v), from float64 ones %v", taps8, ok8, taps)
 	}
