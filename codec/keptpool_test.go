@@ -47,8 +47,9 @@ func TestReleaseBuffers(t *testing.T) {
 	if len(planeBuffers.kept) == 0 {
 		t.Fatal("planeBuffers did not keep a small buffer")
 	}
+	loopScratches.Put(new(loopScratch))
 	ReleaseBuffers()
-	for _, p := range []*keptPool{&planeBuffers, &lumaBuffers, &deblockScratches} {
+	for _, p := range []*keptPool{&planeBuffers, &lumaBuffers, &deblockScratches, &loopScratches} {
 		if n := len(p.kept); n != 0 {
 			t.Errorf("a pool still keeps %d values after ReleaseBuffers", n)
 		}
