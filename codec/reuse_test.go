@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -59,7 +60,7 @@ func reuseTestModels(t testing.TB) []*Model {
 }
 
 // reuseCases are images of odd sizes and kinds: large, tiny, thin, flat,
-// noise, colour (version 8 with a grey model), 16-bit grey.
+// noise, colour (its luma with a grey model), 16-bit grey.
 func reuseCases() []reuseCase {
 	noise := image.NewGray(image.Rect(0, 0, 65, 47))
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -333,4 +334,140 @@ func TestReuseAfterFailure(t *testing.T) {
 // intoFor is a grey image of img's size.
 func intoFor(img image.Image) *image.Gray {
 	return image.NewGray(image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy()))
+}
+
+// TestCraftedLoopFilterHeaders changes the 13 bytes of a version-9 file's
+// loop filter (kind, taps, truncations inside them) and the version of
+// files that may not be version 9 (colour, 16-bit), checksums refreshed:
+// each is a *FormatError from Decode and DecodeHeader, or, for taps that
+// are merely large, a whole image.
+func TestCraftedLoopFilterHeaders(t *testing.T) {
+	m := reuseTestModels(t)[1]
+	enc := func(img image.Image) []byte {
+		var b bytes.Buffer
+		if err := Encode(&b, img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	file := enc(testimages.Texture(200, 120, 47))
+	h, err := DecodeHeader(bytes.NewReader(file))
+	if err != nil || h.Version != formatVersionFilter || h.LoopFilter == nil {
+		t.Fatalf("the test file: version %d, filter %v, %v", h.Version, h.LoopFilter, err)
+	}
+	lf := fixedHeaderBytes + 1 + 2*m.Patch*m.Patch + 8 + 1 // the loop filter's first byte
+	if file[lf] != loopKindDiamond {
+		t.Fatalf("byte %d is %d, not the loop filter's kind", lf, file[lf])
+	}
+	change := func(f func([]byte) []byte) []byte { return checksum.Refresh(f(bytes.Clone(file))) }
+	bad := map[string][]byte{
+		"kind 2":           change(func(b []byte) []byte { b[lf] = 2; return b }),
+		"kind 255":         change(func(b []byte) []byte { b[lf] = 255; return b }),
+		"no filter, taps":  change(func(b []byte) []byte { b[lf] = loopKindNone; return b }),
+		"no filter, tap12": change(func(b []byte) []byte { clear(b[lf : lf+12]); b[lf+12] = 1; return b }),
+		"colour as v9": func() []byte {
+			cm := smallColorModel(t, false)
+			var w bytes.Buffer
+			if err := Encode(&w, testimages.ColorTexture(33, 21, 46), cm, nil); err != nil {
+				t.Fatal(err)
+			}
+			b := w.Bytes()
+			if b[fixedHeaderBytes-3] != 3 {
+				t.Fatalf("the colour file has %d channels", b[fixedHeaderBytes-3])
+			}
+			b[len(Magic)] = formatVersionFilter
+			return checksum.Refresh(b)
+		}(),
+		"16-bit as v9": func() []byte {
+			b := enc(reuseCases()[9].img)
+			b[len(Magic)] = formatVersionFilter
+			return checksum.Refresh(b)
+		}(),
+		"v10": change(func(b []byte) []byte { b[len(Magic)] = formatVersionFilter + 1; return b }),
+	}
+	for k := 0; k < loopFilterBytes; k++ {
+		bad[fmt.Sprintf("cut at filter byte %d", k)] = checksum.Refresh(bytes.Clone(file[:lf+k]))
+		bad[fmt.Sprintf("header cut at filter byte %d", k)] = bytes.Clone(file[:lf+k])
+	}
+	for name, b := range bad {
+		var fe *FormatError
+		if _, err := Decode(bytes.NewReader(b), m); !errors.As(err, &fe) {
+			t.Errorf("%s: Decode gave %v, want a *FormatError", name, err)
+		}
+		if _, err := DecodeHeader(bytes.NewReader(b)); !strings.HasPrefix(name, "no filter,") && !strings.HasPrefix(name, "cut") && !strings.HasPrefix(name, "header cut") && !errors.As(err, &fe) {
+			t.Errorf("%s: DecodeHeader gave %v, want a *FormatError", name, err)
+		}
+	}
+	// The largest taps of either sign: an image of the file's size,
+	// whatever the filter makes of it.
+	for _, v := range []byte{0x7f, 0x80, 0x01} {
+		b := change(func(b []byte) []byte {
+			for k := 1; k < loopFilterBytes; k++ {
+				b[lf+k] = v
+			}
+			return b
+		})
+		img, err := Decode(bytes.NewReader(b), m)
+		if err != nil {
+			t.Errorf("taps %#x: %v", v, err)
+		} else if img.Bounds() != image.Rect(0, 0, 200, 120) {
+			t.Errorf("taps %#x: a %v image", v, img.Bounds())
+		}
+	}
+}
+
+// TestDecodeIntoOdd hands DecodeOptions.Into images it must not use (a
+// sub-image of the file's size not at the origin, one whose Pix is short,
+// one of the right size for a 16-bit file, a zero Gray) and one of the
+// right size full of garbage: the first are left alone and the pixels
+// are Decode's; the last is used and its garbage shows nowhere.
+func TestDecodeIntoOdd(t *testing.T) {
+	m := reuseTestModels(t)[0]
+	cases := reuseCases()
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, c := range []reuseCase{cases[3], cases[9], cases[10]} {
+		var b bytes.Buffer
+		if err := Encode(&b, c.img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Decode(bytes.NewReader(b.Bytes()), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h := c.img.Bounds().Dx(), c.img.Bounds().Dy()
+		big := image.NewGray(image.Rect(0, 0, w+3, h+2))
+		short := image.NewGray(image.Rect(0, 0, w, h))
+		short.Pix = short.Pix[:w*h-1]
+		for name, into := range map[string]*image.Gray{
+			"sub-image":   big.SubImage(image.Rect(3, 2, w+3, h+2)).(*image.Gray),
+			"sub-image 0": big.SubImage(image.Rect(0, 0, w, h)).(*image.Gray),
+			"short Pix":   short,
+			"zero":        {},
+		} {
+			garble(big, rng)
+			garble(into, rng)
+			before := bytes.Clone(into.Pix)
+			got, err := DecodeWith(bytes.NewReader(b.Bytes()), m, &DecodeOptions{Into: into})
+			if err != nil {
+				t.Fatalf("%s, %s: %v", c.name, name, err)
+			}
+			if !bytes.Equal(into.Pix, before) || !bytes.Equal(pixelBytesOf(got), pixelBytesOf(want)) {
+				t.Errorf("%s, into a %s: wrote into it or pixels differ from Decode's", c.name, name)
+			}
+		}
+		if _, sixteen := want.(*image.Gray16); sixteen {
+			continue
+		}
+		for k := 0; k < 3; k++ {
+			into := intoFor(c.img)
+			garble(into, rng)
+			got, err := DecodeWith(bytes.NewReader(b.Bytes()), m, &DecodeOptions{Into: into})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, ok := got.(*image.Gray); !ok || &g.Pix[0] != &into.Pix[0] || !bytes.Equal(g.Pix, want.(*image.Gray).Pix) {
+				t.Errorf("%s, into garbage: not used, or pixels differ from Decode's", c.name)
+			}
+		}
+	}
 }
