@@ -436,13 +436,15 @@ func TestDecodeIntoOdd(t *testing.T) {
 		}
 		w, h := c.img.Bounds().Dx(), c.img.Bounds().Dy()
 		big := image.NewGray(image.Rect(0, 0, w+3, h+2))
+		tall := image.NewGray(image.Rect(0, 0, w, h+1))
 		short := image.NewGray(image.Rect(0, 0, w, h))
 		short.Pix = short.Pix[:w*h-1]
 		for name, into := range map[string]*image.Gray{
-			"sub-image":   big.SubImage(image.Rect(3, 2, w+3, h+2)).(*image.Gray),
-			"sub-image 0": big.SubImage(image.Rect(0, 0, w, h)).(*image.Gray),
-			"short Pix":   short,
-			"zero":        {},
+			"sub-image":    big.SubImage(image.Rect(3, 2, w+3, h+2)).(*image.Gray),
+			"sub-image 0":  big.SubImage(image.Rect(0, 0, w, h)).(*image.Gray),
+			"tall's lower": tall.SubImage(image.Rect(0, 1, w, h+1)).(*image.Gray), // stride w, off the origin
+			"short Pix":    short,
+			"zero":         {},
 		} {
 			garble(big, rng)
 			garble(into, rng)
