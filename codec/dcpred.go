@@ -69,6 +69,11 @@ type edgePredictor struct {
 // again (no codebook, keys that fit): the decoder then inverts each cell
 // once instead of once per patch and once more per distinct cell.
 func (p *edgePredictor) trackCells(c *Channel, blocks int) {
+	ends := p.ends // the last image's, reused: 2 bytes a patch
+	// update writes ends where it is not nil: it must be this image's
+	// (a pooled predictor kept a smaller image's, out of range for a
+	// larger one, once the channel's codebook took over from the cells).
+	p.ends = nil
 	if p.k == 0 || c.codebookFor(blocks) != nil || !c.keysFit() {
 		p.cells = nil
 		return
@@ -81,8 +86,6 @@ func (p *edgePredictor) trackCells(c *Channel, blocks int) {
 	p.bins, p.ref = c.Bins[:p.k], resize(p.ref, blocks)
 	p.rows, p.sums = p.rows[:0], p.sums[:0]
 	p.lastOK = false
-	ends := p.ends // the last image's, reused: 2 bytes a patch
-	p.ends = nil
 	if p.centreZero && p.dims < 1<<16 {
 		p.ends = resize(ends[:cap(ends)], blocks)
 		for i := range p.ends {
