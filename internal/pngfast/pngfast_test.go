@@ -3,10 +3,13 @@ package pngfast
 import (
 	"bytes"
 	"errors"
+	"hash/adler32"
 	"image"
 	"image/color"
 	"image/png"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/spcalab/spca/testimages"
@@ -36,7 +39,18 @@ func TestEncodeDecodes(t *testing.T) {
 	for i := range wide.Pix {
 		wide.Pix[i] = byte(rng.IntN(256)) | byte(i%4/3*255)
 	}
+	// Byte values found only in rows that the Huffman tables' sample
+	// skips (sampleRows): they still need codes.
+	unsampled := image.NewGray(image.Rect(0, 0, 50, 300))
+	for y := range 300 {
+		if y%sampleRows != 0 {
+			for x := range 50 {
+				unsampled.Pix[y*50+x] = byte(rng.IntN(256))
+			}
+		}
+	}
 	for name, m := range map[string]image.Image{
+		"unsampled":     unsampled,
 		"grey":          g,
 		"grey sub":      g.SubImage(image.Rect(3, 5, 40, 30)),
 		"grey 1x1":      image.NewGray(image.Rect(0, 0, 1, 1)),
@@ -120,27 +134,107 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
-// TestSubBytes checks the eight-bytes-at-a-time Sub filter against the
-// byte loop, on random rows of every length up to 40 and both depths.
-func TestSubBytes(t *testing.T) {
+// TestSubAdler checks the eight-bytes-at-a-time Sub filter and its
+// Adler-32 sums against a byte loop and hash/adler32, and count against a
+// plain count: random rows of every length up to 40 and both depths, and
+// long rows (past the 64 KB reduction of the sums) of random bytes and
+// of filtered bytes all 255 (the largest sums), each row after the
+// previous ones.
+func TestSubAdler(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	long := make([]byte, 200_003)
+	for i := range long {
+		long[i] = byte(rng.IntN(256))
+	}
+	var rows [][]byte
+	for n := 0; n <= 40; n++ {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		rows = append(rows, src)
+	}
+	rows = append(rows, long)
 	for _, bpp := range []int{1, 2} {
-		for n := bpp; n <= 40; n++ {
-			src := make([]byte, n)
-			for i := range src {
-				src[i] = byte(rng.IntN(256))
+		// Each byte one less than the byte bpp before it: all filtered
+		// bytes 255, the largest sums.
+		down := make([]byte, 140_001)
+		for i := range down {
+			down[i] = byte(255 - i/bpp)
+		}
+		h := newHuffWriter()
+		h.reset()
+		var all []byte
+		for _, src := range append(rows, down) {
+			if len(src) < bpp {
+				continue
 			}
-			got := make([]byte, n)
-			subBytes(got, src, bpp)
+			got := make([]byte, len(src))
+			h.subAdler(got, src, bpp)
+			h.count(got)
 			for i := range src {
 				want := src[i]
 				if i >= bpp {
 					want -= src[i-bpp]
 				}
 				if got[i] != want {
-					t.Fatalf("bpp %d, %d bytes: byte %d is %d, want %d", bpp, n, i, got[i], want)
+					t.Fatalf("bpp %d, %d bytes: byte %d is %d, want %d", bpp, len(src), i, got[i], want)
 				}
+			}
+			all = append(all, got...)
+			if a, want := h.adlerB<<16|h.adlerA, adler32.Checksum(all); a != want {
+				t.Fatalf("bpp %d, after a row of %d bytes: Adler-32 %#x, want %#x", bpp, len(src), a, want)
+			}
+		}
+		var want [256]uint32
+		for _, b := range all {
+			want[b]++
+		}
+		for s := range 256 {
+			if c := h.counts[0][s] + h.counts[1][s] + h.counts[2][s] + h.counts[3][s]; c != want[s] {
+				t.Fatalf("bpp %d: byte %d counted %d times, want %d", bpp, s, c, want[s])
 			}
 		}
 	}
+}
+
+// BenchmarkEncodeReal writes the PNGs of the directory SPCA_BENCH_PNG
+// (decoded photographs, say), reporting the time and bytes per image; it
+// skips without it.
+func BenchmarkEncodeReal(b *testing.B) {
+	dir := os.Getenv("SPCA_BENCH_PNG")
+	if dir == "" {
+		b.Skip("SPCA_BENCH_PNG (a directory of PNG files) not set")
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	var ims []image.Image
+	for _, n := range names {
+		f, err := os.ReadFile(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := png.Decode(bytes.NewReader(f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ims = append(ims, m)
+	}
+	if len(ims) == 0 {
+		b.Skip("no PNG files in SPCA_BENCH_PNG")
+	}
+	var w bytes.Buffer
+	total := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		total = 0
+		for _, m := range ims {
+			w.Reset()
+			if err := Encode(&w, m); err != nil {
+				b.Fatal(err)
+			}
+			total += w.Len()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(ims)), "us/img")
+	b.ReportMetric(float64(total)/float64(len(ims)), "bytes/img")
 }
