@@ -422,12 +422,14 @@ func (e *encoder) intTable(m *Model, j int) bool {
 type decoder struct {
 	// ints is the integer scratch of intPlane, reused by every integer
 	// array of a file: the allocations stay within 8 bytes per value
-	// held (9 with it).
-	ints []int64
-	r    io.Reader
-	h    hash.Hash32
-	err  error
-	buf  [8]byte
+	// held (9 with it). planes is the byte scratch of its planes (at
+	// most 8 bytes more per value), when the reader tells its length.
+	ints   []int64
+	planes []byte
+	r      io.Reader
+	h      hash.Hash32
+	err    error
+	buf    [8]byte
 	// The memory bound (see charge): limit, if not nil, is what the
 	// arrays may still take; else the bound follows the bytes read, n,
 	// and those the reader said it held at the start, known.
@@ -605,13 +607,25 @@ func (dc *decoder) width() int {
 
 // intPlaneOf is intPlane after the width w was read.
 func (dc *decoder) intPlaneOf(w, nodes int, shape []int, what string) (p []int64) {
+	return dc.intPlaneAxes(w, nodes, shape, 0, what)
+}
+
+// intPlaneAxes is intPlaneOf with the differences along the axes before
+// lo left in p for the caller, which undoes them as it stores the values
+// (snapped: one pass over the nodes fewer). When the reader tells its
+// length, the planes are read at once into dc.planes and joined in one
+// pass with Unzigzag and the running sums along the last axis
+// (gridcode.JoinPlanes): 8×8 Kodak codec model load 3.6-4.2 -> 3.3-3.7 ms
+// CPU with the axis-0 pass of snapped.
+func (dc *decoder) intPlaneAxes(w, nodes int, shape []int, lo int, what string) (p []int64) {
 	p = dc.ints[:cap(dc.ints)]
 	defer func() { dc.ints = p }()
 	wb := [1]byte{byte(w)}
 	if dc.err != nil {
 		return p
 	}
-	if r, ok := dc.r.(interface{ Len() int }); ok && r.Len() < nodes*int(wb[0]) {
+	r, ok := dc.r.(interface{ Len() int })
+	if ok && r.Len() < nodes*int(wb[0]) {
 		dc.fail("truncated")
 		return p
 	} else if ok && len(p) < nodes {
@@ -619,6 +633,22 @@ func (dc *decoder) intPlaneOf(w, nodes int, shape []int, what string) (p []int64
 			return p
 		}
 		p = make([]int64, nodes)
+	}
+	if ok && len(shape) > 0 && shape[len(shape)-1] > 0 {
+		if len(dc.planes) < w*nodes {
+			if !dc.charge(w*nodes, what) {
+				return p
+			}
+			dc.planes = make([]byte, w*nodes)
+		}
+		planes := dc.planes[:w*nodes]
+		if dc.read(planes); dc.err != nil {
+			return p
+		}
+		p = p[:nodes]
+		gridcode.JoinPlanes(p, planes, shape[len(shape)-1])
+		gridcode.UndiffAxes(p, shape, lo, len(shape)-1)
+		return p
 	}
 	if len(p) == 0 {
 		if !dc.charge(8*min(nodes, chunkValues), what) {
@@ -651,7 +681,7 @@ func (dc *decoder) intPlaneOf(w, nodes int, shape []int, what string) (p []int64
 	}
 	p = p[:nodes]
 	gridcode.Unzigzag(p)
-	gridcode.Undiff(p, shape)
+	gridcode.UndiffAxes(p, shape, lo, len(shape))
 	return p
 }
 
@@ -715,21 +745,32 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 		// -> 7.3-8.2 ms, BenchmarkModelLoad/file-compact), and the heap of a
 		// coding process has 2 MB pages now, so it costs few page faults.
 		if l.d == 1 && dc.floatPlane(x, q, l.d, l.g, w) {
+			for i := q; i < len(x); i += l.d {
+				x[i] *= res // exact: integers times a power of two (see floatPlane)
+			}
 			continue
 		}
-		p := dc.intPlaneOf(w, nodes, l.g, "the lattice")
+		// Axis 0's running sums are undone here, as the values are stored
+		// (one pass over the nodes instead of two).
+		lo, s0 := 0, nodes // s0: the nodes of one step along axis 0
+		if len(l.g) > 1 && l.g[0] > 0 {
+			lo, s0 = 1, nodes/l.g[0]
+		}
+		p := dc.intPlaneAxes(w, nodes, l.g, lo, "the lattice")
 		if dc.err != nil {
 			break
 		}
-		for i, r := range p {
-			x[i*l.d+q] = float64(r)
+		d := l.d
+		for i, r := range p[:s0] {
+			x[i*d+q] = float64(r) * res
+		}
+		for i := s0; i < len(p); i++ {
+			p[i] += p[i-s0]
+			x[i*d+q] = float64(p[i]) * res
 		}
 	}
 	if dc.err != nil {
 		return nil, 0
-	}
-	for i := range x {
-		x[i] *= res // exact: integers times a power of two (see floatPlane)
 	}
 	return x, res
 }

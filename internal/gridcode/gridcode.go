@@ -26,11 +26,20 @@ func Diff(v []int64, g []int) {
 
 // Undiff undoes Diff: prefix sums along every axis. Its int64 arithmetic
 // wraps, so any values give a deterministic result.
-func Undiff(v []int64, g []int) {
+func Undiff(v []int64, g []int) { UndiffAxes(v, g, 0, len(g)) }
+
+// UndiffAxes undoes Diff along the axes lo <= j < hi of g only: Undiff is
+// UndiffAxes(v, g, 0, len(g)). A decoder that did the last axis with
+// AddLastPlane and does axis 0 as it stores the values calls it for the
+// axes between.
+func UndiffAxes(v []int64, g []int, lo, hi int) {
 	s := 1
-	for j := len(g) - 1; j >= 0; j-- {
+	for _, n := range g[hi:] {
+		s *= n
+	}
+	for j := hi - 1; j >= lo; j-- {
 		n := g[j]
-		if n < 1 {
+		if n < 1 || s < 1 {
 			return // no values (len(v) is the product of g)
 		}
 		for b := 0; b < len(v); b += s * n {
@@ -55,6 +64,58 @@ func Undiff(v []int64, g []int) {
 			}
 		}
 		s *= n
+	}
+}
+
+// JoinPlanes sets v to the values that Planes wrote as planes (w byte
+// planes of len(v) bytes each, w = len(planes)/len(v) from 1 to 8) after
+// Zigzag and Diff, with Undiff's running sums done along the last axis
+// (rows of n >= 1 values) only: AddPlane of every plane, Unzigzag and
+// that step of Undiff in one pass over v instead of w+2. The caller
+// undoes the other axes (UndiffAxes). A model load decodes a million
+// lattice values so (spca, codec's fast path).
+func JoinPlanes(v []int64, planes []byte, n int) {
+	m := len(v)
+	if m == 0 {
+		return
+	}
+	w := len(planes) / m
+	p0 := planes[:m]
+	for i := 0; i < m; i += n {
+		row := v[i:min(m, i+n)]
+		var acc int64
+		switch w {
+		case 1:
+			for a, c := range p0[i : i+len(row)] {
+				z := int64(c)
+				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				row[a] = acc
+			}
+		case 2:
+			p1 := planes[m+i : m+i+len(row)]
+			for a, c := range p0[i : i+len(row)] {
+				z := int64(c) | int64(p1[a])<<8
+				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				row[a] = acc
+			}
+		case 3:
+			p1 := planes[m+i : m+i+len(row)]
+			p2 := planes[2*m+i : 2*m+i+len(row)]
+			for a, c := range p0[i : i+len(row)] {
+				z := int64(c) | int64(p1[a])<<8 | int64(p2[a])<<16
+				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				row[a] = acc
+			}
+		default:
+			for a := range row {
+				var z int64
+				for b := w - 1; b >= 0; b-- {
+					z = z<<8 | int64(planes[b*m+i+a])
+				}
+				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				row[a] = acc
+			}
+		}
 	}
 }
 

@@ -89,6 +89,52 @@ func TestUndiffRows(t *testing.T) {
 	}
 }
 
+// TestJoinPlanes checks JoinPlanes and UndiffAxes (the axes between the
+// last and lo; the caller does those before lo) against AddPlane,
+// Unzigzag and Undiff, on random shapes, every width, and values that
+// wrap.
+func TestJoinPlanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 400 {
+		g := make([]int, 1+rng.IntN(4))
+		n := 1
+		for j := range g {
+			g[j] = 1 + rng.IntN(7)
+			n *= g[j]
+		}
+		v := make([]int64, n)
+		bits := 1 + trial%64
+		for i := range v {
+			v[i] = int64(rng.Uint64()) >> (64 - bits)
+		}
+		c := slices.Clone(v)
+		Diff(c, g)
+		w := Zigzag(c)
+		var file []byte
+		Planes(c, w, func(p []byte) { file = append(file, p...) })
+		lo := rng.IntN(len(g))
+		got := make([]int64, n)
+		for i := range got {
+			got[i] = int64(rng.Uint64()) // JoinPlanes sets every value
+		}
+		JoinPlanes(got, file, g[len(g)-1])
+		UndiffAxes(got, g, lo, len(g)-1)
+		want := make([]int64, n)
+		for b := range w {
+			AddPlane(want, file[b*n:(b+1)*n], b)
+		}
+		Unzigzag(want)
+		UndiffAxes(want, g, lo, len(g)) // the axes before lo left, as in got
+		if !slices.Equal(got, want) {
+			t.Fatalf("shape %v, width %d, lo %d: values differ", g, w, lo)
+		}
+		UndiffAxes(got, g, 0, lo)
+		if !slices.Equal(got, v) {
+			t.Fatalf("shape %v, width %d, lo %d: not the coded values", g, w, lo)
+		}
+	}
+}
+
 // BenchmarkUndiff times Undiff on the fast path's grid of a codec model
 // (16^4 nodes), against the one-loop form it replaced.
 func BenchmarkUndiff(b *testing.B) {
