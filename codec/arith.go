@@ -87,6 +87,9 @@ func (e *rangeEncoder) bit(p *arProb, b int) {
 	e.rng = bound ^ (bound^(e.rng-bound))&mask
 	p.adapt(uint16(mask), e.shiftA&15, e.shiftB&15)
 	for e.rng < arTopValue {
+		if e.rng == 0 {
+			zeroRange()
+		}
 		e.rng <<= 8
 		e.shiftLow()
 	}
@@ -99,9 +102,21 @@ func (e *rangeEncoder) direct(b int) {
 		e.low += uint64(e.rng)
 	}
 	for e.rng < arTopValue {
+		if e.rng == 0 {
+			zeroRange()
+		}
 		e.rng <<= 8
 		e.shiftLow()
 	}
+}
+
+// zeroRange panics: the encoder's range is 0, from a probability of 0
+// (or of 1), and its normalisation would loop for ever, writing bytes.
+// Probabilities stay within [1, 4095] from arModel.reset on
+// (TestProbabilityRange), whatever the bits: only a bug, a model left
+// unset, makes one 0. The check runs once per byte written.
+func zeroRange() {
+	panic("codec: range coder's range is 0 (a probability of 0 or 1: a model not reset)")
 }
 
 func (e *rangeEncoder) finish() []byte {
@@ -358,6 +373,9 @@ func (e *rangeEncoder) value(zero *arProb, p *arDim, act, v int) {
 	rng = bound ^ (bound^(rng-bound))&mask
 	zero.adapt(uint16(mask), sa, sb)
 	for rng < arTopValue {
+		if rng == 0 {
+			zeroRange()
+		}
 		rng <<= 8
 		e.low = low
 		e.shiftLow()
@@ -378,6 +396,9 @@ func (e *rangeEncoder) value(zero *arProb, p *arDim, act, v int) {
 	rng = bound ^ (bound^(rng-bound))&mask
 	sign.adapt(uint16(mask), sa, sb)
 	for rng < arTopValue {
+		if rng == 0 {
+			zeroRange()
+		}
 		rng <<= 8
 		e.low = low
 		e.shiftLow()
@@ -397,6 +418,9 @@ func (e *rangeEncoder) value(zero *arProb, p *arDim, act, v int) {
 		rng = bound ^ (bound^(rng-bound))&mask
 		pr.adapt(uint16(mask), sa, sb)
 		for rng < arTopValue {
+			if rng == 0 {
+				zeroRange()
+			}
 			rng <<= 8
 			e.low = low
 			e.shiftLow()
