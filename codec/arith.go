@@ -669,25 +669,34 @@ func (a *arDevs) next(i, col, cols int) (dev, left, up []uint8) {
 // dimensions are off their centre, its zero flags are coded in the
 // context of how many remain instead of how many came before, and none
 // are coded after the last.
-func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags, counted bool, edges *edgePredictor) []byte {
+func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leading int, flags, counted bool, edges *edgePredictor, sc *encodeScratch) []byte {
+	sc = sc.or()
 	n := len(idx) / dims
 	from := restFrom(leading)
 	var rest []uint8
 	if flags {
-		rest = restFlags(idx, dims, from, centre)
+		sc.rest = restFlagsInto(zeroed(sc.rest, n), idx, dims, from, centre)
+		rest = sc.rest
 	}
 	var counts []int32
 	if counted && rest != nil {
-		counts = make([]int32, n)
+		sc.counts = zeroed(sc.counts, n)
+		counts = sc.counts
 	}
-	m := newARModel(dims)
+	m := sc.model.reset(dims)
 	e := newRangeEncoder(edges != nil)
+	// The coder writes after the stream's length, filled in at the end.
+	start := len(dst)
+	e.out = append(dst, 0, 0, 0, 0)
 	// The dimensions from the edge predictor's leading ones on off their
 	// centre, per patch, for updateListed, as the decoder lists them.
 	var listed []int32
 	lead := 0
 	if edges != nil {
-		listed = make([]int32, 0, dims)
+		if cap(sc.listed) < dims {
+			sc.listed = make([]int32, 0, dims)
+		}
+		listed = sc.listed[:0]
 		lead = edges.k
 	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
@@ -766,8 +775,8 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		}
 	}
 	out := e.finish()
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(out)))
-	return append(dst, out...)
+	binary.LittleEndian.PutUint32(out[start:], uint32(len(out)-start-4))
+	return out
 }
 
 // parseAdaptive splits a version-5 channel stream off body.

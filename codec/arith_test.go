@@ -45,7 +45,7 @@ func TestAdaptiveRoundTrip(t *testing.T) {
 		counted bool
 	}{{0, false}, {2, false}, {0, true}, {2, true}} {
 		leading := v.leading
-		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true, v.counted, nil)
+		stream := encodeAdaptive(nil, idx, dims, cols, centre, leading, true, v.counted, nil, nil)
 		data, rest, err := parseAdaptive(stream)
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("parse: %v, %d bytes left", err, len(rest))

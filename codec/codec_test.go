@@ -617,7 +617,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	c := models[1].Channels[0]
 	y, idx, _, slow := c.quantizePlane(patches.Luminance(mixed), models[1].Patch, false, false)
-	if o := c.findOutliers(y, idx, models[1].Step, slow, nil); o.n == 0 {
+	if o := c.findOutliers(y, idx, models[1].Step, slow, nil, nil); o.n == 0 {
 		f.Fatal("no outlier patch in the seed image")
 	}
 	for _, m := range models {

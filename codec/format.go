@@ -351,10 +351,21 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	}
 	var loopRec *image.Gray
 	var loopScratch *deblockScratch
+	// Each channel's arrays, its stream included, until the file is out.
+	scs := make([]*encodeScratch, len(planes))
+	for ci := range scs {
+		scs[ci] = encodeScratches.Get().(*encodeScratch)
+	}
+	defer func() {
+		for _, sc := range scs {
+			encodeScratches.Put(sc)
+		}
+	}()
 	var wg sync.WaitGroup
 	for ci, p := range planes {
 		c := m.Channels[ci]
 		hd.Bins = append(hd.Bins, c.Bins)
+		sc := scs[ci]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -367,9 +378,9 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 			if m.Step > 0 {
 				var shifts []int32
 				if hasShifts(v) {
-					shifts = c.endShifts(y, idx, m.Step)
+					shifts = c.endShifts(y, idx, m.Step, sc)
 				}
-				out = c.findOutliers(y, idx, m.Step, slow, shifts)
+				out = c.findOutliers(y, idx, m.Step, slow, shifts, sc)
 			}
 			var edges *edgePredictor
 			if isAdaptive(v) {
@@ -379,16 +390,17 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 					edges = c.takeEdgePredictor(grid.Blocks(), grid.Cols())
 					defer c.putEdgePredictor(edges)
 				}
-				bodies[ci] = encodeAdaptive(nil, idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, isCounted(v), edges)
+				bodies[ci] = encodeAdaptive(sc.body[:0], idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, isCounted(v), edges, sc)
 			} else {
 				bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
 			}
 			if out != nil && hasOutliers(v) {
-				bodies[ci] = appendOutliers(bodies[ci], out)
+				bodies[ci] = appendOutliers(bodies[ci], out, sc)
 			}
 			if hasShifts(v) {
-				bodies[ci] = appendShifts(bodies[ci], c, idx, out)
+				bodies[ci] = appendShifts(bodies[ci], c, idx, out, sc)
 			}
+			sc.body = bodies[ci]
 			if auto || fitLoop {
 				lead, ok := edges.leadCells()
 				if !ok {
@@ -427,11 +439,12 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, grayPixels(img), loopRec, hd.Deblock, m.Step, m.Patch)
 		deblockScratches.Put(loopScratch)
 	}
-	out := hd.appendTo(nil)
+	out := hd.appendTo(scs[0].file[:0])
 	for _, b := range bodies {
 		out = append(out, b...)
 	}
 	out = checksum.Append(out)
+	scs[0].file = out
 	_, err := w.Write(out)
 	return err
 }

@@ -50,23 +50,27 @@ func (c *Channel) endCell(idx []int32, i int) bool {
 // patch darker or brighter than any of the training data lands in an end
 // cell, reconstructed at the edge of the data: the shift moves it back
 // along the first PCA axis (the patch mean for natural images).
-func (c *Channel) endShifts(y *mat.Dense, idx []int32, step float64) []int32 {
+func (c *Channel) endShifts(y *mat.Dense, idx []int32, step float64, sc *encodeScratch) []int32 {
 	k := c.Leading()
 	if k == 0 {
 		return nil
 	}
+	sc = sc.or()
 	n, dims := y.Dims()
-	shifts := make([]int32, n)
-	at := make([]int, 0, n/8)
+	shifts := zeroed(sc.shifts, n)
+	sc.shifts = shifts
+	at := sc.at[:0]
 	for i := 0; i < n; i++ {
 		if c.endCell(idx, i) {
 			at = append(at, i)
 		}
 	}
+	sc.at = at
 	if len(at) == 0 {
 		return shifts
 	}
-	lead := c.leadRows(indexRows(idx, at, dims), len(at))
+	sc.rows = indexRows(sc.rows, idx, at, dims)
+	lead := c.leadRows(sc.rows, len(at))
 	for a, i := range at {
 		s := math.Round((y.At(i, 0) - lead.row(a, k)[0]) / step)
 		shifts[i] = int32(max(-maxShift, min(maxShift, s)))
@@ -75,9 +79,13 @@ func (c *Channel) endShifts(y *mat.Dense, idx []int32, step float64) []int32 {
 }
 
 // indexRows returns the index rows (dims each) of the patches at, copied
-// into one slice sized once: growing it by append re-copied most of it.
-func indexRows(idx []int32, at []int, dims int) []int32 {
-	sub := make([]int32, 0, len(at)*dims)
+// into one slice sized once (growing it by append re-copied most of it):
+// into dst's array if large enough.
+func indexRows(dst, idx []int32, at []int, dims int) []int32 {
+	sub := dst[:0]
+	if cap(sub) < len(at)*dims {
+		sub = make([]int32, 0, len(at)*dims)
+	}
 	for _, i := range at {
 		sub = append(sub, idx[i*dims:(i+1)*dims]...)
 	}
@@ -87,8 +95,9 @@ func indexRows(idx []int32, at []int, dims int) []int32 {
 // appendShifts appends the shift stream of version 8 to dst: a byte per
 // patch whose first index is an end cell (see endCell), in patch order,
 // the zigzag-coded shift of out (0 for outliers).
-func appendShifts(dst []byte, c *Channel, idx []int32, out *outliers) []byte {
-	var b []byte
+func appendShifts(dst []byte, c *Channel, idx []int32, out *outliers, es *encodeScratch) []byte {
+	es = es.or()
+	b := es.bytes[:0]
 	for i := range len(idx) / c.Dims() {
 		if !c.endCell(idx, i) {
 			continue
@@ -99,8 +108,9 @@ func appendShifts(dst []byte, c *Channel, idx []int32, out *outliers) []byte {
 		}
 		b = append(b, byte(s<<1^s>>31))
 	}
+	es.bytes = b
 	var sc fse.Scratch
-	return append(dst, packStream(nil, b, &sc)...)
+	return packStream(dst, b, &sc)
 }
 
 // setShifts reads the decoded shift stream b of the patches idx into o.
@@ -180,11 +190,12 @@ const outlierMiss = 1.0
 //
 // shifts, if not nil, are the patches' end-cell shifts (endShifts), which
 // their inverses then include; the outliers keep them, 0 for an outlier.
-func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []int, shifts []int32) *outliers {
+func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []int, shifts []int32, sc *encodeScratch) *outliers {
+	sc = sc.or()
 	n, dims := y.Dims()
 	k := c.Leading()
-	flag := make([]bool, n)
-	cand := make([]bool, n)
+	flag, cand := zeroed(sc.flag, n), zeroed(sc.cand, n)
+	sc.flag, sc.cand = flag, cand
 	for _, i := range slow {
 		cand[i] = true
 	}
@@ -209,15 +220,17 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		}
 	})
 	if k > 0 {
-		var at []int
+		at := sc.at[:0]
 		for i, ok := range cand {
 			if ok && !flag[i] {
 				at = append(at, i)
 			}
 		}
+		sc.at = at
 		var lead leadCells
 		if len(at) > 0 {
-			lead = c.leadRows(indexRows(idx, at, dims), len(at))
+			sc.rows = indexRows(sc.rows, idx, at, dims)
+			lead = c.leadRows(sc.rows, len(at))
 		}
 		for a, i := range at {
 			row, e := y.RawRowView(i), 0.0
@@ -230,7 +243,8 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 			flag[i] = e > float64(k)*limit*limit
 		}
 	}
-	o := &outliers{at: make([]int32, n), step: step, shift: shifts}
+	o := &outliers{at: resize(sc.outAt, n), vals: sc.vals[:0], step: step, shift: shifts}
+	defer func() { sc.outAt, sc.vals = o.at, o.vals }()
 	for i, f := range flag {
 		o.at[i] = -1
 		if !f {
@@ -290,20 +304,23 @@ func (c *Channel) restSafe(limit float64) []cellRange {
 
 // appendOutliers appends the two streams of o to dst: a flag per patch
 // (0 or 1) and the zigzag-coded cells as 4-byte little-endian values.
-func appendOutliers(dst []byte, o *outliers) []byte {
-	flags := make([]byte, len(o.at))
+func appendOutliers(dst []byte, o *outliers, es *encodeScratch) []byte {
+	es = es.or()
+	b := resize(es.bytes, len(o.at)+4*len(o.vals))
+	es.bytes = b
+	flags, vals := b[:len(o.at)], b[len(o.at):len(o.at)]
 	for i, a := range o.at {
+		flags[i] = 0
 		if a >= 0 {
 			flags[i] = 1
 		}
 	}
-	vals := make([]byte, 0, 4*len(o.vals))
 	for _, v := range o.vals {
 		vals = binary.LittleEndian.AppendUint32(vals, uint32(v<<1^v>>31))
 	}
 	var sc fse.Scratch
-	dst = append(dst, packStream(nil, flags, &sc)...)
-	return append(dst, packStream(nil, vals, &sc)...)
+	dst = packStream(dst, flags, &sc)
+	return packStream(dst, vals, &sc)
 }
 
 // parseOutlierStreams reads the headers of the two streams of

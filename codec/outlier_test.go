@@ -100,7 +100,7 @@ func TestOutliers(t *testing.T) {
 	c := m.Channels[0]
 	for _, img := range test {
 		y, idx, _, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false, false)
-		o := c.findOutliers(y, idx, m.Step, slow, nil)
+		o := c.findOutliers(y, idx, m.Step, slow, nil, nil)
 		t.Logf("test texture: %d outliers among %d patches", o.n, len(o.at))
 		if frac := float64(o.n) / float64(len(o.at)); frac > 0.01 {
 			t.Errorf("%.2f %% of the patches of a test texture are outliers", 100*frac)
@@ -111,7 +111,7 @@ func TestOutliers(t *testing.T) {
 	// dimensions), which older encoders wrote, decode to the same pixels.
 	img := test[1]
 	y, idx, _, slow := c.quantizePlane(patches.Luminance(img), m.Patch, false, false)
-	if o := c.findOutliers(y, idx, m.Step, slow, nil); o.n != 0 {
+	if o := c.findOutliers(y, idx, m.Step, slow, nil, nil); o.n != 0 {
 		t.Fatalf("%d outliers in the test image: choose another", o.n)
 	}
 	// Without the deblocking filter of version 5 and the loop filter of

@@ -120,8 +120,12 @@ func neighbourContext(left, up, cj int) int {
 // its dimensions from `from` on has an index other than the dimension's
 // centre, else 0.
 func restFlags(idx []int32, dims, from int, centre []int) []uint8 {
+	return restFlagsInto(make([]uint8, len(idx)/dims), idx, dims, from, centre)
+}
+
+// restFlagsInto is restFlags writing into flags (one per patch, all 0).
+func restFlagsInto(flags []uint8, idx []int32, dims, from int, centre []int) []uint8 {
 	n := len(idx) / dims
-	flags := make([]uint8, n)
 	const block = 4096
 	parallel.For((n+block-1)/block, func(b int) {
 		for i := b * block; i < min(n, (b+1)*block); i++ {

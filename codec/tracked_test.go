@@ -138,7 +138,7 @@ func TestTrackedEnds(t *testing.T) {
 	var first *edgePredictor
 	for n, idx := range [][]int32{busy, calm} {
 		blocks := len(idx) / dims
-		stream := encodeAdaptive(nil, idx, dims, cols, c.Centre, k, true, true, c.newEdgePredictor(blocks, cols))
+		stream := encodeAdaptive(nil, idx, dims, cols, c.Centre, k, true, true, c.newEdgePredictor(blocks, cols), nil)
 		data, _, err := parseAdaptive(stream)
 		if err != nil {
 			t.Fatal(err)
