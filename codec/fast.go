@@ -347,14 +347,21 @@ func (s *storedFast) decode() *fastPath {
 	}
 	f.vals = make([]float32, n*k)
 	v := make([]int64, n)
+	// The planes, Unzigzag and the last axis in one pass (JoinPlanes),
+	// axis 0 as the values are stored: 2 passes over v fewer.
+	lo, s0 := 0, n // s0: the nodes of one step along axis 0 (not the last)
+	if k > 1 {
+		lo, s0 = 1, n/g
+	}
 	for q, p := range s.planes {
-		for b := 0; b < len(p)/n; b++ {
-			gridcode.AddPlane(v, p[b*n:(b+1)*n], b)
-		}
-		gridcode.Unzigzag(v)
-		gridcode.Undiff(v, shape)
-		for i, x := range v {
+		gridcode.JoinPlanes(v, p, g)
+		gridcode.UndiffAxes(v, shape, lo, k-1)
+		for i, x := range v[:s0] {
 			f.vals[i*k+q] = float32(float64(x) * f.res)
+		}
+		for i := s0; i < n; i++ {
+			v[i] += v[i-s0]
+			f.vals[i*k+q] = float32(float64(v[i]) * f.res)
 		}
 	}
 	f.setLook()
