@@ -1,0 +1,139 @@
+package pngfast
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+// reuseImages are images of odd sizes and contents (noise, flat, ramps,
+// sparse values), grey of 8 and 16 bits and opaque RGBA, some of them
+// sub-images: the kinds Encode writes itself.
+func reuseImages() []image.Image {
+	rng := rand.New(rand.NewPCG(24, 11))
+	var ims []image.Image
+	fill := func(pix []byte, kind int) {
+		for i := range pix {
+			switch kind {
+			case 0:
+				pix[i] = byte(rng.IntN(256))
+			case 1:
+				pix[i] = 77
+			case 2:
+				pix[i] = byte(i)
+			default:
+				if rng.IntN(50) == 0 {
+					pix[i] = byte(rng.IntN(256))
+				}
+			}
+		}
+	}
+	for n, sz := range [][2]int{{1, 1}, {1, 300}, {300, 1}, {7, 9}, {8, 8}, {9, 7}, {33, 65}, {257, 31}, {21846, 2}, {65535, 2}, {65536, 3}, {640, 480}} {
+		w, h := sz[0], sz[1]
+		g := image.NewGray(image.Rect(0, 0, w, h))
+		fill(g.Pix, n%4)
+		ims = append(ims, g)
+		if w > 2 && h > 2 {
+			ims = append(ims, g.SubImage(image.Rect(1, 1, w-1, h)))
+		}
+		if w*h <= 1<<16 {
+			g16 := image.NewGray16(image.Rect(0, 0, w, h))
+			fill(g16.Pix, (n+1)%4)
+			ims = append(ims, g16)
+			c := image.NewRGBA(image.Rect(0, 0, w, h))
+			fill(c.Pix, (n+2)%4)
+			for i := 3; i < len(c.Pix); i += 4 {
+				c.Pix[i] = 255
+			}
+			ims = append(ims, c)
+		}
+	}
+	return ims
+}
+
+func encodeBytes(t *testing.T, m image.Image) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func samePixels(t *testing.T, m image.Image, file []byte) {
+	t.Helper()
+	back, err := png.Decode(bytes.NewReader(file))
+	if err != nil {
+		t.Fatalf("%v: image/png cannot read it: %v", m.Bounds(), err)
+	}
+	r := m.Bounds()
+	if back.Bounds().Size() != r.Size() {
+		t.Fatalf("size %v, want %v", back.Bounds().Size(), r.Size())
+	}
+	for y := 0; y < r.Dy(); y++ {
+		for x := 0; x < r.Dx(); x++ {
+			if a, c := color.RGBA64Model.Convert(m.At(r.Min.X+x, r.Min.Y+y)), color.RGBA64Model.Convert(back.At(x, y)); a != c {
+				t.Fatalf("%v: pixel (%d, %d) %v, read back %v", r, x, y, a, c)
+			}
+		}
+	}
+}
+
+// TestEncodeReuse writes a batch of images in a mixed order, with writes
+// failing part way through between them (the kept state then holds a
+// half-written image): every image's file is the bytes of writing it
+// alone, and image/png reads its pixels back (checking the Adler-32 and
+// CRCs).
+func TestEncodeReuse(t *testing.T) {
+	ims := reuseImages()
+	alone := make([][]byte, len(ims))
+	for i, m := range ims {
+		alone[i] = encodeBytes(t, m)
+		samePixels(t, m, alone[i])
+	}
+	rng := rand.New(rand.NewPCG(24, 12))
+	for _, i := range append(rng.Perm(len(ims)), rng.Perm(len(ims))...) {
+		// A failure part way through another image first.
+		j := rng.IntN(len(ims))
+		if err := Encode(&failWriter{n: rng.IntN(len(alone[j]))}, ims[j]); err == nil {
+			t.Fatalf("%v: no error from a failing writer", ims[j].Bounds())
+		}
+		if got := encodeBytes(t, ims[i]); !bytes.Equal(got, alone[i]) {
+			t.Fatalf("%v: %d bytes in the batch, %d alone", ims[i].Bounds(), len(got), len(alone[i]))
+		}
+	}
+}
+
+// TestEncodeConcurrent writes the images from 4 goroutines (run with
+// -race): each file is the bytes of writing it alone.
+func TestEncodeConcurrent(t *testing.T) {
+	ims := reuseImages()
+	alone := make([][]byte, len(ims))
+	for i, m := range ims {
+		alone[i] = encodeBytes(t, m)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 2 * len(ims) {
+				i := (k*5 + g) % len(ims)
+				var b bytes.Buffer
+				if err := Encode(&b, ims[i]); err != nil {
+					t.Error(err)
+					return
+				}
+				if !bytes.Equal(b.Bytes(), alone[i]) {
+					t.Errorf("%v: different bytes concurrently", ims[i].Bounds())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
