@@ -19,7 +19,7 @@ import (
 // (no THP support) are ignored: the pages are then ordinary ones.
 //
 // The heap ballast (see setBallast) is allocated in the same step, and
-// the collector is off until the one collection that frees the 32 MB:
+// the collector is off until the one collection that frees the advised heap:
 // the allocation used to start a collection of its own (2 in all, ~300
 // page faults; now 1, ~200).
 func hugeHeap(n int) {
