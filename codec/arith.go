@@ -515,16 +515,18 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 		act := arDevClasses[(devL[j]+devU[j])&31]
 		p := &dims[j]
 		zp := &p.zero[act][busy]
+		// Each decision selects its new range, code and probability by a
+		// mask (all ones for a 1), not by a branch on the bit, which the
+		// processor cannot predict: only the loop's own branches depend
+		// on it (the sign's, none).
 		bound := (rng >> arProbBits) * zp.zero()
-		one := code >= bound
-		if one {
-			rng -= bound
-			code -= bound
-			zp.adapt(0xffff, sa, sb)
-		} else {
-			rng = bound
-			zp.adapt(0, sa, sb)
+		var one uint32
+		if code >= bound {
+			one = ^uint32(0)
 		}
+		rng = bound ^ (rng-bound^bound)&one
+		code -= bound & one
+		zp.adapt(uint16(one), sa, sb)
 		for rng < arTopValue {
 			rng <<= 8
 			var b byte
@@ -534,21 +536,19 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 			pos++
 			code = code<<8 | uint32(b)
 		}
-		if !one {
+		if one == 0 {
 			continue
 		}
 		// The sign.
 		sign := &p.sign[min(act, 2)]
 		bound = (rng >> arProbBits) * sign.zero()
-		neg := code >= bound
-		if neg {
-			rng -= bound
-			code -= bound
-			sign.adapt(0xffff, sa, sb)
-		} else {
-			rng = bound
-			sign.adapt(0, sa, sb)
+		var neg uint32
+		if code >= bound {
+			neg = ^uint32(0)
 		}
+		rng = bound ^ (rng-bound^bound)&neg
+		code -= bound & neg
+		sign.adapt(uint16(neg), sa, sb)
 		for rng < arTopValue {
 			rng <<= 8
 			var b byte
@@ -564,15 +564,13 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 		for ; k < arMaxUnary; k++ {
 			pr := &mag[k]
 			bound = (rng >> arProbBits) * pr.zero()
-			more := code >= bound
-			if more {
-				rng -= bound
-				code -= bound
-				pr.adapt(0xffff, sa, sb)
-			} else {
-				rng = bound
-				pr.adapt(0, sa, sb)
+			var more uint32
+			if code >= bound {
+				more = ^uint32(0)
 			}
+			rng = bound ^ (rng-bound^bound)&more
+			code -= bound & more
+			pr.adapt(uint16(more), sa, sb)
 			for rng < arTopValue {
 				rng <<= 8
 				var b byte
@@ -582,7 +580,7 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 				pos++
 				code = code<<8 | uint32(b)
 			}
-			if !more {
+			if more == 0 {
 				break
 			}
 		}
@@ -593,11 +591,8 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 				return j, 0, errors.New("index residual too long")
 			}
 		}
-		v := k + 1
-		if neg {
-			v = -v
-		}
-		return j, v, nil
+		s := int(int32(neg)) // -1 for a negative residual, else 0
+		return j, (k + 1) ^ s - s, nil
 	}
 	d.rng, d.code, d.pos = rng, code, pos
 	return j, 0, nil
