@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestCodingCommand(t *testing.T) {
@@ -75,5 +76,30 @@ func TestSetGCPercent(t *testing.T) {
 	}
 	if got := debug.SetGCPercent(37); got != -1 {
 		t.Errorf("after setGCPercent(-1), debug.SetGCPercent returned %d", got)
+	}
+}
+
+// TestPlug checks that plug leaves no free page below a 2 MB block with
+// no page in memory: the last plug starts that block, and a large
+// allocation made next lies above it. It fails if plug stops at the first
+// 2 MB boundary it reaches whatever the block holds, or not at all.
+func TestPlug(t *testing.T) {
+	plug()
+	defer func() { plugs = nil }()
+	last := uintptr(unsafe.Pointer(plugs[len(plugs)-1]))
+	if last%huge != 0 {
+		t.Fatalf("%d plugs, the last at %#x: not on a 2 MB boundary", len(plugs), last)
+	}
+	if resident(last) {
+		t.Fatalf("the block at %#x has pages in memory", last)
+	}
+	b := make([]byte, 1<<20)
+	if p := uintptr(unsafe.Pointer(unsafe.SliceData(b))); p < last {
+		t.Errorf("a 1 MB allocation at %#x, below the last plug %#x: free pages left", p, last)
+	}
+	// resident sees a touched page.
+	b[len(b)/2] = 1
+	if p := uintptr(unsafe.Pointer(&b[len(b)/2])) &^ (huge - 1); !resident(p) {
+		t.Errorf("resident(%#x) = false after a write in the block", p)
 	}
 }
