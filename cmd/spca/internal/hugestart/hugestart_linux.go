@@ -37,11 +37,11 @@ func init() {
 	}
 }
 
-// codingCommand reports whether the command line runs spca encode or
-// decode.
+// codingCommand reports whether the command line runs spca encode,
+// decode or info (see the package doc).
 func codingCommand(args []string) bool {
 	c := Command(args)
-	return c == "encode" || c == "decode"
+	return c == "encode" || c == "decode" || c == "info"
 }
 
 // advise grows the heap by Bytes, asks for 2 MB pages from the start of

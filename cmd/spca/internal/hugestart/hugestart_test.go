@@ -20,7 +20,8 @@ func TestCodingCommand(t *testing.T) {
 	}{
 		{[]string{"spca", "decode", "--model", "m", "x.spc"}, true},
 		{[]string{"spca", "--quiet", "encode", "a.png"}, true},
-		{[]string{"spca", "info", "encode"}, false}, // a file named encode
+		{[]string{"spca", "info", "m.model"}, true}, // its load time is a coding process's
+		{[]string{"spca", "fit", "encode"}, false},  // a file named encode
 		{[]string{"spca", "codec", "train"}, false},
 		{[]string{"spca", "--version"}, false},
 		{[]string{"spca"}, false},
