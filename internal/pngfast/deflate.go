@@ -112,9 +112,13 @@ func (h *huffWriter) tally(p []byte) {
 func (h *huffWriter) flush(p []byte) { h.flushSampled(p, len(p)) }
 
 // flushSampled codes p as one block whose counts were gathered from
-// counted of its bytes (a sample of its rows, say): the counts are scaled
-// to len(p) and, unless every byte was counted, every byte value gets a
-// count of at least 1 (a value the sample missed still needs a code).
+// counted of its bytes (a sample of its rows, say). Unless every byte was
+// counted, every byte value gets a count of at least 1: a value the
+// sample missed still needs a code. The sampled counts are not scaled up
+// to len(p): against counts four times larger, the floor's 1 made codes
+// longer than 15 bits, and lengths built most tables twice (2.3 builds a
+// block, now 1.3 on decoded photographs; 5-8 % of the writer's time, for
+// 0.04 % more bytes).
 func (h *huffWriter) flushSampled(p []byte, counted int) {
 	if len(p) == 0 {
 		return
@@ -126,12 +130,8 @@ func (h *huffWriter) flushSampled(p []byte, counted int) {
 	}
 	*c = [4][256]uint32{}
 	if counted < len(p) {
-		scale := uint32(1)
-		if counted > 0 {
-			scale = uint32(max(1, (len(p)+counted/2)/counted))
-		}
 		for s := range 256 {
-			freq[s] = freq[s]*scale | 1
+			freq[s] |= 1
 		}
 	}
 	freq[256] = 1
