@@ -453,6 +453,11 @@ func (e *rangeEncoder) unaryExpGolomb(unary *[arMaxUnary]arProb, exp *[arMaxExpL
 // arMaxUnary) after the unary one.
 func (e *rangeEncoder) expGolomb(exp *[arMaxExpLen + 1]arProb, k int) {
 	r := k - arMaxUnary + 1
+	if r < 1 {
+		// A negative value (a count of 0 coded as c-1, say) would loop
+		// for ever below: a bug, failed as zeroRange fails.
+		panic(fmt.Sprintf("codec: Exp-Golomb code of %d (below %d)", k, arMaxUnary))
+	}
 	n := 0
 	for r>>(n+1) != 0 {
 		n++

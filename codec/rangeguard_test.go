@@ -101,7 +101,8 @@ func TestDecoderRangeHostile(t *testing.T) {
 // TestZeroRangeFails checks that a broken model, a probability of 0 (as
 // arModel.reset leaving one unset would make), fails the encoder with a
 // panic naming it, instead of a loop for ever writing bytes (which it
-// did): each case runs in a child process, killed if it hangs.
+// did), and so does a negative value to code: each case runs in a child
+// process, which gives up if it hangs.
 func TestZeroRangeFails(t *testing.T) {
 	cases := map[string]func(){
 		"bit": func() { newRangeEncoder(false).bit(&arProb{}, 0) },
@@ -124,6 +125,15 @@ func TestZeroRangeFails(t *testing.T) {
 			m.countExp = [arMaxExpLen + 1]arProb{} // reset without its fill
 			m.encodeCount(newRangeEncoder(true), 0, 40)
 		},
+		// Not a zero range: a count of 0 coded as c-1 (stale rest flags
+		// did it), whose Exp-Golomb length loop never ended.
+		"negative": func() { newARModel(4).encodeCount(newRangeEncoder(true), 0, -1) },
+	}
+	want := func(name string) string {
+		if name == "negative" {
+			return "Exp-Golomb code of -1"
+		}
+		return "range coder's range is 0"
 	}
 	if name := os.Getenv("SPCA_ZERO_RANGE_CASE"); name != "" {
 		// The child: a hung encoder grows its output by ~200 MB/s, so
@@ -155,7 +165,7 @@ func TestZeroRangeFails(t *testing.T) {
 				t.Fatalf("the encoder hung")
 			}
 			var exit *exec.ExitError
-			if !errors.As(err, &exit) || !strings.Contains(string(out), "range coder's range is 0") {
+			if !errors.As(err, &exit) || !strings.Contains(string(out), want(name)) {
 				t.Fatalf("want a panic naming the zero range, got %v:\n%.2000s", err, out)
 			}
 		})
