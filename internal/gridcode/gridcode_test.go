@@ -60,18 +60,25 @@ func undiffRef(v []int64, g []int) {
 	}
 }
 
+// randomShape returns a grid of 1-4 axes of 1-7 nodes each and its node
+// count.
+func randomShape(rng *rand.Rand) ([]int, int) {
+	g := make([]int, 1+rng.IntN(4))
+	n := 1
+	for j := range g {
+		g[j] = 1 + rng.IntN(7)
+		n *= g[j]
+	}
+	return g, n
+}
+
 // TestUndiffRows checks Undiff (running sums along the last axis, row
 // additions along the others) against the one-loop form on random shapes,
 // axes of length 1 and several grids in a row included, with wrapping sums.
 func TestUndiffRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 200 {
-		g := make([]int, 1+rng.IntN(4))
-		n := 1
-		for j := range g {
-			g[j] = 1 + rng.IntN(7)
-			n *= g[j]
-		}
+		g, n := randomShape(rng)
 		v := make([]int64, n*(1+rng.IntN(3)))
 		for i := range v {
 			if trial%2 == 0 {
@@ -96,12 +103,7 @@ func TestUndiffRows(t *testing.T) {
 func TestJoinPlanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 400 {
-		g := make([]int, 1+rng.IntN(4))
-		n := 1
-		for j := range g {
-			g[j] = 1 + rng.IntN(7)
-			n *= g[j]
-		}
+		g, n := randomShape(rng)
 		v := make([]int64, n)
 		bits := 1 + trial%64
 		for i := range v {
