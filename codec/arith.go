@@ -510,8 +510,9 @@ func (d *rangeDecoder) expGolomb(exp *[arMaxExpLen + 1]arProb) (int, bool) {
 // locals through a run: most of a stream's bits are these zero flags,
 // nearly all 0, and a call per residual loading and storing the state
 // decoded an 8×8 model's image ~7 % slower (BenchmarkDecodeFiles). The
-// bits are bit's, written out per use: a closure over the locals is not
-// inlined (it has a loop) and was 5-6 % slower.
+// decisions go through decideMasked, which takes and returns the state
+// and is inlined (a closure over the locals was not, and was 5-6 %
+// slower).
 func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int) (int, int, error) {
 	rng, code, pos, in := d.rng, d.code, d.pos, d.in
 	sa, sb := d.shiftA&15, d.shiftB&15
@@ -520,71 +521,27 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 		act := arDevClasses[(devL[j]+devU[j])&31]
 		p := &dims[j]
 		zp := &p.zero[act][busy]
-		// Each decision selects its new range, code and probability by a
-		// mask (all ones for a 1), not by a branch on the bit, which the
-		// processor cannot predict: only the loop's own branches depend
-		// on it (the sign's, none).
-		bound := (rng >> arProbBits) * zp.zero()
+		// Each decision's probability adapts by its mask too: only the
+		// loop's own branches depend on the bit (the sign's, none).
 		var one uint32
-		if code >= bound {
-			one = ^uint32(0)
-		}
-		rng = bound ^ (rng-bound^bound)&one
-		code -= bound & one
+		rng, code, pos, one = decideMasked(rng, code, pos, in, zp.zero())
 		zp.adapt(uint16(one), sa, sb)
-		for rng < arTopValue {
-			rng <<= 8
-			var b byte
-			if pos < len(in) {
-				b = in[pos]
-			}
-			pos++
-			code = code<<8 | uint32(b)
-		}
 		if one == 0 {
 			continue
 		}
 		// The sign.
 		sign := &p.sign[min(act, 2)]
-		bound = (rng >> arProbBits) * sign.zero()
 		var neg uint32
-		if code >= bound {
-			neg = ^uint32(0)
-		}
-		rng = bound ^ (rng-bound^bound)&neg
-		code -= bound & neg
+		rng, code, pos, neg = decideMasked(rng, code, pos, in, sign.zero())
 		sign.adapt(uint16(neg), sa, sb)
-		for rng < arTopValue {
-			rng <<= 8
-			var b byte
-			if pos < len(in) {
-				b = in[pos]
-			}
-			pos++
-			code = code<<8 | uint32(b)
-		}
 		// The magnitude less one, in unary up to arMaxUnary.
 		mag := &p.mag[min(act/2, 2)]
 		k := 0
 		for ; k < arMaxUnary; k++ {
 			pr := &mag[k]
-			bound = (rng >> arProbBits) * pr.zero()
 			var more uint32
-			if code >= bound {
-				more = ^uint32(0)
-			}
-			rng = bound ^ (rng-bound^bound)&more
-			code -= bound & more
+			rng, code, pos, more = decideMasked(rng, code, pos, in, pr.zero())
 			pr.adapt(uint16(more), sa, sb)
-			for rng < arTopValue {
-				rng <<= 8
-				var b byte
-				if pos < len(in) {
-					b = in[pos]
-				}
-				pos++
-				code = code<<8 | uint32(b)
-			}
 			if more == 0 {
 				break
 			}
@@ -601,6 +558,32 @@ func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int)
 	}
 	d.rng, d.code, d.pos = rng, code, pos
 	return j, 0, nil
+}
+
+// decideMasked decodes one decision of probability zero (of a 0, out of
+// 1<<arProbBits) for run, from the coder's state in its locals: it
+// returns the new range, code and input position, and the bit as a mask
+// (all ones for a 1). The new range and code are selected by the mask,
+// not by a branch on the bit, which the processor cannot predict. Small
+// enough to be inlined (go build -gcflags=-m), as run needs.
+func decideMasked(rng, code uint32, pos int, in []byte, zero uint32) (uint32, uint32, int, uint32) {
+	bound := (rng >> arProbBits) * zero
+	var mask uint32
+	if code >= bound {
+		mask = ^uint32(0)
+	}
+	rng = bound ^ (rng-bound^bound)&mask
+	code -= bound & mask
+	for rng < arTopValue {
+		rng <<= 8
+		var b byte
+		if pos < len(in) {
+			b = in[pos]
+		}
+		pos++
+		code = code<<8 | uint32(b)
+	}
+	return rng, code, pos, mask
 }
 
 // arDevMax is where the distances of indices from their centre that
