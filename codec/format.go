@@ -1196,6 +1196,12 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	}
 	if h.Step > 0 && h.Step != m.Step {
 		if m, err = m.Stepped(h.Step); err != nil {
+			var me *ModelError
+			if errors.As(err, &me) {
+				// A model section read on first use is corrupt: the
+				// model's fault, not the file's.
+				return nil, err
+			}
 			return nil, &FormatError{Msg: fmt.Sprintf("quantiser step %v: %v", h.Step, err)}
 		}
 	}

@@ -224,6 +224,12 @@ func TestSectionedModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A file at another step: its decoder derives the quantisers from the
+	// training sample.
+	var coded2 bytes.Buffer
+	if err := Encode(&coded2, img, m, &Options{Step: m.Step * 2}); err != nil {
+		t.Fatal(err)
+	}
 	// Version 4 in the single-frame container, as written before.
 	var v4 bytes.Buffer
 	if err := m.write(&v4, true); err != nil {
@@ -268,6 +274,12 @@ func TestSectionedModel(t *testing.T) {
 			}
 			if _, err := back.Stepped(m.Step * 2); !errors.As(err, &me) {
 				t.Errorf("corrupt training sample: Stepped gave %v, want a *ModelError", err)
+			}
+			// The model's fault, not the coded file's (was a FormatError).
+			_, err := Decode(bytes.NewReader(coded2.Bytes()), back)
+			var fe *FormatError
+			if !errors.As(err, &me) || errors.As(err, &fe) {
+				t.Errorf("corrupt training sample: Decode at another step gave %v (%T), want a *ModelError, not a *FormatError", err, err)
 			}
 		} else if err := Encode(io.Discard, img, back, nil); !errors.As(err, &me) {
 			t.Errorf("corrupt fast path: Encode gave %v, want a *ModelError", err)

@@ -486,6 +486,9 @@ func runEncode(c *cli.Context) error {
 		o := opt
 		if bpp > 0 {
 			if o.Step, _, err = codec.StepForRate(img, model, bpp, &opt); err != nil {
+				if err := modelFault(c, in, err); err != nil {
+					return err
+				}
 				return fail("%s: --%s: %s", stdioName(in, "stdin"), flagBPP, brief(err))
 			}
 		}
@@ -497,6 +500,9 @@ func runEncode(c *cli.Context) error {
 			return err
 		})
 		if err != nil {
+			if err := modelFault(c, in, err); err != nil {
+				return err
+			}
 			return fail("%s", withPathC(stdioName(in, "stdin"), err))
 		}
 		b := img.Bounds()
@@ -531,6 +537,9 @@ func runDecode(c *cli.Context) error {
 		in = stdioName(in, "stdin")
 		if msg := tooLarge(in, err); msg != "" {
 			return fail("%s", msg)
+		}
+		if err := modelFault(c, in, err); err != nil {
+			return err
 		}
 		if err != nil {
 			if errors.Is(err, codec.ErrWrongModel) {
@@ -853,6 +862,18 @@ func loadCodecModel(path string) (*codec.Model, error) {
 		return nil, fail("%s", withPathC(path, err))
 	}
 	return m, nil
+}
+
+// modelFault returns the error to report when err, met coding or decoding
+// in, is the model file's (a section read on first use found corrupt,
+// codec.ModelError): it names the model, not in nor the output; nil for
+// any other error.
+func modelFault(c *cli.Context, in string, err error) error {
+	var me *codec.ModelError
+	if !errors.As(err, &me) {
+		return nil
+	}
+	return fail("%s: %s (read for %s)", c.String(flagModel), codecBrief(err), stdioName(in, "stdin"))
 }
 
 // wrongModelIDs says which model the file at path needs and which one

@@ -129,8 +129,12 @@ func Check(path string) error {
 // directory as path; Write flushes it, syncs the file, gives it the mode
 // (and, where allowed, the owner) of the file it replaces, or 0644 for a
 // new file, and renames it over path. If write or any of these steps
-// fails, the temporary file is removed, the file at path is left untouched
-// and the error is returned wrapped with path. A destination that is not
+// fails, the temporary file is removed and the file at path is left
+// untouched. An error of the file itself (creating, writing, syncing,
+// renaming it) is returned wrapped as "write path: ..."; an error of write
+// that is not one of the file's is returned unchanged: it is the fault of
+// what write produces (a model, an image), which the caller names, not of
+// the output. A destination that is not
 // a regular file, or is an input (Protect), is refused before anything is
 // written. Within a Group, the sync and the rename wait for the group's
 // commit.
@@ -160,6 +164,7 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	}
 	state.temps[tmp] = true
 	state.Unlock()
+	produced := false // err is write's, not the file's
 	defer func() {
 		if tmp == "" {
 			return // waits in a group
@@ -170,12 +175,18 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		if err != nil {
 			f.Close() // may already be closed; the error is moot then
 			os.Remove(tmp)
-			err = fmt.Errorf("write %s: %w", path, err)
+			if !produced {
+				err = fmt.Errorf("write %s: %w", path, err)
+			}
 		}
 	}()
 
-	bw := bufio.NewWriter(f)
+	fw := &fileWriter{f: f}
+	bw := bufio.NewWriter(fw)
 	if err = write(bw); err != nil {
+		// A write to the file that failed is the file's error, whatever
+		// write made of it.
+		produced = fw.err == nil
 		return err
 	}
 	if err = bw.Flush(); err != nil {
@@ -202,6 +213,27 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		return err
 	}
 	return rename(tmp, path, old)
+}
+
+// fileWriter writes to f and keeps the first error of f. The error is
+// the reason alone, without the temporary file's name: Write names path.
+type fileWriter struct {
+	f   *os.File
+	err error
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if w.err == nil {
+			w.err = err
+		}
+	}
+	return n, err
 }
 
 // rename gives tmp the mode (and, where allowed, the owner) of old, or
