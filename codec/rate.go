@@ -53,7 +53,7 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 	lo, hi := math.Inf(-1), math.Inf(1)
 	var rlo, rhi float64
 	x := math.Log(m.Step)
-	bestErr := math.Inf(1)
+	bestErr := math.Inf(1) // of rate
 	var px, pr float64 // the previous probe
 	for probe := 0; probe < maxRateProbes; probe++ {
 		s := math.Exp(x)
@@ -76,7 +76,7 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 			}
 			continue
 		}
-		if e := math.Abs(r-bpp) / bpp; e < bestErr {
+		if e := math.Abs(r-bpp) / bpp; probe == 0 || closer(r, rate, bpp) {
 			bestErr, step, rate = e, s, r
 		}
 		if bestErr <= rateTolerance {
@@ -113,4 +113,19 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 		}
 	}
 	return step, rate, nil
+}
+
+// closer reports whether rate r is closer to the target bpp than rate
+// best. Rates on the same side compare by themselves: a target far
+// beyond every rate (1e300 bits per pixel) rounds |r-bpp| to the same
+// value for all, which kept the first probe, the model's own step,
+// instead of the highest rate found.
+func closer(r, best, bpp float64) bool {
+	switch {
+	case r <= bpp && best <= bpp:
+		return r > best
+	case r >= bpp && best >= bpp:
+		return r < best
+	}
+	return math.Abs(r-bpp) < math.Abs(best-bpp)
 }

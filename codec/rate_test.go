@@ -129,3 +129,42 @@ func TestRateProbeDeblock(t *testing.T) {
 		}
 	}
 }
+
+// TestRateUnreachable checks targets beyond the rates a model reaches:
+// StepForRate returns the closest rate it found, the highest for a
+// target above them all and the lowest for one below. A target of 1e300
+// bits per pixel coded at the model's own step (|r-bpp|/bpp rounded to 1
+// for every probe, so the first stayed the best), below the rate of a
+// target of 64.
+func TestRateUnreachable(t *testing.T) {
+	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step = 0, 10 })
+	img := testimages.Texture(96, 64, 31)
+	exact := &Options{Exact: true}
+	rateOf := func(bpp float64) float64 {
+		t.Helper()
+		_, rate, err := StepForRate(img, m, bpp, exact)
+		if err != nil {
+			t.Fatalf("target %g: %v", bpp, err)
+		}
+		return rate
+	}
+	high, low := rateOf(64), rateOf(1e-3)
+	if !(high > low) {
+		t.Fatalf("target 64: %.3f bpp, target 0.001: %.3f", high, low)
+	}
+	for _, bpp := range []float64{1e6, 1e20, 1e300, math.MaxFloat64} {
+		if r := rateOf(bpp); r < high*0.99 {
+			t.Errorf("target %g: %.3f bpp, below the %.3f of target 64", bpp, r, high)
+		}
+	}
+	// A step far too fine is refused in a message of one short line (the
+	// bins were printed with %.0f: 300 digits for a step of 1e-300).
+	if _, err := m.Stepped(1e-300); err == nil || len(err.Error()) > 160 {
+		t.Errorf("step 1e-300: %v, want a short error", err)
+	}
+	for _, bpp := range []float64{1e-20, 1e-300, math.SmallestNonzeroFloat64} {
+		if r := rateOf(bpp); r > low*1.01 {
+			t.Errorf("target %g: %.3f bpp, above the %.3f of target 0.001", bpp, r, low)
+		}
+	}
+}
