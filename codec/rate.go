@@ -54,7 +54,7 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 	var rlo, rhi float64
 	x := math.Log(m.Step)
 	bestErr := math.Inf(1) // of rate
-	var px, pr float64 // the previous probe
+	var px, pr float64     // the previous probe
 	for probe := 0; probe < maxRateProbes; probe++ {
 		s := math.Exp(x)
 		if s > maxStep {
