@@ -1,6 +1,10 @@
 package codec
 
-import "github.com/spcalab/spca/spca"
+import (
+	"unsafe"
+
+	"github.com/spcalab/spca/spca"
+)
 
 // cellCache keeps the inverses of leading cells (levelInverse's, k values
 // each) by their number in mixed radix of the bins: the encoder's
@@ -31,13 +35,51 @@ func newCellCache(k, bits int) *cellCache {
 // from the cache or computed and kept. The row is valid until the next
 // call.
 func (cc *cellCache) invert(li *spca.LevelInverse, cell []int, key uint64, s *spca.MetricScratch) []float64 {
-	h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(len(cc.keys)-1)) // Fibonacci hashing
+	h := cc.slot(key)
 	row := cc.rows[h*cc.k : (h+1)*cc.k]
 	if cc.keys[h] != key+1 {
 		cc.keys[h] = key + 1
 		li.Invert(row, cell, s)
 	}
 	return row
+}
+
+// slot returns the slot of the cell numbered key.
+func (cc *cellCache) slot(key uint64) int {
+	return int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(len(cc.keys)-1)) // Fibonacci hashing
+}
+
+// maxPrefetch bounds the addresses of one prefetchLines call: two rows
+// of a patch and, for up to maxHintDims leading dimensions, a cell's and
+// its two neighbours' slots (key and row: two lines each).
+const (
+	maxHintDims = 8
+	maxPrefetch = 2 + 2 + 4*maxHintDims
+)
+
+// hint appends to p, from n on, the addresses of the slots of the cell
+// numbered key (indices cell, strides as cellStrides) and of its
+// neighbours one bin away in each of its first maxHintDims dimensions
+// that lie within bins, and returns the new count: the slots
+// refineNearest reads first for that cell. (With k = 4 a row is 32
+// bytes of a 32-byte aligned array: one line.)
+func (cc *cellCache) hint(p *[maxPrefetch]uintptr, n int, key uint64, cell []int32, strides []uint64, bins []int) int {
+	add := func(key uint64) {
+		h := cc.slot(key)
+		p[n] = uintptr(unsafe.Pointer(&cc.keys[h]))
+		p[n+1] = uintptr(unsafe.Pointer(&cc.rows[h*cc.k]))
+		n += 2
+	}
+	add(key)
+	for j, v := range cell[:min(len(cell), maxHintDims)] {
+		if v > 0 {
+			add(key - strides[j])
+		}
+		if int(v)+1 < bins[j] {
+			add(key + strides[j])
+		}
+	}
+	return n
 }
 
 // takeCellCache returns a cache of the channel's cell inverses for one

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // TestCellCache checks that the cache of cell inverses returns exactly
@@ -40,6 +41,66 @@ func TestCellCache(t *testing.T) {
 		li.Invert(want, cell, s)
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d, cell %v: cached %v, inverse %v", trial, cell, got, want)
+		}
+	}
+}
+
+// TestCellCacheHint checks the addresses hint gives refineNearest's
+// prefetches: a cell's slot (key and row) and its neighbours' one bin
+// away in each dimension, none beyond the bins (at the first and last
+// bin of a dimension a neighbour is missing), and no more than
+// maxHintDims dimensions' neighbours.
+func TestCellCacheHint(t *testing.T) {
+	for _, k := range []int{1, 4, maxHintDims + 2} {
+		bins := make([]int, k)
+		for j := range bins {
+			bins[j] = 3 + j
+		}
+		strides := make([]uint64, k)
+		p := uint64(1)
+		for j := k - 1; j >= 0; j-- {
+			strides[j] = p
+			p *= uint64(bins[j])
+		}
+		cc := newCellCache(k, 6)
+		addr := func(key uint64) [2]uintptr {
+			h := cc.slot(key)
+			return [2]uintptr{uintptr(unsafe.Pointer(&cc.keys[h])), uintptr(unsafe.Pointer(&cc.rows[h*k]))}
+		}
+		rng := rand.New(rand.NewPCG(3, uint64(k)))
+		for trial := 0; trial < 200; trial++ {
+			cell := make([]int32, k)
+			var key uint64
+			for j := range cell {
+				switch rng.IntN(3) {
+				case 0:
+					cell[j] = 0
+				case 1:
+					cell[j] = int32(bins[j] - 1)
+				default:
+					cell[j] = int32(rng.IntN(bins[j]))
+				}
+				key += uint64(cell[j]) * strides[j]
+			}
+			var pf [maxPrefetch]uintptr
+			pf[0], pf[1] = 7, 9 // before n: kept
+			n := cc.hint(&pf, 2, key, cell, strides, bins)
+			want := []uintptr{7, 9}
+			a := addr(key)
+			want = append(want, a[:]...)
+			for j := 0; j < min(k, maxHintDims); j++ {
+				if cell[j] > 0 {
+					a := addr(key - strides[j])
+					want = append(want, a[:]...)
+				}
+				if int(cell[j]) < bins[j]-1 {
+					a := addr(key + strides[j])
+					want = append(want, a[:]...)
+				}
+			}
+			if !slices.Equal(pf[:n], want) {
+				t.Fatalf("k %d, cell %v: hint gave %d addresses %v, want %d %v", k, cell, n, pf[:n], len(want), want)
+			}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"unsafe"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/internal/parallel"
@@ -84,7 +86,33 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 			}
 			return cache.invert(li, cell, key, s)
 		}
-		for i := b * nearestBlock; i < min(n, (b+1)*nearestBlock); i++ {
+		var pf [maxPrefetch]uintptr
+		end := min(n, (b+1)*nearestBlock)
+		for i := b * nearestBlock; i < end; i++ {
+			if cache != nil {
+				// While this patch is refined, the lines the next ones
+				// start with come in: the slots of patch i+1's cell and
+				// its neighbours (its indices came in one patch ago),
+				// and patch i+2's indices and coefficients. In a batch
+				// they are far from the processor's caches: without
+				// the hints, refineNearest waited on these loads most
+				// of its time (perf).
+				np := 0
+				if a := i + 2; a < end {
+					pf[0] = uintptr(unsafe.Pointer(&idx[a*dims]))
+					pf[1] = uintptr(unsafe.Pointer(&y.RawRowView(a)[0]))
+					np = 2
+				}
+				if a := i + 1; a < end {
+					next := idx[a*dims : a*dims+k]
+					var key uint64
+					for j, v := range next {
+						key += uint64(v) * strides[j]
+					}
+					np = cache.hint(&pf, np, key, next, strides, c.Bins)
+				}
+				prefetchLines(&pf, np)
+			}
 			x := y.RawRowView(i)[:k]
 			for j := range cell {
 				cell[j] = int(idx[i*dims+j])
