@@ -572,8 +572,10 @@ func (m *Model) SetBins(total int) error {
 // and equal slope in every coefficient), and the peaked AC coefficients
 // get many more, mostly empty, cells.
 func (m *Model) SetStep(step float64) error {
-	if !(step > 0) || math.IsInf(step, 0) {
-		return fmt.Errorf("codec: quantiser step %v must be positive and finite", step)
+	if !(step > 0 && step <= maxStep) {
+		// The range Stepped and the coded files' headers accept: a model
+		// trained at 1e300 coded at its own step only.
+		return fmt.Errorf("codec: quantiser step %v out of range (0, %d]", step, maxStep)
 	}
 	for _, c := range m.Channels {
 		if err := c.setStep(step); err != nil {

@@ -168,3 +168,19 @@ func TestRateUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// TestSetStepRange checks that SetStep (codec train --step) takes the
+// steps Stepped and the file header take, (0, 65536]: a model trained at
+// step 1e300 was written, coded at its own step, and refused every other
+// step including its own given as --step.
+func TestSetStepRange(t *testing.T) {
+	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step = 0, 10 })
+	for _, step := range []float64{1e300, maxStep * 2, math.Inf(1), math.NaN(), 0, -1} {
+		if err := m.SetStep(step); err == nil {
+			t.Errorf("SetStep(%v) accepted", step)
+		}
+	}
+	if err := m.SetStep(maxStep); err != nil {
+		t.Errorf("SetStep(%d): %v", maxStep, err)
+	}
+}
