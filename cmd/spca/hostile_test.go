@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -98,4 +101,92 @@ func TestCorruptModelSectionNamed(t *testing.T) {
 		t.Error("an output was written")
 	}
 	noTempFiles(t, dir)
+}
+
+// A batch stops at the first input, in input order, that fails, whatever
+// order the images finish coding in: every output before it is written,
+// byte-identical to the output of a run on that input alone, and none at
+// it or after it, with no temporary file left; the message names the
+// failing input and counts the outputs written. A large image before a
+// bad one that fails at once is the case where images coded at the same
+// time (two lanes) finish out of order.
+func TestBatchStopsInOrder(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyStepModel(t, dir)
+	var imgs []string
+	for i := range 6 {
+		p := filepath.Join(dir, string(rune('a'+i))+".png")
+		w, h := 96, 64
+		if i%2 == 0 {
+			w, h = 256, 192 // slower to code than the bad input is to fail
+		}
+		if err := patches.Save(p, testimages.Texture(w, h, uint64(i+1))); err != nil {
+			t.Fatal(err)
+		}
+		imgs = append(imgs, p)
+	}
+	bad := filepath.Join(dir, "bad.png")
+	if err := os.WriteFile(bad, readBytes(t, imgs[1])[:200], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Each input alone, the reference outputs.
+	single := filepath.Join(dir, "single")
+	if err := os.Mkdir(single, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range imgs {
+		name := strings.TrimSuffix(filepath.Base(in), ".png")
+		mustRun(t, "encode", "--quiet", "--model", model, "--step", "30", "-o", filepath.Join(single, name+".spc"), in)
+		mustRun(t, "decode", "--quiet", "--model", model, "--format", "pgm", "-o", filepath.Join(single, name+".pgm"), filepath.Join(single, name+".spc"))
+	}
+	check := func(out string, inputs []string, stop int, ext string) {
+		t.Helper()
+		for i, in := range inputs {
+			name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(in), ".png"), ".spc")
+			got := filepath.Join(out, name+ext)
+			if i >= stop {
+				if exists(got) {
+					t.Errorf("%s: written although input %d of %d (%s) failed before it", got, stop+1, len(inputs), filepath.Base(inputs[stop]))
+				}
+				continue
+			}
+			if !bytes.Equal(readBytes(t, got), readBytes(t, filepath.Join(single, name+ext))) {
+				t.Errorf("%s differs from the output of %s alone", got, filepath.Base(in))
+			}
+		}
+		noTempFiles(t, out)
+	}
+	for _, stop := range []int{1, 3} {
+		inputs := slices.Insert(slices.Clone(imgs[:5]), stop, bad)
+		out := filepath.Join(dir, "enc"+string(rune('0'+stop)))
+		args := append([]string{"encode", "--model", model, "--step", "30", "-o", out}, inputs...)
+		wantError(t, args, bad, fmt.Sprintf("stopped, %d of %d files written", stop, len(inputs)))
+		check(out, inputs, stop, ".spc")
+	}
+	// All good: every output as alone.
+	all := filepath.Join(dir, "all")
+	mustRun(t, append([]string{"encode", "--quiet", "--model", model, "--step", "30", "-o", all}, imgs...)...)
+	check(all, imgs, len(imgs), ".spc")
+
+	// Decode: a coded file with a byte changed (its checksum fails).
+	var spcs []string
+	for _, in := range imgs {
+		spcs = append(spcs, filepath.Join(all, strings.TrimSuffix(filepath.Base(in), ".png")+".spc"))
+	}
+	badSpc := filepath.Join(dir, "bad.spc")
+	b := slices.Clone(readBytes(t, spcs[1]))
+	b[len(b)/2] ^= 0x10
+	if err := os.WriteFile(badSpc, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, stop := range []int{0, 3} {
+		inputs := slices.Insert(slices.Clone(spcs[:4]), stop, badSpc)
+		out := filepath.Join(dir, "dec"+string(rune('0'+stop)))
+		args := append([]string{"decode", "--model", model, "--format", "pgm", "-o", out}, inputs...)
+		wantError(t, args, badSpc, fmt.Sprintf("stopped, %d of %d files written", stop, len(inputs)))
+		check(out, inputs, stop, ".pgm")
+	}
+	out := filepath.Join(dir, "decall")
+	mustRun(t, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", out}, spcs...)...)
+	check(out, spcs, len(spcs), ".pgm")
 }
