@@ -817,20 +817,30 @@ func loadImage(path string) (image.Image, error) {
 	if err == nil {
 		return img, nil
 	}
+	return nil, imageError(path, err, func() bool { return isCoded(path) })
+}
+
+// imageError is the CLI error of an image that did not load, named name
+// (a path, or stdin); coded tells whether its bytes are an .spc file's.
+func imageError(name string, err error, coded func() bool) error {
 	var pe *fs.PathError
 	switch {
-	case tooLarge(path, err) != "":
-		return nil, fail("%s", tooLarge(path, err))
+	case tooLarge(name, err) != "":
+		return fail("%s", tooLarge(name, err))
 	case errors.Is(err, patches.ErrNotSRGB):
-		return nil, fail("%s (or pass --%s)", brief(err), flagAssumeSRGB)
+		msg := codecBrief(err)
+		if !strings.Contains(msg, name) {
+			msg = name + ": " + msg
+		}
+		return fail("%s (or pass --%s)", msg, flagAssumeSRGB)
 	case errors.Is(err, patches.ErrNotImage):
-		return nil, fail("%s: not an image (%s)", path, imageFormats)
-	case isCoded(path):
-		return nil, fail("%s: an SPCA-coded image, not an image (decode it with spca decode)", path)
+		return fail("%s: not an image (%s)", name, imageFormats)
+	case coded():
+		return fail("%s: an SPCA-coded image, not an image (decode it with spca decode)", name)
 	case errors.As(err, &pe):
-		return nil, fail("%s", pathError(pe))
+		return fail("%s", pathError(pe))
 	}
-	return nil, fail("%s", withPathC(path, err))
+	return fail("%s", withPathC(name, err))
 }
 
 // isCoded reports whether the file at path starts like an .spc file.
@@ -901,7 +911,7 @@ func pathError(err error) string {
 // packages without the package prefixes.
 func codecBrief(err error) string {
 	msg := brief(err)
-	for _, p := range []string{"patches: load: ", "patches: decode ", "patches: save: ", "patches: ", "codec: "} {
+	for _, p := range []string{"patches: load: ", "patches: decode: ", "patches: decode ", "patches: save: ", "patches: ", "codec: "} {
 		if s, ok := strings.CutPrefix(msg, p); ok {
 			msg = s
 			break

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
@@ -189,4 +190,77 @@ func TestBatchStopsInOrder(t *testing.T) {
 	out := filepath.Join(dir, "decall")
 	mustRun(t, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", out}, spcs...)...)
 	check(out, spcs, len(spcs), ".pgm")
+}
+
+// An unknown data set name lists every set synth makes: it listed the
+// unlabelled ones only, as a Go slice.
+func TestSynthUnknownNamesAll(t *testing.T) {
+	wantError(t, []string{"synth", "-o", filepath.Join(t.TempDir(), "s.csv"), "foo"}, `unknown data set "foo"`, "spiral, swissroll", "moons", "scenes", "photos")
+}
+
+// An image on standard input that does not load gets the message a file
+// gets, named stdin: the file first, package prefixes dropped, the
+// --max-pixels hint for one too large, the advice for an .spc file. It
+// was "stdin: patches: decode spc: codec: decoding an .spc file needs its
+// model (codec.Decode)", "stdin: patches: image too large: ..." without
+// the hint, "stdin: patches: not an image: unknown format".
+func TestStdinImageErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyCodecModel(t, dir)
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3)
+	spc := filepath.Join(dir, "c.spc")
+	mustRun(t, "encode", "--quiet", "--model", model, "-o", spc, img)
+	huge := filepath.Join(dir, "huge.png")
+	if err := os.WriteFile(huge, hostile.ZeroPNG(16384, 16384), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.png")
+	if err := os.WriteFile(cut, readBytes(t, img)[:300], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	junk := filepath.Join(dir, "junk.png")
+	if err := os.WriteFile(junk, []byte("not an image at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file  string
+		wants []string
+	}{
+		{huge, []string{": image too large: 16384×16384", "(raise the limit with --max-pixels)"}},
+		{spc, []string{": an SPCA-coded image, not an image (decode it with spca decode)"}},
+		{junk, []string{": not an image (PNG"}},
+		{cut, []string{": png: "}},
+	} {
+		var lines [2]string
+		for i, name := range []string{tc.file, "stdin"} {
+			args := []string{"encode", "--model", model, "-o", filepath.Join(dir, "o.spc"), tc.file}
+			app := newApp()
+			var out bytes.Buffer
+			app.Writer, app.ErrWriter = &out, &out
+			if name == "stdin" {
+				args[len(args)-1] = "-"
+				app.Reader = bytes.NewReader(readBytes(t, tc.file))
+			}
+			err := app.Run(append([]string{"spca"}, args...))
+			if err == nil {
+				t.Fatalf("spca %s: no error", strings.Join(args, " "))
+			}
+			lines[i] = errorLine(err)
+			if !strings.HasPrefix(lines[i], "spca: "+name+": ") || strings.Contains(lines[i], "patches:") || strings.Contains(lines[i], "codec:") {
+				t.Errorf("%s: %q, want it to start with %q and no package prefix", filepath.Base(tc.file), lines[i], "spca: "+name+": ")
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(lines[i], w) {
+					t.Errorf("%s: %q does not contain %q", name, lines[i], w)
+				}
+			}
+		}
+		if strings.Replace(lines[0], tc.file, "stdin", 1) != lines[1] {
+			t.Errorf("file and stdin differ:\n%s\n%s", lines[0], lines[1])
+		}
+	}
+	if exists(filepath.Join(dir, "o.spc")) {
+		t.Error("an output was written")
+	}
 }

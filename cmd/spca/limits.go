@@ -76,10 +76,8 @@ func tooLarge(path string, err error) string {
 	if !errors.Is(err, patches.ErrTooLarge) && !errors.Is(err, codec.ErrTooLarge) {
 		return ""
 	}
-	msg := brief(err)
-	if !strings.Contains(msg, path) {
-		msg = path + ": " + msg
-	}
+	// The file first, as every other message of a bad input.
+	msg := path + ": " + strings.Replace(codecBrief(err), path+": ", "", 1)
 	return fmt.Sprintf("%s (raise the limit with --%s)", msg, flagMaxPixels)
 }
 

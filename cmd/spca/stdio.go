@@ -12,6 +12,7 @@ import (
 	"golang.org/x/image/tiff"
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
+	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/netpbm"
 	"github.com/spcalab/spca/internal/pngfast"
@@ -51,7 +52,8 @@ func loadInputImage(c *cli.Context, in string) (image.Image, error) {
 	}
 	img, err := patches.Decode(bytes.NewReader(data), patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB))
 	if err != nil {
-		return nil, fail("stdin: %s", brief(err))
+		// As a file's (loadImage).
+		return nil, imageError("stdin", err, func() bool { return bytes.HasPrefix(data, []byte(codec.Magic)) })
 	}
 	return img, nil
 }

@@ -72,6 +72,11 @@ func runSynth(c *cli.Context) error {
 		}
 		return nil
 	}
+	if !slices.Contains(testimages.Names(), args[0]) {
+		// testimages' error lists the unlabelled sets only.
+		known := slices.Concat(testimages.Names(), testimages.ClassSets(), []string{"scenes", "photos"})
+		return fail("synth: unknown data set %q (known: %s)", args[0], strings.Join(known, ", "))
+	}
 	noise := -1.0 // the data set's default
 	if c.IsSet(flagNoise) {
 		if noise = c.Float64(flagNoise); !(noise >= 0) {
