@@ -106,5 +106,10 @@ func TestBinaryOutputNotStdout(t *testing.T) {
 		{"adapt", "train", "--env-a", dir, "--env-b", dir, "-o", "-"},
 	} {
 		wantError(t, args, "--out must name a file")
+		// An existing directory is refused before the work too: adapt
+		// train trained for 15 s, then failed to write its model
+		// ("write DIR is not a regular file").
+		args[len(args)-1] = dir
+		wantError(t, args, "--out "+dir+" is a directory")
 	}
 }

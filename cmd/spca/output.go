@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -10,11 +11,17 @@ import (
 )
 
 // binaryOutput returns the --out of a command that writes a binary file
-// (what: "models", "classifiers"), which standard output cannot take.
+// (what: "models", "classifiers"), which standard output cannot take,
+// nor an existing directory.
 func binaryOutput(c *cli.Context, what string) (string, error) {
 	out := c.String(flagOut)
 	if out == stdio {
 		return "", fail("%s: --%s must name a file; %s are binary", cliutil.CommandName(c), flagOut, what)
+	}
+	// Refused now, not after the training: atomicfile.Check lets an
+	// existing directory through (encode and decode write into one).
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return "", fail("%s: --%s %s is a directory; it must name a file", cliutil.CommandName(c), flagOut, out)
 	}
 	return out, nil
 }
