@@ -68,14 +68,19 @@ func Decode(r io.Reader, o *DecodeOptions) (image.Image, error) {
 	}
 	st := readStates.get()
 	defer readStates.put(st)
+	st.br.Reset(r)
+	defer st.br.Reset(nil) // drop r
+	// Not a PNG (a PGM tried first, say): no buffer for its data. That of
+	// a 768×512 PGM, 393 KB, was fresh memory on every first image.
+	if sig, err := st.br.Peek(len(pngSignature)); err != nil || string(sig) != pngSignature {
+		return nil, ErrNotPNG
+	}
 	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		// A file's size bounds its IDAT data: one allocation, no regrowth.
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxKeptBytes && cap(st.idat) < int(fi.Size()) {
 			st.idat = make([]byte, 0, fi.Size())
 		}
 	}
-	st.br.Reset(r)
-	defer st.br.Reset(nil) // drop r
 	hd, idat, err := st.readChunks(opt)
 	st.idat = idat[:0]
 	if err != nil {

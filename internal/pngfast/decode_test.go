@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -277,4 +278,35 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A file that is not a PNG (a PGM, tried first by patches.Decode) is
+// refused from its first bytes, before Decode sizes a buffer for the
+// file's data: that buffer was 393 KB of fresh memory for a 768×512 PGM.
+func TestDecodeNotPNGAllocatesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.pgm")
+	pgm := append([]byte("P5\n768 512\n255\n"), make([]byte, 768*512)...)
+	if err := os.WriteFile(path, pgm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var st runtime.MemStats
+	runtime.ReadMemStats(&st)
+	before := st.TotalAlloc
+	for range 10 {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(f, nil); !errors.Is(err, ErrNotPNG) {
+			t.Fatalf("Decode of a PGM: %v, want ErrNotPNG", err)
+		}
+	}
+	runtime.ReadMemStats(&st)
+	if n := st.TotalAlloc - before; n > 256<<10 {
+		t.Errorf("10 Decodes of a 768×512 PGM allocated %d bytes, want less than 256 KB (no buffer for its data)", n)
+	}
 }
