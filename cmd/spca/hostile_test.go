@@ -264,3 +264,18 @@ func TestStdinImageErrors(t *testing.T) {
 		t.Error("an output was written")
 	}
 }
+
+// synth scenes bounds the pixels of a scene, not only its sides:
+// --size 32768x32768 asked for a 25 GB block (fatal error: out of
+// memory under a 4 GB limit).
+func TestSceneSizeBounded(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sc")
+	wantError(t, []string{"synth", "scenes", "--n", "1", "--size", "32768x32768", "-o", out}, "--size", "1073741824 pixels, more than 16777216")
+	wantError(t, []string{"synth", "scenes", "--n", "1", "--size", "4097x4096", "-o", out}, "more than 16777216")
+	if w, h, err := parseSize("4096x4096"); err != nil || w != 4096 || h != 4096 {
+		t.Errorf("4096x4096: %d×%d, %v", w, h, err)
+	}
+	if w, h, err := parseSize("32768x512"); err != nil || w != 32768 || h != 512 {
+		t.Errorf("32768x512: %d×%d, %v", w, h, err)
+	}
+}

@@ -21,6 +21,10 @@ const (
 	defaultScenes    = 8
 	defaultSceneSize = "256x192"
 	maxScenes        = 100000
+	// maxScenePixels bounds a scene's pixels (4096×4096): rendering one
+	// of 2048×2048 took 400 MB and 23 s, so the 32768×32768 that the
+	// bound on each side let through asked for a 25 GB block at once.
+	maxScenePixels = 1 << 24
 )
 
 // runSynthScenes writes n spectral scenes rendered under environments A
@@ -104,6 +108,9 @@ func parseSize(s string) (int, int, error) {
 	}
 	if w < 1 || h < 1 || w > testimages.MaxSceneSize || h > testimages.MaxSceneSize {
 		return 0, 0, fmt.Errorf("%q: width and height must be in [1, %d]", s, testimages.MaxSceneSize)
+	}
+	if w*h > maxScenePixels {
+		return 0, 0, fmt.Errorf("%q is %d pixels, more than %d (a scene takes ~100 bytes a pixel while rendered)", s, w*h, maxScenePixels)
 	}
 	return w, h, nil
 }
