@@ -279,3 +279,12 @@ func TestSceneSizeBounded(t *testing.T) {
 		t.Errorf("32768x512: %d×%d, %v", w, h, err)
 	}
 }
+
+// tune's --gamma, used only with --components, was ignored unchecked
+// without it: tune --gamma foo ran the whole search and exited 0.
+func TestTuneGammaNeedsComponents(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "d.csv")
+	mustRun(t, "synth", "spiral", "--n", "50", "--out", data)
+	wantError(t, []string{"tune", "--in", data, "--gamma", "foo"}, "--gamma applies with --components only")
+	wantError(t, []string{"tune", "--in", data, "--components", "1", "--gamma", "foo"}, "--gamma", "foo")
+}

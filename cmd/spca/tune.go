@@ -50,6 +50,10 @@ func runTune(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet(flagGamma) && !c.IsSet(flagComponents) {
+		// Ignored, and unchecked, it was: --gamma foo ran the search.
+		return fail("tune: --%s applies with --%s only", flagGamma, flagComponents)
+	}
 	data, err := csvmat.ReadFile(c.String(flagIn))
 	if err != nil {
 		return fail("%v", err)
