@@ -288,3 +288,27 @@ func TestTuneGammaNeedsComponents(t *testing.T) {
 	wantError(t, []string{"tune", "--in", data, "--gamma", "foo"}, "--gamma applies with --components only")
 	wantError(t, []string{"tune", "--in", data, "--components", "1", "--gamma", "foo"}, "--gamma", "foo")
 }
+
+// synth refuses the flags of other data sets instead of ignoring them
+// unchecked: synth spiral --size foo, synth moons --noise 5, synth
+// scenes --noise 3 ran and exited 0.
+func TestSynthForeignFlags(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.csv")
+	for _, args := range [][]string{
+		{"synth", "spiral", "--size", "foo"},
+		{"synth", "spiral", "--truth"},
+		{"synth", "swissroll", "--exposure", "2"},
+		{"synth", "curve3d", "--images", dir},
+		{"synth", "spiral", "--upsampling", "smits1999"},
+		{"synth", "moons", "--noise", "5"},
+		{"synth", "moons", "--latent"},
+		{"synth", "scenes", "--noise", "3"},
+	} {
+		wantError(t, append(args, "-o", out), "does not apply")
+	}
+	if exists(out) {
+		t.Error("an output was written")
+	}
+	mustRun(t, "synth", "swissroll", "--noise", "0.2", "--latent", "-o", out)
+}

@@ -37,8 +37,10 @@ func runSynthScenes(c *cli.Context) error {
 	if n < 1 || n > maxScenes {
 		return fail("synth scenes: --%s %d not in [1, %d]", flagN, n, maxScenes)
 	}
-	if c.Bool(flagLatent) {
-		return fail("synth scenes: --%s does not apply to images", flagLatent)
+	for _, f := range []string{flagLatent, flagNoise} {
+		if c.IsSet(f) {
+			return fail("synth scenes: --%s does not apply to images", f)
+		}
 	}
 	for _, f := range []string{flagImages, flagExposure, flagUpsampling} {
 		if c.IsSet(f) {

@@ -56,7 +56,20 @@ func runSynth(c *cli.Context) error {
 	if args[0] == "photos" {
 		return runSynthPhotos(c)
 	}
-	if slices.Contains(testimages.ClassSets(), args[0]) {
+	// The image sets' flags, and the unlabelled sets' for a labelled
+	// one, were ignored unchecked (synth spiral --size foo wrote the
+	// spiral), as photos and scenes refuse theirs.
+	ignored := []string{flagSize, flagTruth, flagImages, flagExposure, flagUpsampling}
+	labelled := slices.Contains(testimages.ClassSets(), args[0])
+	if labelled {
+		ignored = append(ignored, flagNoise, flagLatent)
+	}
+	for _, f := range ignored {
+		if c.IsSet(f) {
+			return fail("synth %s: --%s does not apply to this data set", args[0], f)
+		}
+	}
+	if labelled {
 		// A labelled set: the samples and their class (0 or 1) last.
 		l, err := testimages.GenerateClasses(args[0], c.Int(flagN), c.Uint64(flagSeed))
 		if err != nil {
