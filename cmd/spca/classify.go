@@ -322,6 +322,13 @@ func runClassifyPredict(c *cli.Context) error {
 	case c.IsSet(flagModel) == c.IsSet(flagTrain):
 		return fail("classify predict: give --%s or --%s", flagModel, flagTrain)
 	case c.IsSet(flagModel):
+		// The classifier file fixes them: ignored, unchecked, they let
+		// --metric euclidean look as if it applied.
+		for _, f := range []string{flagK, flagMetric, flagGamma, flagLabelColumn, flagSeed} {
+			if c.IsSet(f) {
+				return fail("classify predict: --%s applies with --%s only (the classifier file %s fixes it)", f, flagTrain, c.String(flagModel))
+			}
+		}
 		if cl, err = classify.Load(c.String(flagModel)); err != nil {
 			return fail("%s", withPath(c.String(flagModel), err))
 		}
