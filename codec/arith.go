@@ -700,6 +700,11 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		}
 		pred := arDCPrediction(idx, i, col, cols, dims, centre[0])
 		if edges != nil {
+			if a := i + 2; a < n {
+				// The encoder knows the cells ahead: their slots in the
+				// predictor's table come in while this patch is coded.
+				edges.hintCell(idx[a*dims : a*dims+lead])
+			}
 			pred = edges.predict(i, col, pred)
 		}
 		act := arContext(idx, i, col, cols, dims, 0, centre[0])

@@ -244,6 +244,19 @@ func (p *edgePredictor) updateListed(i int, row []int32, end int, listed []int32
 	p.updateAt(i, row, end, listed, true)
 }
 
+// hintCell prefetches the table slot (trackCells) of the leading cell
+// lead of a patch to come, if the predictor tracks cells.
+func (p *edgePredictor) hintCell(lead []int32) {
+	if p.cells == nil {
+		return
+	}
+	var key uint64
+	for j, v := range lead[:p.k] {
+		key = key*uint64(p.bins[j]) + uint64(v)
+	}
+	p.cells.hint(key)
+}
+
 // updateAt is updateTo, or updateListed where list.
 func (p *edgePredictor) updateAt(i int, row []int32, end int, listed []int32, list bool) {
 	k := p.k

@@ -5,6 +5,7 @@ import (
 	"github.com/spcalab/spca/spca"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -276,10 +277,24 @@ func (t *cellNumbers) reset(n int) {
 	t.count = 0
 }
 
+// hashCell is the first slot of key's probe in a table of mask+1 slots
+// (Fibonacci hashing).
+func hashCell(key uint64, mask int) int {
+	return int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(mask))
+}
+
+// hint prefetches the lines where a probe for key starts.
+func (t *cellNumbers) hint(key uint64) {
+	h := hashCell(key, len(t.slots)-1)
+	var p [maxPrefetch]uintptr
+	p[0], p[1] = uintptr(unsafe.Pointer(&t.slots[h])), uintptr(unsafe.Pointer(&t.keys[h]))
+	prefetchLines(&p, 2)
+}
+
 func (t *cellNumbers) probe(key uint64) int {
-	// Fibonacci hashing, linear probing.
+	// Linear probing.
 	mask := len(t.slots) - 1
-	h := int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(mask))
+	h := hashCell(key, mask)
 	for t.slots[h] != 0 && t.keys[h] != key {
 		h = (h + 1) & mask
 	}
