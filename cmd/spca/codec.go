@@ -311,6 +311,9 @@ func runCodecEval(c *cli.Context) error {
 	}
 	results, err := codec.Evaluate(model, images, opt)
 	bars.Finish()
+	if err := modelFault(c, "", err); err != nil {
+		return err
+	}
 	if err != nil {
 		return fail("%s: %s", name, codecBrief(err))
 	}
@@ -877,11 +880,14 @@ func loadCodecModel(path string) (*codec.Model, error) {
 // modelFault returns the error to report when err, met coding or decoding
 // in, is the model file's (a section read on first use found corrupt,
 // codec.ModelError): it names the model, not in nor the output; nil for
-// any other error.
+// any other error. in is "" for an error met on several inputs.
 func modelFault(c *cli.Context, in string, err error) error {
 	var me *codec.ModelError
 	if !errors.As(err, &me) {
 		return nil
+	}
+	if in == "" { // read for several inputs (codec eval)
+		return fail("%s: %s", c.String(flagModel), codecBrief(err))
 	}
 	return fail("%s: %s (read for %s)", c.String(flagModel), codecBrief(err), stdioName(in, "stdin"))
 }

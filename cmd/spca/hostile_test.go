@@ -98,6 +98,13 @@ func TestCorruptModelSectionNamed(t *testing.T) {
 	}
 	notInError(t, []string{"decode", "--model", sample, "-o", filepath.Join(dir, "dec.png"), spc}, []string{"write", "codec:", spc + ": "},
 		sample+": invalid model file: section 1 (training sample)", "(read for "+spc+")")
+	// codec eval read the sections without naming the model, info kept
+	// the package prefix.
+	for _, m := range []string{sample, fast} {
+		notInError(t, []string{"codec", "eval", "--model", m, "--images", img}, []string{"codec:"}, m+": invalid model file: section")
+		notInError(t, []string{"info", m}, []string{"codec:"}, m+": invalid model file: section")
+	}
+	notInError(t, []string{"codec", "eval", "--rd", "--model", sample, "--images", img}, []string{"codec:"}, sample+": invalid model file: section 1")
 	if exists(out) || exists(filepath.Join(dir, "dec.png")) || exists(filepath.Join(dir, "outd", "c.spc")) {
 		t.Error("an output was written")
 	}

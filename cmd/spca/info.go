@@ -153,7 +153,7 @@ func runInfo(c *cli.Context) error {
 		// The rest of the file, read by encoders and training on first
 		// use, is checked too.
 		if err := model.LoadSections(); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return fail("%s", withPathC(path, err))
 		}
 		ci, r := describeCodec(model)
 		// What every encode and decode process pays before its first

@@ -235,6 +235,9 @@ func runRD(c *cli.Context, model *codec.Model, images []image.Image) error {
 		}
 	}
 	curves, err := rdCurves(model, images, c.Bool(flagExact), note)
+	if err := modelFault(c, "", err); err != nil {
+		return err
+	}
 	if err != nil {
 		return fail("%s: %s", name, codecBrief(err))
 	}
