@@ -1,0 +1,87 @@
+package patches
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"testing"
+
+	"golang.org/x/image/bmp"
+	"golang.org/x/image/tiff"
+
+	"github.com/spcalab/spca/internal/hostile"
+	"github.com/spcalab/spca/internal/netpbm"
+)
+
+// fuzzMaxPixels is the pixel budget of FuzzDecode: small, so that a
+// mutated header cannot make a run allocate much.
+const fuzzMaxPixels = 1 << 16
+
+// FuzzDecode checks Decode, the entry point of every image the commands
+// read (PNG by internal/pngfast or image/png, JPEG, GIF, TIFF, BMP, WebP,
+// PGM/PPM), on hostile bytes: no panic, no image beyond the pixel budget,
+// an error or an image with positive bounds, and within the allocation
+// bound of its input (hostile.Check). Seeds: small images of each format
+// that has an encoder, grey and colour, 8 and 16 bits, and a huge PNG
+// header.
+func FuzzDecode(f *testing.F) {
+	grey := image.NewGray(image.Rect(0, 0, 7, 5))
+	rgba := image.NewNRGBA(image.Rect(0, 0, 6, 4))
+	g16 := image.NewGray16(image.Rect(0, 0, 5, 3))
+	for i := range grey.Pix {
+		grey.Pix[i] = uint8(i * 37)
+	}
+	for i := range rgba.Pix {
+		rgba.Pix[i] = uint8(i * 53)
+	}
+	opaque := image.NewRGBA(rgba.Rect)
+	for i := range opaque.Pix {
+		opaque.Pix[i] = uint8(i*29) | uint8(255*(i%4/3))
+	}
+	for i := range g16.Pix {
+		g16.Pix[i] = uint8(i * 91)
+	}
+	pal := image.NewPaletted(image.Rect(0, 0, 4, 4), color.Palette{color.Black, color.White, color.Gray{128}})
+	for i := range pal.Pix {
+		pal.Pix[i] = uint8(i % 3)
+	}
+	for _, enc := range []func(*bytes.Buffer) error{
+		func(b *bytes.Buffer) error { return png.Encode(b, grey) },
+		func(b *bytes.Buffer) error { return png.Encode(b, rgba) },
+		func(b *bytes.Buffer) error { return png.Encode(b, g16) },
+		func(b *bytes.Buffer) error { return png.Encode(b, pal) },
+		func(b *bytes.Buffer) error { return jpeg.Encode(b, grey, nil) },
+		func(b *bytes.Buffer) error { return jpeg.Encode(b, rgba, nil) },
+		func(b *bytes.Buffer) error { return gif.Encode(b, pal, nil) },
+		func(b *bytes.Buffer) error { return tiff.Encode(b, grey, nil) },
+		func(b *bytes.Buffer) error { return tiff.Encode(b, rgba, &tiff.Options{Compression: tiff.Deflate}) },
+		func(b *bytes.Buffer) error { return bmp.Encode(b, rgba) },
+		func(b *bytes.Buffer) error { return netpbm.Encode(b, grey) },
+		func(b *bytes.Buffer) error { return netpbm.Encode(b, g16) },
+		func(b *bytes.Buffer) error { return netpbm.Encode(b, opaque) },
+	} {
+		var b bytes.Buffer
+		if err := enc(&b); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+		f.Add(b.Bytes()[:b.Len()/2])
+	}
+	f.Add(hostile.ZeroPNG(1024, 1024))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var img image.Image
+		var err error
+		hostile.Check(t, "image", len(data), func() { img, err = Decode(bytes.NewReader(data), MaxPixels(fuzzMaxPixels)) })
+		if err != nil {
+			return
+		}
+		b := img.Bounds()
+		if b.Dx() <= 0 || b.Dy() <= 0 || int64(b.Dx())*int64(b.Dy()) > fuzzMaxPixels {
+			t.Fatalf("decoded %v, want positive bounds within %d pixels", b, fuzzMaxPixels)
+		}
+	})
+}
