@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,8 +191,17 @@ func runClassifyEval(c *cli.Context) error {
 		if tx, tl, tv, err = labelled(c, c.String(flagTest)); err != nil {
 			return err
 		}
-		if _, d := tx.Dims(); d != x.RawMatrix().Cols || len(tv) != len(values) {
-			return fail("classify eval: %s does not have the dimension and classes of %s", c.String(flagTest), c.String(flagIn))
+		if _, d := tx.Dims(); d != x.RawMatrix().Cols {
+			return fail("classify eval: %s does not have the dimension of %s", c.String(flagTest), c.String(flagIn))
+		}
+		// Classes are matched by label value: by index (only their
+		// numbers compared), test labels 5 and 9 counted as 0 and 1.
+		for i, l := range tl {
+			j, ok := slices.BinarySearch(values, tv[l])
+			if !ok {
+				return fail("classify eval: label %v of %s is not a class of %s", tv[l], c.String(flagTest), c.String(flagIn))
+			}
+			tl[i] = j
 		}
 	}
 	opt, err := classifySPCAOptions(c)

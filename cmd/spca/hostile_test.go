@@ -335,3 +335,17 @@ func TestPredictModelFixesTraining(t *testing.T) {
 	}
 	mustRun(t, "classify", "predict", "--model", model, "--in", q, "-o", filepath.Join(dir, "p.csv"))
 }
+
+// classify eval matches the test set's classes to the training set's by
+// label value: it compared only their numbers, so test labels 5 and 9
+// were scored as 0 and 1 (exit 0, a made-up accuracy).
+func TestClassifyEvalLabelsByValue(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.csv")
+	mustRun(t, "synth", "moons", "--n", "60", "-o", train)
+	test := filepath.Join(dir, "test.csv")
+	writeFile(t, test, "0.1,0.2,5\n1,-0.5,9\n0.5,0.5,5\n")
+	wantError(t, []string{"classify", "eval", "--in", train, "--test", test}, "label 5 of "+test+" is not a class of "+train)
+	writeFile(t, test, "0.1,0.2,1\n1,-0.5,0\n0.5,0.5,1\n")
+	mustRun(t, "classify", "eval", "--quiet", "--in", train, "--test", test)
+}
