@@ -12,7 +12,7 @@ import (
 )
 
 // TestFileErrorWrapped makes the temporary file's own writes fail (EFBIG
-// past a file size limit of 4 KB) and checks that Write reports them as
+// past a file size limit of 1 MB) and checks that Write reports them as
 // write errors naming the path, whether the producer returns the failed
 // write's error as it is, wrapped, or replaced by one of its own, or
 // leaves it to the final flush, and that nothing is left behind.
@@ -24,14 +24,17 @@ func TestFileErrorWrapped(t *testing.T) {
 	// Past the limit a write fails with EFBIG once SIGXFSZ is ignored.
 	signal.Ignore(syscall.SIGXFSZ)
 	defer signal.Reset(syscall.SIGXFSZ)
+	// 1 MB: far above what the test binary's own files (go test's test
+	// log) reach meanwhile.
+	const limit = 1 << 20
 	lim := old
-	lim.Cur = 4096
+	lim.Cur = limit
 	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
 		t.Skip(err)
 	}
 	defer syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
 
-	big := strings.Repeat("x", 20000)
+	big := strings.Repeat("x", 2*limit)
 	for _, tc := range []struct {
 		name  string
 		write func(w io.Writer) error
@@ -51,7 +54,12 @@ func TestFileErrorWrapped(t *testing.T) {
 			return nil
 		}},
 		{"at flush", func(w io.Writer) error {
-			_, err := io.WriteString(w, big[:4096+100])
+			// Up to just below the limit straight to the file, then
+			// 100 bytes the buffer holds until the final flush.
+			if _, err := io.WriteString(w, big[:limit-10]); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, big[:100])
 			return err
 		}},
 	} {
