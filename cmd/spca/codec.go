@@ -575,6 +575,9 @@ func batchArgs(c *cli.Context, what string) ([]string, string, error) {
 	if len(inputs) == 0 {
 		return nil, name, fail("%s: no input %s (see spca %s --help)", name, what, name)
 	}
+	if slices.Contains(inputs, "") {
+		return nil, name, fail("%s: an input is empty: it must name a file", name)
+	}
 	if err := requireFlags(c, flagModel, flagOut); err != nil {
 		return nil, name, err
 	}

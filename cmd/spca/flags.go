@@ -338,6 +338,10 @@ func requireFlags(c *cli.Context, names ...string) error {
 			cmd := cliutil.CommandName(c)
 			return fail("%s: missing --%s (see spca %s --help)", cmd, name, cmd)
 		}
+		// An empty path was reported as ": no such file or directory".
+		if v, ok := c.Value(name).(string); ok && v == "" {
+			return fail("%s: --%s is empty: it must name a file", cliutil.CommandName(c), name)
+		}
 	}
 	return nil
 }

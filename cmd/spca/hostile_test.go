@@ -349,3 +349,18 @@ func TestClassifyEvalLabelsByValue(t *testing.T) {
 	writeFile(t, test, "0.1,0.2,1\n1,-0.5,0\n0.5,0.5,1\n")
 	mustRun(t, "classify", "eval", "--quiet", "--in", train, "--test", test)
 }
+
+// An empty path, as a required flag or an input, is named as such: it
+// was ": no such file or directory".
+func TestEmptyPaths(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3)
+	out := filepath.Join(dir, "o.spc")
+	wantError(t, []string{"encode", "--model", "", "-o", out, img}, "--model is empty")
+	wantError(t, []string{"decode", "--model", "", "-o", out, img}, "--model is empty")
+	wantError(t, []string{"fit", "--in", "", "-o", filepath.Join(dir, "m")}, "--in is empty")
+	wantError(t, []string{"transform", "--model", "", "--in", img}, "--model is empty")
+	wantError(t, []string{"encode", "--model", img, "-o", out, ""}, "an input is empty")
+	wantError(t, []string{"encode", "--model", img, "-o", dir, img, ""}, "an input is empty")
+}
