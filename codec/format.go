@@ -318,12 +318,22 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
 	}
 	var planes []patches.Plane
-	if _, gray := img.(*image.Gray); gray && !m.Color {
+	// An 8-bit grey image whose rows follow each other: the transform,
+	// the deblocking and loop filter fits read its samples (orig8), and
+	// the plane has no float64 samples (3 MB of fresh memory per 768×512
+	// image in a process that codes one).
+	orig8 := grayPixels(img)
+	gray8, _ := img.(*image.Gray)
+	if gray8 != nil && !m.Color && orig8 != nil {
+		planes = []patches.Plane{{W: b.Dx(), H: b.Dy()}}
+	} else if gray8 != nil && !m.Color {
 		// The samples in a buffer reused across images (planeBuffers).
 		buf := lumaBuffers.Get().(*[]float64)
 		planes = []patches.Plane{patches.LuminanceTo(*buf, img)}
 		defer func() { *buf = planes[0].Pix; lumaBuffers.Put(buf) }()
+		gray8 = nil
 	} else {
+		gray8 = nil
 		planes = m.planes(img)
 	}
 	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
@@ -369,7 +379,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			y, idx, grid, slow := c.quantizePlane(p, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+			y, idx, grid, slow := c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
 			defer releasePlane(y, idx) // after the last use below
 			if m.Step > 0 && o.Assign == AssignNearest {
 				c.refineNearest(y, idx, m.Step)
@@ -412,7 +422,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 					sc := deblockScratches.Get().(*deblockScratch)
 					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out).(*image.Gray)
 					if auto {
-						if orig8 := grayPixels(img); orig8 != nil {
+						if orig8 != nil {
 							sse[ci] = deblockErrorsGray8(orig8, rec, m.Step, m.Patch)
 						} else {
 							sse[ci] = deblockErrorsGray(p, rec, m.Step, m.Patch)
@@ -436,7 +446,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		hd.Deblock = bestDeblock(sse)
 	}
 	if loopRec != nil {
-		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, grayPixels(img), loopRec, hd.Deblock, m.Step, m.Patch)
+		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch)
 		deblockScratches.Put(loopScratch)
 	}
 	out := hd.appendTo(scs[0].file[:0])
@@ -468,8 +478,19 @@ func grayPixels(img image.Image) []uint8 {
 // transform; with nearest, the indices of the cells with the nearest
 // reconstructions where the channel has a codebook (moveToNearest).
 func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
+	return c.quantizeSamples(p, nil, n, exact, nearest)
+}
+
+// quantizeSamples is quantizePlane reading the samples from g where not
+// nil (p is then only g's size: Luminance(g), which it stands for, gives
+// the same responses).
+func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
 	buf := planeBuffers.Get().(*planeBuffer)
-	y, grid = c.PCA.ProjectTo(buf.y, p, n)
+	if g != nil {
+		y, grid = c.PCA.ProjectGrayTo(buf.y, g, n)
+	} else {
+		y, grid = c.PCA.ProjectTo(buf.y, p, n)
+	}
 	rows, dims := y.Dims()
 	idx = buf.idx
 	if cap(idx) < rows*dims {

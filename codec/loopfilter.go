@@ -122,6 +122,10 @@ func loopFilterRow(out []uint8, from int, win *[2*loopReach + 1][]int32, t *[loo
 // a quarter −26.0/−21.4, a sixteenth −25.7/−21.3).
 const loopFitRows, loopFitCols = 2, 2
 
+// loopFitBand is how many rows of the image fitLoopFilter takes at a
+// time (a multiple of loopFitRows).
+const loopFitBand = 32
+
 // fitLoopFilter returns the taps of the loop filter that best map the
 // deblocked reconstruction rec (w×h, rows in order) to the original
 // orig (the same size, 0..255 scale), and whether it lowers the squared
@@ -135,89 +139,106 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 	}
 	// The normal equations of the least squares over every pixel, in
 	// the differences d_k = r(p+o_k) + r(p−o_k) − 2r(p) (whole numbers:
-	// the sums are exact in float64 below 2^53).
+	// the sums are exact in float64 below 2^53), summed band by band of
+	// loopFitBand rows: the planes of a whole 768×512 image took 5 MB of
+	// fresh memory (one process per image touches every page of it once).
 	sc := loopScratches.Get().(*loopScratch)
 	defer loopScratches.Put(sc)
-	pw := w + 2*loopReach
-	sc.src = resize(sc.src, pw*(h+2*loopReach)) // every value set below
-	src := sc.src
-	for y := -loopReach; y < h+loopReach; y++ {
-		row := rec[min(max(y, 0), h-1)*w:][:w]
-		dst := src[(y+loopReach)*pw:][:pw]
-		for x := range dst {
-			dst[x] = int32(row[min(max(x-loopReach, 0), w-1)])
-		}
-	}
-	var off [loopTaps]int
-	for k, o := range loopOffsets {
-		off[k] = o[0]*pw + o[1]
-	}
-	// The differences of the pixels summed over, plane by plane (|d_k|
-	// <= 510 fits 16 bits), and their errors e.
 	sy, sx := loopFitRows, loopFitCols
 	if h < 8*sy || w < 8*sx { // small images: every pixel
 		sy, sx = 1, 1
 	}
-	most := ((h+sy-1)/sy + 1) * ((w+sx-1)/sx + 1)
+	band := min(loopFitBand, h) // a multiple of sy (or h)
+	pw := w + 2*loopReach
+	sc.src = resize(sc.src, pw*(band+2*loopReach)) // every value set below
+	src := sc.src
+	var off [loopTaps]int
+	for k, o := range loopOffsets {
+		off[k] = o[0]*pw + o[1]
+	}
+	// The differences of a band's pixels summed over, plane by plane
+	// (|d_k| <= 510 fits 16 bits), and their errors e.
+	most := ((band+sy-1)/sy + 1) * ((w+sx-1)/sx + 1)
 	sc.d = resize(sc.d, (loopTaps+1)*most) // read only where set (below j)
 	dbuf := sc.d
 	var d [loopTaps + 1][]int16 // the differences, then e where whole
 	for k := range d {
 		d[k] = dbuf[k*most : (k+1)*most : (k+1)*most]
 	}
-	sc.e = resize(sc.e, most)
-	es := sc.e
+	var es []float64
+	if orig8 == nil {
+		sc.e = resize(sc.e, most)
+		es = sc.e
+	}
 	whole := true // every e a whole number (8-bit originals)
-	j := 0
-	for y := 0; y < h; y += sy {
-		c := (y+loopReach)*pw + loopReach
-		o := orig[y*w:][:w]
-		x0 := (y / sy) % sx
-		n := (w - x0 + sx - 1) / sx // the row's pixels summed over
-		// Plane by plane (flat pixels too: their zeros add nothing).
-		for k := range loopTaps {
-			dk := d[k][j : j+n]
-			r, a, b := src[c+x0:], src[c+x0+off[k]:], src[c+x0-off[k]:]
-			for t := range dk {
-				p := t * sx
-				dk[t] = int16(a[p] + b[p] - 2*r[p])
+	var ata [loopTaps][loopTaps]int64
+	var atbWhole [loopTaps]int64 // the sums while whole
+	var atb [loopTaps]float64    // the same in float64, in order (orig8 nil)
+	for y0 := 0; y0 < h; y0 += band {
+		y1 := min(y0+band, h)
+		// The band's rows and loopReach more on each side, padded.
+		for y := y0 - loopReach; y < y1+loopReach; y++ {
+			row := rec[min(max(y, 0), h-1)*w:][:w]
+			dst := src[(y-y0+loopReach)*pw:][:pw]
+			for x := range dst {
+				dst[x] = int32(row[min(max(x-loopReach, 0), w-1)])
 			}
 		}
-		e16, ef := d[loopTaps][j:j+n], es[j:j+n]
-		if orig8 != nil { // |e| <= 255: whole stays true
-			o8 := orig8[y*w:][:w]
-			for t := range e16 {
+		j := 0
+		for y := y0; y < y1; y += sy {
+			c := (y-y0+loopReach)*pw + loopReach
+			x0 := (y / sy) % sx
+			n := (w - x0 + sx - 1) / sx // the row's pixels summed over
+			// Plane by plane (flat pixels too: their zeros add nothing).
+			for k := range loopTaps {
+				dk := d[k][j : j+n]
+				r, a, b := src[c+x0:], src[c+x0+off[k]:], src[c+x0-off[k]:]
+				for t := range dk {
+					p := t * sx
+					dk[t] = int16(a[p] + b[p] - 2*r[p])
+				}
+			}
+			e16 := d[loopTaps][j : j+n]
+			if orig8 != nil { // |e| <= 255: whole stays true
+				o8 := orig8[y*w:][:w]
+				for t := range e16 {
+					x := x0 + t*sx
+					e16[t] = int16(int32(o8[x]) - src[c+x])
+				}
+				j += n
+				continue
+			}
+			o, ef := orig[y*w:][:w], es[j:j+n]
+			for t := range ef {
 				x := x0 + t*sx
-				e16[t] = int16(int32(o8[x]) - src[c+x])
+				e := o[x] - float64(src[c+x])
+				ef[t] = e
+				if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
+					e16[t] = int16(e)
+				} else {
+					whole = false
+				}
 			}
 			j += n
-			continue
 		}
-		for t := range ef {
-			x := x0 + t*sx
-			e := o[x] - float64(src[c+x])
-			ef[t] = e
-			if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
-				e16[t] = int16(e)
-			} else {
-				whole = false
+		for k := 0; k < loopTaps; k++ {
+			dk := d[k][:j]
+			if whole { // exact in 64 bits
+				atbWhole[k] += dotInt16(dk, d[loopTaps][:j])
+			}
+			if orig8 == nil {
+				for i, e := range es[:j] {
+					atb[k] += float64(float64(dk[i]) * e) // rounded: no fused multiply-add
+				}
+			}
+			for l := k; l < loopTaps; l++ {
+				ata[k][l] += dotInt16(dk, d[l][:j])
 			}
 		}
-		j += n
 	}
-	var ata [loopTaps][loopTaps]int64
-	var atb [loopTaps]float64
-	for k := 0; k < loopTaps; k++ {
-		dk := d[k][:j]
-		if whole { // the same sums as below, exact in 64 bits
-			atb[k] = float64(dotInt16(dk, d[loopTaps][:j]))
-		} else {
-			for i, e := range es[:j] {
-				atb[k] += float64(float64(dk[i]) * e) // rounded: no fused multiply-add
-			}
-		}
-		for l := k; l < loopTaps; l++ {
-			ata[k][l] = dotInt16(dk, d[l][:j])
+	if whole { // the same sums as the float64 ones, exact
+		for k, v := range atbWhole {
+			atb[k] = float64(v)
 		}
 	}
 	a := mat.NewSymDense(loopTaps, nil)

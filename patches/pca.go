@@ -3,6 +3,7 @@ package patches
 import (
 	"errors"
 	"fmt"
+	"image"
 	"math"
 
 	"github.com/spcalab/spca/internal/parallel"
@@ -153,7 +154,25 @@ func (p *PCA) Project(pl Plane, n int) (*mat.Dense, Grid) {
 // buf's storage.
 func (p *PCA) ProjectTo(buf []float64, pl Plane, n int) (*mat.Dense, Grid) {
 	checkPlane("Project", pl)
-	g := NewGrid(pl.W, pl.H, n)
+	return projectTo(p, buf, pl.Pix, pl.W, pl.W, pl.H, n)
+}
+
+// ProjectGrayTo is ProjectTo(buf, Luminance(g), n), the same responses to
+// the last bit, read from g's 8-bit samples: without the plane of float64
+// samples (3 MB for a 768×512 image, fresh memory in a process that
+// encodes one image).
+func (p *PCA) ProjectGrayTo(buf []float64, g *image.Gray, n int) (*mat.Dense, Grid) {
+	b := g.Rect
+	if b.Empty() {
+		return projectTo(p, buf, []uint8(nil), 0, 0, 0, n)
+	}
+	return projectTo(p, buf, g.Pix[g.PixOffset(b.Min.X, b.Min.Y):], g.Stride, b.Dx(), b.Dy(), n)
+}
+
+// projectTo is ProjectTo for the samples pix of a w×h plane, rows stride
+// apart.
+func projectTo[T uint8 | float64](p *PCA, buf []float64, pix []T, stride, w, h, n int) (*mat.Dense, Grid) {
+	g := NewGrid(w, h, n)
 	d := p.Dim()
 	if g.Dim() != d {
 		panic(fmt.Sprintf("patches: PCA.Project: %d×%d blocks for a PCA of dimension %d", n, n, d))
@@ -177,43 +196,49 @@ func (p *PCA) ProjectTo(buf []float64, pl Plane, n int) (*mat.Dense, Grid) {
 	parallel.For(g.Rows(), func(by int) {
 		block := make([]float64, d)
 		bx := 0
-		if n == 2 && 2*by+1 < pl.H {
+		if n == 2 && 2*by+1 < h {
 			// The 2×2 blocks inside the plane: the encoder's default,
 			// with the sizes known to the compiler.
-			r0 := pl.Pix[2*by*pl.W : (2*by+1)*pl.W]
-			r1 := pl.Pix[(2*by+1)*pl.W : (2*by+2)*pl.W]
+			r0 := pix[2*by*stride:][:w]
+			r1 := pix[(2*by+1)*stride:][:w]
 			b := (*[16]float64)(basis)
 			sh := (*[4]float64)(shift)
-			for ; 2*bx+1 < pl.W; bx++ {
-				project2(data[4*(by*cols+bx):], r0[2*bx], r0[2*bx+1], r1[2*bx], r1[2*bx+1], b, sh)
+			for ; 2*bx+1 < w; bx++ {
+				project2(data[4*(by*cols+bx):], float64(r0[2*bx]), float64(r0[2*bx+1]), float64(r1[2*bx]), float64(r1[2*bx+1]), b, sh)
 			}
 		}
-		if n == 8 && 8*by+8 <= pl.H {
+		if n == 8 && 8*by+8 <= h {
 			// The 8×8 blocks inside the plane, rows copied whole.
 			b := (*[64]float64)(block)
-			for ; 8*bx+8 <= pl.W; bx++ {
+			for ; 8*bx+8 <= w; bx++ {
 				for dy := range 8 {
-					*(*[8]float64)(b[8*dy:]) = *(*[8]float64)(pl.Pix[(8*by+dy)*pl.W+8*bx:])
+					src, dst := (*[8]T)(pix[(8*by+dy)*stride+8*bx:]), (*[8]float64)(b[8*dy:])
+					for i, v := range src {
+						dst[i] = float64(v)
+					}
 				}
 				projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)
 			}
 		}
-		if n == 4 && 4*by+4 <= pl.H {
+		if n == 4 && 4*by+4 <= h {
 			// The same for 4×4 blocks.
 			b := (*[16]float64)(block)
-			for ; 4*bx+4 <= pl.W; bx++ {
+			for ; 4*bx+4 <= w; bx++ {
 				for dy := range 4 {
-					*(*[4]float64)(b[4*dy:]) = *(*[4]float64)(pl.Pix[(4*by+dy)*pl.W+4*bx:])
+					src, dst := (*[4]T)(pix[(4*by+dy)*stride+4*bx:]), (*[4]float64)(b[4*dy:])
+					for i, v := range src {
+						dst[i] = float64(v)
+					}
 				}
 				projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)
 			}
 		}
 		for ; bx < cols; bx++ {
 			for dy := range n {
-				y := min(by*n+dy, pl.H-1)
-				src := pl.Pix[y*pl.W : (y+1)*pl.W]
+				y := min(by*n+dy, h-1)
+				src := pix[y*stride:][:w]
 				for dx := range n {
-					block[dy*n+dx] = src[min(bx*n+dx, pl.W-1)]
+					block[dy*n+dx] = float64(src[min(bx*n+dx, w-1)])
 				}
 			}
 			projectFast(data[(by*cols+bx)*d:][:d], block, basis, shift)

@@ -2,6 +2,8 @@ package patches
 
 import (
 	"fmt"
+	"image"
+	"image/draw"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -164,6 +166,9 @@ func TestProject(t *testing.T) {
 		}
 	}
 	pca, _ := FitPCA(Sample([]Plane{counting(20, 20)}, 2, 500, 1))
+	if y, g := pca.ProjectGrayTo(nil, image.NewGray(image.Rect(0, 0, 0, 3)), 2); y != nil || g.Blocks() != 0 {
+		t.Error("an empty grey image gave blocks")
+	}
 	if y, g := pca.Project(NewPlane(0, 3), 2); y != nil || g.Blocks() != 0 {
 		t.Error("an empty plane gave blocks")
 	}
@@ -255,5 +260,35 @@ func BenchmarkProjectKernel(b *testing.B) {
 				projectFast(dst, block, basis, shift)
 			}
 		})
+	}
+}
+
+// ProjectGrayTo gives ProjectTo's responses to the last bit from the
+// 8-bit samples, for images that need padding and for sub-images whose
+// rows are further apart than their width, into a used buffer.
+func TestProjectGrayTo(t *testing.T) {
+	tex := testimages.Texture(83, 45, 9)
+	whole := image.NewGray(tex.Bounds())
+	draw.Draw(whole, whole.Rect, tex, tex.Bounds().Min, draw.Src)
+	for i := 0; i < len(whole.Pix); i += 11 {
+		whole.Pix[i] = 0
+	}
+	for _, n := range []int{1, 2, 3, 4, 8} {
+		pca, err := FitPCA(Sample([]Plane{Luminance(whole)}, n, 3000, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []*image.Gray{whole, whole.SubImage(image.Rect(3, 5, 70, 44)).(*image.Gray),
+			whole.SubImage(image.Rect(8, 8, 72, 40)).(*image.Gray)} {
+			want, wg := pca.Project(Luminance(g), n)
+			buf := make([]float64, len(want.RawMatrix().Data))
+			for i := range buf {
+				buf[i] = math.NaN()
+			}
+			got, gg := pca.ProjectGrayTo(buf, g, n)
+			if gg != wg || !mat.Equal(got, want) || &got.RawMatrix().Data[0] != &buf[0] {
+				t.Errorf("n=%d, %v: ProjectGrayTo differs from ProjectTo(Luminance) (grid %+v, want %+v) or did not use the buffer", n, g.Rect, gg, wg)
+			}
+		}
 	}
 }
