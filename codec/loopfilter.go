@@ -47,6 +47,13 @@ var loopOffsets = [loopTaps][2]int{
 // loopFilterGray runs the loop filter with taps over the 8-bit grey
 // pixels pix (w×h, rows stride apart) in place.
 func loopFilterGray(pix []uint8, stride, w, h int, taps *[loopTaps]int8) {
+	loopFilterEach(pix, stride, w, h, taps, nil)
+}
+
+// loopFilterEach is loopFilterGray, in place where each is nil; else pix
+// stays as it is and each gets the filtered rows in turn, in a buffer
+// the next row overwrites.
+func loopFilterEach(pix []uint8, stride, w, h int, taps *[loopTaps]int8, each func(y int, row []uint8)) {
 	if w < 1 || h < 1 {
 		return
 	}
@@ -77,6 +84,10 @@ func loopFilterGray(pix []uint8, stride, w, h int, taps *[loopTaps]int8) {
 		t[loopTaps] += 2 * int32(v)
 	}
 	t[loopTaps+1] = loopRound
+	var rowBuf []uint8
+	if each != nil {
+		rowBuf = make([]uint8, w)
+	}
 	for y := 0; y < h; y++ {
 		if y > 0 { // slide the window down a row
 			old := win[0]
@@ -85,8 +96,14 @@ func loopFilterGray(pix []uint8, stride, w, h int, taps *[loopTaps]int8) {
 			fill(old, y+loopReach)
 		}
 		out := pix[y*stride:][:w]
+		if each != nil {
+			out = rowBuf
+		}
 		from := loopRowKernel(out, &win, &t)
 		loopFilterRow(out, from, &win, &t)
+		if each != nil {
+			each(y, out)
+		}
 	}
 }
 
@@ -272,27 +289,30 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 
 // loopFilterGain returns the squared error against orig of rec (w×h,
 // rows in order) before and after the loop filter with taps, filtering
-// a copy. orig8, where not nil, is orig in 8 bits (the encoder's grey
-// 8-bit image, orig's values exactly): the sums are then taken from it
-// by sse8, the same whole numbers as the float64 sums in order (each
-// term whole and below 2^16, the sums below 2^53), without reading the
-// float64 plane, which the caches had lost by then (the float64 loop
-// was ~10 % of an 8×8 encode).
+// row by row (rec unchanged: a filtered copy of the image was fresh
+// memory of its size in a one-image process). orig8, where not nil, is
+// orig in 8 bits (the encoder's grey 8-bit image, orig's values
+// exactly): the sums are then taken from it by sse8, the same whole
+// numbers as the float64 sums in order (each term whole and below 2^16,
+// the sums below 2^53), without reading the float64 plane, which the
+// caches had lost by then (the float64 loop was ~10 % of an 8×8 encode).
 func loopFilterGain(orig []float64, orig8, rec []uint8, w, h int, taps *[loopTaps]int8) (before, after float64) {
-	sc := loopScratches.Get().(*loopScratch)
-	defer loopScratches.Put(sc)
-	sc.f = append(sc.f[:0], rec[:w*h]...)
-	f := sc.f
-	loopFilterGray(f, w, w, h, taps)
 	if orig8 != nil {
 		orig8 = orig8[:w*h]
-		return float64(sse8(rec[:w*h], orig8)), float64(sse8(f, orig8))
+		var a int64
+		loopFilterEach(rec, w, w, h, taps, func(y int, row []uint8) { a += sse8(row, orig8[y*w:][:w]) })
+		return float64(sse8(rec[:w*h], orig8)), float64(a)
 	}
 	for i, o := range orig[:w*h] {
-		d0, d1 := o-float64(rec[i]), o-float64(f[i])
-		before += d0 * d0
-		after += d1 * d1
+		d := o - float64(rec[i])
+		before += d * d
 	}
+	loopFilterEach(rec, w, w, h, taps, func(y int, row []uint8) {
+		for x, o := range orig[y*w:][:w] {
+			d := o - float64(row[x])
+			after += d * d
+		}
+	})
 	return before, after
 }
 
@@ -303,12 +323,11 @@ type loopScratch struct {
 	src []int32
 	d   []int16
 	e   []float64
-	f   []uint8
 }
 
 var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: func(x any) bool {
 	sc := x.(*loopScratch)
-	return cap(sc.src) <= maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues && cap(sc.f) <= maxKeptValues
+	return cap(sc.src) <= maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
 }}
 
 // chooseLoopFilter returns the header's loop filter for the encoder's

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
@@ -389,5 +390,33 @@ func TestLoopFilterGain8(t *testing.T) {
 	b8, a8 := loopFilterGain(o, orig.Pix, rec.Pix, w, h, &taps)
 	if b8 != b0 || a8 != a0 || !(a0 < b0) {
 		t.Errorf("from 8-bit pixels %v -> %v, from float64 ones %v -> %v", b8, a8, b0, a0)
+	}
+}
+
+// TestLoopFilterGainRowByRow checks loopFilterGain, which filters row by
+// row, against the squared errors of a filtered copy, and that it leaves
+// the reconstruction as it was.
+func TestLoopFilterGainRowByRow(t *testing.T) {
+	orig, rec, o, taps := blurredFit(t)
+	w, h := orig.Rect.Dx(), orig.Rect.Dy()
+	f := slices.Clone(rec.Pix)
+	loopFilterGray(f, w, w, h, &taps)
+	var before, after float64
+	for i, v := range o {
+		d0, d1 := v-float64(rec.Pix[i]), v-float64(f[i])
+		before += d0 * d0
+		after += d1 * d1
+	}
+	if before == after {
+		t.Fatal("the filter changed nothing: no test")
+	}
+	kept := slices.Clone(rec.Pix)
+	for _, orig8 := range [][]uint8{nil, orig.Pix} {
+		if b, a := loopFilterGain(o, orig8, rec.Pix, w, h, &taps); b != before || a != after {
+			t.Errorf("8-bit original %v: squared error %v -> %v, of a filtered copy %v -> %v", orig8 != nil, b, a, before, after)
+		}
+		if !slices.Equal(rec.Pix, kept) {
+			t.Fatal("loopFilterGain changed the reconstruction")
+		}
 	}
 }

@@ -1,0 +1,46 @@
+package codec
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+// TestEncodeGrayFreshMemory bounds the memory a 768×512 8-bit grey encode
+// allocates beyond the model's tables, with no buffers kept from earlier
+// images (ReleaseBuffers): what a process that encodes one image touches
+// for the first time, each page of it a page fault and its zeroing. The
+// transform reads the 8-bit samples (no float64 plane: 8 bytes a pixel)
+// and the loop filter fit and gain work in bands and rows (its planes of
+// the whole image were ~13 bytes a pixel): 43.8 -> 22.9 bytes a pixel
+// (the responses, 8 bytes a pixel for 3×3 patches, their indices, 4, the
+// reconstruction and the deblocking's copies, the stream).
+func TestEncodeGrayFreshMemory(t *testing.T) {
+	m := stepModel(t)
+	img := testimages.Texture(768, 512, 21)
+	var o Options
+	var first bytes.Buffer
+	if err := Encode(&first, img, m, &o); err != nil { // the model's lazy tables
+		t.Fatal(err)
+	}
+	if h, err := DecodeHeader(&first); err != nil || !hasLoopFilter(h.Version) || h.LoopFilter == nil {
+		t.Fatalf("header %+v (%v): no loop filter, the test covers less than it says", h, err)
+	}
+	ReleaseBuffers()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := Encode(io.Discard, img, m, &o); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	perPixel := float64(after.TotalAlloc-before.TotalAlloc) / (768 * 512)
+	t.Logf("fresh memory of a 768×512 grey encode: %.1f bytes a pixel", perPixel)
+	const most = 28
+	if perPixel > most {
+		t.Errorf("a 768×512 grey encode allocated %.1f bytes a pixel, want at most %d", perPixel, most)
+	}
+}
