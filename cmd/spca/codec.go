@@ -703,6 +703,12 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 	outIsDir := statErr == nil && outInfo.IsDir()
 	switch {
 	case len(inputs) == 1 && !outIsDir:
+		if e := strings.ToLower(filepath.Ext(out)); ext == ".spc" && slices.Contains(imageExts, e) {
+			// An .spc file named like an image (encode -o y.png) was
+			// written without a word; later reads call it an SPCA-coded
+			// image, not an image.
+			return nil, "", fail("%s: -%s %s: encode writes SPCA-coded .spc files, not %s images", name, flagO, out, strings.TrimPrefix(e, "."))
+		}
 		if ext != ".spc" {
 			e := strings.ToLower(filepath.Ext(out))
 			f, ok := imageFormatOf[e]

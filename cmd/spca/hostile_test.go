@@ -364,3 +364,20 @@ func TestEmptyPaths(t *testing.T) {
 	wantError(t, []string{"encode", "--model", img, "-o", out, ""}, "an input is empty")
 	wantError(t, []string{"encode", "--model", img, "-o", dir, img, ""}, "an input is empty")
 }
+
+// encode -o NAME.png wrote an .spc file under an image's name.
+func TestEncodeOutputNotImageName(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3)
+	model := tinyCodecModel(t, dir)
+	for _, name := range []string{"y.png", "y.JPG", "y.tif", "y.pgm"} {
+		out := filepath.Join(dir, name)
+		wantError(t, []string{"encode", "--model", model, "-o", out, img}, "encode writes SPCA-coded .spc files")
+		if exists(out) {
+			t.Errorf("%s written", out)
+		}
+	}
+	mustRun(t, "encode", "--quiet", "--model", model, "-o", filepath.Join(dir, "y.spc"), img)
+	mustRun(t, "encode", "--quiet", "--model", model, "-o", filepath.Join(dir, "y.bin"), img)
+}
