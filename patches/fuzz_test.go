@@ -7,6 +7,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"strings"
 	"testing"
 
 	"golang.org/x/image/bmp"
@@ -84,4 +85,15 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %v, want positive bounds within %d pixels", b, fuzzMaxPixels)
 		}
 	})
+}
+
+// A GIF with a non-empty screen whose first frame is 48×0 (found by
+// FuzzDecode, kept in testdata/fuzz) decoded to an empty image; it is an
+// error naming the empty size.
+func TestDecodeEmptyGIFFrame(t *testing.T) {
+	data := []byte("GIF87a00\x04\x00\x8100000000000000,0 \x00\x000\x00\x00\x000\x05\x000")
+	img, err := Decode(bytes.NewReader(data))
+	if err == nil || !strings.Contains(err.Error(), "empty image 48×0") {
+		t.Fatalf("got %v, %v; want an error naming the empty image", img, err)
+	}
 }

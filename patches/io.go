@@ -207,6 +207,12 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 		}
 		return nil, &nameError{msg: msg, err: err}
 	}
+	if b := img.Bounds(); b.Empty() {
+		// A GIF whose first frame is empty within a non-empty screen
+		// (FuzzDecode): every later step blamed the output ("png:
+		// invalid image size: 48x0") or the encoder.
+		return nil, &nameError{msg: fmt.Sprintf("%s: empty image %d×%d", format, b.Dx(), b.Dy())}
+	}
 	if format == "jpeg" && hdr.ColorModel == color.GrayModel {
 		if _, ok := img.(*image.Gray); !ok {
 			// imaging's transforms return NRGBA; a grey JPEG stays grey.
