@@ -186,23 +186,14 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	}
 	moved := edgeMoved
 	var diff [never + 1]int64 // diff[k]: change of the error from strength k on
-	// Vertical edges: von holds every pixel as its vertical edge sets it,
-	// kpix that edge's kmin (never: no edge sets the pixel).
-	sc := deblockScratches.Get().(*deblockScratch)
-	defer deblockScratches.Put(sc)
-	sc.von, sc.kpix = resize(sc.von, len(rec)), resize(sc.kpix, len(rec))
-	von, kpix := sc.von, sc.kpix
-	copy(von, rec)
-	// kpix all never, by doubling copies (a byte loop was 1 % of an 8×8
-	// encode).
-	if len(kpix) > 0 {
-		kpix[0] = never
-		for f := 1; f < len(kpix); f *= 2 {
-			copy(kpix[f:], kpix[:f])
-		}
-	}
-	for y := 0; y < h; y++ {
-		rr, or, vr, kr := rec[y*w:][:w], orig[y*w:][:w], von[y*w:][:w], kpix[y*w:][:w]
+	// Vertical edges, row by row. Around each horizontal edge, in the
+	// band of its four rows y−2..y+1 (disjoint bands: n >= 4), von holds
+	// every pixel as its vertical edge sets it, kpix that edge's kmin
+	// (never: no edge sets the pixel); rows outside every band add to diff
+	// only. (Planes of the whole image were 2 bytes a pixel of fresh
+	// memory.)
+	vertical := func(y int, vr, kr []uint8) {
+		rr, or := rec[y*w:][:w], orig[y*w:][:w]
 		for x := n; x+1 < w; x += n {
 			// The edge's four pixels resliced: one bounds check each.
 			e := rr[x-2 : x+2 : x+2]
@@ -214,11 +205,23 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 			o := or[x-2 : x+2 : x+2]
 			np1, np0, nq0, nq1, delta := moved(p1, p0, q0, q1, int(o[0]), int(o[1]), int(o[2]), int(o[3]))
 			diff[k] += delta
-			v, kp := vr[x-2:x+2:x+2], kr[x-2:x+2:x+2]
-			v[0], v[1], v[2], v[3] = np1, np0, nq0, nq1
-			kp[0], kp[1], kp[2], kp[3] = uint8(k), uint8(k), uint8(k), uint8(k)
+			if vr != nil {
+				v, kp := vr[x-2:x+2:x+2], kr[x-2:x+2:x+2]
+				v[0], v[1], v[2], v[3] = np1, np0, nq0, nq1
+				kp[0], kp[1], kp[2], kp[3] = uint8(k), uint8(k), uint8(k), uint8(k)
+			}
 		}
 	}
+	for y := 0; y < h; y++ {
+		b := (y + 2) / n * n // the horizontal edge whose band may hold row y
+		if b < n || b+1 >= h || y > b+1 {
+			vertical(y, nil, nil)
+		}
+	}
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
+	sc.von, sc.kpix = resize(sc.von, 4*w), resize(sc.kpix, 4*w)
+	von, kpix := sc.von, sc.kpix
 	// Horizontal edges: with 8-bit originals, whole groups of 16 columns
 	// strength by strength in AVX2 (hsum, each strength's own total, not
 	// a difference); the other columns state by state. A column whose
@@ -227,12 +230,22 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	var hsum [maxDeblock]int64
 	orig8, is8 := any(orig).([]uint8)
 	for y := n; y+1 < h; y += n {
-		k0s, k1s, k2s, k3s := kpix[(y-2)*w:][:w], kpix[(y-1)*w:][:w], kpix[y*w:][:w], kpix[(y+1)*w:][:w]
+		copy(von, rec[(y-2)*w:][:4*w])
+		// kpix all never, by doubling copies (a byte loop was 1 % of an
+		// 8×8 encode).
+		kpix[0] = never
+		for f := 1; f < len(kpix); f *= 2 {
+			copy(kpix[f:], kpix[:f])
+		}
+		for r := range 4 {
+			vertical(y-2+r, von[r*w:][:w], kpix[r*w:][:w])
+		}
+		k0s, k1s, k2s, k3s := kpix[:w], kpix[w:][:w], kpix[2*w:][:w], kpix[3*w:][:w]
 		r0s, r1s, r2s, r3s := rec[(y-2)*w:][:w], rec[(y-1)*w:][:w], rec[y*w:][:w], rec[(y+1)*w:][:w]
 		o0s, o1s, o2s, o3s := orig[(y-2)*w:][:w], orig[(y-1)*w:][:w], orig[y*w:][:w], orig[(y+1)*w:][:w]
 		x0 := 0
 		if is8 {
-			x0 = deblockHorizErrKernel(rec, von, kpix, orig8, (y-2)*w, w, &th16, &hsum)
+			x0 = deblockHorizErrKernel(rec[(y-2)*w:], von, kpix, orig8[(y-2)*w:], 0, w, &th16, &hsum)
 		}
 		for x := x0; x < w; x++ {
 			if min(k0s[x], k1s[x], k2s[x], k3s[x]) == never {
@@ -244,7 +257,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 				continue
 			}
 			ks := [4]uint8{k0s[x], k1s[x], k2s[x], k3s[x]}
-			i := y*w + x
+			i := 2*w + x // row y in the band
 			on := [4]int{int(von[i-2*w]), int(von[i-w]), int(von[i]), int(von[i+w])}
 			off := [4]int{int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])}
 			for ka := 1; ka <= maxDeblock; {
