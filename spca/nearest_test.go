@@ -99,3 +99,16 @@ func BenchmarkNearestNode(b *testing.B) {
 		}
 	})
 }
+
+// TestRestartNodesSizedOnce checks that the restart nodes are allocated
+// at their size (appended, they took ~5 times it: fresh memory of every
+// encode process).
+func TestRestartNodesSizedOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for gamma, m := range gammaModels(t, rng, 4) {
+		u, x, _ := m.restartNodes()
+		if len(u) == 0 || cap(u) != len(u) || cap(x) != len(x) || len(x) != len(u) {
+			t.Errorf("gamma %g: restart nodes %d/%d coordinates, %d/%d positions (length/capacity)", gamma, len(u), cap(u), len(x), cap(x))
+		}
+	}
+}
