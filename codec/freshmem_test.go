@@ -31,15 +31,7 @@ func TestEncodeGrayFreshMemory(t *testing.T) {
 		t.Fatalf("header %+v (%v): no loop filter, the test covers less than it says", h, err)
 	}
 	ReleaseBuffers()
-	runtime.GC() // twice: sync.Pools empty too
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	if err := Encode(io.Discard, img, m, &o); err != nil {
-		t.Fatal(err)
-	}
-	runtime.ReadMemStats(&after)
-	perPixel := float64(after.TotalAlloc-before.TotalAlloc) / (768 * 512)
+	perPixel := freshBytesPerPixel(t, 768*512, func() error { return Encode(io.Discard, img, m, &o) })
 	t.Logf("fresh memory of a 768×512 grey encode: %.1f bytes a pixel", perPixel)
 	const most = 28
 	if perPixel > most {
@@ -67,18 +59,29 @@ func TestDecodeGrayFreshMemory(t *testing.T) {
 		c.edges = nil
 		c.cellsMu.Unlock()
 	}
-	runtime.GC() // twice: sync.Pools empty too
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	if _, err := Decode(bytes.NewReader(file.Bytes()), m); err != nil {
-		t.Fatal(err)
-	}
-	runtime.ReadMemStats(&after)
-	perPixel := float64(after.TotalAlloc-before.TotalAlloc) / (768 * 512)
+	perPixel := freshBytesPerPixel(t, 768*512, func() error {
+		_, err := Decode(bytes.NewReader(file.Bytes()), m)
+		return err
+	})
 	t.Logf("fresh memory of a 768×512 grey decode: %.1f bytes a pixel", perPixel)
 	const most = 19
 	if perPixel > most {
 		t.Errorf("a 768×512 grey decode allocated %.1f bytes a pixel, want at most %d", perPixel, most)
 	}
+}
+
+// freshBytesPerPixel runs code once after two collections (the second
+// empties the sync.Pools the first moved to their victim caches) and
+// returns the bytes it allocated per pixel of an image of pixels pixels.
+func freshBytesPerPixel(t *testing.T, pixels int, code func() error) float64 {
+	t.Helper()
+	runtime.GC()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := code(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(pixels)
 }
