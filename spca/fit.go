@@ -246,11 +246,61 @@ func normalise(data mat.Matrix) ([]float64, float64, []float64, error) {
 		}
 	}
 	scale := math.Sqrt(ss / float64(n))
-	if !(scale > 0) || math.IsInf(scale, 0) {
-		return nil, 0, nil, &DataError{"data are constant (zero variance)"}
+	if !(scale > 0) || math.IsInf(scale, 0) || math.IsInf(mean[0], 0) {
+		// The sums overflow or underflow for values near the ends of
+		// the float64 range (1e300, 1e-300): start again with the
+		// samples divided by their largest magnitude.
+		return normaliseScaled(data)
 	}
 	for i := range z {
 		z[i] /= scale
+	}
+	return mean, scale, z, nil
+}
+
+// normaliseScaled is normalise for data whose sums of squares leave the
+// float64 range: it divides the samples by their largest magnitude first.
+func normaliseScaled(data mat.Matrix) ([]float64, float64, []float64, error) {
+	n, d := data.Dims()
+	top := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			top = max(top, math.Abs(data.At(i, j)))
+		}
+	}
+	mean := make([]float64, d)
+	z := make([]float64, n*d)
+	if top > 0 {
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				z[i*d+j] = data.At(i, j) / top
+				mean[j] += z[i*d+j]
+			}
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			z[i*d+j] -= mean[j]
+			ss += z[i*d+j] * z[i*d+j]
+		}
+	}
+	rms := math.Sqrt(ss / float64(n))
+	if !(rms > 0) {
+		return nil, 0, nil, &DataError{"data are constant (zero variance)"}
+	}
+	scale := rms * top
+	if math.IsInf(scale, 0) || !(scale > 0) {
+		return nil, 0, nil, &DataError{fmt.Sprintf("data spread %.3g times their largest magnitude %.3g is outside the float64 range: rescale them", rms, top)}
+	}
+	for j := range mean {
+		mean[j] *= top
+	}
+	for i := range z {
+		z[i] /= rms
 	}
 	return mean, scale, z, nil
 }

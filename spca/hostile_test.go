@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/spca"
+	"github.com/spcalab/spca/testimages"
 )
 
 // hostileLattice is smallModel's file with a lattice declaring 2^26 nodes
@@ -123,6 +126,51 @@ func TestFlatTablesNoNaN(t *testing.T) {
 					t.Fatalf("Inverse(%v) = %v", r, u)
 				}
 			}
+		}
+	}
+}
+
+// Samples scaled to the ends of the float64 range (1e300, 1e-300) are not
+// constant: their sums of squares overflow or underflow, and Fit used to
+// refuse them as "data are constant (zero variance)". The responses are
+// those of the same samples unscaled, up to rounding.
+func TestFitExtremeScale(t *testing.T) {
+	x := testimages.Spiral(300, 1).X
+	base := fitFor(t, "spiral-300-1", x, withGamma(1.0/3))
+	want, _, err := base.TransformBatch(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []float64{1e300, 1e-300} {
+		xs := mat.DenseCopyOf(x)
+		xs.Scale(s, xs)
+		m, err := spca.Fit(xs, withGamma(1.0/3))
+		if err != nil {
+			t.Errorf("scale %g: Fit: %v", s, err)
+			continue
+		}
+		got, _, err := m.TransformBatch(xs)
+		if err != nil {
+			t.Fatalf("scale %g: TransformBatch: %v", s, err)
+		}
+		n, d := got.Dims()
+		worst := 0.0
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				worst = max(worst, math.Abs(got.At(i, j)-want.At(i, j)))
+			}
+		}
+		if worst > 1e-6 {
+			t.Errorf("scale %g: responses differ from the unscaled ones by up to %g", s, worst)
+		}
+	}
+	// Still refused: data that do overflow once centred and scaled.
+	for _, v := range []float64{math.MaxFloat64, 5e-324} {
+		c := mat.NewDense(10, 2, nil)
+		c.Apply(func(_, _ int, _ float64) float64 { return v }, c)
+		var de *spca.DataError
+		if _, err := spca.Fit(c, withGamma(1.0/3)); !errors.As(err, &de) || !strings.Contains(err.Error(), "constant") {
+			t.Errorf("constant %g: got %v, want a *DataError saying constant", v, err)
 		}
 	}
 }
