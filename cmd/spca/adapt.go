@@ -94,7 +94,7 @@ func trainFlags() []cli.Flag {
 	def := adapt.DefaultOptions()
 	wa, wb := sceneWhitesText()
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.SPCA.Gamma), Usage: "SPCA metric exponent, >= 0 (1, unlike fit's and codec train's 1/3: equalisation, the seed's infomax choice for adaptation)"},
+		&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.SPCA.Gamma), Usage: "SPCA metric exponent, >= 0 (1, unlike fit's 1/3 and codec train's 0: equalisation, the seed's infomax choice for adaptation)"},
 		&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the samples, in (0, 1] (1: stiff curves, which correspond best between the two lights)"},
 		&cli.Float64Flag{Name: flagTau, Value: def.SPCA.Tau, Usage: "SPCA step of the curves as a fraction of the RMS radius of the colours"},
 		&cli.Float64Flag{Name: flagBandwidth, Value: def.SPCA.Bandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule (wide: a smooth mapping a LUT samples well)"},

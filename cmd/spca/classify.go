@@ -43,8 +43,9 @@ func classifyCommand() *cli.Command {
 			"spca classify eval --in train.csv [--test test.csv] [--label-column C] [--json]",
 		Subcommands: []*cli.Command{
 			{
-				Name:  "train",
-				Usage: "write a classifier file: the labelled samples, the metric, k (chosen by leave-one-out unless --k) and the SPCA models",
+				Name:      "train",
+				UsageText: "spca classify train --in train.csv [--label-column C] [--metric spca] [--k K] [--gamma G] -o classifier.knn",
+				Usage:     "write a classifier file: the labelled samples, the metric, k (chosen by leave-one-out unless --k) and the SPCA models",
 				Flags: append(common(),
 					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
 					&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "classifier `FILE` to write (required)"},
@@ -53,8 +54,9 @@ func classifyCommand() *cli.Command {
 				Action: runClassifyTrain,
 			},
 			{
-				Name:  "eval",
-				Usage: "compare the metrics: k chosen by leave-one-out on the training samples, accuracy on --test",
+				Name:      "eval",
+				UsageText: "spca classify eval --in train.csv [--test test.csv] [--label-column C] [--gamma G] [--json]",
+				Usage:     "compare the metrics: k chosen by leave-one-out on the training samples, accuracy on --test",
 				Flags: append(common(),
 					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
 					&cli.StringFlag{Name: flagTest, Usage: "labelled held-out CSV `FILE`; without it only the leave-one-out accuracy is given"},
@@ -62,8 +64,9 @@ func classifyCommand() *cli.Command {
 				Action: runClassifyEval,
 			},
 			{
-				Name:  "predict",
-				Usage: "label the samples of a CSV file by their nearest labelled training samples",
+				Name:      "predict",
+				UsageText: "spca classify predict (--model classifier.knn | --train train.csv [--metric spca] [--k K]) --in x.csv [-o labels.csv]",
+				Usage:     "label the samples of a CSV file by their nearest labelled training samples",
 				Flags: append(common(),
 					&cli.StringFlag{Name: flagModel, Usage: "classifier `FILE` written by spca classify train (or --train)"},
 					&cli.StringFlag{Name: flagTrain, Usage: "labelled training CSV `FILE` instead of --model (trains on the fly)"},

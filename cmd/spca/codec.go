@@ -46,7 +46,7 @@ func codecCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "codec",
 		Usage: "train and evaluate SPCA image codecs (see also encode and decode)",
-		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 2 --gamma 1/3 --bins 66 | --bpp B ...]\n" +
+		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 8] [--gamma 0] [--step 30 | --uniform --bpp B | --bins N | --bpp B] [--color] ...\n" +
 			"spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]",
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {

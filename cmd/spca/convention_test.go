@@ -250,3 +250,35 @@ func TestClassify(t *testing.T) {
 	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train")
 	wantError(t, []string{"classify", "predict", "--model", testX, "--in", testX}, "invalid classifier file")
 }
+
+// TestImageFlagsOnImageCommandsOnly checks that --max-pixels and
+// --assume-srgb are offered by the commands that read images and by no
+// other: classify train and eval, which share the names train and eval
+// with codec's and adapt's, read CSV files and showed both flags.
+func TestImageFlagsOnImageCommandsOnly(t *testing.T) {
+	want := map[string][]string{
+		"codec train": {flagMaxPixels, flagAssumeSRGB},
+		"codec eval":  {flagMaxPixels, flagAssumeSRGB},
+		"encode":      {flagMaxPixels, flagAssumeSRGB},
+		"decode":      {flagMaxPixels},
+		"adapt train": {flagMaxPixels, flagAssumeSRGB},
+		"adapt apply": {flagMaxPixels, flagAssumeSRGB},
+		"adapt eval":  {flagMaxPixels, flagAssumeSRGB}, // its --max-pixels is a subsample size
+	}
+	got := map[string][]string{}
+	eachFlag(newApp().Commands, "", func(cmd string, f cli.Flag) {
+		if n := f.Names()[0]; n == flagMaxPixels || n == flagAssumeSRGB {
+			got[cmd] = append(got[cmd], n)
+		}
+	})
+	for cmd, flags := range got {
+		if fmt.Sprint(flags) != fmt.Sprint(want[cmd]) {
+			t.Errorf("%s has %v, want %v", cmd, flags, want[cmd])
+		}
+	}
+	for cmd, flags := range want {
+		if got[cmd] == nil {
+			t.Errorf("%s has none of %v", cmd, flags)
+		}
+	}
+}

@@ -13,11 +13,11 @@ const flagAssumeSRGB = "assume-srgb"
 // them. Every command's Before sets it (withAssumeSRGB).
 var assumeSRGB bool
 
-// withAssumeSRGB gives the commands that read images (those of
+// withAssumeSRGB gives the commands that read images (at a path of
 // pixelBudgetCommands) the --assume-srgb flag, and every command a Before
 // that sets assumeSRGB from it (or to false).
-func withAssumeSRGB(cmd *cli.Command) {
-	add := cmd.Action != nil && slices.Contains(pixelBudgetCommands, cmd.Name) && cmd.Name != "decode"
+func withAssumeSRGB(cmd *cli.Command, path string) {
+	add := cmd.Action != nil && slices.Contains(pixelBudgetCommands, path) && path != "decode"
 	if add {
 		cmd.Flags = append(cmd.Flags, &cli.BoolFlag{
 			Name: flagAssumeSRGB,

@@ -21,21 +21,22 @@ import (
 // another's value.
 var pixelBudget int64 = patches.DefaultMaxPixels
 
-// pixelBudgetCommands are the commands that read images or decode .spc
-// files. adapt eval keeps its own --max-pixels (a subsample size).
-var pixelBudgetCommands = []string{"train", "eval", "encode", "decode", "apply"}
+// pixelBudgetCommands are the commands, by their path under spca, that
+// read images or decode .spc files. adapt eval keeps its own --max-pixels
+// (a subsample size). classify train and eval read CSV files only.
+var pixelBudgetCommands = []string{"codec train", "codec eval", "encode", "decode", "adapt train", "adapt apply", "adapt eval"}
 
-// withPixelBudget gives cmd the --max-pixels flag if it reads images, and
-// a Before that sets pixelBudget from it (or to the default) and checks
-// the numeric flags' ranges (checkRanges).
-func withPixelBudget(cmd *cli.Command) {
+// withPixelBudget gives cmd, at path ("codec train"), the --max-pixels
+// flag if it reads images, and a Before that sets pixelBudget from it (or
+// to the default) and checks the numeric flags' ranges (checkRanges).
+func withPixelBudget(cmd *cli.Command, path string) {
 	has := false
 	for _, f := range cmd.Flags {
 		if slices.Contains(f.Names(), flagMaxPixels) {
 			has = true
 		}
 	}
-	add := !has && cmd.Action != nil && slices.Contains(pixelBudgetCommands, cmd.Name)
+	add := !has && cmd.Action != nil && slices.Contains(pixelBudgetCommands, path)
 	if add {
 		cmd.Flags = append(cmd.Flags, &cli.Int64Flag{
 			Name:  flagMaxPixels,

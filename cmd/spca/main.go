@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
@@ -95,22 +96,23 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	configure(app.Commands)
+	configure(app.Commands, "")
 	return app
 }
 
 // configure gives every command and subcommand the same behaviour: usage
 // errors as one line, no help subcommand, and --quiet accepted after the
 // command name as well as before it.
-func configure(cmds []*cli.Command) {
+func configure(cmds []*cli.Command, parent string) {
 	for _, cmd := range cmds {
+		path := strings.TrimSpace(parent + " " + cmd.Name)
 		cmd.HideHelpCommand = true
 		cmd.OnUsageError = cliutil.UsageError
 		cmd.Flags = append(cmd.Flags, cliutil.QuietFlag())
-		withPixelBudget(cmd)
-		withAssumeSRGB(cmd)
+		withPixelBudget(cmd, path)
+		withAssumeSRGB(cmd, path)
 		withOutputGuard(cmd)
-		configure(cmd.Subcommands)
+		configure(cmd.Subcommands, path)
 	}
 }
 
