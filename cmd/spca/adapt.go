@@ -537,6 +537,9 @@ func runAdaptLUT(c *cli.Context) error {
 		return fail("--%s: %d not in [%d, %d]", flagLUTSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
 	}
 	out := c.String(flagOut)
+	if err := notImageName(c, out, ".cube LUTs"); err != nil {
+		return err
+	}
 	if out != stdio {
 		if _, err := os.Stat(filepath.Dir(out)); err != nil {
 			return fail("-%s: %s", flagO, pathError(err))

@@ -310,7 +310,7 @@ func TestAdaptErrors(t *testing.T) {
 
 	// lut, map, eval
 	wantError(t, []string{"adapt", "lut", "--model", model, "--lut-size", "300", "-o", res}, "--lut-size: 300 not in [2, 256]")
-	wantError(t, []string{"adapt", "lut", "--model", spcaModel, "-o", res}, "SPCA model")
+	wantError(t, []string{"adapt", "lut", "--model", spcaModel, "-o", filepath.Join(dir, "l.cube")}, "SPCA model")
 	csv := filepath.Join(dir, "c.csv")
 	writeFile(t, csv, "1,2\n")
 	wantError(t, []string{"adapt", "map", "--model", model, "--in", csv}, "colours have 3 values per line, got 2")

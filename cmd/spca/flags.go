@@ -106,8 +106,12 @@ func inFlag(required bool) cli.Flag {
 	return &cli.StringFlag{Name: flagIn, Value: stdio, Usage: "input CSV `FILE`, - for stdin"}
 }
 
+// csvOutFlag is the --out of the commands that write a CSV file; it
+// refuses an image's name (synth, whose scenes and photos write images,
+// checks its own).
 func csvOutFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout"}
+	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout",
+		Action: func(c *cli.Context, out string) error { return notImageName(c, out, "CSV files") }}
 }
 
 func modelFlag() cli.Flag {

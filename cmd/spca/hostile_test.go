@@ -381,3 +381,42 @@ func TestEncodeOutputNotImageName(t *testing.T) {
 	mustRun(t, "encode", "--quiet", "--model", model, "-o", filepath.Join(dir, "y.spc"), img)
 	mustRun(t, "encode", "--quiet", "--model", model, "-o", filepath.Join(dir, "y.bin"), img)
 }
+
+// Commands that write models, classifiers, CSV files or .cube LUTs wrote
+// them under an image's name without a word (fit -o m.png, transform
+// -o r.jpg, adapt lut -o l.png); every later read of the file as an image
+// failed with "not an image". They refuse such a name before any work (the
+// inputs here do not exist: the name is refused first).
+func TestOutputNotImageName(t *testing.T) {
+	dir := t.TempDir()
+	nope := filepath.Join(dir, "nope")
+	data := filepath.Join(dir, "d.csv")
+	mustRun(t, "synth", "spiral", "--n", "300", "--out", data)
+	model := filepath.Join(dir, "m.spca")
+	mustRun(t, "fit", "--quiet", "--in", data, "--out", model)
+	// synth scenes writes a directory of images, whatever its name.
+	pairs := filepath.Join(dir, "sc.png")
+	mustRun(t, "synth", "--quiet", "--n", "1", "--size", "8x8", "--out", pairs, "scenes")
+	out := filepath.Join(dir, "x.PNG")
+	for _, args := range [][]string{
+		{"fit", "--in", data, "--out", out},
+		{"transform", "--model", model, "--in", data, "--out", out},
+		{"inverse", "--model", model, "--in", data, "-o", out},
+		{"synth", "moons", "--out", out},
+		{"synth", "--out", out, "spiral"},
+		{"classify", "train", "--in", nope, "--out", out},
+		{"classify", "predict", "--model", nope, "--in", data, "--out", out},
+		{"codec", "train", "--images", filepath.Join(pairs, "a"), "--out", out},
+		{"adapt", "train", "--pairs", pairs, "--out", out},
+		{"adapt", "lut", "--model", nope, "-o", out},
+		{"adapt", "map", "--model", nope, "--in", data, "-o", out},
+	} {
+		wantError(t, args, "--out "+out+": ", "not png images")
+		if exists(out) {
+			t.Fatalf("%v: %s written", args, out)
+		}
+	}
+	// Not images: accepted.
+	mustRun(t, "transform", "--model", model, "--in", data, "--out", filepath.Join(dir, "r.csv"))
+	mustRun(t, "synth", "spiral", "--n", "3", "--out", filepath.Join(dir, "s.txt"))
+}

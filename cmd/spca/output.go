@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +25,22 @@ func binaryOutput(c *cli.Context, what string) (string, error) {
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
 		return "", fail("%s: --%s %s is a directory; it must name a file", cliutil.CommandName(c), flagOut, out)
 	}
+	if err := notImageName(c, out, what); err != nil {
+		return "", err
+	}
 	return out, nil
+}
+
+// notImageName refuses an output FILE named like an image (-o out.png) for
+// a command that writes something else (what: "models", "CSV files"): the
+// file was written under that name without a word, and every later read
+// of it as an image fails with "not an image".
+func notImageName(c *cli.Context, out, what string) error {
+	if e := strings.ToLower(filepath.Ext(out)); out != stdio && slices.Contains(imageExts, e) {
+		return fail("%s: --%s %s: %s writes %s, not %s images", cliutil.CommandName(c), flagOut, out,
+			cliutil.CommandName(c), what, strings.TrimPrefix(e, "."))
+	}
+	return nil
 }
 
 // formatFloat formats v in the shortest form that reads back exactly.

@@ -29,7 +29,7 @@ func synthCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples (scenes: number of scene pairs, default 8)"},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generator"},
-			csvOutFlag(),
+			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout"},
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
 			&cli.Float64Flag{Name: flagNoise, Usage: fmt.Sprintf("standard deviation of the noise of swissroll and curve3d, in the units of the data (default: %g and %g)", testimages.DefaultSwissRollNoise, testimages.DefaultCurve3DNoise), DefaultText: "per data set"},
 			&cli.StringFlag{Name: flagSize, Value: defaultSceneSize, Usage: "scenes: image size `WxH`"},
@@ -68,6 +68,9 @@ func runSynth(c *cli.Context) error {
 		if c.IsSet(f) {
 			return fail("synth %s: --%s does not apply to this data set", args[0], f)
 		}
+	}
+	if err := notImageName(c, c.String(flagOut), "CSV files for this data set"); err != nil {
+		return err
 	}
 	if labelled {
 		// A labelled set: the samples and their class (0 or 1) last.
