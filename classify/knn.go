@@ -117,6 +117,9 @@ type Classifier struct {
 // Dim returns the dimension of the samples.
 func (c *Classifier) Dim() int { _, d := c.x.Dims(); return d }
 
+// Samples returns the number of training samples.
+func (c *Classifier) Samples() int { n, _ := c.x.Dims(); return n }
+
 // Classes returns the number of classes.
 func (c *Classifier) Classes() int { return c.classes }
 

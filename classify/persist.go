@@ -38,6 +38,9 @@ const (
 	maxSamples  = 1 << 24
 )
 
+// Magic is the first 8 bytes of a classifier file.
+const Magic = fileMagic
+
 // FormatError reports a file that is not a valid classifier.
 type FormatError struct{ Msg string }
 

@@ -249,6 +249,18 @@ func TestClassify(t *testing.T) {
 	}
 	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train")
 	wantError(t, []string{"classify", "predict", "--model", testX, "--in", testX}, "invalid classifier file")
+
+	// spca info describes a classifier file as it does the other models.
+	if out, _ := mustRun(t, "info", model); !strings.Contains(out, "kind     classifier") ||
+		!strings.Contains(out, "samples  200 of dimension 2") || !strings.Contains(out, "spca     gamma ") {
+		t.Errorf("info of a classifier printed %q", out)
+	}
+	out, _ := mustRun(t, "info", "--json", model)
+	var ki knnInfo
+	if err := json.Unmarshal([]byte(out), &ki); err != nil || ki.Kind != kindKNN || ki.Metric != "spca" ||
+		ki.Samples != 200 || ki.Dimension != 2 || len(ki.Labels) != 2 || len(ki.SPCA) != 1 {
+		t.Errorf("info --json of a classifier: %v, %+v", err, ki)
+	}
 }
 
 // TestImageFlagsOnImageCommandsOnly checks that --max-pixels and

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spcalab/spca/adapt"
+	"github.com/spcalab/spca/classify"
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/spca"
@@ -22,8 +23,8 @@ func infoCommand() *cli.Command {
 		Name:  "info",
 		Usage: "describe a model file or a coded image",
 		UsageText: "spca info FILE [--json]\n\n" +
-			"FILE is an SPCA model (spca fit), a codec model (spca codec train), an adaptation model (spca adapt train) " +
-			"or a coded image (spca encode); its kind is read from its first bytes. For a coded image, info reads only " +
+			"FILE is an SPCA model (spca fit), a codec model (spca codec train), an adaptation model (spca adapt train), " +
+			"a classifier (spca classify train) or a coded image (spca encode); its kind is read from its first bytes. For a coded image, info reads only " +
 			"the header: its size, patches, bins, rate and the ID of the codec model that decodes it (compare with the id of codec models).",
 		Flags:  []cli.Flag{cliutil.JSONFlag()},
 		Action: runInfo,
@@ -36,6 +37,7 @@ const (
 	kindCodec = "codec model"
 	kindAdapt = "adaptation model"
 	kindCoded = "coded image"
+	kindKNN   = "classifier"
 )
 
 // spcaInfo is the JSON description of an SPCA model, alone (info of a
@@ -99,6 +101,18 @@ type adaptInfo struct {
 	WhiteB   []number `json:"white_b_xyz"`
 	A        spcaInfo `json:"spca_a"`
 	B        spcaInfo `json:"spca_b"`
+}
+
+// knnInfo is the JSON description of a classifier.
+type knnInfo struct {
+	Kind      string     `json:"kind"`
+	Metric    string     `json:"metric"`
+	K         int        `json:"k"`
+	Samples   int        `json:"samples"`
+	Dimension int        `json:"dimension"`
+	Labels    []number   `json:"labels"`
+	Weights   []number   `json:"weights,omitempty"`
+	SPCA      []spcaInfo `json:"spca,omitempty"`
 }
 
 // codedInfo is the JSON description of a coded image (its header).
@@ -170,13 +184,19 @@ func runInfo(c *cli.Context) error {
 			return err
 		}
 		info, rows = describeAdapt(model)
+	case magic == classify.Magic:
+		cl, err := classify.Load(path)
+		if err != nil {
+			return fail("%s", withPath(path, err))
+		}
+		info, rows = describeKNN(cl)
 	case strings.HasPrefix(magic, codec.Magic):
 		info, rows, err = describeCoded(path)
 		if err != nil {
 			return err
 		}
 	default:
-		return fail("%s: invalid model file: not an SPCA, codec or adaptation model, nor a coded image", path)
+		return fail("%s: invalid model file: not an SPCA, codec, adaptation or classifier model, nor a coded image", path)
 	}
 	if c.Bool(flagJSON) {
 		if err := cliutil.WriteJSON(c.App.Writer, info); err != nil {
@@ -342,6 +362,42 @@ func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
 		{"kind", kindAdapt},
 		{"environment A", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesA, formatFloats(wa), spcaSummary(m.A))},
 		{"environment B", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesB, formatFloats(wb), spcaSummary(m.B))},
+	}
+	return info, rows
+}
+
+func describeKNN(c *classify.Classifier) (knnInfo, [][2]string) {
+	labels := c.Values
+	if labels == nil {
+		for i := range c.Classes() {
+			labels = append(labels, float64(i))
+		}
+	}
+	info := knnInfo{Kind: kindKNN, Metric: c.Metric.String(), K: c.K, Samples: c.Samples(), Dimension: c.Dim(),
+		Labels: numbers(labels), Weights: numbers(c.Weights)}
+	rows := [][2]string{
+		{"kind", kindKNN},
+		{"metric", c.Metric.String()},
+		{"k", fmt.Sprint(c.K)},
+		{"samples", fmt.Sprintf("%d of dimension %d", c.Samples(), c.Dim())},
+		{"labels", fmt.Sprintf("%d classes: %s", c.Classes(), formatFloats(labels))},
+	}
+	if c.Weights != nil {
+		var kept []int
+		for i, w := range c.Weights {
+			if w != 0 {
+				kept = append(kept, i+1)
+			}
+		}
+		rows = append(rows, [2]string{"response dimensions", joinInts(kept, ",")})
+	}
+	for i, m := range c.Models {
+		info.SPCA = append(info.SPCA, describeSPCA(m))
+		name := "spca"
+		if len(c.Models) > 1 {
+			name = fmt.Sprintf("spca class %s", formatFloat(labels[min(i, len(labels)-1)]))
+		}
+		rows = append(rows, [2]string{name, spcaSummary(m)})
 	}
 	return info, rows
 }
