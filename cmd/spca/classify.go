@@ -88,7 +88,9 @@ func classifyCommand() *cli.Command {
 
 // labelled reads a labelled CSV: the samples without the label column, the
 // class of each (an index into values) and the distinct label values.
-func labelled(c *cli.Context, path string) (*mat.Dense, []int, []float64, error) {
+// A training set (train) must have at least two samples a class on
+// average.
+func labelled(c *cli.Context, path string, train bool) (*mat.Dense, []int, []float64, error) {
 	data, err := csvmat.ReadFile(path)
 	if err != nil {
 		return nil, nil, nil, fail("%v", err)
@@ -131,6 +133,13 @@ func labelled(c *cli.Context, path string) (*mat.Dense, []int, []float64, error)
 	}
 	if len(values) < 2 {
 		return nil, nil, nil, fail("%s: %s has fewer than two classes in column %d", cliutil.CommandName(c), path, col)
+	}
+	// A column of measurements (the label column missing, or another
+	// column named) gives about one class a sample, which the SPCA
+	// metrics reported as a class too small for a model.
+	if train && 2*len(values) > n {
+		return nil, nil, nil, fail("%s: column %d of %s holds %d distinct values in %d samples, not class labels "+
+			"(the class is the last column unless --%s names another)", cliutil.CommandName(c), col, path, len(values), n, flagLabelColumn)
 	}
 	return x, label, values, nil
 }
@@ -183,7 +192,7 @@ func runClassifyEval(c *cli.Context) error {
 	if err := requireFlags(c, flagIn); err != nil {
 		return err
 	}
-	x, label, values, err := labelled(c, c.String(flagIn))
+	x, label, values, err := labelled(c, c.String(flagIn), true)
 	if err != nil {
 		return err
 	}
@@ -191,7 +200,7 @@ func runClassifyEval(c *cli.Context) error {
 	var tl []int
 	if c.IsSet(flagTest) {
 		var tv []float64
-		if tx, tl, tv, err = labelled(c, c.String(flagTest)); err != nil {
+		if tx, tl, tv, err = labelled(c, c.String(flagTest), false); err != nil {
 			return err
 		}
 		if _, d := tx.Dims(); d != x.RawMatrix().Cols {
@@ -275,7 +284,7 @@ func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) 
 	if err != nil {
 		return nil, fail("--%s: %s", flagMetric, brief(err))
 	}
-	x, label, values, err := labelled(c, path)
+	x, label, values, err := labelled(c, path, true)
 	if err != nil {
 		return nil, err
 	}

@@ -250,6 +250,10 @@ func TestClassify(t *testing.T) {
 	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train")
 	wantError(t, []string{"classify", "predict", "--model", testX, "--in", testX}, "invalid classifier file")
 
+	// A CSV without a label column: a message saying so, not that of a
+	// class too small for an SPCA model.
+	wantError(t, []string{"classify", "eval", "--in", testX}, "not class labels")
+
 	// spca info describes a classifier file as it does the other models.
 	if out, _ := mustRun(t, "info", model); !strings.Contains(out, "kind     classifier") ||
 		!strings.Contains(out, "samples  200 of dimension 2") || !strings.Contains(out, "spca     gamma ") {
