@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
 )
@@ -71,4 +72,42 @@ func withSPCA(tb testing.TB, good []byte, craft func([]byte) ([]byte, error)) []
 		rest = rest[at+n:]
 	}
 	return checksum.Append(append(file, rest...))
+}
+
+// Finite colours near the end of the float64 range made the SPCA map
+// panic (its blend weight was NaN: index out of range) and the linear maps
+// return +Inf or NaN without an error. Colours beyond ±MaxLMS are refused;
+// every method maps colours up to it to finite values.
+func TestMapHugeColours(t *testing.T) {
+	m := testModel(t)
+	for _, method := range []Method{SPCA, PCAWhitening, GrayWorld, Bradford} {
+		mp, err := m.Mapper(method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []colorspace.LMS{{1.7e308, 1.7e308, 1.7e308}, {-1.7e308, 1.7e308, -1.7e308}, {2 * MaxLMS, 0, 0}} {
+			dst := make([]colorspace.LMS, 1)
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%v %v: panic %v", method, c, r)
+					}
+				}()
+				err = mp.MapLMS(dst, []colorspace.LMS{c})
+			}()
+			if err == nil || !strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%v %v: got %v, %v; want an out of range error", method, c, dst[0], err)
+			}
+		}
+		dst := make([]colorspace.LMS, 2)
+		if err := mp.MapLMS(dst, []colorspace.LMS{{MaxLMS, MaxLMS, MaxLMS}, {-MaxLMS, MaxLMS, 0}}); err != nil {
+			t.Errorf("%v: MaxLMS: %v", method, err)
+		}
+		for _, c := range dst {
+			if !finite3(c) {
+				t.Errorf("%v: MaxLMS mapped to %v", method, c)
+			}
+		}
+	}
 }

@@ -104,9 +104,15 @@ type Mapper interface {
 	// Method returns the method the mapper implements.
 	Method() Method
 	// MapLMS maps src to dst (equal lengths; they may be the same slice).
-	// It fails only on non-finite input.
+	// It fails only on input that is not finite or beyond ±MaxLMS.
 	MapLMS(dst, src []colorspace.LMS) error
 }
+
+// MaxLMS bounds the magnitude of the cone values a Mapper takes: 1e100
+// times D65 white is no light, and near the end of the float64 range the
+// mappings' arithmetic overflows (LMS 1.7e308 gave +Inf or NaN, and made
+// the SPCA blend index past its colours).
+const MaxLMS = 1e100
 
 // checkSlices validates the arguments of MapLMS.
 func checkSlices(dst, src []colorspace.LMS) error {
@@ -116,6 +122,11 @@ func checkSlices(dst, src []colorspace.LMS) error {
 	for i, c := range src {
 		if !finite3(c) {
 			return fmt.Errorf("adapt: colour %d is not finite: %v", i+1, c)
+		}
+		for _, v := range c {
+			if math.Abs(v) > MaxLMS {
+				return fmt.Errorf("adapt: colour %d is out of range: %v (cone values beyond ±%g)", i+1, c, float64(MaxLMS))
+			}
 		}
 	}
 	return nil
@@ -335,6 +346,9 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 	var sub []colorspace.LMS
 	for i, c := range src {
 		w[i] = s.Support.blendWeight(c)
+		if !(w[i] > 0) { // also NaN: the loop below takes w[i] > 0 as "in sub"
+			w[i] = 0
+		}
 		if w[i] > 0 {
 			sub = append(sub, c)
 		}

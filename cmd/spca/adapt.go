@@ -626,10 +626,6 @@ func runAdaptMap(c *cli.Context) error {
 	if c.Bool(flagJSON) && (c.String(flagOut) == "" || c.String(flagOut) == stdio) {
 		return fail("--%s: needs --%s FILE (the mapped colours go to stdout otherwise)", flagJSON, flagOut)
 	}
-	model, mapper, err := modelAndMapper(c)
-	if err != nil {
-		return err
-	}
 	src := make([]colorspace.LMS, n)
 	for i := range src {
 		var v [3]float64
@@ -642,6 +638,22 @@ func runAdaptMap(c *cli.Context) error {
 		default:
 			src[i] = colorspace.LMS(v)
 		}
+		// Finite values can overflow on conversion (sRGB 1e300 is
+		// linearised with a power 2.4): name the input, not the
+		// converted +Inf.
+		for _, l := range src[i] {
+			if !(math.Abs(l) <= adapt.MaxLMS) {
+				if in == stdio {
+					in = "stdin"
+				}
+				return fail("%s: colour %d (%s) is out of range: its cone values exceed ±%g (--%s %s)",
+					in, i+1, formatFloats(v[:]), float64(adapt.MaxLMS), flagSpace, space)
+			}
+		}
+	}
+	model, mapper, err := modelAndMapper(c)
+	if err != nil {
+		return err
 	}
 	dst := make([]colorspace.LMS, n)
 	if err := mapper.MapLMS(dst, src); err != nil {

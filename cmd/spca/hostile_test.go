@@ -420,3 +420,17 @@ func TestOutputNotImageName(t *testing.T) {
 	mustRun(t, "transform", "--model", model, "--in", data, "--out", filepath.Join(dir, "r.csv"))
 	mustRun(t, "synth", "spiral", "--n", "3", "--out", filepath.Join(dir, "s.txt"))
 }
+
+// adapt map of sRGB 1e300 said "adapt map: colour 1 is not finite:
+// [+Inf +Inf +Inf]" (the converted value); LMS 1.7e308 panicked in the SPCA
+// blend. The input file and its values are named, before the model is
+// read (it does not exist here).
+func TestAdaptMapHugeColour(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "c.csv")
+	writeFile(t, csv, "0.5,0.5,0.5\n1e300,0.5,0.5\n")
+	for _, space := range []string{"srgb", "xyz", "lms"} {
+		wantError(t, []string{"adapt", "map", "--model", filepath.Join(dir, "nope"), "--space", space, "--in", csv},
+			csv+": colour 2 (1e+300, 0.5, 0.5) is out of range")
+	}
+}
