@@ -474,7 +474,7 @@ func runAdaptApply(c *cli.Context) error {
 	if !cliutil.Quiet(c) {
 		how := "exact model"
 		if !exact {
-			how = fmt.Sprintf("%d-node LUT built in %s", size, lutTime.Round(time.Millisecond))
+			how = fmt.Sprintf("%d-node LUT ready in %s", size, lutTime.Round(time.Millisecond))
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %s by %s, in %s -> %s\n", name, cliutil.Plural(len(inputs), "image"),
 			mapper.Method(), how, time.Since(start).Round(time.Millisecond), c.String(flagOut))

@@ -490,7 +490,7 @@ func TestCodec(t *testing.T) {
 		wantError(t, []string{"codec", "train", "--images", dir + "/none", "--out", filepath.Join(dir, "n.model")}, "none")
 		wantError(t, []string{"codec", "train", "--out", model}, "codec train: missing --images (see spca codec train --help)")
 		wantError(t, []string{"codec", "train", "--images", train}, "codec train: missing --out")
-		wantError(t, []string{"codec", "train", "--bogus"}, "codec train: flag provided but not defined: -bogus (see spca codec train --help)")
+		wantError(t, []string{"codec", "train", "--bogus"}, "codec train: flag provided but not defined: --bogus (see spca codec train --help)")
 		wantError(t, []string{"codec", "eval", "--images", test}, "codec eval: missing --model")
 		wantError(t, []string{"codec", "eval", "--model", spc, "--images", test}, spc, "invalid model file")
 		wantError(t, []string{"codec", "bogus"}, `codec: unknown command "bogus"`)

@@ -214,13 +214,13 @@ func TestSynth(t *testing.T) {
 	wantError(t, []string{"synth", "nosuchset", "--out", path}, "synth:", "nosuchset")
 	wantError(t, []string{"synth", "--out", path}, "expected one data set NAME")
 	wantError(t, []string{"synth", "spiral", "--n", "0", "--out", path}, "synth:")
-	wantError(t, []string{"synth", "spiral", "--bogus"}, "synth: flag provided but not defined: -bogus")
+	wantError(t, []string{"synth", "spiral", "--bogus"}, "synth: flag provided but not defined: --bogus")
 	wantError(t, []string{"synth", "spiral", "--n", "3", "--", "--name"}, "got 2 arguments")
 }
 
 func TestUsageErrors(t *testing.T) {
 	wantError(t, []string{"nosuchcommand"}, `unknown command "nosuchcommand"`)
-	wantError(t, []string{"fit", "--nosuchflag"}, "fit: flag provided but not defined: -nosuchflag (see spca fit --help)")
+	wantError(t, []string{"fit", "--nosuchflag"}, "fit: flag provided but not defined: --nosuchflag (see spca fit --help)")
 	wantError(t, []string{"fit", "--out", "m.spca"}, "missing --in")
 	wantError(t, []string{"fit", "--in", "d.csv"}, "missing --out")
 	wantError(t, []string{"transform", "--in", "d.csv"}, "missing --model")

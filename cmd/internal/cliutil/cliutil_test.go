@@ -24,7 +24,8 @@ func runApp(t *testing.T, args ...string) string {
 			OnUsageError: UsageError,
 			Subcommands: []*cli.Command{{
 				Name: "sub", Action: action, OnUsageError: UsageError,
-				Flags: []cli.Flag{&cli.StringFlag{Name: FlagOut, Aliases: []string{FlagO}}},
+				Flags: []cli.Flag{&cli.StringFlag{Name: FlagOut, Aliases: []string{FlagO}},
+					&cli.IntFlag{Name: "max-iter"}, &cli.BoolFlag{Name: "exact"}},
 			}},
 		}},
 	}
@@ -50,8 +51,13 @@ func TestMessages(t *testing.T) {
 	}{
 		{[]string{"x"}, `unexpected argument "x" (see prog --help)`},
 		{[]string{"cmd", "sub", "x"}, `cmd sub: unexpected argument "x" (see prog cmd sub --help)`},
-		{[]string{"--nosuch"}, "flag provided but not defined: -nosuch (see prog --help)"},
-		{[]string{"cmd", "sub", "--nosuch"}, "cmd sub: flag provided but not defined: -nosuch (see prog cmd sub --help)"},
+		{[]string{"--nosuch"}, "flag provided but not defined: --nosuch (see prog --help)"},
+		{[]string{"cmd", "sub", "--nosuch"}, "cmd sub: flag provided but not defined: --nosuch (see prog cmd sub --help)"},
+		// Flags as the help writes them: two dashes but for -o, -h, -v.
+		{[]string{"cmd", "sub", "--max-iter", "x"}, `cmd sub: invalid value "x" for flag --max-iter: parse error (see prog cmd sub --help)`},
+		{[]string{"cmd", "sub", "-max-iter"}, `cmd sub: flag needs an argument: --max-iter (see prog cmd sub --help)`},
+		{[]string{"cmd", "sub", "--exact=maybe"}, `cmd sub: invalid boolean value "maybe" for --exact: parse error (see prog cmd sub --help)`},
+		{[]string{"cmd", "sub", "-o"}, `cmd sub: flag needs an argument: -o (see prog cmd sub --help)`},
 		{[]string{"--quiet"}, ""},
 	} {
 		if got := runApp(t, c.args...); got != c.want {

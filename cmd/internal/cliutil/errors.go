@@ -3,8 +3,10 @@ package cliutil
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -66,12 +68,30 @@ func Failf(c *cli.Context, format string, args ...any) error {
 
 // UsageError turns a flag parsing error into one line that points to the
 // help text, instead of printing the help (cli.OnUsageErrorFunc).
+// Go's flag package names the flag with one dash ("flag provided but not
+// defined: -input"); the message writes it as the help does, with two
+// dashes except the short options -o, -h and -v.
 func UsageError(c *cli.Context, err error, isSubcommand bool) error {
+	re := flagInError()
+	msg := re.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		g := re.FindStringSubmatch(m)
+		if name := g[2]; name == "o" || name == "h" || name == "v" {
+			return m
+		}
+		return g[1] + "-" + g[2]
+	})
 	if isSubcommand {
-		return Failf(c, "%v", err)
+		return Failf(c, "%s", msg)
 	}
-	return Fail("%v (see %s --help)", err, c.App.Name)
+	return Fail("%s (see %s --help)", msg, c.App.Name)
 }
+
+// flagInError matches a flag name in the errors of Go's flag package:
+// group 1 what precedes it up to its dash, group 2 the name. It is
+// compiled on first use, not by every process (one per image for encode).
+var flagInError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`((?:defined: |argument: |flag |value "[^"]*" for )-)([A-Za-z][A-Za-z0-9_-]*)`)
+})
 
 // NoPositionals rejects stray arguments of a command that takes none.
 func NoPositionals(c *cli.Context) error {
