@@ -83,6 +83,21 @@ func TestVersionAndHelp(t *testing.T) {
 	if !strings.Contains(stdout, "--k value") || !strings.Contains(stdout, "--out FILE, -o FILE") {
 		t.Errorf("help fit printed %q", stdout)
 	}
+	// spca help COMMAND SUBCOMMAND is spca COMMAND SUBCOMMAND --help (it
+	// printed codec's help), and --help, -h stay global options.
+	for _, cmd := range [][]string{{"codec", "train"}, {"adapt", "apply"}, {"classify", "eval"}, {"encode"}} {
+		got, _ := mustRun(t, append([]string{"help"}, cmd...)...)
+		want, _ := mustRun(t, append(cmd, "--help")...)
+		if got != want || !strings.Contains(got, "spca "+strings.Join(cmd, " ")+" - ") {
+			t.Errorf("help %v printed %q, want %q", cmd, got, want)
+		}
+	}
+	for _, h := range []string{"--help", "-h"} {
+		if stdout, _ = mustRun(t, h); !strings.Contains(stdout, "--help, -h") || !strings.Contains(stdout, "help, h") {
+			t.Errorf("%s printed %q", h, stdout)
+		}
+	}
+	wantError(t, []string{"help", "nosuch"}, `unknown command "nosuch"`)
 }
 
 // TestShortOut checks that -o works where only --out was accepted before.

@@ -44,7 +44,7 @@ func main() {
 // instead of being printed and exiting, so that main prints them as one
 // line and tests can run the app in-process.
 func newApp() *cli.App {
-	return newAppWith(
+	app := newAppWith(
 		fitCommand(),
 		transformCommand(),
 		inverseCommand(),
@@ -58,6 +58,12 @@ func newApp() *cli.App {
 		classifyCommand(),
 		figuresCommand(),
 	)
+	// spca help codec train; with a help command of its own, urfave adds
+	// no --help flag. The encode and decode apps keep urfave's: they have
+	// one command.
+	app.Commands = append(app.Commands, helpCommand())
+	app.Flags = append(app.Flags, cli.HelpFlag)
+	return app
 }
 
 // appFor is the application for the command line args: a process started
@@ -98,6 +104,27 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 	}
 	configure(app.Commands, "")
 	return app
+}
+
+// helpCommand is spca help [COMMAND [SUBCOMMAND]]: the help of the command
+// named, as spca COMMAND [SUBCOMMAND] --help prints it (urfave's help
+// command showed codec's help for spca help codec train).
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:            "help",
+		Aliases:         []string{"h"},
+		Usage:           "Shows a list of commands or help for one command",
+		ArgsUsage:       "[command [subcommand]]",
+		HideHelp:        true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			return c.App.Run(append(append([]string{c.App.Name}, args...), "--help"))
+		},
+	}
 }
 
 // configure gives every command and subcommand the same behaviour: usage
