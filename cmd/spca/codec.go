@@ -47,7 +47,7 @@ func codecCommand() *cli.Command {
 		Name:  "codec",
 		Usage: "train and evaluate SPCA image codecs (see also encode and decode)",
 		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 8] [--gamma 0] [--step 30 | --uniform --bpp B | --bins N | --bpp B] [--color] ...\n" +
-			"spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]",
+			"spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--rd]",
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
@@ -235,7 +235,7 @@ func codecEvalCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "eval",
 		Usage: "compare a codec model with other gammas, PCA and JPEG on a set of images",
-		UsageText: "spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact]\n\n" +
+		UsageText: "spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact] [--assign nearest|responses] [--rd]\n\n" +
 			"Codes the images with the model and, at the same total resolution (or step), with SPCA " +
 			"refitted for gamma 0, 1/3 and 1 and with PCA and a Lloyd–Max (or dead-zone uniform) " +
 			"quantiser per coefficient; then with that PCA baseline and with JPEG at the bits per " +
@@ -376,7 +376,7 @@ func encodeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "encode",
 		Usage: "code images into .spc files with a codec model",
-		UsageText: "spca encode --model codec.model -o OUT in.png [in2.png ...] [--exact]\n\n" +
+		UsageText: "spca encode --model codec.model [--bpp B | --step S] [--assign nearest|responses] [--exact] -o OUT in.png [in2.png ...]\n\n" +
 			"Grey models code the luminance of colour images; 16-bit images stay 16-bit. " +
 			fmt.Sprintf(batchNote, ".spc"),
 		Flags: []cli.Flag{
@@ -396,7 +396,7 @@ func decodeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "decode",
 		Usage: "decode .spc files into PNG, TIFF or PGM/PPM images with their codec model",
-		UsageText: "spca decode --model codec.model -o OUT in.spc [in2.spc ...]\n\n" +
+		UsageText: "spca decode --model codec.model [--format png|pgm|ppm|tiff] -o OUT in.spc [in2.spc ...]\n\n" +
 			"Writes PNG, or TIFF if -o names one file ending in .tif or .tiff, or an uncompressed " +
 			"binary PGM (grey) or PPM (colour) if it ends in .pgm, .ppm or .pnm, as djpeg writes: " +
 			"the cheapest to write. --" + flagFormat + " sets the format of outputs written into a " +
