@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -353,4 +354,37 @@ func TestIdentityLUT(t *testing.T) {
 		}
 	}
 	_ = colorspace.SRGB{}
+}
+
+// BuildLUT kept the nodes' colours in and out as whole-cube slices: 60
+// bytes a node in all, 1 GB at --lut-size 256. Now the table (12 bytes a
+// node) and one batch of colours; the nodes are still in .cube order (red
+// fastest) at their exact values.
+func TestBuildLUTMemory(t *testing.T) {
+	const size = 48
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l, err := BuildLUT(Identity(), size, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := size * size * size
+	if perNode := float64(after.TotalAlloc-before.TotalAlloc) / float64(n); perNode > 20 {
+		t.Errorf("BuildLUT allocated %.1f bytes a node, want <= 20 (the table takes 12)", perNode)
+	}
+	for _, node := range [][3]int{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {47, 3, 29}, {size - 1, size - 1, size - 1}} {
+		want := [3]float64{}
+		for k := range 3 {
+			want[k] = float64(float32(float64(node[k]) / (size - 1)))
+		}
+		got := l.node(node[0], node[1], node[2])
+		for k := range 3 {
+			if math.Abs(got[k]-want[k]) > 1e-6 {
+				t.Errorf("node %v = %v, want %v", node, got, want)
+				break
+			}
+		}
+	}
 }

@@ -517,7 +517,7 @@ func adaptLUTCommand() *cli.Command {
 		Flags: []cli.Flag{
 			adaptModelFlag(),
 			methodFlag(),
-			&cli.IntFlag{Name: flagLUTSize, Aliases: []string{flagSize}, Value: 33, Usage: "nodes per axis of the LUT (2 to 256)"},
+			&cli.IntFlag{Name: flagLUTSize, Aliases: []string{flagSize}, Value: 33, Usage: "nodes per axis of the LUT (2 to 256); the cost grows as its cube: 33 takes about a second and writes 1 MB, 256 (16.8 million exact maps) about 40 s, 0.5 GB of memory and a 500 MB file"},
 			adaptOutFlag("output .cube `FILE`, - for stdout (required)"),
 		},
 		Action: runAdaptLUT,
