@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -22,7 +23,6 @@ func TestReadmeCommandLines(t *testing.T) {
 	}
 	defer f.Close()
 	app := newApp()
-	flagRE := regexp.MustCompile(`^[\[(|]*--?([a-z][a-z0-9-]*)`)
 	lines := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -32,45 +32,77 @@ func TestReadmeCommandLines(t *testing.T) {
 		}
 		lines++
 		line, _, _ = strings.Cut(line, " #")
-		words := strings.Fields(line)
-		cmds, path := app.Commands, []string{}
-		var cmd *cli.Command
-		for len(words) > 0 {
-			var next *cli.Command
-			for _, c := range cmds {
-				if c.HasName(words[0]) {
-					next = c
-				}
-			}
-			if next == nil {
-				break
-			}
-			cmd, cmds, path, words = next, next.Subcommands, append(path, words[0]), words[1:]
-		}
-		if cmd == nil || len(cmd.Subcommands) > 0 {
-			t.Errorf("README: spca %s: no such command", line)
-			continue
-		}
-		if cmd.Name == "figures" {
-			continue
-		}
-		for _, w := range words {
-			m := flagRE.FindStringSubmatch(w)
-			if m == nil {
-				continue
-			}
-			found := false
-			for _, fl := range cmd.Flags {
-				for _, n := range fl.Names() {
-					found = found || n == m[1]
-				}
-			}
-			if !found {
-				t.Errorf("README: spca %s: spca %s has no flag --%s", line, strings.Join(path, " "), m[1])
-			}
+		for _, e := range checkCommandLine(app, line) {
+			t.Errorf("README: %s", e)
 		}
 	}
 	if lines < 30 {
 		t.Errorf("README: found %d command lines, want 30 or more", lines)
 	}
+}
+
+// TestUsageLines checks the usage lines of the help (spca CMD --help) as
+// TestReadmeCommandLines checks the README's.
+func TestUsageLines(t *testing.T) {
+	app := newApp()
+	var walk func(cmds []*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			usage, _, _ := strings.Cut(c.UsageText, "\n\n")
+			for _, line := range strings.Split(usage, "\n") {
+				if line, ok := strings.CutPrefix(line, "spca "); ok {
+					for _, e := range checkCommandLine(app, line) {
+						t.Errorf("usage of %s: %s", c.Name, e)
+					}
+				}
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+}
+
+var flagInLine = regexp.MustCompile(`^[\[(|]*--?([a-z][a-z0-9-]*)`)
+
+// checkCommandLine returns what is wrong with the command line "spca
+// line": a command that does not exist, flags it does not have.
+func checkCommandLine(app *cli.App, line string) []string {
+	var errs []string
+	words := strings.Fields(line)
+	cmds, path := app.Commands, []string{}
+	var cmd *cli.Command
+	for len(words) > 0 {
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(words[0]) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		cmd, cmds, path, words = next, next.Subcommands, append(path, words[0]), words[1:]
+	}
+	if cmd == nil || len(cmd.Subcommands) > 0 {
+		return append(errs, "spca "+line+": no such command")
+	}
+	if cmd.Name == "figures" {
+		return nil
+	}
+	for _, w := range words {
+		m := flagInLine.FindStringSubmatch(w)
+		if m == nil {
+			continue
+		}
+		found := false
+		for _, fl := range cmd.Flags {
+			for _, n := range fl.Names() {
+				found = found || n == m[1]
+			}
+		}
+		if !found {
+			errs = append(errs, fmt.Sprintf("spca %s: spca %s has no flag --%s", line, strings.Join(path, " "), m[1]))
+		}
+	}
+	return errs
 }
