@@ -226,6 +226,8 @@ func TestUsageErrors(t *testing.T) {
 	wantError(t, []string{"transform", "--in", "d.csv"}, "missing --model")
 	wantError(t, []string{"info"}, "expected one model file")
 	wantError(t, []string{"transform", "--model", "m", "extra"}, `unexpected argument "extra"`)
+	wantError(t, []string{"fit", "data.csv", "-o", "m"}, `fit: unexpected argument "data.csv": give the input with --in (see spca fit --help)`)
+	wantError(t, []string{"fit", "--in", "data.csv", "extra"}, `fit: unexpected argument "extra" (see spca fit --help)`)
 }
 
 func TestFitInputErrors(t *testing.T) {

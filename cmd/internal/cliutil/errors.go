@@ -95,10 +95,18 @@ var flagInError = sync.OnceValue(func() *regexp.Regexp {
 
 // NoPositionals rejects stray arguments of a command that takes none.
 func NoPositionals(c *cli.Context) error {
-	if c.Args().Present() {
-		return Failf(c, "unexpected argument %q", c.Args().First())
+	if !c.Args().Present() {
+		return nil
 	}
-	return nil
+	// The first mistake of a new user: the input as an argument.
+	if c.Command != nil && !c.IsSet("in") {
+		for _, f := range c.Command.Flags {
+			if f.Names()[0] == "in" {
+				return Failf(c, "unexpected argument %q: give the input with --in", c.Args().First())
+			}
+		}
+	}
+	return Failf(c, "unexpected argument %q", c.Args().First())
 }
 
 // Plural returns "1 image", "2 images".
