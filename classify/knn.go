@@ -224,11 +224,32 @@ func (c *Classifier) build() error {
 	var maps []feature
 	switch c.Metric {
 	case Euclidean:
-		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) { return mat.DenseCopyOf(q), nil }}
+		s := extremeScale(c.x)
+		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) {
+			f := mat.DenseCopyOf(q)
+			if s != 1 {
+				f.Scale(1/s, f)
+			}
+			return f, nil
+		}}
 	case Mahalanobis:
-		f, err := whitening(c.x)
+		s := extremeScale(c.x)
+		x := c.x
+		if s != 1 {
+			x = mat.NewDense(x.RawMatrix().Rows, x.RawMatrix().Cols, nil)
+			x.Scale(1/s, c.x)
+		}
+		f, err := whitening(x)
 		if err != nil {
 			return err
+		}
+		if s != 1 {
+			white := f
+			f = func(q mat.Matrix) (*mat.Dense, error) {
+				qs := mat.DenseCopyOf(q)
+				qs.Scale(1/s, qs)
+				return white(qs)
+			}
 		}
 		maps = []feature{f}
 	case SPCAUnfolded:
@@ -255,6 +276,25 @@ func (c *Classifier) build() error {
 		c.feats[cl] = f
 	}
 	return nil
+}
+
+// extremeScale returns the factor the Euclidean and Mahalanobis metrics
+// divide the samples by: 1, unless the largest magnitude of the training
+// values is beyond [1e-100, 1e100], where their squared distances and
+// covariance underflow or overflow (samples at 1e-300: every distance 0,
+// every vote a tie; at 1e300: a covariance of +Inf).
+func extremeScale(x *mat.Dense) float64 {
+	top := 0.0
+	r, cols := x.Dims()
+	for i := range r {
+		for j := range cols {
+			top = max(top, math.Abs(x.At(i, j)))
+		}
+	}
+	if top > 1e100 || top > 0 && top < 1e-100 {
+		return top
+	}
+	return 1
 }
 
 func responses(m *spca.Model) feature {
@@ -321,7 +361,12 @@ func (c *Classifier) distances(q mat.Matrix) ([][]neighbour, error) {
 		for i := range n {
 			a := fq.RawRowView(i)
 			for j, row := range c.idx[cl] {
-				out[i] = append(out[i], neighbour{math.Sqrt(sqDist(a, f.RawRowView(j), c.Weights)), row})
+				d := math.Sqrt(sqDist(a, f.RawRowView(j), c.Weights))
+				if math.IsInf(d, 0) || math.IsNaN(d) {
+					// Every distance +Inf: a tie, decided by row order.
+					return nil, fmt.Errorf("classify: sample %d is too far from the training samples: its distance overflows", i+1)
+				}
+				out[i] = append(out[i], neighbour{d, row})
 			}
 		}
 	}

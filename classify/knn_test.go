@@ -2,8 +2,10 @@ package classify
 
 import (
 	"errors"
-
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
@@ -185,5 +187,51 @@ func TestSelectDims(t *testing.T) {
 	}
 	if _, err := all.SelectDims(train.X, ks); err == nil {
 		t.Error("SelectDims on an SPCA classifier accepted")
+	}
+}
+
+// Samples at the ends of the float64 range: at 1e-300 every squared
+// distance underflowed to 0 (Euclidean: every vote a tie, accuracy 0.5),
+// at 1e300 the covariance overflowed (Mahalanobis: accuracy 0.5); both
+// with no error. The metrics now give the unscaled samples' predictions,
+// and a query whose distance still overflows is an error, not a tie.
+func TestKNNExtremeScale(t *testing.T) {
+	train, _ := testimages.GenerateClasses("moons", 200, 1)
+	test, _ := testimages.GenerateClasses("moons", 200, 2)
+	for _, m := range []Metric{Euclidean, Mahalanobis} {
+		c, err := Train(train.X, train.Label, 2, m, 5, spca.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.Predict(test.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []float64{1e300, 1e-300} {
+			var xs, qs mat.Dense
+			xs.Scale(s, train.X)
+			qs.Scale(s, test.X)
+			c, err := Train(&xs, train.Label, 2, m, 5, spca.DefaultOptions())
+			if err != nil {
+				t.Errorf("%v at %g: %v", m, s, err)
+				continue
+			}
+			got, err := c.Predict(&qs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diff := 0
+			for i := range got {
+				if got[i] != want[i] {
+					diff++
+				}
+			}
+			if diff > 2 {
+				t.Errorf("%v at %g: %d of %d predictions differ from the unscaled samples'", m, s, diff, len(got))
+			}
+		}
+		if _, err := c.Predict(mat.NewDense(1, 2, []float64{1e200, 0})); err == nil || !strings.Contains(err.Error(), "overflows") {
+			t.Errorf("%v: query 1e200: got %v, want an error saying its distance overflows", m, err)
+		}
 	}
 }
