@@ -215,7 +215,10 @@ func runCodecTrain(c *cli.Context) error {
 	if !cliutil.Quiet(c) {
 		kind := "grey"
 		if model.Color {
-			kind = "colour"
+			kind = "colour 4:4:4"
+			if model.Subsample {
+				kind = "colour 4:2:0"
+			}
 		}
 		bins := fmt.Sprintf("%d bins", sum(model.Channels[0].Bins))
 		if model.Step > 0 {

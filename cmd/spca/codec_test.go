@@ -196,8 +196,11 @@ func TestCodec(t *testing.T) {
 			}
 		}
 		cm := filepath.Join(dir, "colour.model")
-		mustRun(t, "codec", "train", "--images", ctrain, "--color", "--chroma", "420", "--patch", "3", "--gamma", "0",
+		_, stderr := mustRun(t, "codec", "train", "--images", ctrain, "--color", "--chroma", "420", "--patch", "3", "--gamma", "0",
 			"--step", "9", "--samples", "1000", "--resolution", "4096", "--seed", "1", "--out", cm)
+		if !strings.Contains(stderr, "3×3 colour 4:2:0 patches") {
+			t.Errorf("codec train printed %q, want the chroma named", stderr)
+		}
 		if out, _ := mustRun(t, "info", cm); !strings.Contains(out, "Y, Cb, Cr (chroma 4:2:0)") {
 			t.Errorf("info:\n%s\nwant the chroma named", out)
 		}
