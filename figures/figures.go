@@ -154,6 +154,19 @@ func Run(cfg Config) (*Report, error) {
 	}
 	r := &run{cfg: cfg, cache: map[string]any{}}
 	rep := &Report{Seed: cfg.Seed, Quick: cfg.Quick, Images: cfg.Images}
+	if cfg.Images != "" {
+		// Read now: a missing or empty directory failed only at the
+		// coding figure, after the figures before it (minutes).
+		for _, n := range want {
+			if n == "coding" || n == "independence" {
+				r.name = n
+				if _, _, _, err := r.images(); err != nil {
+					return nil, fmt.Errorf("figures: %s: %w", n, err)
+				}
+				break
+			}
+		}
+	}
 	builders := map[string]func(*run) (*Figure, error){
 		"gamma":        (*run).gamma,
 		"subspaces":    (*run).subspaces,

@@ -95,3 +95,24 @@ func checkCSV(t *testing.T, name string, b []byte) {
 		}
 	}
 }
+
+// A missing or image-less --images directory failed only when the coding
+// figure was reached, after the figures before it (minutes in a full run).
+// It is refused before any figure is built.
+func TestImagesCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, images := range []string{filepath.Join(dir, "nope"), empty} {
+		out := filepath.Join(dir, "out")
+		_, err := Run(Config{Out: out, Images: images, Only: []string{"gamma", "independence"}, Quick: true, Seed: 1})
+		if err == nil || !strings.Contains(err.Error(), images) {
+			t.Errorf("--images %s: got %v, want an error naming it", images, err)
+		}
+		if _, err := os.Stat(filepath.Join(out, "gamma.csv")); err == nil {
+			t.Errorf("--images %s: the gamma figure was built before the error", images)
+		}
+	}
+}
