@@ -426,3 +426,29 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestStdinHint checks that transform and inverse without --in, on a
+// terminal, say they read standard input instead of waiting silently.
+func TestStdinHint(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "200", "-o", data)
+	mustRun(t, "fit", "--in", data, "-o", model, "--resolution", "4096")
+	empty, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	stdin, isTerm := os.Stdin, stdinIsTerminal
+	os.Stdin, stdinIsTerminal = empty, func() bool { return true }
+	defer func() { os.Stdin, stdinIsTerminal = stdin, isTerm }()
+	for _, cmd := range []string{"transform", "inverse"} {
+		_, stderr, _ := run(t, cmd, "--model", model)
+		if !strings.Contains(stderr, cmd+": reading CSV samples from standard input (end with Ctrl-D") {
+			t.Errorf("%s on a terminal printed %q", cmd, stderr)
+		}
+		if _, stderr, _ = run(t, cmd, "--quiet", "--model", model); stderr != "" {
+			t.Errorf("%s --quiet printed %q", cmd, stderr)
+		}
+	}
+}

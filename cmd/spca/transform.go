@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
@@ -128,6 +130,10 @@ func loadModelAndInput(c *cli.Context, reduced bool) (*spca.Model, *mat.Dense, e
 		return nil, nil, err
 	}
 	path := c.String(flagIn)
+	if path == stdio && stdinIsTerminal() && !cliutil.Quiet(c) {
+		// Without --in the command waits on the terminal, silent.
+		fmt.Fprintf(c.App.ErrWriter, "%s: reading CSV samples from standard input (end with Ctrl-D; --in FILE reads a file)\n", cliutil.CommandName(c))
+	}
 	in, err := csvmat.ReadFile(path)
 	if err != nil {
 		return nil, nil, fail("%v", err)
@@ -140,6 +146,9 @@ func loadModelAndInput(c *cli.Context, reduced bool) (*spca.Model, *mat.Dense, e
 	}
 	return model, in, nil
 }
+
+// stdinIsTerminal reports whether standard input is a terminal.
+var stdinIsTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
 
 // loadModel reads a model file.
 func loadModel(path string) (*spca.Model, error) {
