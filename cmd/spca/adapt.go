@@ -71,7 +71,7 @@ func methodFlag() cli.Flag {
 		}
 	}
 	return &cli.StringFlag{Name: flagMethod, Value: adapt.SPCA.String(),
-		Usage: "mapping: " + strings.Join(names, ", ") + " (bradford, cat02, von-kries and cat16 use the whites given at training; colour-science's names such as \"Von Kries\" and \"CAT16\" work too)"}
+		Usage: "mapping: " + strings.Join(names, ", ") + " or uncorrected (the identity, for comparison) (bradford, cat02, von-kries and cat16 use the whites given at training; colour-science's names such as \"Von Kries\" and \"CAT16\" work too)"}
 }
 
 func adaptOutFlag(usage string) cli.Flag {

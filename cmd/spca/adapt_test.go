@@ -323,3 +323,15 @@ func TestAdaptErrors(t *testing.T) {
 	wantError(t, []string{"adapt", "eval", "--pairs", bad, "--model", model}, "has no counterpart")
 	wantError(t, []string{"adapt", "nosuch"}, `adapt: unknown command "nosuch"`)
 }
+
+// TestMethodHelpListsEveryMethod checks that --method's help names every
+// method --method accepts (uncorrected was accepted and listed by the
+// error of an unknown method, not by the help).
+func TestMethodHelpListsEveryMethod(t *testing.T) {
+	help, _ := mustRun(t, "adapt", "apply", "--help")
+	for _, m := range adapt.Methods() {
+		if !strings.Contains(help, " "+m.String()) {
+			t.Errorf("adapt apply --help does not name --method %s", m)
+		}
+	}
+}
