@@ -106,7 +106,7 @@ func trainFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagWhiteB, Usage: "`X,Y,Z` of a white surface in environment B (default: estimated from B's training colours; eval on generated scenes: their illuminant-A white " + wb + ")"},
 		&cli.Float64Flag{Name: flagLuminanceRatio, Usage: "luminance of A's white over B's, Y_A/Y_B (B's white is scaled to it); 0: as the whites give"},
 		&cli.BoolFlag{Name: "no-gains", Usage: "fit B's SPCA on B's colours as they are, not on the gray-world-normalised ones (gains mean_A/mean_B in LMS; the default)"},
-		&cli.BoolFlag{Name: "separate-geometry", Usage: "fit A's and B's SPCA models independently (default: one SPCA geometry, curves and lattice, fitted on both environments' colours and each one's metric on it, so that equal distributions map by the identity)"},
+		&cli.BoolFlag{Name: "separate-geometry", Usage: "fit A's and B's SPCA models independently, instead of one SPCA geometry (curves and lattice) fitted on both environments' colours with each one's metric on it, so that equal distributions map by the identity"},
 		&cli.BoolFlag{Name: "shared-geometry", Hidden: true, Usage: "the default since issue 22; accepted for old scripts, no effect"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
 	}
@@ -689,8 +689,8 @@ func runAdaptMap(c *cli.Context) error {
 
 func adaptEvalCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: flagPairs, Usage: "`DIR` with subdirectories a and b holding the same scenes under both lights (same file names and sizes); default: generated held-out scenes"},
-		&cli.StringFlag{Name: flagModel, Usage: "adaptation model `FILE` to evaluate; default: train one (on generated scenes, or with --pairs on the pairs themselves)"},
+		&cli.StringFlag{Name: flagPairs, Usage: "`DIR` with subdirectories a and b holding the same scenes under both lights (same file names and sizes)", DefaultText: "generated held-out scenes"},
+		&cli.StringFlag{Name: flagModel, Usage: "adaptation model `FILE` to evaluate", DefaultText: "train one, on generated scenes or with --pairs on the pairs themselves"},
 		&cli.IntFlag{Name: flagN, Value: evalScenes, Usage: "number of generated held-out scenes"},
 		&cli.StringFlag{Name: flagSize, Value: evalSize, Usage: "size `WxH` of the generated held-out scenes"},
 		&cli.IntFlag{Name: flagMaxPixels, Value: 200000, Usage: "evaluate a seeded subsample of at most this many pixels (0: all)"},

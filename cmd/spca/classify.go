@@ -30,8 +30,8 @@ var classifyKs = []int{1, 3, 5, 7, 9, 15, 21, 31}
 func classifyCommand() *cli.Command {
 	common := func() []cli.Flag {
 		return []cli.Flag{
-			&cli.IntFlag{Name: flagLabelColumn, Usage: "the `C`-th column (from 1) of the labelled CSV holds the class labels (numbers); default: the last"},
-			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length); when k is chosen by leave-one-out and --gamma is not given, gamma 0 or 1 is chosen with it"},
+			&cli.IntFlag{Name: flagLabelColumn, Usage: "the `C`-th column (from 1) of the labelled CSV holds the class labels (numbers)", DefaultText: "the last"},
+			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length)", DefaultText: "0 with --k; without --k, 0 or 1 chosen by leave-one-out with k"},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the SPCA fits"},
 		}
 	}

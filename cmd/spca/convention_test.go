@@ -313,3 +313,14 @@ func TestImageFlagsOnImageCommandsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestOneDefaultPerFlag checks that no flag's help gives two defaults (a
+// "(default: ...)" in its usage and the one the help appends), as
+// synth --noise, classify --label-column and --separate-geometry did.
+func TestOneDefaultPerFlag(t *testing.T) {
+	eachFlag(newApp().Commands, "", func(cmd string, f cli.Flag) {
+		if help := flagString(f); strings.Count(help, "(default: ") > 1 || strings.Count(help, "; default: ") > 0 {
+			t.Errorf("%s: two defaults in %q", cmd, help)
+		}
+	})
+}

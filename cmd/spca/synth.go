@@ -31,7 +31,7 @@ func synthCommand() *cli.Command {
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generator"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout"},
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
-			&cli.Float64Flag{Name: flagNoise, Usage: fmt.Sprintf("standard deviation of the noise of swissroll and curve3d, in the units of the data (default: %g and %g)", testimages.DefaultSwissRollNoise, testimages.DefaultCurve3DNoise), DefaultText: "per data set"},
+			&cli.Float64Flag{Name: flagNoise, Usage: "standard deviation of the noise of swissroll and curve3d, in the units of the data", DefaultText: fmt.Sprintf("%g for swissroll, %g for curve3d", testimages.DefaultSwissRollNoise, testimages.DefaultCurve3DNoise)},
 			&cli.StringFlag{Name: flagSize, Value: defaultSceneSize, Usage: "scenes: image size `WxH`"},
 			&cli.BoolFlag{Name: flagTruth, Usage: "scenes: also write the colour-only truth (B's geometry, D65) to DIR/" + truthDir},
 			&cli.StringFlag{Name: flagImages, Usage: "photos: the photographs, a `DIR` or one FILE"},
