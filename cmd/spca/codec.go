@@ -699,7 +699,7 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 			return nil, "", fail("%s", pathError(err))
 		}
 		if fi.IsDir() {
-			return nil, "", fail("%s is a directory; list the files to %s", in, name)
+			return nil, "", fail("%s is a directory; list the files to %s (%s)", in, name, filepath.Join(in, "*"))
 		}
 	}
 	outInfo, statErr := os.Stat(out)

@@ -575,7 +575,7 @@ func TestCodec(t *testing.T) {
 		// -o must be a directory, and outputs must not collide.
 		wantError(t, []string{"encode", "--model", model, "-o", test, a, b}, "must be a directory")
 		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "clash"), a, filepath.Join(pngDir, "a.png")}, "would both be written to")
-		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x"), train}, "is a directory")
+		wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, "x"), train}, "is a directory; list the files to encode ("+filepath.Join(train, "*")+")")
 		if exists(filepath.Join(dir, "clash")) {
 			t.Error("a refused batch created its output directory")
 		}
