@@ -11,6 +11,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/spcalab/spca/adapt"
 )
 
 // Op is what a pipeline does to each image.
@@ -95,6 +97,11 @@ func (c *Config) Check() error {
 	}
 	if _, err := c.adaptMethod(); err != nil {
 		return err
+	}
+	// Checked by every element otherwise: the job ran and failed each
+	// input with "LUT size 1 not in [2, 256]".
+	if n := c.lutSize(); n < adapt.MinLUTSize || n > adapt.MaxLUTSize {
+		return fmt.Errorf("batch: --lut-size %d not in [%d, %d] (0: %d)", c.LUTSize, adapt.MinLUTSize, adapt.MaxLUTSize, adapt.DefaultLUTSize)
 	}
 	return nil
 }

@@ -439,3 +439,20 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// An out-of-range --lut-size is refused before the pipeline is built: the
+// job used to run and fail every input with "LUT size 1 not in [2, 256]".
+func TestCheckLUTSize(t *testing.T) {
+	for _, n := range []int{-1, 1, 257} {
+		cfg := Config{Op: Adapt, Model: "a.model", Inputs: []string{"in"}, Out: "out", LUTSize: n}
+		if err := cfg.Check(); err == nil || !strings.Contains(err.Error(), "--lut-size") {
+			t.Errorf("--lut-size %d: got %v, want an error naming --lut-size", n, err)
+		}
+	}
+	for _, n := range []int{0, 2, 256} {
+		cfg := Config{Op: Adapt, Model: "a.model", Inputs: []string{"in"}, Out: "out", LUTSize: n}
+		if err := cfg.Check(); err != nil {
+			t.Errorf("--lut-size %d: %v", n, err)
+		}
+	}
+}
