@@ -52,7 +52,7 @@ func adaptCommand() *cli.Command {
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return fail("adapt: unknown command %q (see spca adapt --help)", c.Args().First())
+				return fail("adapt: unknown command %q%s (see spca adapt --help)", c.Args().First(), didYouMean(c.Command.Subcommands, c.Args().First()))
 			}
 			return cli.ShowSubcommandHelp(c)
 		},

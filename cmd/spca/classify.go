@@ -79,7 +79,7 @@ func classifyCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return fail("classify: unknown command %q (see spca classify --help)", c.Args().First())
+				return fail("classify: unknown command %q%s (see spca classify --help)", c.Args().First(), didYouMean(c.Command.Subcommands, c.Args().First()))
 			}
 			return cli.ShowSubcommandHelp(c)
 		},

@@ -51,7 +51,7 @@ func codecCommand() *cli.Command {
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return fail("codec: unknown command %q (see spca codec --help)", c.Args().First())
+				return fail("codec: unknown command %q%s (see spca codec --help)", c.Args().First(), didYouMean(c.Command.Subcommands, c.Args().First()))
 			}
 			return cli.ShowSubcommandHelp(c)
 		},

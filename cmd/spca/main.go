@@ -97,7 +97,7 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 		OnUsageError:   cliutil.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return cli.Exit(fmt.Sprintf("unknown command %q (see spca --help)", c.Args().First()), 1)
+				return cli.Exit(fmt.Sprintf("unknown command %q%s (see spca --help)", c.Args().First(), didYouMean(c.App.Commands, c.Args().First())), 1)
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -141,6 +141,49 @@ func configure(cmds []*cli.Command, parent string) {
 		withOutputGuard(cmd)
 		configure(cmd.Subcommands, path)
 	}
+}
+
+// didYouMean returns "; did you mean NAME?" for the command of cmds whose
+// name is nearest to name (at most two edits, or name its prefix), else "".
+func didYouMean(cmds []*cli.Command, name string) string {
+	best, bestD := "", 3
+	for _, c := range cmds {
+		if c.Hidden || c.Name == "help" {
+			continue
+		}
+		d := editDistance(name, c.Name)
+		if len(name) >= 3 && strings.HasPrefix(c.Name, name) {
+			d = 1
+		}
+		if d < bestD {
+			best, bestD = c.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // errorLine formats err as the one line main prints: "spca: message".

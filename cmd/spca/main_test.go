@@ -220,6 +220,13 @@ func TestSynth(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	wantError(t, []string{"nosuchcommand"}, `unknown command "nosuchcommand"`)
+	wantError(t, []string{"encod"}, `unknown command "encod"; did you mean encode? (see spca --help)`)
+	wantError(t, []string{"codec", "trian"}, `codec: unknown command "trian"; did you mean train? (see spca codec --help)`)
+	wantError(t, []string{"adapt", "aply"}, `did you mean apply?`)
+	wantError(t, []string{"classify", "evl"}, `did you mean eval?`)
+	if _, _, err := run(t, "nosuchcommand"); strings.Contains(errorLine(err), "did you mean") {
+		t.Errorf("nosuchcommand: %s", errorLine(err))
+	}
 	wantError(t, []string{"fit", "--nosuchflag"}, "fit: flag provided but not defined: --nosuchflag (see spca fit --help)")
 	wantError(t, []string{"fit", "--out", "m.spca"}, "missing --in")
 	wantError(t, []string{"fit", "--in", "d.csv"}, "missing --out")
