@@ -144,46 +144,18 @@ func configure(cmds []*cli.Command, parent string) {
 }
 
 // didYouMean returns "; did you mean NAME?" for the command of cmds whose
-// name is nearest to name (at most two edits, or name its prefix), else "".
+// name is nearest to name (cliutil.Nearest), else "".
 func didYouMean(cmds []*cli.Command, name string) string {
-	best, bestD := "", 3
+	var names []string
 	for _, c := range cmds {
-		if c.Hidden || c.Name == "help" {
-			continue
-		}
-		d := editDistance(name, c.Name)
-		if len(name) >= 3 && strings.HasPrefix(c.Name, name) {
-			d = 1
-		}
-		if d < bestD {
-			best, bestD = c.Name, d
+		if !c.Hidden && c.Name != "help" {
+			names = append(names, c.Name)
 		}
 	}
-	if best == "" {
-		return ""
+	if best := cliutil.Nearest(name, names); best != "" {
+		return "; did you mean " + best + "?"
 	}
-	return "; did you mean " + best + "?"
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // errorLine formats err as the one line main prints: "spca: message".

@@ -58,6 +58,10 @@ func TestMessages(t *testing.T) {
 		{[]string{"cmd", "sub", "-max-iter"}, `cmd sub: flag needs an argument: --max-iter (see prog cmd sub --help)`},
 		{[]string{"cmd", "sub", "--exact=maybe"}, `cmd sub: invalid boolean value "maybe" for --exact: parse error (see prog cmd sub --help)`},
 		{[]string{"cmd", "sub", "-o"}, `cmd sub: flag needs an argument: -o (see prog cmd sub --help)`},
+		// A misspelt flag: the nearest of the command's.
+		{[]string{"cmd", "sub", "--max-itre", "3"}, `cmd sub: flag provided but not defined: --max-itre; did you mean --max-iter? (see prog cmd sub --help)`},
+		{[]string{"cmd", "sub", "--output", "x"}, `cmd sub: flag provided but not defined: --output; did you mean --out? (see prog cmd sub --help)`},
+		{[]string{"--quite"}, `flag provided but not defined: --quite; did you mean --quiet? (see prog --help)`},
 		{[]string{"--quiet"}, ""},
 	} {
 		if got := runApp(t, c.args...); got != c.want {

@@ -80,10 +80,66 @@ func UsageError(c *cli.Context, err error, isSubcommand bool) error {
 		}
 		return g[1] + "-" + g[2]
 	})
+	// A misspelt flag: the nearest of the command's.
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		var flags []cli.Flag
+		if c.Command != nil && isSubcommand {
+			flags = c.Command.Flags
+		} else {
+			flags = c.App.Flags
+		}
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		if best := Nearest(name, names); best != "" {
+			msg += "; did you mean --" + best + "?"
+		}
+	}
 	if isSubcommand {
 		return Failf(c, "%s", msg)
 	}
 	return Fail("%s (see %s --help)", msg, c.App.Name)
+}
+
+// Nearest returns the name of names nearest to name: at most two edits
+// away (and fewer than its length), one it begins with 3 or more letters
+// of, or one of 2 or more letters it begins with; "" if none is.
+func Nearest(name string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		d := editDistance(name, n)
+		if len(name) >= 3 && strings.HasPrefix(n, name) {
+			d = 1
+		} else if len(n) >= 2 && strings.HasPrefix(name, n) {
+			d = min(d, 2) // --input for --in
+		}
+		if d < bestD && d < len(name) {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // flagInError matches a flag name in the errors of Go's flag package:
