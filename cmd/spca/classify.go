@@ -326,7 +326,13 @@ func runClassifyTrain(c *cli.Context) error {
 		return fail("%s", withPath(out, err))
 	}
 	if !cliutil.Quiet(c) {
-		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d -> %s\n", cl.Metric, cl.K, out)
+		spcaText := ""
+		if len(cl.Models) > 0 {
+			// The SPCA neighbourhood and gamma, chosen with k unless given.
+			opt := cl.Models[0].Options()
+			spcaText = fmt.Sprintf(", SPCA K %s, gamma %s", formatFloat(opt.K), formatFloat(opt.Gamma))
+		}
+		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d%s -> %s\n", cl.Metric, cl.K, spcaText, out)
 	}
 	return nil
 }

@@ -249,7 +249,9 @@ func TestClassify(t *testing.T) {
 
 	// A saved classifier predicts as one trained on the fly.
 	model, fromModel := filepath.Join(dir, "c.knn"), filepath.Join(dir, "m.csv")
-	mustRun(t, "classify", "train", "--in", train, "--metric", "spca", "-o", model)
+	if _, stderr := mustRun(t, "classify", "train", "--in", train, "--metric", "spca", "-o", model); !strings.Contains(stderr, ", SPCA K ") || !strings.Contains(stderr, ", gamma ") {
+		t.Errorf("classify train printed %q, want the SPCA K and gamma chosen", stderr)
+	}
 	wantError(t, []string{"classify", "predict", "--model", model, "--in", test}, "has 3 values per sample, the training samples 2")
 	testX := filepath.Join(dir, "tx.csv")
 	var b strings.Builder
