@@ -161,6 +161,13 @@ const (
 	DefaultConditioning = 0.1
 )
 
+// MinTau is the smallest Tau Fit takes: a curve takes at most 5000 steps
+// (5 RMS radii at MinTau: shorter curves do not cross the data), and every
+// step is checked against the steps before it, so the drawing costs grow
+// as 1/Tau² (500 samples: Tau 0.01 1 s, 0.001 15 s, 1e-5 more than a
+// minute).
+const MinTau = 1e-3
+
 // DefaultOptions returns the options used by the seed's examples:
 // gamma 1/3, k = 10 %, stiffness 10.
 func DefaultOptions() Options {

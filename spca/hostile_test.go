@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -174,3 +175,26 @@ func TestFitExtremeScale(t *testing.T) {
 		}
 	}
 }
+
+// Fit with Tau 1e-5 ran for minutes (500 samples: more than 60 s; 1e-3:
+// 15 s): every step of a curve is checked against the steps before it, up
+// to 5000 a curve. Tau below MinTau is an *OptionError, at once.
+func TestFitMinTau(t *testing.T) {
+	x := testimages.Spiral(40, 1).X
+	o := withGamma(1.0 / 3)
+	o.Tau = minTauBelow
+	o.Resolution = 1 << 8
+	start := time.Now()
+	_, err := spca.Fit(x, o)
+	var oe *spca.OptionError
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "Tau") {
+		t.Errorf("Tau %g: got %v after %v, want an *OptionError naming Tau", o.Tau, err, time.Since(start))
+	}
+	o.Tau = spca.MinTau
+	o.MaxIter = 1
+	if _, err := spca.Fit(x, o); errors.As(err, &oe) {
+		t.Errorf("Tau = MinTau refused: %v", err)
+	}
+}
+
+const minTauBelow = spca.MinTau / 2

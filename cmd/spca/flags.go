@@ -124,7 +124,7 @@ func fitFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "exponent of the PDF in the metric, >= 0: 0 unfolds, 1/3 minimises quantisation error, 1 equalises (fractions allowed)"},
 		&cli.Float64Flag{Name: flagK, Value: def.K, Usage: "neighbourhood of the local PCA as a fraction of the samples, in (0, 1]"},
-		&cli.Float64Flag{Name: flagTau, Value: def.Tau, Usage: "step of the curves as a fraction of the RMS radius of the data"},
+		&cli.Float64Flag{Name: flagTau, Value: def.Tau, Usage: "step of the curves as a fraction of the RMS radius of the data (0.001 to 10)"},
 		&cli.StringFlag{Name: flagQ, Value: strconv.FormatFloat(def.Q, 'g', -1, 64), Usage: "stiffness of the curves, > 0 (inf ignores the local mean)"},
 		&cli.Float64Flag{Name: flagTol, Value: def.Tol, Usage: "convergence tolerance of the forward transform, as a fraction of the data diameter"},
 		&cli.IntFlag{Name: flagMaxIter, Value: def.MaxIter, Usage: "maximum correction iterations of the forward transform"},
