@@ -272,6 +272,15 @@ func envPaths(c *cli.Context) (a, b []string, err error) {
 		return nil, nil, fail("%s: give --%s or --%s and --%s, not both", name, flagPairs, flagEnvA, flagEnvB)
 	case hasPairs:
 		dir := c.String(flagPairs)
+		for _, sub := range []string{"a", "b"} {
+			if _, err := os.Stat(dir); err != nil {
+				break // the error of reading dir/a names it
+			}
+			if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && !fi.IsDir() || errors.Is(err, fs.ErrNotExist) {
+				return nil, nil, fail("%s: --%s %s has no subdirectory %s: it needs %s (images under light A) and %s (under light B), as spca synth scenes and synth photos write them",
+					name, flagPairs, dir, sub, filepath.Join(dir, "a"), filepath.Join(dir, "b"))
+			}
+		}
 		if a, err = expandImages([]string{filepath.Join(dir, "a")}, "environment A"); err != nil {
 			return nil, nil, err
 		}
