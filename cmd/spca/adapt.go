@@ -272,14 +272,8 @@ func envPaths(c *cli.Context) (a, b []string, err error) {
 		return nil, nil, fail("%s: give --%s or --%s and --%s, not both", name, flagPairs, flagEnvA, flagEnvB)
 	case hasPairs:
 		dir := c.String(flagPairs)
-		for _, sub := range []string{"a", "b"} {
-			if _, err := os.Stat(dir); err != nil {
-				break // the error of reading dir/a names it
-			}
-			if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && !fi.IsDir() || errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, fail("%s: --%s %s has no subdirectory %s: it needs %s (images under light A) and %s (under light B), as spca synth scenes and synth photos write them",
-					name, flagPairs, dir, sub, filepath.Join(dir, "a"), filepath.Join(dir, "b"))
-			}
+		if err := checkPairsDir(name, dir); err != nil {
+			return nil, nil, err
 		}
 		if a, err = expandImages([]string{filepath.Join(dir, "a")}, "environment A"); err != nil {
 			return nil, nil, err
@@ -294,6 +288,21 @@ func envPaths(c *cli.Context) (a, b []string, err error) {
 	}
 	b, err = expandImages(c.StringSlice(flagEnvB), "environment B")
 	return a, b, err
+}
+
+// checkPairsDir refuses a --pairs DIR that exists without the
+// subdirectories a and b, saying what it needs.
+func checkPairsDir(name, dir string) error {
+	if _, err := os.Stat(dir); err != nil {
+		return nil // the error of reading dir/a names it
+	}
+	for _, sub := range []string{"a", "b"} {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && !fi.IsDir() || errors.Is(err, fs.ErrNotExist) {
+			return fail("%s: --%s %s has no subdirectory %s: it needs %s (images under light A) and %s (under light B), as spca synth scenes and synth photos write them",
+				name, flagPairs, dir, sub, filepath.Join(dir, "a"), filepath.Join(dir, "b"))
+		}
+	}
+	return nil
 }
 
 // expandImages returns the files named, with directories standing for
@@ -793,6 +802,10 @@ func runAdaptEval(c *cli.Context) error {
 	var evaluated, trained, truthName string
 	if c.IsSet(flagPairs) {
 		dir := c.String(flagPairs)
+		if err := checkPairsDir(name, dir); err != nil {
+			bars.Finish()
+			return err
+		}
 		pathsA, pathsB, err := pairedPaths(dir)
 		if err == nil {
 			a, err = loadImages(pathsA, bars.Callback())

@@ -294,6 +294,7 @@ func TestAdaptErrors(t *testing.T) {
 	wantError(t, []string{"adapt", "train", "--pairs", pairs}, "missing --out")
 	wantError(t, []string{"adapt", "train", "--pairs", filepath.Join(dir, "nope"), "--out", out}, "no such file")
 	wantError(t, []string{"adapt", "train", "--pairs", dir, "--out", out}, "has no subdirectory a: it needs "+filepath.Join(dir, "a"))
+	wantError(t, []string{"adapt", "eval", "--pairs", dir, "--model", model}, "adapt eval: --pairs "+dir+" has no subdirectory a")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--gamma", "-1", "--out", out}, "--gamma")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--white-a", "1,2", "--out", out}, "--white-a")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--separate-geometry", "--shared-geometry", "--out", out}, "--separate-geometry and --shared-geometry contradict each other")
