@@ -456,3 +456,27 @@ func TestCheckLUTSize(t *testing.T) {
 		}
 	}
 }
+
+// A model of the wrong kind ran the job and failed every input with the
+// same message; CheckModel reports it for the launcher to refuse first.
+func TestCheckModel(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		op    Op
+		model string
+		want  string
+	}{
+		{Encode, f.codecModel, ""},
+		{Adapt, f.adaptModel, ""},
+		{Encode, f.adaptModel, "model " + f.adaptModel},
+		{Decode, f.adaptModel, "model " + f.adaptModel},
+		{Adapt, f.codecModel, "model " + f.codecModel},
+		{Encode, filepath.Join(f.dir, "nope.model"), "nope.model"},
+	} {
+		err := CheckModel(ctx, &Config{Op: tc.op, Model: tc.model})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s --model %s: got %v, want %q", tc.op, tc.model, err, tc.want)
+		}
+	}
+}

@@ -63,6 +63,35 @@ func loadModel(ctx context.Context, c *Config) (*model, error) {
 	return entry.m, entry.err
 }
 
+// CheckModel reads the model of c and reports one that is damaged or not
+// of the kind c.Op needs (an SPCA model for encode, a codec model for
+// adapt), for the launcher to refuse before a job starts: otherwise every
+// input failed with the same message. It builds no LUT.
+func CheckModel(ctx context.Context, c *Config) error {
+	data, err := readFile(ctx, c.Model)
+	if err != nil {
+		return fmt.Errorf("model %s", pathError(c.Model, err))
+	}
+	if c.Op != Adapt {
+		if _, err := codec.ReadModel(bytes.NewReader(data)); err != nil {
+			return fmt.Errorf("model %s: %v", c.Model, brief(err))
+		}
+		return nil
+	}
+	am, err := adapt.Read(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("model %s: %v", c.Model, brief(err))
+	}
+	method, err := c.adaptMethod()
+	if err != nil {
+		return err
+	}
+	if _, err := am.Mapper(method); err != nil {
+		return fmt.Errorf("model %s: %v", c.Model, brief(err))
+	}
+	return nil
+}
+
 func readModel(ctx context.Context, c *Config) (*model, error) {
 	data, err := readFile(ctx, c.Model)
 	if err != nil {

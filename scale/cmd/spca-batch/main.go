@@ -139,6 +139,12 @@ func run(op batch.Op) error {
 			}
 		}
 	}
+	if err := cfg.Check(); err != nil {
+		return err
+	}
+	if err := batch.CheckModel(context.Background(), &cfg); err != nil {
+		return err
+	}
 	if !strings.Contains(cfg.Out, "://") {
 		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 			return err
