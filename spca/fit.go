@@ -189,6 +189,11 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 		m = f.opt.MaxReference
 	}
 	k := int(math.Round(f.opt.K * float64(m)))
+	if (k < d+2 || k < 5) && m < n {
+		// The cap, not the data: the data have enough samples.
+		return nil, optionError(fmt.Sprintf("MaxReference %d is too small: the neighbourhood fraction %g of %d reference samples gives %d neighbours, need at least %d",
+			f.opt.MaxReference, f.opt.K, m, k, max(d+2, 5)))
+	}
 	if k < d+2 || k < 5 {
 		return nil, &DataError{fmt.Sprintf("fewer samples than k needs: K=%g of %d samples gives %d neighbours, need at least %d", f.opt.K, m, k, max(d+2, 5))}
 	}

@@ -198,3 +198,22 @@ func TestFitMinTau(t *testing.T) {
 }
 
 const minTauBelow = spca.MinTau / 2
+
+// A MaxReference too small for K was reported as bad data ("fewer samples
+// than k needs: K=0.1 of 1 samples"), blaming the data, which have enough
+// samples: it is an *OptionError naming MaxReference.
+func TestFitMaxReferenceTooSmall(t *testing.T) {
+	x := testimages.Spiral(300, 1).X
+	o := withGamma(1.0 / 3)
+	o.MaxReference = 10
+	_, err := spca.Fit(x, o)
+	var oe *spca.OptionError
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "MaxReference 10") {
+		t.Errorf("got %v, want an *OptionError naming MaxReference 10", err)
+	}
+	// Too few samples in the data is still bad data.
+	var de *spca.DataError
+	if _, err := spca.Fit(x.Slice(0, 10, 0, 2), withGamma(1.0/3)); !errors.As(err, &de) {
+		t.Errorf("10 samples: got %v, want a *DataError", err)
+	}
+}
