@@ -244,16 +244,7 @@ func normalise(data mat.Matrix) ([]float64, float64, []float64, error) {
 			mean[j] += v
 		}
 	}
-	for j := range mean {
-		mean[j] /= float64(n)
-	}
-	ss := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			z[i*d+j] -= mean[j]
-			ss += z[i*d+j] * z[i*d+j]
-		}
-	}
+	ss := centre(z, mean, n)
 	scale := math.Sqrt(ss / float64(n))
 	if !(scale > 0) || math.IsInf(scale, 0) || math.IsInf(mean[0], 0) {
 		// The sums overflow or underflow for values near the ends of
@@ -265,6 +256,23 @@ func normalise(data mat.Matrix) ([]float64, float64, []float64, error) {
 		z[i] /= scale
 	}
 	return mean, scale, z, nil
+}
+
+// centre turns the column sums in mean into means, subtracts them from
+// the n samples of z (row-major) and returns the sum of their squares.
+func centre(z, mean []float64, n int) float64 {
+	d := len(mean)
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			z[i*d+j] -= mean[j]
+			ss += z[i*d+j] * z[i*d+j]
+		}
+	}
+	return ss
 }
 
 // normaliseScaled is normalise for data whose sums of squares leave the
@@ -287,16 +295,7 @@ func normaliseScaled(data mat.Matrix) ([]float64, float64, []float64, error) {
 			}
 		}
 	}
-	for j := range mean {
-		mean[j] /= float64(n)
-	}
-	ss := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			z[i*d+j] -= mean[j]
-			ss += z[i*d+j] * z[i*d+j]
-		}
-	}
+	ss := centre(z, mean, n)
 	rms := math.Sqrt(ss / float64(n))
 	if !(rms > 0) {
 		return nil, 0, nil, &DataError{"data are constant (zero variance)"}
