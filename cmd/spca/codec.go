@@ -706,11 +706,12 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 	outIsDir := statErr == nil && outInfo.IsDir()
 	switch {
 	case len(inputs) == 1 && !outIsDir:
-		if e := strings.ToLower(filepath.Ext(out)); ext == ".spc" && slices.Contains(imageExts, e) {
+		if ext == ".spc" {
 			// An .spc file named like an image (encode -o y.png) was
-			// written without a word; later reads call it an SPCA-coded
-			// image, not an image.
-			return nil, "", fail("%s: -%s %s: encode writes SPCA-coded .spc files, not %s images", name, flagO, out, strings.TrimPrefix(e, "."))
+			// written without a word.
+			if err := notImageName(c, out, "SPCA-coded .spc files"); err != nil {
+				return nil, "", err
+			}
 		}
 		if ext != ".spc" {
 			e := strings.ToLower(filepath.Ext(out))
