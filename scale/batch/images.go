@@ -59,7 +59,7 @@ func loadModel(ctx context.Context, c *Config) (*model, error) {
 	}
 	e, _ := models.LoadOrStore(k, &modelEntry{})
 	entry := e.(*modelEntry)
-	entry.once.Do(func() { entry.m, entry.err = readModel(ctx, c) })
+	entry.once.Do(func() { entry.m, entry.err = readModel(ctx, c, true) })
 	return entry.m, entry.err
 }
 
@@ -68,31 +68,13 @@ func loadModel(ctx context.Context, c *Config) (*model, error) {
 // adapt), for the launcher to refuse before a job starts: otherwise every
 // input failed with the same message. It builds no LUT.
 func CheckModel(ctx context.Context, c *Config) error {
-	data, err := readFile(ctx, c.Model)
-	if err != nil {
-		return fmt.Errorf("model %s", pathError(c.Model, err))
-	}
-	if c.Op != Adapt {
-		if _, err := codec.ReadModel(bytes.NewReader(data)); err != nil {
-			return fmt.Errorf("model %s: %v", c.Model, brief(err))
-		}
-		return nil
-	}
-	am, err := adapt.Read(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("model %s: %v", c.Model, brief(err))
-	}
-	method, err := c.adaptMethod()
-	if err != nil {
-		return err
-	}
-	if _, err := am.Mapper(method); err != nil {
-		return fmt.Errorf("model %s: %v", c.Model, brief(err))
-	}
-	return nil
+	_, err := readModel(ctx, c, false)
+	return err
 }
 
-func readModel(ctx context.Context, c *Config) (*model, error) {
+// readModel reads and checks the model of c; withLUT builds the adaptation
+// LUT too (unless c.Exact), as the workers need and CheckModel does not.
+func readModel(ctx context.Context, c *Config, withLUT bool) (*model, error) {
 	data, err := readFile(ctx, c.Model)
 	if err != nil {
 		return nil, fmt.Errorf("model %s", pathError(c.Model, err))
@@ -118,7 +100,7 @@ func readModel(ctx context.Context, c *Config) (*model, error) {
 	}
 	sum := sha256.Sum256(data)
 	m := &model{id: hex.EncodeToString(sum[:]), mapper: mapper}
-	if !c.Exact {
+	if withLUT && !c.Exact {
 		// As spca adapt apply: the LUT stored in the model when it fits
 		// (for SPCA with the lightness rule, adapt.LightnessLUT).
 		if m.lut, err = am.ImageMapperFor(method, c.lutSize(), nil); err != nil {
