@@ -106,6 +106,7 @@ func TestAdaptWorkflow(t *testing.T) {
 		"--env-b", filepath.Join(pairs, "b"), "--samples", "1000", "--resolution", "4096", "--out", model2)
 
 	// info describes an adaptation model.
+	checkInfoHeader(t, model, kindAdapt)
 	stdout, _ := mustRun(t, "info", model, "--json")
 	var info struct {
 		Kind     string    `json:"kind"`

@@ -276,6 +276,7 @@ func TestCodec(t *testing.T) {
 
 	t.Run("Info", func(t *testing.T) {
 		// A codec model: its id, patches and bins.
+		checkInfoHeader(t, model, kindCodec)
 		stdout, _ := mustRun(t, "info", model)
 		for _, w := range []string{"codec model", m0.ID().String(), "2×2", "luma", "bins " + binsText(m0.Channels[0].Bins), "2000 training patches"} {
 			if !strings.Contains(stdout, w) {

@@ -272,8 +272,9 @@ func TestClassify(t *testing.T) {
 	wantError(t, []string{"classify", "eval", "--in", testX}, "not class labels")
 
 	// spca info describes a classifier file as it does the other models.
-	if out, _ := mustRun(t, "info", model); !strings.Contains(out, "kind     classifier") ||
-		!strings.Contains(out, "samples  200 of dimension 2") || !strings.Contains(out, "spca     gamma ") {
+	checkInfoHeader(t, model, kindKNN)
+	if out, _ := mustRun(t, "info", model); !regexp.MustCompile(`kind +classifier`).MatchString(out) ||
+		!regexp.MustCompile(`samples +200 of dimension 2`).MatchString(out) || !regexp.MustCompile(`spca +gamma `).MatchString(out) {
 		t.Errorf("info of a classifier printed %q", out)
 	}
 	out, _ := mustRun(t, "info", "--json", model)
@@ -325,4 +326,31 @@ func TestOneDefaultPerFlag(t *testing.T) {
 			t.Errorf("%s: two defaults in %q", cmd, help)
 		}
 	})
+}
+
+// checkInfoHeader checks that spca info gives the model file at path,
+// of the kind, the header every kind of model has (session 11: only
+// codec models showed their size and load time): kind, format version,
+// file size and load time in the text, and the same in --json.
+func checkInfoHeader(t *testing.T, path, kind string) {
+	t.Helper()
+	size := int64(len(readBytes(t, path)))
+	out, _ := mustRun(t, "info", path)
+	lines := strings.Split(out, "\n")
+	for i, re := range []string{`^file +` + regexp.QuoteMeta(path) + `$`, `^kind +` + kind + `$`, `^format version +[1-9]`,
+		fmt.Sprintf(`^file size +%d bytes \(`, size), `^load time +[0-9.]+ ms`} {
+		if i >= len(lines) || !regexp.MustCompile(re).MatchString(lines[i]) {
+			t.Errorf("info %s: line %d does not match %q:\n%s", path, i+1, re, out)
+		}
+	}
+	out, _ = mustRun(t, "info", "--json", path)
+	var h struct {
+		Kind          string  `json:"kind"`
+		FormatVersion int     `json:"format_version"`
+		FileBytes     int64   `json:"file_bytes"`
+		LoadMS        float64 `json:"load_ms"`
+	}
+	if err := json.Unmarshal([]byte(out), &h); err != nil || h.Kind != kind || h.FormatVersion < 1 || h.FileBytes != size || h.LoadMS <= 0 {
+		t.Errorf("info --json %s: %v, %+v (file %d bytes)", path, err, h, size)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -40,10 +41,22 @@ const (
 	kindKNN   = "classifier"
 )
 
+// fileHeader is what info gives first for every model file, whatever
+// its kind: the version of its format (the word after the magic), its
+// size, and the time this run took to load it (what every command that
+// uses the model pays before its first input). Empty for an SPCA model
+// inside another model.
+type fileHeader struct {
+	FormatVersion int    `json:"format_version,omitempty"`
+	FileBytes     int64  `json:"file_bytes,omitempty"`
+	LoadMS        number `json:"load_ms,omitempty"`
+}
+
 // spcaInfo is the JSON description of an SPCA model, alone (info of a
 // model written by fit) or inside a codec or adaptation model.
 type spcaInfo struct {
-	Kind              string   `json:"kind,omitempty"`
+	Kind string `json:"kind,omitempty"`
+	fileHeader
 	Dimension         int      `json:"dimension"`
 	Gamma             number   `json:"gamma"`
 	K                 number   `json:"k"`
@@ -76,10 +89,7 @@ type codecInfo struct {
 	Mode     string             `json:"mode"`
 	Step     number             `json:"step,omitempty"`
 	Channels []codecChannelInfo `json:"channels"`
-	// FileBytes and LoadMS are the model file's size and the time this
-	// run took to load it.
-	FileBytes int64  `json:"file_bytes,omitempty"`
-	LoadMS    number `json:"load_ms,omitempty"`
+	fileHeader
 }
 
 type codecChannelInfo struct {
@@ -94,7 +104,10 @@ type codecChannelInfo struct {
 
 // adaptInfo is the JSON description of an adaptation model.
 type adaptInfo struct {
-	Kind     string   `json:"kind"`
+	Kind string `json:"kind"`
+	fileHeader
+	LUTSize  int      `json:"lut_size"` // nodes per axis of the stored LUT, 0: none
+	Gains    []number `json:"gains"`
 	SamplesA int      `json:"samples_a"`
 	SamplesB int      `json:"samples_b"`
 	WhiteA   []number `json:"white_a_xyz"`
@@ -105,7 +118,8 @@ type adaptInfo struct {
 
 // knnInfo is the JSON description of a classifier.
 type knnInfo struct {
-	Kind      string     `json:"kind"`
+	Kind string `json:"kind"`
+	fileHeader
 	Metric    string     `json:"metric"`
 	K         int        `json:"k"`
 	Samples   int        `json:"samples"`
@@ -141,12 +155,16 @@ func runInfo(c *cli.Context) error {
 		return err
 	}
 	path := args[0]
-	magic, err := readMagic(path)
+	head, err := readMagic(path)
 	if err != nil {
 		return err
 	}
+	magic := head[:min(len(head), 8)]
 	var info any
 	var rows [][2]string
+	var kind string
+	var header *fileHeader // set for model files
+	start := time.Now()
 	switch {
 	case magic == spca.ModelMagic:
 		model, err := loadModel(path)
@@ -155,9 +173,8 @@ func runInfo(c *cli.Context) error {
 		}
 		s := describeSPCA(model)
 		s.Kind = kindSPCA
-		info, rows = s, spcaRows(model)
+		info, rows, header, kind = &s, spcaRows(model), &s.fileHeader, kindSPCA
 	case magic == codec.ModelMagic:
-		start := time.Now()
 		model, err := loadCodecModel(path)
 		if err != nil {
 			return err
@@ -165,31 +182,27 @@ func runInfo(c *cli.Context) error {
 		model.ID() // what a decoder needs before the first file
 		loaded := time.Since(start)
 		// The rest of the file, read by encoders and training on first
-		// use, is checked too.
+		// use, is checked too (and not counted in the load time).
 		if err := model.LoadSections(); err != nil {
 			return fail("%s", withPathC(path, err))
 		}
 		ci, r := describeCodec(model)
-		// What every encode and decode process pays before its first
-		// image (issue 24): the file's size and the time to load it.
-		if fi, err := os.Stat(path); err == nil {
-			ci.FileBytes = fi.Size()
-			r = append(r, [2]string{"file size", fmt.Sprintf("%d bytes (%.2f MB)", fi.Size(), float64(fi.Size())/1e6)})
-		}
 		ci.LoadMS = number(float64(loaded.Microseconds()) / 1000)
-		info, rows = ci, append(r, [2]string{"load time", fmt.Sprintf("%.1f ms (read and checked as a decoder reads it, with its ID)", float64(loaded.Microseconds())/1000)})
+		info, rows, header, kind = &ci, r, &ci.fileHeader, kindCodec
 	case magic == adapt.ModelMagic:
 		model, err := loadAdaptModel(path)
 		if err != nil {
 			return err
 		}
-		info, rows = describeAdapt(model)
+		ai, r := describeAdapt(model)
+		info, rows, header, kind = &ai, r, &ai.fileHeader, kindAdapt
 	case magic == classify.Magic:
 		cl, err := classify.Load(path)
 		if err != nil {
 			return fail("%s", withPath(path, err))
 		}
-		info, rows = describeKNN(cl)
+		ki, r := describeKNN(cl)
+		info, rows, header, kind = &ki, r, &ki.fileHeader, kindKNN
 	case strings.HasPrefix(magic, codec.Magic):
 		info, rows, err = describeCoded(path)
 		if err != nil {
@@ -197,6 +210,9 @@ func runInfo(c *cli.Context) error {
 		}
 	default:
 		return fail("%s: invalid model file: not an SPCA, codec, adaptation or classifier model, nor a coded image", path)
+	}
+	if header != nil {
+		rows = append(headerRows(path, head, kind, header, time.Since(start)), rows...)
 	}
 	if c.Bool(flagJSON) {
 		if err := cliutil.WriteJSON(c.App.Writer, info); err != nil {
@@ -215,20 +231,54 @@ func runInfo(c *cli.Context) error {
 	return nil
 }
 
-// readMagic returns the first 8 bytes of the file at path (fewer if it is
-// shorter).
+// readMagic returns the first 12 bytes of the file at path (fewer if it
+// is shorter): the magic and, in model files, the version word.
 func readMagic(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", openError(path, err)
 	}
 	defer f.Close()
-	b := make([]byte, 8)
+	b := make([]byte, 12)
 	n, err := io.ReadFull(f, b)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", fail("%s: %v", path, err)
 	}
 	return string(b[:n]), nil
+}
+
+// headerRows fills h (the format version, the file size and, unless set,
+// the load time) and returns the rows info prints first for a model file
+// of the kind: kind, format version, file size, load time.
+func headerRows(path, head, kind string, h *fileHeader, loaded time.Duration) [][2]string {
+	if h.LoadMS == 0 {
+		h.LoadMS = number(float64(loaded.Microseconds()) / 1000)
+	}
+	version := "unknown"
+	if len(head) == 12 {
+		v := binary.LittleEndian.Uint32([]byte(head[8:]))
+		version = fmt.Sprint(v)
+		switch {
+		case kind == kindSPCA && v&spca.ExtendedOptions != 0:
+			v &^= spca.ExtendedOptions
+			version = fmt.Sprintf("%d (with the density options of adaptation models)", v)
+		case kind == kindCodec && v == 16:
+			version += " (zstd-compressed)"
+		case kind == kindCodec && v == 17:
+			version += " (zstd-compressed sections, inflated on first use)"
+		}
+		h.FormatVersion = int(v)
+	}
+	load := fmt.Sprintf("%.1f ms", float64(h.LoadMS))
+	if kind == kindCodec {
+		load += " (read and checked as a decoder reads it, with its ID)"
+	}
+	rows := [][2]string{{"kind", kind}, {"format version", version}}
+	if fi, err := os.Stat(path); err == nil {
+		h.FileBytes = fi.Size()
+		rows = append(rows, [2]string{"file size", fmt.Sprintf("%d bytes (%.2f MB)", fi.Size(), float64(fi.Size())/1e6)})
+	}
+	return append(rows, [2]string{"load time", load})
 }
 
 func describeSPCA(model *spca.Model) spcaInfo {
@@ -259,7 +309,6 @@ func describeSPCA(model *spca.Model) spcaInfo {
 func spcaRows(model *spca.Model) [][2]string {
 	opt := model.Options()
 	return [][2]string{
-		{"kind", kindSPCA},
 		{"dimension", fmt.Sprint(model.Dim())},
 		{"gamma", formatFloat(opt.Gamma)},
 		{"k", formatFloat(opt.K)},
@@ -329,7 +378,6 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 		channels += " (chroma " + info.Chroma + ")"
 	}
 	rows := [][2]string{
-		{"kind", kindCodec},
 		{"id", info.ID},
 		{"patch", fmt.Sprintf("%d×%d", m.Patch, m.Patch)},
 		{"channels", channels},
@@ -356,10 +404,16 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
 	wa := m.WhiteA[:]
 	wb := m.WhiteB[:]
-	info := adaptInfo{Kind: kindAdapt, SamplesA: m.SamplesA, SamplesB: m.SamplesB,
+	info := adaptInfo{Kind: kindAdapt, SamplesA: m.SamplesA, SamplesB: m.SamplesB, Gains: numbers(m.Gains[:]),
 		WhiteA: numbers(wa), WhiteB: numbers(wb), A: describeSPCA(m.A), B: describeSPCA(m.B)}
+	lut := "none stored (adapt apply builds it on each run)"
+	if m.LUT != nil {
+		info.LUTSize = m.LUT.Size
+		lut = fmt.Sprintf("%d nodes per axis, stored (adapt apply uses it unless --exact)", m.LUT.Size)
+	}
 	rows := [][2]string{
-		{"kind", kindAdapt},
+		{"gains", formatFloats(m.Gains[:]) + " (LMS, mean A / mean B, applied to B's colours)"},
+		{"SPCA LUT", lut},
 		{"environment A", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesA, formatFloats(wa), spcaSummary(m.A))},
 		{"environment B", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesB, formatFloats(wb), spcaSummary(m.B))},
 	}
@@ -376,7 +430,6 @@ func describeKNN(c *classify.Classifier) (knnInfo, [][2]string) {
 	info := knnInfo{Kind: kindKNN, Metric: c.Metric.String(), K: c.K, Samples: c.Samples(), Dimension: c.Dim(),
 		Labels: numbers(labels), Weights: numbers(c.Weights)}
 	rows := [][2]string{
-		{"kind", kindKNN},
 		{"metric", c.Metric.String()},
 		{"k", fmt.Sprint(c.K)},
 		{"samples", fmt.Sprintf("%d of dimension %d", c.Samples(), c.Dim())},

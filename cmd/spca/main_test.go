@@ -322,6 +322,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	// info, text and JSON.
+	checkInfoHeader(t, model, kindSPCA)
 	stdout, _ := mustRun(t, "info", model)
 	for _, w := range []string{"dimension", "gamma", "0.3333333333333333", "marginal entropies", "max distance"} {
 		if !strings.Contains(stdout, w) {
