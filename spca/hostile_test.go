@@ -217,3 +217,56 @@ func TestFitMaxReferenceTooSmall(t *testing.T) {
 		t.Errorf("10 samples: got %v, want a *DataError", err)
 	}
 }
+
+// Responses far beyond the model's range were clamped to the edge of its
+// lattice without a word (r = 1e300 inverted to the edge point, as every
+// response beyond it): InverseBatchStats counts them. Responses a little
+// outside [0, 1], which the metric extrapolates, are not counted, nor are
+// the responses of samples far outside the data, which Transform clamps
+// to the edge of that range (up to rounding).
+func TestInverseClampedCounted(t *testing.T) {
+	x := testimages.Spiral(300, 1).X
+	m := fitFor(t, "spiral-300-1", x, withGamma(1.0/3))
+	r := mat.NewDense(6, 2, []float64{
+		0.5, 0.5,
+		1.02, 0.5, // just beyond: extrapolated
+		0.5, 0.5,
+		1e300, 0.5, // far beyond: clamped
+		0.5, -1e6,
+		1e300, -1e300,
+	})
+	got, st, err := m.InverseBatchStats(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.N != 6 || st.Clamped != 3 {
+		t.Errorf("InverseBatchStats: %+v, want N 6, Clamped 3", st)
+	}
+	want, err := m.InverseBatch(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got, want) {
+		t.Error("InverseBatchStats and InverseBatch differ")
+	}
+	red, rst, err := m.InverseReducedStats(r.Slice(0, 6, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err := m.InverseReduced(r.Slice(0, 6, 0, 1)); err != nil || !mat.Equal(red, want) {
+		t.Errorf("InverseReducedStats and InverseReduced differ (%v)", err)
+	}
+	if rst.N != 6 || rst.Clamped != 2 {
+		t.Errorf("InverseReducedStats: %+v, want N 6, Clamped 2", rst)
+	}
+	far := mat.DenseCopyOf(x)
+	far.Scale(5, far)
+	rf, fst, err := m.TransformBatch(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ist, err := m.InverseBatchStats(rf); err != nil || ist.Clamped != 0 || fst.Clamped == 0 {
+		t.Errorf("samples 5 times farther out: %d clamped by Transform (want > 0), their responses %d by the inverse (want 0; %v)",
+			fst.Clamped, ist.Clamped, err)
+	}
+}

@@ -98,12 +98,19 @@ func medianColumns(r mat.Matrix, d int) ([]float64, error) {
 // responses k+1 to d are set to their typical values (Typical) before
 // the inverse transform. With k = d it is InverseBatch.
 func (m *Model) InverseReduced(r mat.Matrix) (*mat.Dense, error) {
+	x, _, err := m.InverseReducedStats(r)
+	return x, err
+}
+
+// InverseReducedStats is InverseReduced that also counts the responses
+// that were clamped (InverseStats).
+func (m *Model) InverseReducedStats(r mat.Matrix) (*mat.Dense, InverseStats, error) {
 	n, k := r.Dims()
 	if k < 1 || k > m.d {
-		return nil, &DataError{fmt.Sprintf("reduced responses have %d values, the model expects 1 to %d", k, m.d)}
+		return nil, InverseStats{}, &DataError{fmt.Sprintf("reduced responses have %d values, the model expects 1 to %d", k, m.d)}
 	}
 	if n == 0 {
-		return &mat.Dense{}, nil
+		return &mat.Dense{}, InverseStats{}, nil
 	}
 	full := mat.NewDense(n, m.d, nil)
 	typical := m.Typical()
@@ -117,7 +124,7 @@ func (m *Model) InverseReduced(r mat.Matrix) (*mat.Dense, error) {
 			}
 		}
 	}
-	return m.InverseBatch(full)
+	return m.InverseBatchStats(full)
 }
 
 // reducedError returns the RMS distance, in input units, between the rows

@@ -439,15 +439,17 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 }
 
 // metricInverse maps responses to unfolded coordinates, in sequence: the
-// table of dimension j depends on the coordinates before it.
-func (m *Model) metricInverse(r, u []float64, w *work) {
+// table of dimension j depends on the coordinates before it. It reports
+// whether the coordinates lay beyond the lattice's extrapolation range and
+// were clamped to it.
+func (m *Model) metricInverse(r, u []float64, w *work) bool {
 	for j := 0; j < m.d; j++ {
 		if !m.sameFibers[j] {
 			m.tableWeights(j, u, w)
 		}
 		u[j] = m.axisInverse(j, r[j], w)
 	}
-	m.lat.clampU(u)
+	return m.lat.clampU(u)
 }
 
 // axisInverse is the unfolded coordinate (normalised, before clamping)
@@ -798,7 +800,10 @@ func (m *Model) RefineUnfold(u, x []float64, maxIter int, s *MetricScratch) Poin
 
 // Inverse computes x = R^{-1}(r) for one response, writing x to dst:
 // it walks r_1 along the first curve in the metric, then r_2 along the
-// secondary curve drawn there, and so on.
+// secondary curve drawn there, and so on. Responses beyond the ends of
+// the metric extrapolate it linearly, up to one lattice width beyond each
+// end of the lattice; farther ones are clamped there (InverseBatchStats
+// counts them).
 func (m *Model) Inverse(dst, r []float64) error {
 	if err := m.checkVec(r, "response"); err != nil {
 		return err
@@ -810,10 +815,33 @@ func (m *Model) Inverse(dst, r []float64) error {
 	return nil
 }
 
-func (m *Model) inverse(dst, r []float64, w *work) {
-	m.metricInverse(r, w.u, w)
+func (m *Model) inverse(dst, r []float64, w *work) (clamped bool) {
+	if m.metricInverse(r, w.u, w) {
+		clamped = m.beyondRange(r, w)
+	}
 	m.lat.eval(w.u, w.x, nil, w.idx, w.frac)
 	m.denorm(w.x, dst)
+	return clamped
+}
+
+// responseTol is the distance, as a share of the response scale, beyond
+// the range of the metric (its extrapolation up to one lattice width past
+// the lattice) from which a response counts as clamped (InverseStats):
+// responses computed for points at the edge of that range overshoot it by
+// rounding, up to ~1e-8 (spiral, 300 samples).
+const responseTol = 1e-6
+
+// beyondRange reports whether the responses r, whose unfolded coordinates
+// w.u metricInverse clamped, lie more than responseTol beyond the
+// responses of those coordinates. It uses w.e.
+func (m *Model) beyondRange(r []float64, w *work) bool {
+	m.metricForward(w.u, w.e, w)
+	for j, v := range r {
+		if math.Abs(v-w.e[j]) > responseTol*math.Abs(m.c[j]) {
+			return true
+		}
+	}
+	return false
 }
 
 // TransformBatch transforms every row of x in parallel. It returns the
@@ -902,20 +930,45 @@ func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, er
 
 // InverseBatch inverts every row of r in parallel.
 func (m *Model) InverseBatch(r mat.Matrix) (*mat.Dense, error) {
+	x, _, err := m.InverseBatchStats(r)
+	return x, err
+}
+
+// InverseStats summarises a batch inverse transform.
+type InverseStats struct {
+	N int
+	// Clamped counts the responses whose unfolded coordinates lay more
+	// than one lattice width beyond an end of the lattice (far outside
+	// the responses of the training data, which may leave [0, 1] a
+	// little): they are inverted as the nearest point of that range, the
+	// same point for all responses beyond it.
+	Clamped int
+}
+
+// InverseBatchStats is InverseBatch that also counts the responses that
+// were clamped.
+func (m *Model) InverseBatchStats(r mat.Matrix) (*mat.Dense, InverseStats, error) {
 	n, d := r.Dims()
 	if err := m.checkBatch(r, "responses"); err != nil {
-		return nil, err
+		return nil, InverseStats{}, err
 	}
 	if n == 0 {
-		return &mat.Dense{}, nil
+		return &mat.Dense{}, InverseStats{}, nil
 	}
 	out := mat.NewDense(n, d, nil)
+	clamped := make([]bool, n)
 	parallel(n, m.opt.workers(), m.newWork, func(i int, w *work) {
 		row := w.row
 		mat.Row(row, i, r)
-		m.inverse(out.RawRowView(i), row, w)
+		clamped[i] = m.inverse(out.RawRowView(i), row, w)
 	})
-	return out, nil
+	st := InverseStats{N: n}
+	for _, c := range clamped {
+		if c {
+			st.Clamped++
+		}
+	}
+	return out, st, nil
 }
 
 // checkBatch returns the error of a batch of rows (what: "samples" or

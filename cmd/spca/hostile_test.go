@@ -434,3 +434,37 @@ func TestAdaptMapHugeColour(t *testing.T) {
 			csv+": colour 2 (1e+300, 0.5, 0.5) is out of range")
 	}
 }
+
+// inverse of responses far beyond the model's range (1e300) gave the edge
+// point of its lattice, exit 0, without a word, and transform of samples
+// far outside the data clamped them visibly only with --stats. Both warn
+// with the count; inverse --stats gives it; responses of an ordinary
+// round trip do not warn.
+func TestClampedWarned(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "200", "-o", data)
+	mustRun(t, "fit", "--in", data, "-o", model, "--resolution", "4096")
+	resp := filepath.Join(dir, "r.csv")
+	if _, stderr := mustRun(t, "transform", "--model", model, "--in", data, "-o", resp); stderr != "" {
+		t.Errorf("transform of the training data: stderr %q, want nothing", stderr)
+	}
+	if _, stderr := mustRun(t, "inverse", "--model", model, "--in", resp, "-o", filepath.Join(dir, "x.csv")); stderr != "" {
+		t.Errorf("inverse of their responses: stderr %q, want nothing", stderr)
+	}
+	far := filepath.Join(dir, "far.csv")
+	writeFile(t, far, "0.5,0.5\n1e300,0.5\n0.5,-1e6\n0.4,0.6\n")
+	_, stderr := mustRun(t, "inverse", "--model", model, "--in", far)
+	if want := "inverse: warning: 2 of the 4 responses (50.0 %)"; !strings.Contains(stderr, want) {
+		t.Errorf("inverse of far responses: stderr %q, want %q", stderr, want)
+	}
+	_, stderr = mustRun(t, "inverse", "--model", model, "--in", far, "--stats")
+	if want := "clamped to lattice    2 (50.0%)"; !strings.Contains(stderr, want) {
+		t.Errorf("inverse --stats: stderr %q, want %q", stderr, want)
+	}
+	writeFile(t, far, "0,0\n1e6,-1e6\n")
+	_, stderr = mustRun(t, "transform", "--model", model, "--in", far)
+	if want := "transform: warning: 1 of the 2 samples (50.0 %)"; !strings.Contains(stderr, want) {
+		t.Errorf("transform of a far sample: stderr %q, want %q", stderr, want)
+	}
+}

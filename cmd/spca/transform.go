@@ -48,6 +48,7 @@ func inverseCommand() *cli.Command {
 			inFlag(false),
 			csvOutFlag(),
 			componentsFlag("use only the first `D'` columns of the responses, the others at their typical values; 0: all given"),
+			&cli.BoolFlag{Name: flagStats, Usage: "print on stderr how many responses lay beyond the model's range and were clamped"},
 		},
 		Action: runInverse,
 	}
@@ -72,8 +73,23 @@ func runTransform(c *cli.Context) error {
 	}
 	if c.Bool(flagStats) {
 		writeStats(c.App.ErrWriter, stats, model)
+	} else {
+		warnClamped(c, stats.Clamped, stats.N, "samples", "far outside the training data")
 	}
 	return nil
+}
+
+// warnClamped prints a one-line warning when some of the n rows (what)
+// were clamped to the model's lattice: their results are those of a point
+// at its edge, the same for all rows beyond it, not an extrapolation.
+// Unlike rows just outside the training data, which the model
+// extrapolates, every clamped row is a wrong answer, hence no share below
+// which it is silent.
+func warnClamped(c *cli.Context, clamped, n int, what, where string) {
+	if clamped > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %d of the %d %s (%.1f %%) lie %s, beyond the model's lattice: clamped to its edge\n",
+			cliutil.CommandName(c), clamped, n, what, 100*float64(clamped)/float64(n), where)
+	}
 }
 
 func runInverse(c *cli.Context) error {
@@ -86,12 +102,17 @@ func runInverse(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := model.InverseReduced(in.Slice(0, n, 0, k))
+	x, stats, err := model.InverseReducedStats(in.Slice(0, n, 0, k))
 	if err != nil {
 		return fail("inverse: %s", brief(err))
 	}
 	if err := csvmat.WriteFile(c.String(flagOut), x, columnNames("x", model.Dim())); err != nil {
 		return fail("%v", err)
+	}
+	if c.Bool(flagStats) {
+		fmt.Fprintf(c.App.ErrWriter, "inverse: %d responses\n  clamped to lattice    %d (%.1f%%)\n", stats.N, stats.Clamped, pct(stats.Clamped, stats.N))
+	} else {
+		warnClamped(c, stats.Clamped, stats.N, "responses", "far outside the responses of the training data")
 	}
 	return nil
 }
@@ -178,14 +199,17 @@ func columnNames(prefix string, d int) string {
 	return strings.Join(names, ",")
 }
 
+// pct is k as a percentage of n (0 for n = 0).
+func pct(k, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return 100 * float64(k) / float64(n)
+}
+
 // writeStats prints the convergence statistics of a batch transform.
 func writeStats(w io.Writer, s spca.BatchStats, model *spca.Model) {
-	pct := func(k int) float64 {
-		if s.N == 0 {
-			return 0
-		}
-		return 100 * float64(k) / float64(s.N)
-	}
+	pct := func(k int) float64 { return pct(k, s.N) }
 	fmt.Fprintf(w, "transform: %d samples\n", s.N)
 	fmt.Fprintf(w, "  no correction needed  %d (%.1f%%)\n", s.NoCorrection, pct(s.NoCorrection))
 	fmt.Fprintf(w, "  unconverged           %d (%.1f%%)\n", s.Unconverged, pct(s.Unconverged))
