@@ -2,6 +2,7 @@ package cliutil
 
 import (
 	"bytes"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -93,5 +94,30 @@ func TestBrief(t *testing.T) {
 	err := Fail("spca: model.spca: spca: invalid model file: short")
 	if got, want := Brief(err), "model.spca: invalid model file: short"; got != want {
 		t.Errorf("Brief = %q, want %q", got, want)
+	}
+}
+
+// TestVersionWithoutVCS checks that --version says what it knows when
+// the build recorded no revision (GOFLAGS=-buildvcs=false on the build
+// machine of session 11 printed only "(devel) go1.26.8"): the module
+// version, "revision unknown" and why, or the revision set at link
+// time, and the Go version.
+func TestVersionWithoutVCS(t *testing.T) {
+	bare := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/spcalab/spca", Version: "(devel)"}}
+	vcs := *bare
+	vcs.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-11-27T10:00:00Z"},
+		{Key: "vcs.modified", Value: "true"}}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		rev  string
+		want string
+	}{
+		{bare, "", "(devel), revision unknown (built without VCS information: go build -buildvcs=false, as GOFLAGS may set, or outside the git checkout), go1.26.8"},
+		{bare, "fedcba9876543210", "(devel), revision fedcba987654 (set at link time), go1.26.8"},
+		{&vcs, "fedcba9876543210", "(devel), revision 0123456789ab+modified (2026-11-27T10:00:00Z), go1.26.8"},
+	} {
+		if got := versionOf(c.info, c.rev); got != c.want {
+			t.Errorf("versionOf(%v, %q) = %q, want %q", c.info.Settings, c.rev, got, c.want)
+		}
 	}
 }

@@ -173,23 +173,36 @@ func Plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// Revision, if set at link time (go build -ldflags "-X
+// github.com/spcalab/spca/cmd/internal/cliutil.Revision=$(git rev-parse
+// HEAD)"), is the revision Version reports when the build recorded none
+// (go build -buildvcs=false, or a build outside the git checkout).
+var Revision string
+
 // Version returns the version of the module as built, from the build
-// information: the module version ("(devel)" for a build from a checkout),
-// with the VCS revision and time when go build recorded them.
+// information: the module version ("(devel)" for a build from a
+// checkout), the VCS revision and time when go build recorded them (else
+// Revision, else "revision unknown" and why), and the Go version.
 func Version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "unknown"
+		return "unknown (no build information in the binary)"
 	}
+	return versionOf(info, Revision)
+}
+
+// versionOf is Version for the build information info and the link-time
+// revision rev.
+func versionOf(info *debug.BuildInfo, rev string) string {
 	v := info.Main.Version
 	if v == "" {
 		v = "(devel)"
 	}
-	var rev, at, dirty string
+	var vcsRev, at, dirty string
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			rev = s.Value
+			vcsRev = s.Value
 		case "vcs.time":
 			at = s.Value
 		case "vcs.modified":
@@ -198,8 +211,13 @@ func Version() string {
 			}
 		}
 	}
-	if rev != "" {
-		v += fmt.Sprintf(" (%.12s%s %s)", rev, dirty, at)
+	switch {
+	case vcsRev != "":
+		v += fmt.Sprintf(", revision %.12s%s (%s)", vcsRev, dirty, at)
+	case rev != "":
+		v += fmt.Sprintf(", revision %.12s (set at link time)", rev)
+	default:
+		v += ", revision unknown (built without VCS information: go build -buildvcs=false, as GOFLAGS may set, or outside the git checkout)"
 	}
-	return v + " " + info.GoVersion
+	return v + ", " + info.GoVersion
 }
