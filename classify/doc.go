@@ -14,6 +14,26 @@
 // TrainSelect also chooses the SPCA options (K and gamma, SelectionGrid)
 // by the same leave-one-out accuracy.
 //
+// # Use
+//
+// Train takes the training samples as the rows of an N×d matrix, their
+// labels in [0, classes), the metric, k and the SPCA options of the
+// SPCA metrics (spca.DefaultOptions; ignored by Euclidean and
+// Mahalanobis); TrainSelect also chooses k and those options. Predict
+// labels the rows of a matrix of new samples and Accuracy scores them
+// against known labels. A classifier keeps copies of its training
+// samples and labels (k-NN has no other model), so the caller may reuse
+// its matrices; Save and Load, or WriteTo and Read, store it with its
+// SPCA models in one file (ModelMagic). A Classifier is safe for
+// concurrent Predict calls; Select and SelectDims change it.
+//
+// Samples or labels it cannot use (NaN or infinite values, another
+// dimension than the training samples', as many labels as samples)
+// give a *DataError, bad arguments (k, the number of classes, the
+// metric) an *OptionError and a damaged file a *FormatError; a failed
+// SPCA fit gives spca's *spca.DataError or *spca.OptionError (errors.As
+// finds them).
+//
 // Measured on the generated sets of testimages.GenerateClasses (README,
 // "Classification", ten seed pairs), the SPCA metric with TrainSelect
 // beats Euclidean and Mahalanobis k-NN on two sparse curved sets, where

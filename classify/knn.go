@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -166,7 +167,7 @@ func train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spc
 		}
 		for cl := range classes {
 			if len(c.idx[cl]) < 2*d+2 {
-				return nil, fmt.Errorf("classify: class %d has %d samples, too few for an SPCA model", cl, len(c.idx[cl]))
+				return nil, &DataError{fmt.Sprintf("class %d has %d samples, too few for an SPCA model", cl, len(c.idx[cl]))}
 			}
 			m, err := spca.Fit(c.rows(c.idx[cl]), opt)
 			if err != nil {
@@ -182,25 +183,33 @@ func train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spc
 }
 
 // newClassifier checks the training data and returns a classifier without
-// its metric.
+// its metric. It keeps copies of x and label: the caller may reuse them.
 func newClassifier(x *mat.Dense, label []int, classes int, metric Metric, k int) (*Classifier, error) {
-	n, _ := x.Dims()
+	if x == nil || x.IsEmpty() {
+		return nil, &DataError{"no training samples"}
+	}
+	n, d := x.Dims()
 	switch {
 	case n != len(label):
-		return nil, fmt.Errorf("classify: %d samples and %d labels", n, len(label))
+		return nil, &DataError{fmt.Sprintf("%d samples and %d labels", n, len(label))}
+	case d > MaxDim:
+		return nil, &DataError{fmt.Sprintf("samples of dimension %d, at most %d", d, MaxDim)}
 	case k < 1 || k > n:
-		return nil, fmt.Errorf("classify: k = %d not in [1, %d]", k, n)
+		return nil, &OptionError{fmt.Sprintf("k = %d not in [1, %d]", k, n)}
 	case classes < 2:
-		return nil, errors.New("classify: fewer than two classes")
+		return nil, &OptionError{"fewer than two classes"}
 	case metric < Euclidean || metric > lastMetric:
-		return nil, fmt.Errorf("classify: unknown metric %v", metric)
+		return nil, &OptionError{fmt.Sprintf("unknown metric %v", metric)}
+	}
+	if err := finite(x, "training sample"); err != nil {
+		return nil, err
 	}
 	for _, l := range label {
 		if l < 0 || l >= classes {
-			return nil, fmt.Errorf("classify: label %d not in [0, %d)", l, classes)
+			return nil, &DataError{fmt.Sprintf("label %d not in [0, %d)", l, classes)}
 		}
 	}
-	c := &Classifier{K: k, Metric: metric, classes: classes, label: label, x: x}
+	c := &Classifier{K: k, Metric: metric, classes: classes, label: slices.Clone(label), x: mat.DenseCopyOf(x)}
 	c.idx = make([][]int, classes)
 	for i, l := range label {
 		c.idx[l] = append(c.idx[l], i)
@@ -347,6 +356,9 @@ type neighbour struct {
 // distances returns the distances from the queries q (mapped by every
 // class's map) to every training sample, by training row.
 func (c *Classifier) distances(q mat.Matrix) ([][]neighbour, error) {
+	if err := c.checkQueries(q); err != nil {
+		return nil, err
+	}
 	n, _ := q.Dims()
 	out := make([][]neighbour, n)
 	for cl := range c.classes {
@@ -426,7 +438,35 @@ func (c *Classifier) vote(nb []neighbour, k, skip int) int {
 	return best
 }
 
-// Predict returns the class of every row of q.
+// checkQueries refuses query samples of another dimension than the
+// training samples' or with a value that is not finite.
+func (c *Classifier) checkQueries(q mat.Matrix) error {
+	if q == nil {
+		return &DataError{"no samples"}
+	}
+	if _, d := q.Dims(); d != c.Dim() {
+		return &DataError{fmt.Sprintf("samples have %d values, the classifier expects %d", d, c.Dim())}
+	}
+	return finite(q, "sample")
+}
+
+// finite returns a *DataError naming the first value of x that is NaN
+// or infinite (what, its row from 1 and its column from 1).
+func finite(x mat.Matrix, what string) error {
+	r, d := x.Dims()
+	for i := range r {
+		for j := range d {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return &DataError{fmt.Sprintf("%s %d, dimension %d is %v", what, i+1, j+1, v)}
+			}
+		}
+	}
+	return nil
+}
+
+// Predict returns the class of every row of q, a matrix of samples of
+// the training samples' dimension (Dim). Samples of another dimension,
+// or with a NaN or infinite value, give a *DataError.
 func (c *Classifier) Predict(q mat.Matrix) ([]int, error) {
 	nb, err := c.distances(q)
 	if err != nil {
@@ -445,6 +485,11 @@ func (c *Classifier) Predict(q mat.Matrix) ([]int, error) {
 // left-out sample: SPCA's models see all training samples, without their
 // labels for SPCA and with them for SPCAPerClass.
 func (c *Classifier) Select(x mat.Matrix, ks []int) (float64, error) {
+	if x != nil {
+		if r, _ := x.Dims(); r != c.Samples() {
+			return 0, &DataError{fmt.Sprintf("Select on %d samples, the classifier has %d", r, c.Samples())}
+		}
+	}
 	nb, err := c.distances(x)
 	if err != nil {
 		return 0, err
@@ -491,7 +536,10 @@ func (c *Classifier) SelectDims(x mat.Matrix, ks []int) (float64, error) {
 	// shares the one model's map.
 	n := len(c.label)
 	if r, _ := x.Dims(); r != n {
-		return 0, fmt.Errorf("classify: SelectDims on %d samples, the classifier has %d", r, n)
+		return 0, &DataError{fmt.Sprintf("SelectDims on %d samples, the classifier has %d", r, n)}
+	}
+	if err := c.checkQueries(x); err != nil {
+		return 0, err
 	}
 	f, err := c.maps[0](x)
 	if err != nil {
@@ -544,8 +592,13 @@ func (c *Classifier) SelectDims(x mat.Matrix, ks []int) (float64, error) {
 }
 
 // Accuracy returns the share of the rows of q that Predict labels as
-// label.
+// label (one label per row).
 func (c *Classifier) Accuracy(q mat.Matrix, label []int) (float64, error) {
+	if q != nil {
+		if r, _ := q.Dims(); r != len(label) {
+			return 0, &DataError{fmt.Sprintf("%d samples and %d labels", r, len(label))}
+		}
+	}
 	p, err := c.Predict(q)
 	if err != nil {
 		return 0, err

@@ -15,7 +15,8 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Classifier file format (little-endian), version 1 or 2:
+// ModelMagic is the first 8 bytes of a classifier file, in the format
+// (little-endian), version 1 or 2:
 //
 //	magic     [8]byte "SPCAknn\x00"
 //	version   uint32
@@ -32,22 +33,44 @@ import (
 // written only for classifiers with dimension weights (SPCASelect), so
 // the files of the other metrics are unchanged and older builds read
 // them.
+const ModelMagic = "SPCAknn\x00"
+
+// Magic is ModelMagic.
+//
+// Deprecated: use ModelMagic, the name the magic numbers of the model
+// files of packages spca, codec and adapt have.
+const Magic = ModelMagic
+
 const (
-	fileMagic   = "SPCAknn\x00"
+	fileMagic   = ModelMagic
 	fileVersion = 2
 	maxSamples  = 1 << 24
 )
 
-// Magic is the first 8 bytes of a classifier file.
-const Magic = fileMagic
+// MaxDim is the largest dimension of the samples of a classifier. The
+// SPCA metrics take at most 16, the dimension of an SPCA model.
+const MaxDim = 1 << 12
 
 // FormatError reports a file that is not a valid classifier.
 type FormatError struct{ Msg string }
 
 func (e *FormatError) Error() string { return "classify: invalid classifier file: " + e.Msg }
 
-// WriteTo writes the classifier in the format above. Equal classifiers
-// give identical bytes.
+// DataError reports samples or labels the classifier cannot use: NaN or
+// infinite values, samples of the wrong dimension, as many labels as
+// samples, a label out of range, a class too small for its SPCA model.
+type DataError struct{ Msg string }
+
+func (e *DataError) Error() string { return "classify: " + e.Msg }
+
+// OptionError reports an invalid argument of Train or TrainSelect: k out
+// of range, fewer than two classes, an unknown metric.
+type OptionError struct{ Msg string }
+
+func (e *OptionError) Error() string { return "classify: " + e.Msg }
+
+// WriteTo writes the classifier in the format of ModelMagic. Equal
+// classifiers give identical bytes.
 func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 	n, d := c.x.Dims()
 	b := []byte(fileMagic)
@@ -126,7 +149,7 @@ func Read(r io.Reader) (*Classifier, error) {
 		return fail("unknown metric %d", int(metric))
 	case classes < 2 || classes > 1<<16:
 		return fail("%d classes", classes)
-	case n < 1 || n > maxSamples || d < 1 || d > 16:
+	case n < 1 || n > maxSamples || d < 1 || d > MaxDim:
 		return fail("%d samples of dimension %d", n, d)
 	case k < 1 || k > n:
 		return fail("k = %d for %d samples", k, n)

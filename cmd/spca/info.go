@@ -196,7 +196,7 @@ func runInfo(c *cli.Context) error {
 		}
 		ai, r := describeAdapt(model)
 		info, rows, header, kind = &ai, r, &ai.fileHeader, kindAdapt
-	case magic == classify.Magic:
+	case magic == classify.ModelMagic:
 		cl, err := classify.Load(path)
 		if err != nil {
 			return fail("%s", withPath(path, err))
