@@ -611,7 +611,7 @@ func adaptMapCommand() *cli.Command {
 			&cli.StringFlag{Name: flagSpace, Value: "xyz", Usage: "colour space of input and output: " + strings.Join(mapSpaces, ", ")},
 			inFlag(true),
 			csvOutFlag(),
-			&cli.BoolFlag{Name: flagJSON, Usage: "print the number of colours and the share outside the training colours of B as JSON on stdout (needs --out FILE)"},
+			&cli.BoolFlag{Name: flagJSON, Usage: "print the number of colours, the share outside the training colours of B and the number of implausible ones (imaginary or brighter than 10 times the white) as JSON on stdout (needs --out FILE)"},
 		},
 		Action: runAdaptMap,
 	}
@@ -679,6 +679,19 @@ func runAdaptMap(c *cli.Context) error {
 	}
 	share := model.OutsideShare(src)
 	warnOutside(c, "colours", share)
+	implausible := 0
+	for _, l := range src {
+		if adapt.Implausible(l) {
+			implausible++
+		}
+	}
+	if implausible > 0 {
+		// Every one is a meaningless result (XYZ 1e10, 0, 0 maps to
+		// black), not an extrapolation: no share below which to be silent.
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %d of the %d colours are no surface colours: imaginary (outside the spectral locus) "+
+			"or brighter than %g times the white (XYZ given with white Y = 100?); their mapped values mean nothing\n",
+			name, implausible, n, float64(adapt.MaxPlausibleLuminance))
+	}
 	out := mat.NewDense(max(n, 1), 3, nil)
 	for i, c := range dst {
 		var v [3]float64
@@ -700,7 +713,10 @@ func runAdaptMap(c *cli.Context) error {
 		return cliutil.WriteJSON(c.App.Writer, struct {
 			Colours      int     `json:"colours"`
 			OutsideShare float64 `json:"outside_share"`
-		}{n, share})
+			// Implausible counts the imaginary or too bright colours
+			// (adapt.Implausible).
+			Implausible int `json:"implausible"`
+		}{n, share, implausible})
 	}
 	return nil
 }

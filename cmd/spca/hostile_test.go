@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"image"
 	"os"
@@ -466,5 +467,30 @@ func TestClampedWarned(t *testing.T) {
 	_, stderr = mustRun(t, "transform", "--model", model, "--in", far)
 	if want := "transform: warning: 1 of the 2 samples (50.0 %)"; !strings.Contains(stderr, want) {
 		t.Errorf("transform of a far sample: stderr %q, want %q", stderr, want)
+	}
+}
+
+// adapt map of XYZ (1e10, 0, 0), an imaginary colour, printed 0,0,0 (the
+// gamut mapping's answer), exit 0, without a word. Imaginary colours and
+// colours brighter than adapt.MaxPlausibleLuminance times the white are
+// counted on stderr and in --json; physical colours are not.
+func TestAdaptMapImplausible(t *testing.T) {
+	dir, _, model := adaptSetup(t)
+	csv, out := filepath.Join(dir, "c.csv"), filepath.Join(dir, "m.csv")
+	writeFile(t, csv, "1e10,0,0\n0.3,0.25,0.08\n0,0,1\n-0.1,0.5,0.5\n95,100,108\n0,0,0\n0.95,1,1.09\n")
+	stdout, stderr := mustRun(t, "adapt", "map", "--model", model, "--space", "xyz", "--in", csv, "-o", out, "--json")
+	var rep struct {
+		Colours     int `json:"colours"`
+		Implausible int `json:"implausible"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Colours != 7 || rep.Implausible != 4 {
+		t.Errorf("map --json: %q (%v), want 7 colours, 4 implausible", stdout, err)
+	}
+	if want := "adapt map: warning: 4 of the 7 colours are no surface colours"; !strings.Contains(stderr, want) {
+		t.Errorf("map: stderr %q, want %q", stderr, want)
+	}
+	writeFile(t, csv, "0.3,0.25,0.08\n0,0,0\n1,1,1\n0,0,1\n")
+	if _, stderr := mustRun(t, "adapt", "map", "--model", model, "--space", "srgb", "--in", csv, "-o", out); strings.Contains(stderr, "surface") {
+		t.Errorf("sRGB colours of the cube: stderr %q, want no implausible colour", stderr)
 	}
 }
