@@ -64,6 +64,9 @@ func TestMessages(t *testing.T) {
 		{[]string{"cmd", "sub", "--output", "x"}, `cmd sub: flag provided but not defined: --output; did you mean --out? (see prog cmd sub --help)`},
 		{[]string{"--quite"}, `flag provided but not defined: --quite; did you mean --quiet? (see prog --help)`},
 		{[]string{"--quiet"}, ""},
+		// urfave said "Cannot use two forms of the same flag: o out".
+		{[]string{"cmd", "sub", "-o", "a", "--out", "b"}, `cmd sub: -o and --out are the same flag: give it once (see prog cmd sub --help)`},
+		{[]string{"cmd", "sub", "--out", "a", "-o", "b"}, `cmd sub: -o and --out are the same flag: give it once (see prog cmd sub --help)`},
 	} {
 		if got := runApp(t, c.args...); got != c.want {
 			t.Errorf("%v: error %q, want %q", c.args, got, c.want)

@@ -80,6 +80,13 @@ func UsageError(c *cli.Context, err error, isSubcommand bool) error {
 		}
 		return g[1] + "-" + g[2]
 	})
+	// urfave's "Cannot use two forms of the same flag: o out" (-o x
+	// --out y, or -h --help).
+	if names, ok := strings.CutPrefix(err.Error(), "Cannot use two forms of the same flag: "); ok {
+		if a, b, ok := strings.Cut(names, " "); ok {
+			msg = dashed(a) + " and " + dashed(b) + " are the same flag: give it once"
+		}
+	}
 	// A misspelt flag: the nearest of the command's.
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 		var flags []cli.Flag
@@ -119,6 +126,14 @@ func Nearest(name string, names []string) string {
 		}
 	}
 	return best
+}
+
+// dashed writes a flag name as the help does: -o, --out.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // editDistance is the Levenshtein distance between a and b.
