@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"os"
 	"strings"
 
 	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/testimages"
 )
 
 // A LUT of a mapping, written as a .cube file and applied to an image.
@@ -52,4 +54,73 @@ func ExampleMapper() {
 	fmt.Printf("%v: %.3f\n", gw.Method(), dst[0])
 	// Output:
 	// grayworld: [0.500 0.500 0.500]
+}
+
+// Train the adaptation from images of scenes under two lights, map a
+// colour, correct an image and export the mapping as a 3-D LUT. The
+// scenes need not be the same under both lights: SPCA pairs the colours
+// by their place in each light's distribution.
+func ExampleTrain() {
+	underA, underB := testimages.SceneSet(6, 32, 24, 1) // A: daylight, B: a warm light
+	opt := adapt.DefaultOptions()
+	opt.Samples = 2000
+	opt.SPCA.Resolution = 1 << 10 // a coarse lattice, fast to fit
+	opt.NoLUT = true              // the LUTs below are built when asked for
+	model, err := adapt.Train(underA, underB, &opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// One colour: the white of light B, mapped towards A's white.
+	whiteA, whiteB := testimages.SceneWhites()
+	mapper, err := model.Mapper(adapt.SPCA) // or adapt.CAT16, adapt.PCAWhitening, ...
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := []colorspace.LMS{whiteB.LMS()}
+	if err := mapper.MapLMS(c, c); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("u'v' distance to A's white: %.3f before, below 0.01 after: %v\n",
+		uvDistance(whiteB, whiteA), uvDistance(c[0].XYZ(), whiteA) < 0.01)
+
+	// A whole image, through a LUT of the mapping (what spca adapt apply does).
+	im, err := model.ImageMapperFor(adapt.SPCA, 17, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	corrected, err := im.Apply(underB[0], 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(corrected.Bounds())
+
+	// The LUT alone, as a .cube file for other programs (or lut.SaveCube).
+	lut, err := model.LUTFor(adapt.SPCA, 17, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var cube strings.Builder
+	if err := lut.WriteCube(&cube); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.Split(cube.String(), "\n")[2])
+	// Output:
+	// u'v' distance to A's white: 0.081 before, below 0.01 after: true
+	// (0,0)-(32,24)
+	// LUT_3D_SIZE 17
+}
+
+// uvDistance is the distance between the u'v' chromaticities of a and b.
+func uvDistance(a, b colorspace.XYZ) float64 {
+	ua, va := a.UV()
+	ub, vb := b.UV()
+	return math.Hypot(ua-ub, va-vb)
 }

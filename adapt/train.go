@@ -48,7 +48,11 @@ const (
 	DefaultDensityFloor = 0.05
 )
 
-// Options control Train.
+// Options control Train and TrainSamples. Nil means DefaultOptions;
+// start from it and change what you need. In options built field by
+// field, a zero SPCA (K 0) means DefaultOptions' SPCA options, which are
+// tuned for colour mapping (not spca.DefaultOptions), and a zero Samples
+// means DefaultSamples; a zero Seed is seed 0.
 type Options struct {
 	// SPCA holds the options of both SPCA fits. Its Directions are
 	// ignored: A's fit uses the principal axes of A's colours and B's fit
@@ -97,6 +101,22 @@ type Options struct {
 	// NoLUT skips tabulating the SPCA mapping at training time
 	// (Model.LUT), which takes about a second.
 	NoLUT bool
+}
+
+// withDefaults returns *o (DefaultOptions if o is nil) with the zero
+// fields that have a default set to it (see Options).
+func (o *Options) withDefaults() Options {
+	if o == nil {
+		return DefaultOptions()
+	}
+	t := *o
+	if t.SPCA.K == 0 {
+		t.SPCA = DefaultOptions().SPCA
+	}
+	if t.Samples == 0 {
+		t.Samples = DefaultSamples
+	}
+	return t
 }
 
 // DefaultOptions returns the options used by the command line: SPCA with
@@ -188,10 +208,7 @@ var ErrBitDepth = errors.New("adapt: mismatched bit depths")
 // per sample, see BitDepth); either set empty is an error. A nil opt
 // means DefaultOptions().
 func Train(a, b []image.Image, opt *Options) (*Model, error) {
-	o := DefaultOptions()
-	if opt != nil {
-		o = *opt
-	}
+	o := opt.withDefaults()
 	if len(a) == 0 {
 		return nil, fmt.Errorf("%w: environment A has no images", ErrNoPixels)
 	}
@@ -230,10 +247,7 @@ func Train(a, b []image.Image, opt *Options) (*Model, error) {
 // Options.SeparateGeometry; and the means and principal axes for the
 // baselines. A nil opt means DefaultOptions().
 func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
-	o := DefaultOptions()
-	if opt != nil {
-		o = *opt
-	}
+	o := opt.withDefaults()
 	for i, x := range []mat.Matrix{a, b} {
 		if _, d := x.Dims(); d != 3 {
 			return nil, fmt.Errorf("adapt: environment %c samples have %d columns, want 3 (L, M, S)", "AB"[i], d)

@@ -30,6 +30,29 @@
 // held-out photographs: 8×8 patches, gamma 0, step 30, 131,072 lattice
 // nodes (ResolutionFor).
 //
+// # Use
+//
+//	m, err := codec.Train(images, &opt)     // opt from PhotoTrainOptions or DefaultTrainOptions; nil: the seed's
+//	err = m.Save("photo.model")             // LoadModel reads it back (Close it when done), ReadModel from a reader
+//	err = codec.Encode(w, img, m, nil)      // nil: default options, the model's own step
+//	step, _, err := codec.StepForRate(img, m, 1.0, nil)
+//	err = codec.Encode(w, img, m, &codec.Options{Step: step}) // at 1 bit per pixel (the CLI's --bpp)
+//	dec, err := codec.Decode(r, m)          // the model the file was coded with (Header.Model, Model.ID)
+//	pca, err := codec.PCABaseline(m)        // linear PCA with the same quantisers and coder
+//
+// Encode and Decode write to and read from the caller's writer and reader
+// and close neither. LoadModel keeps the model file open for the sections
+// it reads on first use, until Model.Close; models from Train and
+// ReadModel hold no file. A model is safe for concurrent Encode and Decode
+// calls; SetBins and SetStep change it.
+//
+// Errors: a damaged or foreign .spc file is a *FormatError (wrapping
+// ErrWrongModel for a file coded with another model, ErrTooLarge beyond
+// the pixel budget), a damaged model file a *ModelError; bad training
+// data or options are plain errors, wrapping *spca.DataError or
+// *spca.OptionError where the SPCA fit refused them. image.Decode of an
+// .spc file returns ErrNeedModel.
+//
 // # Assigning patches to cells
 //
 // The cells of the SPCA responses are not the Voronoi cells of their
@@ -109,12 +132,14 @@
 // # File format (.spc), little-endian
 //
 //	magic      "SPCI"
-//	version    u8: 1 (fixed-resolution models), 6 (entropy-constrained
-//	           with gamma 0 or without SPCA), 5 (the other
-//	           entropy-constrained models; 2 is version 3 without the
+//	version    u8: 1 (fixed-resolution models), 9 (8-bit grey images
+//	           of entropy-constrained models with gamma 0 or without
+//	           SPCA), 8 (the other images of those models), 5 (the other
+//	           entropy-constrained models); 2 is version 3 without the
 //	           rest flags, 4 is version 3 with a step, 5 codes the
 //	           indices arithmetically, 6 is 5 with the coder of
-//	           dcpred.go)
+//	           dcpred.go, 7, 8 and 9 are described at their constants
+//	           in format.go (counts, end shifts, the loop filter)
 //	model      [32]byte  SHA-256 of the codec model file (checked at decode)
 //	width      u32, height u32 (at most 2^28 pixels)
 //	channels   u8 (1 luma, 3 YCbCr; the model tells whether the chroma
@@ -144,7 +169,7 @@
 //
 // Version-1 files of entropy-constrained models (written before outliers
 // existed), version-2 files (before rest flags), version-3 and version-4
-// files (FSE streams) and version-5 files still decode. The arithmetic coder of version 5
+// files (FSE streams) and files of versions 5 to 8 still decode. The arithmetic coder of version 5
 // (contexts from the neighbours' indices of the same dimension and from
 // how many of the patch's earlier dimensions are off their centre, a
 // LOCO-I median prediction of the first dimension) codes the 8 held-out

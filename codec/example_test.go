@@ -15,7 +15,8 @@ import (
 func Example() {
 	train := []image.Image{testimages.Texture(128, 128, 1), testimages.Texture(128, 128, 2)}
 	opt := codec.DefaultTrainOptions() // 2×2 luminance patches, gamma 1/3, 66 bins
-	opt.Samples = 4000
+	opt.Samples = 2000
+	opt.SPCA.Resolution = 1 << 12 // a coarse lattice, fast to fit: about 0.5 s
 	model, err := codec.Train(train, &opt)
 	if err != nil {
 		fmt.Println(err)

@@ -165,7 +165,8 @@ type Options struct {
 	// Step, if > 0, codes at this quantiser step instead of the model's
 	// (entropy-constrained models only): the rate knob of a trained
 	// model, larger steps for fewer bits (see Model.Stepped and
-	// EncodeRate). The file records the step.
+	// StepForRate, which finds the step of a target rate). The file
+	// records the step.
 	Step float64
 	// Deblock is the strength of the deblocking filter the file asks
 	// the decoder to run across the patch edges (format version 5, the
@@ -226,8 +227,10 @@ func putIndices(b []int32) { indexBuffers.Put(&b) }
 // decodes it, readable without that model (DecodeHeader).
 type Header struct {
 	// Version is the format version: 1 for files coded with a model in
-	// the fixed-resolution mode, 5 in the entropy-constrained mode (2–4
-	// written by earlier encoders).
+	// the fixed-resolution mode; in the entropy-constrained mode 9 for
+	// 8-bit grey images and 8 for the others of models with gamma 0 or
+	// without SPCA, 5 for the other models (2–4, 6 and 7 written by
+	// earlier encoders; every version decodes).
 	Version int
 	// Model is the ID of the codec model the file was coded with
 	// (Model.ID); Decode needs that model.

@@ -214,11 +214,18 @@ func (c *Channel) Leading() int {
 // Dims returns the number of coefficients per patch (n²).
 func (c *Channel) Dims() int { return len(c.Bins) }
 
-// TrainOptions control Train. Nil means DefaultTrainOptions.
+// TrainOptions control Train. Nil means DefaultTrainOptions (the seed's
+// setting); PhotoTrainOptions is the configuration measured best on
+// photographs. Start from one of them and change what you need. In
+// options built field by field, a zero Patch, Bins, Leading or Samples
+// means its default below, a zero SPCA (K 0) means spca.DefaultOptions
+// with Resolution ResolutionFor(Patch), and a zero Gamma is gamma 0
+// (pure unfolding): 1/3 is DefaultTrainOptions' value, not the zero
+// value's.
 type TrainOptions struct {
 	Patch int     // patch size n (default 2)
-	Gamma float64 // SPCA metric exponent (default 1/3)
-	Bins  int     // total resolution sum(n_i) over the n² coefficients (default 66)
+	Gamma float64 // SPCA metric exponent (DefaultTrainOptions: 1/3)
+	Bins  int     // total resolution sum(n_i) over the n² coefficients (default 66, DefaultBins)
 	BPP   float64 // if > 0, Bins (or Step) is searched so that the training images code at this many bits per pixel
 	// Step, if > 0, selects the entropy-constrained mode with this
 	// quantiser step (see Model.SetStep); Bins is then unused.
@@ -296,10 +303,14 @@ func PhotoTrainOptions() TrainOptions {
 	return o
 }
 
+// DefaultBins is the resolution sum(n_i) of DefaultTrainOptions, the
+// seed's 66 bins.
+const DefaultBins = 66
+
 // DefaultTrainOptions returns the seed's coding setting: 2×2 luminance
 // patches, gamma 1/3, resolution 66.
 func DefaultTrainOptions() TrainOptions {
-	return TrainOptions{Patch: 2, Gamma: 1.0 / 3, Bins: 66, Samples: 20000, SPCA: spca.DefaultOptions()}
+	return TrainOptions{Patch: 2, Gamma: 1.0 / 3, Bins: DefaultBins, Samples: 20000, SPCA: spca.DefaultOptions()}
 }
 
 func (o *TrainOptions) normalise() (TrainOptions, error) {
@@ -321,6 +332,9 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 	}
 	if t.Leading == 0 {
 		t.Leading = min(t.Patch*t.Patch, 4)
+	}
+	if t.Bins == 0 && t.Step == 0 && t.BPP == 0 {
+		t.Bins = DefaultBins
 	}
 	switch {
 	case t.Patch < 1 || t.Patch > maxPatch:
