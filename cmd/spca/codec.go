@@ -212,6 +212,9 @@ func runCodecTrain(c *cli.Context) error {
 	if err := model.Save(out); err != nil {
 		return fail("%s", withPathC(out, err))
 	}
+	if w := model.TrainingWarning(images); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
+	}
 	if !cliutil.Quiet(c) {
 		kind := "grey"
 		if model.Color {

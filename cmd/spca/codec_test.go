@@ -654,6 +654,12 @@ func TestCodecTrainDefault(t *testing.T) {
 	if !strings.Contains(stderr, "8×8 grey patches, gamma 0, step 30 (") {
 		t.Errorf("train summary %q, want 8×8 patches, gamma 0, step 30", stderr)
 	}
+	// One 96×64 image holds 96 non-overlapping 8×8 patches, fewer than 10
+	// per coefficient (640): a one-line warning before the summary.
+	if !strings.HasPrefix(stderr, "codec train: warning: the training images hold 96 non-overlapping 8×8 patches of luma, fewer than the ") ||
+		strings.Count(stderr, "\n") != 2 {
+		t.Errorf("train on one 96×64 image: stderr %q, want a one-line warning of too few patches, then the summary", stderr)
+	}
 	m, err := codec.LoadModel(model)
 	if err != nil {
 		t.Fatal(err)
@@ -675,7 +681,7 @@ func TestCodecTrainDefault(t *testing.T) {
 		wantError(t, []string{"codec", "train", "--images", img, "--leading", bad, "--out", model}, "--leading "+bad+" is out of its range")
 	}
 	_, stderr = mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--resolution", "4096", "--patch", "2", "--bins", "20", "--out", model)
-	if !strings.Contains(stderr, "2×2 grey patches, gamma 0, 20 bins") {
+	if !strings.Contains(stderr, "2×2 grey patches, gamma 0, 20 bins") || strings.Contains(stderr, "warning") {
 		t.Errorf("train summary %q, want the fixed-resolution mode", stderr)
 	}
 }

@@ -69,6 +69,9 @@ func runFit(c *cli.Context) error {
 	if err := model.Save(out); err != nil {
 		return fail("%s", withPath(out, err))
 	}
+	if w := opt.SampleWarning(data.Dims()); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "fit: warning: %s\n", w)
+	}
 	if !cliutil.Quiet(c) {
 		n, d := data.Dims()
 		fmt.Fprintf(c.App.ErrWriter, "fit: %d samples of dimension %d, gamma %s, in %s -> %s\n",

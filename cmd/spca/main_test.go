@@ -460,3 +460,25 @@ func TestStdinHint(t *testing.T) {
 		}
 	}
 }
+
+// TestFitWarnsFewSamples checks that fit warns, in one line that --quiet
+// keeps, when the samples are too few for the neighbourhoods (spca.
+// SampleWarning: 200 spiral samples give 20 of the 30 needed), and not
+// with 300.
+func TestFitWarnsFewSamples(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		n    string
+		want string
+	}{
+		{"200", "fit: warning: 200 samples give the local PCA 20 neighbours (k 0.1) and each secondary curve's density 20 samples (conditioning 0.1); below 30 "},
+		{"300", ""},
+	} {
+		data := filepath.Join(dir, c.n+".csv")
+		mustRun(t, "synth", "spiral", "--n", c.n, "--out", data)
+		_, stderr := mustRun(t, "fit", "--quiet", "--in", data, "--out", filepath.Join(dir, c.n+".spca"))
+		if !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != min(1, len(c.want)) {
+			t.Errorf("fit --quiet on %s samples: stderr %q, want %q...", c.n, stderr, c.want)
+		}
+	}
+}
