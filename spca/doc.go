@@ -73,4 +73,26 @@
 // Models are saved in a versioned binary format with a magic number and a
 // CRC-32C checksum (Save, Load, WriteTo, Read); equal data, options and
 // seed give byte-identical files.
+//
+// # Use
+//
+// Samples are the rows of a gonum matrix (N×d, d from 1 to 16); one
+// sample is a []float64. The package knows nothing of images: packages
+// codec, adapt and classify build on it.
+//
+//	opt := spca.DefaultOptions()         // then change what you need; Tune or TuneReduced choose K, Tau, Q
+//	m, err := spca.Fit(x, opt)
+//	r, stats, err := m.TransformBatch(x) // responses, one row per sample; Transform for one
+//	back, err := m.InverseBatch(r)       // InverseBatchStats also counts clamped responses
+//	err = m.RecordTypical(x)             // then InverseReduced maps the first D' responses back
+//	d, err := m.Distance(a, b)           // |R(a) - R(b)|
+//	err = m.Save("m.spca")               // Load, or WriteTo and Read
+//
+// A Model is safe for concurrent use, except SetScale, SetTypical,
+// RecordTypical and SnapLattice, which change it. Errors are typed: data
+// Fit or a transform cannot use (NaN or Inf, too few samples, constant or
+// collinear data, the wrong dimension) give a *DataError, invalid Options
+// an *OptionError, a damaged or foreign model file a *FormatError.
+// Destination slices of the wrong length (Transform, Inverse)
+// are programmer errors and panic.
 package spca

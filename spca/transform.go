@@ -607,10 +607,11 @@ func (m *Model) checkVec(x []float64, what string) error {
 	return nil
 }
 
-// Transform computes r = R(x) for one sample, writing r to dst (allocated
-// when nil... dst must have length Dim). Points outside the lattice are
-// clamped to one lattice width beyond it (PointStats.Clamped); their
-// responses extrapolate the metric linearly.
+// Transform computes r = R(x) for one sample, writing r to dst, which
+// must have length Dim (Transform panics otherwise: a programmer error;
+// a sample of the wrong length or not finite is a *DataError). Points
+// outside the lattice are clamped to one lattice width beyond it
+// (PointStats.Clamped); their responses extrapolate the metric linearly.
 func (m *Model) Transform(dst, x []float64) (PointStats, error) {
 	if err := m.checkVec(x, "sample"); err != nil {
 		return PointStats{}, err
