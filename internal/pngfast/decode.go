@@ -2,7 +2,6 @@ package pngfast
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"sync"
-
-	"github.com/klauspost/compress/zlib"
 )
 
 var (
@@ -99,17 +96,17 @@ type header struct {
 // readState is the reader, buffers and inflater of a Decode, kept across
 // calls (a batch decodes image after image).
 type readState struct {
-	br        *bufio.Reader
-	idat      []byte // the IDAT chunks' data, concatenated
-	src       bytes.Reader
-	z         io.ReadCloser // zlib reader, nil until first used
-	cur, prev []byte
-	skip      [4096]byte
+	br   *bufio.Reader
+	idat []byte    // the IDAT chunks' data, concatenated
+	inf  *inflater // nil until first used
+	raw  []byte    // the inflated rows, filter bytes and all
+	prev []byte    // a first row's zero previous row
+	skip [4096]byte
 }
 
 var readStates = kept[readState]{
 	new:  func() *readState { return &readState{br: bufio.NewReaderSize(nil, 64<<10)} },
-	keep: func(st *readState) bool { return cap(st.idat) <= maxKeptBytes && cap(st.cur) <= maxKeptBytes },
+	keep: func(st *readState) bool { return cap(st.idat) <= maxKeptBytes && cap(st.raw) <= maxKeptBytes },
 }
 
 // maxKeptBytes caps a buffer kept across calls (that of an image of a
@@ -294,22 +291,19 @@ func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
 	if limit := maxInflation*int64(len(idat)) + 1024; 1+rowBytes > limit || int64(hd.h) > limit/(1+rowBytes) {
 		return nil, FormatError("not enough pixel data")
 	}
-	st.src.Reset(idat)
-	if st.z == nil {
-		z, err := zlib.NewReader(&st.src)
-		if err != nil {
-			return nil, FormatError(err.Error())
-		}
-		st.z = z
-	} else if err := st.z.(zlib.Resetter).Reset(&st.src, nil); err != nil {
-		return nil, FormatError(err.Error())
-	}
 	n := int(rowBytes)
-	if cap(st.cur) < 1+n {
-		st.cur, st.prev = make([]byte, 1+n), make([]byte, 1+n)
+	stride := 1 + n
+	total := stride * hd.h
+	if cap(st.raw) < total {
+		st.raw = make([]byte, total)
 	}
-	cur, prev := st.cur[:1+n], st.prev[:1+n]
-	clear(prev)
+	raw := st.raw[:total]
+	if st.inf == nil {
+		st.inf = new(inflater)
+	}
+	if err := st.inf.inflate(idat, raw); err != nil {
+		return nil, err
+	}
 	var pix []byte
 	var img image.Image
 	r := image.Rect(0, 0, hd.w, hd.h)
@@ -324,16 +318,19 @@ func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
 		m := image.NewNRGBA(r)
 		pix, img = m.Pix, m
 	}
+	// The rows are unfiltered in place, each against the one before (the
+	// first against zeros), and copied into the image.
+	if cap(st.prev) < n {
+		st.prev = make([]byte, n)
+	}
+	prev := st.prev[:n]
+	clear(prev)
 	for y := 0; y < hd.h; y++ {
-		if _, err := io.ReadFull(st.z, cur); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				return nil, FormatError("not enough pixel data")
-			}
-			return nil, FormatError(err.Error())
-		}
-		if err := unfilter(cur[0], cur[1:], prev[1:], hd.bpp); err != nil {
+		cur := raw[y*stride : (y+1)*stride]
+		if err := unfilter(cur[0], cur[1:], prev, hd.bpp); err != nil {
 			return nil, err
 		}
+		prev = cur[1:]
 		if hd.colorType == 2 {
 			row := pix[4*hd.w*y : 4*hd.w*(y+1)]
 			for i, j := 0, 0; i+2 < n && j+3 < len(row); i, j = i+3, j+4 {
@@ -342,27 +339,6 @@ func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
 		} else {
 			copy(pix[n*y:], cur[1:])
 		}
-		cur, prev = prev, cur
-	}
-	// The stream must end here, its checksum verified, and so must the data.
-	var one [1]byte
-	for i := 0; ; i++ {
-		k, err := st.z.Read(one[:])
-		if k > 0 {
-			return nil, FormatError("too much pixel data")
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, FormatError(err.Error())
-		}
-		if i == 100 {
-			return nil, FormatError("no progress at the end of the pixel data")
-		}
-	}
-	if st.src.Len() != 0 {
-		return nil, FormatError("data after the pixel data")
 	}
 	return img, nil
 }

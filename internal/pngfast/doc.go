@@ -17,8 +17,11 @@
 // Decode reads 8-bit grey, RGB and RGBA PNG files, non-interlaced, in one
 // pass: the chunks through IEND with 64 KB reads (image/png reads 4 KB at
 // a time, and a caller that first wants the header and the ICC profile
-// reads the file two or three times), the IDAT data inflated by
-// klauspost/compress from memory, the rows unfiltered into the image.
+// reads the file two or three times), the IDAT data inflated from memory
+// into one buffer by the package's own inflater (inflate.go: 8-byte bit
+// refills, two literals per table lookup; about half klauspost/compress's
+// time on a 768×512 grey PNG written by image/png, which it replaced), the
+// rows unfiltered into the image.
 // It returns image/png's types and pixels (FuzzDecode checks it), is at
 // least as strict, and leaves every other PNG file to image/png
 // (ErrUnsupported). The kodim13-24 grey PNGs load in 3.0 instead of 4.1-4.5

@@ -1,0 +1,571 @@
+package pngfast
+
+import (
+	"encoding/binary"
+	"hash/adler32"
+	"math/bits"
+)
+
+// inflater decodes a zlib stream (RFC 1950, 1951) held in memory into a
+// buffer of the exact size the image needs: no window, no reader, no
+// copy out of a dictionary, and back-references copied within the
+// buffer. The bits are read 8 bytes at a time into a 64-bit buffer and
+// the Huffman codes decoded from tables indexed by the next bits
+// (klauspost/compress's reader took 8 % of a batch encode from PNG, perf).
+// It accepts exactly the streams compress/flate and compress/zlib
+// accept, with their checks (complete codes but for the single code of
+// one bit, lengths within the alphabets, distances within the data
+// decoded so far, the Adler-32), and no bytes after the stream.
+type inflater struct {
+	lit   [litTableLen]uint32
+	dist  [distTableLen]uint32
+	cl    [1 << maxCLLn]uint32
+	lens  [maxNumLit + maxNumDist]uint8
+	in    []byte
+	pos   int    // next byte of in to load
+	over  int    // zero bytes loaded past the end of in
+	bb    uint64 // bits loaded, the next in the low bits (and above nb, the bytes from pos on)
+	nb    uint   // how many of bb's bits are loaded and unread
+	final bool
+}
+
+const (
+	litBits    = 11 // bits of the literal/length code's first table
+	distBits   = 8  // and of the distance code's
+	maxNumLit  = 286
+	maxNumDist = 30
+	maxCodeLen = 15
+	// Table lengths: powers of two (indices masked, no bounds checks) at
+	// least the first table and a subtable per symbol.
+	litTableLen  = 1 << 13 // >= 1<<litBits + 288<<(maxCodeLen-litBits)
+	distTableLen = 1 << 13 // >= 1<<distBits + 32<<(maxCodeLen-distBits)
+)
+
+// A table entry: the code's length in bits 0-3, the extra bits that
+// follow it (for a subtable: the bits that index it) in bits 4-7, its kind in bits 8-10, its value (literal byte,
+// base length or distance, subtable offset) from bit 16 on.
+const (
+	kindLiteral = iota << 8
+	kindLength  // a length (literal/length code) or a distance
+	kindEnd     // end of block
+	kindSub     // the value is the offset of the subtable of the longer codes with these first bits
+	kindInvalid // no code, or symbols 286-287 and 30-31
+	kindMask    = 7 << 8
+)
+
+// litEntries and distEntries are the entries of the symbols, without
+// their code lengths.
+var litEntries, distEntries = func() (lit [288]uint32, dist [32]uint32) {
+	for s := range 256 {
+		lit[s] = uint32(s)<<16 | 1<<4 | kindLiteral
+	}
+	lit[256] = kindEnd
+	base := 3
+	for s := 257; s < 288; s++ {
+		extra := 0
+		if s >= 265 && s < 285 {
+			extra = (s - 261) / 4
+		}
+		switch {
+		case s == 285:
+			lit[s] = 258<<16 | kindLength
+		case s > 285:
+			lit[s] = kindInvalid
+		default:
+			lit[s] = uint32(base)<<16 | uint32(extra)<<4 | kindLength
+			base += 1 << extra
+		}
+	}
+	base = 1
+	for s := range 32 {
+		extra := 0
+		if s >= 4 {
+			extra = (s - 2) / 2
+		}
+		if s >= maxNumDist {
+			dist[s] = kindInvalid
+			continue
+		}
+		dist[s] = uint32(base)<<16 | uint32(extra)<<4 | kindLength
+		base += 1 << extra
+	}
+	return lit, dist
+}()
+
+// clEntries are the entries of the code-length alphabet: the symbol.
+var clEntries = func() (e [19]uint32) {
+	for s := range e {
+		e[s] = uint32(s) << 16
+	}
+	return e
+}()
+
+// buildTable fills table for the canonical code of the lengths: its first
+// 1<<primary entries indexed by the next primary bits (reversed code),
+// those of the longer codes pointing at subtables after them indexed by
+// the bits that follow. It returns false where compress/flate rejects
+// the code: over-subscribed, or incomplete but for a single code of one
+// bit. A code of no symbols is accepted (every entry invalid).
+func buildTable(table []uint32, lengths []uint8, entries []uint32, primary uint) bool {
+	var count [maxCodeLen + 1]int
+	maxLen := uint(0)
+	for _, l := range lengths {
+		count[l]++
+		maxLen = max(maxLen, uint(l))
+	}
+	n := 1 << primary
+	for i := range table[:n] {
+		table[i] = kindInvalid
+	}
+	if maxLen == 0 {
+		return true
+	}
+	var next [maxCodeLen + 1]int
+	code := 0
+	for l := 1; l <= int(maxLen); l++ {
+		code <<= 1
+		next[l] = code
+		code += count[l]
+	}
+	if code != 1<<maxLen && !(code == 1 && maxLen == 1) {
+		return false
+	}
+	subBits := uint(0)
+	if maxLen > primary {
+		subBits = maxLen - primary
+	}
+	off := n
+	for s, l := range lengths {
+		if l == 0 {
+			continue
+		}
+		c := next[l]
+		next[l]++
+		r := int(bits.Reverse16(uint16(c)) >> (16 - l))
+		e := entries[s] | uint32(l)
+		if uint(l) <= primary {
+			for k := r; k < n; k += 1 << l {
+				table[k] = e
+			}
+			continue
+		}
+		p := r & (n - 1)
+		if table[p]&kindMask != kindSub {
+			table[p] = uint32(off)<<16 | uint32(subBits)<<4 | kindSub
+			off += 1 << subBits
+		}
+		sub := table[table[p]>>16 : int(table[p]>>16)+1<<subBits]
+		for k := r >> primary; k < len(sub); k += 1 << (uint(l) - primary) {
+			sub[k] = e
+		}
+	}
+	return true
+}
+
+// pairLiterals makes the entries of the first table whose bits hold a
+// literal's code and then another's decode both: the second is the entry
+// of the bits after the first code, if that code fits in them. Entries
+// are visited from the last: the one read, at a lower index, is still a
+// single literal's.
+func pairLiterals(table *[litTableLen]uint32) {
+	for i := 1<<litBits - 1; i >= 0; i-- {
+		e := table[i]
+		l := e & 15
+		if e&kindMask != kindLiteral || l >= litBits {
+			continue
+		}
+		e2 := table[i>>l]
+		if e2&kindMask != kindLiteral || l+e2&15 > litBits {
+			continue
+		}
+		table[i] = e&0xff0000 | (e2>>16&0xff)<<24 | 2<<4 | kindLiteral | (l + e2&15)
+	}
+}
+
+// errInflate is the FormatError of a malformed zlib stream.
+const errInflate = FormatError("invalid compressed pixel data")
+
+// inflate decodes the zlib stream in into out, which it must fill
+// exactly, and checks that the stream ends with the Adler-32 of out at
+// the end of in.
+func (f *inflater) inflate(in, out []byte) error {
+	if len(in) < 2 {
+		return errInflate
+	}
+	// Header as compress/zlib checks it; a preset dictionary is an error.
+	if in[0]&0x0f != 8 || in[0]>>4 > 7 || (uint(in[0])<<8|uint(in[1]))%31 != 0 || in[1]&0x20 != 0 {
+		return errInflate
+	}
+	f.in, f.pos, f.over, f.bb, f.nb, f.final = in, 2, 0, 0, 0, false
+	o := 0
+	for !f.final {
+		var err error
+		if o, err = f.block(out, o); err != nil {
+			return err
+		}
+	}
+	if o != len(out) {
+		return FormatError("not enough pixel data")
+	}
+	// The stream ends at a byte boundary; then the Adler-32, big-endian.
+	end := f.pos + f.over - int(f.nb>>3)
+	if end+4 > len(in) {
+		return FormatError("truncated pixel data")
+	}
+	if binary.BigEndian.Uint32(in[end:]) != adler32.Checksum(out) {
+		return FormatError("pixel data checksum mismatch")
+	}
+	if end+4 != len(in) {
+		return FormatError("data after the pixel data")
+	}
+	return nil
+}
+
+// refill loads bytes into the bit buffer until it holds at least 56
+// bits, zeros past the end of the input (more than the buffer can hold
+// unread means bits past the end were read: an error).
+func (f *inflater) refill() error {
+	if f.nb >= 56 {
+		return nil
+	}
+	if f.pos+8 <= len(f.in) {
+		f.bb |= binary.LittleEndian.Uint64(f.in[f.pos:]) << f.nb
+		f.pos += int(63-f.nb) >> 3
+		f.nb |= 56
+		return nil
+	}
+	for f.nb <= 56 {
+		if f.pos < len(f.in) {
+			f.bb |= uint64(f.in[f.pos]) << f.nb
+			f.pos++
+		} else {
+			f.over++
+		}
+		f.nb += 8
+	}
+	if f.over > 8 {
+		return FormatError("truncated pixel data")
+	}
+	return nil
+}
+
+// bits reads n <= 32 bits.
+func (f *inflater) bits(n uint) (uint32, error) {
+	if f.nb < n {
+		if err := f.refill(); err != nil {
+			return 0, err
+		}
+	}
+	v := uint32(f.bb & (1<<n - 1))
+	f.bb >>= n
+	f.nb -= n
+	return v, nil
+}
+
+// block decodes one block into out from o on and returns where it ended.
+func (f *inflater) block(out []byte, o int) (int, error) {
+	h, err := f.bits(3)
+	if err != nil {
+		return o, err
+	}
+	f.final = h&1 != 0
+	switch h >> 1 {
+	case 0:
+		return f.stored(out, o)
+	case 1:
+		for s := range 288 {
+			f.lens[s] = 8
+			if s >= 144 && s < 256 {
+				f.lens[s] = 9
+			} else if s >= 256 && s < 280 {
+				f.lens[s] = 7
+			}
+		}
+		buildTable(f.lit[:], f.lens[:288], litEntries[:], litBits)
+		pairLiterals(&f.lit)
+		for s := range 32 {
+			f.lens[s] = 5
+		}
+		buildTable(f.dist[:], f.lens[:32], distEntries[:], distBits)
+	case 2:
+		if err := f.tables(); err != nil {
+			return o, err
+		}
+	default:
+		return o, errInflate
+	}
+	return f.codes(out, o)
+}
+
+// stored copies a stored block.
+func (f *inflater) stored(out []byte, o int) (int, error) {
+	f.bb >>= f.nb & 7
+	f.nb -= f.nb & 7
+	p := f.pos + f.over - int(f.nb>>3)
+	f.bb, f.nb, f.over = 0, 0, 0
+	if p+4 > len(f.in) {
+		return o, FormatError("truncated pixel data")
+	}
+	n := int(binary.LittleEndian.Uint16(f.in[p:]))
+	if uint16(n) != ^binary.LittleEndian.Uint16(f.in[p+2:]) {
+		return o, errInflate
+	}
+	p += 4
+	if p+n > len(f.in) {
+		return o, FormatError("truncated pixel data")
+	}
+	if o+n > len(out) {
+		return o, FormatError("too much pixel data")
+	}
+	copy(out[o:], f.in[p:p+n])
+	f.pos = p + n
+	return o + n, nil
+}
+
+// tables reads a dynamic block's codes.
+func (f *inflater) tables() error {
+	h, err := f.bits(14)
+	if err != nil {
+		return err
+	}
+	nlit, ndist, ncl := int(h&31)+257, int(h>>5&31)+1, int(h>>10)+4
+	if nlit > maxNumLit || ndist > maxNumDist {
+		return errInflate
+	}
+	var cl [numCL]uint8
+	for i := range ncl {
+		v, err := f.bits(3)
+		if err != nil {
+			return err
+		}
+		cl[clOrder[i]] = uint8(v)
+	}
+	if !buildTable(f.cl[:], cl[:], clEntries[:], maxCLLn) {
+		return errInflate
+	}
+	lens := f.lens[:nlit+ndist]
+	for i := 0; i < len(lens); {
+		if f.nb < 16 {
+			if err := f.refill(); err != nil {
+				return err
+			}
+		}
+		e := f.cl[f.bb&(1<<maxCLLn-1)]
+		if e&kindMask == kindInvalid {
+			return errInflate
+		}
+		f.bb >>= e & 15
+		f.nb -= uint(e & 15)
+		sym := e >> 16
+		if sym < 16 {
+			lens[i] = uint8(sym)
+			i++
+			continue
+		}
+		var rep int
+		var v uint8
+		switch sym {
+		case 16:
+			if i == 0 {
+				return errInflate
+			}
+			rep, v = 3+int(f.bb&3), lens[i-1]
+			f.bb >>= 2
+			f.nb -= 2
+		case 17:
+			rep = 3 + int(f.bb&7)
+			f.bb >>= 3
+			f.nb -= 3
+		default:
+			rep = 11 + int(f.bb&127)
+			f.bb >>= 7
+			f.nb -= 7
+		}
+		if i+rep > len(lens) {
+			return errInflate
+		}
+		for range rep {
+			lens[i] = v
+			i++
+		}
+	}
+	if !buildTable(f.lit[:], lens[:nlit], litEntries[:], litBits) || !buildTable(f.dist[:], lens[nlit:], distEntries[:], distBits) {
+		return errInflate
+	}
+	pairLiterals(&f.lit)
+	return nil
+}
+
+// codes decodes a Huffman-coded block's symbols into out from o on: a
+// fast loop while 8 bytes of input and 3 of output are left, then one
+// symbol at a time (slowCodes). After a refill the bit buffer holds at
+// least 56 bits: three literal codes (15 bits at most), or a length code,
+// its extra bits, a distance code and its extra bits (15+5+15+13 = 48).
+func (f *inflater) codes(out []byte, o int) (int, error) {
+	bb, nb := f.bb, f.nb
+	in, pos := f.in, f.pos
+	lit := &f.lit
+	const litMask = 1<<litBits - 1
+	for pos+8 <= len(in) && len(out)-o >= 6 {
+		bb |= binary.LittleEndian.Uint64(in[pos:]) << nb
+		pos += int(63-nb) >> 3
+		nb |= 56
+		// Up to three entries of one or two literals, the common case
+		// of a filtered image; each writes two bytes, the second
+		// overwritten next if the entry held one literal.
+		e := lit[bb&litMask]
+		if e&kindMask == kindLiteral {
+			bb >>= e & 15
+			nb -= uint(e & 15)
+			w := out[o : o+2]
+			w[0], w[1] = byte(e>>16), byte(e>>24)
+			o += int(e >> 4 & 3)
+			e = lit[bb&litMask]
+			if e&kindMask == kindLiteral {
+				bb >>= e & 15
+				nb -= uint(e & 15)
+				w := out[o : o+2]
+				w[0], w[1] = byte(e>>16), byte(e>>24)
+				o += int(e >> 4 & 3)
+				e = lit[bb&litMask]
+				if e&kindMask == kindLiteral {
+					bb >>= e & 15
+					nb -= uint(e & 15)
+					w := out[o : o+2]
+					w[0], w[1] = byte(e>>16), byte(e>>24)
+					o += int(e >> 4 & 3)
+					continue
+				}
+			}
+		}
+		// e is the next entry, not consumed, not a literal of the first
+		// table: a longer code (a single literal), a length or the end.
+		if e&kindMask == kindSub {
+			e = lit[(e>>16+uint32(bb>>litBits)&(1<<(e>>4&15)-1))&(litTableLen-1)]
+		}
+		bb >>= e & 15
+		nb -= uint(e & 15)
+		switch e & kindMask {
+		case kindLiteral:
+			if o >= len(out) {
+				return o, FormatError("too much pixel data")
+			}
+			out[o] = byte(e >> 16)
+			o++
+			continue
+		case kindLength:
+		case kindEnd:
+			f.bb, f.nb, f.pos = bb, nb, pos
+			return o, nil
+		default:
+			return o, errInflate
+		}
+		if nb < 33 {
+			// Not the first symbol since the refill: another (the
+			// first left at least 56-15 bits).
+			if pos+8 > len(in) {
+				f.bb, f.nb, f.pos = bb, nb, pos
+				if err := f.refill(); err != nil {
+					return o, err
+				}
+				bb, nb, pos = f.bb, f.nb, f.pos
+			} else {
+				bb |= binary.LittleEndian.Uint64(in[pos:]) << nb
+				pos += int(63-nb) >> 3
+				nb |= 56
+			}
+		}
+		var err error
+		if o, bb, nb, err = f.match(out, o, e, bb, nb); err != nil {
+			return o, err
+		}
+	}
+	f.bb, f.nb, f.pos = bb, nb, pos
+	return f.slowCodes(out, o)
+}
+
+// match decodes the extra bits of the length of entry e, the distance,
+// and copies; bb holds at least 33 bits.
+func (f *inflater) match(out []byte, o int, e uint32, bb uint64, nb uint) (int, uint64, uint, error) {
+	const distMask = 1<<distBits - 1
+	x := uint(e >> 4 & 15)
+	length := int(e>>16) + int(bb&(1<<x-1))
+	bb >>= x
+	nb -= x
+	d := f.dist[bb&distMask]
+	if d&kindMask == kindSub {
+		d = f.dist[(d>>16+uint32(bb>>distBits)&(1<<(d>>4&15)-1))&(distTableLen-1)]
+	}
+	if d&kindMask != kindLength {
+		return o, bb, nb, errInflate
+	}
+	bb >>= d & 15
+	nb -= uint(d & 15)
+	x = uint(d >> 4 & 15)
+	dist := int(d>>16) + int(bb&(1<<x-1))
+	bb >>= x
+	nb -= x
+	if dist > o {
+		return o, bb, nb, errInflate
+	}
+	if length > len(out)-o {
+		return o, bb, nb, FormatError("too much pixel data")
+	}
+	src := o - dist
+	switch {
+	case dist >= length:
+		copy(out[o:o+length], out[src:src+length])
+	case dist == 1:
+		b := out[src]
+		for i := range out[o : o+length] {
+			out[o+i] = b
+		}
+	default:
+		for i := range length {
+			out[o+i] = out[src+i]
+		}
+	}
+	return o + length, bb, nb, nil
+}
+
+// slowCodes decodes symbols one at a time, refilling before each: the
+// end of the input or of the output is near.
+func (f *inflater) slowCodes(out []byte, o int) (int, error) {
+	for {
+		if err := f.refill(); err != nil {
+			return o, err
+		}
+		bb := f.bb
+		e := f.lit[bb&(1<<litBits-1)]
+		if e&kindMask == kindSub {
+			e = f.lit[(e>>16+uint32(bb>>litBits)&(1<<(e>>4&15)-1))&(litTableLen-1)]
+		}
+		bb >>= e & 15
+		nb := f.nb - uint(e&15)
+		switch e & kindMask {
+		case kindLiteral:
+			f.bb, f.nb = bb, nb
+			n := int(e >> 4 & 3)
+			if n > len(out)-o {
+				return o, FormatError("too much pixel data")
+			}
+			out[o] = byte(e >> 16)
+			if n == 2 {
+				out[o+1] = byte(e >> 24)
+			}
+			o += n
+			continue
+		case kindLength:
+		case kindEnd:
+			f.bb, f.nb = bb, nb
+			return o, nil
+		default:
+			return o, errInflate
+		}
+		var err error
+		o, f.bb, f.nb, err = f.match(out, o, e, bb, nb)
+		if err != nil {
+			return o, err
+		}
+	}
+}
