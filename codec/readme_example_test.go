@@ -17,10 +17,15 @@ func Example_readme() {
 	w := new(bytes.Buffer)
 	r := w
 	// README begin
-	m, err := codec.Train(images, &codec.TrainOptions{Patch: 2, Gamma: 1.0 / 3, Bins: 66})
-	err = codec.Encode(w, img, m, nil) // nil options: fast path
-	dec, err := codec.Decode(r, m)     // *codec.FormatError on bad files
-	res, err := codec.Evaluate(m, testImages, nil)
+	opt := codec.PhotoTrainOptions()    // 8×8, gamma 0, step 30; DefaultTrainOptions: the seed's 2×2, 66 bins
+	m, err := codec.Train(images, &opt) // nil options: DefaultTrainOptions
+	err = m.Save("photo.model")         // m, err = codec.LoadModel("photo.model"); defer m.Close()
+	err = codec.Encode(w, img, m, nil)  // nil options: the model's own step, fast path
+	step, _, err := codec.StepForRate(img, m, 1, nil)
+	err = codec.Encode(w, img, m, &codec.Options{Step: step}) // at 1 bit per pixel (spca encode --bpp 1)
+	dec, err := codec.Decode(r, m)                            // *codec.FormatError on bad files or another model
+	pca, err := codec.PCABaseline(m)                          // linear PCA with the same quantisers and coder
+	res, err := codec.Evaluate(m, testImages, nil)            // vs other gammas, PCA and image/jpeg
 	// README end
-	_, _, _ = dec, res, err
+	_, _, _, _ = dec, pca, res, err
 }

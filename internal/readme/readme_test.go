@@ -9,7 +9,7 @@ import (
 
 // examples are the files whose "// README begin" to "// README end"
 // blocks the README shows, in order.
-var examples = []string{"spca/readme_example_test.go", "codec/readme_example_test.go", "adapt/readme_example_test.go"}
+var examples = []string{"spca/readme_example_test.go", "codec/readme_example_test.go", "adapt/readme_example_test.go", "classify/readme_example_test.go"}
 
 // snippets returns the ```go blocks of the README.
 func snippets(readme string) []string {
