@@ -32,6 +32,13 @@ import (
 // declare 16384×16384; see the README for the memory per pixel.
 const DefaultMaxPixels = 100_000_000
 
+// Extensions returns the file name extensions (lower case, with the dot)
+// of the image formats Load and Decode read: what a tool takes from a
+// directory of images.
+func Extensions() []string {
+	return []string{".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp", ".pgm", ".ppm", ".pnm"}
+}
+
 var (
 	// ErrNotImage is returned, wrapped, by Load and Decode for data in no
 	// registered image format.

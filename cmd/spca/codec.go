@@ -26,7 +26,7 @@ import (
 )
 
 // imageExts are the extensions of the image files taken from a directory.
-var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp", ".pgm", ".ppm", ".pnm"}
+var imageExts = patches.Extensions()
 
 // imageFormats names the image formats read, for error messages.
 const imageFormats = "PNG, JPEG, GIF, TIFF, BMP, WebP or binary PGM/PPM"

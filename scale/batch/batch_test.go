@@ -480,3 +480,30 @@ func TestCheckModel(t *testing.T) {
 		}
 	}
 }
+
+// A directory of PGM photos gave spca-batch encode "0 inputs", exit 0:
+// the walk took only the extensions of its own list, which lacked the
+// netpbm ones spca reads. A directory without inputs is now an error for
+// that directory, in the manifest.
+func TestExpandDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.pgm", "b.PPM", "c.pnm", "d.png", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms, err := expand(context.Background(), dir, Encode, filepath.Join(dir, "out"))
+	if err != nil || len(ms) != 4 {
+		t.Errorf("expand of a directory with a.pgm, b.PPM, c.pnm, d.png: %v (%v), want those 4", ms, err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := expand(context.Background(), empty, Encode, filepath.Join(dir, "out")); err == nil || !strings.Contains(err.Error(), empty+": no input files (.png") {
+		t.Errorf("expand of an empty directory: %v, %v; want an error naming it", ms, err)
+	}
+	if ms, err := expand(context.Background(), dir, Decode, filepath.Join(dir, "out")); err == nil || !strings.Contains(err.Error(), "no input files (.spc)") {
+		t.Errorf("decode of a directory without .spc: %v, %v; want an error", ms, err)
+	}
+}

@@ -14,11 +14,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/patches"
 )
 
 // imageExts are the extensions of the image files taken from a directory,
 // as in the spca command.
-var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".bmp", ".webp"}
+var imageExts = patches.Extensions()
 
 // isLocal reports whether p is a path of the local file system rather
 // than a URL of another Beam file system (gs://, s3://, ...).
@@ -133,7 +134,14 @@ func expand(ctx context.Context, spec string, op Op, out string) ([]match, error
 	}
 	if isLocal(spec) {
 		if fi, err := os.Stat(spec); err == nil && fi.IsDir() {
-			return walk(spec, inputExts(op), out)
+			// A directory without inputs is the user's mistake (PGM
+			// photos were not taken, and the job did nothing, exit 0).
+			exts := inputExts(op)
+			ms, err := walk(spec, exts, out)
+			if err == nil && len(ms) == 0 {
+				return nil, fmt.Errorf("%s: no input files (%s) in the directory", spec, strings.Join(exts, ", "))
+			}
+			return ms, err
 		}
 	}
 	return []match{{spec, base(spec)}}, nil
