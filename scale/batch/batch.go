@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -102,6 +103,16 @@ func (c *Config) Check() error {
 	// input with "LUT size 1 not in [2, 256]".
 	if n := c.lutSize(); n < adapt.MinLUTSize || n > adapt.MaxLUTSize {
 		return fmt.Errorf("batch: --lut-size %d not in [%d, %d] (0: %d)", c.LUTSize, adapt.MinLUTSize, adapt.MaxLUTSize, adapt.DefaultLUTSize)
+	}
+	// Local paths of the wrong kind: the job ran, then failed writing
+	// the manifest with a multi-line message from the runner.
+	if fi, err := os.Stat(c.Out); isLocal(c.Out) && err == nil && !fi.IsDir() {
+		return fmt.Errorf("batch: --out %s is not a directory", c.Out)
+	}
+	if m := c.ManifestPath(); isLocal(m) {
+		if fi, err := os.Stat(m); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("batch: the manifest %s is not a regular file (--manifest names a file)", m)
+		}
 	}
 	return nil
 }

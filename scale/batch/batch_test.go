@@ -507,3 +507,28 @@ func TestExpandDirectory(t *testing.T) {
 		t.Errorf("decode of a directory without .spc: %v, %v; want an error", ms, err)
 	}
 }
+
+// --manifest naming a directory ran the job, then failed with the
+// runner's multi-line "DoFn[...manifestFn] failed: write m is not a
+// regular file"; --out naming a file failed at mkdir. Check refuses both.
+func TestCheckOutputKinds(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Op: Encode, Model: "m", Inputs: []string{"in"}, Out: dir, Manifest: dir}
+	if err := cfg.Check(); err == nil || !strings.Contains(err.Error(), "manifest "+dir+" is not a regular file") {
+		t.Errorf("--manifest DIR: %v", err)
+	}
+	cfg = Config{Op: Encode, Model: "m", Inputs: []string{"in"}, Out: file}
+	if err := cfg.Check(); err == nil || !strings.Contains(err.Error(), "--out "+file+" is not a directory") {
+		t.Errorf("--out FILE: %v", err)
+	}
+	for _, c := range []Config{{Out: dir}, {Out: filepath.Join(dir, "new")}, {Out: dir, Manifest: file}, {Out: dir, Manifest: filepath.Join(dir, "new.jsonl")}} {
+		c.Op, c.Model, c.Inputs = Encode, "m", []string{"in"}
+		if err := c.Check(); err != nil {
+			t.Errorf("--out %s --manifest %q: %v", c.Out, c.Manifest, err)
+		}
+	}
+}
