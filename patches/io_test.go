@@ -371,3 +371,44 @@ func TestDecodePNGAsImagePNG(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadInto checks the Into option: an 8-bit grey PNG or PGM of the
+// given image's size loads into it, with the pixels Load reads without
+// it; a file of another size loads into a new image, and Load without
+// Into (nil) as before.
+func TestLoadInto(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 24))
+	a, b := image.NewGray(image.Rect(0, 0, 37, 21)), image.NewGray(image.Rect(0, 0, 37, 21))
+	for i := range a.Pix {
+		a.Pix[i], b.Pix[i] = byte(rng.IntN(256)), byte(rng.IntN(256))
+	}
+	small := image.NewGray(image.Rect(0, 0, 36, 21))
+	for _, ext := range []string{".png", ".pgm"} {
+		pa, pb, ps := filepath.Join(dir, "a"+ext), filepath.Join(dir, "b"+ext), filepath.Join(dir, "s"+ext)
+		for p, m := range map[string]image.Image{pa: a, pb: b, ps: small} {
+			if err := Save(p, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		first, err := Load(pa, Into(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := Load(pb, Into(first))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, ok := second.(*image.Gray)
+		if !ok || &g.Pix[0] != &first.(*image.Gray).Pix[0] || !bytes.Equal(g.Pix, b.Pix) || g.Rect != b.Rect {
+			t.Errorf("%s: Load Into an image of the size: not into it, or not the file's pixels", ext)
+		}
+		other, err := Load(ps, Into(second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := other.(*image.Gray); &o.Pix[0] == &g.Pix[0] || !bytes.Equal(o.Pix, small.Pix) {
+			t.Errorf("%s: Load Into an image of another size: into it, or other pixels", ext)
+		}
+	}
+}

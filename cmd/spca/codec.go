@@ -484,8 +484,10 @@ func runEncode(c *cli.Context) error {
 	var bytes, pixels int64
 	greyed := 0 // colour inputs coded by a grey model
 	ext := ".spc"
+	var last image.Image // coded: the next input may be read into it
 	err := runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
-		img, err := loadInputImage(c, in)
+		img, err := loadInputImage(c, in, patches.Into(last))
+		last = nil
 		if err != nil {
 			return err
 		}
@@ -517,6 +519,7 @@ func runEncode(c *cli.Context) error {
 		b := img.Bounds()
 		bytes += n
 		pixels += int64(b.Dx()) * int64(b.Dy())
+		last = img
 		return nil
 	}, func(files int, out string) string {
 		line := fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", cliutil.Plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
@@ -831,8 +834,8 @@ func loadImages(paths []string, progress func(stage string, done, total int)) ([
 }
 
 // loadImage reads an image file; errors are one line naming the file.
-func loadImage(path string) (image.Image, error) {
-	img, err := patches.Load(path, patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB))
+func loadImage(path string, opts ...patches.LoadOption) (image.Image, error) {
+	img, err := patches.Load(path, append([]patches.LoadOption{patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB)}, opts...)...)
 	if err == nil {
 		return img, nil
 	}

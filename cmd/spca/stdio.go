@@ -41,16 +41,16 @@ func openInput(c *cli.Context, in string) (io.ReadCloser, error) {
 }
 
 // loadInputImage is loadImage, reading standard input for -.
-func loadInputImage(c *cli.Context, in string) (image.Image, error) {
+func loadInputImage(c *cli.Context, in string, opts ...patches.LoadOption) (image.Image, error) {
 	if in != stdio {
-		return loadImage(in)
+		return loadImage(in, opts...)
 	}
 	// Read first: a pipe is an *os.File that cannot seek back.
 	data, err := io.ReadAll(c.App.Reader)
 	if err != nil {
 		return nil, fail("stdin: %v", err)
 	}
-	img, err := patches.Decode(bytes.NewReader(data), patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB))
+	img, err := patches.Decode(bytes.NewReader(data), append([]patches.LoadOption{patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB)}, opts...)...)
 	if err != nil {
 		// As a file's (loadImage).
 		return nil, imageError("stdin", err, func() bool { return bytes.HasPrefix(data, []byte(codec.Magic)) })

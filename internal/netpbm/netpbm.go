@@ -17,6 +17,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"sync"
 )
 
 // maxSide bounds the width and height a header may declare.
@@ -26,6 +27,32 @@ const maxSide = 1 << 20
 // larger one is read first (growing as the data arrive) so that a short
 // file declaring a huge image fails before the image is allocated.
 const directBytes = 16 << 20
+
+// readers keeps Decode's 64 KB reader between calls (a fresh one per
+// image was fresh memory in a batch, which collects rarely).
+var readers kept
+
+type kept struct {
+	mu sync.Mutex
+	br *bufio.Reader
+}
+
+func (k *kept) get() *bufio.Reader {
+	k.mu.Lock()
+	br := k.br
+	k.br = nil
+	k.mu.Unlock()
+	if br == nil {
+		br = bufio.NewReaderSize(nil, 64<<10)
+	}
+	return br
+}
+
+func (k *kept) put(br *bufio.Reader) {
+	k.mu.Lock()
+	k.br = br
+	k.mu.Unlock()
+}
 
 // FormatError reports a malformed file.
 type FormatError string
@@ -132,8 +159,18 @@ func DecodeConfig(r io.Reader) (image.Config, error) {
 // *image.Gray16, a pixmap as *image.RGBA or *image.RGBA64. Samples are
 // scaled from the file's maximum value to 255 or 65535; a sample above the
 // maximum is an error.
-func Decode(r io.Reader) (image.Image, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+func Decode(r io.Reader) (image.Image, error) { return DecodeInto(r, nil) }
+
+// DecodeInto is Decode, with the pixels of a greymap of 8 bits a sample
+// read into those of into, if into is an *image.Gray of the same size
+// (origin 0, stride the width): the caller gives into up. A batch then
+// reads image after image into the same memory: a fresh image was more
+// than half the memory a 768×512 batch encode touched per image (each
+// page of it faulted in and cleared by the kernel).
+func DecodeInto(r io.Reader, into image.Image) (image.Image, error) {
+	br := readers.get()
+	br.Reset(r)
+	defer func() { br.Reset(nil); readers.put(br) }()
 	h, err := readHeader(br)
 	if err != nil {
 		return nil, err
@@ -144,7 +181,13 @@ func Decode(r io.Reader) (image.Image, error) {
 	}
 	n := h.width * h.height * h.channels * bps
 	var raster []byte
-	if n <= directBytes {
+	if g, ok := into.(*image.Gray); ok && bps == 1 && h.channels == 1 && g.Rect == image.Rect(0, 0, h.width, h.height) &&
+		g.Stride == h.width && len(g.Pix) >= n {
+		raster = g.Pix[:n]
+		if _, err := io.ReadFull(br, raster); err != nil {
+			return nil, FormatError("truncated raster")
+		}
+	} else if n <= directBytes {
 		raster = make([]byte, n)
 		if _, err := io.ReadFull(br, raster); err != nil {
 			return nil, FormatError("truncated raster")

@@ -149,3 +149,53 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeInto checks that DecodeInto reads an 8-bit greymap into the
+// image given when it has the size (same pixels as Decode, into's
+// memory, no raster allocated), and allocates otherwise: another size, a
+// sub-image's stride, 16 bits, a pixmap.
+func TestDecodeInto(t *testing.T) {
+	imgs := testImages()
+	var pgm, pgm16, ppm bytes.Buffer
+	for b, img := range map[*bytes.Buffer]image.Image{&pgm: imgs[0], &pgm16: imgs[1], &ppm: imgs[2]} {
+		if err := Encode(b, img); err != nil {
+			t.Fatal(err)
+		}
+	}
+	into := image.NewGray(image.Rect(0, 0, 5, 3))
+	for i := range into.Pix {
+		into.Pix[i] = 99
+	}
+	got, err := DecodeInto(bytes.NewReader(pgm.Bytes()), into)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := got.(*image.Gray)
+	if !ok || &g.Pix[0] != &into.Pix[0] || !bytes.Equal(g.Pix, imgs[0].(*image.Gray).Pix) || g.Rect != into.Rect {
+		t.Fatalf("DecodeInto a 5×3 image: not into it, or other pixels")
+	}
+	if n := testing.AllocsPerRun(20, func() { DecodeInto(bytes.NewReader(pgm.Bytes()), into) }); n > 3 {
+		t.Errorf("DecodeInto a 5×3 image: %v allocations per call, want at most 3 (no raster, no reader)", n)
+	}
+	big := image.NewGray(image.Rect(0, 0, 6, 3))
+	sub := image.NewGray(image.Rect(0, 0, 6, 3)).SubImage(image.Rect(0, 0, 5, 3))
+	for name, c := range map[string]struct {
+		data []byte
+		into image.Image
+	}{
+		"other size": {pgm.Bytes(), big}, "sub-image": {pgm.Bytes(), sub},
+		"16-bit": {pgm16.Bytes(), into}, "pixmap": {ppm.Bytes(), into}, "nil": {pgm.Bytes(), nil},
+	} {
+		want, _ := Decode(bytes.NewReader(c.data))
+		got, err := DecodeInto(bytes.NewReader(c.data), c.into)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if g, ok := got.(*image.Gray); ok && len(g.Pix) > 0 && (&g.Pix[0] == &big.Pix[0] || &g.Pix[0] == &into.Pix[0]) {
+			t.Errorf("%s: decoded into the image given", name)
+		}
+		if got.Bounds() != want.Bounds() || got.ColorModel() != want.ColorModel() {
+			t.Errorf("%s: %T %v, want %T %v", name, got, got.Bounds(), want, want.Bounds())
+		}
+	}
+}

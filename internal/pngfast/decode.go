@@ -40,6 +40,12 @@ type DecodeOptions struct {
 	// Whatever it is, Decode allocates the image only once the file has
 	// delivered compressed data that can fill it.
 	MaxPixels int64
+	// Into, if not nil, is an image the caller gives up: Decode writes
+	// the pixels into it, and returns it, when the file's image has its
+	// type and bounds (origin 0, stride the row). A batch then reads
+	// image after image into the same memory (fresh memory is faulted in
+	// and cleared by the kernel page by page).
+	Into image.Image
 }
 
 // pngSignature starts every PNG file.
@@ -83,7 +89,7 @@ func Decode(r io.Reader, o *DecodeOptions) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.inflate(hd, idat)
+	return st.inflate(hd, idat, opt.Into)
 }
 
 // header is what Decode uses of the IHDR chunk.
@@ -285,7 +291,7 @@ func readError(err error) error {
 }
 
 // inflate decompresses and unfilters the IDAT data into the image.
-func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
+func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Image, error) {
 	rowBytes := int64(hd.w) * int64(hd.bpp)
 	// h*(1+rowBytes) can overflow an int64 (2³¹ rows of 2³³ bytes): divide.
 	if limit := maxInflation*int64(len(idat)) + 1024; 1+rowBytes > limit || int64(hd.h) > limit/(1+rowBytes) {
@@ -307,11 +313,26 @@ func (st *readState) inflate(hd header, idat []byte) (image.Image, error) {
 	var pix []byte
 	var img image.Image
 	r := image.Rect(0, 0, hd.w, hd.h)
-	switch hd.colorType {
-	case 0:
+	switch m := into.(type) {
+	case *image.Gray:
+		if hd.colorType == 0 && m.Rect == r && m.Stride == hd.w && len(m.Pix) == hd.w*hd.h {
+			pix, img = m.Pix, m
+		}
+	case *image.RGBA:
+		if hd.colorType == 2 && m.Rect == r && m.Stride == 4*hd.w && len(m.Pix) == 4*hd.w*hd.h {
+			pix, img = m.Pix, m
+		}
+	case *image.NRGBA:
+		if hd.colorType == 6 && m.Rect == r && m.Stride == 4*hd.w && len(m.Pix) == 4*hd.w*hd.h {
+			pix, img = m.Pix, m
+		}
+	}
+	switch {
+	case img != nil:
+	case hd.colorType == 0:
 		m := image.NewGray(r)
 		pix, img = m.Pix, m
-	case 2:
+	case hd.colorType == 2:
 		m := image.NewRGBA(r)
 		pix, img = m.Pix, m
 	default:

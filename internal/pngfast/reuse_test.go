@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/png"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -136,4 +137,74 @@ func TestEncodeConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestDecodeInto checks DecodeOptions.Into: a grey, RGB or RGBA file of
+// the image's size and kind is decoded into it (its memory, image/png's
+// pixels, whatever it held before); another size or kind, a sub-image, or
+// a file that fails leaves it unused.
+func TestDecodeInto(t *testing.T) {
+	files := testPNGs(t)
+	for _, name := range []string{"grey image/png 1", "rgb pngfast", "nrgba image/png 1"} {
+		data := files[name]
+		want, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := Decode(bytes.NewReader(data), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pixOf := func(m image.Image) []byte {
+			switch m := m.(type) {
+			case *image.Gray:
+				return m.Pix
+			case *image.RGBA:
+				return m.Pix
+			case *image.NRGBA:
+				return m.Pix
+			}
+			return nil
+		}
+		into := pixOf(fresh)
+		for i := range into {
+			into[i] = byte(i * 7) // stale pixels, opaque or not
+		}
+		got, err := Decode(bytes.NewReader(data), &DecodeOptions{Into: fresh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != fresh || !sameImage(got, want) {
+			t.Errorf("%s: not decoded into the image given, or other pixels than image/png's", name)
+		}
+		// Unusable: another size (a sub-image), another kind.
+		sub := fresh.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(0, 0, fresh.Bounds().Dx()-1, fresh.Bounds().Dy()))
+		for _, other := range []image.Image{sub, image.NewGray16(fresh.Bounds()), image.NewAlpha(fresh.Bounds())} {
+			got, err := Decode(bytes.NewReader(data), &DecodeOptions{Into: other})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == other || (len(pixOf(got)) > 0 && len(pixOf(other)) > 0 && &pixOf(got)[0] == &pixOf(other)[0]) || !sameImage(got, want) {
+				t.Errorf("%s: decoded into a %T %v", name, other, other.Bounds())
+			}
+		}
+	}
+	// One decode into a kept image allocates no pixels: far less than
+	// the image (768×512 grey, 393 KB).
+	g := image.NewGray(image.Rect(0, 0, 768, 512))
+	data := encodeBytes(t, g)
+	Decode(bytes.NewReader(data), nil) // the kept buffers
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 5 {
+		if _, err := Decode(bytes.NewReader(data), &DecodeOptions{Into: g}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 100<<10 {
+		t.Errorf("5 decodes of a 768×512 grey PNG into an image: %d bytes allocated, want under 100 KB", n)
+	}
 }
