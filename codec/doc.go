@@ -51,7 +51,8 @@
 // the pixel budget), a damaged model file a *ModelError; bad training
 // data or options are plain errors, wrapping *spca.DataError or
 // *spca.OptionError where the SPCA fit refused them. image.Decode of an
-// .spc file returns ErrNeedModel.
+// .spc file returns ErrNeedModel unless its model was registered with
+// RegisterModel.
 //
 // # Assigning patches to cells
 //
@@ -195,8 +196,9 @@
 // times its compressed bytes. Decoding is
 // deterministic and bit-exact. The format is registered with the image
 // package under the name "spc", so image.DecodeConfig reads the size and
-// colour model of a file without its model; image.Decode reports that the
-// model is needed. DecodeHeader reads the whole header, with the ID of the
+// colour model of a file without its model; image.Decode decodes the
+// files of the models registered with RegisterModel and reports that the
+// model is needed (ErrNeedModel) for the others. DecodeHeader reads the whole header, with the ID of the
 // model that decodes the file.
 //
 // # Exact and fast paths

@@ -76,10 +76,10 @@ func ExampleStepForRate() {
 
 // An .spc file names the model it was coded with (its ID, a hash of the
 // model file): DecodeHeader reads it without the model, image.DecodeConfig
-// reads the size through the registered format, and image.Decode, which
-// cannot know the model, says so with ErrNeedModel. A model written with
-// WriteTo (or Save) and read back with ReadModel (or LoadModel) has the
-// same ID and decodes the same pixels.
+// reads the size through the registered format "spc", and image.Decode
+// says it needs the model (ErrNeedModel) until RegisterModel registers
+// it. A model written with WriteTo (or Save) and read back with ReadModel
+// (or LoadModel) has the same ID and decodes the same pixels.
 func ExampleDecodeHeader() {
 	m, err := trainSmall()
 	if err != nil {
@@ -105,6 +105,9 @@ func ExampleDecodeHeader() {
 	fmt.Println(format, cfg.Width, cfg.Height, err)
 	_, _, err = image.Decode(bytes.NewReader(spc))
 	fmt.Println(errors.Is(err, codec.ErrNeedModel))
+	codec.RegisterModel(m)
+	viaImage, format, err := image.Decode(bytes.NewReader(spc))
+	fmt.Println(format, viaImage.Bounds(), err)
 
 	var modelFile bytes.Buffer // or m.Save(path) and codec.LoadModel(path)
 	if _, err := m.WriteTo(&modelFile); err != nil {
@@ -128,6 +131,7 @@ func ExampleDecodeHeader() {
 	// 96 64 4 true
 	// spc 96 64 <nil>
 	// true
+	// spc (0,0)-(96,64) <nil>
 	// true true <nil>
 	// true true
 }

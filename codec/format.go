@@ -127,7 +127,7 @@ const (
 )
 
 func init() {
-	image.RegisterFormat("spc", Magic, func(io.Reader) (image.Image, error) { return nil, ErrNeedModel }, DecodeConfig)
+	image.RegisterFormat("spc", Magic, decodeRegistered, DecodeConfig)
 }
 
 // FormatError reports an encoded file that cannot be decoded: not an .spc
@@ -147,8 +147,9 @@ func (e *FormatError) Unwrap() error { return e.Err }
 // another model than the one given to Decode.
 var ErrWrongModel = errors.New("codec: file encoded with another model")
 
-// ErrNeedModel is returned by image.Decode for .spc files: decoding needs
-// the codec model, which only Decode takes.
+// ErrNeedModel is returned, wrapped, by image.Decode for an .spc file
+// whose model is not registered (RegisterModel): decoding needs the
+// codec model the file was coded with.
 var ErrNeedModel = errors.New("codec: decoding an .spc file needs its model (codec.Decode)")
 
 // Options control Encode. Nil means defaults.
