@@ -97,7 +97,7 @@ var moons5DNoise = [3]float64{0.1, 0.3, 0.6}
 //	              irrelevant axes of noise 0.1, 0.3 and 0.6
 func GenerateClasses(name string, n int, seed uint64) (Labelled, error) {
 	if n < 2 || n%2 != 0 || n > MaxSamples {
-		return Labelled{}, fmt.Errorf("testimages: number of samples %d not even and in [2, %d]", n, MaxSamples)
+		return Labelled{}, fmt.Errorf("testimages: number of samples %d: want an even number (two classes of equal size) from 2 to %d", n, MaxSamples)
 	}
 	var stream uint64
 	switch name {

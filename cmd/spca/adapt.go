@@ -252,7 +252,7 @@ func runAdaptTrain(c *cli.Context) error {
 					name, cliutil.Plural(len(imgsA), "image"), cliutil.Plural(len(imgsB), "image"), model.SamplesA, model.SamplesB,
 					model.ReportA.Distinct, model.ReportB.Distinct, 100*model.ReportA.Coverage, 100*model.ReportB.Coverage,
 					model.ChromaticitiesA, model.ChromaticitiesB,
-					formatFloat(opt.SPCA.Gamma), time.Since(start).Round(time.Millisecond), out)
+					formatGamma(opt.SPCA.Gamma), time.Since(start).Round(time.Millisecond), out)
 			}
 			return nil
 		}
@@ -735,9 +735,11 @@ func adaptEvalCommand() *cli.Command {
 		Usage: "measure CIEDE2000 between corrected B and A renderings of the same scenes, per method",
 		UsageText: "spca adapt eval [--pairs DIR] [--model adapt.model] [--json]\n\n" +
 			fmt.Sprintf("By default trains on %d generated scenes of %s (seed %d) and evaluates %d held-out scenes "+
-				"of %s (scene seed %d, --seed of the held-out set is fixed). Reports mean and 95th-percentile "+
+				"of %s (scene seed %d, fixed: --seed sets the pixel samples only). Reports mean and 95th-percentile "+
 				"CIEDE2000 per method over all pixels and over the shadow region (the darkest quarter of B), "+
-				"and the distance between the lightness distributions of corrected B and A.",
+				"and the distance between the lightness distributions of corrected B and A; then the du'v' of corresponding "+
+				"colours (ColorChecker and generated reflectances, illuminant A to D65). The default run takes about a "+
+				"minute and a half on two cores, most of it training (--model skips it).",
 				evalTrainScenes, evalTrainSize, evalTrainSeed, evalScenes, evalSize, evalSeed),
 		Flags:  append(flags, trainFlags()...),
 		Action: runAdaptEval,
@@ -856,7 +858,7 @@ func runAdaptEval(c *cli.Context) error {
 		truth = testimages.SceneTruthSet(n, w, h, evalSeed)
 		truthName = "the scenes' B geometry lit by D65 (testimages.SceneTruth)"
 		evaluated = fmt.Sprintf("%d held-out generated scenes of %d×%d (seed %d)", n, w, h, evalSeed)
-		trained = fmt.Sprintf("%d generated scenes of %s (seed %d)", evalTrainScenes, evalTrainSize, evalTrainSeed)
+		trained = fmt.Sprintf("%d generated scenes of %s (seed %d)", evalTrainScenes, strings.Replace(evalTrainSize, "x", "×", 1), evalTrainSeed)
 	}
 	var model *adapt.Model
 	if c.IsSet(flagModel) {
@@ -875,7 +877,7 @@ func runAdaptEval(c *cli.Context) error {
 			bars.Finish()
 			return fail("%s: %s", name, adaptBrief(err))
 		}
-		trained = fmt.Sprintf("trained on %s, gamma %s", trained, formatFloat(opt.SPCA.Gamma))
+		trained = fmt.Sprintf("trained on %s, gamma %s", trained, formatGamma(opt.SPCA.Gamma))
 	}
 	ev, err := adapt.Evaluate(model, a, b, adapt.EvalOptions{MaxPixels: c.Int(flagMaxPixels), Seed: opt.Seed, Truth: truth})
 	var cc []adapt.CorrespondingSet

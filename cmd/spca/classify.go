@@ -330,7 +330,7 @@ func runClassifyTrain(c *cli.Context) error {
 		if len(cl.Models) > 0 {
 			// The SPCA neighbourhood and gamma, chosen with k unless given.
 			opt := cl.Models[0].Options()
-			spcaText = fmt.Sprintf(", SPCA K %s, gamma %s", formatFloat(opt.K), formatFloat(opt.Gamma))
+			spcaText = fmt.Sprintf(", SPCA K %s, gamma %s", formatFloat(opt.K), formatGamma(opt.Gamma))
 		}
 		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d%s -> %s\n", cl.Metric, cl.K, spcaText, out)
 	}
@@ -370,7 +370,12 @@ func runClassifyPredict(c *cli.Context) error {
 		return fail("%v", err)
 	}
 	if _, d := q.Dims(); d != cl.Dim() {
-		return fail("classify predict: %s has %d values per sample, the training samples %d", c.String(flagIn), d, cl.Dim())
+		hint := ""
+		if d == cl.Dim()+1 {
+			// A labelled file, such as the --test of classify eval.
+			hint = fmt.Sprintf(" (if its last column holds class labels, give the samples without it: cut -d, -f1-%d)", cl.Dim())
+		}
+		return fail("classify predict: %s has %d values per sample, the training samples %d%s", c.String(flagIn), d, cl.Dim(), hint)
 	}
 	p, err := cl.Predict(q)
 	if err != nil {
@@ -382,6 +387,19 @@ func runClassifyPredict(c *cli.Context) error {
 	}
 	if err := csvmat.WriteFile(c.String(flagOut), out, "label"); err != nil {
 		return fail("%v", err)
+	}
+	if !cliutil.Quiet(c) {
+		// It wrote its labels and said nothing, unlike train and eval.
+		counts := make([]int, len(cl.Values))
+		for _, l := range p {
+			counts[l]++
+		}
+		per := make([]string, len(counts))
+		for i, n := range counts {
+			per[i] = fmt.Sprintf("%s: %d", formatFloat(cl.Values[i]), n)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "classify predict: %s labelled by %s k-NN, k = %d (%s) -> %s\n",
+			cliutil.Plural(len(p), "sample"), cl.Metric, cl.K, strings.Join(per, ", "), stdioName(c.String(flagOut), "stdout"))
 	}
 	return nil
 }

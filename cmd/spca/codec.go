@@ -231,7 +231,7 @@ func runCodecTrain(c *cli.Context) error {
 			bins += fmt.Sprintf(" (for %s bpp)", formatFloat(opt.BPP))
 		}
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d×%d %s patches, gamma %s, %s, in %s -> %s\n",
-			name, cliutil.Plural(len(images), "image"), model.Patch, model.Patch, kind, formatFloat(model.Gamma), bins,
+			name, cliutil.Plural(len(images), "image"), model.Patch, model.Patch, kind, formatGamma(model.Gamma), bins,
 			elapsed.Round(time.Millisecond), out)
 	}
 	return nil

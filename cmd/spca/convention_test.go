@@ -210,7 +210,10 @@ func TestComponents(t *testing.T) {
 func TestClassify(t *testing.T) {
 	dir := t.TempDir()
 	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
-	mustRun(t, "synth", "moons", "--n", "200", "--seed", "1", "-o", train)
+	// synth says what it wrote (it said nothing).
+	if _, stderr := mustRun(t, "synth", "moons", "--n", "200", "--seed", "1", "-o", train); stderr != "synth moons: 200 samples (2 columns, then the class 0 or 1), seed 1 -> "+train+"\n" {
+		t.Errorf("synth moons printed %q", stderr)
+	}
 	mustRun(t, "synth", "moons", "--n", "100", "--seed", "2", "-o", test)
 	if firstLine(t, train) != "# x1,x2,label" {
 		t.Errorf("labelled set header %q", firstLine(t, train))
@@ -241,7 +244,10 @@ func TestClassify(t *testing.T) {
 	m := readCSV(t, test)
 	writeFile(t, x, fmt.Sprintf("%g,%g\n%g,%g\n", m.At(0, 0), m.At(0, 1), m.At(1, 0), m.At(1, 1)))
 	labels := filepath.Join(dir, "labels.csv")
-	mustRun(t, "classify", "predict", "--train", train, "--in", x, "--metric", "euclidean", "-o", labels)
+	_, stderr := mustRun(t, "classify", "predict", "--train", train, "--in", x, "--metric", "euclidean", "-o", labels)
+	if !regexp.MustCompile(`^classify predict: 2 samples labelled by euclidean k-NN, k = [0-9]+ \(0: [0-2], 1: [0-2]\) -> ` + regexp.QuoteMeta(labels) + "\n$").MatchString(stderr) {
+		t.Errorf("classify predict printed %q, want a summary of the labels", stderr)
+	}
 	if p := readCSV(t, labels); p.At(0, 0) != m.At(0, 2) || p.At(1, 0) != m.At(1, 2) {
 		t.Errorf("predicted %v %v, want the labels %v %v", p.At(0, 0), p.At(1, 0), m.At(0, 2), m.At(1, 2))
 	}
@@ -252,7 +258,8 @@ func TestClassify(t *testing.T) {
 	if _, stderr := mustRun(t, "classify", "train", "--in", train, "--metric", "spca", "-o", model); !strings.Contains(stderr, ", SPCA K ") || !strings.Contains(stderr, ", gamma ") {
 		t.Errorf("classify train printed %q, want the SPCA K and gamma chosen", stderr)
 	}
-	wantError(t, []string{"classify", "predict", "--model", model, "--in", test}, "has 3 values per sample, the training samples 2")
+	// A labelled file given to predict: say how to drop the labels.
+	wantError(t, []string{"classify", "predict", "--model", model, "--in", test}, "has 3 values per sample, the training samples 2 (if its last column holds class labels", "cut -d, -f1-2")
 	testX := filepath.Join(dir, "tx.csv")
 	var b strings.Builder
 	for i := range 100 {

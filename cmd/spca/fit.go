@@ -75,7 +75,7 @@ func runFit(c *cli.Context) error {
 	if !cliutil.Quiet(c) {
 		n, d := data.Dims()
 		fmt.Fprintf(c.App.ErrWriter, "fit: %d samples of dimension %d, gamma %s, in %s -> %s\n",
-			n, d, formatFloat(opt.Gamma), elapsed.Round(time.Millisecond), out)
+			n, d, formatGamma(opt.Gamma), elapsed.Round(time.Millisecond), out)
 	}
 	return nil
 }

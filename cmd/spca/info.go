@@ -348,7 +348,7 @@ func joinInts(v []int, sep string) string {
 func spcaSummary(s *spca.Model) string {
 	opt := s.Options()
 	return fmt.Sprintf("gamma %s, lattice %s, k %s, bandwidth %s, conditioning %s, neighbours %s",
-		formatFloat(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Bandwidth),
+		formatGamma(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Bandwidth),
 		formatFloat(opt.Conditioning), formatFloat(opt.Neighbours))
 }
 

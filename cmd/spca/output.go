@@ -48,6 +48,15 @@ func formatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// formatGamma formats a gamma for summaries: 1/3, the seed's coding
+// choice, as the fraction it is given as, other values as formatFloat.
+func formatGamma(g float64) string {
+	if g == 1.0/3 {
+		return "1/3"
+	}
+	return formatFloat(g)
+}
+
 // formatFloats formats values as "v1, v2, ...".
 func formatFloats(vs []float64) string {
 	s := make([]string, len(vs))

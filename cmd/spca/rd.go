@@ -5,6 +5,7 @@ import (
 	"image"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -180,13 +181,18 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// writeRDTable prints the curves and the BD-rates against cjpeg.
-func writeRDTable(w io.Writer, curves []*rdCurve) error {
+// writeRDTable prints about (a line saying what was measured), the
+// curves and the BD-rates against cjpeg.
+func writeRDTable(w io.Writer, about string, curves []*rdCurve) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\n\n", about)
 	fmt.Fprintln(tw, "codec\tsetting\tbpp\tPSNR dB\tSSIM")
 	for _, cv := range curves {
 		for _, r := range cv.results {
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.2f\t%.4f\n", cv.Codec, r.Method, r.BPP, r.PSNR, r.SSIM)
+			// The setting without the codec's name, which the first
+			// column gives ("q20", not "cjpeg -optimize q20").
+			setting := strings.TrimPrefix(r.Method, cv.Codec+" ")
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.2f\t%.4f\n", cv.Codec, setting, r.BPP, r.PSNR, r.SSIM)
 		}
 	}
 	fmt.Fprintln(tw, "\ncodec\tBD-rate vs cjpeg, PSNR\tBD-rate vs cjpeg, SSIM")
@@ -218,7 +224,11 @@ func writeRDTable(w io.Writer, curves []*rdCurve) error {
 			}
 			fmt.Fprintf(tw, "  %s\t%.3f bpp: %+.2f dB, SSIM %+.4f\n", r.Method, r.BPP, gp, gs)
 		}
-		fmt.Fprintf(tw, "  ahead at every rate point (PSNR and SSIM)\t%v (ahead at %d of the %d points inside %s's rates)\n", v.AheadAll, v.Ahead, v.Comparable, v.Ref)
+		yes := "no"
+		if v.AheadAll {
+			yes = "yes"
+		}
+		fmt.Fprintf(tw, "  ahead by PSNR and SSIM at every rate point\t%s: at %d of the %d points inside %s's rates\n", yes, v.Ahead, v.Comparable, v.Ref)
 	}
 	return tw.Flush()
 }
@@ -252,7 +262,8 @@ func runRD(c *cli.Context, model *codec.Model, images []image.Image) error {
 		}
 		return nil
 	}
-	if err := writeRDTable(c.App.Writer, curves); err != nil {
+	about := fmt.Sprintf("%s on %s: bpp, PSNR and SSIM averaged over the images at each setting", c.String(flagModel), cliutil.Plural(len(images), "image"))
+	if err := writeRDTable(c.App.Writer, about, curves); err != nil {
 		return fail("%s: %v", name, err)
 	}
 	return nil

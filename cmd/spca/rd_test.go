@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,17 +12,23 @@ import (
 // TestRDTableOutsideRates: a rate point with no PCA point at its rate
 // (gap NaN) is named as outside PCA's rates, not printed as "NaN dB".
 func TestRDTableOutsideRates(t *testing.T) {
-	pts := []codec.Result{{Method: "step 15", BPP: 1.2, PSNR: 40, SSIM: 0.98}, {Method: "step 30", BPP: 0.6, PSNR: 35, SSIM: 0.95}}
+	pts := []codec.Result{{Method: "spca step 15", BPP: 1.2, PSNR: 40, SSIM: 0.98}, {Method: "spca step 30", BPP: 0.6, PSNR: 35, SSIM: 0.95}}
 	spca := &rdCurve{Codec: "spca", results: pts}
 	pca := &rdCurve{Codec: "pca", results: pts}
 	spca.VsPCA = &rdVersus{Ref: "pca", GapPSNR: []number{number(math.NaN()), 0.1}, GapSSIM: []number{number(math.NaN()), 0.002}, Ahead: 1, Comparable: 1}
 	var b strings.Builder
-	if err := writeRDTable(&b, []*rdCurve{spca, pca}); err != nil {
+	if err := writeRDTable(&b, "m.model on 2 images", []*rdCurve{spca, pca}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	if strings.Contains(out, "NaN") || !strings.Contains(out, "outside pca's rates") || !strings.Contains(out, "+0.10 dB") {
 		t.Errorf("table:\n%s\nwant the NaN point named outside pca's rates and the other's gap", out)
+	}
+	// What was measured first; yes or no, not Go's false; the setting
+	// without the codec's name the first column gives.
+	if !strings.HasPrefix(out, "m.model on 2 images\n") || !regexp.MustCompile(`at every rate point +no: at 1 of the 1 points`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^spca +step 15 +1\.200`).MatchString(out) || strings.Contains(out, "false") {
+		t.Errorf("table:\n%s\nwant the line about the run, 'no: at 1 of the 1 points', settings without the codec's name", out)
 	}
 }
 

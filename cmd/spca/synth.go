@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/testimages"
 )
@@ -27,7 +28,7 @@ func synthCommand() *cli.Command {
 			"(Mallett & Yuksel 2019) and relights it with illuminant A, exposed so that white's red channel is " +
 			"--exposure (DIR/b), and writes the colour-only truth (D65, same exposure; DIR/b_d65).",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples (scenes: number of scene pairs, default 8)"},
+			&cli.IntFlag{Name: flagN, Value: 1000, Usage: "number of samples (scenes: number of scene pairs)", DefaultText: fmt.Sprintf("1000; scenes: %d", defaultScenes)},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the generator"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout"},
 			&cli.BoolFlag{Name: flagLatent, Usage: "append the latent coordinates as extra columns"},
@@ -36,7 +37,7 @@ func synthCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagTruth, Usage: "scenes: also write the colour-only truth (B's geometry, D65) to DIR/" + truthDir},
 			&cli.StringFlag{Name: flagImages, Usage: "photos: the photographs, a `DIR` or one FILE"},
 			&cli.Float64Flag{Name: flagExposure, Value: 1, Usage: "photos: exposure of B, the linear red value of white under illuminant A (0.5: one stop darker)"},
-			&cli.StringFlag{Name: flagUpsampling, Value: testimages.MallettYuksel2019.String(), Usage: "photos: spectral upsampling of the photos' colours: mallett2019 (Mallett & Yuksel 2019, three basis spectra: B is a 3x3 matrix of A; A is the photo) smits1999 (Smits 1999, seven spectra, piecewise linear: B is not one matrix of A; A is the spectra under D65) or jakob2019 (Jakob & Hanika 2019, a sigmoid of a quadratic fitted per colour: smooth, non-linear; A is the spectra under D65)"},
+			&cli.StringFlag{Name: flagUpsampling, Value: testimages.MallettYuksel2019.String(), Usage: "photos: spectral upsampling of the photos' colours: mallett2019 (Mallett & Yuksel 2019, three basis spectra: B is a 3x3 matrix of A; A is the photo), smits1999 (Smits 1999, seven spectra, piecewise linear: B is not one matrix of A; A is the spectra under D65) or jakob2019 (Jakob & Hanika 2019, a sigmoid of a quadratic fitted per colour: smooth, non-linear; A is the spectra under D65)"},
 		},
 		Action: runSynth,
 	}
@@ -86,6 +87,11 @@ func runSynth(c *cli.Context) error {
 		if err := csvmat.WriteFile(c.String(flagOut), joinColumns(l.X, lab), columnNames("x", d)+",label"); err != nil {
 			return fail("%v", err)
 		}
+		classes := fmt.Sprintf("0 to %d", len(l.Classes)-1)
+		if len(l.Classes) == 2 {
+			classes = "0 or 1"
+		}
+		synthSummary(c, args[0], len(l.Label), fmt.Sprintf("%s, then the class %s", cliutil.Plural(d, "column"), classes))
 		return nil
 	}
 	if !slices.Contains(testimages.Names(), args[0]) {
@@ -113,7 +119,24 @@ func runSynth(c *cli.Context) error {
 	if err := csvmat.WriteFile(c.String(flagOut), out, header); err != nil {
 		return fail("%v", err)
 	}
+	columns := cliutil.Plural(d, "column")
+	if c.Bool(flagLatent) {
+		columns += ", then the latent " + strings.Join(s.LatentNames, ", ")
+	}
+	n, _ := s.X.Dims()
+	synthSummary(c, args[0], n, columns)
 	return nil
+}
+
+// synthSummary prints the one-line summary of synth NAME for a CSV data
+// set (the image sets print theirs), unless --quiet: it said nothing, so
+// that with -o FILE a new user saw no sign of what was written.
+func synthSummary(c *cli.Context, name string, n int, columns string) {
+	if cliutil.Quiet(c) {
+		return
+	}
+	fmt.Fprintf(c.App.ErrWriter, "synth %s: %d samples (%s), seed %d -> %s\n",
+		name, n, columns, c.Uint64(flagSeed), stdioName(c.String(flagOut), "stdout"))
 }
 
 // joinColumns returns [a b], the columns of b after those of a.
