@@ -12,6 +12,26 @@
 // curves: beyond the change of illuminant it also redistributes
 // luminance, lifting the shadows that crowd B's dark end.
 //
+// # Use
+//
+//	model, err := adapt.Train(underA, underB, nil) // images; TrainSamples takes LMS samples (N×3 matrices)
+//	mapper, err := model.Mapper(adapt.SPCA)        // or a baseline: adapt.PCAWhitening, adapt.CAT16, ...
+//	err = mapper.MapLMS(dst, src)                  // colorspace.LMS colours; SRGBToLMS and LMSToSRGB convert
+//	im, err := model.ImageMapperFor(adapt.SPCA, adapt.DefaultLUTSize, nil)
+//	corrected, err := im.Apply(imgB, 0)            // what spca adapt apply does
+//	lut, err := model.LUTFor(adapt.SPCA, 33, nil)  // lut.SaveCube("b-to-a.cube") for other programs
+//	err = model.Save("adapt.model")                // Load, or WriteTo and Read
+//
+// The images (or samples) of the two environments need not show the same
+// scenes, nor be as many: each SPCA model learns its environment's colour
+// distribution, and the map pairs colours by their responses, not by
+// their position. Evaluate, which scores a correction pixel by pixel,
+// needs the same scenes under both lights. A Model and its Mappers are
+// safe for concurrent use. Options (nil: DefaultOptions) are tuned for
+// colour mapping; damaged model files give a *FormatError, mismatched or
+// empty image sets wrap ErrBitDepth or ErrNoPixels, and an SPCA fit that
+// fails wraps spca's *spca.DataError or *spca.OptionError.
+//
 // # Colours
 //
 // Colours are handled in the cone space of package colorspace: images are
@@ -146,9 +166,11 @@
 // `spca adapt apply`): the 65-node LUT interpolated in linear light, then
 // scaled to the luminance the exact map gives the input (the RayTable,
 // rolled off), so lightness never decreases along a ray from black, as in
-// the exact map. It agrees with the exact map within 1/255 on 98-100 % of
-// the pixels of the relit held-out photos kodim13-24 (11 of 12 above
-// 99 %; a LUT interpolated in sRGB encoding: 87-100 %, 6 of 12). A .cube
+// the exact map. It agrees with the exact map within 1/255 on at least
+// 99.95 % of the pixels of every relit held-out photo kodim13-24 (the
+// test model of the generated scenes, shared geometry; 98.0 % for kodim23
+// with separate geometries; a LUT interpolated in sRGB encoding, separate
+// geometries: 87-100 %, 6 of 12; see the README). A .cube
 // file (LUT.WriteCube) carries the LUT alone, interpolated in sRGB
 // encoding by other programs: it is the LUT's map, not the LightnessLUT's.
 //

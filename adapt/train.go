@@ -245,12 +245,18 @@ func Train(a, b []image.Image, opt *Options) (*Model, error) {
 // of direction with the same orientation (the first is luminance-like,
 // increasing with (1, 1, 1)), with one geometry for both unless
 // Options.SeparateGeometry; and the means and principal axes for the
-// baselines. A nil opt means DefaultOptions().
+// baselines. A nil opt means DefaultOptions(). The rows of a and b need
+// not correspond, nor be as many: each environment's distribution is
+// learnt. A value that is NaN, infinite or beyond ±MaxLMS gives a
+// *spca.DataError naming the sample.
 func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	o := opt.withDefaults()
 	for i, x := range []mat.Matrix{a, b} {
 		if _, d := x.Dims(); d != 3 {
 			return nil, fmt.Errorf("adapt: environment %c samples have %d columns, want 3 (L, M, S)", "AB"[i], d)
+		}
+		if err := finiteLMS(x); err != nil {
+			return nil, fmt.Errorf("adapt: environment %c: %w", "AB"[i], unprefixed{err})
 		}
 	}
 	statsA, statsB := pcaOf(mat.DenseCopyOf(a)), pcaOf(mat.DenseCopyOf(b))
@@ -498,6 +504,22 @@ func (m *Model) Mapper(method Method) (Mapper, error) {
 
 // unprefixed wraps an error of this or another package without its
 // "adapt: " or "spca: " prefix, for embedding in a message.
+// finiteLMS returns a *spca.DataError naming the first value of the LMS
+// samples x that is NaN, infinite or beyond ±MaxLMS (the principal axes
+// of the baselines cannot be computed from it: TrainSamples panicked in
+// the eigendecomposition).
+func finiteLMS(x mat.Matrix) error {
+	n, d := x.Dims()
+	for i := range n {
+		for k := range d {
+			if v := x.At(i, k); math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxLMS {
+				return &spca.DataError{Msg: fmt.Sprintf("sample %d, cone %d is %g (want a finite value within ±%g)", i+1, k+1, v, float64(MaxLMS))}
+			}
+		}
+	}
+	return nil
+}
+
 type unprefixed struct{ err error }
 
 func (u unprefixed) Error() string {
