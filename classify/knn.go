@@ -130,7 +130,7 @@ func (c *Classifier) Classes() int { return c.classes }
 //
 // With SPCASelect, the response dimensions are chosen for this k by
 // SelectDims.
-func Train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
+func Train(x mat.Matrix, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
 	c, err := train(x, label, classes, metric, k, opt)
 	if err != nil || metric != SPCASelect {
 		return c, err
@@ -142,7 +142,7 @@ func Train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spc
 }
 
 // train is Train without SPCASelect's choice of dimensions.
-func train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
+func train(x mat.Matrix, label []int, classes int, metric Metric, k int, opt spca.Options) (*Classifier, error) {
 	c, err := newClassifier(x, label, classes, metric, k)
 	if err != nil {
 		return nil, err
@@ -184,8 +184,8 @@ func train(x *mat.Dense, label []int, classes int, metric Metric, k int, opt spc
 
 // newClassifier checks the training data and returns a classifier without
 // its metric. It keeps copies of x and label: the caller may reuse them.
-func newClassifier(x *mat.Dense, label []int, classes int, metric Metric, k int) (*Classifier, error) {
-	if x == nil || x.IsEmpty() {
+func newClassifier(x mat.Matrix, label []int, classes int, metric Metric, k int) (*Classifier, error) {
+	if d, ok := x.(*mat.Dense); x == nil || ok && (d == nil || d.IsEmpty()) {
 		return nil, &DataError{"no training samples"}
 	}
 	n, d := x.Dims()
@@ -637,7 +637,7 @@ func SelectionGrid(base spca.Options) []spca.Options {
 // accuracy. Options whose fit fails (too few samples for their K) are
 // skipped; if every one fails the last error is returned. Only the
 // training samples are used: the choice is a cross-validation, like k's.
-func TrainSelect(x *mat.Dense, label []int, classes int, metric Metric, ks []int, grid []spca.Options) (*Classifier, float64, error) {
+func TrainSelect(x mat.Matrix, label []int, classes int, metric Metric, ks []int, grid []spca.Options) (*Classifier, float64, error) {
 	if metric < SPCA || len(grid) == 0 {
 		opt := spca.DefaultOptions()
 		if len(grid) > 0 {
