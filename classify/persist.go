@@ -119,7 +119,15 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 // Read reads a classifier written by WriteTo. A file that is not one,
 // truncated, inconsistent or failing its checksum gives a *FormatError.
 func Read(r io.Reader) (*Classifier, error) {
-	data, err := io.ReadAll(r)
+	// The magic number first: a file of another kind is refused before
+	// the rest is read (/dev/zero as a classifier read until killed).
+	head := make([]byte, len(fileMagic))
+	if n, err := io.ReadFull(r, head); err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	} else if string(head[:n]) != fileMagic {
+		return nil, &FormatError{"not a classifier (bad magic number)"}
+	}
+	data, err := io.ReadAll(io.MultiReader(bytes.NewReader(head), r))
 	if err != nil {
 		return nil, err
 	}

@@ -133,3 +133,13 @@ func TestPersistWeights(t *testing.T) {
 		t.Errorf("weight 2: %v, want a *FormatError naming the weight", err)
 	}
 }
+
+// Read of /dev/zero read until killed (io.ReadAll before the magic
+// number); an endless input is refused from its first bytes.
+func TestReadEndless(t *testing.T) {
+	r := &hostile.Endless{Limit: 64 << 20}
+	var fe *FormatError
+	if _, err := Read(r); !errors.As(err, &fe) || r.N > 4096 {
+		t.Errorf("Read of endless zeros: %v after %d bytes, want a *FormatError after a few", err, r.N)
+	}
+}

@@ -1162,6 +1162,14 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	return DecodeWith(r, m, nil)
 }
 
+// overBudget returns the error of an image of more pixels than budget.
+func overBudget(h *Header, budget int64) error {
+	if n := int64(h.Width) * int64(h.Height); n > budget {
+		return &FormatError{Msg: fmt.Sprintf("%d×%d image is %d pixels, more than the budget of %d", h.Width, h.Height, n, budget), Err: ErrTooLarge}
+	}
+	return nil
+}
+
 // inputBuffers keeps the buffers DecodeWith reads files into between
 // decodes: read afresh, a 60 KB file took twice that of fresh heap.
 var inputBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -1188,7 +1196,22 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	in := inputBuffers.Get().(*bytes.Buffer)
 	defer inputBuffers.Put(in)
 	in.Reset()
-	if _, err := in.ReadFrom(io.LimitReader(r, maxFileBytes)); err != nil {
+	// The fixed header first: a file of another kind, or an image over
+	// the budget, is refused before the rest is read (up to 2 GiB;
+	// /dev/zero as an .spc file ran for minutes).
+	if _, err := in.ReadFrom(io.LimitReader(r, int64(fixedHeaderBytes))); err != nil {
+		return nil, err
+	}
+	if in.Len() == fixedHeaderBytes {
+		h, err := parseFixedHeader(in.Bytes())
+		if err == nil {
+			err = overBudget(h, budget)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := in.ReadFrom(io.LimitReader(r, int64(maxFileBytes-fixedHeaderBytes))); err != nil {
 		return nil, err
 	}
 	data := in.Bytes() // nothing decoded refers to it
@@ -1199,8 +1222,8 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := int64(h.Width) * int64(h.Height); n > budget {
-		return nil, &FormatError{Msg: fmt.Sprintf("%d×%d image is %d pixels, more than the budget of %d", h.Width, h.Height, n, budget), Err: ErrTooLarge}
+	if err := overBudget(h, budget); err != nil {
+		return nil, err
 	}
 	if !checksum.Valid(data) {
 		return nil, &FormatError{Msg: "checksum mismatch (corrupt or truncated file)"}

@@ -545,7 +545,24 @@ func declaredSize(packed []byte) (int, error) {
 // ReadModel reads a model written by WriteTo. A file of another kind, of
 // another version, truncated or corrupt gives a *ModelError.
 func ReadModel(rd io.Reader) (*Model, error) {
-	data, err := readAllSized(rd, maxModelBytes+1)
+	// The magic number first: a file of another kind is refused before
+	// the rest is read (up to 1 GiB; /dev/zero as a model ran out of
+	// memory).
+	var head [len(ModelMagic)]byte
+	n, err := io.ReadFull(rd, head[:])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return nil, &ModelError{"too short"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if string(head[:n]) != ModelMagic {
+		if string(head[:n]) == "SPCAmodl" {
+			return nil, &ModelError{"this is an SPCA model, not a codec model (train one with spca codec train)"}
+		}
+		return nil, &ModelError{"not a codec model (bad magic number)"}
+	}
+	data, err := readAllSized(rd, maxModelBytes+1, head[:])
 	if err != nil {
 		return nil, err
 	}
@@ -1066,25 +1083,26 @@ func (c *Channel) validate() error {
 	return nil
 }
 
-// readAllSized is io.ReadAll of at most limit bytes, into a buffer of the
-// reader's size when it tells it (a file, a bytes.Reader): growing the
-// buffer of a 6 MB model by doubling cleared and copied twice its size.
-func readAllSized(rd io.Reader, limit int64) ([]byte, error) {
+// readAllSized is io.ReadAll of at most limit bytes, prefix (read from rd
+// already) and the rest of rd, into a buffer of the reader's size when it
+// tells it (a file, a bytes.Reader): growing the buffer of a 6 MB model
+// by doubling cleared and copied twice its size.
+func readAllSized(rd io.Reader, limit int64, prefix []byte) ([]byte, error) {
 	size := int64(-1)
 	switch r := rd.(type) {
 	case interface{ Stat() (os.FileInfo, error) }:
 		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
+			size = fi.Size() // prefix included: read from the start
 		}
 	case interface{ Len() int }:
-		size = int64(r.Len())
+		size = int64(len(prefix) + r.Len())
 	}
 	if size < 0 || size >= limit {
-		return io.ReadAll(io.LimitReader(rd, limit))
+		return io.ReadAll(io.LimitReader(io.MultiReader(bytes.NewReader(prefix), rd), limit))
 	}
 	// One byte more than the size, so that a file that grew is read whole
 	// (and a ReadFull of the size alone would miss it).
-	b := make([]byte, 0, size+1)
+	b := append(make([]byte, 0, max(size, int64(len(prefix)))+1), prefix...)
 	for {
 		n, err := rd.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
@@ -234,4 +235,28 @@ func spcaIntModel(model []byte, size int, flat bool) ([]byte, error) {
 	out = le.AppendUint64(out, math.Float64bits(1))
 	out = append(out, 0) // no typical responses
 	return le.AppendUint32(out, crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli))), nil
+}
+
+// Endless is a reader of Prefix and then zero bytes without end, as
+// /dev/zero or a stream: a reader of a format must refuse it from its
+// first bytes instead of reading it all. It counts the bytes read (N) and
+// fails after Limit of them, so that a reader that does read it all fails
+// a test instead of running out of memory.
+type Endless struct {
+	Prefix   []byte
+	Limit, N int64
+}
+
+func (e *Endless) Read(p []byte) (int, error) {
+	if e.N >= e.Limit {
+		return 0, errors.New("hostile: read past the limit of an endless reader")
+	}
+	p = p[:min(int64(len(p)), e.Limit-e.N)]
+	n := 0
+	if e.N < int64(len(e.Prefix)) {
+		n = copy(p, e.Prefix[e.N:])
+	}
+	clear(p[n:])
+	e.N += int64(len(p))
+	return len(p), nil
 }
