@@ -345,11 +345,12 @@ func TestCodec(t *testing.T) {
 	})
 
 	t.Run("Eval", func(t *testing.T) {
-		stdout, _ := mustRun(t, "codec", "eval", "--model", model, "--images", test, "--json")
+		stdout, stderr := mustRun(t, "codec", "eval", "--model", model, "--images", test, "--json")
 		var out struct {
-			Model   string `json:"model"`
-			Images  int    `json:"images"`
-			Results []struct {
+			Model         string  `json:"model"`
+			Images        int     `json:"images"`
+			JPEGHeaderBPP float64 `json:"jpeg_header_bpp"`
+			Results       []struct {
 				Method string    `json:"method"`
 				RMSE   float64   `json:"rmse"`
 				PSNR   float64   `json:"psnr_db"`
@@ -388,6 +389,14 @@ func TestCodec(t *testing.T) {
 			if jpeg := strings.HasPrefix(r.Method, "jpeg"); jpeg != (r.Fixed == 0) || !jpeg && !(r.BPP < r.Fixed) {
 				t.Errorf("%s: %.3f bpp, %.3f at fixed length", r.Method, r.BPP, r.Fixed)
 			}
+		}
+		// image/jpeg's headers on this 96×64 image: a warning, and their
+		// rate in the JSON.
+		if hb := float64(jpegHeaderBits(false)) / (96 * 64); out.JPEGHeaderBPP != hb || hb < 0.3 {
+			t.Errorf("jpeg_header_bpp %v, want %v", out.JPEGHeaderBPP, hb)
+		}
+		if !strings.Contains(stderr, "codec eval: warning: image/jpeg's headers (") || strings.Count(stderr, "warning") != 1 {
+			t.Errorf("codec eval on a 96×64 image: stderr %q, want a warning on the JPEG headers' share", stderr)
 		}
 		// The matched PCA baseline codes at no more bits than the model,
 		// and not far fewer (its resolution is the largest that fits).
@@ -601,18 +610,20 @@ func TestEvalTable(t *testing.T) {
 	err := writeEvalTable(&b, []codec.Result{
 		{Method: "spca gamma 1/3 (model)", RMSE: 3.5, PSNR: 37.2, SSIM: 0.96, BPP: 2.5, FixedBPP: 3.25, Bins: []int{52, 6, 5, 3}},
 		{Method: "jpeg (matched bpp)", RMSE: 2.3, PSNR: 40.9, SSIM: 0.97, BPP: 2.51},
+		{Method: "spca gamma 0 (model)", RMSE: 3, PSNR: 38, SSIM: 0.97, BPP: 1, FixedBPP: 3, Bins: make([]int, 64), Step: 30},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		t.Fatalf("table:\n%s", b.String())
 	}
 	for i, want := range [][]string{
 		{"method", "RMSE", "PSNR dB", "SSIM", "bpp", "fixed-length bpp", "bins"},
 		{"spca gamma 1/3 (model)", "3.500", "37.20", "0.9600", "2.500", "3.250", "66 = 52+6+5+3"},
 		{"jpeg (matched bpp)", "2.300", "40.90", "0.9700", "2.510", "-"},
+		{"spca gamma 0 (model)", "step 30: 0 over 64 coefficients (--json lists them)"}, // 300-character lines before
 	} {
 		for _, w := range want {
 			if !strings.Contains(lines[i], w) {

@@ -87,7 +87,10 @@ func newAppWith(cmds ...*cli.Command) *cli.App {
 		Name:  "spca",
 		Usage: "Sequential Principal Curves Analysis",
 		Description: "Fits SPCA, a nonlinear invertible transform that follows the principal " +
-			"curves of the data, and applies it and its inverse to CSV files.",
+			"curves of the data, and applies it and its inverse to CSV files (fit, transform, inverse, tune); " +
+			"codes images with it (codec train, encode, decode), maps colours seen under one light to another " +
+			"(adapt) and classifies with its metric (classify). synth makes data to try each on; the README " +
+			"has a worked example of each.",
 		Flags:    []cli.Flag{cliutil.QuietFlag()},
 		Version:  cliutil.Version(),
 		Commands: cmds,

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -404,8 +405,14 @@ func TestTune(t *testing.T) {
 		}
 	}
 	stdout, _ = mustRun(t, "tune", "--in", data)
-	if !strings.Contains(stdout, "best: --k ") || strings.Count(stdout, "\n") != len(res.Table)+2 {
+	if !strings.Contains(stdout, "best: --k ") || strings.Count(stdout, "\n") != len(res.Table)+2 || !strings.Contains(stdout, "projection error") {
 		t.Errorf("tune table:\n%s", stdout)
+	}
+	// With --components the table names the held-out error, and the
+	// best line carries the --gamma the fits used, for spca fit.
+	stdout, _ = mustRun(t, "tune", "--in", data, "--components", "1", "--gamma", "0")
+	if !strings.Contains(stdout, "held-out error in 1-D") || !regexp.MustCompile(`best: --k [0-9.]+ --tau [0-9.]+ --q [0-9.]+ --gamma 0 \(held-out error in 1-D [0-9.]+\)`).MatchString(stdout) {
+		t.Errorf("tune --components 1 --gamma 0:\n%s", stdout)
 	}
 }
 

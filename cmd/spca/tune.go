@@ -94,7 +94,12 @@ func runTune(c *cli.Context) error {
 	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "k\ttau\tq\terror\t")
+	// Say which error: the two criteria differ in kind and scale.
+	criterion := "projection error"
+	if c.IsSet(flagComponents) {
+		criterion = fmt.Sprintf("held-out error in %d-D", c.Int(flagComponents))
+	}
+	fmt.Fprintf(tw, "k\ttau\tq\t%s\t\n", criterion)
 	for _, p := range res.Table {
 		mark := ""
 		if p.K == res.Best.K && p.Tau == res.Best.Tau && p.Q == res.Best.Q {
@@ -105,7 +110,12 @@ func runTune(c *cli.Context) error {
 	if err := tw.Flush(); err != nil {
 		return fail("tune: %v", err)
 	}
-	fmt.Fprintf(w, "best: --%s %s --%s %s --%s %s (error %.6g)\n",
-		flagK, formatFloat(res.Best.K), flagTau, formatFloat(res.Best.Tau), flagQ, formatFloat(res.Best.Q), res.Error)
+	// The flags to give spca fit, gamma too when the fits used one.
+	gamma := ""
+	if c.IsSet(flagGamma) {
+		gamma = fmt.Sprintf(" --%s %s", flagGamma, formatGamma(opt.Gamma))
+	}
+	fmt.Fprintf(w, "best: --%s %s --%s %s --%s %s%s (%s %.6g)\n",
+		flagK, formatFloat(res.Best.K), flagTau, formatFloat(res.Best.Tau), flagQ, formatFloat(res.Best.Q), gamma, criterion, res.Error)
 	return nil
 }
