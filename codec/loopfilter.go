@@ -167,8 +167,11 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 	}
 	band := min(loopFitBand, h) // a multiple of sy (or h)
 	pw := w + 2*loopReach
-	sc.src = resize(sc.src, pw*(band+2*loopReach)) // every value set below
-	src := sc.src
+	var src []int32
+	if orig8 == nil {
+		sc.src = resize(sc.src, pw*(band+2*loopReach)) // every value set below
+		src = sc.src
+	}
 	var off [loopTaps]int
 	for k, o := range loopOffsets {
 		off[k] = o[0]*pw + o[1]
@@ -193,50 +196,66 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 	var atb [loopTaps]float64    // the same in float64, in order (orig8 nil)
 	for y0 := 0; y0 < h; y0 += band {
 		y1 := min(y0+band, h)
-		// The band's rows and loopReach more on each side, padded.
-		for y := y0 - loopReach; y < y1+loopReach; y++ {
-			row := rec[min(max(y, 0), h-1)*w:][:w]
-			dst := src[(y-y0+loopReach)*pw:][:pw]
-			for x := range dst {
-				dst[x] = int32(row[min(max(x-loopReach, 0), w-1)])
-			}
-		}
 		j := 0
-		for y := y0; y < y1; y += sy {
-			c := (y-y0+loopReach)*pw + loopReach
-			x0 := (y / sy) % sx
-			n := (w - x0 + sx - 1) / sx // the row's pixels summed over
-			// Plane by plane (flat pixels too: their zeros add nothing).
-			for k := range loopTaps {
-				dk := d[k][j : j+n]
-				r, a, b := src[c+x0:], src[c+x0+off[k]:], src[c+x0-off[k]:]
-				for t := range dk {
-					p := t * sx
-					dk[t] = int16(a[p] + b[p] - 2*r[p])
+		if orig8 != nil {
+			// 8-bit originals: the band's rows padded in bytes (32 more
+			// for the kernel's loads), the differences taken 16 at a
+			// time (evenDiff); the errors are o - r = o + r - 2r.
+			sc.src8 = resize(sc.src8, pw*(band+2*loopReach)+32)
+			src8 := sc.src8
+			for y := y0 - loopReach; y < y1+loopReach; y++ {
+				row := rec[min(max(y, 0), h-1)*w:][:w]
+				dst := src8[(y-y0+loopReach)*pw:][:pw]
+				copy(dst[loopReach:], row)
+				for x := range loopReach {
+					dst[x], dst[loopReach+w+x] = row[0], row[w-1]
 				}
 			}
-			e16 := d[loopTaps][j : j+n]
-			if orig8 != nil { // |e| <= 255: whole stays true
-				o8 := orig8[y*w:][:w]
-				for t := range e16 {
+			for y := y0; y < y1; y += sy {
+				c := (y-y0+loopReach)*pw + loopReach + (y/sy)%sx
+				n := (w - (y/sy)%sx + sx - 1) / sx
+				for k := range loopTaps {
+					evenDiff(d[k][j:j+n], src8[c+off[k]:], src8[c-off[k]:], src8[c:], sx)
+				}
+				evenDiff(d[loopTaps][j:j+n], orig8[y*w+(y/sy)%sx:], src8[c:], src8[c:], sx)
+				j += n
+			}
+		} else {
+			// The band's rows and loopReach more on each side, padded.
+			for y := y0 - loopReach; y < y1+loopReach; y++ {
+				row := rec[min(max(y, 0), h-1)*w:][:w]
+				dst := src[(y-y0+loopReach)*pw:][:pw]
+				for x := range dst {
+					dst[x] = int32(row[min(max(x-loopReach, 0), w-1)])
+				}
+			}
+			for y := y0; y < y1; y += sy {
+				c := (y-y0+loopReach)*pw + loopReach
+				x0 := (y / sy) % sx
+				n := (w - x0 + sx - 1) / sx // the row's pixels summed over
+				// Plane by plane (flat pixels too: their zeros add nothing).
+				for k := range loopTaps {
+					dk := d[k][j : j+n]
+					r, a, b := src[c+x0:], src[c+x0+off[k]:], src[c+x0-off[k]:]
+					for t := range dk {
+						p := t * sx
+						dk[t] = int16(a[p] + b[p] - 2*r[p])
+					}
+				}
+				e16 := d[loopTaps][j : j+n]
+				o, ef := orig[y*w:][:w], es[j:j+n]
+				for t := range ef {
 					x := x0 + t*sx
-					e16[t] = int16(int32(o8[x]) - src[c+x])
+					e := o[x] - float64(src[c+x])
+					ef[t] = e
+					if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
+						e16[t] = int16(e)
+					} else {
+						whole = false
+					}
 				}
 				j += n
-				continue
 			}
-			o, ef := orig[y*w:][:w], es[j:j+n]
-			for t := range ef {
-				x := x0 + t*sx
-				e := o[x] - float64(src[c+x])
-				ef[t] = e
-				if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
-					e16[t] = int16(e)
-				} else {
-					whole = false
-				}
-			}
-			j += n
 		}
 		for k := 0; k < loopTaps; k++ {
 			dk := d[k][:j]
@@ -320,14 +339,15 @@ func loopFilterGain(orig []float64, orig8, rec []uint8, w, h int, taps *[loopTap
 // encoder codes: fresh, they were ~5 % of an 8×8 encode's CPU in
 // clearing and page faults (16 -> 71 faults per 768×512 image).
 type loopScratch struct {
-	src []int32
-	d   []int16
-	e   []float64
+	src  []int32
+	src8 []uint8
+	d    []int16
+	e    []float64
 }
 
 var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: func(x any) bool {
 	sc := x.(*loopScratch)
-	return cap(sc.src) <= maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
+	return cap(sc.src) <= maxKeptValues && cap(sc.src8) <= 4*maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
 }}
 
 // chooseLoopFilter returns the header's loop filter for the encoder's
@@ -350,6 +370,20 @@ func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock in
 		out[k] = int(t)
 	}
 	return out
+}
+
+// evenDiff sets d[t] = a[p] + b[p] - 2 r[p] at p = t*step: a loop
+// filter difference (|d| <= 510), or with b = r the error a - r. Steps of
+// 2 go 16 at a time through the kernel where there is one.
+func evenDiff(d []int16, a, b, r []uint8, step int) {
+	t := 0
+	if step == 2 {
+		t = evenDiffKernel(d, a, b, r)
+	}
+	for ; t < len(d); t++ {
+		p := t * step
+		d[t] = int16(a[p]) + int16(b[p]) - 2*int16(r[p])
+	}
 }
 
 // dotInt16 returns the dot product of a and b (as long), exact: each

@@ -65,3 +65,22 @@ func dotKernel(a, b []int16) int64 {
 	}
 	return dotInt16AVX2(a, b)
 }
+
+// evenDiffAVX2 sets d[t] = a[2t] + b[2t] - 2 r[2t] for t < len(d), a
+// multiple of 16, reading 2*len(d) bytes of a, b and r.
+//
+//go:noescape
+func evenDiffAVX2(d []int16, a, b, r []uint8)
+
+// evenDiffKernel is evenDiff for the first t of d it returns (a multiple
+// of 16; 0 without AVX2), as many as a, b and r have the bytes for.
+func evenDiffKernel(d []int16, a, b, r []uint8) int {
+	if !hasAVX2 {
+		return 0
+	}
+	n := min(len(d), len(a)/2, len(b)/2, len(r)/2) &^ 15
+	if n > 0 {
+		evenDiffAVX2(d[:n], a[:2*n], b[:2*n], r[:2*n])
+	}
+	return n
+}

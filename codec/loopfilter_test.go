@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -301,7 +302,7 @@ func TestLoopFilterVersion(t *testing.T) {
 
 // BenchmarkLoopFilter measures the loop filter on a 768×512 grey
 // texture: the decoder's pass (gray) and the encoder's fit and check
-// (fit), against the deblocking filter's pass at strength 4 (deblock),
+// (fit; fit8 from an 8-bit original, the encoder's case), against the deblocking filter's pass at strength 4 (deblock),
 // the decoder's other post filter.
 func BenchmarkLoopFilter(b *testing.B) {
 	orig := squeezed(testimages.Texture(768, 512, 42), 0, 256)
@@ -329,6 +330,13 @@ func BenchmarkLoopFilter(b *testing.B) {
 		for range b.N {
 			copy(work.Pix, rec.Pix)
 			chooseLoopFilter(o, nil, work, 0, 30, 8)
+		}
+	})
+	// The encoder's case: an 8-bit original.
+	b.Run("fit8", func(b *testing.B) {
+		for range b.N {
+			copy(work.Pix, rec.Pix)
+			chooseLoopFilter(o, orig.Pix, work, 0, 30, 8)
 		}
 	})
 }
@@ -417,6 +425,68 @@ func TestLoopFilterGainRowByRow(t *testing.T) {
 		}
 		if !slices.Equal(rec.Pix, kept) {
 			t.Fatal("loopFilterGain changed the reconstruction")
+		}
+	}
+}
+
+// TestFitLoopFilter8 checks that the fit from an 8-bit original (byte
+// planes, evenDiff's kernel) finds the taps of the fit from the same
+// original in float64 (int32 planes, the same integer sums), on images
+// of odd and even sizes, small ones (every pixel) and rows longer than
+// the kernel's steps, on blurred noise and on images at 0 and 255.
+func TestFitLoopFilter8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 7))
+	for _, sz := range [][2]int{{5, 7}, {16, 16}, {17, 33}, {33, 65}, {100, 37}, {131, 64}, {768, 48}} {
+		w, h := sz[0], sz[1]
+		for kind := range 3 {
+			orig := image.NewGray(image.Rect(0, 0, w, h))
+			for i := range orig.Pix {
+				switch kind {
+				case 0:
+					orig.Pix[i] = byte(rng.IntN(256))
+				case 1:
+					orig.Pix[i] = byte(255 * (i / 3 % 2))
+				default:
+					orig.Pix[i] = byte(128 + 60*math.Sin(float64(i%w)/3)*math.Cos(float64(i/w)/5) + 10*rng.NormFloat64())
+				}
+			}
+			rec := blurred(orig)
+			o := make([]float64, w*h)
+			for i, v := range orig.Pix {
+				o[i] = float64(v)
+			}
+			want, wok := fitLoopFilter(o, nil, rec.Pix, w, h)
+			got, ok := fitLoopFilter(o, orig.Pix, rec.Pix, w, h)
+			if got != want || ok != wok {
+				t.Errorf("%d×%d kind %d: taps %v %v from 8 bits, %v %v from float64", w, h, kind, got, ok, want, wok)
+			}
+		}
+	}
+}
+
+// TestEvenDiff checks evenDiff (its kernel for steps of 2) against the
+// formula at the extremes (0 and 255 bytes: differences of ±510) for
+// lengths around the kernel's 16, with inputs just long enough or
+// longer.
+func TestEvenDiff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 24))
+	for n := range 70 {
+		for _, step := range []int{1, 2} {
+			in := make([][]uint8, 3)
+			for i := range in {
+				in[i] = make([]uint8, max(0, step*(n-1)+1)+rng.IntN(2)*7)
+				for j := range in[i] {
+					in[i][j] = []uint8{0, 255, byte(rng.IntN(256))}[rng.IntN(3)]
+				}
+			}
+			d := make([]int16, n)
+			evenDiff(d, in[0], in[1], in[2], step)
+			for i, v := range d {
+				p := i * step
+				if want := int(in[0][p]) + int(in[1][p]) - 2*int(in[2][p]); int(v) != want {
+					t.Fatalf("n %d step %d: d[%d] = %d, want %d", n, step, i, v, want)
+				}
+			}
 		}
 	}
 }
