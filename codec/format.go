@@ -306,7 +306,7 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	id, step := m.ID(), 0.0
 	if o.Step != 0 && o.Step != m.Step {
 		if m.Step == 0 {
-			return fmt.Errorf("codec: a quantiser step needs a model in the entropy-constrained mode (train with --uniform or --step)")
+			return fmt.Errorf("codec: a quantiser step needs a model in the entropy-constrained mode (TrainOptions.Step or Uniform; spca codec train --step or --uniform)")
 		}
 		mm, err := m.Stepped(o.Step)
 		if err != nil {

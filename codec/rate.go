@@ -23,7 +23,7 @@ const maxRateProbes = 14
 // of at most 14 encodings). o's Step is ignored.
 func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate float64, err error) {
 	if m.Step == 0 {
-		return 0, 0, errors.New("codec: a rate at encode time needs a model in the entropy-constrained mode (train with --uniform or --step)")
+		return 0, 0, errors.New("codec: a rate at encode time needs a model in the entropy-constrained mode (TrainOptions.Step or Uniform; spca codec train --step or --uniform)")
 	}
 	if !(bpp > 0) || math.IsInf(bpp, 0) {
 		return 0, 0, fmt.Errorf("codec: target of %v bits per pixel", bpp)
