@@ -22,6 +22,19 @@
 //   - Curve3D: a noisy 1-D helical curve in 3-D whose noise grows along the
 //     curve like a horn.
 //
+// Generate and GenerateNoisy return them by name (Names), as `spca synth`
+// does. The other generators, for the other jobs of the project:
+//
+//   - images to train and test codecs on: Texture (grey) and ColorTexture,
+//     with some of the statistics of photographs;
+//   - colour adaptation: Scene and SceneSet render the same generated scene
+//     under D65 (environment A) and illuminant A (environment B), with
+//     SceneTruth the colour-only truth and SceneWhites the two whites;
+//     RelightPhoto relights a photograph (taken as A) with illuminant A;
+//     Reflectances draws surface spectra for adapt.CorrespondingColours;
+//   - classification: GenerateClasses returns labelled sets by name
+//     (ClassSets, ClassTrainSize), with BayesPosterior for the Bayes rate.
+//
 // All generators are deterministic for a given seed: they use a PCG source
 // from math/rand/v2 seeded with the seed and a per-generator constant, so
 // equal arguments give bit-identical output on every platform. Nothing is
