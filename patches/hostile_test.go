@@ -3,6 +3,7 @@ package patches
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -28,5 +29,26 @@ func TestDecodeHugePNG(t *testing.T) {
 	small := hostile.ZeroPNG(32, 32)
 	if img, err := Decode(bytes.NewReader(small), MaxPixels(32*32)); err != nil || img.Bounds().Dx() != 32 {
 		t.Errorf("32×32 PNG under a budget of 1024 pixels: %v", err)
+	}
+}
+
+// Decode of a stream (no Seek) read it whole before looking at it: an
+// endless one (/dev/zero as standard input of spca encode -) until the
+// process was killed. Data in no known format are refused from their
+// first bytes; an image from a stream still decodes.
+func TestDecodeEndlessStream(t *testing.T) {
+	r := &hostile.Endless{Limit: 64 << 20}
+	if _, err := Decode(r); !errors.Is(err, ErrNotImage) || r.N > sniffBytes {
+		t.Errorf("Decode of endless zeros: %v after %d bytes, want ErrNotImage after %d", err, r.N, sniffBytes)
+	}
+	for _, data := range [][]byte{nil, []byte("P7"), []byte("not an image")} {
+		if _, err := Decode(struct{ io.Reader }{bytes.NewReader(data)}); !errors.Is(err, ErrNotImage) {
+			t.Errorf("Decode of the stream %q: %v, want ErrNotImage", data, err)
+		}
+	}
+	png := hostile.ZeroPNG(3, 2)
+	img, err := Decode(struct{ io.Reader }{bytes.NewReader(png)})
+	if err != nil || img.Bounds().Dx() != 3 || img.Bounds().Dy() != 2 {
+		t.Errorf("Decode of a 3×2 PNG stream: %v, %v", img, err)
 	}
 }

@@ -117,7 +117,19 @@ func Load(path string, opts ...LoadOption) (image.Image, error) {
 func Decode(r io.Reader, opts ...LoadOption) (image.Image, error) {
 	rs, ok := r.(io.ReadSeeker)
 	if !ok {
-		b, err := io.ReadAll(r)
+		// The first bytes first: data in no known format (an endless
+		// stream such as /dev/zero, read whole until killed) are
+		// refused before the rest is read.
+		head := make([]byte, sniffBytes)
+		n, err := io.ReadFull(r, head)
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("patches: decode: %w", err)
+		}
+		head = head[:n]
+		if _, _, err := image.DecodeConfig(bytes.NewReader(head)); errors.Is(err, image.ErrFormat) {
+			return nil, wrapName(&nameError{sentinel: ErrNotImage, msg: "unknown format"}, "")
+		}
+		b, err := io.ReadAll(io.MultiReader(bytes.NewReader(head), r))
 		if err != nil {
 			return nil, fmt.Errorf("patches: decode: %w", err)
 		}
@@ -129,6 +141,11 @@ func Decode(r io.Reader, opts ...LoadOption) (image.Image, error) {
 	}
 	return img, nil
 }
+
+// sniffBytes is how much of a stream Decode reads to recognise its
+// format (the registered formats' magic numbers are shorter) before it
+// reads the rest.
+const sniffBytes = 64
 
 // nameError carries the message of a decoding failure until the caller
 // adds the name of what failed.

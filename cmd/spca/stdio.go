@@ -45,17 +45,27 @@ func loadInputImage(c *cli.Context, in string, opts ...patches.LoadOption) (imag
 	if in != stdio {
 		return loadImage(in, opts...)
 	}
-	// Read first: a pipe is an *os.File that cannot seek back.
-	data, err := io.ReadAll(c.App.Reader)
-	if err != nil {
-		return nil, fail("stdin: %v", err)
-	}
-	img, err := patches.Decode(bytes.NewReader(data), append([]patches.LoadOption{patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB)}, opts...)...)
+	// A pipe is an *os.File that cannot seek back: patches.Decode reads
+	// it whole, once its first bytes are those of an image.
+	var head bytes.Buffer
+	img, err := patches.Decode(io.TeeReader(c.App.Reader, &limitedBuffer{&head, len(codec.Magic)}),
+		append([]patches.LoadOption{patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB)}, opts...)...)
 	if err != nil {
 		// As a file's (loadImage).
-		return nil, imageError("stdin", err, func() bool { return bytes.HasPrefix(data, []byte(codec.Magic)) })
+		return nil, imageError("stdin", err, func() bool { return bytes.HasPrefix(head.Bytes(), []byte(codec.Magic)) })
 	}
 	return img, nil
+}
+
+// limitedBuffer keeps the first n bytes written to it.
+type limitedBuffer struct {
+	b *bytes.Buffer
+	n int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	l.b.Write(p[:min(len(p), max(0, l.n-l.b.Len()))])
+	return len(p), nil
 }
 
 // writeOutput writes an output of encode or decode: atomically to a
