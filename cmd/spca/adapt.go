@@ -348,6 +348,9 @@ func adaptBrief(err error) string {
 
 // loadAdaptModel reads an adaptation model file.
 func loadAdaptModel(path string) (*adapt.Model, error) {
+	if err := checkKind(path, adapt.ModelMagic); err != nil {
+		return nil, err
+	}
 	m, err := adapt.Load(path)
 	if err != nil {
 		var pe *fs.PathError

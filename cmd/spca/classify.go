@@ -357,6 +357,9 @@ func runClassifyPredict(c *cli.Context) error {
 				return fail("classify predict: --%s applies with --%s only (the classifier file %s fixes it)", f, flagTrain, c.String(flagModel))
 			}
 		}
+		if err := checkKind(c.String(flagModel), classify.Magic); err != nil {
+			return err
+		}
 		if cl, err = classify.Load(c.String(flagModel)); err != nil {
 			return fail("%s", withPath(c.String(flagModel), err))
 		}

@@ -951,6 +951,9 @@ func isCoded(path string) bool {
 // triggers from a fresh process's 4 MB heap goal cost encode and decode
 // processes more CPU than the memory they would free.
 func loadCodecModel(path string) (*codec.Model, error) {
+	if err := checkKind(path, codec.ModelMagic); err != nil {
+		return nil, err
+	}
 	gc := debug.SetGCPercent(-1)
 	m, err := codec.LoadModel(path)
 	debug.SetGCPercent(gc)

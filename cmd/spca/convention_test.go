@@ -10,13 +10,17 @@ import (
 	"image/png"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/classify"
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -359,5 +363,38 @@ func checkInfoHeader(t *testing.T, path, kind string) {
 	}
 	if err := json.Unmarshal([]byte(out), &h); err != nil || h.Kind != kind || h.FormatVersion < 1 || h.FileBytes != size || h.LoadMS <= 0 {
 		t.Errorf("info --json %s: %v, %+v (file %d bytes)", path, err, h, size)
+	}
+}
+
+// TestWrongModelKind checks that a model file of another kind given to a
+// command is named for what it is (transform --model codec.model said
+// "not an SPCA model (bad magic number)"). Only the magic is read first,
+// so files holding just a magic stand for each kind.
+func TestWrongModelKind(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, magic string) string {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, magic+"\x01\x00\x00\x00rest of the file")
+		return p
+	}
+	codecM, spcaM := file("c.model", codec.ModelMagic), file("s.spca", spca.ModelMagic)
+	adaptM, knn, spc := file("a.model", adapt.ModelMagic), file("k.knn", classify.Magic), file("x.spc", codec.Magic+"\x05")
+	csv := filepath.Join(dir, "x.csv")
+	writeFile(t, csv, "1,2\n3,4\n")
+	img := filepath.Join(dir, "x.png")
+	saveTexture(t, img, 1)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"transform", "--model", codecM, "--in", csv}, "this is a codec model (spca codec train), not an SPCA model (spca fit)"},
+		{[]string{"inverse", "--model", knn, "--in", csv}, "this is a classifier (spca classify train), not an SPCA model (spca fit)"},
+		{[]string{"classify", "predict", "--model", codecM, "--in", csv}, "this is a codec model (spca codec train), not a classifier (spca classify train)"},
+		{[]string{"encode", "--model", adaptM, "-o", filepath.Join(dir, "o.spc"), img}, "this is an adaptation model (spca adapt train), not a codec model (spca codec train)"},
+		{[]string{"decode", "--model", spc, "-o", filepath.Join(dir, "o.png"), spc}, "this is a coded image (spca encode), not a codec model (spca codec train)"},
+		{[]string{"adapt", "apply", "--model", spcaM, "-o", filepath.Join(dir, "o.png"), img}, "this is an SPCA model (spca fit), not an adaptation model (spca adapt train)"},
+	} {
+		model := c.args[slices.Index(c.args, "--model")+1]
+		wantError(t, c.args, model+": invalid model file: "+c.want)
 	}
 }

@@ -231,6 +231,35 @@ func runInfo(c *cli.Context) error {
 	return nil
 }
 
+// modelKinds names the kind of model file of each magic, with the command
+// that writes it.
+var modelKinds = map[string]string{
+	spca.ModelMagic:  "an SPCA model (spca fit)",
+	codec.ModelMagic: "a codec model (spca codec train)",
+	adapt.ModelMagic: "an adaptation model (spca adapt train)",
+	classify.Magic:   "a classifier (spca classify train)",
+}
+
+// checkKind returns an error naming the kind of the model file at path
+// if it is a model file of another kind than magic's, or a coded image
+// (spca transform --model codec.model said "not an SPCA model (bad magic
+// number)", not what the file was); nil otherwise, the loader then
+// reporting what else may be wrong.
+func checkKind(path, magic string) error {
+	head, err := readMagic(path)
+	if err != nil {
+		return nil
+	}
+	kind, ok := modelKinds[head[:min(len(head), 8)]]
+	if !ok && strings.HasPrefix(head, codec.Magic) {
+		kind, ok = "a coded image (spca encode)", true
+	}
+	if !ok || strings.HasPrefix(head, magic) {
+		return nil
+	}
+	return fail("%s: invalid model file: this is %s, not %s", path, kind, modelKinds[magic])
+}
+
 // readMagic returns the first 12 bytes of the file at path (fewer if it
 // is shorter): the magic and, in model files, the version word.
 func readMagic(path string) (string, error) {
@@ -332,8 +361,14 @@ func spcaRows(model *spca.Model) [][2]string {
 
 func latticeText(size []int) string { return joinInts(size, " × ") + " nodes" }
 
-// binsText formats bins as "44+9+8+5 = 66".
-func binsText(bins []int) string { return joinInts(bins, "+") + " = " + fmt.Sprint(sum(bins)) }
+// binsText formats bins as "44+9+8+5 = 66", or as the total alone
+// beyond maxTableCoefficients (64 terms made 300-character lines).
+func binsText(bins []int) string {
+	if len(bins) > maxTableCoefficients {
+		return fmt.Sprintf("%d over %d coefficients (--json lists them)", sum(bins), len(bins))
+	}
+	return joinInts(bins, "+") + " = " + fmt.Sprint(sum(bins))
+}
 
 func joinInts(v []int, sep string) string {
 	s := make([]string, len(v))
@@ -466,9 +501,11 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 		Step: number(h.Step), Deblock: h.Deblock}
 	names := channelNames(h.Channels)
 	rows := [][2]string{
-		{"kind", fmt.Sprintf("%s (format version %d)", kindCoded, h.Version)},
+		{"kind", kindCoded},
+		{"format version", fmt.Sprint(h.Version)},
+		{"file size", fmt.Sprintf("%d bytes", size)},
 		{"model id", info.Model},
-		{"size", fmt.Sprintf("%d×%d, %s, %d bits", h.Width, h.Height, strings.Join(names, ", "), h.Depth)},
+		{"image", fmt.Sprintf("%d×%d, %s, %d bits", h.Width, h.Height, strings.Join(names, ", "), h.Depth)},
 		{"patch", fmt.Sprintf("%d×%d", h.Patch, h.Patch)},
 	}
 	for i, b := range h.Bins {
@@ -480,7 +517,7 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 	if h.Deblock > 0 {
 		rows = append(rows, [2]string{"deblocking", fmt.Sprintf("strength %d", h.Deblock)})
 	}
-	rows = append(rows, [2]string{"rate", fmt.Sprintf("%d bytes, %.3f bits per pixel", size, bpp)})
+	rows = append(rows, [2]string{"rate", fmt.Sprintf("%.3f bits per pixel", bpp)})
 	return info, rows, nil
 }
 

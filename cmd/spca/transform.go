@@ -173,6 +173,9 @@ var stdinIsTerminal = func() bool { return term.IsTerminal(int(os.Stdin.Fd())) }
 
 // loadModel reads a model file.
 func loadModel(path string) (*spca.Model, error) {
+	if err := checkKind(path, spca.ModelMagic); err != nil {
+		return nil, err
+	}
 	model, err := spca.Load(path)
 	if err != nil {
 		return nil, fail("%s", withPath(path, err))

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -53,6 +54,11 @@ func read(r io.Reader, maxValues int) (*mat.Dense, error) {
 		text = bytes.TrimSpace(text)
 		if len(text) == 0 || text[0] == '#' {
 			continue
+		}
+		if binary(text) {
+			// A PNG or a model file given as CSV said "line 1: value 1
+			// "\x89PNG" is not a number".
+			return nil, fmt.Errorf("line %d holds binary data: not a CSV text file (an image or a model file?)", line)
 		}
 		n := bytes.Count(text, []byte{','}) + 1
 		if cols == 0 {
@@ -111,6 +117,17 @@ func parseValue(s string) (float64, error) {
 		return 0, errors.New("is infinite")
 	}
 	return v, nil
+}
+
+// binary reports whether a line holds bytes no CSV text has: NUL, other
+// control characters than tab, or invalid UTF-8.
+func binary(line []byte) bool {
+	for _, b := range line {
+		if b < 0x20 && b != '\t' || b == 0x7f {
+			return true
+		}
+	}
+	return !utf8.Valid(line)
 }
 
 func truncate(s string, n int) string {

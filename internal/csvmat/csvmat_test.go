@@ -58,6 +58,9 @@ func TestReadErrors(t *testing.T) {
 		{"1,,2\n", "line 1: value 2 is empty"},
 		{"1,2,\n", "line 1: value 3 is empty"},
 		{"1 2\n", `line 1: value 1 "1 2" is not a number`},
+		{"\x89PNG\r\n\x1a\n\x00\x00", "line 1 holds binary data: not a CSV text file (an image or a model file?)"},
+		{"# x\n1,2\nSPCAmodl\x06\x00\x00\x00\n", "line 3 holds binary data: not a CSV text file (an image or a model file?)"},
+		{"1,\xff\n", "line 1 holds binary data: not a CSV text file (an image or a model file?)"},
 	} {
 		_, err := Read(strings.NewReader(tc.in))
 		if err == nil {
