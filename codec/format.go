@@ -1136,8 +1136,16 @@ func DecodeConfig(r io.Reader) (image.Config, error) {
 const DefaultMaxPixels = patches.DefaultMaxPixels
 
 // ErrTooLarge is wrapped by the FormatError of a file whose image has more
-// pixels than the decoder's budget (DecodeOptions.MaxPixels).
-var ErrTooLarge = errors.New("codec: image larger than the pixel budget")
+// pixels than the decoder's budget (DecodeOptions.MaxPixels). It wraps
+// patches.ErrTooLarge, the error of an image file beyond its budget, so
+// that errors.Is(err, patches.ErrTooLarge) holds for both.
+var ErrTooLarge error = tooLarge{}
+
+// tooLarge is the type of ErrTooLarge.
+type tooLarge struct{}
+
+func (tooLarge) Error() string { return "codec: image larger than the pixel budget" }
+func (tooLarge) Unwrap() error { return patches.ErrTooLarge }
 
 // DecodeOptions control DecodeWith. Nil means defaults.
 type DecodeOptions struct {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -61,5 +62,30 @@ func TestRegisterModel(t *testing.T) {
 	}
 	if _, _, err := image.Decode(&file); !errors.Is(err, ErrNeedModel) {
 		t.Errorf("file of an unregistered model: %v, want ErrNeedModel", err)
+	}
+}
+
+// TestErrTooLarge checks that a file beyond the pixel budget is
+// errors.Is both codec.ErrTooLarge and patches.ErrTooLarge, so that one
+// check covers images that load and images that decode.
+func TestErrTooLarge(t *testing.T) {
+	train := []image.Image{testimages.Texture(64, 64, 1)}
+	opt := DefaultTrainOptions()
+	opt.Samples, opt.SPCA.Resolution = 1000, 1<<10
+	m, err := Train(train, &opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	if err := Encode(&file, testimages.Texture(40, 24, 2), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = DecodeWith(&file, m, &DecodeOptions{MaxPixels: 100})
+	var fe *FormatError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrTooLarge) || !errors.Is(err, patches.ErrTooLarge) {
+		t.Errorf("40×24 file with a budget of 100 pixels: %v, want a *FormatError wrapping ErrTooLarge and patches.ErrTooLarge", err)
+	}
+	if errors.Is(patches.ErrTooLarge, ErrTooLarge) {
+		t.Error("patches.ErrTooLarge is codec.ErrTooLarge: a loaded image's error would read as a decoded file's")
 	}
 }
