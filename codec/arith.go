@@ -657,14 +657,15 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 	n := len(idx) / dims
 	from := restFrom(leading)
 	var rest []uint8
-	if flags {
+	var counts []int32
+	switch {
+	case flags && counted:
+		sc.rest, sc.counts = resize(sc.rest, n), resize(sc.counts, n)
+		rest, counts = sc.rest, sc.counts
+		restCountsInto(rest, counts, idx, dims, from, centre)
+	case flags:
 		sc.rest = restFlagsInto(zeroed(sc.rest, n), idx, dims, from, centre)
 		rest = sc.rest
-	}
-	var counts []int32
-	if counted && rest != nil {
-		sc.counts = zeroed(sc.counts, n)
-		counts = sc.counts
 	}
 	m := sc.model.reset(dims)
 	e := newRangeEncoder(edges != nil)
@@ -719,13 +720,7 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 					break
 				}
 				if counts != nil {
-					c := 0
-					for k := from; k < dims; k++ {
-						if int(idx[i*dims+k]) != centre[k] {
-							c++
-						}
-					}
-					counts[i] = int32(c)
+					c := int(counts[i]) // restCountsInto
 					m.encodeCount(e, countContext(counts, i, col, cols), c-1)
 					remain = c
 				}

@@ -16,3 +16,9 @@ var hasGather = cpu.X86.HasAVX2
 //
 //go:noescape
 func restIndicesAVX(out []int32, row []float64, rt *restTable)
+
+// sameCountAVX2 returns how many of the first len(a) elements of a and b
+// (len(a) a multiple of 8, b at least as long) are equal.
+//
+//go:noescape
+func sameCountAVX2(a, b []int32) int

@@ -61,3 +61,28 @@ scan:
 done:
 	VZEROUPPER
 	RET
+
+// func sameCountAVX2(a, b []int32) int
+// How many of the first len(a) (a multiple of 8) elements of a and b
+// are equal: VPCMPEQD, VMOVMSKPS, POPCNT, 8 at a time.
+TEXT ·sameCountAVX2(SB), NOSPLIT, $0-56
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), DI
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   sameDone
+sameLoop:
+	VMOVDQU  (SI), Y0
+	VPCMPEQD (DI), Y0, Y0
+	VMOVMSKPS Y0, DX
+	POPCNTL  DX, DX
+	ADDQ     DX, AX
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	DECQ     CX
+	JNZ      sameLoop
+	VZEROUPPER
+sameDone:
+	MOVQ AX, ret+48(FP)
+	RET

@@ -8,3 +8,7 @@ const hasGather = false
 func restIndicesAVX(out []int32, row []float64, rt *restTable) {
 	panic("codec: no AVX2 kernel on this architecture")
 }
+
+func sameCountAVX2(a, b []int32) int {
+	panic("codec: no AVX2 kernel on this architecture")
+}

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -150,6 +151,46 @@ func TestZigzag(t *testing.T) {
 	for v := -2 * maxLevels; v <= 2*maxLevels; v++ {
 		if s := zigzag(v); s < 0 || unzigzag(s) != v {
 			t.Fatalf("zigzag(%d) = %d, back %d", v, s, unzigzag(s))
+		}
+	}
+}
+
+// TestRestCounts checks restCountsInto against counting patch by patch
+// and its flags against restFlagsInto, on indices mostly at their
+// centres, with extreme values (the branch-free count's d = q - c).
+func TestRestCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 12))
+	for _, dims := range []int{2, 5, 64} {
+		for _, from := range []int{1, dims / 2, dims - 1} {
+			n := 9000 // more than restCountsInto's block of patches
+			centre := make([]int, dims)
+			for j := range centre {
+				centre[j] = rng.IntN(40) - 20
+			}
+			idx := make([]int32, n*dims)
+			for i := range idx {
+				idx[i] = int32(centre[i%dims])
+				switch rng.IntN(8) {
+				case 0:
+					idx[i] += int32(rng.IntN(7) - 3)
+				case 1:
+					idx[i] = []int32{math.MinInt32 + 20, math.MaxInt32 - 20}[rng.IntN(2)]
+				}
+			}
+			flags, counts := make([]uint8, n), make([]int32, n)
+			restCountsInto(flags, counts, idx, dims, from, centre)
+			want := restFlags(idx, dims, from, centre)
+			for i := range n {
+				c := 0
+				for j := from; j < dims; j++ {
+					if int(idx[i*dims+j]) != centre[j] {
+						c++
+					}
+				}
+				if int(counts[i]) != c || flags[i] != want[i] {
+					t.Fatalf("dims %d from %d patch %d: count %d flag %d, want %d %d", dims, from, i, counts[i], flags[i], c, want[i])
+				}
+			}
 		}
 	}
 }
