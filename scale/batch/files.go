@@ -40,6 +40,11 @@ func hasMeta(p string) bool { return strings.ContainsAny(p, "*?[") }
 // readFile reads a file through Beam's file systems.
 func readFile(ctx context.Context, p string) ([]byte, error) {
 	if isLocal(p) {
+		// A device or a pipe (an input /dev/zero) would be read until
+		// the worker ran out of memory.
+		if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, fmt.Errorf("not a regular file")
+		}
 		return os.ReadFile(p)
 	}
 	fsys, err := filesystem.New(ctx, p)
@@ -139,7 +144,7 @@ func expand(ctx context.Context, spec string, op Op, out string) ([]match, error
 			exts := inputExts(op)
 			ms, err := walk(spec, exts, out)
 			if err == nil && len(ms) == 0 {
-				return nil, fmt.Errorf("%s: no input files (%s) in the directory", spec, strings.Join(exts, ", "))
+				return nil, fmt.Errorf("no input files (%s) in the directory", strings.Join(exts, ", ")) // the record names spec
 			}
 			return ms, err
 		}
