@@ -382,8 +382,8 @@ func joinInts(v []int, sep string) string {
 // codec or adaptation model.
 func spcaSummary(s *spca.Model) string {
 	opt := s.Options()
-	return fmt.Sprintf("gamma %s, lattice %s, k %s, bandwidth %s, conditioning %s, neighbours %s",
-		formatGamma(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Bandwidth),
+	return fmt.Sprintf("gamma %s, lattice %s, k %s, tau %s, bandwidth %s, conditioning %s, neighbours %s",
+		formatGamma(opt.Gamma), latticeText(s.LatticeSize()), formatFloat(opt.K), formatFloat(opt.Tau), formatFloat(opt.Bandwidth),
 		formatFloat(opt.Conditioning), formatFloat(opt.Neighbours))
 }
 
