@@ -531,6 +531,11 @@ func dropBallast() {
 	heapBallast = nil
 }
 
+// rateWarnShare is the relative distance from the --bpp target beyond
+// which encode warns that the rate could not be reached (the search
+// stops within 1 % when it can).
+const rateWarnShare = 0.05
+
 func runEncode(c *cli.Context) error {
 	var opt codec.Options
 	var bpp float64
@@ -563,12 +568,27 @@ func runEncode(c *cli.Context) error {
 			greyed++
 		}
 		o := opt
+		if (bpp > 0 || o.Step > 0) && model.Step == 0 {
+			// The model's fault, not the image's: said once, plainly.
+			flag := flagBPP
+			if o.Step > 0 {
+				flag = flagStep
+			}
+			return fail("%s: --%s needs a model in the entropy-constrained mode (spca codec train --step or --uniform); %s has fixed bins per coefficient",
+				cliutil.CommandName(c), flag, c.String(flagModel))
+		}
 		if bpp > 0 {
-			if o.Step, _, err = codec.StepForRate(img, model, bpp, &opt); err != nil {
+			var rate float64
+			if o.Step, rate, err = codec.StepForRate(img, model, bpp, &opt); err != nil {
 				if err := modelFault(c, in, err); err != nil {
 					return err
 				}
 				return fail("%s: --%s: %s", stdioName(in, "stdin"), flagBPP, brief(err))
+			}
+			if math.Abs(rate-bpp) > rateWarnShare*bpp {
+				// --bpp 0.01 coded at 0.62 bpp, --bpp 30 at 13.9, silently.
+				fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s: coded at %.3f bpp, the nearest rate the quantiser step reaches to --%s %s\n",
+					cliutil.CommandName(c), stdioName(in, "stdin"), rate, flagBPP, formatFloat(bpp))
 			}
 		}
 		var n int64

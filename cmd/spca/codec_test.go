@@ -153,6 +153,16 @@ func TestCodec(t *testing.T) {
 		}
 		mustRun(t, "decode", "--quiet", "--model", um, "-o", filepath.Join(dir, "u-knob.png"), knob)
 		wantError(t, []string{"encode", "--model", um, "--bpp", "1", "--step", "3", "-o", knob, test}, "mutually exclusive")
+		// A rate out of reach is coded at the nearest and said so; a
+		// model with fixed bins is refused naming the model.
+		if _, stderr := mustRun(t, "encode", "--quiet", "--model", um, "--bpp", "0.001", "-o", knob, test); !strings.HasPrefix(stderr, "encode: warning: "+test+": coded at ") ||
+			!strings.HasSuffix(stderr, " bpp, the nearest rate the quantiser step reaches to --bpp 0.001\n") {
+			t.Errorf("encode --bpp 0.001: stderr %q, want a warning of the rate reached", stderr)
+		}
+		for _, flag := range []string{"--bpp", "--step"} {
+			wantError(t, []string{"encode", "--model", model, flag, "1", "-o", knob, test},
+				"encode: "+flag+" needs a model in the entropy-constrained mode (spca codec train --step or --uniform); "+model+" has fixed bins per coefficient")
+		}
 		// codec eval --rd: the model's curve over steps, rates falling
 		// as the step grows; the external codecs found beside it.
 		stdout, _ := mustRun(t, "codec", "eval", "--rd", "--quiet", "--exact", "--json", "--model", um, "--images", test)

@@ -147,7 +147,7 @@ type codedInfo struct {
 }
 
 func runInfo(c *cli.Context) error {
-	args, err := positionals(c, 1, "one model file")
+	args, err := positionals(c, 1, "one FILE, a model or a coded image")
 	if errors.Is(err, errHelpShown) {
 		return nil
 	}

@@ -232,7 +232,7 @@ func TestUsageErrors(t *testing.T) {
 	wantError(t, []string{"fit", "--out", "m.spca"}, "missing --in")
 	wantError(t, []string{"fit", "--in", "d.csv"}, "missing --out")
 	wantError(t, []string{"transform", "--in", "d.csv"}, "missing --model")
-	wantError(t, []string{"info"}, "expected one model file")
+	wantError(t, []string{"info"}, "expected one FILE, a model or a coded image, got 0 arguments")
 	wantError(t, []string{"transform", "--model", "m", "extra"}, `unexpected argument "extra"`)
 	wantError(t, []string{"fit", "data.csv", "-o", "m"}, `fit: unexpected argument "data.csv": give the input with --in (see spca fit --help)`)
 	wantError(t, []string{"fit", "--in", "data.csv", "extra"}, `fit: unexpected argument "extra" (see spca fit --help)`)
