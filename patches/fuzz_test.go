@@ -97,3 +97,30 @@ func TestDecodeEmptyGIFFrame(t *testing.T) {
 		t.Fatalf("got %v, %v; want an error naming the empty image", img, err)
 	}
 }
+
+// FuzzICCProfile checks the package's own ICC parsing on hostile bytes:
+// the profile of a PNG (iCCP) or JPEG (APP2) stream, and the sRGB test of
+// a profile (tag table, XYZ, desc and mluc tags): no panic, and within the
+// allocation bound of the input. Decode reaches them only through a valid
+// image, which FuzzDecode seldom builds.
+func FuzzICCProfile(f *testing.F) {
+	srgb := [3][3]float64{{0.4361, 0.2225, 0.0139}, {0.3851, 0.7169, 0.0971}, {0.1431, 0.0606, 0.7141}}
+	for _, p := range [][]byte{iccProfile("RGB ", "sRGB IEC61966-2.1", &srgb), iccProfile("RGB ", "Display P3", nil), iccProfile("GRAY", "Dot Gain 20%", nil)} {
+		f.Add(p)
+		f.Add(withPNGProfile(f, p))
+		f.Add(withJPEGProfile(f, p))
+	}
+	mluc := append([]byte("mluc\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x0cenUS\x00\x00\x00\x08\x00\x00\x00\x1c"), 0, 's', 0, 'R', 0, 'G', 0, 'B')
+	f.Add(mluc)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		hostile.Check(t, "profile", len(data), func() {
+			profileIsSRGB(data)
+			profileDescription(data)
+			for _, format := range []string{"png", "jpeg"} {
+				if p, err := embeddedProfile(bytes.NewReader(data), format); err == nil && len(p) > maxProfile {
+					t.Fatalf("%s: profile of %d bytes, more than %d", format, len(p), maxProfile)
+				}
+			}
+		})
+	})
+}

@@ -183,16 +183,18 @@ func profileIsSRGB(p []byte) (bool, string) {
 func profileDescription(t []byte) string {
 	switch {
 	case len(t) >= 12 && string(t[:4]) == "desc":
-		n := int(binary.BigEndian.Uint32(t[8:12]))
-		if 12+n <= len(t) {
+		// Sizes compared in 64 bits: int(n) of a hostile n is negative
+		// on 32-bit platforms.
+		n := uint64(binary.BigEndian.Uint32(t[8:12]))
+		if 12+n <= uint64(len(t)) {
 			return strings.TrimRight(string(t[12:12+n]), "\x00")
 		}
 	case len(t) >= 28 && string(t[:4]) == "mluc":
-		n, off := int(binary.BigEndian.Uint32(t[20:24])), int(binary.BigEndian.Uint32(t[24:28]))
-		if off+n <= len(t) && n%2 == 0 {
+		n, off := uint64(binary.BigEndian.Uint32(t[20:24])), uint64(binary.BigEndian.Uint32(t[24:28]))
+		if off+n <= uint64(len(t)) && n%2 == 0 {
 			u := make([]uint16, n/2)
 			for i := range u {
-				u[i] = binary.BigEndian.Uint16(t[off+2*i:])
+				u[i] = binary.BigEndian.Uint16(t[off+2*uint64(i):])
 			}
 			return strings.TrimRight(string(utf16.Decode(u)), "\x00")
 		}

@@ -56,7 +56,7 @@ func iccProfile(space, desc string, primaries *[3][3]float64) []byte {
 }
 
 // withPNGProfile returns a small PNG with the profile in an iCCP chunk.
-func withPNGProfile(t *testing.T, profile []byte) []byte {
+func withPNGProfile(t testing.TB, profile []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 3, 2))); err != nil {
@@ -78,7 +78,7 @@ func withPNGProfile(t *testing.T, profile []byte) []byte {
 
 // withJPEGProfile returns a small JPEG with the profile in two APP2
 // segments (split as large profiles are).
-func withJPEGProfile(t *testing.T, profile []byte) []byte {
+func withJPEGProfile(t testing.TB, profile []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 8, 8)), nil); err != nil {
