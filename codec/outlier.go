@@ -201,12 +201,30 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 	}
 	limit := outlierMiss * step
 	safe := c.restSafe(limit)
+	// With AVX2 the first 8*(m/8) rest dimensions of a patch are checked
+	// against their safe runs 8 at a time (anyOutsideAVX2, the spans
+	// biased), and only a patch with a cell outside them goes through
+	// the loop below from its start.
+	m8 := 0
+	var safeLo, safeSpan []int32
+	if hasGather {
+		m8 = (dims - k) &^ 7
+		safeLo, safeSpan = make([]int32, m8), make([]int32, m8)
+		for j, s := range safe[:m8] {
+			safeLo[j], safeSpan[j] = s.lo, int32(s.span^0x80000000)
+		}
+	}
 	const rowsPerTask = 1024
 	parallel.For((n+rowsPerTask-1)/rowsPerTask, func(t int) {
 		for i := t * rowsPerTask; i < min(n, (t+1)*rowsPerTask); i++ {
 			row, cell := y.RawRowView(i), idx[i*dims:(i+1)*dims]
 			rest, safe := cell[k:], safe[:dims-k]
-			for j, q := range rest {
+			from := 0
+			if m8 > 0 && !anyOutsideAVX2(rest[:m8], safeLo, safeSpan) {
+				from = m8
+			}
+			for j := from; j < len(rest); j++ {
+				q := rest[j]
 				if uint32(q-safe[j].lo) > safe[j].span && math.Abs(row[k+j]-c.Rest[j].Levels[q]) > limit {
 					flag[i] = true
 					break

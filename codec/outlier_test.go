@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -193,6 +194,35 @@ func TestRestSafe(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestAnyOutside checks findOutliers' AVX2 screen against the scalar
+// test it stands for, uint32(q-lo) > span, at the run's ends, below it
+// (the difference wraps), for spans of 0 and of 2^32-1 and a lo past
+// every cell, for lengths of 8 to 64.
+func TestAnyOutside(t *testing.T) {
+	if !hasGather {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(24, 13))
+	for trial := range 3000 {
+		n := 8 * (1 + trial%8)
+		q, lo, span := make([]int32, n), make([]int32, n), make([]int32, n)
+		want := false
+		for j := range n {
+			l := int32(rng.IntN(20))
+			s := []uint32{0, 1, 5, 1<<32 - 1, uint32(rng.IntN(30))}[rng.IntN(5)]
+			v := l + int32(rng.IntN(int(min(s, 40))+1))
+			if rng.IntN(4*n) == 0 {
+				v = l + []int32{-1, int32(min(s, 1<<30)) + 1, math.MinInt32, math.MaxInt32}[rng.IntN(4)]
+			}
+			q[j], lo[j], span[j] = v, l, int32(s^0x80000000)
+			want = want || uint32(v-l) > s
+		}
+		if got := anyOutsideAVX2(q, lo, span); got != want {
+			t.Fatalf("trial %d: %v, want %v (q %v lo %v)", trial, got, want, q, lo)
 		}
 	}
 }

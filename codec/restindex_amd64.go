@@ -22,3 +22,10 @@ func restIndicesAVX(out []int32, row []float64, rt *restTable)
 //
 //go:noescape
 func sameCountAVX2(a, b []int32) int
+
+// anyOutsideAVX2 reports whether uint32(q[j]-lo[j]) > uint32(span[j]) ^
+// 0x80000000 for some j < len(q) (a multiple of 8; lo and span at least
+// as long): span is given biased by 0x80000000.
+//
+//go:noescape
+func anyOutsideAVX2(q, lo, span []int32) bool

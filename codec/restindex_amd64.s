@@ -86,3 +86,36 @@ sameLoop:
 sameDone:
 	MOVQ AX, ret+48(FP)
 	RET
+
+// func anyOutsideAVX2(q, lo, span []int32) bool
+// Whether uint32(q[j]-lo[j]) > uint32(span[j])^0x80000000 for some j <
+// len(q) (a multiple of 8): span comes biased by 0x80000000, the
+// differences are biased here, and the signed VPCMPGTD compares them as
+// unsigned; 8 at a time, the masks or-ed.
+TEXT ·anyOutsideAVX2(SB), NOSPLIT, $0-73
+	MOVQ q_base+0(FP), SI
+	MOVQ q_len+8(FP), CX
+	MOVQ lo_base+24(FP), DI
+	MOVQ span_base+48(FP), DX
+	VPXOR Y3, Y3, Y3
+	MOVQ $0x80000000, AX
+	MOVQ AX, X4
+	VPBROADCASTD X4, Y4
+	SHRQ $3, CX
+	JZ   outsideDone
+outsideLoop:
+	VMOVDQU  (SI), Y0
+	VPSUBD   (DI), Y0, Y0
+	VPXOR    Y4, Y0, Y0
+	VPCMPGTD (DX), Y0, Y0
+	VPOR     Y0, Y3, Y3
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	ADDQ     $32, DX
+	DECQ     CX
+	JNZ      outsideLoop
+outsideDone:
+	VPTEST Y3, Y3
+	SETNE  ret+72(FP)
+	VZEROUPPER
+	RET

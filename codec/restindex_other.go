@@ -12,3 +12,7 @@ func restIndicesAVX(out []int32, row []float64, rt *restTable) {
 func sameCountAVX2(a, b []int32) int {
 	panic("codec: no AVX2 kernel on this architecture")
 }
+
+func anyOutsideAVX2(q, lo, span []int32) bool {
+	panic("codec: no AVX2 kernel on this architecture")
+}
