@@ -115,7 +115,7 @@ func TestVersionWithoutVCS(t *testing.T) {
 		rev  string
 		want string
 	}{
-		{bare, "", "(devel), revision unknown (built without VCS information: go build -buildvcs=false, as GOFLAGS may set, or outside the git checkout), go1.26.8"},
+		{bare, "", "(devel), revision unknown (built without VCS information; see the README), go1.26.8"},
 		{bare, "fedcba9876543210", "(devel), revision fedcba987654 (set at link time), go1.26.8"},
 		{&vcs, "fedcba9876543210", "(devel), revision 0123456789ab+modified (2026-11-27T10:00:00Z), go1.26.8"},
 	} {

@@ -197,7 +197,7 @@ var Revision string
 // Version returns the version of the module as built, from the build
 // information: the module version ("(devel)" for a build from a
 // checkout), the VCS revision and time when go build recorded them (else
-// Revision, else "revision unknown" and why), and the Go version.
+// Revision, else "revision unknown"), and the Go version.
 func Version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -232,7 +232,7 @@ func versionOf(info *debug.BuildInfo, rev string) string {
 	case rev != "":
 		v += fmt.Sprintf(", revision %.12s (set at link time)", rev)
 	default:
-		v += ", revision unknown (built without VCS information: go build -buildvcs=false, as GOFLAGS may set, or outside the git checkout)"
+		v += ", revision unknown (built without VCS information; see the README)"
 	}
 	return v + ", " + info.GoVersion
 }
