@@ -69,6 +69,7 @@ func read(r io.Reader, maxValues int) (*mat.Dense, error) {
 		if len(data)+n > maxValues {
 			return nil, fmt.Errorf("line %d: more than %d values in total", line, maxValues)
 		}
+		raw := text
 		for i := 1; i <= n; i++ {
 			field := text
 			if j := bytes.IndexByte(text, ','); j >= 0 {
@@ -78,7 +79,7 @@ func read(r io.Reader, maxValues int) (*mat.Dense, error) {
 			}
 			v, err := parseValue(string(bytes.TrimSpace(field)))
 			if err != nil {
-				return nil, fmt.Errorf("line %d: value %d %w", line, i, err)
+				return nil, fmt.Errorf("line %d: value %d %w%s", line, i, err, hint(raw, rows == 0))
 			}
 			data = append(data, v)
 		}
@@ -117,6 +118,26 @@ func parseValue(s string) (float64, error) {
 		return 0, errors.New("is infinite")
 	}
 	return v, nil
+}
+
+// hint returns what a line that does not parse probably is, for the
+// error: a header of column names on the first data line, or values
+// separated by semicolons, tabs or spaces rather than commas; "" if
+// neither.
+func hint(line []byte, first bool) string {
+	s := string(line)
+	switch {
+	case strings.ContainsAny(s, ";\t") || !strings.Contains(s, ",") && len(strings.Fields(s)) > 1:
+		return " (values are separated by commas)"
+	case first:
+		for _, f := range strings.Split(s, ",") {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err == nil || errors.Is(err, strconv.ErrRange) {
+				return "" // a number, if a bad one
+			}
+		}
+		return " (a header line? start it with # to mark it as a comment)"
+	}
+	return ""
 }
 
 // binary reports whether a line holds bytes no CSV text has: NUL, other
