@@ -47,7 +47,8 @@ type Evaluation struct {
 	Methods []MethodResult `json:"methods"`
 }
 
-// EvalOptions control Evaluate.
+// EvalOptions control Evaluate. The zero value evaluates every method
+// (Methods) on every pixel, with the default shadow region.
 type EvalOptions struct {
 	// Methods to evaluate; nil means Methods().
 	Methods []Method

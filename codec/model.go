@@ -199,7 +199,8 @@ type Channel struct {
 // nodes per axis to the power Leading.
 const maxLeading = 8
 
-// MaxLeading is the largest TrainOptions.Leading.
+// MaxLeading (8) is the largest TrainOptions.Leading, the number of a
+// patch's coefficients coded by SPCA.
 const MaxLeading = maxLeading
 
 // Leading returns the number of coefficients coded through SPCA (0 for
