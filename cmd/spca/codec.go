@@ -103,14 +103,17 @@ func codecTrainCommand() *cli.Command {
 			"quantisers at every rate of held-out photographs (the encoder's --bpp codes a model at " +
 			"other rates). --bins N, or --bpp B without --uniform, selects the seed's fixed-resolution " +
 			"mode (total resolution N, Lloyd-Max beyond SPCA); the seed's configuration is " +
-			"--patch 2 --gamma 1/3 --bins 66.",
+			"--patch 2 --gamma 1/3 --bins 66. " +
+			fmt.Sprintf("It warns when the images hold too few non-overlapping patches for the model: fewer than %d per "+
+				"coefficient (%d for 8×8) or than the quantiser bins of a channel.",
+				codec.MinPatchesPerCoefficient, 64*codec.MinPatchesPerCoefficient),
 		Flags: []cli.Flag{
 			imagesFlag("training images"),
 			&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "model `FILE` to write (required)"},
 			&cli.IntFlag{Name: flagPatch, Value: def.Patch, Usage: "patch size n, 1 to 15: images are coded in n×n blocks"},
 			&cli.StringFlag{Name: flagGamma, Value: formatFloat(def.Gamma), Usage: "exponent of the PDF in the SPCA metric, >= 0: 0 unfolds, 1/3 minimises quantisation error (the seed's), 1 equalises (fractions allowed)"},
 			&cli.IntFlag{Name: flagBins, DefaultText: "none, the step mode", Usage: "fixed-resolution mode with this total resolution: the number of quantisation bins summed over the n² coefficients (the seed's: 66)"},
-			&cli.Float64Flag{Name: flagBPP, Usage: "choose the resolution (or with --uniform the step) that codes the training images at this many bits per pixel (instead of --bins)"},
+			&cli.Float64Flag{Name: flagBPP, DefaultText: "none", Usage: "choose the resolution (or with --uniform the step) that codes the training images at this many bits per pixel (instead of --bins)"},
 			&cli.Float64Flag{Name: flagStep, DefaultText: formatFloat(def.Step) + " unless --bins or --bpp is given", Usage: "entropy-constrained mode with this quantiser step in grey levels for every coefficient"},
 			&cli.BoolFlag{Name: flagUniform, Usage: "entropy-constrained mode, the step chosen for --bpp"},
 			&cli.BoolFlag{Name: flagColor, Usage: "code colour (YCbCr, a model per channel) instead of the luminance"},
@@ -124,7 +127,7 @@ func codecTrainCommand() *cli.Command {
 			&cli.Float64Flag{Name: flagK, Value: def.SPCA.K, Usage: "SPCA neighbourhood of the local PCA as a fraction of the patches, in (0, 1] (larger: stiffer curves)"},
 			&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "SPCA density bandwidth as a fraction of Silverman's rule"},
 			&cli.Float64Flag{Name: flagConditioning, Value: spca.DefaultConditioning, Usage: "SPCA share of the patches a secondary curve's density is estimated from, in (0, 1]"},
-			&cli.Float64Flag{Name: flagNeighbours, Usage: "SPCA densities by the seed's k-neighbours rule, k this share of a curve's patches, in (0, 1], instead of a kernel (keeps gamma 1 ahead of gamma 0 at high resolutions)"},
+			&cli.Float64Flag{Name: flagNeighbours, DefaultText: "none, a kernel", Usage: "SPCA densities by the seed's k-neighbours rule, k this share of a curve's patches, in (0, 1], instead of a kernel (keeps gamma 1 ahead of gamma 0 at high resolutions)"},
 		},
 		Action: runCodecTrain,
 	}

@@ -131,7 +131,7 @@ func fitFlags() []cli.Flag {
 		&cli.IntFlag{Name: flagResolution, Value: spca.DefaultResolution, Usage: "number of lattice nodes for the secondary curves"},
 		&cli.Float64Flag{Name: flagBandwidth, Value: spca.DefaultBandwidth, Usage: "kernel bandwidth of the densities along the curves, as a fraction of Silverman's rule (narrow keeps edges sharp, wide gives a smoother transform)"},
 		&cli.Float64Flag{Name: flagConditioning, Value: spca.DefaultConditioning, Usage: "share of the samples a secondary curve's density is estimated from, in (0, 1]"},
-		&cli.Float64Flag{Name: flagNeighbours, Usage: "estimate the densities along the curves by the seed's k-neighbours rule with k this share of a curve's samples, in (0, 1], instead of a kernel"},
+		&cli.Float64Flag{Name: flagNeighbours, DefaultText: "none, a kernel", Usage: "estimate the densities along the curves by the seed's k-neighbours rule with k this share of a curve's samples, in (0, 1], instead of a kernel"},
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 
 func tuneCommand() *cli.Command {
 	flags := []cli.Flag{inFlag(true), cliutil.JSONFlag(),
-		&cli.IntFlag{Name: flagComponents, Usage: "choose k and tau by the RMS error of the samples reduced to their first `D'` responses and mapped back " +
+		&cli.IntFlag{Name: flagComponents, DefaultText: "none, the projection error", Usage: "choose k and tau by the RMS error of the samples reduced to their first `D'` responses and mapped back " +
 			"(a fit per grid point), instead of the projection error onto the first curve; use it for sheets such as the swiss roll"},
 		&cli.StringFlag{Name: flagGamma, Value: "1/3", Usage: "with --components, the gamma of the fits (as spca fit)"},
 	}
