@@ -348,7 +348,15 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	clear(prev)
 	for y := 0; y < hd.h; y++ {
 		cur := raw[y*stride : (y+1)*stride]
-		if err := unfilter(cur[0], cur[1:], prev, hd.bpp); err != nil {
+		if y+1 < hd.h && hd.bpp == 1 && n > 0 && (cur[0] == 3 || cur[0] == 4) && (raw[(y+1)*stride] == 3 || raw[(y+1)*stride] == 4) {
+			// Two grey rows of Average or Paeth at once (their two
+			// chains of bytes interleaved), copied below one by one.
+			next := raw[(y+1)*stride : (y+2)*stride]
+			unfilterPair(cur[0] == 4, next[0] == 4, cur[1:], next[1:], prev)
+			copy(pix[n*y:], cur[1:])
+			y++
+			cur = next
+		} else if err := unfilter(cur[0], cur[1:], prev, hd.bpp); err != nil {
 			return nil, err
 		}
 		prev = cur[1:]
@@ -416,6 +424,82 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 		return FormatError(fmt.Sprintf("bad filter type %d", filter))
 	}
 	return nil
+}
+
+// unfilterPair unfilters two rows of one byte a pixel, each filtered
+// with Average or Paeth (paeth0, paeth1), r1 below r0 below prev: byte i
+// of r0, then byte i-1 of r1, whose up and up-left bytes are r0's done.
+// Each byte waits on the one to its left; the two rows' chains overlap
+// (one row at a time, a grey photograph's Average and Paeth rows left the
+// processor idle between the dependent steps).
+func unfilterPair(paeth0, paeth1 bool, r0, r1, prev []byte) {
+	n := len(r0)
+	r1, prev = r1[:n], prev[:n]
+	// Byte 0 of r0; then bytes i of r0 and i-1 of r1 (whose up byte is
+	// r0's byte i-1, just made: a0 before it is updated); then r1's last.
+	// One loop per pair of filters, without a branch on them inside.
+	var a0, a1, c0, c1 int // left and up-left bytes
+	if paeth0 {
+		a0 = paethByte(0, int(prev[0]), 0, int(r0[0]))
+	} else {
+		a0 = avgByte(0, int(prev[0]), int(r0[0]))
+	}
+	r0[0], c0 = byte(a0), int(prev[0])
+	switch {
+	case !paeth0 && !paeth1:
+		for i := 1; i < n; i++ {
+			up1 := a0
+			a0 = avgByte(a0, int(prev[i]), int(r0[i]))
+			r0[i] = byte(a0)
+			a1 = avgByte(a1, up1, int(r1[i-1]))
+			r1[i-1] = byte(a1)
+		}
+	case paeth0 && paeth1:
+		for i := 1; i < n; i++ {
+			up1, b := a0, int(prev[i])
+			a0 = paethByte(a0, b, c0, int(r0[i]))
+			r0[i], c0 = byte(a0), b
+			a1 = paethByte(a1, up1, c1, int(r1[i-1]))
+			r1[i-1], c1 = byte(a1), up1
+		}
+	case paeth0:
+		for i := 1; i < n; i++ {
+			up1, b := a0, int(prev[i])
+			a0 = paethByte(a0, b, c0, int(r0[i]))
+			r0[i], c0 = byte(a0), b
+			a1 = avgByte(a1, up1, int(r1[i-1]))
+			r1[i-1] = byte(a1)
+		}
+	default:
+		for i := 1; i < n; i++ {
+			up1 := a0
+			a0 = avgByte(a0, int(prev[i]), int(r0[i]))
+			r0[i] = byte(a0)
+			a1 = paethByte(a1, up1, c1, int(r1[i-1]))
+			r1[i-1], c1 = byte(a1), up1
+		}
+	}
+	if paeth1 {
+		a1 = paethByte(a1, a0, c1, int(r1[n-1]))
+	} else {
+		a1 = avgByte(a1, a0, int(r1[n-1]))
+	}
+	r1[n-1] = byte(a1)
+}
+
+// avgByte is Average's byte from the raw byte and the left a and up b
+// bytes.
+func avgByte(a, b, raw int) int { return (raw + (a+b)>>1) & 0xff }
+
+// paethByte is Paeth's byte (unfilter's computation) from the raw byte
+// and the left a, up b and up-left c bytes.
+func paethByte(a, b, c, raw int) int {
+	pa, pb := b-c, a-c
+	pc := pa + pb
+	pa, pb, pc = abs(pa), abs(pb), abs(pc)
+	bc := c ^ ((b ^ c) &^ ((pc - pb) >> 63))
+	a = bc ^ ((a ^ bc) &^ (((pb - pa) | (pc - pa)) >> 63))
+	return (a + raw) & 0xff
 }
 
 // abs is branchless: the signs of filter differences are random.
