@@ -846,7 +846,7 @@ func runAdaptEval(c *cli.Context) error {
 			return err
 		}
 		evaluated = fmt.Sprintf("%s in %s", cliutil.Plural(len(a), "image pair"), dir)
-		trained = "the pairs themselves"
+		trained = "the pairs themselves (not held out: --model evaluates a model trained on other images)"
 		if truth != nil {
 			truthName = filepath.Join(dir, truthDir)
 		}

@@ -245,7 +245,7 @@ func TestAdaptWorkflow(t *testing.T) {
 		t.Errorf("spca %.2f, %s %.2f", ev.Methods[0].All.Mean, unc.Method, unc.All.Mean)
 	}
 	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--max-pixels", "2000", "--samples", "3000", "--resolution", "4096")
-	for _, want := range []string{"evaluated: 30 image pairs", "model: trained on the pairs themselves, gamma 1", "pca-whitening", "shadow mean"} {
+	for _, want := range []string{"evaluated: 30 image pairs", "model: trained on the pairs themselves (not held out: --model evaluates a model trained on other images), gamma 1", "pca-whitening", "shadow mean"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("eval text lacks %q:\n%s", want, stdout)
 		}
