@@ -21,6 +21,13 @@ import (
 // (Y, Cb, Cr), each a PCA of n×n patches, SPCA on the leading PCA
 // coefficients with uniform quantisation in its response domain, and
 // Lloyd–Max scalar quantisers for the remaining coefficients.
+//
+// The exported fields describe the model for reading: change a model
+// only through SetBins and SetStep, which keep its quantisers, caches and
+// ID consistent (setting Step directly does not re-derive the
+// quantisers; to code at another rate without changing the model, use
+// Options.Step). Train, ReadModel and LoadModel return models that are
+// safe for concurrent Encode and Decode calls.
 type Model struct {
 	Patch int  // patch size n
 	Color bool // YCbCr, one channel model each
