@@ -28,7 +28,7 @@
 // concurrent Predict calls; Select and SelectDims change it.
 //
 // Samples or labels it cannot use (NaN or infinite values, another
-// dimension than the training samples', as many labels as samples)
+// dimension than the training samples', not one label per sample)
 // give a *DataError, bad arguments (k, the number of classes, the
 // metric) an *OptionError and a damaged file a *FormatError; a failed
 // SPCA fit gives spca's *spca.DataError or *spca.OptionError (errors.As

@@ -57,8 +57,8 @@ type FormatError struct{ Msg string }
 func (e *FormatError) Error() string { return "classify: invalid classifier file: " + e.Msg }
 
 // DataError reports samples or labels the classifier cannot use: NaN or
-// infinite values, samples of the wrong dimension, as many labels as
-// samples, a label out of range, a class too small for its SPCA model.
+// infinite values, samples of the wrong dimension, not one label per
+// sample, a label out of range, a class too small for its SPCA model.
 type DataError struct{ Msg string }
 
 func (e *DataError) Error() string { return "classify: " + e.Msg }
