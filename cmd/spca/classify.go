@@ -250,7 +250,9 @@ func runClassifyEval(c *cli.Context) error {
 		return cliutil.WriteJSON(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tk\tSPCA K\tgamma\tdims\tleave-one-out\ttest")
+	// The last two columns are accuracies (shares of samples labelled
+	// right), which the header did not say.
+	fmt.Fprintln(tw, "metric\tk\tSPCA K\tgamma\tdims\taccuracy: leave-one-out\ttest")
 	for _, r := range rows {
 		test := "-"
 		if tx != nil {

@@ -244,6 +244,11 @@ func TestClassify(t *testing.T) {
 			t.Errorf("%s: response dimensions %v reported", r.Metric, r.Dims)
 		}
 	}
+	// The text table says its last columns are accuracies.
+	if stdout, _ := mustRun(t, "classify", "eval", "--in", train, "--test", test, "--gamma", "0"); !strings.HasPrefix(stdout, "metric") ||
+		!strings.Contains(strings.SplitN(stdout, "\n", 2)[0], "accuracy: leave-one-out  test") {
+		t.Errorf("classify eval table:\n%s", stdout)
+	}
 	x := filepath.Join(dir, "x.csv")
 	m := readCSV(t, test)
 	writeFile(t, x, fmt.Sprintf("%g,%g\n%g,%g\n", m.At(0, 0), m.At(0, 1), m.At(1, 0), m.At(1, 1)))
