@@ -333,12 +333,15 @@ func runCodecEval(c *cli.Context) error {
 	// images: on 64×48 generated scenes they were 0.98 of the 1.09 bpp
 	// JPEG was matched to, and its row read 23.6 dB against SPCA's 33.4.
 	headerBPP := jpegHeaderBPP(images, model.Color)
+	var warnings []string
 	for _, r := range results {
 		if r.Method == jpegMethod && headerBPP > jpegHeaderShare*r.BPP {
-			fmt.Fprintf(c.App.ErrWriter, "%s: warning: image/jpeg's headers (%d bytes an image) take %.3f of the %.3f bpp of the JPEG row "+
-				"on these images of %.0f pixels on average; they stay under %.0f %% of it from about %.0f pixels an image\n",
-				name, jpegHeaderBits(model.Color)/8, headerBPP, r.BPP, meanPixels(images), 100*jpegHeaderShare,
+			w := fmt.Sprintf("image/jpeg's headers (%d bytes an image) take %.3f of the %.3f bpp of the JPEG row "+
+				"on these images of %.0f pixels on average; they stay under %.0f %% of it from about %.0f pixels an image",
+				jpegHeaderBits(model.Color)/8, headerBPP, r.BPP, meanPixels(images), 100*jpegHeaderShare,
 				float64(jpegHeaderBits(model.Color))/(jpegHeaderShare*r.BPP))
+			warnings = append(warnings, w)
+			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
 		}
 	}
 
@@ -352,7 +355,9 @@ func runCodecEval(c *cli.Context) error {
 			// JPEGHeaderBPP is the share of image/jpeg's rate its
 			// headers take, averaged over the images.
 			JPEGHeaderBPP number `json:"jpeg_header_bpp"`
-		}{Model: modelPath, Images: len(images), Exact: opt.Exact, JPEGHeaderBPP: number(headerBPP)}
+			// Warnings are the warnings also printed on stderr.
+			Warnings []string `json:"warnings,omitempty"`
+		}{Model: modelPath, Images: len(images), Exact: opt.Exact, JPEGHeaderBPP: number(headerBPP), Warnings: warnings}
 		for _, r := range results {
 			out.Results = append(out.Results, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), number(r.FixedBPP), r.Bins, number(r.Step)})
 		}

@@ -357,9 +357,10 @@ func TestCodec(t *testing.T) {
 	t.Run("Eval", func(t *testing.T) {
 		stdout, stderr := mustRun(t, "codec", "eval", "--model", model, "--images", test, "--json")
 		var out struct {
-			Model         string  `json:"model"`
-			Images        int     `json:"images"`
-			JPEGHeaderBPP float64 `json:"jpeg_header_bpp"`
+			Model         string   `json:"model"`
+			Images        int      `json:"images"`
+			JPEGHeaderBPP float64  `json:"jpeg_header_bpp"`
+			Warnings      []string `json:"warnings"`
 			Results       []struct {
 				Method string    `json:"method"`
 				RMSE   float64   `json:"rmse"`
@@ -405,7 +406,8 @@ func TestCodec(t *testing.T) {
 		if hb := float64(jpegHeaderBits(false)) / (96 * 64); out.JPEGHeaderBPP != hb || hb < 0.3 {
 			t.Errorf("jpeg_header_bpp %v, want %v", out.JPEGHeaderBPP, hb)
 		}
-		if !strings.Contains(stderr, "codec eval: warning: image/jpeg's headers (") || strings.Count(stderr, "warning") != 1 {
+		if !strings.Contains(stderr, "codec eval: warning: image/jpeg's headers (") || strings.Count(stderr, "warning") != 1 ||
+			len(out.Warnings) != 1 || !strings.Contains(stderr, out.Warnings[0]) {
 			t.Errorf("codec eval on a 96×64 image: stderr %q, want a warning on the JPEG headers' share", stderr)
 		}
 		// The matched PCA baseline codes at no more bits than the model,
