@@ -65,10 +65,12 @@ func MaxPixels(n int) LoadOption {
 	return func(c *loadConfig) { c.maxPixels = int64(n) }
 }
 
-// Into lets Load and Decode write the pixels into img, an image the
-// caller no longer needs, and return it, when the file decodes to an
-// image of img's type and bounds (8-bit grey, RGB or RGBA PNG, or 8-bit
-// PGM, at origin 0); otherwise they allocate as usual. A batch that
+// Into lets Load and Decode write the pixels into the memory of img, an
+// image the caller no longer needs, when the file decodes to an image of
+// img's type (8-bit grey, RGB or RGBA PNG, or 8-bit PGM) of no more
+// pixels and img holds its pixels alone (origin 0, rows end to end: not a
+// sub-image); the image returned has the file's bounds. Otherwise they
+// allocate as usual. A batch that
 // loads image after image reuses one image's memory: a fresh 768×512
 // grey image was more than half of the memory a batch encode touched per
 // image, each page of it faulted in and cleared.

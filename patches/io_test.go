@@ -373,9 +373,9 @@ func TestDecodePNGAsImagePNG(t *testing.T) {
 }
 
 // TestLoadInto checks the Into option: an 8-bit grey PNG or PGM of the
-// given image's size loads into it, with the pixels Load reads without
-// it; a file of another size loads into a new image, and Load without
-// Into (nil) as before.
+// given image's size, or of fewer pixels, loads into its memory, with the
+// pixels and bounds Load reads without it; a file of more pixels loads
+// into a new image, and Load without Into (nil) as before.
 func TestLoadInto(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(1, 24))
@@ -407,8 +407,15 @@ func TestLoadInto(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o := other.(*image.Gray); &o.Pix[0] == &g.Pix[0] || !bytes.Equal(o.Pix, small.Pix) {
-			t.Errorf("%s: Load Into an image of another size: into it, or other pixels", ext)
+		if o := other.(*image.Gray); &o.Pix[0] != &g.Pix[0] || !bytes.Equal(o.Pix, small.Pix) || o.Rect != small.Rect {
+			t.Errorf("%s: Load Into an image of more pixels: not into it, or other pixels or bounds", ext)
+		}
+		bigger, err := Load(pa, Into(image.NewGray(image.Rect(0, 0, 36, 21))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(bigger.(*image.Gray).Pix, a.Pix) {
+			t.Errorf("%s: Load Into an image of fewer pixels: other pixels", ext)
 		}
 	}
 }

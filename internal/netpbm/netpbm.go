@@ -162,8 +162,10 @@ func DecodeConfig(r io.Reader) (image.Config, error) {
 func Decode(r io.Reader) (image.Image, error) { return DecodeInto(r, nil) }
 
 // DecodeInto is Decode, with the pixels of a greymap of 8 bits a sample
-// read into those of into, if into is an *image.Gray of the same size
-// (origin 0, stride the width): the caller gives into up. A batch then
+// read into the memory of into, if into is an *image.Gray of at least as
+// many pixels that holds them alone (origin 0, rows end to end: not a
+// sub-image); the caller gives into up, and the image returned has the
+// file's bounds. A batch then
 // reads image after image into the same memory: a fresh image was more
 // than half the memory a 768×512 batch encode touched per image (each
 // page of it faulted in and cleared by the kernel).
@@ -181,8 +183,8 @@ func DecodeInto(r io.Reader, into image.Image) (image.Image, error) {
 	}
 	n := h.width * h.height * h.channels * bps
 	var raster []byte
-	if g, ok := into.(*image.Gray); ok && bps == 1 && h.channels == 1 && g.Rect == image.Rect(0, 0, h.width, h.height) &&
-		g.Stride == h.width && len(g.Pix) >= n {
+	if g, ok := into.(*image.Gray); ok && bps == 1 && h.channels == 1 && g.Rect.Min == (image.Point{}) &&
+		g.Stride == g.Rect.Dx() && len(g.Pix) == g.Stride*g.Rect.Dy() && len(g.Pix) >= n {
 		raster = g.Pix[:n]
 		if _, err := io.ReadFull(br, raster); err != nil {
 			return nil, FormatError("truncated raster")

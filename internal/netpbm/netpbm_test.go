@@ -151,9 +151,9 @@ func FuzzDecode(f *testing.F) {
 }
 
 // TestDecodeInto checks that DecodeInto reads an 8-bit greymap into the
-// image given when it has the size (same pixels as Decode, into's
-// memory, no raster allocated), and allocates otherwise: another size, a
-// sub-image's stride, 16 bits, a pixmap.
+// image given when it has the size or as many pixels in another shape
+// (same pixels as Decode, into's memory, no raster allocated), and
+// allocates otherwise: fewer pixels, a sub-image, 16 bits, a pixmap.
 func TestDecodeInto(t *testing.T) {
 	imgs := testImages()
 	var pgm, pgm16, ppm bytes.Buffer
@@ -177,13 +177,20 @@ func TestDecodeInto(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { DecodeInto(bytes.NewReader(pgm.Bytes()), into) }); n > 3 {
 		t.Errorf("DecodeInto a 5×3 image: %v allocations per call, want at most 3 (no raster, no reader)", n)
 	}
-	big := image.NewGray(image.Rect(0, 0, 6, 3))
+	// 3×5 is as many pixels: read into them, with the file's bounds.
+	tall := image.NewGray(image.Rect(0, 0, 3, 5))
+	got, err = DecodeInto(bytes.NewReader(pgm.Bytes()), tall)
+	if g, ok := got.(*image.Gray); err != nil || !ok || &g.Pix[0] != &tall.Pix[0] || g.Rect != imgs[0].Bounds() || g.Stride != 5 ||
+		!bytes.Equal(g.Pix, imgs[0].(*image.Gray).Pix) {
+		t.Fatalf("DecodeInto a 3×5 image: not into it, or other bounds or pixels (%v)", err)
+	}
+	big := image.NewGray(image.Rect(0, 0, 4, 3)) // fewer pixels
 	sub := image.NewGray(image.Rect(0, 0, 6, 3)).SubImage(image.Rect(0, 0, 5, 3))
 	for name, c := range map[string]struct {
 		data []byte
 		into image.Image
 	}{
-		"other size": {pgm.Bytes(), big}, "sub-image": {pgm.Bytes(), sub},
+		"smaller": {pgm.Bytes(), big}, "sub-image": {pgm.Bytes(), sub},
 		"16-bit": {pgm16.Bytes(), into}, "pixmap": {ppm.Bytes(), into}, "nil": {pgm.Bytes(), nil},
 	} {
 		want, _ := Decode(bytes.NewReader(c.data))

@@ -41,8 +41,10 @@ type DecodeOptions struct {
 	// delivered compressed data that can fill it.
 	MaxPixels int64
 	// Into, if not nil, is an image the caller gives up: Decode writes
-	// the pixels into it, and returns it, when the file's image has its
-	// type and bounds (origin 0, stride the row). A batch then reads
+	// the pixels into its memory, and returns it (reshaped if the bounds
+	// differ), when the file's image has its type and needs no more
+	// bytes, and Into holds its pixels alone (origin 0, rows end to end:
+	// not a sub-image). A batch then reads
 	// image after image into the same memory (fresh memory is faulted in
 	// and cleared by the kernel page by page).
 	Into image.Image
@@ -313,18 +315,29 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	var pix []byte
 	var img image.Image
 	r := image.Rect(0, 0, hd.w, hd.h)
+	// A compact image of the kind with pixels enough (a 512×768 one for a
+	// 768×512 file, say) is reused, reshaped if need be.
 	switch m := into.(type) {
 	case *image.Gray:
-		if hd.colorType == 0 && m.Rect == r && m.Stride == hd.w && len(m.Pix) == hd.w*hd.h {
-			pix, img = m.Pix, m
+		if need := hd.w * hd.h; hd.colorType == 0 && compact(m.Rect, m.Stride, len(m.Pix), 1) && len(m.Pix) >= need {
+			pix, img = m.Pix[:need], m
+			if m.Rect != r {
+				img = &image.Gray{Pix: pix, Stride: hd.w, Rect: r}
+			}
 		}
 	case *image.RGBA:
-		if hd.colorType == 2 && m.Rect == r && m.Stride == 4*hd.w && len(m.Pix) == 4*hd.w*hd.h {
-			pix, img = m.Pix, m
+		if need := 4 * hd.w * hd.h; hd.colorType == 2 && compact(m.Rect, m.Stride, len(m.Pix), 4) && len(m.Pix) >= need {
+			pix, img = m.Pix[:need], m
+			if m.Rect != r {
+				img = &image.RGBA{Pix: pix, Stride: 4 * hd.w, Rect: r}
+			}
 		}
 	case *image.NRGBA:
-		if hd.colorType == 6 && m.Rect == r && m.Stride == 4*hd.w && len(m.Pix) == 4*hd.w*hd.h {
-			pix, img = m.Pix, m
+		if need := 4 * hd.w * hd.h; hd.colorType == 6 && compact(m.Rect, m.Stride, len(m.Pix), 4) && len(m.Pix) >= need {
+			pix, img = m.Pix[:need], m
+			if m.Rect != r {
+				img = &image.NRGBA{Pix: pix, Stride: 4 * hd.w, Rect: r}
+			}
 		}
 	}
 	switch {
@@ -370,6 +383,13 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 		}
 	}
 	return img, nil
+}
+
+// compact reports whether an image of bounds r, stride and n bytes of
+// pixels, px bytes a pixel, holds its pixels alone: at the origin, rows
+// end to end, no bytes beyond (a sub-image's reach into its parent's).
+func compact(r image.Rectangle, stride, n, px int) bool {
+	return r.Min == image.Point{} && stride == px*r.Dx() && n == stride*r.Dy()
 }
 
 // unfilter reverses the filter of one row in place (PNG specification,

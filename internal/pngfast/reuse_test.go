@@ -141,8 +141,9 @@ func TestEncodeConcurrent(t *testing.T) {
 
 // TestDecodeInto checks DecodeOptions.Into: a grey, RGB or RGBA file of
 // the image's size and kind is decoded into it (its memory, image/png's
-// pixels, whatever it held before); another size or kind, a sub-image, or
-// a file that fails leaves it unused.
+// pixels, whatever it held before), and into its memory reshaped where it
+// has as many pixels in another shape; another kind or a sub-image leaves
+// it unused.
 func TestDecodeInto(t *testing.T) {
 	files := testPNGs(t)
 	for _, name := range []string{"grey image/png 1", "rgb pngfast", "nrgba image/png 1"} {
@@ -176,6 +177,21 @@ func TestDecodeInto(t *testing.T) {
 		}
 		if got != fresh || !sameImage(got, want) {
 			t.Errorf("%s: not decoded into the image given, or other pixels than image/png's", name)
+		}
+		// As many pixels in another shape: reused, reshaped.
+		r := fresh.Bounds()
+		var other image.Image
+		switch fresh.(type) {
+		case *image.Gray:
+			other = image.NewGray(image.Rect(0, 0, r.Dy(), r.Dx()))
+		case *image.RGBA:
+			other = image.NewRGBA(image.Rect(0, 0, r.Dy(), r.Dx()))
+		default:
+			other = image.NewNRGBA(image.Rect(0, 0, r.Dy(), r.Dx()))
+		}
+		got, err = Decode(bytes.NewReader(data), &DecodeOptions{Into: other})
+		if err != nil || !sameImage(got, want) || &pixOf(got)[0] != &pixOf(other)[0] {
+			t.Errorf("%s: not decoded into a %v image of as many pixels (%v)", name, other.Bounds(), err)
 		}
 		// Unusable: another size (a sub-image), another kind.
 		sub := fresh.(interface {
