@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -82,4 +83,38 @@ func TestConcurrentUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestEvaluateModelRow checks that Evaluate's rows include the model
+// itself whatever the gammas asked for: with options whose Gammas were
+// nil (&EvalOptions{NoJPEG: true}) it gave no SPCA row at all, and with
+// gammas that miss the model's own it measured the model and dropped
+// its row (the command line added the model's gamma itself).
+func TestEvaluateModelRow(t *testing.T) {
+	so := spca.DefaultOptions()
+	so.Resolution = 1 << 10
+	m, err := Train([]image.Image{testimages.Texture(64, 64, 1)}, &TrainOptions{Patch: 2, Gamma: 0.5, Samples: 1000, SPCA: so})
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := []image.Image{testimages.Texture(32, 32, 2)}
+	for _, tc := range []struct {
+		opt  *EvalOptions
+		want []string
+	}{
+		{&EvalOptions{NoPCA: true, NoJPEG: true}, []string{"spca gamma 0", "spca gamma 1/3", "spca gamma 0.5 (model)", "spca gamma 1"}},
+		{&EvalOptions{Gammas: []float64{1}, NoPCA: true, NoJPEG: true}, []string{"spca gamma 0.5 (model)", "spca gamma 1"}},
+	} {
+		res, err := Evaluate(m, test, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res {
+			got = append(got, r.Method)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Gammas %v: rows %q, want %q", tc.opt.Gammas, got, tc.want)
+		}
+	}
 }

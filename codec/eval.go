@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/jpeg"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/spcalab/spca/patches"
@@ -33,6 +34,10 @@ type Result struct {
 // EvalOptions control Evaluate. Nil means: gammas 0, 1/3 and 1, PCA +
 // Lloyd–Max, and JPEG at the bits per pixel of the given model.
 type EvalOptions struct {
+	// Gammas are the gammas of the SPCA rows, each SPCA refitted on the
+	// model's training sample; nil means 0, 1/3 and 1. The model's own
+	// gamma is always among them: its row, "spca gamma G (model)", is
+	// the model itself.
 	Gammas []float64
 	NoPCA  bool
 	NoJPEG bool
@@ -56,17 +61,26 @@ type EvalOptions struct {
 // quality whose bits per pixel are closest to m's on each image.
 func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) {
 	if o == nil {
-		o = &EvalOptions{Gammas: []float64{0, 1.0 / 3, 1}}
+		o = &EvalOptions{}
 	}
 	if len(images) == 0 {
 		return nil, fmt.Errorf("codec: no images to evaluate")
+	}
+	gammas := o.Gammas
+	if gammas == nil {
+		gammas = []float64{0, 1.0 / 3, 1}
+	}
+	if !slices.Contains(gammas, m.Gamma) {
+		// The model's row was measured and then left out.
+		gammas = append(slices.Clone(gammas), m.Gamma)
+		slices.Sort(gammas)
 	}
 	total := 0
 	for _, b := range m.Channels[0].Bins {
 		total += b
 	}
 	var out []Result
-	steps := len(o.Gammas) + 2
+	steps := len(gammas) + 2
 	if o.MatchedPCA && !o.NoPCA {
 		steps++
 	}
@@ -82,7 +96,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		return nil, err
 	}
 	main.Method = fmt.Sprintf("spca gamma %s (model)", gammaName(m.Gamma))
-	for _, g := range o.Gammas {
+	for _, g := range gammas {
 		if g == m.Gamma {
 			out = append(out, main)
 			report(main.Method)
