@@ -403,3 +403,25 @@ func TestWrongModelKind(t *testing.T) {
 		wantError(t, c.args, model+": invalid model file: "+c.want)
 	}
 }
+
+// TestOutputKindNames checks that a CSV output named like a model or a
+// coded image, and a model output named like a CSV file, are refused
+// before any work: transform -o roll.spca wrote CSV over an SPCA model,
+// fit -o model.csv a binary model under a CSV's name.
+func TestOutputKindNames(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	writeFile(t, data, "1,2\n3,4\n5,7\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"transform", "--model", filepath.Join(dir, "none.spca"), "--in", data, "-o", filepath.Join(dir, "r.spca")}, "transform writes CSV files, not .spca files"},
+		{[]string{"synth", "spiral", "-o", filepath.Join(dir, "s.model")}, "synth writes CSV files, not .model files"},
+		{[]string{"classify", "predict", "--train", data, "--in", data, "-o", filepath.Join(dir, "l.KNN")}, "classify predict writes CSV files, not .knn files"},
+		{[]string{"fit", "--in", data, "-o", filepath.Join(dir, "m.csv")}, "fit writes models, not CSV files"},
+		{[]string{"classify", "train", "--in", data, "-o", filepath.Join(dir, "c.CSV")}, "classify train writes classifiers, not CSV files"},
+	} {
+		wantError(t, c.args, c.want)
+	}
+}

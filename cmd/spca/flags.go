@@ -111,7 +111,12 @@ func inFlag(required bool) cli.Flag {
 // checks its own).
 func csvOutFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Value: stdio, Usage: "output CSV `FILE`, - for stdout",
-		Action: func(c *cli.Context, out string) error { return notImageName(c, out, "CSV files") }}
+		Action: func(c *cli.Context, out string) error {
+			if err := notImageName(c, out, "CSV files"); err != nil {
+				return err
+			}
+			return notModelName(c, out)
+		}}
 }
 
 func modelFlag() cli.Flag {

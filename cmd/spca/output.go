@@ -28,7 +28,26 @@ func binaryOutput(c *cli.Context, what string) (string, error) {
 	if err := notImageName(c, out, what); err != nil {
 		return "", err
 	}
+	if strings.EqualFold(filepath.Ext(out), ".csv") {
+		// fit -o model.csv wrote a binary model under a CSV's name.
+		return "", fail("%s: --%s %s: %s writes %s, not CSV files", cliutil.CommandName(c), flagOut, out, cliutil.CommandName(c), what)
+	}
 	return out, nil
+}
+
+// modelExts are the extensions the README and the help give model files
+// and coded images.
+var modelExts = []string{".spca", ".model", ".knn", ".spc"}
+
+// notModelName refuses an output FILE named like a model or a coded
+// image (-o roll.spca) for a command that writes CSV: transform -o
+// roll.spca wrote CSV over an SPCA model without a word.
+func notModelName(c *cli.Context, out string) error {
+	if e := strings.ToLower(filepath.Ext(out)); out != stdio && slices.Contains(modelExts, e) {
+		return fail("%s: --%s %s: %s writes CSV files, not %s files (models and coded images)", cliutil.CommandName(c), flagOut, out,
+			cliutil.CommandName(c), e)
+	}
+	return nil
 }
 
 // notImageName refuses an output FILE named like an image (-o out.png) for

@@ -73,6 +73,9 @@ func runSynth(c *cli.Context) error {
 	if err := notImageName(c, c.String(flagOut), "CSV files for this data set"); err != nil {
 		return err
 	}
+	if err := notModelName(c, c.String(flagOut)); err != nil {
+		return err
+	}
 	if labelled {
 		// A labelled set: the samples and their class (0 or 1) last.
 		l, err := testimages.GenerateClasses(args[0], c.Int(flagN), c.Uint64(flagSeed))
