@@ -402,6 +402,9 @@ func TestWrongModelKind(t *testing.T) {
 		model := c.args[slices.Index(c.args, "--model")+1]
 		wantError(t, c.args, model+": invalid model file: "+c.want)
 	}
+	// info says what a file that is no model seems to be.
+	wantError(t, []string{"info", csv}, csv+": invalid model file: not an SPCA, codec, adaptation or classifier model, nor a coded image (it is a text file")
+	wantError(t, []string{"info", img}, "(it is an image: spca encode codes images with a codec model)")
 }
 
 // TestOutputKindNames checks that a CSV output named like a model or a

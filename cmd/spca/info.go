@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/classify"
@@ -209,7 +210,7 @@ func runInfo(c *cli.Context) error {
 			return err
 		}
 	default:
-		return fail("%s: invalid model file: not an SPCA, codec, adaptation or classifier model, nor a coded image", path)
+		return fail("%s: invalid model file: not an SPCA, codec, adaptation or classifier model, nor a coded image%s", path, otherKind(head))
 	}
 	if header != nil {
 		rows = append(headerRows(path, head, kind, header, time.Since(start)), rows...)
@@ -274,6 +275,21 @@ func readMagic(path string) (string, error) {
 		return "", fail("%s: %v", path, err)
 	}
 	return string(b[:n]), nil
+}
+
+// otherKind says what a file that is no model nor coded image seems to
+// be from its first bytes head: an image, a text file (CSV samples, a
+// .cube LUT), or "" if neither.
+func otherKind(head string) string {
+	for _, m := range []string{"\x89PNG", "\xff\xd8\xff", "GIF8", "II*\x00", "MM\x00*", "BM", "RIFF", "P5", "P6"} {
+		if strings.HasPrefix(head, m) {
+			return " (it is an image: spca encode codes images with a codec model)"
+		}
+	}
+	if head != "" && !strings.ContainsFunc(head, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == utf8.RuneError }) {
+		return " (it is a text file, such as CSV samples or a .cube LUT)"
+	}
+	return ""
 }
 
 // headerRows fills h (the format version, the file size and, unless set,
