@@ -244,9 +244,14 @@ var modelKinds = map[string]string{
 // checkKind returns an error naming the kind of the model file at path
 // if it is a model file of another kind than magic's, or a coded image
 // (spca transform --model codec.model said "not an SPCA model (bad magic
-// number)", not what the file was); nil otherwise, the loader then
-// reporting what else may be wrong.
+// number)", not what the file was); nil otherwise, and for anything but
+// a regular file, the loader then reporting what else may be wrong.
 func checkKind(path, magic string) error {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		// A pipe (--model <(...)) cannot be read twice: the loader
+		// reads it and reports what is wrong.
+		return nil
+	}
 	head, err := readMagic(path)
 	if err != nil {
 		return nil

@@ -175,3 +175,29 @@ func tempFiles(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestModelFromPipe checks that a model read from a pipe (--model
+// <(cat m.spca)) still loads: the check of the model's kind reads the
+// first bytes of regular files only, since a pipe cannot be read twice.
+func TestModelFromPipe(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "300", "-o", data)
+	mustRun(t, "fit", "--quiet", "--in", data, "-o", model)
+	fifo := filepath.Join(dir, "pipe.spca")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.Write(readBytes(t, model))
+	}()
+	want, _ := mustRun(t, "transform", "--model", model, "--in", data)
+	if got, _ := mustRun(t, "transform", "--model", fifo, "--in", data); got != want {
+		t.Error("transform with the model from a pipe differs from the model file's")
+	}
+}
