@@ -162,10 +162,10 @@ const (
 )
 
 // MinTau is the smallest Tau Fit takes: a curve takes at most 5000 steps
-// (5 RMS radii at MinTau: shorter curves do not cross the data), and every
-// step is checked against the steps before it, so the drawing costs grow
-// as 1/Tau² (500 samples: Tau 0.01 1 s, 0.001 15 s, 1e-5 more than a
-// minute).
+// (5 RMS radii at MinTau: shorter curves do not cross the data). Every
+// step is checked against the steps before it, skipping those too far to
+// matter (BenchmarkFitSmallTau, spiral of 300 samples: Tau 0.001 1.0 s,
+// 0.01 0.08 s, 0.1 0.025 s).
 const MinTau = 1e-3
 
 // DefaultOptions returns the options used by the seed's examples:

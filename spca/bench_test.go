@@ -131,3 +131,22 @@ func BenchmarkPCAProject(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitSmallTau measures Fit with curve steps of MinTau and 10
+// MinTau against the default (0.1): drawing checks each new vertex
+// against the vertices drawn before it (crossing and self-approach).
+func BenchmarkFitSmallTau(b *testing.B) {
+	x := testimages.Spiral(300, 1).X
+	for _, tau := range []float64{spca.MinTau, 10 * spca.MinTau, 0.1} {
+		o := withGamma(1.0 / 3)
+		o.Tau = tau
+		o.Resolution = 1 << 12
+		b.Run(fmt.Sprintf("tau=%g", tau), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := spca.Fit(x, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -154,7 +154,7 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 	}
 	if opt.Tau < MinTau {
 		// Not in validate: a model file is read whatever its Tau.
-		return nil, optionError(fmt.Sprintf("Tau must be in [%g, 10]: a curve of smaller steps cannot cross the data in the 5000 steps it may take, and the drawing time grows as the inverse square of the step", float64(MinTau)))
+		return nil, optionError(fmt.Sprintf("Tau must be in [%g, 10]: a curve of smaller steps cannot cross the data in the 5000 steps it may take", float64(MinTau)))
 	}
 	if d < 1 || d > 16 {
 		return nil, &DataError{fmt.Sprintf("dimension %d not supported (1 to 16)", d)}
