@@ -390,11 +390,12 @@ func TestTune(t *testing.T) {
 	mustRun(t, "synth", "spiral", "--n", "300", "--out", data)
 	stdout, _ := mustRun(t, "tune", "--in", data, "--json")
 	var res struct {
-		Best  map[string]any   `json:"best"`
-		Table []map[string]any `json:"table"`
+		Criterion string           `json:"criterion"`
+		Best      map[string]any   `json:"best"`
+		Table     []map[string]any `json:"table"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
-		t.Fatalf("tune --json: %v\n%s", err, stdout)
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Criterion != "projection error" {
+		t.Fatalf("tune --json: %v, criterion %q\n%s", err, res.Criterion, stdout)
 	}
 	if len(res.Table) == 0 {
 		t.Fatal("tune --json: empty table")

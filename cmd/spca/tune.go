@@ -75,14 +75,21 @@ func runTune(c *cli.Context) error {
 		return fail("tune: %s", brief(err))
 	}
 
+	// Say which error: the two criteria differ in kind and scale.
+	criterion := "projection error"
+	if c.IsSet(flagComponents) {
+		criterion = fmt.Sprintf("held-out error in %d-D", c.Int(flagComponents))
+	}
 	w := c.App.Writer
 	if c.Bool(flagJSON) {
 		out := struct {
-			Best  tunePointJSON   `json:"best"`
-			Table []tunePointJSON `json:"table"`
+			Criterion string          `json:"criterion"`
+			Best      tunePointJSON   `json:"best"`
+			Table     []tunePointJSON `json:"table"`
 		}{
-			Best:  tunePointJSON{number(res.Best.K), number(res.Best.Tau), number(res.Best.Q), number(res.Error)},
-			Table: make([]tunePointJSON, len(res.Table)),
+			Criterion: criterion,
+			Best:      tunePointJSON{number(res.Best.K), number(res.Best.Tau), number(res.Best.Q), number(res.Error)},
+			Table:     make([]tunePointJSON, len(res.Table)),
 		}
 		for i, p := range res.Table {
 			out.Table[i] = tunePointJSON{number(p.K), number(p.Tau), number(p.Q), number(p.Error)}
@@ -94,11 +101,6 @@ func runTune(c *cli.Context) error {
 	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	// Say which error: the two criteria differ in kind and scale.
-	criterion := "projection error"
-	if c.IsSet(flagComponents) {
-		criterion = fmt.Sprintf("held-out error in %d-D", c.Int(flagComponents))
-	}
 	fmt.Fprintf(tw, "k\ttau\tq\t%s\t\n", criterion)
 	for _, p := range res.Table {
 		mark := ""
