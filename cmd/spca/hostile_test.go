@@ -494,3 +494,44 @@ func TestAdaptMapImplausible(t *testing.T) {
 		t.Errorf("sRGB colours of the cube: stderr %q, want no implausible colour", stderr)
 	}
 }
+
+// A batch reads each image into the memory of the one before it, reshaped
+// when the new one has no more pixels (800cce8: a portrait photograph
+// after a landscape one), and decodes each .spc into the previous output:
+// every output must be that of the file coded or decoded alone, whatever
+// the order of shapes and formats.
+func TestBatchShapesMatchSingle(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyCodecModel(t, dir)
+	var ins []string
+	for i, s := range []struct {
+		w, h int
+		ext  string
+	}{{40, 24, ".png"}, {24, 40, ".png"}, {17, 9, ".pgm"}, {40, 24, ".pgm"}, {9, 17, ".png"}, {30, 30, ".png"}, {3, 2, ".pgm"}} {
+		p := filepath.Join(dir, fmt.Sprintf("i%d%s", i, s.ext))
+		if err := patches.Save(p, testimages.Texture(s.w, s.h, uint64(i+1))); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, p)
+	}
+	batch, single := filepath.Join(dir, "batch"), filepath.Join(dir, "single")
+	mustRun(t, append([]string{"encode", "--quiet", "--model", model, "-o", batch}, ins...)...)
+	var spcs []string
+	for i, in := range ins {
+		name := fmt.Sprintf("i%d.spc", i)
+		one := filepath.Join(dir, "one-"+name)
+		mustRun(t, "encode", "--quiet", "--model", model, "-o", one, in)
+		if !bytes.Equal(readBytes(t, one), readBytes(t, filepath.Join(batch, name))) {
+			t.Errorf("%s: coded in the batch differs from coded alone", in)
+		}
+		spcs = append(spcs, one)
+	}
+	mustRun(t, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", single}, spcs...)...)
+	for i, spc := range spcs {
+		one := filepath.Join(dir, fmt.Sprintf("one-i%d.pgm", i))
+		mustRun(t, "decode", "--quiet", "--model", model, "-o", one, spc)
+		if !bytes.Equal(readBytes(t, one), readBytes(t, filepath.Join(single, fmt.Sprintf("one-i%d.pgm", i)))) {
+			t.Errorf("%s: decoded in the batch differs from decoded alone", spc)
+		}
+	}
+}
