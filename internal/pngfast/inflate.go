@@ -30,7 +30,7 @@ type inflater struct {
 }
 
 const (
-	litBits    = 11 // bits of the literal/length code's first table
+	litBits    = 12 // bits of the literal/length code's first table (12 pairs more literals than 11: -20 % on kodim13)
 	distBits   = 8  // and of the distance code's
 	maxNumLit  = 286
 	maxNumDist = 30
