@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -140,6 +141,74 @@ type Record struct {
 	// the same job key.
 	Skipped bool   `json:"skipped,omitempty"`
 	Error   string `json:"error,omitempty"`
+}
+
+// A Record's measures may be infinite (the PSNR of an image coded
+// without loss, a constant one), which JSON cannot hold: the manifest
+// writes them as the strings "inf", "-inf" and "nan", as spca's --json
+// does (json.Marshal failed, and the image was reported failed).
+// jsonRecord is Record field for field (TestManifestInfinitePSNR checks
+// it), its measures of type jsonFloat.
+type jsonRecord struct {
+	Input   string    `json:"input"`
+	Output  string    `json:"output,omitempty"`
+	Bytes   int64     `json:"bytes,omitempty"`
+	BPP     jsonFloat `json:"bpp,omitempty"`
+	PSNR    jsonFloat `json:"psnr_db,omitempty"`
+	SSIM    jsonFloat `json:"ssim,omitempty"`
+	RMSE    jsonFloat `json:"rmse,omitempty"`
+	DE      jsonFloat `json:"de,omitempty"`
+	Model   string    `json:"model,omitempty"`
+	Skipped bool      `json:"skipped,omitempty"`
+	Error   string    `json:"error,omitempty"`
+}
+
+type jsonFloat float64
+
+func (r Record) MarshalJSON() ([]byte, error) {
+	return json.Marshal(jsonRecord{r.Input, r.Output, r.Bytes, jsonFloat(r.BPP), jsonFloat(r.PSNR), jsonFloat(r.SSIM),
+		jsonFloat(r.RMSE), jsonFloat(r.DE), r.Model, r.Skipped, r.Error})
+}
+
+func (r *Record) UnmarshalJSON(b []byte) error {
+	var j jsonRecord
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*r = Record{j.Input, j.Output, j.Bytes, float64(j.BPP), float64(j.PSNR), float64(j.SSIM), float64(j.RMSE),
+		float64(j.DE), j.Model, j.Skipped, j.Error}
+	return nil
+}
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	switch v := float64(f); {
+	case math.IsInf(v, 1):
+		return []byte(`"inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-inf"`), nil
+	case math.IsNaN(v):
+		return []byte(`"nan"`), nil
+	default:
+		return json.Marshal(v)
+	}
+}
+
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"inf"`:
+		*f = jsonFloat(math.Inf(1))
+	case `"-inf"`:
+		*f = jsonFloat(math.Inf(-1))
+	case `"nan"`:
+		*f = jsonFloat(math.NaN())
+	default:
+		var v float64
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		*f = jsonFloat(v)
+	}
+	return nil
 }
 
 // Task is an input with the output planned for it.

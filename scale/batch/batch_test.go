@@ -3,6 +3,7 @@ package batch
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -534,6 +536,48 @@ func TestCheckOutputKinds(t *testing.T) {
 		c.Op, c.Model, c.Inputs = Encode, "m", []string{"in"}
 		if err := c.Check(); err != nil {
 			t.Errorf("--out %s --manifest %q: %v", c.Out, c.Manifest, err)
+		}
+	}
+}
+
+// spca-batch eval of a constant image: the model codes it without loss,
+// PSNR +Inf, which json.Marshal refused; the manifest line became an
+// error ("manifest: json: unsupported value: +Inf") and the image counted
+// as failed. Measures are written as spca's --json writes them.
+func TestManifestInfinitePSNR(t *testing.T) {
+	for _, r := range []Record{
+		{Input: "c.png", BPP: 0.05, PSNR: math.Inf(1), SSIM: 1, Model: "m"},
+		{Input: "n.png", PSNR: math.NaN(), RMSE: math.Inf(-1)},
+		{Input: "x.png", Output: "x.spc", Bytes: 7, BPP: 1.25, PSNR: 31.5, SSIM: 0.9, RMSE: 6.6, DE: 2.5, Skipped: true},
+		{Input: "e.png", Error: "e.png: broken"},
+	} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatalf("%s: %v", r.Input, err)
+		}
+		recs, err := ParseManifest(b)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("%s: %s read back: %v", r.Input, b, err)
+		}
+		got := recs[0]
+		same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+		if got.Input != r.Input || got.Output != r.Output || got.Bytes != r.Bytes || got.Skipped != r.Skipped || got.Error != r.Error ||
+			got.Model != r.Model || !same(got.BPP, r.BPP) || !same(got.PSNR, r.PSNR) || !same(got.SSIM, r.SSIM) ||
+			!same(got.RMSE, r.RMSE) || !same(got.DE, r.DE) {
+			t.Errorf("%+v written as %s, read back as %+v", r, b, got)
+		}
+	}
+	if b, _ := json.Marshal(Record{Input: "a", PSNR: math.Inf(1)}); string(b) != `{"input":"a","psnr_db":"inf"}` {
+		t.Errorf("manifest line %s", b)
+	}
+	// jsonRecord mirrors Record: the same fields, names and tags.
+	rt, jt := reflect.TypeOf(Record{}), reflect.TypeOf(jsonRecord{})
+	if rt.NumField() != jt.NumField() {
+		t.Fatalf("Record has %d fields, jsonRecord %d", rt.NumField(), jt.NumField())
+	}
+	for i := range rt.NumField() {
+		if a, b := rt.Field(i), jt.Field(i); a.Name != b.Name || a.Tag != b.Tag {
+			t.Errorf("field %d: Record's %s %q, jsonRecord's %s %q", i, a.Name, a.Tag, b.Name, b.Tag)
 		}
 	}
 }
