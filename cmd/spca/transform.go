@@ -38,7 +38,7 @@ func inverseCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "inverse",
 		Usage: "compute the samples x = R^-1(r) of the responses in a CSV file",
-		UsageText: "spca inverse --model model.spca [--in r.csv] [--out x.csv] [--components D']\n\n" +
+		UsageText: "spca inverse --model model.spca [--in r.csv] [--out x.csv] [--components D'] [--stats]\n\n" +
 			"Responses may have fewer columns than the model's dimension d (as written by spca transform " +
 			"--components): the missing ones are set to their typical values, the medians of the training " +
 			"responses recorded by spca fit (0.5, the centre of the response range, for models without them), " +
