@@ -290,4 +290,10 @@ type BatchStats struct {
 	Histogram    []int // Histogram[i] = points that needed i iterations
 	MaxIter      int   // largest iteration count seen
 	MaxResidual  float64
+
+	// UnconvergedInside counts the unconverged points that were not
+	// clamped: their responses are an approximate solution inside the
+	// lattice. (A clamped point's residual is mostly its distance to the
+	// lattice: it is unconverged too, and reported by Clamped.)
+	UnconvergedInside int
 }

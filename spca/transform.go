@@ -1002,6 +1002,9 @@ func summarise(stats []PointStats, maxIter int) BatchStats {
 		}
 		if !s.Converged {
 			b.Unconverged++
+			if !s.Clamped {
+				b.UnconvergedInside++
+			}
 		}
 		if s.Clamped {
 			b.Clamped++

@@ -8,6 +8,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -533,5 +534,35 @@ func TestBatchShapesMatchSingle(t *testing.T) {
 		if !bytes.Equal(readBytes(t, one), readBytes(t, filepath.Join(single, fmt.Sprintf("one-i%d.pgm", i)))) {
 			t.Errorf("%s: decoded in the batch differs from decoded alone", spc)
 		}
+	}
+}
+
+// transform left samples whose correction stopped short of the model's
+// tolerance (3 of the README's 2000-sample swiss roll; here a model fitted
+// with --max-iter 1) without a word unless --stats was given. It warns
+// with the count, also under --quiet, and --stats gives the unconverged
+// samples that were not clamped.
+func TestUnconvergedWarned(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "300", "-o", data)
+	mustRun(t, "fit", "--in", data, "-o", model, "--resolution", "4096", "--max-iter", "1", "--tol", "1e-6")
+	resp := filepath.Join(dir, "r.csv")
+	_, stderr := mustRun(t, "transform", "--model", model, "--in", data, "-o", resp, "--quiet")
+	// 64 here; the count is not the point.
+	m := regexp.MustCompile(`^transform: warning: ([1-9][0-9]*) of the 300 samples \([0-9.]+ %\) did not converge: .*\n$`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("transform: stderr %q, want one line 'transform: warning: N of the 300 samples (P %%) did not converge: ...'", stderr)
+	}
+	_, stderr = mustRun(t, "transform", "--model", model, "--in", data, "-o", resp, "--stats")
+	if want := "of them not clamped " + m[1] + " ("; !strings.Contains(stderr, want) {
+		t.Errorf("transform --stats: stderr %q, want %q", stderr, want)
+	}
+	// A sample far outside is clamped, and unconverged, but warned about once.
+	far := filepath.Join(dir, "far.csv")
+	writeFile(t, far, "1e6,-1e6\n")
+	_, stderr = mustRun(t, "transform", "--model", model, "--in", far)
+	if strings.Contains(stderr, "converge") || !strings.Contains(stderr, "clamped") {
+		t.Errorf("transform of a far sample: stderr %q, want the clamped warning only", stderr)
 	}
 }

@@ -75,8 +75,25 @@ func runTransform(c *cli.Context) error {
 		writeStats(c.App.ErrWriter, stats, model)
 	} else {
 		warnClamped(c, stats.Clamped, stats.N, "samples", "far outside the training data")
+		warnUnconverged(c, stats, model)
 	}
 	return nil
+}
+
+// warnUnconverged prints a one-line warning when the forward transform of
+// some samples inside the model's lattice stopped short of its tolerance
+// (--max-iter corrections, or a stalled correction on a fold): their
+// responses are approximate. The clamped samples have their own warning.
+func warnUnconverged(c *cli.Context, s spca.BatchStats, model *spca.Model) {
+	if s.UnconvergedInside > 0 {
+		opt := model.Options()
+		residual := ""
+		if s.Clamped == 0 { // else MaxResidual is a clamped sample's
+			residual = fmt.Sprintf("residual up to %.4g against a tolerance of %.4g ", s.MaxResidual, opt.Tol*model.MaxDistance())
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %d of the %d samples (%.1f %%) did not converge: %s(--tol %g, --max-iter %d of spca fit); their responses are approximate (--stats for details)\n",
+			cliutil.CommandName(c), s.UnconvergedInside, s.N, pct(s.UnconvergedInside, s.N), residual, opt.Tol, opt.MaxIter)
+	}
 }
 
 // warnClamped prints a one-line warning when some of the n rows (what)
@@ -216,6 +233,7 @@ func writeStats(w io.Writer, s spca.BatchStats, model *spca.Model) {
 	fmt.Fprintf(w, "transform: %d samples\n", s.N)
 	fmt.Fprintf(w, "  no correction needed  %d (%.1f%%)\n", s.NoCorrection, pct(s.NoCorrection))
 	fmt.Fprintf(w, "  unconverged           %d (%.1f%%)\n", s.Unconverged, pct(s.Unconverged))
+	fmt.Fprintf(w, "    of them not clamped %d (%.1f%%)\n", s.UnconvergedInside, pct(s.UnconvergedInside))
 	fmt.Fprintf(w, "  clamped to lattice    %d (%.1f%%)\n", s.Clamped, pct(s.Clamped))
 	opt := model.Options()
 	fmt.Fprintf(w, "  max iterations        %d (limit %d)\n", s.MaxIter, opt.MaxIter)
