@@ -734,7 +734,10 @@ func adaptEvalCommand() *cli.Command {
 		&cli.StringFlag{Name: flagModel, Usage: "adaptation model `FILE` to evaluate", DefaultText: "train one, on generated scenes or with --pairs on the pairs themselves"},
 		&cli.IntFlag{Name: flagN, Value: evalScenes, Usage: "number of generated held-out scenes"},
 		&cli.StringFlag{Name: flagSize, Value: evalSize, Usage: "size `WxH` of the generated held-out scenes"},
-		&cli.IntFlag{Name: flagMaxPixels, Value: 200000, Usage: "evaluate a seeded subsample of at most this many pixels (0: all)"},
+		&cli.IntFlag{Name: flagEvalPixels, Value: 200000, Usage: "evaluate a seeded subsample of at most `N` pixels (0: all)"},
+		// The old name of --eval-pixels, kept working: every other
+		// --max-pixels is a limit on the images read.
+		&cli.IntFlag{Name: flagMaxPixels, Hidden: true, Usage: "old name of --" + flagEvalPixels},
 		cliutil.JSONFlag(),
 	}
 	return &cli.Command{
@@ -751,6 +754,22 @@ func adaptEvalCommand() *cli.Command {
 		Flags:  append(flags, trainFlags()...),
 		Action: runAdaptEval,
 	}
+}
+
+// evalPixelsFlag returns adapt eval's --eval-pixels, or its old name
+// --max-pixels if that is given, checked.
+func evalPixelsFlag(c *cli.Context) (int, error) {
+	name, flag, n := cliutil.CommandName(c), flagEvalPixels, c.Int(flagEvalPixels)
+	if c.IsSet(flagMaxPixels) {
+		if c.IsSet(flagEvalPixels) && c.Int(flagMaxPixels) != n {
+			return 0, fail("%s: --%s %d and --%s %d: give only --%s (--%s is its old name)", name, flagEvalPixels, n, flagMaxPixels, c.Int(flagMaxPixels), flagEvalPixels, flagMaxPixels)
+		}
+		flag, n = flagMaxPixels, c.Int(flagMaxPixels)
+	}
+	if n < 0 {
+		return 0, fail("%s: --%s %d is out of its range [0, ∞) (0: all pixels)", name, flag, n)
+	}
+	return n, nil
 }
 
 // evalJSON is the JSON output of adapt eval.
@@ -804,8 +823,9 @@ func runAdaptEval(c *cli.Context) error {
 		return err
 	}
 	name := cliutil.CommandName(c)
-	if n := c.Int(flagMaxPixels); n < 0 {
-		return fail("%s: --%s %d is out of its range [0, ∞) (0: all pixels)", name, flagMaxPixels, n)
+	evalPixels, err := evalPixelsFlag(c)
+	if err != nil {
+		return err
 	}
 	opt, err := trainOptions(c)
 	if err != nil {
@@ -886,7 +906,7 @@ func runAdaptEval(c *cli.Context) error {
 		}
 		trained = fmt.Sprintf("trained on %s, gamma %s", trained, formatGamma(opt.SPCA.Gamma))
 	}
-	ev, err := adapt.Evaluate(model, a, b, adapt.EvalOptions{MaxPixels: c.Int(flagMaxPixels), Seed: opt.Seed, Truth: truth})
+	ev, err := adapt.Evaluate(model, a, b, adapt.EvalOptions{MaxPixels: evalPixels, Seed: opt.Seed, Truth: truth})
 	var cc []adapt.CorrespondingSet
 	if err == nil {
 		cc, err = adapt.CorrespondingColours(model, correspondingSets())

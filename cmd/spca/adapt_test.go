@@ -228,7 +228,17 @@ func TestAdaptWorkflow(t *testing.T) {
 	}
 
 	// eval on the pairs with the model, JSON.
-	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--model", model, "--max-pixels", "3000", "--json")
+	// --max-pixels, elsewhere a limit on the images read, is the hidden
+	// old name of --eval-pixels here.
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--model", model, "--max-pixels", "2500", "--json")
+	if !strings.Contains(stdout, `"pixels": 2500,`) {
+		t.Errorf("eval --max-pixels 2500: %s", stdout)
+	}
+	if help, _ := mustRun(t, "adapt", "eval", "--help"); !strings.Contains(help, "--eval-pixels N") || strings.Contains(help, "--max-pixels") {
+		t.Errorf("adapt eval --help: want --eval-pixels and no --max-pixels:\n%s", help)
+	}
+	wantError(t, []string{"adapt", "eval", "--pairs", pairs, "--model", model, "--eval-pixels", "3000", "--max-pixels", "2000"}, "give only --eval-pixels")
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--model", model, "--eval-pixels", "3000", "--json")
 	var ev struct {
 		Evaluated string
 		Pixels    int

@@ -313,7 +313,7 @@ func TestImageFlagsOnImageCommandsOnly(t *testing.T) {
 		"decode":      {flagMaxPixels},
 		"adapt train": {flagMaxPixels, flagAssumeSRGB},
 		"adapt apply": {flagMaxPixels, flagAssumeSRGB},
-		"adapt eval":  {flagMaxPixels, flagAssumeSRGB}, // its --max-pixels is a subsample size
+		"adapt eval":  {flagMaxPixels, flagAssumeSRGB}, // its hidden --max-pixels: the old name of --eval-pixels
 	}
 	got := map[string][]string{}
 	eachFlag(newApp().Commands, "", func(cmd string, f cli.Flag) {

@@ -75,6 +75,7 @@ const (
 	flagSize           = "size"
 	flagSpace          = "space"
 	flagMaxPixels      = "max-pixels"
+	flagEvalPixels     = "eval-pixels"
 )
 
 // defaultSeed is the default of --seed in every command (and in

@@ -85,7 +85,8 @@ func TestFlagRanges(t *testing.T) {
 		{"encode", "--model", out, "-o", out + ".spc", out, "--max-pixels", "-3"}, // after the positional argument
 		{"adapt", "apply", "--model", out, "-o", out + ".png", out, "--workers", "-1"},
 		{"codec", "train", "--images", imgs, "--k", "0", "--out", out}, // codec's K = 0 means its default
-		{"adapt", "eval", "--max-pixels", "-1"},                        // a subsample size here, 0: all
+		{"adapt", "eval", "--eval-pixels", "-1"},                       // a subsample size, 0: all
+		{"adapt", "eval", "--max-pixels", "-1"},                        // its old name
 	} {
 		wantError(t, args, "out of its range")
 	}
