@@ -26,7 +26,7 @@ func infoCommand() *cli.Command {
 		Usage: "describe a model file or a coded image",
 		UsageText: "spca info FILE [--json]\n\n" +
 			"FILE is an SPCA model (spca fit), a codec model (spca codec train), an adaptation model (spca adapt train), " +
-			"a classifier (spca classify train) or a coded image (spca encode); its kind is read from its first bytes. For a coded image, info reads only " +
+			"a classifier (spca classify train) or a coded image (spca encode); its kind is read from its first bytes; - reads standard input. For a coded image, info reads only " +
 			"the header: its size, patches, bins, rate and the ID of the codec model that decodes it (compare with the id of codec models).",
 		Flags:  []cli.Flag{cliutil.JSONFlag()},
 		Action: runInfo,
@@ -156,6 +156,74 @@ func runInfo(c *cli.Context) error {
 		return err
 	}
 	path := args[0]
+	if spooled, cleanup, err := spoolStream(path); err != nil {
+		return err
+	} else if spooled != "" {
+		// The loaders read a file twice (kind, then body; codec models
+		// their sections later): a pipe or stdin goes to a temporary
+		// file, named in messages as what the user gave.
+		defer cleanup()
+		shown := path
+		if path == stdio {
+			shown = "stdin"
+		}
+		if err := describeFile(c, spooled, shown); err != nil {
+			return fail("%s", strings.ReplaceAll(err.Error(), spooled, shown))
+		}
+		return nil
+	}
+	return describeFile(c, path, path)
+}
+
+// maxSpooled bounds what info copies from a pipe or stdin: larger than
+// any model (the codec models of the README are under 100 MB), small
+// enough not to fill a disk from an endless stream.
+const maxSpooled = 1 << 30
+
+// spoolStream copies path to a temporary file if it is "-" (stdin) or
+// not a regular file (a pipe, <(cat m.spca)), and returns the temporary
+// file's path and its removal; "" for a regular file or a directory (read
+// as given: its error names it).
+func spoolStream(path string) (string, func(), error) {
+	var r io.Reader = os.Stdin
+	if path == stdio && stdinIsTerminal() {
+		return "", nil, fail("info: - reads a model from standard input, which is a terminal here: give a FILE, or pipe a model in (cat m.spca | spca info -)")
+	}
+	if path != stdio {
+		st, err := os.Stat(path)
+		if err != nil || st.Mode().IsRegular() || st.IsDir() {
+			return "", nil, nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return "", nil, openError(path, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	tmp, err := os.CreateTemp("", "spca-info-*")
+	if err != nil {
+		return "", nil, fail("info: %v", err)
+	}
+	cleanup := func() { os.Remove(tmp.Name()) }
+	n, err := io.Copy(tmp, io.LimitReader(r, maxSpooled+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		cleanup()
+		return "", nil, fail("%s: %v", path, err)
+	case n > maxSpooled:
+		cleanup()
+		return "", nil, fail("%s: more than %d bytes from a pipe, larger than any model: give the file itself", path, maxSpooled)
+	}
+	return tmp.Name(), cleanup, nil
+}
+
+// describeFile prints what info says of the regular file at path, named
+// shown.
+func describeFile(c *cli.Context, path, shown string) error {
 	head, err := readMagic(path)
 	if err != nil {
 		return err
@@ -222,7 +290,7 @@ func runInfo(c *cli.Context) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "file\t%s\n", path)
+	fmt.Fprintf(tw, "file\t%s\n", shown)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
 	}

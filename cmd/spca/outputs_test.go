@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -200,4 +201,62 @@ func TestModelFromPipe(t *testing.T) {
 	if got, _ := mustRun(t, "transform", "--model", fifo, "--in", data); got != want {
 		t.Error("transform with the model from a pipe differs from the model file's")
 	}
+}
+
+// info of a pipe (<(cat m.spca)) or of stdin (-) failed: it read the
+// magic, then the loader reopened the pipe ("bad magic number"), and "-"
+// was taken for a file name. Both describe the model as its file does.
+func TestInfoFromPipe(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "300", "-o", data)
+	mustRun(t, "fit", "--quiet", "--in", data, "-o", model, "--resolution", "4096")
+	want, _ := mustRun(t, "info", model)
+	// The rows but the file name and the load time.
+	rows := func(out string) []string {
+		var keep []string
+		for _, l := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(l, "file ") && !strings.HasPrefix(l, "load time") {
+				keep = append(keep, l)
+			}
+		}
+		return keep
+	}
+	fifo := filepath.Join(dir, "pipe.spca")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.Write(readBytes(t, model))
+	}()
+	got, _ := mustRun(t, "info", fifo)
+	if !slices.Equal(rows(got), rows(want)) || !strings.HasPrefix(got, "file  ") || !strings.Contains(got, fifo) {
+		t.Errorf("info of a pipe:\n%s\nwant as the file's:\n%s", got, want)
+	}
+
+	f, err := os.Open(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	stdin, isTerm := os.Stdin, stdinIsTerminal
+	os.Stdin, stdinIsTerminal = f, func() bool { return false }
+	defer func() { os.Stdin, stdinIsTerminal = stdin, isTerm }()
+	got, _ = mustRun(t, "info", "-")
+	if !slices.Equal(rows(got), rows(want)) || !strings.Contains(got, "stdin") {
+		t.Errorf("info of stdin:\n%s\nwant as the file's:\n%s", got, want)
+	}
+	// A truncated model from stdin is named as stdin, not a temporary file.
+	short := filepath.Join(dir, "short.spca")
+	writeFile(t, short, string(readBytes(t, model)[:100]))
+	if os.Stdin, err = os.Open(short); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Stdin.Close()
+	wantError(t, []string{"info", "-"}, "stdin: invalid model file")
 }
