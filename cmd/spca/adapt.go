@@ -716,6 +716,7 @@ func runAdaptMap(c *cli.Context) error {
 	if err := csvmat.WriteFile(c.String(flagOut), out, header); err != nil {
 		return fail("%v", err)
 	}
+	csvSummary(c, "%s (%s) mapped from B to A by %s", cliutil.Plural(n, "colour"), space, mapper.Method())
 	if c.Bool(flagJSON) {
 		return cliutil.WriteJSON(c.App.Writer, struct {
 			Colours      int     `json:"colours"`

@@ -194,7 +194,11 @@ func TestAdaptWorkflow(t *testing.T) {
 	writeFile(t, csv, "# B colours\n0.3,0.25,0.08\n0.05,0.04,0.02\n")
 	for _, space := range []string{"xyz", "lms", "srgb"} {
 		mapped := filepath.Join(dir, "mapped-"+space+".csv")
-		mustRun(t, "adapt", "map", "--model", model, "--space", space, "--in", csv, "--out", mapped)
+		_, stderr := mustRun(t, "adapt", "map", "--model", model, "--space", space, "--in", csv, "--out", mapped)
+		// The one-line summary of a run writing a file, as fit's.
+		if want := "adapt map: 2 colours (" + space + ") mapped from B to A by spca -> " + mapped + "\n"; !strings.HasSuffix(stderr, want) {
+			t.Errorf("map --space %s: stderr %q, want the summary %q", space, stderr, want)
+		}
 		m := readCSV(t, mapped)
 		if r, c := m.Dims(); r != 2 || c != 3 {
 			t.Errorf("%s: %d×%d", space, r, c)

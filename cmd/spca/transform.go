@@ -77,7 +77,21 @@ func runTransform(c *cli.Context) error {
 		warnClamped(c, stats.Clamped, stats.N, "samples", "far outside the training data")
 		warnUnconverged(c, stats, model)
 	}
+	what := fmt.Sprintf("%d responses", k)
+	if k < model.Dim() {
+		what = fmt.Sprintf("the first %d of %d responses", k, model.Dim())
+	}
+	csvSummary(c, "%d samples, %s", n, what)
 	return nil
+}
+
+// csvSummary prints the one-line summary of a command writing CSV data,
+// "NAME: what -> FILE", as fit and encode do: only when --out is a file
+// (data on stdout speak for themselves) and not under --quiet.
+func csvSummary(c *cli.Context, format string, args ...any) {
+	if out := c.String(flagOut); out != "" && out != stdio && !cliutil.Quiet(c) {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s -> %s\n", cliutil.CommandName(c), fmt.Sprintf(format, args...), out)
+	}
 }
 
 // warnUnconverged prints a one-line warning when the forward transform of
@@ -131,6 +145,11 @@ func runInverse(c *cli.Context) error {
 	} else {
 		warnClamped(c, stats.Clamped, stats.N, "responses", "far outside the responses of the training data")
 	}
+	what := fmt.Sprintf("%d responses", k)
+	if k < model.Dim() {
+		what = fmt.Sprintf("%d of %d responses (the others at their typical values)", k, model.Dim())
+	}
+	csvSummary(c, "%d samples from %s", n, what)
 	return nil
 }
 
