@@ -21,6 +21,11 @@ import (
 // another's value.
 var pixelBudget int64 = patches.DefaultMaxPixels
 
+// pixelBudgetFlag tells whether the running command has the --max-pixels
+// that raises pixelBudget (adapt eval reads images within the default:
+// its hidden --max-pixels is the old name of --eval-pixels).
+var pixelBudgetFlag = true
+
 // pixelBudgetCommands are the commands, by their path under spca, that
 // read images or decode .spc files. adapt eval keeps its own --max-pixels
 // (a subsample size). classify train and eval read CSV files only.
@@ -47,7 +52,7 @@ func withPixelBudget(cmd *cli.Command, path string) {
 	}
 	before := cmd.Before
 	cmd.Before = func(c *cli.Context) error {
-		pixelBudget = patches.DefaultMaxPixels
+		pixelBudget, pixelBudgetFlag = patches.DefaultMaxPixels, add
 		if add {
 			n := c.Int64(flagMaxPixels)
 			if _, late := cliutil.SplitArgs(c); len(late[flagMaxPixels]) > 0 {
@@ -79,6 +84,9 @@ func tooLarge(path string, err error) string {
 	}
 	// The file first, as every other message of a bad input.
 	msg := path + ": " + strings.Replace(codecBrief(err), path+": ", "", 1)
+	if !pixelBudgetFlag {
+		return msg + " (this command has no --" + flagMaxPixels + " to raise the limit: crop or scale the image)"
+	}
 	return fmt.Sprintf("%s (raise the limit with --%s)", msg, flagMaxPixels)
 }
 

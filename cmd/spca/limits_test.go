@@ -114,3 +114,22 @@ func TestBinaryOutputNotStdout(t *testing.T) {
 		wantError(t, args, "--out "+dir+" is a directory")
 	}
 }
+
+// adapt eval reads images within the default budget and has no flag to
+// raise it (its hidden --max-pixels is the old name of --eval-pixels): the
+// message for a too large image said "raise the limit with --max-pixels",
+// which there set the subsample size and changed nothing.
+func TestAdaptEvalTooLarge(t *testing.T) {
+	pairs := t.TempDir()
+	for _, side := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(pairs, side), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pairs, side, "x.png"), hostile.ZeroPNG(16384, 16384), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantError(t, []string{"adapt", "eval", "--pairs", pairs}, "x.png: image too large", "has no --max-pixels to raise the limit")
+	// codec train's, after adapt eval's in the same process, still names it.
+	wantError(t, []string{"codec", "train", "--images", filepath.Join(pairs, "a"), "-o", filepath.Join(pairs, "m.model")}, "(raise the limit with --max-pixels)")
+}
