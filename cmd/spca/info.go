@@ -345,6 +345,10 @@ func readMagic(path string) (string, error) {
 	b := make([]byte, 12)
 	n, err := io.ReadFull(f, b)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // "read DIR: is a directory": the path once
+			err = pe.Err
+		}
 		return "", fail("%s: %v", path, err)
 	}
 	return string(b[:n]), nil

@@ -292,3 +292,12 @@ func TestCSVWritersSummary(t *testing.T) {
 		t.Errorf("transform to stdout: stderr %q, want no summary", stderr)
 	}
 }
+
+// info of a directory named it twice ("DIR: read DIR: is a directory").
+func TestInfoDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := run(t, "info", dir)
+	if line := errorLine(err); line != "spca: "+dir+": is a directory" {
+		t.Errorf("info of a directory: %q", line)
+	}
+}
