@@ -394,7 +394,17 @@ func modelAndMapper(c *cli.Context) (*adapt.Model, adapt.Mapper, error) {
 // warnOutside prints a one-line warning when share of what (pixels of an
 // image, colours of a list) lies outside the training colours of B.
 func warnOutside(c *cli.Context, what string, share float64) {
-	if share > adapt.WarnOutsideShare {
+	warnOutsideOf(c, what, share, 0)
+}
+
+// warnOutsideOf is warnOutside for n things that count one by one (the
+// colours of adapt map): the warning gives how many ("1 of the 1 colours",
+// not "100.0 % of the colours"). n = 0: a share only.
+func warnOutsideOf(c *cli.Context, what string, share float64, n int) {
+	if share > adapt.WarnOutsideShare && n > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %d of the %d %s (%.1f %%) lie outside the training colours of B; they are extrapolated (SPCA fades to a von Kries scaling there)\n",
+			cliutil.CommandName(c), int(math.Round(share*float64(n))), n, what, 100*share)
+	} else if share > adapt.WarnOutsideShare {
 		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %.1f %% of the %s lie outside the training colours of B; they are extrapolated (SPCA fades to a von Kries scaling there)\n",
 			cliutil.CommandName(c), 100*share, what)
 	}
@@ -685,7 +695,7 @@ func runAdaptMap(c *cli.Context) error {
 		return fail("%s: %s", name, adaptBrief(err))
 	}
 	share := model.OutsideShare(src)
-	warnOutside(c, "colours", share)
+	warnOutsideOf(c, "colours", share, n)
 	implausible := 0
 	for _, l := range src {
 		if adapt.Implausible(l) {
