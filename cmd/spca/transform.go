@@ -22,7 +22,9 @@ func transformCommand() *cli.Command {
 		Usage: "compute the SPCA responses r = R(x) of the samples of a CSV file",
 		UsageText: "spca transform --model model.spca [--in x.csv] [--out r.csv] [--components D'] [--stats]\n\n" +
 			"With --components D' only the first D' responses are written: the samples reduced to D' dimensions " +
-			"(spca inverse maps them back).",
+			"(spca inverse maps them back). Warns on stderr of samples far outside the training data (clamped to the " +
+			"model's lattice) and of samples whose correction stopped short of the model's tolerance (--tol and " +
+			"--max-iter of spca fit); --stats counts both.",
 		Flags: []cli.Flag{
 			modelFlag(),
 			inFlag(false),
