@@ -1219,7 +1219,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 			return nil, err
 		}
 	}
-	if _, err := in.ReadFrom(io.LimitReader(r, int64(maxFileBytes-fixedHeaderBytes))); err != nil {
+	if _, err := in.ReadFrom(io.LimitReader(r, int64(maxFileBytes)-int64(fixedHeaderBytes))); err != nil {
 		return nil, err
 	}
 	data := in.Bytes() // nothing decoded refers to it
