@@ -185,18 +185,7 @@ func TestModelFromPipe(t *testing.T) {
 	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "m.spca")
 	mustRun(t, "synth", "spiral", "--n", "300", "-o", data)
 	mustRun(t, "fit", "--quiet", "--in", data, "-o", model)
-	fifo := filepath.Join(dir, "pipe.spca")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFO:", err)
-	}
-	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		defer f.Close()
-		f.Write(readBytes(t, model))
-	}()
+	fifo := fifoOf(t, model)
 	want, _ := mustRun(t, "transform", "--model", model, "--in", data)
 	if got, _ := mustRun(t, "transform", "--model", fifo, "--in", data); got != want {
 		t.Error("transform with the model from a pipe differs from the model file's")
@@ -222,18 +211,7 @@ func TestInfoFromPipe(t *testing.T) {
 		}
 		return keep
 	}
-	fifo := filepath.Join(dir, "pipe.spca")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFO:", err)
-	}
-	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		defer f.Close()
-		f.Write(readBytes(t, model))
-	}()
+	fifo := fifoOf(t, model)
 	got, _ := mustRun(t, "info", fifo)
 	if !slices.Equal(rows(got), rows(want)) || !strings.HasPrefix(got, "file  ") || !strings.Contains(got, fifo) {
 		t.Errorf("info of a pipe:\n%s\nwant as the file's:\n%s", got, want)
@@ -300,4 +278,25 @@ func TestInfoDirectory(t *testing.T) {
 	if line := errorLine(err); line != "spca: "+dir+": is a directory" {
 		t.Errorf("info of a directory: %q", line)
 	}
+}
+
+// fifoOf makes a named pipe beside file that serves file's bytes once, as
+// <(cat file) does; the test is skipped where FIFOs do not exist. The bytes
+// are read here, not in the writer goroutine, where t.Fatal must not run.
+func fifoOf(t *testing.T, file string) string {
+	t.Helper()
+	data := readBytes(t, file)
+	fifo := file + ".pipe"
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.Write(data)
+	}()
+	return fifo
 }
