@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"io/fs"
 	"math"
 	"os"
@@ -21,7 +20,6 @@ import (
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/csvmat"
-	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
@@ -449,6 +447,9 @@ func runAdaptApply(c *cli.Context) error {
 	if size < adapt.MinLUTSize || size > adapt.MaxLUTSize {
 		return fail("--%s: %d not in [%d, %d]", flagLUTSize, size, adapt.MinLUTSize, adapt.MaxLUTSize)
 	}
+	if c.Bool(flagJSON) && c.String(flagOut) == stdio {
+		return fail("%s: --%s needs -%s FILE or DIR (the image goes to stdout otherwise)", name, flagJSON, flagO)
+	}
 	outputs, dir, err := planOutputs(c, inputs, ".png")
 	if err != nil {
 		return err
@@ -484,10 +485,10 @@ func runAdaptApply(c *cli.Context) error {
 				return fail("-%s: %s", flagO, pathError(err))
 			}
 		}
-		share, err := applyOne(in, outputs[i], model, mapper, lut, c.Int(flagWorkers))
+		share, err := applyOne(c, in, outputs[i], model, mapper, lut)
 		if err == nil {
 			reports = append(reports, applyReport{in, outputs[i], share})
-			warnOutside(c, "pixels of "+in, share)
+			warnOutside(c, "pixels of "+stdioName(in, "stdin"), share)
 		}
 		if err != nil {
 			bars.Finish()
@@ -506,7 +507,7 @@ func runAdaptApply(c *cli.Context) error {
 			return err
 		}
 	}
-	if !cliutil.Quiet(c) {
+	if wantSummary(c) {
 		how := "exact model"
 		if !exact {
 			how = fmt.Sprintf("%d-node LUT ready in %s", size, lutTime.Round(time.Millisecond))
@@ -517,25 +518,26 @@ func runAdaptApply(c *cli.Context) error {
 	return nil
 }
 
-// applyOne corrects one image file and returns the share of its pixels
-// outside the training colours of B.
-func applyOne(in, out string, model *adapt.Model, mapper adapt.Mapper, lut adapt.ImageMapper, workers int) (float64, error) {
-	img, err := loadImage(in)
+// applyOne corrects one image file (standard input for -, PNG to
+// standard output for -o -, as encode and decode) and returns the share of
+// its pixels outside the training colours of B.
+func applyOne(c *cli.Context, in, out string, model *adapt.Model, mapper adapt.Mapper, lut adapt.ImageMapper) (float64, error) {
+	img, err := loadInputImage(c, in)
 	if err != nil {
 		return 0, err
 	}
 	share := model.OutsideShareImage(img)
 	var res image.Image
 	if lut != nil {
-		res, err = lut.Apply(img, workers)
+		res, err = lut.Apply(img, c.Int(flagWorkers))
 	} else {
 		res, err = adapt.ApplyExact(img, mapper)
 	}
 	if err != nil {
-		return 0, fail("%s: %s", in, adaptBrief(err))
+		return 0, fail("%s: %s", stdioName(in, "stdin"), adaptBrief(err))
 	}
-	if err := patches.Save(out, res, patches.PNGCompression(png.BestSpeed)); err != nil {
-		return 0, fail("%s", withPathC(out, err))
+	if err := saveOutputImage(c, out, ".png", res); err != nil {
+		return 0, fail("%s", withPathC(stdioName(out, "stdout"), err))
 	}
 	return share, nil
 }
@@ -601,7 +603,7 @@ func runAdaptLUT(c *cli.Context) error {
 		err = lut.SaveCube(out)
 	}
 	if err != nil {
-		return fail("%s", withPathC(out, err))
+		return fail("%s: %s", name, withPathC(out, errors.New(adaptBrief(err))))
 	}
 	if !cliutil.Quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d³ nodes in %s -> %s\n", name, mapper.Method(), size,

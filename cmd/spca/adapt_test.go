@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -140,6 +141,21 @@ func TestAdaptWorkflow(t *testing.T) {
 	if meanChannel(res, 2) <= meanChannel(src, 2) {
 		t.Errorf("blue %.0f after correction, %.0f before", meanChannel(res, 2), meanChannel(src, 2))
 	}
+	// - reads stdin and -o - writes stdout, as its help says (both failed:
+	// "save -: unsupported extension", "-: no such file or directory"), the
+	// same pixels as the file and no summary line on stderr.
+	piped, stderr := pipeStderr(t, readBytes(t, inB), "adapt", "apply", "--model", model, "--lut-size", "17", "-o", "-", "-")
+	fromPipe, err := patches.Decode(bytes.NewReader(piped))
+	if err != nil {
+		t.Fatalf("adapt apply -o - -: %v", err)
+	}
+	if !sameRGBA64(fromPipe, res) {
+		t.Error("adapt apply from stdin to stdout: other pixels than to a file")
+	}
+	if stderr != "" {
+		t.Errorf("adapt apply to stdout printed %q on stderr, want nothing", stderr)
+	}
+	wantError(t, []string{"adapt", "apply", "--model", model, "--json", "-o", "-", inB}, "--json needs -o FILE or DIR")
 
 	// Several inputs into a directory, every method, the exact path, and
 	// an 8-bit image with alpha: 8 bits and alpha kept.
@@ -212,7 +228,7 @@ func TestAdaptWorkflow(t *testing.T) {
 	// (grey and white are far from B's orange colours, the second colour
 	// is one of B's).
 	writeFile(t, csv, "0.5,0.5,0.5\n1,1,1\n0.3,0.2,0.1\n")
-	stdout, stderr := mustRun(t, "adapt", "map", "--model", model, "--space", "srgb", "--in", csv, "--out", filepath.Join(dir, "far.csv"), "--json")
+	stdout, stderr = mustRun(t, "adapt", "map", "--model", model, "--space", "srgb", "--in", csv, "--out", filepath.Join(dir, "far.csv"), "--json")
 	var share struct {
 		Colours      int     `json:"colours"`
 		OutsideShare float64 `json:"outside_share"`
@@ -269,6 +285,22 @@ func TestAdaptWorkflow(t *testing.T) {
 }
 
 // meanChannel returns the mean of channel k (0-65535) over the image.
+// sameRGBA64 reports whether a and b have the same bounds and pixels.
+func sameRGBA64(a, b image.Image) bool {
+	r := a.Bounds()
+	if r != b.Bounds() {
+		return false
+	}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if color.RGBA64Model.Convert(a.At(x, y)) != color.RGBA64Model.Convert(b.At(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func meanChannel(img image.Image, k int) float64 {
 	b := img.Bounds()
 	s := 0.0

@@ -393,7 +393,7 @@ func runClassifyPredict(c *cli.Context) error {
 	if err := csvmat.WriteFile(c.String(flagOut), out, "label"); err != nil {
 		return fail("%v", err)
 	}
-	if !cliutil.Quiet(c) {
+	if wantSummary(c) {
 		// It wrote its labels and said nothing, unlike train and eval.
 		counts := make([]int, len(cl.Values))
 		for _, l := range p {
@@ -404,7 +404,7 @@ func runClassifyPredict(c *cli.Context) error {
 			per[i] = fmt.Sprintf("%s: %d", formatFloat(cl.Values[i]), n)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "classify predict: %s labelled by %s k-NN, k = %d (%s) -> %s\n",
-			cliutil.Plural(len(p), "sample"), cl.Metric, cl.K, strings.Join(per, ", "), stdioName(c.String(flagOut), "stdout"))
+			cliutil.Plural(len(p), "sample"), cl.Metric, cl.K, strings.Join(per, ", "), c.String(flagOut))
 	}
 	return nil
 }

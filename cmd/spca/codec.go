@@ -755,7 +755,7 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		progress(name, len(inputs), len(inputs))
 	}
 	bars.Finish()
-	if !cliutil.Quiet(c) {
+	if wantSummary(c) {
 		out := c.String(flagOut)
 		if len(inputs) == 1 {
 			out = outputs[0]

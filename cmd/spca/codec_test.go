@@ -103,12 +103,18 @@ func TestCodec(t *testing.T) {
 		spc, png := filepath.Join(dir, "s.spc"), filepath.Join(dir, "s.png")
 		mustRun(t, "encode", "--model", model, "-o", spc, test)
 		mustRun(t, "decode", "--model", model, "-o", png, spc)
-		coded := pipe(t, readBytes(t, test), "encode", "--quiet", "--model", model, "-o", "-", "-")
+		// Without --quiet too: the README promises no summary line when
+		// the data go to stdout (encode printed "encode: 1 image, ... -> -").
+		coded, stderr := pipeStderr(t, readBytes(t, test), "encode", "--model", model, "-o", "-", "-")
 		if !bytes.Equal(coded, readBytes(t, spc)) {
 			t.Fatal("encode from stdin to stdout wrote other bytes than to a file")
 		}
-		if !bytes.Equal(pipe(t, coded, "decode", "--quiet", "--model", model, "-o", "-", "-"), readBytes(t, png)) {
+		decoded, stderr2 := pipeStderr(t, coded, "decode", "--model", model, "-o", "-", "-")
+		if !bytes.Equal(decoded, readBytes(t, png)) {
 			t.Fatal("decode from stdin to stdout wrote other bytes than to a file")
+		}
+		if stderr != "" || stderr2 != "" {
+			t.Errorf("encode and decode to stdout printed %q and %q on stderr, want nothing", stderr, stderr2)
 		}
 		wantError(t, []string{"decode", "--model", model, "-o", "-", spc, spc}, "standard output", "one input")
 		wantError(t, []string{"encode", "--model", model, "-o", spc, "-", test}, "standard input", "only input")
@@ -608,13 +614,20 @@ func TestCodec(t *testing.T) {
 // standard output.
 func pipe(t *testing.T, in []byte, args ...string) []byte {
 	t.Helper()
+	out, _ := pipeStderr(t, in, args...)
+	return out
+}
+
+// pipeStderr is pipe, also returning what the command wrote on stderr.
+func pipeStderr(t *testing.T, in []byte, args ...string) (stdout []byte, stderr string) {
+	t.Helper()
 	app := newApp()
 	var out, errOut bytes.Buffer
 	app.Reader, app.Writer, app.ErrWriter = bytes.NewReader(in), &out, &errOut
 	if err := app.Run(append([]string{"spca"}, args...)); err != nil {
 		t.Fatalf("spca %s: %v", strings.Join(args, " "), err)
 	}
-	return out.Bytes()
+	return out.Bytes(), errOut.String()
 }
 
 func TestEvalTable(t *testing.T) {

@@ -269,6 +269,21 @@ func TestCSVWritersSummary(t *testing.T) {
 	if _, stderr := mustRun(t, "transform", "--model", model, "--in", data); strings.Contains(stderr, " -> ") {
 		t.Errorf("transform to stdout: stderr %q, want no summary", stderr)
 	}
+	// synth and classify predict said "-> stdout" where the README
+	// promises no summary line for data on stdout.
+	labelled := filepath.Join(dir, "l.csv")
+	mustRun(t, "synth", "moons", "--n", "60", "-o", labelled)
+	x2 := filepath.Join(dir, "x2.csv")
+	mustRun(t, "synth", "spiral", "--n", "30", "-o", x2)
+	for _, args := range [][]string{
+		{"synth", "spiral", "--n", "30"},
+		{"synth", "spiral", "--n", "30", "-o", "-"},
+		{"classify", "predict", "--train", labelled, "--metric", "euclidean", "--k", "3", "--in", x2, "-o", "-"},
+	} {
+		if _, stderr := mustRun(t, args...); stderr != "" {
+			t.Errorf("spca %s: stderr %q, want nothing", strings.Join(args, " "), stderr)
+		}
+	}
 }
 
 // info of a directory named it twice ("DIR: read DIR: is a directory").

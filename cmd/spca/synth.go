@@ -132,14 +132,14 @@ func runSynth(c *cli.Context) error {
 }
 
 // synthSummary prints the one-line summary of synth NAME for a CSV data
-// set (the image sets print theirs), unless --quiet: it said nothing, so
+// set (the image sets print theirs), when wantSummary: it said nothing, so
 // that with -o FILE a new user saw no sign of what was written.
 func synthSummary(c *cli.Context, name string, n int, columns string) {
-	if cliutil.Quiet(c) {
+	if !wantSummary(c) {
 		return
 	}
 	fmt.Fprintf(c.App.ErrWriter, "synth %s: %d samples (%s), seed %d -> %s\n",
-		name, n, columns, c.Uint64(flagSeed), stdioName(c.String(flagOut), "stdout"))
+		name, n, columns, c.Uint64(flagSeed), c.String(flagOut))
 }
 
 // joinColumns returns [a b], the columns of b after those of a.

@@ -88,12 +88,20 @@ func runTransform(c *cli.Context) error {
 }
 
 // csvSummary prints the one-line summary of a command writing CSV data,
-// "NAME: what -> FILE", as fit and encode do: only when --out is a file
-// (data on stdout speak for themselves) and not under --quiet.
+// "NAME: what -> FILE", as fit and encode do, when wantSummary.
 func csvSummary(c *cli.Context, format string, args ...any) {
-	if out := c.String(flagOut); out != "" && out != stdio && !cliutil.Quiet(c) {
-		fmt.Fprintf(c.App.ErrWriter, "%s: %s -> %s\n", cliutil.CommandName(c), fmt.Sprintf(format, args...), out)
+	if wantSummary(c) {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %s -> %s\n", cliutil.CommandName(c), fmt.Sprintf(format, args...), c.String(flagOut))
 	}
+}
+
+// wantSummary tells whether a command prints its one-line summary: only
+// when --out is a file or a directory (data on stdout speak for
+// themselves, and a pipeline of one process per file would print a line
+// each) and not under --quiet.
+func wantSummary(c *cli.Context) bool {
+	out := c.String(flagOut)
+	return out != "" && out != stdio && !cliutil.Quiet(c)
 }
 
 // warnUnconverged prints a one-line warning when the forward transform of

@@ -77,14 +77,19 @@ func destination(path string) (os.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.IsDir() {
+		// "write DIR is not a regular file" read as a garbled sentence to
+		// a user who gave -o DIR to a command that writes one file.
+		return nil, fmt.Errorf("%s: it is a directory, %w", path, ErrNotRegular)
+	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %w", path, ErrNotRegular)
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
 	}
 	state.Lock()
 	defer state.Unlock()
 	for _, in := range state.inputs {
 		if os.SameFile(st, in) {
-			return nil, fmt.Errorf("%s is %w", path, ErrSameAsInput)
+			return nil, fmt.Errorf("%s: %w", path, ErrSameAsInput)
 		}
 	}
 	return st, nil
