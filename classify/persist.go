@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -45,6 +46,8 @@ const (
 	fileMagic   = ModelMagic
 	fileVersion = 2
 	maxSamples  = 1 << 24
+	// maxFileBytes bounds a classifier file, as a codec model's.
+	maxFileBytes = 1 << 30
 )
 
 // MaxDim is the largest dimension of the samples of a classifier. The
@@ -127,7 +130,7 @@ func Read(r io.Reader) (*Classifier, error) {
 	} else if string(head[:n]) != fileMagic {
 		return nil, &FormatError{"not a classifier (bad magic number)"}
 	}
-	data, err := io.ReadAll(io.MultiReader(bytes.NewReader(head), r))
+	data, err := readFile(r, head)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +164,7 @@ func Read(r io.Reader) (*Classifier, error) {
 		return fail("%d samples of dimension %d", n, d)
 	case k < 1 || k > n:
 		return fail("k = %d for %d samples", k, n)
-	case !need(8*classes + 8*n*d + 4*n + 4):
+	case int64(len(p)) < fixedBytes(classes, n, d):
 		return fail("truncated samples")
 	}
 	values := make([]float64, classes)
@@ -190,15 +193,8 @@ func Read(r io.Reader) (*Classifier, error) {
 	}
 	c.Values = values
 	models := u32()
-	want := 0
-	switch metric {
-	case SPCA, SPCAUnfolded, SPCASelect:
-		want = 1
-	case SPCAPerClass:
-		want = classes
-	}
-	if models != want {
-		return fail("%d SPCA models for metric %v, want %d", models, metric, want)
+	if want := modelCount(metric, classes); models != want {
+		return fail("%d SPCA models for metric %v, want %d", models, metric, modelCount(metric, classes))
 	}
 	for i := range models {
 		if !need(8) {
@@ -239,6 +235,101 @@ func Read(r io.Reader) (*Classifier, error) {
 		return fail("%v", err)
 	}
 	return c, nil
+}
+
+// fixedBytes is the size of a classifier's label values, samples, labels
+// and model count: int64, as 8·2^24·2^12 overflows a 32-bit int.
+func fixedBytes(classes, n, d int) int64 {
+	return 8*int64(classes) + 8*int64(n)*int64(d) + 4*int64(n) + 4
+}
+
+// readFile returns the bytes of the classifier file that starts with head
+// (the magic number, read already) and goes on in r, read as far as its
+// own fields say the file extends: header, samples, models, weights and
+// checksum. The buffer grows as the data arrive, so that a header
+// declaring more than the file holds costs what the file holds, and a
+// stream that goes on past the end (/dev/zero after the magic number was
+// read until killed) is refused there. A file that ends early is returned
+// as read, for Read's checks to name what is missing.
+func readFile(r io.Reader, head []byte) ([]byte, error) {
+	b := head
+	// take reads k more bytes; false if the file ended first.
+	take := func(k int64) (bool, error) {
+		if k > maxFileBytes-int64(len(b)) {
+			return false, &FormatError{fmt.Sprintf("larger than %d MiB", maxFileBytes>>20)}
+		}
+		for k > 0 {
+			step := int(min(k, 1<<20))
+			at := len(b)
+			b = slices.Grow(b, step)[:at+step]
+			n, err := io.ReadFull(r, b[at:])
+			b = b[:at+n]
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			k -= int64(step)
+		}
+		return true, nil
+	}
+	u32 := func(at int) int { return int(binary.LittleEndian.Uint32(b[at:])) }
+	if ok, err := take(24); !ok {
+		return b, err
+	}
+	version, metric, classes, n, d := u32(8), Metric(u32(12)), u32(20), u32(24), u32(28)
+	switch {
+	case version < 1 || version > fileVersion:
+		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads 1 to %d)", version, fileVersion)}
+	case metric < Euclidean || metric > lastMetric:
+		return nil, &FormatError{fmt.Sprintf("unknown metric %d", int(metric))}
+	case classes < 2 || classes > 1<<16:
+		return nil, &FormatError{fmt.Sprintf("%d classes", classes)}
+	case n < 1 || n > maxSamples || d < 1 || d > MaxDim:
+		return nil, &FormatError{fmt.Sprintf("%d samples of dimension %d", n, d)}
+	}
+	if ok, err := take(fixedBytes(classes, n, d)); !ok {
+		return b, err
+	}
+	models := u32(len(b) - 4)
+	if want := modelCount(metric, classes); models != want {
+		return nil, &FormatError{fmt.Sprintf("%d SPCA models for metric %v, want %d", models, metric, want)}
+	}
+	for range models {
+		if ok, err := take(8); !ok {
+			return b, err
+		}
+		size := binary.LittleEndian.Uint64(b[len(b)-8:])
+		if ok, err := take(int64(min(size, maxFileBytes+1))); !ok {
+			return b, err
+		}
+	}
+	if version == 2 {
+		if ok, err := take(8 * int64(d)); !ok {
+			return b, err
+		}
+	}
+	if ok, err := take(4); !ok {
+		return b, err
+	}
+	var more [1]byte
+	if n, _ := io.ReadFull(r, more[:]); n > 0 {
+		return nil, &FormatError{"data after the end of the classifier"}
+	}
+	return b, nil
+}
+
+// modelCount is the number of SPCA models a classifier of the metric
+// holds.
+func modelCount(metric Metric, classes int) int {
+	switch metric {
+	case SPCA, SPCAUnfolded, SPCASelect:
+		return 1
+	case SPCAPerClass:
+		return classes
+	}
+	return 0
 }
 
 // Save writes the classifier to path atomically.
