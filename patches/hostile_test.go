@@ -3,9 +3,14 @@ package patches
 import (
 	"bytes"
 	"errors"
+	"image"
+	"image/gif"
+	"image/jpeg"
 	"io"
 	"strings"
 	"testing"
+
+	"golang.org/x/image/tiff"
 
 	"github.com/spcalab/spca/internal/hostile"
 )
@@ -50,5 +55,71 @@ func TestDecodeEndlessStream(t *testing.T) {
 	img, err := Decode(struct{ io.Reader }{bytes.NewReader(png)})
 	if err != nil || img.Bounds().Dx() != 3 || img.Bounds().Dy() != 2 {
 		t.Errorf("Decode of a 3×2 PNG stream: %v, %v", img, err)
+	}
+}
+
+// An image on a stream followed by more data (an image header and
+// /dev/zero on standard input of spca encode -: a fatal out-of-memory
+// after 1.7 GB) was read whole before decoding; the stream is read as
+// far as the decoders go: an image whose data end before the zeros
+// decodes, and data that never end are refused.
+func TestDecodeStreamThenEndless(t *testing.T) {
+	var jpg, gf, tf bytes.Buffer
+	grey := image.NewGray(image.Rect(0, 0, 5, 4))
+	if err := jpeg.Encode(&jpg, grey, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := gif.Encode(&gf, grey, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tiff.Encode(&tf, grey, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		w, h int
+	}{
+		{"PGM", []byte("P5\n5 4\n255\n"), 5, 4},
+		{"PNG", hostile.ZeroPNG(5, 4), 5, 4},
+		{"JPEG", jpg.Bytes(), 5, 4},
+		{"GIF", gf.Bytes(), 5, 4},
+		{"TIFF", tf.Bytes(), 5, 4},
+	} {
+		r := &hostile.Endless{Prefix: c.data, Limit: 256 << 20}
+		img, err := Decode(r, MaxPixels(1000))
+		if err != nil || img.Bounds().Dx() != c.w || img.Bounds().Dy() != c.h || r.N > 1<<20 {
+			t.Errorf("%s then endless zeros: %v after %d bytes, want a %d×%d image after at most 1 MB", c.name, err, r.N, c.w, c.h)
+		}
+	}
+	// A PNG's signature and header, then zeros: chunks of length 0 and
+	// type 0, which the profile reader skipped one after the other up to
+	// the stream's limit (64 MB and 16 bytes a pixel of the budget).
+	// image/jpeg skips any bytes between segments: those go on to the
+	// limit.
+	png := hostile.ZeroPNG(5, 4)
+	for _, c := range []struct {
+		name string
+		head []byte
+		most int64
+	}{
+		{"PNG", png[:8+25], 1 << 20},
+		{"PGM", []byte("P5 5000 4000 255\n"), 1 << 20},
+		{"JPEG", jpg.Bytes()[:20], streamLimit(1000) + 1<<20},
+	} {
+		r := &hostile.Endless{Prefix: c.head, Limit: 256 << 20}
+		var err error
+		a := hostile.Allocated(func() { _, err = Decode(r, MaxPixels(1000)) })
+		if err == nil || r.N > c.most {
+			t.Errorf("%s header then endless zeros: %v after %d bytes, want an error after at most %d", c.name, err, r.N, c.most)
+		}
+		if a > hostile.Bound(int(r.N)) {
+			t.Errorf("%s header then endless zeros: allocated %d MB reading %d MB", c.name, a>>20, r.N>>20)
+		}
+	}
+	// The limit itself.
+	p := &replay{r: &hostile.Endless{Limit: 1 << 20}, limit: 1000}
+	if n, err := io.Copy(io.Discard, p); !errors.Is(err, ErrTooLarge) || n != 1000 {
+		t.Errorf("a stream of 1000 bytes at most: read %d, %v, want 1000 and ErrTooLarge", n, err)
 	}
 }

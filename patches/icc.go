@@ -52,6 +52,11 @@ func pngProfile(r io.Reader) ([]byte, error) {
 			return nil, err
 		}
 		n := binary.BigEndian.Uint32(hdr[:4])
+		if !chunkType(hdr[4:]) {
+			// Not a chunk: left to the decoder's error (zeros after a
+			// header on a stream were skipped 12 bytes at a time).
+			return nil, nil
+		}
 		switch typ := string(hdr[4:]); typ {
 		case "IDAT", "IEND", "sRGB":
 			return nil, nil
@@ -79,6 +84,16 @@ func pngProfile(r io.Reader) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// chunkType reports whether t is a PNG chunk type: four ASCII letters.
+func chunkType(t []byte) bool {
+	for _, c := range t {
+		if c|0x20 < 'a' || c|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func jpegProfile(r io.Reader) ([]byte, error) {

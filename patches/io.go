@@ -11,6 +11,7 @@ import (
 	_ "image/jpeg" // register the JPEG decoder
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,11 +132,12 @@ func Decode(r io.Reader, opts ...LoadOption) (image.Image, error) {
 		if _, _, err := image.DecodeConfig(bytes.NewReader(head)); errors.Is(err, image.ErrFormat) {
 			return nil, wrapName(&nameError{sentinel: ErrNotImage, msg: "unknown format"}, "")
 		}
-		b, err := io.ReadAll(io.MultiReader(bytes.NewReader(head), r))
-		if err != nil {
-			return nil, fmt.Errorf("patches: decode: %w", err)
-		}
-		rs = bytes.NewReader(b)
+		// Kept as read, for the passes after the first; read only as far
+		// as the decoders go (io.ReadAll here read an image followed by
+		// endless data, an image header and /dev/zero on standard
+		// input, until the process ran out of memory).
+		cfg := config(opts)
+		rs = &replay{r: r, buf: head, limit: streamLimit(cfg.maxPixels)}
 	}
 	img, err := decode(rs, opts)
 	if err != nil {
@@ -182,11 +184,73 @@ func wrapName(err error, name string) error {
 	return fmt.Errorf("patches: decode %s", where)
 }
 
-func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
+// config returns the options opts set.
+func config(opts []LoadOption) loadConfig {
 	cfg := loadConfig{maxPixels: DefaultMaxPixels, autoOrient: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	return cfg
+}
+
+// streamLimit is the most Decode keeps of a stream under a budget of
+// maxPixels (none if it is not positive): 64 MB and 16 bytes a pixel, the
+// size of a 16-bit RGBA image stored without compression twice over.
+func streamLimit(maxPixels int64) int64 {
+	if maxPixels <= 0 || maxPixels > (math.MaxInt64-64<<20)/16 {
+		return math.MaxInt64
+	}
+	return 64<<20 + 16*maxPixels
+}
+
+// replay reads a stream and keeps what it read, so that the decoders can
+// seek back to its start and read it again: a stream is read only as far
+// as they go, at most limit bytes.
+type replay struct {
+	r     io.Reader
+	buf   []byte // what was read of r
+	off   int    // the position of the next Read, at most len(buf)
+	limit int64
+	err   error // of r, once it failed or ended
+}
+
+func (p *replay) Read(b []byte) (int, error) {
+	if p.off < len(p.buf) {
+		n := copy(b, p.buf[p.off:])
+		p.off += n
+		return n, nil
+	}
+	if p.err != nil {
+		return 0, p.err
+	}
+	if int64(len(p.buf)) >= p.limit {
+		return 0, fmt.Errorf("%w: a stream of more than %d bytes, the most read for the pixel budget", ErrTooLarge, p.limit)
+	}
+	b = b[:min(int64(len(b)), p.limit-int64(len(p.buf)))]
+	n, err := p.r.Read(b)
+	p.buf = append(p.buf, b[:n]...)
+	p.off += n
+	p.err = err
+	return n, err
+}
+
+// Seek seeks within what was read: to its start, say.
+func (p *replay) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		offset += int64(p.off)
+	case io.SeekEnd:
+		return 0, errors.New("patches: seek from the end of a stream")
+	}
+	if offset < 0 || offset > int64(len(p.buf)) {
+		return 0, fmt.Errorf("patches: seek to %d in a stream of %d bytes read", offset, len(p.buf))
+	}
+	p.off = int(offset)
+	return offset, nil
+}
+
+func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
+	cfg := config(opts)
 	start, err := rs.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, &nameError{msg: "seek", err: err}
