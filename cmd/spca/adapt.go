@@ -761,8 +761,8 @@ func adaptEvalCommand() *cli.Command {
 				"of %s (scene seed %d, fixed: --seed sets the pixel samples only). Reports mean and 95th-percentile "+
 				"CIEDE2000 per method over all pixels and over the shadow region (the darkest quarter of B), "+
 				"and the distance between the lightness distributions of corrected B and A; then the du'v' of corresponding "+
-				"colours (ColorChecker and generated reflectances, illuminant A to D65). The default run takes about a "+
-				"minute and a half on two cores, most of it training (--model skips it).",
+				"colours (ColorChecker and generated reflectances, illuminant A to D65). The default run takes about 15 s "+
+				"of CPU, most of it training (--model skips it).",
 				evalTrainScenes, evalTrainSize, evalTrainSeed, evalScenes, evalSize, evalSeed),
 		Flags:  append(flags, trainFlags()...),
 		Action: runAdaptEval,

@@ -381,7 +381,7 @@ const jpegHeaderShare = 0.1
 
 // jpegHeaderBits is the size in bits of what image/jpeg writes for any
 // image besides its coded data (tables and markers): what it writes for
-// a 1×1 image, 375 bytes grey, 596 in colour.
+// a 1×1 image, 376 bytes grey, 597 in colour.
 func jpegHeaderBits(color bool) int {
 	var img image.Image = image.NewGray(image.Rect(0, 0, 1, 1))
 	if color {

@@ -41,6 +41,32 @@ func TestReadmeCommandLines(t *testing.T) {
 	}
 }
 
+// goBuildCmd matches the packages ./cmd/NAME a go build line builds.
+var goBuildCmd = regexp.MustCompile(`\./cmd/([a-z0-9-]+)`)
+
+// TestReadmeGoBuild checks that no go build line of the README builds
+// ./cmd/NAME into ./NAME where the repository root has a folder NAME:
+// "go build ./cmd/spca" failed there ("build output "spca" already
+// exists and is a directory"), as the README told a new user to run it.
+func TestReadmeGoBuild(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skipf("README: %v", err)
+	}
+	for _, line := range strings.Split(string(readme), "\n") {
+		_, build, ok := strings.Cut(line, "go build ")
+		build, _, _ = strings.Cut(build, "`") // the command ends with its code span
+		if !ok || strings.Contains(build, "-o ") || strings.Contains(line, "cd ") {
+			continue
+		}
+		for _, m := range goBuildCmd.FindAllStringSubmatch(build, -1) {
+			if st, err := os.Stat("../../" + m[1]); err == nil && st.IsDir() {
+				t.Errorf("README: %q builds %s into the folder %s/ (give -o, or go install)", strings.TrimSpace(line), m[0], m[1])
+			}
+		}
+	}
+}
+
 // TestUsageLines checks the usage lines of the help (spca CMD --help) as
 // TestReadmeCommandLines checks the README's.
 func TestUsageLines(t *testing.T) {
