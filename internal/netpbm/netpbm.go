@@ -17,6 +17,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
 	"sync"
 )
 
@@ -180,6 +181,16 @@ func DecodeInto(r io.Reader, into image.Image) (image.Image, error) {
 	bps := 1
 	if h.maxval > 255 {
 		bps = 2
+	}
+	// In int64: 2^20 × 2^20 × 6 wraps a 32-bit int (to 0: an image
+	// without pixels, whose first access panicked). The RGBA image of a
+	// pixmap has 4 samples a pixel.
+	samples := int64(1)
+	if h.channels == 3 {
+		samples = 4
+	}
+	if size := int64(h.width) * int64(h.height) * samples * int64(bps); size > math.MaxInt {
+		return nil, FormatError(fmt.Sprintf("%d×%d image too large for this platform", h.width, h.height))
 	}
 	n := h.width * h.height * h.channels * bps
 	var raster []byte

@@ -114,6 +114,22 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("Decode(%q) = %v, want a FormatError containing %q", in, err, want)
 		}
 	}
+	// Rasters of 2^32 bytes and more: on a 32-bit platform their size
+	// wrapped (to 0 for these) and Decode returned a 65536×65536 image
+	// without pixels, whose first access panicked. Refused as too large
+	// there, as truncated elsewhere.
+	for _, in := range []string{
+		"P5 65536 65536 255\n\x00",
+		"P6 65536 65536 65535\n\x00",
+		"P5 1048576 1048576 255\n\x00",
+		"P6 1048576 1048576 255\n\x00",
+	} {
+		_, err := Decode(strings.NewReader(in))
+		var fe FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "truncated raster") && !strings.Contains(err.Error(), "too large") {
+			t.Errorf("Decode(%q) = %v, want a FormatError (truncated raster, or too large)", in, err)
+		}
+	}
 }
 
 // FuzzDecode: no panic, and what decodes re-encodes and decodes to the
