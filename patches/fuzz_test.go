@@ -7,6 +7,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"strings"
 	"testing"
 
@@ -84,6 +85,11 @@ func FuzzDecode(f *testing.F) {
 		if b.Dx() <= 0 || b.Dy() <= 0 || int64(b.Dx())*int64(b.Dy()) > fuzzMaxPixels {
 			t.Fatalf("decoded %v, want positive bounds within %d pixels", b, fuzzMaxPixels)
 		}
+		// From a stream (no Seek: read through replay) the same image.
+		s, err := Decode(struct{ io.Reader }{bytes.NewReader(data)}, MaxPixels(fuzzMaxPixels))
+		if err != nil || s.Bounds() != b || !sameImage(s, img) {
+			t.Fatalf("from a stream: %v (%v), from a file %v", err, s, b)
+		}
 	})
 }
 
@@ -123,4 +129,22 @@ func FuzzICCProfile(f *testing.F) {
 			}
 		})
 	})
+}
+
+// sameImage reports whether a and b have the same bounds and colours.
+func sameImage(a, b image.Image) bool {
+	r := a.Bounds()
+	if r != b.Bounds() {
+		return false
+	}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
 }
