@@ -533,10 +533,12 @@ func setBallast() {
 	}
 }
 
-// dropBallast releases the heap ballast, so that collections come at
-// GOGC's pace again.
+// dropBallast releases the heap ballast, and the GOGC setting the start
+// raised instead where it did (hugestart.Release), so that collections
+// come at GOGC's pace again.
 func dropBallast() {
 	heapBallast = nil
+	hugestart.Release()
 }
 
 // rateWarnShare is the relative distance from the --bpp target beyond

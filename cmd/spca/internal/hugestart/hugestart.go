@@ -1,5 +1,7 @@
 package hugestart
 
+import _ "unsafe" // go:linkname
+
 // Bytes is the heap the process grows to and advises at start. A batch
 // encode of 12 768×512 images grows its heap to ~50 MB before its first
 // collection (the ballast holds that off), and with 32 MB advised the
@@ -29,6 +31,30 @@ func TakeBallast() []byte {
 	b := ballast
 	ballast = nil
 	return b
+}
+
+// setGCPercent is runtime/debug.SetGCPercent without importing
+// runtime/debug (see hugestart_linux.go): the runtime provides it to
+// runtime/debug under this name.
+//
+//go:linkname setGCPercent runtime/debug.setGCPercent
+func setGCPercent(int32) int32
+
+// gcToRestore holds the GOGC value to restore when the start raised it
+// (adviseFenced), until Release or the first collection takes it.
+var gcToRestore = make(chan int32, 1)
+
+// Release restores the collector's GOGC setting if the start raised it
+// to hold off collections (see adviseFenced), at once; the first
+// collection does it otherwise. The command calls it when it drops its
+// ballast: after the first image of a batch. It does nothing after the
+// first call, and nothing if the start did not raise the setting.
+func Release() {
+	select {
+	case p := <-gcToRestore:
+		setGCPercent(p)
+	default:
+	}
 }
 
 // Command returns the command args run: the first argument after the

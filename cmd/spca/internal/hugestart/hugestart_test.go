@@ -122,3 +122,117 @@ func checkPlug(t *testing.T) {
 		t.Errorf("resident(%#x) = false after a write in the block", p)
 	}
 }
+
+// TestFenced checks adviseFenced in a fresh process (as TestPlug): that
+// it succeeds (on 64-bit Linux it must: a failure means the runtime no
+// longer maps the rest of an arena when it cannot grow in place, and
+// every coding process pays advise's collection again), that the memory
+// the heap hands out next, 42 MB of it (a coding process uses 12-27 MB
+// for a 768×512 image), lies in
+// mappings advised for 2 MB pages, that GOGC is raised meanwhile, and
+// that Release restores it, once.
+func TestFenced(t *testing.T) {
+	if os.Getenv("HUGESTART_FENCED_CHILD") == "1" {
+		checkFenced(t)
+		return
+	}
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("adviseFenced is for 64-bit platforms")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFenced$", "-test.count=1", "-test.v")
+	// One P: the page cache of another P may hold free pages below the
+	// plugs (plug allocates on its own P), which small allocations made on
+	// that P take, in a test binary whose other goroutines ran there.
+	cmd.Env = append(os.Environ(), "HUGESTART_FENCED_CHILD=1", "GOGC=100", "GOMAXPROCS=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestFenced") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func checkFenced(t *testing.T) {
+	if !adviseFenced() {
+		t.Fatal("adviseFenced reported false: the heap is not advised without a collection")
+	}
+	defer func() { plugs, ballast = nil, nil }()
+	if got := debug.SetGCPercent(raisedGC); got != raisedGC {
+		t.Errorf("GOGC %d after adviseFenced, want %d", got, raisedGC)
+	}
+	// Allocations as a coding process makes them: large buffers and small
+	// objects, all written.
+	var bufs [][]byte
+	for _, n := range []int{8 << 20, 3 << 20, 512 << 10, 64 << 10, 4 << 10, 256} {
+		for range max(1, (7<<20)/n) {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 1
+			}
+			bufs = append(bufs, b)
+		}
+	}
+	vmas := advisedMappings(t)
+	for _, b := range bufs {
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		if !within(vmas, p, p+uintptr(len(b))) {
+			t.Fatalf("a %d-byte allocation at %#x lies outside the mappings advised for 2 MB pages %x", len(b), p, vmas)
+		}
+	}
+	Release()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC %d after Release, want the 100 of the environment", got)
+	}
+	debug.SetGCPercent(50)
+	Release() // a second call changes nothing
+	if got := debug.SetGCPercent(100); got != 50 {
+		t.Errorf("a second Release set GOGC to %d, want the 50 set after the first", got)
+	}
+}
+
+// advisedMappings returns the address ranges of this process's mappings
+// with the hugepage advice (VmFlags hg in /proc/self/smaps).
+func advisedMappings(t *testing.T) [][2]uintptr {
+	data, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vmas [][2]uintptr
+	var cur [2]uintptr
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"):
+			lo, hi, _ := strings.Cut(f[0], "-")
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			b, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("smaps line %q", line)
+			}
+			cur = [2]uintptr{uintptr(a), uintptr(b)}
+		case len(f) > 0 && f[0] == "VmFlags:":
+			for _, flag := range f[1:] {
+				if flag == "hg" {
+					vmas = append(vmas, cur)
+				}
+			}
+		}
+	}
+	return vmas
+}
+
+// within reports whether [lo, hi) lies in the union of the ranges vmas
+// (adjacent mappings count as one).
+func within(vmas [][2]uintptr, lo, hi uintptr) bool {
+	for lo < hi {
+		next := lo
+		for _, v := range vmas {
+			if v[0] <= lo && lo < v[1] {
+				next = v[1]
+			}
+		}
+		if next == lo {
+			return false
+		}
+		lo = next
+	}
+	return true
+}
