@@ -263,6 +263,12 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 		if err == nil {
 			return img, nil
 		}
+		if errors.Is(err, pngfast.ErrTooLarge) {
+			// Said here: on a 32-bit platform image/png refuses a header
+			// of 20000×20000 as a "dimension overflow" before the
+			// budget below is checked.
+			return nil, &nameError{sentinel: ErrTooLarge, msg: strings.TrimPrefix(err.Error(), pngfast.ErrTooLarge.Error()+": ")}
+		}
 		if _, err := rs.Seek(start, io.SeekStart); err != nil {
 			return nil, &nameError{msg: "seek", err: err}
 		}
