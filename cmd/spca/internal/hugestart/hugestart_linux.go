@@ -91,17 +91,21 @@ func adviseFenced() bool {
 		setGCPercent(gc) // grown in place: the fence did not hold
 		return false
 	}
+	// The rest of the arena is mapped now. The new arena is mapped where
+	// first lies only until the second step; advised after it, or, if it
+	// fails, after all the same: advise's collection then frees first's
+	// pages and the rest of the arena into advised memory.
+	start := (last + huge - 1) &^ (huge - 1)
+	syscall.Syscall(syscall.SYS_MADVISE, start, arena+heapArena-start, syscall.MADV_HUGEPAGE)
 	ballast = make([]byte, BallastBytes)
+	syscall.Syscall(syscall.SYS_MADVISE, v, 2*heapArena, syscall.MADV_HUGEPAGE)
+	runtime.KeepAlive(first)
 	w := uintptr(unsafe.Pointer(unsafe.SliceData(ballast)))
 	if w%heapArena != 0 || w >= v && w <= v+2*heapArena {
 		ballast = nil
 		setGCPercent(gc)
 		return false
 	}
-	runtime.KeepAlive(first)
-	start := (last + huge - 1) &^ (huge - 1)
-	syscall.Syscall(syscall.SYS_MADVISE, start, arena+heapArena-start, syscall.MADV_HUGEPAGE)
-	syscall.Syscall(syscall.SYS_MADVISE, v, 2*heapArena, syscall.MADV_HUGEPAGE)
 	if gc < 0 {
 		setGCPercent(gc) // GOGC=off stays off
 		return true
