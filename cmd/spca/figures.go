@@ -20,8 +20,10 @@ import (
 const figuresProgram = "spca-figures"
 
 // figuresHowTo says how to run figuresProgram when it is not installed.
+// It named go install github.com/spcalab/spca/cmd/spca-figures@latest too,
+// which the module proxy refuses: the module is not published.
 const figuresHowTo = "run go run ./cmd/spca-figures in the source tree, or install it beside spca " +
-	"with go install ./cmd/spca-figures there (go install github.com/spcalab/spca/cmd/spca-figures@latest elsewhere)"
+	"with go install ./cmd/spca-figures there"
 
 func figuresCommand() *cli.Command {
 	return &cli.Command{
