@@ -379,7 +379,11 @@ func modelMapper(c *cli.Context) (adapt.Mapper, error) {
 func modelAndMapper(c *cli.Context) (*adapt.Model, adapt.Mapper, error) {
 	method, err := adapt.ParseMethod(c.String(flagMethod))
 	if err != nil {
-		return nil, nil, fail("--%s: %s", flagMethod, adaptBrief(err))
+		var known []string
+		for _, m := range adapt.Methods() {
+			known = append(known, m.String())
+		}
+		return nil, nil, fail("%s: --%s: %s", cliutil.CommandName(c), flagMethod, withSuggestion(adaptBrief(err), c.String(flagMethod), known))
 	}
 	model, err := loadAdaptModel(c.String(flagModel))
 	if err != nil {

@@ -284,7 +284,8 @@ func metricFlag() cli.Flag {
 func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) {
 	metric, err := classify.ParseMetric(c.String(flagMetric))
 	if err != nil {
-		return nil, fail("--%s: %s", flagMetric, brief(err))
+		msg := strings.TrimPrefix(brief(err), "classify: ")
+		return nil, fail("%s: --%s: %s", cliutil.CommandName(c), flagMetric, withSuggestion(msg, c.String(flagMetric), classify.MetricNames()))
 	}
 	x, label, values, err := labelled(c, path, true)
 	if err != nil {

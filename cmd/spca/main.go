@@ -155,10 +155,30 @@ func didYouMean(cmds []*cli.Command, name string) string {
 			names = append(names, c.Name)
 		}
 	}
-	if best := cliutil.Nearest(name, names); best != "" {
+	return didYouMeanOf(name, names)
+}
+
+// didYouMeanOf returns "; did you mean NAME?" for the name of known
+// nearest to name (cliutil.Nearest), else "": for misspelt commands, data
+// sets, methods and metrics as for flags.
+func didYouMeanOf(name string, known []string) string {
+	if best := cliutil.Nearest(strings.ToLower(name), known); best != "" {
 		return "; did you mean " + best + "?"
 	}
 	return ""
+}
+
+// withSuggestion puts didYouMeanOf(name, known) into msg, an "unknown
+// NAME (known: ...)" message, before its list.
+func withSuggestion(msg, name string, known []string) string {
+	s := didYouMeanOf(name, known)
+	if s == "" {
+		return msg
+	}
+	if head, list, ok := strings.Cut(msg, " (known: "); ok {
+		return head + s + " (known: " + list
+	}
+	return msg + s
 }
 
 // errorLine formats err as the one line main prints: "spca: message".

@@ -228,6 +228,20 @@ func TestUsageErrors(t *testing.T) {
 	if _, _, err := run(t, "nosuchcommand"); strings.Contains(errorLine(err), "did you mean") {
 		t.Errorf("nosuchcommand: %s", errorLine(err))
 	}
+	// Misspelt data sets, methods and metrics get the nearest name too (a
+	// new user's "synth swisroll" got only the list of sixteen), and the
+	// errors of --method and --metric name their command.
+	wantError(t, []string{"synth", "swisroll"}, `synth: unknown data set "swisroll"; did you mean swissroll? (known: spiral, swissroll`)
+	wantError(t, []string{"adapt", "lut", "--model", "m.model", "--method", "bradfrod", "-o", "m.cube"},
+		`adapt lut: --method: unknown method "bradfrod"; did you mean bradford? (known: spca,`)
+	wantError(t, []string{"adapt", "lut", "--model", "m.model", "--method", "Von Kris", "-o", "m.cube"}, "did you mean von-kries?")
+	wantError(t, []string{"classify", "train", "--in", "d.csv", "--metric", "euclidian", "-o", "c.knn"},
+		`classify train: --metric: unknown metric "euclidian"; did you mean euclidean? (known: euclidean,`)
+	for _, args := range [][]string{{"synth", "zzz"}, {"classify", "predict", "--train", "d.csv", "--metric", "zzz", "--in", "x.csv"}} {
+		if _, _, err := run(t, args...); err == nil || strings.Contains(errorLine(err), "did you mean") || !strings.Contains(errorLine(err), "known: ") {
+			t.Errorf("spca %s: %v, want the list and no suggestion", strings.Join(args, " "), err)
+		}
+	}
 	wantError(t, []string{"fit", "--nosuchflag"}, "fit: flag provided but not defined: --nosuchflag (see spca fit --help)")
 	wantError(t, []string{"fit", "--out", "m.spca"}, "missing --in")
 	wantError(t, []string{"fit", "--in", "d.csv"}, "missing --out")

@@ -100,7 +100,7 @@ func runSynth(c *cli.Context) error {
 	if !slices.Contains(testimages.Names(), args[0]) {
 		// testimages' error lists the unlabelled sets only.
 		known := slices.Concat(testimages.Names(), testimages.ClassSets(), []string{"scenes", "photos"})
-		return fail("synth: unknown data set %q (known: %s)", args[0], strings.Join(known, ", "))
+		return fail("synth: unknown data set %q%s (known: %s)", args[0], didYouMeanOf(args[0], known), strings.Join(known, ", "))
 	}
 	noise := -1.0 // the data set's default
 	if c.IsSet(flagNoise) {
