@@ -135,11 +135,13 @@ type rangeDecoder struct {
 	rng            uint32
 	code           uint32
 	shiftA, shiftB uint8 // the probabilities' adaptation (see arShifts)
+	kernel         bool  // run's loop is runDual (version 6's shifts, amd64)
 }
 
 func newRangeDecoder(in []byte, dual bool) *rangeDecoder {
 	d := &rangeDecoder{in: in, rng: 0xFFFFFFFF}
 	d.shiftA, d.shiftB = arShifts(dual)
+	d.kernel = dual && hasRunKernel
 	for i := 0; i < 5; i++ {
 		d.code = d.code<<8 | uint32(d.next())
 	}
@@ -224,10 +226,15 @@ func (p *arProb) zero() uint32 { return uint32((p.a + p.b) >> 1) }
 // one selected, without a branch on the bit, which the coder cannot
 // predict.
 func (p *arProb) adapt(mask uint16, sa, sb uint8) {
-	a, b := p.a, p.b
-	upA, upB := a+(1<<arProbBits-a)>>sa, b+(1<<arProbBits-b)>>sb
-	p.a = upA ^ (upA^(a-a>>sa))&mask
-	p.b = upB ^ (upB^(b-b>>sb))&mask
+	// a + (4096-a)>>s after a 0 and a - a>>s after a 1 are both
+	// a - (a-t)>>s, an arithmetic shift (a floor), with t = 0 after a 1
+	// and t = 4096 - (2^s - 1) after a 0: floor(x/m) = -floor((m-1-x)/m)
+	// for integers x and m > 0 (TestAdaptTarget checks every a).
+	m := int32(int16(mask))
+	ta := int32(1<<arProbBits+1-1<<sa) &^ m
+	tb := int32(1<<arProbBits+1-1<<sb) &^ m
+	a, b := int32(p.a), int32(p.b)
+	p.a, p.b = uint16(a-(a-ta)>>sa), uint16(b-(b-tb)>>sb)
 }
 
 // arDim holds the probabilities of one dimension.
@@ -514,6 +521,22 @@ func (d *rangeDecoder) expGolomb(exp *[arMaxExpLen + 1]arProb) (int, bool) {
 // and is inlined (a closure over the locals was not, and was 5-6 %
 // slower).
 func (d *rangeDecoder) run(m *arModel, j, end int, devL, devU []uint8, busy int) (int, int, error) {
+	if d.kernel && 0 <= j && j < end {
+		dims, devL, devU := m.dims[:end], devL[:end], devU[:end]
+		_ = dims[0].zero[0][busy] // busy < arBusy
+		j, k, neg := runDual(d, &dims[0], &devL[0], &devU[0], j, end, busy)
+		if j == end {
+			return j, 0, nil
+		}
+		if k == arMaxUnary {
+			var ok bool
+			if k, ok = d.expGolomb(&dims[j].exp); !ok {
+				return j, 0, errors.New("index residual too long")
+			}
+		}
+		s := -neg
+		return j, (k + 1) ^ s - s, nil
+	}
 	rng, code, pos, in := d.rng, d.code, d.pos, d.in
 	sa, sb := d.shiftA&15, d.shiftB&15
 	dims, devL, devU := m.dims[:end], devL[:end], devU[:end]

@@ -278,3 +278,92 @@ func TestClassDevs(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptTarget checks arProb.adapt's single formula, a − (a−t)>>s,
+// against the two it stands for, a + (4096−a)>>s after a 0 and a − a>>s
+// after a 1, for every estimate from 0 to 4096 and every shift below 16.
+func TestAdaptTarget(t *testing.T) {
+	for s := uint8(0); s < 16; s++ {
+		for a := uint16(0); a <= 1<<arProbBits; a++ {
+			for _, mask := range []uint16{0, 0xffff} {
+				p := arProb{a, a}
+				p.adapt(mask, s, s)
+				want := a + (1<<arProbBits-a)>>s
+				if mask != 0 {
+					want = a - a>>s
+				}
+				if p.a != want || p.b != want {
+					t.Fatalf("shift %d, estimate %d, bit %d: %d and %d, want %d", s, a, mask&1, p.a, p.b, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRunDual checks run's kernel (runDual, where there is one) against
+// its Go loop on what a hostile file gives them: random bytes, streams
+// short enough to be read far past their end, probabilities anywhere in
+// [1, 4095] (mostly near the ends, so that magnitudes reach the
+// Exp-Golomb code), neighbour distances up to 15, every busy class and
+// every span of dimensions. Each call must return the same dimension,
+// residual and error and leave the same coder state and probabilities.
+func TestRunDual(t *testing.T) {
+	if !hasRunKernel {
+		t.Skip("no run kernel on this architecture")
+	}
+	rng := rand.New(rand.NewPCG(24, 4))
+	calls := 0
+	for trial := range 300 {
+		dims := 1 + rng.IntN(64)
+		data := make([]byte, rng.IntN(300))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		if trial%3 == 0 {
+			clear(data[len(data)/2:]) // long runs of zero flags
+		}
+		a := newARModel(dims)
+		for j := range a.dims {
+			d := &a.dims[j]
+			for _, ps := range [][]arProb{d.zero[0][:], d.zero[1][:], d.zero[2][:], d.zero[3][:], d.zero[4][:], d.zero[5][:], d.sign[:], d.mag[0][:], d.mag[1][:], d.mag[2][:], d.exp[:]} {
+				for i := range ps {
+					pa, pb := 1+rng.IntN(4095), 1+rng.IntN(4095)
+					if rng.IntN(2) == 0 {
+						pa, pb = 1+rng.IntN(40), 1+rng.IntN(40)
+					}
+					ps[i] = arProb{uint16(pa), uint16(pb)}
+				}
+			}
+		}
+		b := &arModel{dims: slices.Clone(a.dims)}
+		da, db := newRangeDecoder(data, true), newRangeDecoder(data, true)
+		if !da.kernel {
+			t.Fatal("a dual decoder without the kernel")
+		}
+		db.kernel = false
+		devL, devU := make([]uint8, dims), make([]uint8, dims)
+		for da.pos < len(data)+64 && calls < 200000 {
+			for k := range dims {
+				devL[k], devU[k] = uint8(rng.IntN(16)), uint8(rng.IntN(16))
+			}
+			j := rng.IntN(dims)
+			end, busy := j+1+rng.IntN(dims-j), rng.IntN(arBusy)
+			ja, va, ea := da.run(a, j, end, devL, devU, busy)
+			jb, vb, eb := db.run(b, j, end, devL, devU, busy)
+			calls++
+			if ja != jb || va != vb || (ea == nil) != (eb == nil) {
+				t.Fatalf("trial %d, call %d (dimensions %d to %d, busy %d): kernel %d %d %v, Go %d %d %v", trial, calls, j, end, busy, ja, va, ea, jb, vb, eb)
+			}
+			if da.rng != db.rng || da.code != db.code || da.pos != db.pos {
+				t.Fatalf("trial %d, call %d: kernel's state %#x %#x %d, Go's %#x %#x %d", trial, calls, da.rng, da.code, da.pos, db.rng, db.code, db.pos)
+			}
+			if !slices.Equal(a.dims, b.dims) {
+				t.Fatalf("trial %d, call %d: the probabilities differ", trial, calls)
+			}
+			if ea != nil {
+				break
+			}
+		}
+	}
+	t.Logf("%d calls", calls)
+}

@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package codec
+
+// hasRunKernel is amd64's (arith_amd64.go): run's Go loop elsewhere.
+const hasRunKernel = false
+
+func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int) {
+	panic("codec: no run kernel on this architecture")
+}
