@@ -364,6 +364,52 @@ func BenchmarkDecodeFiles(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeFiles encodes a batch of images in one process, as spca
+// encode does with many inputs: SPCA_BENCH_MODEL names the model and
+// SPCA_BENCH_IMAGES a glob of images (coded in grey by a grey model, as
+// the CLI codes them). It reports the wall and CPU time per image (the
+// CPU time of the codec alone with -cpu 1). Skipped unless both are set.
+func BenchmarkEncodeFiles(b *testing.B) {
+	mp, glob := os.Getenv("SPCA_BENCH_MODEL"), os.Getenv("SPCA_BENCH_IMAGES")
+	if mp == "" || glob == "" {
+		b.Skip("SPCA_BENCH_MODEL and SPCA_BENCH_IMAGES not set")
+	}
+	m, err := LoadModel(mp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names, err := filepath.Glob(glob)
+	if err != nil || len(names) == 0 {
+		b.Fatalf("SPCA_BENCH_IMAGES=%s: no files (%v)", glob, err)
+	}
+	imgs := make([]image.Image, len(names))
+	for i, name := range names {
+		if imgs[i], err = patches.Load(name); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var w bytes.Buffer
+	if err := Encode(&w, imgs[0], m, nil); err != nil { // reads the model's sections
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu := processCPU()
+	for i := 0; i < b.N; i++ {
+		for _, img := range imgs {
+			w.Reset()
+			if err := Encode(&w, img, m, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu = processCPU() - cpu
+	n := float64(b.N * len(imgs))
+	b.ReportMetric(b.Elapsed().Seconds()*1000/n, "ms/img")
+	if cpu > 0 {
+		b.ReportMetric(cpu.Seconds()*1000/n, "cpu-ms/img")
+	}
+}
+
 // BenchmarkDeblockErrors times the encoder's search of the deblocking
 // strength (deblockErrorsGray: the squared error at every strength) on
 // the reconstruction of the 4×4 model of bestSetup, and with the model

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -82,6 +83,46 @@ func TestRefineNearest(t *testing.T) {
 	for _, b := range [][]byte{def.Bytes(), resp.Bytes()} {
 		if _, err := Decode(bytes.NewReader(b), m); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestRefine4 checks refine4, refineNearest's loop for 4 leading
+// dimensions, against the loop for any number (refineK), with and
+// without a warm cache: the same cells for every patch of a test image,
+// coded at three steps (more moves at the finer ones).
+func TestRefine4(t *testing.T) {
+	m := smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 4, 8, 0 })
+	c := m.Channels[0]
+	if c.Leading() != 4 || c.levelInverse() == nil || c.cellStrides() == nil {
+		t.Fatalf("model with %d leading dimensions (separable: %v), want 4 with a cell cache", c.Leading(), c.levelInverse() != nil)
+	}
+	_, test := images()
+	p := patches.Luminance(test[0])
+	y, idx, _, _ := c.quantizePlane(p, m.Patch, false, false)
+	n, _ := y.Dims()
+	for _, step := range []float64{2, 8, 30} {
+		rf := refiner{c: c, y: y, li: c.levelInverse(), strides: c.cellStrides(), lambda: refineLambda * step * step, s: c.SPCA.NewMetricScratch()}
+		want, got := slices.Clone(idx), slices.Clone(idx)
+		rf.idx, rf.cache = want, newCellCache(4, 8)
+		rf.refineK(0, n)
+		for _, cache := range []*cellCache{newCellCache(4, 8), rf.cache} {
+			copy(got, idx)
+			rf.idx, rf.cache = got, cache
+			rf.refine4(0, n)
+			if !slices.Equal(got, want) {
+				t.Fatalf("step %g: refine4 chose other cells than refineK", step)
+			}
+		}
+		moved := 0
+		for i := range n {
+			if !slices.Equal(idx[i*len(idx)/n:][:4], want[i*len(idx)/n:][:4]) {
+				moved++
+			}
+		}
+		t.Logf("step %g: %d of %d patches moved", step, moved, n)
+		if moved == 0 {
+			t.Errorf("step %g: nothing moved", step)
 		}
 	}
 }
