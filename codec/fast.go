@@ -301,7 +301,7 @@ func (r *modelReader) fastPath(k int) (*storedFast, error) {
 	}
 	// Decoding the values later takes float32 values, an int64 scratch
 	// and the tables of setLook.
-	if r.charge(n*k*4+n*8+k*((lookCells+1)*4+g*8), "the fast path's tables") != nil {
+	if r.charge(int64(n*k*4+n*8+k*((lookCells+1)*4+g*8)), "the fast path's tables") != nil {
 		return nil, r.err
 	}
 	f := &fastPath{k: k, nodes: make([][]float64, k)}

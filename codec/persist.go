@@ -443,11 +443,11 @@ const (
 )
 
 // charge accounts for size bytes allocated for what (named in the error).
-func (r *modelReader) charge(size int, what string) error {
+func (r *modelReader) charge(size int64, what string) error {
 	if r.err != nil {
 		return r.err
 	}
-	if r.budget -= int64(size); r.budget < 0 {
+	if r.budget -= size; r.budget < 0 {
 		r.err = &ModelError{fmt.Sprintf("%s needs more memory than the model's size allows (64 MB + 10 × its bytes)", what)}
 	}
 	return r.err
@@ -477,9 +477,24 @@ func (r *modelReader) u16() int {
 	}
 	return 0
 }
+
+// u32 reads a count, index or version: 2^31 and more is refused (it
+// would be a negative int on a 32-bit platform).
 func (r *modelReader) u32() int {
 	if p := r.take(4); p != nil {
-		return int(binary.LittleEndian.Uint32(p))
+		v := binary.LittleEndian.Uint32(p)
+		if v <= math.MaxInt32 {
+			return int(v)
+		}
+		r.err = &ModelError{fmt.Sprintf("value %d out of range", v)}
+	}
+	return 0
+}
+
+// bits32 reads 32 bits (a float32).
+func (r *modelReader) bits32() uint32 {
+	if p := r.take(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
 	}
 	return 0
 }
@@ -883,7 +898,7 @@ func readChannel(r *modelReader, patch int, thresholds, ints, sectioned bool) (*
 	}
 	rows := r.u32()
 	if sectioned {
-		if r.err == nil && (rows < 2 || rows*dims > maxModelBytes) {
+		if r.err == nil && (rows < 2 || int64(rows)*int64(dims) > maxModelBytes) {
 			return nil, &ModelError{"training sample size"}
 		}
 		c.sampleRows = rows
@@ -936,16 +951,18 @@ func (r *modelReader) sample(c *Channel, rows, dims int, ints bool) error {
 		}
 	}
 	// Every value takes a byte (integers) or 4 (float32) at least.
-	if per := 4 - 3*kind; r.err == nil && (rows < 2 || rows*dims*per > len(r.b) || kind == 1 && rows*dims > maxIntSample) {
+	// In int64: rows × dims × 4 wraps a 32-bit int.
+	values := int64(rows) * int64(dims)
+	if per := int64(4 - 3*kind); r.err == nil && (rows < 2 || values*per > int64(len(r.b)) || kind == 1 && values > maxIntSample) {
 		return &ModelError{"training sample size"}
 	}
-	if r.charge(8*rows*dims+8*rows*kind, "the training sample") != nil {
+	if r.charge(8*values+8*int64(rows*kind), "the training sample") != nil {
 		return r.err
 	}
 	if kind == 0 {
 		train := make([]float64, rows*dims)
 		for i := range train {
-			train[i] = float64(math.Float32frombits(uint32(r.u32())))
+			train[i] = float64(math.Float32frombits(r.bits32()))
 		}
 		c.train = mat.NewDense(rows, dims, train)
 	} else {
