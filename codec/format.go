@@ -1060,7 +1060,9 @@ func parseFixedHeader(b []byte) (*Header, error) {
 	switch {
 	case h.Width < 1 || h.Height < 1 || h.Width > maxPixels || h.Height > maxPixels ||
 		int64(h.Width)*int64(h.Height) > maxPixels: // each side bounded first: no overflow
-		return nil, &FormatError{Msg: fmt.Sprintf("image size %d×%d out of range", h.Width, h.Height)}
+		// The sizes as stored: 2^31 and more are negative ints on 32-bit
+		// platforms ("-1×-1").
+		return nil, &FormatError{Msg: fmt.Sprintf("image size %d×%d out of range", binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[4:]))}
 	case h.Channels != 1 && h.Channels != 3:
 		return nil, &FormatError{Msg: fmt.Sprintf("%d channels", h.Channels)}
 	case h.Depth != 8 && h.Depth != 16:
