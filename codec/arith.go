@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -49,11 +50,19 @@ type rangeEncoder struct {
 	cache     byte
 	cacheSize int
 	out       []byte
+	kernel    bool // value is valueDual (version 6's shifts, amd64)
 }
+
+// valueRoom is the room valueDual needs beyond the pending bytes: a
+// value is at most 16 decisions (zero flag, sign, arMaxUnary unary
+// ones), each losing at most 12 bits of range (a probability is at least
+// 1/4096), so shifting out at most two bytes.
+const valueRoom = 2 * (2 + arMaxUnary)
 
 func newRangeEncoder(dual bool) *rangeEncoder {
 	e := &rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1}
 	e.shiftA, e.shiftB = arShifts(dual)
+	e.kernel = dual && hasRunKernel
 	return e
 }
 
@@ -368,6 +377,18 @@ func (m *arModel) encodeNonzero(e *rangeEncoder, j, act, v int) {
 // written out with the coder's state in locals (the decoder's value
 // mirrors it): a call of bit per bit was most of the coder's time.
 func (e *rangeEncoder) value(zero *arProb, p *arDim, act, v int) {
+	if e.kernel {
+		if cap(e.out)-len(e.out) < e.cacheSize+valueRoom {
+			e.out = slices.Grow(e.out, e.cacheSize+valueRoom)
+		}
+		switch valueDual(e, zero, p, act, v) {
+		case 1:
+			e.expGolomb(&p.exp, abs(v)-1)
+		case 2:
+			zeroRange()
+		}
+		return
+	}
 	low, rng := e.low, e.rng
 	sa, sb := e.shiftA&15, e.shiftB&15
 	// Each bit as bit codes it: mask all ones for a 1, 0 for a 0.

@@ -1,7 +1,8 @@
 package codec
 
-// hasRunKernel selects runDual (arith_amd64.s) for run with version 6's
-// adaptation: plain amd64 instructions, on every amd64 machine.
+// hasRunKernel selects runDual and valueDual (arith_amd64.s) for the
+// range coder's run and value with version 6's adaptation: plain amd64
+// instructions, on every amd64 machine.
 const hasRunKernel = true
 
 // runDual is run's loop for a decoder with version 6's shifts (arAdaptFast,
@@ -18,3 +19,16 @@ const hasRunKernel = true
 //
 //go:noescape
 func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
+
+// valueDual is rangeEncoder.value for an encoder with version 6's
+// shifts, in assembly, as runDual is run's loop: the zero flag, sign and
+// unary magnitude of v coded as value codes them (TestValueDual). The
+// caller makes room for the bytes it may write (e.cacheSize pending ones
+// and two per decision: valueRoom). It returns 0, or 1 where the
+// magnitude less one reached arMaxUnary (the Exp-Golomb code, for the
+// caller to write, follows), or 2 where the range fell to 0 (a
+// probability out of range: zeroRange's bug), leaving the coder's
+// state in e.
+//
+//go:noescape
+func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)

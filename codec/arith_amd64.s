@@ -188,3 +188,238 @@ magpast:
 	CMPL R10, $const_arTopValue
 	JCS magnorm
 	JMP magdone
+
+// Registers of valueDual: R8 low, R10 the range, R9 the output's array,
+// R11 its length, DI the encoder, DX the bit as a mask (all ones for a
+// 1), SI the value, R12 the probability, R13 the dimension's
+// probabilities then the unary position; AX, BX, CX and R14 scratch.
+
+// ENCODE codes the bit DX with the probability at P as rangeEncoder.bit
+// does and adapts it as arProb.adapt does with shifts 3 and 6. Clobbers
+// AX, BX and CX.
+#define ENCODE(P) \
+	MOVWLZX (P), AX \
+	MOVWLZX 2(P), BX \
+	ADDL BX, AX \
+	SHRL $1, AX \
+	MOVL R10, BX \
+	SHRL $const_arProbBits, BX \
+	IMULL BX, AX \
+	MOVL AX, BX \
+	ANDL DX, BX \
+	ADDQ BX, R8 \
+	SUBL AX, R10 \
+	TESTL DX, DX \
+	CMOVLEQ AX, R10 \
+	MOVL DX, BX \
+	NOTL BX \
+	ANDL $(1<<const_arProbBits+1-1<<const_arAdaptFast), BX \
+	MOVWLZX (P), AX \
+	MOVL AX, CX \
+	SUBL BX, CX \
+	SARL $const_arAdaptFast, CX \
+	SUBL CX, AX \
+	MOVW AX, (P) \
+	MOVL DX, BX \
+	NOTL BX \
+	ANDL $(1<<const_arProbBits+1-1<<const_arAdaptSlow), BX \
+	MOVWLZX 2(P), AX \
+	MOVL AX, CX \
+	SUBL BX, CX \
+	SARL $const_arAdaptSlow, CX \
+	SUBL CX, AX \
+	MOVW AX, 2(P)
+
+// func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)
+TEXT ·valueDual(SB), NOSPLIT, $0-48
+	MOVQ e+0(FP), DI
+	MOVQ rangeEncoder_low(DI), R8
+	MOVL rangeEncoder_rng(DI), R10
+	MOVQ rangeEncoder_out(DI), R9
+	MOVQ (rangeEncoder_out+8)(DI), R11
+	MOVQ v+32(FP), SI
+	MOVQ p+16(FP), R13
+
+	// The zero flag: a 1 for a value off the centre.
+	XORL DX, DX
+	TESTQ SI, SI
+	SETNE DL
+	NEGL DX
+	MOVQ zero+8(FP), R12
+	ENCODE(R12)
+	CMPL R10, $const_arTopValue
+	JCS norm1
+
+coded1:
+	TESTQ SI, SI
+	JEQ done
+
+	// The sign, p.sign[min(act, 2)]: a 1 for a negative value.
+	MOVQ SI, DX
+	SARQ $63, DX
+	XORQ DX, SI
+	SUBQ DX, SI
+	MOVQ act+24(FP), AX
+	MOVL $2, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX
+	LEAQ arDim_sign(R13)(AX*4), R12
+	ENCODE(R12)
+	CMPL R10, $const_arTopValue
+	JCS norm2
+
+coded2:
+	// The magnitude less one, k, in unary up to arMaxUnary with
+	// p.mag[min(act/2, 2)]: a 1 for each position below k, a 0 at k.
+	DECQ SI
+	MOVQ act+24(FP), AX
+	SHRQ $1, AX
+	MOVL $2, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX
+	IMUL3Q $(4*const_arMaxUnary), AX, AX
+	LEAQ arDim_mag(R13)(AX*1), R12
+	XORL R13, R13
+
+mag:
+	XORL DX, DX
+	CMPQ SI, R13
+	SETNE DL
+	NEGL DX
+	ENCODE(R12)
+	CMPL R10, $const_arTopValue
+	JCS norm3
+
+coded3:
+	TESTL DX, DX
+	JEQ done
+	ADDQ $4, R12
+	INCQ R13
+	CMPQ R13, $const_arMaxUnary
+	JLT mag
+	MOVQ $1, status+40(FP)
+	JMP store
+
+done:
+	MOVQ $0, status+40(FP)
+
+store:
+	MOVQ R8, rangeEncoder_low(DI)
+	MOVL R10, rangeEncoder_rng(DI)
+	MOVQ R11, (rangeEncoder_out+8)(DI)
+	RET
+
+zerorange:
+	MOVQ $2, status+40(FP)
+	JMP store
+
+norm1:
+	TESTL R10, R10
+	JEQ zerorange
+	SHLL $8, R10
+	MOVL R8, AX
+	CMPL AX, $0xFF000000
+	JCS norm1flush
+	MOVQ R8, AX
+	SHRQ $32, AX
+	JEQ norm1keep
+
+norm1flush:
+	MOVQ R8, CX
+	SHRQ $32, CX
+	MOVBLZX rangeEncoder_cache(DI), BX
+	MOVQ rangeEncoder_cacheSize(DI), R14
+
+norm1byte:
+	LEAL (BX)(CX*1), AX
+	MOVB AL, (R9)(R11*1)
+	INCQ R11
+	MOVL $0xFF, BX
+	DECQ R14
+	JNE norm1byte
+	MOVQ R8, AX
+	SHRQ $24, AX
+	MOVB AL, rangeEncoder_cache(DI)
+	MOVQ R14, rangeEncoder_cacheSize(DI)
+
+norm1keep:
+	INCQ rangeEncoder_cacheSize(DI)
+	ANDQ $0xFFFFFF, R8
+	SHLQ $8, R8
+	CMPL R10, $const_arTopValue
+	JCS norm1
+	JMP coded1
+
+norm2:
+	TESTL R10, R10
+	JEQ zerorange
+	SHLL $8, R10
+	MOVL R8, AX
+	CMPL AX, $0xFF000000
+	JCS norm2flush
+	MOVQ R8, AX
+	SHRQ $32, AX
+	JEQ norm2keep
+
+norm2flush:
+	MOVQ R8, CX
+	SHRQ $32, CX
+	MOVBLZX rangeEncoder_cache(DI), BX
+	MOVQ rangeEncoder_cacheSize(DI), R14
+
+norm2byte:
+	LEAL (BX)(CX*1), AX
+	MOVB AL, (R9)(R11*1)
+	INCQ R11
+	MOVL $0xFF, BX
+	DECQ R14
+	JNE norm2byte
+	MOVQ R8, AX
+	SHRQ $24, AX
+	MOVB AL, rangeEncoder_cache(DI)
+	MOVQ R14, rangeEncoder_cacheSize(DI)
+
+norm2keep:
+	INCQ rangeEncoder_cacheSize(DI)
+	ANDQ $0xFFFFFF, R8
+	SHLQ $8, R8
+	CMPL R10, $const_arTopValue
+	JCS norm2
+	JMP coded2
+
+norm3:
+	TESTL R10, R10
+	JEQ zerorange
+	SHLL $8, R10
+	MOVL R8, AX
+	CMPL AX, $0xFF000000
+	JCS norm3flush
+	MOVQ R8, AX
+	SHRQ $32, AX
+	JEQ norm3keep
+
+norm3flush:
+	MOVQ R8, CX
+	SHRQ $32, CX
+	MOVBLZX rangeEncoder_cache(DI), BX
+	MOVQ rangeEncoder_cacheSize(DI), R14
+
+norm3byte:
+	LEAL (BX)(CX*1), AX
+	MOVB AL, (R9)(R11*1)
+	INCQ R11
+	MOVL $0xFF, BX
+	DECQ R14
+	JNE norm3byte
+	MOVQ R8, AX
+	SHRQ $24, AX
+	MOVB AL, rangeEncoder_cache(DI)
+	MOVQ R14, rangeEncoder_cacheSize(DI)
+
+norm3keep:
+	INCQ rangeEncoder_cacheSize(DI)
+	ANDQ $0xFFFFFF, R8
+	SHLQ $8, R8
+	CMPL R10, $const_arTopValue
+	JCS norm3
+	JMP coded3

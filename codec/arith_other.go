@@ -8,3 +8,7 @@ const hasRunKernel = false
 func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int) {
 	panic("codec: no run kernel on this architecture")
 }
+
+func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int) {
+	panic("codec: no value kernel on this architecture")
+}

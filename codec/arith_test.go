@@ -367,3 +367,70 @@ func TestRunDual(t *testing.T) {
 	}
 	t.Logf("%d calls", calls)
 }
+
+// TestValueDual checks the encoder's kernel (valueDual, where there is
+// one) against value's Go code: values of every size, probabilities
+// anywhere in [1, 4095] and mostly near the ends (two bytes out per
+// decision, long runs of 0xFF bytes pending, carries), into outputs of
+// every spare capacity. The streams, the coder's state and the
+// probabilities must be the same after every value; a probability of 0
+// must panic as zeroRange does, not loop writing bytes.
+func TestValueDual(t *testing.T) {
+	if !hasRunKernel {
+		t.Skip("no coder kernel on this architecture")
+	}
+	rng := rand.New(rand.NewPCG(24, 5))
+	for trial := range 200 {
+		a := newARModel(3)
+		for j := range a.dims {
+			d := &a.dims[j]
+			for _, ps := range [][]arProb{d.zero[0][:], d.zero[1][:], d.zero[2][:], d.zero[3][:], d.zero[4][:], d.zero[5][:], d.sign[:], d.mag[0][:], d.mag[1][:], d.mag[2][:], d.exp[:]} {
+				for i := range ps {
+					pa, pb := 1+rng.IntN(4095), 1+rng.IntN(4095)
+					switch rng.IntN(3) {
+					case 0:
+						pa, pb = 1+rng.IntN(40), 1+rng.IntN(40)
+					case 1:
+						pa, pb = 4095-rng.IntN(40), 4095-rng.IntN(40)
+					}
+					ps[i] = arProb{uint16(pa), uint16(pb)}
+				}
+			}
+		}
+		b := &arModel{dims: slices.Clone(a.dims)}
+		ea, eb := newRangeEncoder(true), newRangeEncoder(true)
+		if !ea.kernel {
+			t.Fatal("a dual encoder without the kernel")
+		}
+		eb.kernel = false
+		ea.out = make([]byte, 0, rng.IntN(8))
+		for i := range 500 {
+			j, act, busy := rng.IntN(3), rng.IntN(arActivity), rng.IntN(arBusy)
+			v := 0
+			switch r := rng.IntN(10); {
+			case r < 3:
+			case r < 9:
+				v = rng.IntN(2*arMaxUnary+5) - arMaxUnary - 2
+			default:
+				v = rng.IntN(1<<20) - 1<<19
+			}
+			ea.value(&a.dims[j].zero[act][busy], &a.dims[j], act, v)
+			eb.value(&b.dims[j].zero[act][busy], &b.dims[j], act, v)
+			if ea.low != eb.low || ea.rng != eb.rng || ea.cache != eb.cache || ea.cacheSize != eb.cacheSize || !bytes.Equal(ea.out, eb.out) {
+				t.Fatalf("trial %d, value %d (%d): kernel's state %#x %#x %d %d, %d bytes; Go's %#x %#x %d %d, %d bytes", trial, i, v,
+					ea.low, ea.rng, ea.cache, ea.cacheSize, len(ea.out), eb.low, eb.rng, eb.cache, eb.cacheSize, len(eb.out))
+			}
+			if !slices.Equal(a.dims, b.dims) {
+				t.Fatalf("trial %d, value %d: the probabilities differ", trial, i)
+			}
+		}
+	}
+	e, m := newRangeEncoder(true), newARModel(1)
+	m.dims[0].zero[0][0] = arProb{}
+	defer func() {
+		if recover() == nil {
+			t.Error("a probability of 0 did not panic")
+		}
+	}()
+	e.value(&m.dims[0].zero[0][0], &m.dims[0], 0, 0)
+}
