@@ -514,8 +514,9 @@ func adviseHugeHeap(*cli.Context) error {
 // space but no memory: the collector counts it as live heap, and with it
 // the first collection of an encode or decode process comes at 128 MB of
 // heap instead of 4 MB. Coding a 768×512 image allocates less (12-27 MB):
-// a process per image collects only once (hugeHeap), where it collected
-// 3 or 4 times, each cycle sweeping and faulting in fresh runtime
+// a process per image collects only once (hugeHeap; not at all where
+// the start advised the heap without a collection and raised GOGC
+// instead, hugestart.adviseFenced), where it collected 3 or 4 times, each cycle sweeping and faulting in fresh runtime
 // metadata (kodim13 grey, 4×4 model: 1,375 -> 1,208 page faults for a
 // decode, 1,531 -> 1,375 for an encode, as GOGC=off). A batch collects
 // every 128 MB of allocation or more; large images, whose live heap
