@@ -764,9 +764,17 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 		for i, r := range p[:s0] {
 			x[i*d+q] = float64(r) * res
 		}
-		for i := s0; i < len(p); i++ {
-			p[i] += p[i-s0]
-			x[i*d+q] = float64(p[i]) * res
+		// p[s0+i] += p[i], the latter summed already; slices the compiler
+		// can check once (lattice of the 8×8 Kodak model: 17 -> ~10
+		// instructions per value).
+		cur, prev, xs := p[s0:], p[:len(p)-s0], x[s0*d+q:]
+		prev = prev[:len(cur)]
+		j := 0
+		for i := range cur {
+			r := cur[i] + prev[i]
+			cur[i] = r
+			xs[j] = float64(r) * res
+			j += d
 		}
 	}
 	if dc.err != nil {

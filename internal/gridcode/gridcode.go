@@ -55,12 +55,15 @@ func UndiffAxes(v []int64, g []int, lo, hi int) {
 				}
 				continue
 			}
-			for k := 1; k < n; k++ { // row k += row k-1, s values each
-				cur := v[b+k*s : b+(k+1)*s]
-				prev := v[b+(k-1)*s : b+k*s]
-				for i := range cur {
-					cur[i] += prev[i]
-				}
+			// Row k += row k-1 for k = 1..n-1, s values each, as one run:
+			// the value s before has had its sum already. One loop per
+			// block instead of n-1 (lattice rows of 13: 16 -> ~8
+			// instructions per value).
+			blk := v[b : b+s*n]
+			cur, prev := blk[s:], blk[:len(blk)-s]
+			prev = prev[:len(cur)]
+			for i := range cur {
+				cur[i] += prev[i]
 			}
 		}
 		s *= n
@@ -80,33 +83,58 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 		return
 	}
 	w := len(planes) / m
-	p0 := planes[:m]
-	for i := 0; i < m; i += n {
-		row := v[i:min(m, i+n)]
-		var acc int64
-		switch w {
-		case 1:
-			for a, c := range p0[i : i+len(row)] {
-				z := int64(c)
-				acc += int64(uint64(z)>>1) ^ -(z & 1)
-				row[a] = acc
+	// The width is the same for every row: one switch, then the rows (of
+	// 13 values in a lattice), in one run of indices checked against m
+	// once: per-row slices and the switch were a third of the
+	// instructions (8×8 Kodak model load: 12.6 -> ~8 M).
+	v = v[:m]
+	switch w {
+	case 1:
+		p0 := planes[:m]
+		for i := 0; i < m; i += n {
+			var acc int64
+			e := i + n
+			if e > m {
+				e = m
 			}
-		case 2:
-			p1 := planes[m+i : m+i+len(row)]
-			for a, c := range p0[i : i+len(row)] {
-				z := int64(c) | int64(p1[a])<<8
+			for a := i; a < e; a++ {
+				z := int64(p0[a])
 				acc += int64(uint64(z)>>1) ^ -(z & 1)
-				row[a] = acc
+				v[a] = acc
 			}
-		case 3:
-			p1 := planes[m+i : m+i+len(row)]
-			p2 := planes[2*m+i : 2*m+i+len(row)]
-			for a, c := range p0[i : i+len(row)] {
-				z := int64(c) | int64(p1[a])<<8 | int64(p2[a])<<16
+		}
+	case 2:
+		p0, p1 := planes[:m], planes[m:][:m]
+		for i := 0; i < m; i += n {
+			var acc int64
+			e := i + n
+			if e > m {
+				e = m
+			}
+			for a := i; a < e; a++ {
+				z := int64(p0[a]) | int64(p1[a])<<8
 				acc += int64(uint64(z)>>1) ^ -(z & 1)
-				row[a] = acc
+				v[a] = acc
 			}
-		default:
+		}
+	case 3:
+		p0, p1, p2 := planes[:m], planes[m:][:m], planes[2*m:][:m]
+		for i := 0; i < m; i += n {
+			var acc int64
+			e := i + n
+			if e > m {
+				e = m
+			}
+			for a := i; a < e; a++ {
+				z := int64(p0[a]) | int64(p1[a])<<8 | int64(p2[a])<<16
+				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				v[a] = acc
+			}
+		}
+	default:
+		for i := 0; i < m; i += n {
+			row := v[i:min(m, i+n)]
+			var acc int64
 			for a := range row {
 				var z int64
 				for b := w - 1; b >= 0; b-- {
