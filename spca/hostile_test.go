@@ -2,6 +2,7 @@ package spca_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
@@ -268,5 +270,32 @@ func TestInverseClampedCounted(t *testing.T) {
 	if _, ist, err := m.InverseBatchStats(rf); err != nil || ist.Clamped != 0 || fst.Clamped == 0 {
 		t.Errorf("samples 5 times farther out: %d clamped by Transform (want > 0), their responses %d by the inverse (want 0; %v)",
 			fst.Clamped, ist.Clamped, err)
+	}
+}
+
+// A 32-bit count or index of 2^31 or more was a negative int on 32-bit
+// platforms: a zero node of 0xffffffff (-1) passed "below the axis's
+// nodes". Refused on every platform, as other values out of range.
+func TestReadNegative32(t *testing.T) {
+	m, _ := smallModel(t)
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	at, d, err := hostile.SPCALatticeAt(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []struct {
+		name string
+		off  int
+	}{{"node count", at}, {"zero node", at + 4*d}, {"last zero node", at + 4*d + 4*(d-1)}} {
+		for _, v := range []uint32{1 << 31, 1<<32 - 1} {
+			data := bytes.Clone(b.Bytes())
+			binary.LittleEndian.PutUint32(data[field.off:], v)
+			data = checksum.Refresh(data)
+			var fe *spca.FormatError
+			if _, err := spca.Read(bytes.NewReader(data)); !errors.As(err, &fe) {
+				t.Errorf("%s %#x: %v, want a *FormatError", field.name, v, err)
+			}
+		}
 	}
 }

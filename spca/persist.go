@@ -501,6 +501,18 @@ func (dc *decoder) u32() uint32 {
 	}
 	return binary.LittleEndian.Uint32(dc.buf[:4])
 }
+
+// count reads a 32-bit count or index: 2^31 and more is refused (a
+// negative int on a 32-bit platform, which passed the range checks).
+func (dc *decoder) count() int {
+	v := dc.u32()
+	if v > math.MaxInt32 {
+		dc.fail("value %d out of range", v)
+		return 0
+	}
+	return int(v)
+}
+
 func (dc *decoder) u64() uint64 {
 	dc.read(dc.buf[:8])
 	if dc.err != nil {
@@ -877,7 +889,7 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 		return nil, &FormatError{fmt.Sprintf("unsupported version %d (this build reads 1 to %d, with or without flag %d)", version, modelVersion, ExtendedOptions)}
 	}
 	m := &Model{}
-	d := int(dc.u32())
+	d := dc.count()
 	if dc.err == nil && (d < 1 || d > 16) {
 		dc.fail("dimension %d out of range", d)
 	}
@@ -890,7 +902,7 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	o.K = dc.f64()
 	o.Tau = dc.f64()
 	o.Q = dc.f64() // +Inf allowed
-	o.Origin = OriginKind(dc.u32())
+	o.Origin = OriginKind(dc.count())
 	if n := dc.u64(); dc.err == nil {
 		if n != 0 && n != uint64(d) {
 			dc.fail("origin point of %d values", n)
@@ -899,7 +911,7 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 		}
 	}
 	o.Tol = dc.f64()
-	o.MaxIter = int(dc.u32())
+	o.MaxIter = dc.count()
 	o.Seed = dc.u64()
 	o.Resolution = int(dc.u64() & (1<<40 - 1))
 	o.MaxReference = int(dc.u64() & (1<<40 - 1))
@@ -948,7 +960,7 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	l.zero = make([]int, d)
 	nodes := 1
 	for j := range l.g {
-		l.g[j] = int(dc.u32())
+		l.g[j] = dc.count()
 		if dc.err == nil && (l.g[j] < 2 || l.g[j] > 1<<20) {
 			dc.fail("lattice axis %d has %d nodes", j+1, l.g[j])
 		}
@@ -959,7 +971,7 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 		}
 	}
 	for j := range l.zero {
-		l.zero[j] = int(dc.u32())
+		l.zero[j] = dc.count()
 		if dc.err == nil && l.zero[j] >= l.g[j] {
 			dc.fail("zero node out of range")
 		}
@@ -1020,12 +1032,12 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	if dc.err == nil {
 		m.setSameFibers() // true for a table of one fiber
 	}
-	m.fiber0Lo = int(dc.u32())
-	m.fiber0Hi = int(dc.u32())
+	m.fiber0Lo = dc.count()
+	m.fiber0Hi = dc.count()
 	if dc.err == nil && !(m.fiber0Lo < m.fiber0Hi && m.fiber0Hi < l.g[0]) {
 		dc.fail("first curve range out of the lattice")
 	}
-	nv := int(dc.u32())
+	nv := dc.count()
 	if dc.err == nil && (nv < 1 || nv > 1<<20) {
 		dc.fail("first curve of %d vertices", nv)
 	}

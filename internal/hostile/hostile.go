@@ -48,16 +48,42 @@ const extendedOptions = 1 << 8
 // that asks for gigabytes if the reader trusts the count.
 func SPCALattice(model []byte) ([]byte, error) {
 	le := binary.LittleEndian
+	off, d, err := SPCALatticeAt(model)
+	if err != nil {
+		return nil, err
+	}
+	end := off + 8*d + 16*d // g, zero, lo and step
+	out := append([]byte(nil), model[:end]...)
+	// 2^26 nodes over d axes, each of at least 2 nodes, at most 2^20.
+	left, nodes := 26, 1
+	for j := 0; j < d; j++ {
+		bits := left / (d - j)
+		if bits < 1 {
+			bits = 1
+		}
+		left -= bits
+		g := 1 << bits
+		nodes *= g
+		le.PutUint32(out[off+4*j:], uint32(g))
+	}
+	return le.AppendUint64(out, uint64(nodes*d)), nil
+}
+
+// SPCALatticeAt returns where the lattice of the SPCA model file model
+// starts (its d node counts, uint32, then d zero nodes, uint32, then d
+// pairs of lo and step, float64), and its dimension d.
+func SPCALatticeAt(model []byte) (at, d int, err error) {
+	le := binary.LittleEndian
 	if len(model) < 16 || string(model[:8]) != "SPCAmodl" {
-		return nil, fmt.Errorf("not an SPCA model")
+		return 0, 0, fmt.Errorf("not an SPCA model")
 	}
 	version, d := le.Uint32(model[8:]), int(le.Uint32(model[12:]))
 	if d < 1 || d > 16 {
-		return nil, fmt.Errorf("dimension %d", d)
+		return 0, 0, fmt.Errorf("dimension %d", d)
 	}
 	off := 16 + 4*8 + 4 // gamma, K, tau, Q; origin kind
 	if off+8 > len(model) {
-		return nil, fmt.Errorf("too short")
+		return 0, 0, fmt.Errorf("too short")
 	}
 	off += 8 + 8*int(le.Uint64(model[off:])) // origin point
 	off += 8 + 4 + 8 + 8 + 8 + 8             // tol, maxiter, seed, resolution, maxref, bandwidth
@@ -73,24 +99,10 @@ func SPCALattice(model []byte) ([]byte, error) {
 		off += 9 // DensityFloor, option bits
 	}
 	off += 8*(4*d+d*d) + 3*8 // mean, origin, frame, entropies, c; scale, dmax, tolN
-	end := off + 8*d + 16*d  // g, zero, lo and step
-	if end > len(model) {
-		return nil, fmt.Errorf("too short")
+	if off+8*d+16*d > len(model) {
+		return 0, 0, fmt.Errorf("too short")
 	}
-	out := append([]byte(nil), model[:end]...)
-	// 2^26 nodes over d axes, each of at least 2 nodes, at most 2^20.
-	left, nodes := 26, 1
-	for j := 0; j < d; j++ {
-		bits := left / (d - j)
-		if bits < 1 {
-			bits = 1
-		}
-		left -= bits
-		g := 1 << bits
-		nodes *= g
-		le.PutUint32(out[off+4*j:], uint32(g))
-	}
-	return le.AppendUint64(out, uint64(nodes*d)), nil
+	return off, d, nil
 }
 
 // ZeroPNG returns a valid 8-bit greyscale PNG of w×h black pixels, built
