@@ -131,7 +131,7 @@ func FuzzReadModel(f *testing.F) {
 func boundBytes(data []byte) int {
 	n := len(data)
 	if len(data) >= len(ModelMagic)+4 && binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
-		if size, err := declaredSize(data[len(ModelMagic)+4:]); err == nil {
+		if size, err := declaredSize(data[len(ModelMagic)+4:], len(data)-len(ModelMagic)-4); err == nil {
 			n = max(n, size)
 		}
 	}
@@ -147,7 +147,7 @@ func boundBytes(data []byte) int {
 			if l > len(frames) {
 				return n
 			}
-			if size, err := declaredSize(frames[:l]); err == nil {
+			if size, err := declaredSize(frames[:l], l); err == nil {
 				total += size
 			}
 			frames = frames[l:]

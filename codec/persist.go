@@ -539,9 +539,15 @@ const (
 	maxInflationSlack = 8 << 20
 )
 
-// declaredSize returns the uncompressed size the zstd frame packed
-// declares, checked against the limits above.
-func declaredSize(packed []byte) (int, error) {
+// declaredSize returns the uncompressed size the zstd frame declares,
+// checked against the limits above: head holds the frame's first bytes
+// (at least its header), compressed its whole size. The limit was taken
+// from len(head), which a sectioned container passes as the header alone
+// (about 17 bytes): every section inflating to more than 8 MiB was
+// refused, so a model trained with --patch 2 --resolution 262144 was
+// written and then could not be read.
+func declaredSize(head []byte, compressed int) (int, error) {
+	packed := head
 	var h zstd.Header
 	if err := h.Decode(packed); err != nil {
 		return 0, &ModelError{"compressed data: " + err.Error()}
@@ -549,10 +555,10 @@ func declaredSize(packed []byte) (int, error) {
 	if h.Skippable || !h.HasFCS {
 		return 0, &ModelError{"compressed data: the frame does not declare its size"}
 	}
-	limit := min(uint64(maxModelBytes), maxInflationSlack+maxInflation*uint64(len(packed)))
+	limit := min(uint64(maxModelBytes), maxInflationSlack+maxInflation*uint64(compressed))
 	if h.FrameContentSize > limit {
 		return 0, &ModelError{fmt.Sprintf("compressed data: declares %d bytes from %d, more than the limit of %d (8 MiB + 16 times the compressed size)",
-			h.FrameContentSize, len(packed), limit)}
+			h.FrameContentSize, compressed, limit)}
 	}
 	return int(h.FrameContentSize), nil
 }
@@ -600,7 +606,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	}
 	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
 		packed := data[len(ModelMagic)+4:]
-		size, err := declaredSize(packed)
+		size, err := declaredSize(packed, len(packed))
 		if err != nil {
 			return nil, err
 		}
@@ -658,7 +664,7 @@ func readSectioned(src *sectionSource, budget int64) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		size, err := declaredSize(h)
+		size, err := declaredSize(h, lengths[i])
 		if err != nil {
 			return nil, &ModelError{fmt.Sprintf("section %d: %s", i, err.(*ModelError).Msg)}
 		}

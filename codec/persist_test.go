@@ -197,6 +197,51 @@ func sectionFrames(t *testing.T, file []byte) (head []byte, frames [][]byte) {
 	return head, frames
 }
 
+// TestLargeSection checks that a section may inflate beyond 8 MiB when its
+// compressed bytes allow it (at most 16 times them): the limit was taken
+// from the section's header alone, so a model trained with --patch 2
+// --resolution 262144 (a 9.6 MB model section from 1.1 MB) was written
+// and then refused ("declares 9639229 bytes from 17, more than the limit
+// of 8388880"). Here the training sample's section is replaced by 9 MiB
+// of 4-bit noise (about 5 MB compressed): the file reads, and the
+// section is reported corrupt when used, not refused for its size.
+func TestLargeSection(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := smallStepModel(t).WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	head, frames := sectionFrames(t, b.Bytes())
+	noise := make([]byte, 9<<20)
+	state := uint64(1)
+	for i := range noise {
+		state = state*6364136223846793005 + 1442695040888963407
+		noise[i] = byte(state >> 60)
+	}
+	frames[1] = modelEncoder().EncodeAll(noise, nil)
+	if len(frames[1])*maxInflation < len(noise)-maxInflationSlack {
+		t.Fatalf("noise compressed to %d bytes: not a large section within the limit", len(frames[1]))
+	}
+	head = slices.Clone(head)
+	binary.LittleEndian.PutUint32(head[len(ModelMagic)+5+4:], uint32(len(frames[1])))
+	file := slices.Concat(append([][]byte{head}, frames...)...)
+	m, err := ReadModel(bytes.NewReader(file))
+	if err != nil {
+		t.Fatalf("a section of 9 MiB from %d bytes: %v", len(frames[1]), err)
+	}
+	err = m.LoadSections()
+	var me *ModelError
+	if !errors.As(err, &me) || strings.Contains(err.Error(), "limit") {
+		t.Errorf("LoadSections of a corrupt 9 MiB section: %v, want a *ModelError that is not about the limit", err)
+	}
+	// A section declaring more than 16 times its bytes is still refused.
+	frames[1] = modelEncoder().EncodeAll(make([]byte, 9<<20), nil)
+	binary.LittleEndian.PutUint32(head[len(ModelMagic)+5+4:], uint32(len(frames[1])))
+	file = slices.Concat(append([][]byte{head}, frames...)...)
+	if _, err := ReadModel(bytes.NewReader(file)); err == nil || !strings.Contains(err.Error(), "more than the limit") {
+		t.Errorf("9 MiB of zeros from %d bytes: %v, want the limit", len(frames[1]), err)
+	}
+}
+
 // TestSectionedModel checks the sectioned container (version 17): the
 // model, then per channel its training sample and fast path, which are
 // inflated on first use only. A corrupt training sample or fast path
