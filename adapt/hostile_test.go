@@ -111,3 +111,33 @@ func TestMapHugeColours(t *testing.T) {
 		}
 	}
 }
+
+// A ray table of 1024 directions and 4096 radii declares 3·1024²·4096 =
+// 3·2^32 values: on 32-bit platforms the count wrapped to 0, the table
+// was accepted empty and the first lookup indexed past it. The count is
+// computed in int64 and refused as truncated, on every platform.
+func TestReadRayTableWraps(t *testing.T) {
+	m, err := Read(bytes.NewReader(smallModelFile(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Rays = nil
+	good := modelBytes(t, m)
+	// The body ends with the ray table's count, 0 here, then the checksum.
+	body := bytes.Clone(good[:len(good)-4])
+	if binary.LittleEndian.Uint64(body[len(body)-8:]) != 0 {
+		t.Fatal("the file does not end with an empty ray table")
+	}
+	for _, nr := range [][2]uint64{{1023, 4095}, {1024, 4096}, {1023, 1023}} {
+		b := binary.LittleEndian.AppendUint64(bytes.Clone(body[:len(body)-8]), nr[0])
+		b = binary.LittleEndian.AppendUint64(b, nr[1])
+		b = append(b, make([]byte, 64)...)
+		file := checksum.Append(b)
+		var fe *FormatError
+		var err error
+		hostile.Check(t, "ray table", len(file), func() { _, err = Read(bytes.NewReader(file)) })
+		if !errors.As(err, &fe) {
+			t.Errorf("ray table of %d×%d in %d bytes: %v, want a *FormatError", nr[0], nr[1], len(file), err)
+		}
+	}
+}

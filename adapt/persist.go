@@ -212,8 +212,9 @@ func Read(r io.Reader) (*Model, error) {
 					d.err = errTruncated
 				} else {
 					t := &RayTable{N: int(n), R: int(r)}
-					k := 3 * (t.N + 1) * (t.N + 1) * (t.R + 1)
-					if k > len(d.b)/8 {
+					// In int64: 3·1024²·1024 is a negative 32-bit int.
+					k := 3 * int64(t.N+1) * int64(t.N+1) * int64(t.R+1)
+					if k > int64(len(d.b)/8) {
 						d.err = errTruncated
 					} else {
 						t.Q = make([]float64, k)
