@@ -80,3 +80,20 @@ func TestReadHugeHeader(t *testing.T) {
 		t.Errorf("2^17 samples of dimension 4096 in %d bytes: %v, want a *FormatError", len(in), err)
 	}
 }
+
+// A label of 0xffffffff was -1 on 32-bit platforms and passed "below the
+// classes"; refused on every platform.
+func TestReadLabel32(t *testing.T) {
+	c, _ := smallClassifier(t, Euclidean)
+	data := encode(t, c)
+	n, d := c.x.Dims()
+	at := 32 + 8*c.classes + 8*n*d // the first label
+	for _, v := range []uint32{1 << 31, 1<<32 - 1} {
+		bad := bytes.Clone(data)
+		binary.LittleEndian.PutUint32(bad[at:], v)
+		var fe *FormatError
+		if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); !errors.As(err, &fe) {
+			t.Errorf("label %#x: %v, want a *FormatError", v, err)
+		}
+	}
+}
