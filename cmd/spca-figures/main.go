@@ -38,7 +38,7 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:  "spca-figures",
 		Usage: "rebuild the figures and tables of the SPCA method in a results directory",
-		UsageText: "spca-figures [--out results] [--images DIR] [--only NAME...] [--quick] [--seed S] [--json]\n\n" +
+		UsageText: "spca-figures [-o results] [--images DIR] [--only NAME...] [--quick] [--seed S] [--json]\n\n" +
 			"Rebuilds every figure (" + strings.Join(figures.Names(), ", ") + ") as PNG and SVG " +
 			"with the CSV of its data, and writes README.md in the output directory with each figure, " +
 			"what it shows and its numbers beside the seed's. Data are generated from fixed seeds; " +

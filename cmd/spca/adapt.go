@@ -42,10 +42,10 @@ func adaptCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "adapt",
 		Usage: "correct colours seen under light B so they look as under light A (corresponding-pair SPCA)",
-		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1]\n" +
+		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) -o adapt.model [--gamma 1]\n" +
 			"spca adapt apply --model adapt.model [--method spca] -o OUT in.jpg [in2.jpg ...] [--exact]\n" +
 			"spca adapt lut --model adapt.model [--lut-size 33] -o map.cube\n" +
-			"spca adapt map --model adapt.model [--space xyz|lms|srgb] --in colours.csv [--out mapped.csv]\n" +
+			"spca adapt map --model adapt.model [--space xyz|lms|srgb] --in colours.csv [-o mapped.csv]\n" +
 			"spca adapt eval [--pairs DIR] [--model adapt.model] [--json]",
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {
@@ -188,7 +188,7 @@ func adaptTrainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "train",
 		Usage: "learn the B → A colour mapping from images of both environments",
-		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) --out adapt.model [--gamma 1] [--samples 100000] [--seed 1]\n\n" +
+		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) -o adapt.model [--gamma 1] [--samples 100000] [--seed 1]\n\n" +
 			"Samples LMS colours from the images of each environment, fits one SPCA geometry (curves and lattice) " +
 			"on the colours of both and each environment's metric on it, so that the responses mean the same " +
 			"thing (--separate-geometry: SPCA on A, and on B along A's directions), and records the baselines. " +
@@ -623,7 +623,7 @@ func adaptMapCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "map",
 		Usage: "map a list of colours from environment B to environment A",
-		UsageText: "spca adapt map --model adapt.model [--method spca] [--space xyz|lms|srgb] --in colours.csv [--out mapped.csv]\n\n" +
+		UsageText: "spca adapt map --model adapt.model [--method spca] [--space xyz|lms|srgb] --in colours.csv [-o mapped.csv]\n\n" +
 			"One colour per CSV line, three values, written back in the same space: xyz is CIE XYZ with " +
 			"white Y = 1 (divide data given with Y = 100 by 100), lms the package's D65-normalised " +
 			"Hunt–Pointer–Estévez cone space, srgb sRGB-encoded values in [0, 1]. Colours are not clipped " +

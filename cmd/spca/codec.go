@@ -48,7 +48,7 @@ func codecCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "codec",
 		Usage: "train and evaluate SPCA image codecs (see also encode and decode)",
-		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 8] [--gamma 0] [--step 30 | --uniform --bpp B | --bins N | --bpp B] [--color] ...\n" +
+		UsageText: "spca codec train --images DIR|FILE [FILE...] -o codec.model [--patch 8] [--gamma 0] [--step 30 | --uniform --bpp B | --bins N | --bpp B] [--color] ...\n" +
 			"spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--rd]",
 		Subcommands: subs,
 		Action: func(c *cli.Context) error {
@@ -94,7 +94,7 @@ func codecTrainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "train",
 		Usage: "train a codec model on a set of images",
-		UsageText: "spca codec train --images DIR|FILE [FILE...] --out codec.model [--patch 8] [--gamma 0] [--step 30 | --uniform --bpp B | --bins N | --bpp B] [--color] [--samples N] [--seed S]\n\n" +
+		UsageText: "spca codec train --images DIR|FILE [FILE...] -o codec.model [--patch 8] [--gamma 0] [--step 30 | --uniform --bpp B | --bins N | --bpp B] [--color] [--samples N] [--seed S]\n\n" +
 			"Learns the PCA of the image patches, SPCA on the leading coefficients and the " +
 			"quantisers of the others. The default is the entropy-constrained mode: one uniform " +
 			"quantiser step for every coefficient (--step S, 30 unless --bins or --bpp is given, or " +

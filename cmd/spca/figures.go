@@ -29,7 +29,7 @@ func figuresCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "figures",
 		Usage: "rebuild the figures and tables of the SPCA method in a results directory (runs spca-figures)",
-		UsageText: "spca figures [--out results] [--images DIR] [--only NAME...] [--quick] [--seed S] [--json]\n\n" +
+		UsageText: "spca figures [-o results] [--images DIR] [--only NAME...] [--quick] [--seed S] [--json]\n\n" +
 			"Runs the program spca-figures with the same arguments, standard input and output: " +
 			"spca-figures beside spca, else on PATH. Where it is found, spca figures --help prints its own help, " +
 			"with every flag and figure; this summary is shown when it is not. Without it, " + figuresHowTo + ".",

@@ -23,7 +23,7 @@ func fitCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "fit",
 		Usage: "fit an SPCA model to the samples of a CSV file",
-		UsageText: "spca fit --in data.csv --out model.spca [--gamma 1/3 --k 0.1 --tau 0.1 --q 10 ...]\n\n" +
+		UsageText: "spca fit --in data.csv -o model.spca [--gamma 1/3 --k 0.1 --tau 0.1 --q 10 ...]\n\n" +
 			"spca tune chooses --k and --tau (with --components D' for data to reduce to D' dimensions). " +
 			fmt.Sprintf("fit warns when the samples are too few for the neighbourhoods: under %d in the local PCA's (--k of them) "+
 				"or in the window of a secondary curve's density (--conditioning of them), so under %d samples with the defaults.",

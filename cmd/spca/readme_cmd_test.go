@@ -80,6 +80,11 @@ func TestUsageLines(t *testing.T) {
 					for _, e := range checkCommandLine(app, line) {
 						t.Errorf("usage of %s: %s", c.Name, e)
 					}
+					// One spelling in the usage lines: half wrote --out
+					// FILE, half -o FILE.
+					if strings.Contains(line, "--out ") {
+						t.Errorf("usage of %s writes --out, the others -o: %s", c.Name, line)
+					}
 				}
 			}
 			walk(c.Subcommands)

@@ -18,9 +18,9 @@ func synthCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "synth",
 		Usage: "generate a synthetic data set: " + strings.Join(testimages.Names(), ", ") + ", labelled (last column the class): " + strings.Join(testimages.ClassSets(), ", ") + ", or scenes or photos (image pairs)",
-		UsageText: "spca synth NAME [--n 1000] [--seed 1] [--out data.csv] [--latent]\n" +
-			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] [--truth] --out DIR\n" +
-			"spca synth photos --images DIR [--exposure 1] [--upsampling mallett2019|smits1999|jakob2019] --out DIR\n\n" +
+		UsageText: "spca synth NAME [--n 1000] [--seed 1] [-o data.csv] [--latent]\n" +
+			"spca synth scenes [--n 8] [--seed 1] [--size 256x192] [--truth] -o DIR\n" +
+			"spca synth photos --images DIR [--exposure 1] [--upsampling mallett2019|smits1999|jakob2019] -o DIR\n\n" +
 			"scenes writes spectral scenes rendered under D65 (DIR/a/NAME.png) and under illuminant A " +
 			"with lower light and more shadow (DIR/b/NAME.png), as 16-bit sRGB PNG with pixel correspondence; " +
 			"--truth adds the colour-only truth DIR/b_d65/NAME.png (B's geometry and exposure, lit by D65).\n" +

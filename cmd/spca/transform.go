@@ -20,7 +20,7 @@ func transformCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "transform",
 		Usage: "compute the SPCA responses r = R(x) of the samples of a CSV file",
-		UsageText: "spca transform --model model.spca [--in x.csv] [--out r.csv] [--components D'] [--stats]\n\n" +
+		UsageText: "spca transform --model model.spca [--in x.csv] [-o r.csv] [--components D'] [--stats]\n\n" +
 			"With --components D' only the first D' responses are written: the samples reduced to D' dimensions " +
 			"(spca inverse maps them back). Warns on stderr of samples far outside the training data (clamped to the " +
 			"model's lattice) and of samples whose correction stopped short of the model's tolerance (--tol and " +
@@ -40,7 +40,7 @@ func inverseCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "inverse",
 		Usage: "compute the samples x = R^-1(r) of the responses in a CSV file",
-		UsageText: "spca inverse --model model.spca [--in r.csv] [--out x.csv] [--components D'] [--stats]\n\n" +
+		UsageText: "spca inverse --model model.spca [--in r.csv] [-o x.csv] [--components D'] [--stats]\n\n" +
 			"Responses may have fewer columns than the model's dimension d (as written by spca transform " +
 			"--components): the missing ones are set to their typical values, the medians of the training " +
 			"responses recorded by spca fit (0.5, the centre of the response range, for models without them), " +

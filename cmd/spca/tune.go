@@ -20,7 +20,7 @@ func tuneCommand() *cli.Command {
 	flags = append(flags, runFlags()...)
 	return &cli.Command{
 		Name:  "tune",
-		Usage: "choose k, tau and q by the projection error of the samples onto the first principal curve",
+		Usage: "choose k, tau and q for fit: by the projection error onto the first principal curve, or with --components by the held-out error of a reduction",
 		UsageText: "spca tune --in data.csv [--components D' [--gamma G]] [--json]\n\n" +
 			"Tries the default grid of (k, tau, q) and prints the projection error of each point: the RMS distance of " +
 			"the samples to the first curve. On a sheet that criterion prefers bendy curves that do not unfold it; " +
