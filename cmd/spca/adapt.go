@@ -609,7 +609,7 @@ func runAdaptLUT(c *cli.Context) error {
 	if err != nil {
 		return fail("%s: %s", name, withPathC(out, errors.New(adaptBrief(err))))
 	}
-	if !cliutil.Quiet(c) {
+	if wantSummary(c) {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s, %d³ nodes in %s -> %s\n", name, mapper.Method(), size,
 			time.Since(start).Round(time.Millisecond), out)
 	}

@@ -201,9 +201,12 @@ func TestAdaptWorkflow(t *testing.T) {
 	if l.Size != 9 || !strings.Contains(l.Title, "spca") {
 		t.Errorf("LUT size %d title %q", l.Size, l.Title)
 	}
-	stdout, _ = mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--lut-size", "3", "-o", "-")
+	stdout, stderr = mustRun(t, "adapt", "lut", "--model", model, "--method", "grayworld", "--lut-size", "3", "-o", "-")
 	if !strings.Contains(stdout, "LUT_3D_SIZE 3\n") || strings.Count(stdout, "\n") != 27+5 {
 		t.Errorf("LUT on stdout:\n%s", stdout)
+	}
+	if stderr != "" {
+		t.Errorf("adapt lut -o - printed %q on stderr, want no summary", stderr)
 	}
 
 	// map: colours in three spaces, written back in the same space.
