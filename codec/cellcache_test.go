@@ -49,7 +49,7 @@ func TestCellCache(t *testing.T) {
 // prefetches: a cell's slot (key and row) and its neighbours' one bin
 // away in each dimension, none beyond the bins (at the first and last
 // bin of a dimension a neighbour is missing), and no more than
-// maxHintDims dimensions' neighbours.
+// maxHintDims dimensions' neighbours; hint4 the same as hint for k = 4.
 func TestCellCacheHint(t *testing.T) {
 	for _, k := range []int{1, 4, maxHintDims + 2} {
 		bins := make([]int, k)
@@ -100,6 +100,14 @@ func TestCellCacheHint(t *testing.T) {
 			}
 			if !slices.Equal(pf[:n], want) {
 				t.Fatalf("k %d, cell %v: hint gave %d addresses %v, want %d %v", k, cell, n, pf[:n], len(want), want)
+			}
+			if k == 4 {
+				var pf4 [maxPrefetch]uintptr
+				pf4[0], pf4[1] = 7, 9
+				n := cc.hint4(&pf4, 2, key, (*[4]int32)(cell), (*[4]uint64)(strides), (*[4]int)(bins))
+				if !slices.Equal(pf4[:n], want) {
+					t.Fatalf("cell %v: hint4 gave %d addresses %v, want %d %v", cell, n, pf4[:n], len(want), want)
+				}
 			}
 		}
 	}

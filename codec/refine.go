@@ -216,7 +216,19 @@ func (rf *refiner) refine4(lo, hi int) {
 	}
 	var pf [maxPrefetch]uintptr
 	for i := lo; i < hi; i++ {
-		rf.prefetch(&pf, i, hi)
+		// rf.prefetch's hints, with hint4.
+		np := 0
+		if a := i + 2; a < hi {
+			pf[0] = uintptr(unsafe.Pointer(&idx[a*dims]))
+			pf[1] = uintptr(unsafe.Pointer(&y.RawRowView(a)[0]))
+			np = 2
+		}
+		if a := i + 1; a < hi {
+			next := (*[4]int32)(idx[a*dims:])
+			key := uint64(next[0])*st[0] + uint64(next[1])*st[1] + uint64(next[2])*st[2] + uint64(next[3])*st[3]
+			np = cache.hint4(&pf, np, key, next, &st, &top)
+		}
+		prefetchLines(&pf, np)
 		x := (*[4]float64)(y.RawRowView(i)[:4])
 		out := (*[4]int32)(idx[i*dims : i*dims+4])
 		cell := [4]int{int(out[0]), int(out[1]), int(out[2]), int(out[3])}
