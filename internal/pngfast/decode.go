@@ -9,6 +9,7 @@ import (
 	"image"
 	"io"
 	"io/fs"
+	"math"
 	"sync"
 )
 
@@ -298,6 +299,12 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	// h*(1+rowBytes) can overflow an int64 (2³¹ rows of 2³³ bytes): divide.
 	if limit := maxInflation*int64(len(idat)) + 1024; 1+rowBytes > limit || int64(hd.h) > limit/(1+rowBytes) {
 		return nil, FormatError("not enough pixel data")
+	}
+	// The inflated rows, and the image (4 bytes a pixel for RGB), must
+	// be addressable by an int: on a 32-bit platform 32768×65536 grey
+	// was a negative size.
+	if (1+4*int64(hd.w))*int64(hd.h) > math.MaxInt {
+		return nil, FormatError(fmt.Sprintf("%d×%d image too large for this platform", hd.w, hd.h))
 	}
 	n := int(rowBytes)
 	stride := 1 + n

@@ -3,10 +3,12 @@ package pngfast
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/adler32"
 	"image/png"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"testing/iotest"
 )
@@ -229,5 +231,21 @@ func TestDecodeSplitIDAT(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// On a 32-bit platform the size of the inflated rows of 32768×65536 grey
+// (2^31 + 65536 bytes) was a negative int and make panicked; it is a
+// FormatError there. (On 64-bit platforms the size is believed as far as
+// the compressed data can fill it: 2 GB for these 2.1 MB, not tried.)
+func TestDecodeHugeOn32Bit(t *testing.T) {
+	if strconv.IntSize == 64 {
+		t.Skip("32-bit platforms only (GOARCH=arm go test -exec qemu-arm-static)")
+	}
+	idat := make([]byte, (1<<31)/maxInflation+1<<20)
+	data := file(chunk("IHDR", ihdr(32768, 65536, 0)), chunk("IDAT", idat), chunk("IEND", nil))
+	var fe FormatError
+	if _, err := Decode(bytes.NewReader(data), nil); !errors.As(err, &fe) {
+		t.Errorf("32768×65536 grey with %d bytes of data: %v, want a FormatError", len(idat), err)
 	}
 }
