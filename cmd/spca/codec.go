@@ -36,7 +36,7 @@ const imageFormats = "PNG, JPEG, GIF, TIFF, BMP, WebP or binary PGM/PPM"
 // batchNote is the help text on how encode and decode handle -o and
 // failures.
 const batchNote = "With one input, -o names the output file (or an existing directory to write it " +
-	"in). With several, -o is a directory, created if missing, and each output is named after " +
+	"in). With several, -o is a directory, created if missing (unless named like an output file, such as out.png), and each output is named after " +
 	"its input with the extension %s. The inputs are processed in order and the command " +
 	"stops at the first failure: outputs written before it are kept, and no output file is " +
 	"ever left partially written (an existing file is replaced only once its new content is " +
@@ -834,6 +834,10 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 		outputs = []string{out}
 	case len(inputs) > 1 && statErr == nil && !outIsDir:
 		return nil, "", fail("%s: -%s %s is a file; with several inputs it must be a directory", name, flagO, out)
+	case len(inputs) > 1 && !outIsDir && namedLikeOutput(out):
+		// decode -o out.png a.spc b.spc (a glob matching two files) made a
+		// directory out.png of PNGs.
+		return nil, "", fail("%s: -%s %s is named like a file, but with %d inputs it is the directory to create; name a directory, or give one input", name, flagO, out, len(inputs))
 	case inputs[0] == stdio:
 		return nil, "", fail("%s: -%s %s is a directory; name the output file of standard input", name, flagO, out)
 	default:
@@ -857,6 +861,13 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 		}
 	}
 	return outputs, dir, nil
+}
+
+// namedLikeOutput reports whether path ends like a file encode, decode or
+// adapt apply writes (an image or an .spc file), not a directory.
+func namedLikeOutput(path string) bool {
+	e := strings.ToLower(filepath.Ext(path))
+	return e == ".spc" || slices.Contains(imageExts, e)
 }
 
 // sameFile reports whether the paths a and b name the same existing file.

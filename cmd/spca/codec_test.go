@@ -607,6 +607,23 @@ func TestCodec(t *testing.T) {
 		if exists(filepath.Join(dir, "clash")) {
 			t.Error("a refused batch created its output directory")
 		}
+		// A missing -o named like a file is not made a directory for
+		// several inputs (decode -o out.png a.spc b.spc made a directory
+		// out.png); an existing directory of that name is written into.
+		for _, out := range []string{"many.spc", "many.png", "many.PGM"} {
+			wantError(t, []string{"encode", "--model", model, "-o", filepath.Join(dir, out), a, b}, out+" is named like a file", "with 2 inputs")
+			if exists(filepath.Join(dir, out)) {
+				t.Errorf("encode -o %s of two inputs made it", out)
+			}
+		}
+		named := filepath.Join(dir, "dir.png")
+		if err := os.Mkdir(named, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "encode", "--quiet", "--model", model, "-o", named, a, b)
+		if !exists(filepath.Join(named, "b.spc")) {
+			t.Error("encode -o EXISTING_DIR.png of two inputs did not write into it")
+		}
 	})
 }
 
