@@ -44,6 +44,23 @@
 	SUBL R14, AX \
 	MOVW AX, 2(P)
 
+// NORMDEC shifts bytes into the decoder's code (zeros past the input's
+// end) until the range is at least arTopValue, as decideMasked does, then
+// jumps to BACK; L and PAST are its labels.
+#define NORMDEC(L, PAST, BACK) \
+L: \
+	SHLL $8, R10 \
+	SHLL $8, R11 \
+	CMPQ R8, R9 \
+	JCC PAST \
+	MOVBLZX (R8), AX \
+	ORL AX, R11 \
+PAST: \
+	INCQ R8 \
+	CMPL R10, $const_arTopValue \
+	JCS L \
+	JMP BACK
+
 // ACT sets dst to the activity class of dimension j (arDevClasses of
 // devL[j] + devU[j], masked as run masks it). Clobbers CX.
 #define ACT(dst) \
@@ -92,19 +109,7 @@ zerodone:
 	MOVQ $0, neg+72(FP)
 	JMP store
 
-zeronorm:
-	SHLL $8, R10
-	SHLL $8, R11
-	CMPQ R8, R9
-	JCC zeropast
-	MOVBLZX (R8), AX
-	ORL AX, R11
-
-zeropast:
-	INCQ R8
-	CMPL R10, $const_arTopValue
-	JCS zeronorm
-	JMP zerodone
+	NORMDEC(zeronorm, zeropast, zerodone)
 
 nonzero:
 	// The sign, p.sign[min(act, 2)], then the magnitude less one in
@@ -161,33 +166,9 @@ store:
 	MOVQ R8, rangeDecoder_pos(BX)
 	RET
 
-signnorm:
-	SHLL $8, R10
-	SHLL $8, R11
-	CMPQ R8, R9
-	JCC signpast
-	MOVBLZX (R8), AX
-	ORL AX, R11
+	NORMDEC(signnorm, signpast, signdone)
 
-signpast:
-	INCQ R8
-	CMPL R10, $const_arTopValue
-	JCS signnorm
-	JMP signdone
-
-magnorm:
-	SHLL $8, R10
-	SHLL $8, R11
-	CMPQ R8, R9
-	JCC magpast
-	MOVBLZX (R8), AX
-	ORL AX, R11
-
-magpast:
-	INCQ R8
-	CMPL R10, $const_arTopValue
-	JCS magnorm
-	JMP magdone
+	NORMDEC(magnorm, magpast, magdone)
 
 // Registers of valueDual: R8 low, R10 the range, R9 the output's array,
 // R11 its length, DI the encoder, DX the bit as a mask (all ones for a
@@ -229,6 +210,45 @@ magpast:
 	SARL $const_arAdaptSlow, CX \
 	SUBL CX, AX \
 	MOVW AX, 2(P)
+
+// NORMENC shifts the encoder's range up by bytes until it is at least
+// arTopValue, each time doing rangeEncoder.shiftLow (bytes out at R9+R11,
+// the carry into the pending ones), then jumps to BACK; a range of 0
+// jumps to zerorange instead. L, FLUSH, BYTE and KEEP are its labels.
+#define NORMENC(L, FLUSH, BYTE, KEEP, BACK) \
+L: \
+	TESTL R10, R10 \
+	JEQ zerorange \
+	SHLL $8, R10 \
+	MOVL R8, AX \
+	CMPL AX, $0xFF000000 \
+	JCS FLUSH \
+	MOVQ R8, AX \
+	SHRQ $32, AX \
+	JEQ KEEP \
+FLUSH: \
+	MOVQ R8, CX \
+	SHRQ $32, CX \
+	MOVBLZX rangeEncoder_cache(DI), BX \
+	MOVQ rangeEncoder_cacheSize(DI), R14 \
+BYTE: \
+	LEAL (BX)(CX*1), AX \
+	MOVB AL, (R9)(R11*1) \
+	INCQ R11 \
+	MOVL $0xFF, BX \
+	DECQ R14 \
+	JNE BYTE \
+	MOVQ R8, AX \
+	SHRQ $24, AX \
+	MOVB AL, rangeEncoder_cache(DI) \
+	MOVQ R14, rangeEncoder_cacheSize(DI) \
+KEEP: \
+	INCQ rangeEncoder_cacheSize(DI) \
+	ANDQ $0xFFFFFF, R8 \
+	SHLQ $8, R8 \
+	CMPL R10, $const_arTopValue \
+	JCS L \
+	JMP BACK
 
 // func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)
 TEXT ·valueDual(SB), NOSPLIT, $0-48
@@ -313,113 +333,8 @@ zerorange:
 	MOVQ $2, status+40(FP)
 	JMP store
 
-norm1:
-	TESTL R10, R10
-	JEQ zerorange
-	SHLL $8, R10
-	MOVL R8, AX
-	CMPL AX, $0xFF000000
-	JCS norm1flush
-	MOVQ R8, AX
-	SHRQ $32, AX
-	JEQ norm1keep
+	NORMENC(norm1, norm1flush, norm1byte, norm1keep, coded1)
 
-norm1flush:
-	MOVQ R8, CX
-	SHRQ $32, CX
-	MOVBLZX rangeEncoder_cache(DI), BX
-	MOVQ rangeEncoder_cacheSize(DI), R14
+	NORMENC(norm2, norm2flush, norm2byte, norm2keep, coded2)
 
-norm1byte:
-	LEAL (BX)(CX*1), AX
-	MOVB AL, (R9)(R11*1)
-	INCQ R11
-	MOVL $0xFF, BX
-	DECQ R14
-	JNE norm1byte
-	MOVQ R8, AX
-	SHRQ $24, AX
-	MOVB AL, rangeEncoder_cache(DI)
-	MOVQ R14, rangeEncoder_cacheSize(DI)
-
-norm1keep:
-	INCQ rangeEncoder_cacheSize(DI)
-	ANDQ $0xFFFFFF, R8
-	SHLQ $8, R8
-	CMPL R10, $const_arTopValue
-	JCS norm1
-	JMP coded1
-
-norm2:
-	TESTL R10, R10
-	JEQ zerorange
-	SHLL $8, R10
-	MOVL R8, AX
-	CMPL AX, $0xFF000000
-	JCS norm2flush
-	MOVQ R8, AX
-	SHRQ $32, AX
-	JEQ norm2keep
-
-norm2flush:
-	MOVQ R8, CX
-	SHRQ $32, CX
-	MOVBLZX rangeEncoder_cache(DI), BX
-	MOVQ rangeEncoder_cacheSize(DI), R14
-
-norm2byte:
-	LEAL (BX)(CX*1), AX
-	MOVB AL, (R9)(R11*1)
-	INCQ R11
-	MOVL $0xFF, BX
-	DECQ R14
-	JNE norm2byte
-	MOVQ R8, AX
-	SHRQ $24, AX
-	MOVB AL, rangeEncoder_cache(DI)
-	MOVQ R14, rangeEncoder_cacheSize(DI)
-
-norm2keep:
-	INCQ rangeEncoder_cacheSize(DI)
-	ANDQ $0xFFFFFF, R8
-	SHLQ $8, R8
-	CMPL R10, $const_arTopValue
-	JCS norm2
-	JMP coded2
-
-norm3:
-	TESTL R10, R10
-	JEQ zerorange
-	SHLL $8, R10
-	MOVL R8, AX
-	CMPL AX, $0xFF000000
-	JCS norm3flush
-	MOVQ R8, AX
-	SHRQ $32, AX
-	JEQ norm3keep
-
-norm3flush:
-	MOVQ R8, CX
-	SHRQ $32, CX
-	MOVBLZX rangeEncoder_cache(DI), BX
-	MOVQ rangeEncoder_cacheSize(DI), R14
-
-norm3byte:
-	LEAL (BX)(CX*1), AX
-	MOVB AL, (R9)(R11*1)
-	INCQ R11
-	MOVL $0xFF, BX
-	DECQ R14
-	JNE norm3byte
-	MOVQ R8, AX
-	SHRQ $24, AX
-	MOVB AL, rangeEncoder_cache(DI)
-	MOVQ R14, rangeEncoder_cacheSize(DI)
-
-norm3keep:
-	INCQ rangeEncoder_cacheSize(DI)
-	ANDQ $0xFFFFFF, R8
-	SHLQ $8, R8
-	CMPL R10, $const_arTopValue
-	JCS norm3
-	JMP coded3
+	NORMENC(norm3, norm3flush, norm3byte, norm3keep, coded3)

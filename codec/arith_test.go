@@ -177,14 +177,7 @@ func TestEncoderValue(t *testing.T) {
 		ea, eb := newRangeEncoder(dual), newRangeEncoder(dual)
 		for range 20000 {
 			j, act, busy := rng.IntN(2), rng.IntN(arActivity), rng.IntN(arBusy)
-			v := 0
-			switch r := rng.IntN(10); {
-			case r < 4:
-			case r < 9:
-				v = rng.IntN(2*arMaxUnary+5) - arMaxUnary - 2
-			default:
-				v = rng.IntN(1<<20) - 1<<19
-			}
+			v := randomResidual(rng, 4)
 			if v == 0 {
 				ea.bit(&a.dims[j].zero[act][busy], 0)
 			} else {
@@ -322,19 +315,7 @@ func TestRunDual(t *testing.T) {
 		if trial%3 == 0 {
 			clear(data[len(data)/2:]) // long runs of zero flags
 		}
-		a := newARModel(dims)
-		for j := range a.dims {
-			d := &a.dims[j]
-			for _, ps := range [][]arProb{d.zero[0][:], d.zero[1][:], d.zero[2][:], d.zero[3][:], d.zero[4][:], d.zero[5][:], d.sign[:], d.mag[0][:], d.mag[1][:], d.mag[2][:], d.exp[:]} {
-				for i := range ps {
-					pa, pb := 1+rng.IntN(4095), 1+rng.IntN(4095)
-					if rng.IntN(2) == 0 {
-						pa, pb = 1+rng.IntN(40), 1+rng.IntN(40)
-					}
-					ps[i] = arProb{uint16(pa), uint16(pb)}
-				}
-			}
-		}
+		a := randomProbs(rng, newARModel(dims), false)
 		b := &arModel{dims: slices.Clone(a.dims)}
 		da, db := newRangeDecoder(data, true), newRangeDecoder(data, true)
 		if !da.kernel {
@@ -381,22 +362,7 @@ func TestValueDual(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(24, 5))
 	for trial := range 200 {
-		a := newARModel(3)
-		for j := range a.dims {
-			d := &a.dims[j]
-			for _, ps := range [][]arProb{d.zero[0][:], d.zero[1][:], d.zero[2][:], d.zero[3][:], d.zero[4][:], d.zero[5][:], d.sign[:], d.mag[0][:], d.mag[1][:], d.mag[2][:], d.exp[:]} {
-				for i := range ps {
-					pa, pb := 1+rng.IntN(4095), 1+rng.IntN(4095)
-					switch rng.IntN(3) {
-					case 0:
-						pa, pb = 1+rng.IntN(40), 1+rng.IntN(40)
-					case 1:
-						pa, pb = 4095-rng.IntN(40), 4095-rng.IntN(40)
-					}
-					ps[i] = arProb{uint16(pa), uint16(pb)}
-				}
-			}
-		}
+		a := randomProbs(rng, newARModel(3), true)
 		b := &arModel{dims: slices.Clone(a.dims)}
 		ea, eb := newRangeEncoder(true), newRangeEncoder(true)
 		if !ea.kernel {
@@ -406,14 +372,7 @@ func TestValueDual(t *testing.T) {
 		ea.out = make([]byte, 0, rng.IntN(8))
 		for i := range 500 {
 			j, act, busy := rng.IntN(3), rng.IntN(arActivity), rng.IntN(arBusy)
-			v := 0
-			switch r := rng.IntN(10); {
-			case r < 3:
-			case r < 9:
-				v = rng.IntN(2*arMaxUnary+5) - arMaxUnary - 2
-			default:
-				v = rng.IntN(1<<20) - 1<<19
-			}
+			v := randomResidual(rng, 3)
 			ea.value(&a.dims[j].zero[act][busy], &a.dims[j], act, v)
 			eb.value(&b.dims[j].zero[act][busy], &b.dims[j], act, v)
 			if ea.low != eb.low || ea.rng != eb.rng || ea.cache != eb.cache || ea.cacheSize != eb.cacheSize || !bytes.Equal(ea.out, eb.out) {
@@ -433,4 +392,40 @@ func TestValueDual(t *testing.T) {
 		}
 	}()
 	e.value(&m.dims[0].zero[0][0], &m.dims[0], 0, 0)
+}
+
+// randomResidual returns an index residual for the coder's tests: 0 in
+// zeros out of 10, else one of up to arMaxUnary+2 in magnitude (9 in 10)
+// or up to 2^19 (the Exp-Golomb code), either sign.
+func randomResidual(rng *rand.Rand, zeros int) int {
+	switch r := rng.IntN(10); {
+	case r < zeros:
+		return 0
+	case r < 9:
+		return rng.IntN(2*arMaxUnary+5) - arMaxUnary - 2
+	}
+	return rng.IntN(1<<20) - 1<<19
+}
+
+// randomProbs sets every probability of m's dimensions at random in
+// [1, 4095], half of them within 40 of 0 (magnitudes then reach the
+// Exp-Golomb code) and, with high, a third within 40 of 4096 and a
+// third near 0; it returns m.
+func randomProbs(rng *rand.Rand, m *arModel, high bool) *arModel {
+	for j := range m.dims {
+		d := &m.dims[j]
+		for _, ps := range [][]arProb{d.zero[0][:], d.zero[1][:], d.zero[2][:], d.zero[3][:], d.zero[4][:], d.zero[5][:], d.sign[:], d.mag[0][:], d.mag[1][:], d.mag[2][:], d.exp[:]} {
+			for i := range ps {
+				pa, pb := 1+rng.IntN(4095), 1+rng.IntN(4095)
+				switch r := rng.IntN(6); {
+				case high && r < 2, !high && r < 3:
+					pa, pb = 1+rng.IntN(40), 1+rng.IntN(40)
+				case high && r < 4:
+					pa, pb = 4095-rng.IntN(40), 4095-rng.IntN(40)
+				}
+				ps[i] = arProb{uint16(pa), uint16(pb)}
+			}
+		}
+	}
+	return m
 }
