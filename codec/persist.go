@@ -587,6 +587,11 @@ func ReadModel(rd io.Reader) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if data == nil { // a stream
+		if data, err = readStream(rd, head[:]); err != nil {
+			return nil, err
+		}
+	}
 	if len(data) < len(ModelMagic)+8 {
 		return nil, &ModelError{"too short"}
 	}
@@ -1106,10 +1111,78 @@ func (c *Channel) validate() error {
 	return nil
 }
 
+// readStream reads a model from a stream whose first bytes, head, were
+// read already: as far as the sectioned container's table says it
+// extends, growing as the data arrive, then refuses more data; another
+// container is read whole, at most 1 GiB, unless it starts wrong (no
+// zstd frame). Magic number, version and section table followed by
+// endless data (/dev/zero) were read up to 1 GiB first (30 s, 2.7 GB).
+// What it returns is checked by ReadModel as a file's bytes are.
+func readStream(rd io.Reader, head []byte) ([]byte, error) {
+	b := bytes.Clone(head)
+	// more reads k more bytes; false at the end of the stream.
+	more := func(k int64) (bool, error) {
+		n, err := io.Copy(bytesWriter{&b}, io.LimitReader(rd, k))
+		return n == k, err
+	}
+	if ok, err := more(4); !ok || err != nil {
+		return b, err
+	}
+	switch binary.LittleEndian.Uint32(b[len(b)-4:]) {
+	case modelVersionSectioned:
+		if ok, err := more(1); !ok || err != nil {
+			return b, err
+		}
+		n := int64(b[len(b)-1])
+		if n < 1 || n > maxSections {
+			return nil, &ModelError{fmt.Sprintf("%d sections", n)}
+		}
+		if ok, err := more(4 * n); !ok || err != nil {
+			return b, err
+		}
+		var total int64
+		for i := range n {
+			total += int64(binary.LittleEndian.Uint32(b[len(b)-4*int(n-i):]))
+		}
+		if total > maxModelBytes {
+			return nil, &ModelError{"larger than 1 GiB"}
+		}
+		if ok, err := more(total); !ok || err != nil {
+			return b, err
+		}
+		var extra [1]byte
+		if k, _ := io.ReadFull(rd, extra[:]); k > 0 {
+			return nil, &ModelError{"trailing bytes after the sections"}
+		}
+		return b, nil
+	case modelVersionZstd:
+		if ok, err := more(4); !ok || err != nil {
+			return b, err
+		}
+		if binary.LittleEndian.Uint32(b[len(b)-4:]) != zstdFrameMagic {
+			return nil, &ModelError{"compressed data: not a zstd frame"}
+		}
+	}
+	rest, err := io.ReadAll(io.LimitReader(rd, maxModelBytes+1-int64(len(b))))
+	return append(b, rest...), err
+}
+
+// zstdFrameMagic starts a zstd frame.
+const zstdFrameMagic = 0xFD2FB528
+
+// bytesWriter appends to a byte slice.
+type bytesWriter struct{ b *[]byte }
+
+func (w bytesWriter) Write(p []byte) (int, error) {
+	*w.b = append(*w.b, p...)
+	return len(p), nil
+}
+
 // readAllSized is io.ReadAll of at most limit bytes, prefix (read from rd
 // already) and the rest of rd, into a buffer of the reader's size when it
 // tells it (a file, a bytes.Reader): growing the buffer of a 6 MB model
-// by doubling cleared and copied twice its size.
+// by doubling cleared and copied twice its size. For a reader that does
+// not tell its size (a stream) it returns nil and reads nothing.
 func readAllSized(rd io.Reader, limit int64, prefix []byte) ([]byte, error) {
 	size := int64(-1)
 	switch r := rd.(type) {
@@ -1120,7 +1193,10 @@ func readAllSized(rd io.Reader, limit int64, prefix []byte) ([]byte, error) {
 	case interface{ Len() int }:
 		size = int64(len(prefix) + r.Len())
 	}
-	if size < 0 || size >= limit {
+	if size < 0 {
+		return nil, nil // for readStream
+	}
+	if size >= limit {
 		return io.ReadAll(io.LimitReader(io.MultiReader(bytes.NewReader(prefix), rd), limit))
 	}
 	// One byte more than the size, so that a file that grew is read whole
