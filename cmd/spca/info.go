@@ -206,7 +206,22 @@ func spoolStream(path string) (string, func(), error) {
 		return "", nil, fail("info: %v", err)
 	}
 	cleanup := func() { os.Remove(tmp.Name()) }
-	n, err := io.Copy(tmp, io.LimitReader(r, maxSpooled+1))
+	// The first bytes first: a stream that is no model nor coded image
+	// (cat /dev/zero | spca info -: 1 GiB copied, then refused) is
+	// refused from them, as a file would be.
+	head := make([]byte, 12)
+	k, err := io.ReadFull(r, head)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	var n int64
+	if err == nil {
+		_, err = tmp.Write(head[:k])
+	}
+	if _, known := modelKinds[string(head[:min(k, 8)])]; err == nil && k == len(head) && (known || strings.HasPrefix(string(head), codec.Magic)) {
+		n, err = io.Copy(tmp, io.LimitReader(r, maxSpooled+1-int64(k)))
+	}
+	n += int64(k)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
