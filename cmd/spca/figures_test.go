@@ -46,7 +46,7 @@ func TestFiguresNotInstalled(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	wantError(t, []string{"figures", "--quick"}, "spca-figures is not installed", "go run ./cmd/spca-figures", "go install ./cmd/spca-figures")
 	stdout, _ := mustRun(t, "figures", "--help")
-	if !strings.Contains(stdout, "spca figures [--out results]") || !strings.Contains(stdout, "go run ./cmd/spca-figures") {
+	if !strings.Contains(stdout, "spca figures [-o results]") || !strings.Contains(stdout, "go run ./cmd/spca-figures") {
 		t.Errorf("figures --help printed %q", stdout)
 	}
 }
