@@ -1,9 +1,6 @@
 package spca
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // nodeTree is a k-d tree over points, for the exact nearest point of a
 // query: the same answer as scanning them all in order (the first of the
@@ -50,15 +47,72 @@ func (t *nodeTree) build(lo, hi int) {
 			a, spread = j, mx-mn
 		}
 	}
-	s := t.perm[lo:hi]
-	sort.Slice(s, func(i, k int) bool {
-		vi, vk := t.x[s[i]*d+a], t.x[s[k]*d+a]
-		return vi < vk || vi == vk && s[i] < s[k]
-	})
+	// Only the median's place matters: the points before it are the
+	// lesser, those after it the greater, in an order (ties by index) that
+	// is total, so the subtrees hold the same points whatever their order,
+	// and a leaf's order does not change its nearest (ties by index). A
+	// selection instead of a sort builds the restart tree of the 8×8 Kodak
+	// codec model (4096 nodes, which its first encode waits for) in ~1/8 of
+	// the instructions (sort.Slice: ~20 M).
 	mid := (lo + hi) / 2
+	t.selectRank(t.perm[lo:hi], mid-lo, a)
 	t.axis[mid] = int8(a)
 	t.build(lo, mid)
 	t.build(mid+1, hi)
+}
+
+// less orders points p and q by coordinate a, then by index.
+func (t *nodeTree) less(p, q, a int) bool {
+	vp, vq := t.x[p*t.d+a], t.x[q*t.d+a]
+	return vp < vq || vp == vq && p < q
+}
+
+// selectRank reorders s so that s[k] is its point of rank k by less
+// (coordinate a), the lesser ones before it and the greater after it:
+// quickselect with Hoare's partition around a median of three, which
+// sorted and grid-like coordinates do not degrade.
+func (t *nodeTree) selectRank(s []int, k, a int) {
+	lo, hi := 0, len(s)-1
+	for hi-lo >= 8 {
+		m := lo + (hi-lo)/2
+		if t.less(s[m], s[lo], a) {
+			s[m], s[lo] = s[lo], s[m]
+		}
+		if t.less(s[hi], s[lo], a) {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if t.less(s[hi], s[m], a) {
+			s[hi], s[m] = s[m], s[hi]
+		}
+		// s[lo] <= s[m] <= s[hi]: the ends stop the scans below.
+		s[m], s[hi-1] = s[hi-1], s[m]
+		pivot := s[hi-1]
+		i, j := lo, hi-1
+		for {
+			for i++; t.less(s[i], pivot, a); i++ {
+			}
+			for j--; t.less(pivot, s[j], a); j-- {
+			}
+			if i >= j {
+				break
+			}
+			s[i], s[j] = s[j], s[i]
+		}
+		s[i], s[hi-1] = s[hi-1], s[i] // the pivot, at its rank i
+		switch {
+		case k < i:
+			hi = i - 1
+		case k > i:
+			lo = i + 1
+		default:
+			return
+		}
+	}
+	for i := lo + 1; i <= hi; i++ { // insertion sort of the rest
+		for j := i; j > lo && t.less(s[j], s[j-1], a); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }
 
 // nearest returns the index of the point closest to z: of the points at

@@ -3,6 +3,7 @@ package spca
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -109,6 +110,57 @@ func TestRestartNodesSizedOnce(t *testing.T) {
 		u, x, _ := m.restartNodes()
 		if len(u) == 0 || cap(u) != len(u) || cap(x) != len(x) || len(x) != len(u) {
 			t.Errorf("gamma %g: restart nodes %d/%d coordinates, %d/%d positions (length/capacity)", gamma, len(u), cap(u), len(x), cap(x))
+		}
+	}
+}
+
+// TestSelectRank checks selectRank against a sort: the point of rank k at
+// k, the lesser before it, the greater after it; on coordinates with many
+// ties (the order breaks them by index), sorted, reversed and random, of
+// every length up to 40 and every rank.
+func TestSelectRank(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for n := 1; n <= 40; n++ {
+		for _, kind := range []string{"ties", "sorted", "reversed", "random"} {
+			x := make([]float64, n)
+			for i := range x {
+				switch kind {
+				case "ties":
+					x[i] = float64(rng.IntN(3))
+				case "sorted":
+					x[i] = float64(i)
+				case "reversed":
+					x[i] = float64(n - i)
+				default:
+					x[i] = rng.NormFloat64()
+				}
+			}
+			tree := &nodeTree{d: 1, x: x}
+			want := make([]int, n)
+			for i := range want {
+				want[i] = i
+			}
+			slices.SortFunc(want, func(p, q int) int {
+				if tree.less(p, q, 0) {
+					return -1
+				}
+				if tree.less(q, p, 0) {
+					return 1
+				}
+				return 0
+			})
+			for k := 0; k < n; k++ {
+				s := rng.Perm(n)
+				tree.selectRank(s, k, 0)
+				if s[k] != want[k] {
+					t.Fatalf("%s, n %d, rank %d: point %d, want %d", kind, n, k, s[k], want[k])
+				}
+				for i, p := range s {
+					if i < k && !tree.less(p, s[k], 0) || i > k && !tree.less(s[k], p, 0) {
+						t.Fatalf("%s, n %d, rank %d: point %d at %d on the wrong side", kind, n, k, p, i)
+					}
+				}
+			}
 		}
 	}
 }
