@@ -266,6 +266,15 @@ func TestCSVWritersSummary(t *testing.T) {
 			t.Errorf("spca %s --quiet: stderr %q, want no summary", strings.Join(tc.args, " "), stderr)
 		}
 	}
+	// The CSV writers write os.Stdout itself: keep the data out of the log.
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	stdout := os.Stdout
+	os.Stdout = devNull
+	defer func() { os.Stdout = stdout }()
 	if _, stderr := mustRun(t, "transform", "--model", model, "--in", data); strings.Contains(stderr, " -> ") {
 		t.Errorf("transform to stdout: stderr %q, want no summary", stderr)
 	}
