@@ -359,9 +359,16 @@ func (s *storedFast) decode() *fastPath {
 		for i, x := range v[:s0] {
 			f.vals[i*k+q] = float32(float64(x) * f.res)
 		}
-		for i := s0; i < n; i++ {
-			v[i] += v[i-s0]
-			f.vals[i*k+q] = float32(float64(v[i]) * f.res)
+		// v[s0+i] += v[i], the latter summed already, on slices checked
+		// once, stepping through vals by k (as spca's snapped).
+		cur, prev, vals := v[s0:], v[:n-s0], f.vals[s0*k+q:]
+		prev = prev[:len(cur)]
+		j := 0
+		for i := range cur {
+			x := cur[i] + prev[i]
+			cur[i] = x
+			vals[j] = float32(float64(x) * f.res)
+			j += k
 		}
 	}
 	f.setLook()
