@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"image/png"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -404,6 +405,13 @@ func TestWrongModelKind(t *testing.T) {
 	}
 	// info says what a file that is no model seems to be.
 	wantError(t, []string{"info", csv}, csv+": invalid model file: not an SPCA, codec, adaptation or classifier model, nor a coded image (it is a text file")
+	// An empty file (a failed download, a truncated copy) said only "not
+	// an SPCA, codec, ... model".
+	empty := filepath.Join(t.TempDir(), "empty.model")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, []string{"info", empty}, empty+": invalid model file: not an SPCA", "nor a coded image (it is empty)")
 	wantError(t, []string{"info", img}, "(it is an image: spca encode codes images with a codec model)")
 }
 

@@ -373,6 +373,9 @@ func readMagic(path string) (string, error) {
 // be from its first bytes head: an image, a text file (CSV samples, a
 // .cube LUT), or "" if neither.
 func otherKind(head string) string {
+	if head == "" {
+		return " (it is empty)"
+	}
 	for _, m := range []string{"\x89PNG", "\xff\xd8\xff", "GIF8", "II*\x00", "MM\x00*", "BM", "RIFF", "P5", "P6"} {
 		if strings.HasPrefix(head, m) {
 			return " (it is an image: spca encode codes images with a codec model)"
