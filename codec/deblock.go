@@ -508,7 +508,7 @@ func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 			p1, p0, q0, q1 := int(r1[x]), int(r0[x]), int(s0[x]), int(s1[x])
 			// th.edge written out: a call per pixel of the row was a
 			// third of this pass.
-			pass := (abs(q0-p0) - th.a) & (abs(p1-p0) - th.b) & (abs(q1-q0) - th.b) >> 63
+			pass := (abs(q0-p0) - th.a) & (abs(p1-p0) - th.b) & (abs(q1-q0) - th.b) >> signShift
 			d8 := (4*(q0-p0) + p1 - q1) & pass
 			if abs(d8) > th.clip {
 				r1[x], r0[x], s0[x], s1[x] = th.edge(p1, p0, q0, q1)
@@ -530,7 +530,7 @@ func deblockGray(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 // much with the tests and the call written out as with filter.
 func (th *deblockThresholds) edge(p1, p0, q0, q1 int) (np1, np0, nq0, nq1 uint8) {
 	// Negative where all three differences are below their thresholds.
-	pass := (abs(q0-p0) - th.a) & (abs(p1-p0) - th.b) & (abs(q1-q0) - th.b) >> 63
+	pass := (abs(q0-p0) - th.a) & (abs(p1-p0) - th.b) & (abs(q1-q0) - th.b) >> signShift
 	d8 := (4*(q0-p0) + p1 - q1) & pass
 	if abs(d8) > th.clip {
 		_, np1, np0, nq0, nq1 = th.filter(p1, p0, q0, q1)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/klauspost/compress/fse"
@@ -59,7 +60,7 @@ type symbolStreams struct {
 // zigzag maps a residual to a symbol, 0, −1, 1, −2, 2, … to 0, 1, 2, 3,
 // 4, …, without branches: the sign of a residual is unpredictable.
 func zigzag(v int) int {
-	return v<<1 ^ v>>63
+	return v<<1 ^ v>>signShift
 }
 
 // unzigzag inverts zigzag without branches (the sign of a residual is
@@ -236,7 +237,7 @@ func fromFlagStreams(streams [][]byte, n, cols int) ([]uint8, error) {
 }
 
 func abs(v int) int {
-	m := v >> 63
+	m := v >> signShift
 	return (v ^ m) - m
 }
 
@@ -774,3 +775,8 @@ func (p packedStream) decode(sc *fse.Scratch) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("unknown stream method %d", p.method)
 }
+
+// signShift shifts an int's sign bit down to every bit (-1 or 0): 63, or
+// 31 on 32-bit platforms (where go vet refuses a shift of 63, which Go
+// would still take as the sign).
+const signShift = bits.UintSize - 1

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -440,8 +441,8 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 				pa, pb, pc = abs(pa), abs(pb), abs(pc)
 				// Branchless (the choice is random on photographs):
 				// b if pb <= pc, else c; then a if pa <= pb and pa <= pc.
-				bc := c ^ ((b ^ c) &^ ((pc - pb) >> 63))
-				a = bc ^ ((a ^ bc) &^ (((pb - pa) | (pc - pa)) >> 63))
+				bc := c ^ ((b ^ c) &^ ((pc - pb) >> signShift))
+				a = bc ^ ((a ^ bc) &^ (((pb - pa) | (pc - pa)) >> signShift))
 				a = (a + int(row[i])) & 0xff
 				row[i] = byte(a)
 				c = b
@@ -524,13 +525,18 @@ func paethByte(a, b, c, raw int) int {
 	pa, pb := b-c, a-c
 	pc := pa + pb
 	pa, pb, pc = abs(pa), abs(pb), abs(pc)
-	bc := c ^ ((b ^ c) &^ ((pc - pb) >> 63))
-	a = bc ^ ((a ^ bc) &^ (((pb - pa) | (pc - pa)) >> 63))
+	bc := c ^ ((b ^ c) &^ ((pc - pb) >> signShift))
+	a = bc ^ ((a ^ bc) &^ (((pb - pa) | (pc - pa)) >> signShift))
 	return (a + raw) & 0xff
 }
 
 // abs is branchless: the signs of filter differences are random.
 func abs(x int) int {
-	m := x >> 63
+	m := x >> signShift
 	return (x ^ m) - m
 }
+
+// signShift shifts an int's sign bit down to every bit (-1 or 0): 63, or
+// 31 on 32-bit platforms (where go vet refuses a shift of 63, which Go
+// would still take as the sign).
+const signShift = bits.UintSize - 1
