@@ -643,8 +643,14 @@ func runDecode(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		img, err := codec.DecodeWith(f, model, &codec.DecodeOptions{MaxPixels: pixelBudget, Into: last})
+		var r io.Reader = f
+		var head bytes.Buffer // standard input's header, for wrongModelIDs
+		if in == stdio {
+			r = io.TeeReader(f, &limitedBuffer{&head, stdinHeaderBytes})
+		}
+		img, err := codec.DecodeWith(r, model, &codec.DecodeOptions{MaxPixels: pixelBudget, Into: last})
 		f.Close()
+		headerOf := in
 		in = stdioName(in, "stdin")
 		if msg := tooLarge(in, err); msg != "" {
 			return fail("%s", msg)
@@ -654,7 +660,7 @@ func runDecode(c *cli.Context) error {
 		}
 		if err != nil {
 			if errors.Is(err, codec.ErrWrongModel) {
-				return fail("%s: encoded with another model than %s (%s; spca info gives the model ids)", in, modelPath, wrongModelIDs(in, model))
+				return fail("%s: encoded with another model than %s (%s; spca info gives the model ids)", in, modelPath, wrongModelIDs(headerOf, head.Bytes(), model))
 			}
 			return fail("%s", withPathC(in, err))
 		}
@@ -1024,16 +1030,29 @@ func modelFault(c *cli.Context, in string, err error) error {
 	return fail("%s: %s (read for %s)", c.String(flagModel), codecBrief(err), stdioName(in, "stdin"))
 }
 
-// wrongModelIDs says which model the file at path needs and which one
-// model is, by their short ids.
-func wrongModelIDs(path string, model *codec.Model) string {
+// wrongModelIDs says which model the file at path needs (for standard
+// input, read from head, its first bytes) and which one model is, by
+// their short ids.
+func wrongModelIDs(path string, head []byte, model *codec.Model) string {
 	have := "this model is " + model.ID().Short()
-	h, _, err := readHeader(path)
+	var h *codec.Header
+	var err error
+	if path == stdio {
+		// Standard input cannot be read again: its first bytes were kept.
+		h, err = codec.DecodeHeader(bytes.NewReader(head))
+	} else {
+		h, _, err = readHeader(path)
+	}
 	if err != nil {
 		return have
 	}
 	return "the file needs model " + h.Model.Short() + ", " + have
 }
+
+// stdinHeaderBytes is how much of an .spc file read from standard input
+// decode keeps for wrongModelIDs: its whole header (the model's ID, the
+// bins of up to three channels of 15×15 patches: under 1,500 bytes).
+const stdinHeaderBytes = 2048
 
 // pathError formats an error of the os package as "path: reason"
 // instead of "op path: reason".

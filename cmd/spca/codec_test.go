@@ -467,6 +467,15 @@ func TestCodec(t *testing.T) {
 		}
 		wantError(t, []string{"decode", "--model", other, "-o", out, spc}, spc, "another model", other,
 			"needs model "+m0.ID().Short(), "this model is "+mo.ID().Short())
+		// From standard input too (it said only which model it was given).
+		app := newApp()
+		var discard bytes.Buffer
+		app.Reader, app.Writer, app.ErrWriter = bytes.NewReader(readBytes(t, spc)), &discard, &discard
+		err = app.Run([]string{"spca", "decode", "--model", other, "-o", "-", "-"})
+		if line := errorLine(err); err == nil || !strings.Contains(line, "stdin: encoded with another model") ||
+			!strings.Contains(line, "needs model "+m0.ID().Short()) || !strings.Contains(line, "this model is "+mo.ID().Short()) {
+			t.Errorf("decode of stdin with another model: %v", err)
+		}
 
 		whole := readBytes(t, spc)
 		flipped := append([]byte(nil), whole...)
