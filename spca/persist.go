@@ -502,6 +502,9 @@ func (dc *decoder) u32() uint32 {
 	return binary.LittleEndian.Uint32(dc.buf[:4])
 }
 
+// maxLatticeExtent bounds the coordinates of a lattice read from a file.
+const maxLatticeExtent = 1e100
+
 // count reads a 32-bit count or index: 2^31 and more is refused (a
 // negative int on a 32-bit platform, which passed the range checks).
 func (dc *decoder) count() int {
@@ -983,6 +986,12 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 		l.step[j] = dc.f64()
 		if dc.err == nil && !(l.step[j] > 0) {
 			dc.fail("lattice step must be > 0")
+		}
+		// The lattice spans the normalised data (of the order of 1): a
+		// step of 1.6e307 (FuzzRead) took its nodes to +Inf and every
+		// response to NaN. Far below overflow, squares included.
+		if hi := l.lo[j] + l.step[j]*float64(l.g[j]-1); dc.err == nil && !(math.Abs(l.lo[j]) <= maxLatticeExtent && math.Abs(hi) <= maxLatticeExtent) {
+			dc.fail("lattice axis %d spans [%g, %g], beyond ±%g", j+1, l.lo[j], hi, maxLatticeExtent)
 		}
 	}
 	if dc.err != nil {
