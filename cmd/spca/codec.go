@@ -506,6 +506,9 @@ func adviseHugeHeap(*cli.Context) error {
 		heapBallast = hugestart.TakeBallast()
 		return nil
 	}
+	if hugestart.Limited() {
+		return nil // no ballast: it would count against the user's memory limit
+	}
 	hugeHeap(hugestart.Bytes)
 	return nil
 }

@@ -1,6 +1,9 @@
 package hugestart
 
-import _ "unsafe" // go:linkname
+import (
+	"os"
+	_ "unsafe" // go:linkname
+)
 
 // Bytes is the heap the process grows to and advises at start. A batch
 // encode of 12 768×512 images grows its heap to ~50 MB before its first
@@ -9,6 +12,19 @@ import _ "unsafe" // go:linkname
 // kodim13-24 grey: 256-278 -> 69-81 faults per image with 64 MB). An
 // advised page costs nothing until touched.
 const Bytes = 64 << 20
+
+// Limited reports whether the user set a soft memory limit (GOMEMLIMIT,
+// other than off). The start's never-touched allocations and the
+// ballast count as heap against such a limit, and under a limit of less
+// than ~200 MB the collector ran again and again to stay below it (8×8
+// model, kodim13 grey, GOMEMLIMIT=64MiB: a decode took 2-4× the CPU):
+// under a limit the start advises the heap with a collection that frees
+// what it allocated (advise, not adviseFenced) and sets no ballast, and
+// the limit governs the collector as the user asked.
+func Limited() bool {
+	v := os.Getenv("GOMEMLIMIT")
+	return v != "" && v != "off"
+}
 
 // done is set when the heap was grown and advised at start.
 var done bool

@@ -25,11 +25,19 @@ const heapArena = 64 << 20
 
 func init() {
 	if codingCommand(os.Args) {
-		if !adviseFenced() {
-			advise()
-		}
-		done = true
+		start()
 	}
+}
+
+// start grows and advises the heap and sets the ballast. Under a memory
+// limit the allocations adviseFenced leaves (132 MB) would count against
+// it until the first collection: advise frees its own at once, and sets
+// no ballast there.
+func start() {
+	if Limited() || !adviseFenced() {
+		advise()
+	}
+	done = true
 }
 
 // codingCommand reports whether the command line runs spca encode,
@@ -160,7 +168,9 @@ func advise() {
 	// The ballast is allocated while b is live, so that it lies elsewhere
 	// than b's pages: on them the runtime would clear it (they were used),
 	// touching 64 MB of pages.
-	ballast = make([]byte, BallastBytes)
+	if !Limited() {
+		ballast = make([]byte, BallastBytes)
+	}
 	runtime.KeepAlive(b)
 	b = nil
 	setGCPercent(gc)

@@ -43,6 +43,48 @@ func TestNotDoneInTests(t *testing.T) {
 	}
 }
 
+// TestLimitedStart checks that under a memory limit (GOMEMLIMIT) the start
+// sets no ballast and leaves GOGC as it was: the ballast and the never-
+// touched allocations count against the limit, and with them a decode
+// under GOMEMLIMIT=64MiB took 2-4× the CPU (8×8 model, kodim13 grey). In
+// a child process: the start grows this process's heap.
+func TestLimitedStart(t *testing.T) {
+	if os.Getenv("HUGESTART_LIMITED_CHILD") == "1" {
+		if !Limited() {
+			t.Fatalf("Limited() = false with GOMEMLIMIT=%q", os.Getenv("GOMEMLIMIT"))
+		}
+		start()
+		if b := TakeBallast(); b != nil {
+			t.Errorf("a ballast of %d bytes under a memory limit", len(b))
+		}
+		if p := debug.SetGCPercent(100); p != 100 {
+			t.Errorf("GOGC is %d after the start under a memory limit, want 100 as it was", p)
+		}
+		return
+	}
+	var env []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "GOGC=") && !strings.HasPrefix(e, "GOMEMLIMIT=") {
+			env = append(env, e)
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLimitedStart$", "-test.count=1", "-test.v")
+	cmd.Env = append(env, "HUGESTART_LIMITED_CHILD=1", "GOMEMLIMIT=64MiB")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestLimitedStart") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		v    string
+		want bool
+	}{{"", false}, {"off", false}, {"64MiB", true}, {"1GiB", true}} {
+		t.Setenv("GOMEMLIMIT", c.v)
+		if got := Limited(); got != c.want {
+			t.Errorf("Limited() = %v with GOMEMLIMIT=%q, want %v", got, c.v, c.want)
+		}
+	}
+}
+
 // TestEarlyImports checks that the package imports only packages that the
 // linker initialises early (see hugestart_linux.go): one more import of a
 // late-sorting package (runtime/debug, strings, ...) moves the advice
