@@ -77,7 +77,11 @@ func TestOutputFIFOAndMode(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no FIFO:", err)
 	}
-	wantError(t, []string{"encode", "--model", model, "-o", fifo, img}, "out.spc", "not a regular file")
+	wantError(t, []string{"encode", "--model", model, "-o", fifo, img}, "out.spc", "not a regular file", "to discard the output, give -o -")
+	if st, err := os.Stat(os.DevNull); err == nil && st.Mode()&os.ModeDevice != 0 {
+		// -o /dev/null is refused on purpose; the message says what to do.
+		wantError(t, []string{"encode", "--model", model, "-o", os.DevNull, img}, os.DevNull, "not a regular file", "-o - > /dev/null")
+	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
 	}

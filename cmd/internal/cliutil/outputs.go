@@ -57,10 +57,23 @@ func GuardOutputs(c *cli.Context, inputFlags []string) error {
 		if err := atomicfile.Check(out); errors.Is(err, atomicfile.ErrSameAsInput) {
 			return Fail("%srefusing to overwrite the input %s with its output (the same file as an input)", namePrefix(c), out)
 		} else if err != nil {
-			return Fail("%s%s", namePrefix(c), strings.TrimPrefix(err.Error(), "write "))
+			return Fail("%s%s%s", namePrefix(c), strings.TrimPrefix(err.Error(), "write "), discardHint(out, err))
 		}
 	}
 	return nil
+}
+
+// discardHint tells a user who gave -o /dev/null (a device or FIFO,
+// refused: a rename as root would replace the device) how to discard
+// the output instead; "" for other errors and for directories.
+func discardHint(out string, err error) string {
+	if !errors.Is(err, atomicfile.ErrNotRegular) {
+		return ""
+	}
+	if st, serr := os.Stat(out); serr == nil && st.IsDir() {
+		return ""
+	}
+	return "; to discard the output, give -o - and redirect it (-o - > /dev/null) where the command writes standard output"
 }
 
 // namePrefix is "fit: " for the command fit, "" for a program without
