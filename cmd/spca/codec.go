@@ -569,7 +569,8 @@ func runEncode(c *cli.Context) error {
 		return err
 	}
 	var bytes, pixels int64
-	greyed := 0 // colour inputs coded by a grey model
+	greyed := 0   // colour inputs coded by a grey model
+	coloured := 0 // grey inputs coded by a colour model
 	ext := ".spc"
 	var last image.Image // coded: the next input may be read into it
 	err := runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
@@ -578,8 +579,10 @@ func runEncode(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if !model.Color && patches.HasChroma(img) {
+		if hasChroma := patches.HasChroma(img); !model.Color && hasChroma {
 			greyed++
+		} else if model.Color && !hasChroma {
+			coloured++
 		}
 		o := opt
 		if (bpp > 0 || o.Step > 0) && model.Step == 0 {
@@ -627,6 +630,9 @@ func runEncode(c *cli.Context) error {
 		line := fmt.Sprintf("%s, %d bytes, %.3f bpp -> %s", cliutil.Plural(files, "image"), bytes, 8*float64(bytes)/float64(pixels), out)
 		if greyed > 0 {
 			line += fmt.Sprintf("; %s in colour coded as grey: the model codes luminance only (train it with --%s for colour)", cliutil.Plural(greyed, "image"), flagColor)
+		}
+		if coloured > 0 {
+			line += fmt.Sprintf("; %s in grey coded as colour: the model codes three channels (train it without --%s for grey)", cliutil.Plural(coloured, "image"), flagColor)
 		}
 		return line
 	})

@@ -228,7 +228,16 @@ func TestCodec(t *testing.T) {
 			t.Fatal(err)
 		}
 		spc, png := filepath.Join(dir, "colour.spc"), filepath.Join(dir, "colour-decoded.png")
-		mustRun(t, "encode", "--model", cm, "-o", spc, img)
+		if _, stderr := mustRun(t, "encode", "--model", cm, "-o", spc, img); strings.Contains(stderr, "grey") {
+			t.Errorf("encode summary of a colour image with a colour model: %q", stderr)
+		}
+		// A grey image through the colour model: the summary says so, as
+		// it does for a colour image through a grey model.
+		grey := filepath.Join(dir, "grey-for-colour.png")
+		saveTexture(t, grey, 4)
+		if _, stderr := mustRun(t, "encode", "--model", cm, "-o", filepath.Join(dir, "grey-for-colour.spc"), grey); !strings.Contains(stderr, "1 image in grey coded as colour") {
+			t.Errorf("encode summary of a grey image with a colour model: %q", stderr)
+		}
 		mustRun(t, "decode", "--model", cm, "-o", png, spc)
 		orig, dec := loadLuma(t, img), loadLuma(t, png)
 		if dec.W != 45 || dec.H != 31 {
