@@ -103,6 +103,28 @@ func wantError(t *testing.T, args []string, wants ...string) {
 	}
 }
 
+// formatGamma writes simple fractions as fractions and short decimals as
+// typed, and what it writes reads back (tune prints it as a --gamma).
+func TestFormatGamma(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{
+		{1.0 / 3, "1/3"}, {2.0 / 3, "2/3"}, {1.0 / 7, "1/7"}, {5.0 / 3, "5/3"}, {1.0 / 30, "1/30"},
+		{0, "0"}, {1, "1"}, {0.5, "0.5"}, {0.25, "0.25"}, {0.125, "0.125"}, {0.3, "0.3"}, {1.5, "1.5"},
+		{0.1234, "0.1234"}, {0.123456789, "0.123456789"}, {math.Pi, "3.141592653589793"},
+	} {
+		got := formatGamma(tc.in)
+		if got != tc.want {
+			t.Errorf("formatGamma(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+		back, err := parseGamma(got)
+		if err != nil || math.Abs(back-tc.in) > 1e-12 {
+			t.Errorf("parseGamma(formatGamma(%v) = %q) = %v, %v", tc.in, got, back, err)
+		}
+	}
+}
+
 func TestParseGamma(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

@@ -67,13 +67,27 @@ func formatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// formatGamma formats a gamma for summaries: 1/3, the seed's coding
-// choice, as the fraction it is given as, other values as formatFloat.
+// maxGammaDenominator bounds the denominators formatGamma writes.
+const maxGammaDenominator = 32
+
+// formatGamma formats a gamma for summaries (and tune's suggested flags,
+// which --gamma reads back): a value with at most 4 significant digits as
+// formatFloat, one within 1e-12 of a fraction n/d with d <= 32 as that
+// fraction (1/3, the seed's coding choice, 2/3: --gamma 2/3 printed
+// 0.6666666666666666), anything else as formatFloat, exactly.
 func formatGamma(g float64) string {
-	if g == 1.0/3 {
-		return "1/3"
+	s := formatFloat(g)
+	mantissa, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(g), 'e', -1, 64), "e")
+	if len(strings.Replace(mantissa, ".", "", 1)) <= 4 || math.IsNaN(g) || math.IsInf(g, 0) {
+		return s
 	}
-	return formatFloat(g)
+	for d := 2; d <= maxGammaDenominator; d++ {
+		n := math.Round(g * float64(d))
+		if math.Abs(g-n/float64(d)) <= 1e-12*math.Max(1, math.Abs(g)) {
+			return strconv.FormatFloat(n, 'f', -1, 64) + "/" + strconv.Itoa(d)
+		}
+	}
+	return s
 }
 
 // formatFloats formats values as "v1, v2, ...".
