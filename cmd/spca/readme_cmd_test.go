@@ -14,7 +14,7 @@ import (
 // TestReadmeCommandLines checks the command lines of the README (indented
 // lines starting with "spca "): each names an existing command, and each
 // flag it writes (before any # comment) is a flag of that command, so the
-// README's examples cannot drift from the flags. spca figures passes its
+// README's examples cannot drift from the flags, and -o is spelt -o. spca figures passes its
 // flags to spca-figures, whose own tests check them.
 func TestReadmeCommandLines(t *testing.T) {
 	f, err := os.Open("../../README.md")
@@ -34,6 +34,11 @@ func TestReadmeCommandLines(t *testing.T) {
 		line, _, _ = strings.Cut(line, " #")
 		for _, e := range checkCommandLine(app, line) {
 			t.Errorf("README: %s", e)
+		}
+		// One spelling, as in the usage lines (TestUsageLines): the
+		// README's command lines mixed --out FILE and -o FILE.
+		if strings.Contains(line, "--out ") {
+			t.Errorf("README: spca %s writes --out, the others -o", line)
 		}
 	}
 	if lines < 30 {
