@@ -450,7 +450,7 @@ func spcaRows(model *spca.Model) [][2]string {
 	opt := model.Options()
 	return [][2]string{
 		{"dimension", fmt.Sprint(model.Dim())},
-		{"gamma", formatFloat(opt.Gamma)},
+		{"gamma", formatGamma(opt.Gamma)},
 		{"k", formatFloat(opt.K)},
 		{"tau", formatFloat(opt.Tau)},
 		{"q", formatFloat(opt.Q)},
@@ -527,7 +527,7 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 		{"id", info.ID},
 		{"patch", fmt.Sprintf("%d×%d", m.Patch, m.Patch)},
 		{"channels", channels},
-		{"gamma", formatFloat(m.Gamma)},
+		{"gamma", formatGamma(m.Gamma)},
 		{"mode", mode},
 	}
 	for i, c := range m.Channels {
