@@ -42,6 +42,16 @@ func TestEndlessInputs(t *testing.T) {
 	if _, err := DecodeWith(r, m, &DecodeOptions{MaxPixels: 1000}); !errors.Is(err, ErrTooLarge) || r.N > 4096 {
 		t.Errorf("DecodeWith of a 100×100 header and endless zeros, budget 1000 pixels: %v after %d bytes, want ErrTooLarge after a few", err, r.N)
 	}
+	// A valid file's header, then endless data (standard input): refused
+	// after at most maxCodedBytes of the header's 16×16 image, not 2 GiB.
+	r = &hostile.Endless{Prefix: spc.Bytes()[:fixedHeaderBytes], Limit: limit}
+	h, err := parseFixedHeader(spc.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(r, m); !errors.As(err, &fe) || int64(r.N) > int64(fixedHeaderBytes)+maxCodedBytes(h)+1 {
+		t.Errorf("Decode of a 16×16 file's header and endless zeros: %v after %d bytes, want a *FormatError after at most %d", err, r.N, int64(fixedHeaderBytes)+maxCodedBytes(h)+1)
+	}
 	// Still read whole: the file itself, and a model.
 	if _, err := Decode(bytes.NewReader(spc.Bytes()), m); err != nil {
 		t.Error(err)

@@ -1172,6 +1172,15 @@ func Decode(r io.Reader, m *Model) (image.Image, error) {
 	return DecodeWith(r, m, nil)
 }
 
+// maxCodedBytes bounds the size of a file whose fixed header is h, past
+// that header: 1 MiB plus 64 bytes a sample, where the coded streams
+// take at most a few bytes a sample (raw outlier patches 1 or 2, a
+// range-coded value under 4 even at the finest steps). It lets DecodeWith
+// refuse a header followed by endless data after a bounded read.
+func maxCodedBytes(h *Header) int64 {
+	return 1<<20 + 64*int64(h.Width)*int64(h.Height)*int64(h.Channels)
+}
+
 // overBudget returns the error of an image of more pixels than budget.
 func overBudget(h *Header, budget int64) error {
 	if n := int64(h.Width) * int64(h.Height); n > budget {
@@ -1212,6 +1221,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	if _, err := in.ReadFrom(io.LimitReader(r, int64(fixedHeaderBytes))); err != nil {
 		return nil, err
 	}
+	rest := int64(maxFileBytes) - int64(fixedHeaderBytes)
 	if in.Len() == fixedHeaderBytes {
 		h, err := parseFixedHeader(in.Bytes())
 		if err == nil {
@@ -1220,9 +1230,19 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 		if err != nil {
 			return nil, err
 		}
+		rest = min(rest, maxCodedBytes(h))
 	}
-	if _, err := in.ReadFrom(io.LimitReader(r, int64(maxFileBytes)-int64(fixedHeaderBytes))); err != nil {
+	if _, err := in.ReadFrom(io.LimitReader(r, rest)); err != nil {
 		return nil, err
+	}
+	if int64(in.Len()) == int64(fixedHeaderBytes)+rest {
+		// At the bound: one byte more means a file no image of the
+		// header's size codes to (a header and endless data on standard
+		// input read up to 2 GiB before the checksum failed).
+		var one [1]byte
+		if n, _ := io.ReadFull(r, one[:]); n > 0 {
+			return nil, &FormatError{Msg: fmt.Sprintf("more than %d bytes, far more than a %d×%d image codes to", in.Len(), binary.LittleEndian.Uint32(in.Bytes()[len(Magic)+1+32:]), binary.LittleEndian.Uint32(in.Bytes()[len(Magic)+1+32+4:]))}
+		}
 	}
 	data := in.Bytes() // nothing decoded refers to it
 	if len(data) < 4 {
