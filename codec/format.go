@@ -1222,6 +1222,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 		return nil, err
 	}
 	rest := int64(maxFileBytes) - int64(fixedHeaderBytes)
+	var fixed *Header // nil for a file shorter than the fixed header
 	if in.Len() == fixedHeaderBytes {
 		h, err := parseFixedHeader(in.Bytes())
 		if err == nil {
@@ -1230,18 +1231,19 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 		if err != nil {
 			return nil, err
 		}
+		fixed = h
 		rest = min(rest, maxCodedBytes(h))
 	}
 	if _, err := in.ReadFrom(io.LimitReader(r, rest)); err != nil {
 		return nil, err
 	}
-	if int64(in.Len()) == int64(fixedHeaderBytes)+rest {
+	if fixed != nil && int64(in.Len()) == int64(fixedHeaderBytes)+rest {
 		// At the bound: one byte more means a file no image of the
 		// header's size codes to (a header and endless data on standard
 		// input read up to 2 GiB before the checksum failed).
 		var one [1]byte
 		if n, _ := io.ReadFull(r, one[:]); n > 0 {
-			return nil, &FormatError{Msg: fmt.Sprintf("more than %d bytes, far more than a %d×%d image codes to", in.Len(), binary.LittleEndian.Uint32(in.Bytes()[len(Magic)+1+32:]), binary.LittleEndian.Uint32(in.Bytes()[len(Magic)+1+32+4:]))}
+			return nil, &FormatError{Msg: fmt.Sprintf("more than %d bytes, far more than a %d×%d image codes to", in.Len(), fixed.Width, fixed.Height)}
 		}
 	}
 	data := in.Bytes() // nothing decoded refers to it

@@ -99,7 +99,7 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 			}
 			for a := i; a < e; a++ {
 				z := int64(p0[a])
-				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				acc += unzig(z)
 				v[a] = acc
 			}
 		}
@@ -113,7 +113,7 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 			}
 			for a := i; a < e; a++ {
 				z := int64(p0[a]) | int64(p1[a])<<8
-				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				acc += unzig(z)
 				v[a] = acc
 			}
 		}
@@ -127,7 +127,7 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 			}
 			for a := i; a < e; a++ {
 				z := int64(p0[a]) | int64(p1[a])<<8 | int64(p2[a])<<16
-				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				acc += unzig(z)
 				v[a] = acc
 			}
 		}
@@ -140,12 +140,16 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 				for b := w - 1; b >= 0; b-- {
 					z = z<<8 | int64(planes[b*m+i+a])
 				}
-				acc += int64(uint64(z)>>1) ^ -(z & 1)
+				acc += unzig(z)
 				row[a] = acc
 			}
 		}
 	}
 }
+
+// unzig inverts the zigzag map of one value (0, 1, 2, 3, 4, ... to 0,
+// -1, 1, -2, 2, ...); small enough to inline in JoinPlanes' loops.
+func unzig(z int64) int64 { return int64(uint64(z)>>1) ^ -(z & 1) }
 
 // Zigzag maps v in place to unsigned values (0, -1, 1, -2, ... to 0, 1,
 // 2, 3, ...), stored in int64, and returns the width in bytes (1 to 8)
@@ -163,7 +167,7 @@ func Zigzag(v []int64) int {
 // Unzigzag undoes Zigzag.
 func Unzigzag(v []int64) {
 	for i, z := range v {
-		v[i] = int64(uint64(z)>>1) ^ -(z & 1)
+		v[i] = unzig(z)
 	}
 }
 
