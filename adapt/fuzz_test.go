@@ -61,6 +61,20 @@ func FuzzRead(f *testing.F) {
 			var m *Model
 			var err error
 			hostile.Check(t, "Read", len(d), func() { m, err = Read(bytes.NewReader(d)) })
+			// From a stream (readStream: read as far as the layout says),
+			// the same model or an error where Read of the bytes gives one.
+			var sm *Model
+			var serr error
+			hostile.Check(t, "Read of a stream", len(d), func() { sm, serr = Read(stream{bytes.NewReader(d)}) })
+			if (serr == nil) != (err == nil) {
+				t.Fatalf("read in memory: %v; from a stream: %v", err, serr)
+			}
+			if serr != nil && !errors.As(serr, new(*FormatError)) {
+				t.Fatalf("from a stream, error of another type: %v", serr)
+			}
+			if err == nil && !bytes.Equal(modelBytes(t, m), modelBytes(t, sm)) {
+				t.Fatal("the model read from a stream differs")
+			}
 			if err != nil {
 				var fe *FormatError
 				if !errors.As(err, &fe) {

@@ -151,11 +151,19 @@ func Read(r io.Reader) (*Model, error) {
 	if version < 1 || version > modelVersion {
 		return nil, &FormatError{fmt.Sprintf("adaptation model version %d, this program reads versions 1 to %d", version, modelVersion)}
 	}
-	rest, err := io.ReadAll(io.LimitReader(r, maxModelBytes))
-	if err != nil {
-		return nil, fmt.Errorf("adapt: read model: %w", err)
+	var data []byte
+	if knownSize(r) {
+		rest, err := io.ReadAll(io.LimitReader(r, maxModelBytes))
+		if err != nil {
+			return nil, fmt.Errorf("adapt: read model: %w", err)
+		}
+		data = append(head, rest...)
+	} else {
+		var err error
+		if data, err = readStream(r, head, version); err != nil {
+			return nil, err
+		}
 	}
-	data := append(head, rest...)
 	if len(data) < len(head)+4 {
 		return nil, &FormatError{"truncated adaptation model"}
 	}
@@ -245,9 +253,13 @@ func Read(r io.Reader) (*Model, error) {
 	// size) and 8 MB for the small rest.
 	budget := int64(56<<20) + 6*int64(len(data))
 	for i, b := range blobs {
-		sm, err := spca.ReadLimited(bytes.NewReader(b), &budget)
+		br := bytes.NewReader(b)
+		sm, err := spca.ReadLimited(br, &budget)
 		if err != nil {
 			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c: %v", "AB"[i], unprefixed{err})}
+		}
+		if br.Len() != 0 { // as readStream, which cannot skip them
+			return nil, errShortBlob(i, int64(br.Len()))
 		}
 		if sm.Dim() != 3 {
 			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c has dimension %d, want 3", "AB"[i], sm.Dim())}
@@ -302,6 +314,133 @@ func Read(r io.Reader) (*Model, error) {
 }
 
 var errTruncated = errors.New("truncated")
+
+// knownSize reports whether r tells its size (a regular file, a
+// bytes.Reader): Read then reads it whole. Of other readers (a pipe,
+// standard input) it reads only as far as the layout says: readStream.
+func knownSize(r io.Reader) bool {
+	switch r := r.(type) {
+	case interface{ Stat() (os.FileInfo, error) }:
+		fi, err := r.Stat()
+		return err == nil && fi.Mode().IsRegular()
+	case interface{ Len() int }:
+		return true
+	}
+	return false
+}
+
+// readStream returns the bytes of the model whose magic number and
+// version are head, read from r no further than its layout says (and one
+// byte beyond, so that Read's parse refuses data after the end as it does
+// in a file): a valid header followed by endless data on a pipe was read
+// up to maxModelBytes (2 GiB) before its checksum failed. The embedded SPCA
+// models are read by spca.Read as they arrive, which stops at the first
+// byte that cannot be a model's; an error there is returned, naming the
+// model. A stream that ends early is returned as read: Read's parse says
+// it is truncated.
+func readStream(r io.Reader, head []byte, version uint32) ([]byte, error) {
+	src := &eofReader{r: r}
+	buf := bytes.NewBuffer(head)
+	var total int64 = int64(len(head))
+	// take reads n more bytes (as they arrive: n may lie) and reports
+	// whether they all came.
+	take := func(n int64) bool {
+		if n < 0 || total+n > maxModelBytes {
+			return false
+		}
+		k, err := io.CopyN(buf, src, n)
+		total += k
+		return err == nil
+	}
+	// ended returns what came, or the error that stopped it.
+	ended := func() ([]byte, error) {
+		if src.err != nil {
+			return nil, fmt.Errorf("adapt: read model: %w", src.err)
+		}
+		return buf.Bytes(), nil
+	}
+	u64 := func() (uint64, bool) {
+		if !take(8) {
+			return 0, false
+		}
+		return binary.LittleEndian.Uint64(buf.Bytes()[buf.Len()-8:]), true
+	}
+	if !take(16 + 6*8 + 2*15*8) { // samples, whites, statistics
+		return ended()
+	}
+	for i := range 2 {
+		n, ok := u64()
+		if !ok || n > maxModelBytes {
+			return ended()
+		}
+		blob := &io.LimitedReader{R: io.TeeReader(src, buf), N: int64(n)}
+		_, err := spca.Read(blob)
+		total += int64(n) - blob.N
+		switch {
+		case src.eof || src.err != nil:
+			return ended() // truncated: Read's parse says so
+		case err != nil:
+			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c: %v", "AB"[i], unprefixed{err})}
+		case blob.N != 0:
+			return nil, errShortBlob(i, blob.N)
+		}
+	}
+	if version >= 2 {
+		fixed := int64(9*8 + 8) // anchor, ceiling
+		if version >= 3 {
+			fixed += 3 * 8 // gains
+		}
+		if !take(fixed) {
+			return ended()
+		}
+		if n, ok := u64(); !ok || n != 0 && (n != (SupportGrid+1)*(SupportGrid+1)*(SupportGrid+1) || !take(4*int64(n))) {
+			return ended()
+		}
+		if n, ok := u64(); !ok || n != 0 && (n < MinLUTSize || n > MaxLUTSize || !take(12*int64(n*n*n))) {
+			return ended()
+		}
+		if version >= 4 {
+			n, ok := u64()
+			if !ok {
+				return ended()
+			}
+			if n != 0 {
+				r, ok := u64()
+				if !ok || n > 1<<10 || r < 1 || r > 1<<12 || !take(8*(3*int64(n+1)*int64(n+1)*int64(r+1)+1)) {
+					return ended()
+				}
+			}
+		}
+	}
+	take(4 + 1) // the checksum, and a byte after the end if there is one
+	return ended()
+}
+
+// errShortBlob says that embedded model i ended n bytes before its
+// declared length: Read and readStream refuse the bytes between (WriteTo
+// writes none), as a stream cannot be read beyond a model's end without
+// the risk of reading endless data.
+func errShortBlob(i int, n int64) error {
+	return &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c ends %d bytes before its declared length", "AB"[i], n)}
+}
+
+// eofReader is r that records whether it reached the end, and its first
+// other error.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+	err error
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof = true
+	} else if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
 
 type decoder struct {
 	b   []byte
