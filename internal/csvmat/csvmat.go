@@ -26,27 +26,36 @@ const (
 	MaxValues = 100_000_000
 	// MaxLineBytes is the longest line Read accepts.
 	MaxLineBytes = 64 << 20
+	// MaxLines is the most lines Read accepts, blank and comment lines
+	// included: a data line holds a value at least, so MaxValues data
+	// lines and as many others. Endless blank lines (yes '' | spca fit
+	// --in -) were read forever.
+	MaxLines = 2 * MaxValues
 )
 
 // Read parses a matrix from r, one row per data line. Errors name the line
 // (counting from 1, comments included) and the value (counting from 1).
 func Read(r io.Reader) (*mat.Dense, error) {
-	return read(r, MaxValues)
+	return read(r, MaxValues, MaxLines)
 }
 
-// read is Read with the limit on the number of values as a parameter.
-func read(r io.Reader, maxValues int) (*mat.Dense, error) {
+// read is Read with the limits on the number of values and lines as
+// parameters.
+func read(r io.Reader, maxValues, maxLines int) (*mat.Dense, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
 
 	var (
-		data []float64
+		data blocks
 		cols int
 		rows int
 		line int
 	)
 	for sc.Scan() {
 		line++
+		if line > maxLines {
+			return nil, fmt.Errorf("line %d: more than %d lines (blank and comment lines included)", line, maxLines)
+		}
 		text := sc.Bytes()
 		if line == 1 {
 			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // UTF-8 BOM
@@ -66,7 +75,7 @@ func read(r io.Reader, maxValues int) (*mat.Dense, error) {
 		} else if n != cols {
 			return nil, fmt.Errorf("line %d has %d values, expected %d", line, n, cols)
 		}
-		if len(data)+n > maxValues {
+		if data.n+n > maxValues {
 			return nil, fmt.Errorf("line %d: more than %d values in total", line, maxValues)
 		}
 		raw := text
@@ -81,7 +90,7 @@ func read(r io.Reader, maxValues int) (*mat.Dense, error) {
 			if err != nil {
 				return nil, fmt.Errorf("line %d: value %d %w%s", line, i, err, hint(raw, rows == 0))
 			}
-			data = append(data, v)
+			data.add(v)
 		}
 		rows++
 	}
@@ -94,7 +103,44 @@ func read(r io.Reader, maxValues int) (*mat.Dense, error) {
 	if rows == 0 {
 		return nil, errors.New("no samples")
 	}
-	return mat.NewDense(rows, cols, data), nil
+	return mat.NewDense(rows, cols, data.join()), nil
+}
+
+// blocks holds values as they are parsed, in blocks of at most blockValues,
+// joined once at the end: appending to one slice copied and cleared the
+// values again at every growth, half the time of a large read (1e7 values:
+// 3.3 s, 508 MB allocated) and 2.2 GB at MaxValues.
+type blocks struct {
+	full [][]float64
+	cur  []float64
+	n    int
+}
+
+// blockValues is the size of blocks' blocks (8 MB); the first ones are
+// smaller, so that small files stay small.
+const blockValues = 1 << 20
+
+func (b *blocks) add(v float64) {
+	if len(b.cur) == cap(b.cur) {
+		if b.cur != nil {
+			b.full = append(b.full, b.cur)
+		}
+		b.cur = make([]float64, 0, min(blockValues, max(64, 2*b.n)))
+	}
+	b.cur = append(b.cur, v)
+	b.n++
+}
+
+// join returns the values in one slice.
+func (b *blocks) join() []float64 {
+	if len(b.full) == 0 {
+		return b.cur
+	}
+	all := make([]float64, 0, b.n)
+	for _, f := range b.full {
+		all = append(all, f...)
+	}
+	return append(all, b.cur...)
 }
 
 // parseValue parses one trimmed field. Its errors complete the sentence

@@ -2,6 +2,8 @@ package csvmat
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -90,14 +92,14 @@ func TestReadTooManyValues(t *testing.T) {
 	// The real limit needs gigabytes of input; the logic is the same with
 	// a small one. The check happens before a line's values are stored.
 	in := "1,2\n3,4\n5,6\n"
-	if _, err := read(strings.NewReader(in), 6); err != nil {
+	if _, err := read(strings.NewReader(in), 6, MaxLines); err != nil {
 		t.Fatalf("6 values with limit 6: %v", err)
 	}
-	_, err := read(strings.NewReader(in), 5)
+	_, err := read(strings.NewReader(in), 5, MaxLines)
 	if want := "line 3: more than 5 values in total"; err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
-	_, err = read(strings.NewReader("1,bad,3,4\n"), 3)
+	_, err = read(strings.NewReader("1,bad,3,4\n"), 3, MaxLines)
 	if err == nil || !strings.Contains(err.Error(), "values in total") {
 		t.Fatalf("err = %v, want the size error before parsing", err)
 	}
@@ -263,4 +265,61 @@ func FuzzRead(f *testing.F) {
 		}
 		assertIdentical(t, again, m)
 	})
+}
+
+// blankLines is an endless stream of blank lines (as yes of an empty
+// string writes), failing after limit bytes.
+type blankLines struct{ n, limit int }
+
+func (b *blankLines) Read(p []byte) (int, error) {
+	if b.n >= b.limit {
+		return 0, errors.New("read past the limit of an endless stream")
+	}
+	p = p[:min(len(p), b.limit-b.n)]
+	for i := range p {
+		p[i] = '\n'
+	}
+	b.n += len(p)
+	return len(p), nil
+}
+
+// Endless blank lines were read forever (yes ” | spca fit --in -, no
+// memory growth): Read stops after MaxLines lines, comments and blank
+// lines included.
+func TestReadEndlessBlankLines(t *testing.T) {
+	r := &blankLines{limit: 1 << 20}
+	_, err := read(r, MaxValues, 1000)
+	if want := "line 1001: more than 1000 lines (blank and comment lines included)"; err == nil || err.Error() != want || r.n > 64<<10 {
+		t.Errorf("endless blank lines: %v after %d bytes, want %q", err, r.n, want)
+	}
+	if _, err := read(strings.NewReader(strings.Repeat("# c\n", 998)+"1\n\n"), MaxValues, 1000); err != nil {
+		t.Errorf("1000 lines with limit 1000: %v", err)
+	}
+	if MaxLines > 4*MaxValues || MaxLines < MaxValues {
+		t.Errorf("MaxLines %d, want a finite bound of at least MaxValues %d", MaxLines, MaxValues)
+	}
+}
+
+// The values of a large input, stored in blocks, come out in order.
+func TestReadBlocks(t *testing.T) {
+	const rows = blockValues + blockValues/2 + 3 // two columns: three blocks and more
+	var b strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&b, "%d,%d\n", i, -i)
+	}
+	m, err := Read(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := m.Dims(); r != rows || c != 2 {
+		t.Fatalf("%d×%d, want %d×2", r, c, rows)
+	}
+	for i := 0; i < rows; i += 9973 {
+		if m.At(i, 0) != float64(i) || m.At(i, 1) != -float64(i) {
+			t.Fatalf("row %d: %v, %v", i, m.At(i, 0), m.At(i, 1))
+		}
+	}
+	if m.At(rows-1, 1) != -float64(rows-1) {
+		t.Fatalf("last row: %v", m.At(rows-1, 1))
+	}
 }
