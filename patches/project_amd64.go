@@ -2,8 +2,9 @@ package patches
 
 import "golang.org/x/sys/cpu"
 
-// hasAVX selects the AVX kernel of project (same sums to the last bit).
-var hasAVX = cpu.X86.HasAVX
+// hasAVX selects the AVX kernel of project, hasAVX512 the AVX-512 one
+// (same sums to the last bit).
+var hasAVX, hasAVX512 = cpu.X86.HasAVX, cpu.X86.HasAVX512F
 
 // projectAVX is project for len(dst) a multiple of 16, len(basis) ≥
 // len(block)·len(dst) and len(shift) ≥ len(dst), 4 responses per AVX
@@ -13,11 +14,22 @@ var hasAVX = cpu.X86.HasAVX
 //go:noescape
 func projectAVX(dst, block, basis, shift []float64)
 
-// projectFast is project, through the AVX kernel where it applies.
+// projectAVX512 is projectAVX for len(dst) a multiple of 64, 8 responses
+// per AVX-512 register, 64 at once.
+//
+//go:noescape
+func projectAVX512(dst, block, basis, shift []float64)
+
+// projectFast is project, through the AVX or AVX-512 kernel where it
+// applies.
 func projectFast(dst, block, basis, shift []float64) {
 	if hasAVX && len(dst)%16 == 0 && len(dst) > 0 {
 		if len(basis) < len(block)*len(dst) || len(shift) < len(dst) {
 			panic("patches: projectFast: short basis or shift")
+		}
+		if hasAVX512 && len(dst)%64 == 0 {
+			projectAVX512(dst, block, basis, shift)
+			return
 		}
 		projectAVX(dst, block, basis, shift)
 		return

@@ -57,3 +57,82 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func projectAVX512(dst, block, basis, shift []float64)
+// projectAVX for len(dst) a multiple of 64: 8 responses per register, 64
+// at once in 8 accumulators, so that the additions of one sample's
+// products do not wait on the previous sample's (the chain of additions
+// into one accumulator was the AVX kernel's bound); the same products
+// and sums, in the same order.
+TEXT ·projectAVX512(SB), NOSPLIT, $0-96
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), DX      // d
+	MOVQ block_base+24(FP), SI
+	MOVQ block_len+32(FP), CX   // number of samples
+	MOVQ basis_base+48(FP), R8
+	MOVQ shift_base+72(FP), R9
+	MOVQ DX, R10
+	SHLQ $3, R10                // row stride in bytes
+	XORQ BX, BX                 // j
+group512:
+	CMPQ BX, DX
+	JGE  done512
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	LEAQ (R8)(BX*8), R11        // &basis[j]
+	MOVQ SI, R12                // &block[0]
+	MOVQ CX, R13
+	TESTQ R13, R13
+	JZ   store512
+loop512:
+	VBROADCASTSD (R12), Z8
+	VMULPD (R11), Z8, Z9
+	VMULPD 64(R11), Z8, Z10
+	VMULPD 128(R11), Z8, Z11
+	VMULPD 192(R11), Z8, Z12
+	VMULPD 256(R11), Z8, Z13
+	VMULPD 320(R11), Z8, Z14
+	VMULPD 384(R11), Z8, Z15
+	VMULPD 448(R11), Z8, Z16
+	VADDPD Z9, Z0, Z0
+	VADDPD Z10, Z1, Z1
+	VADDPD Z11, Z2, Z2
+	VADDPD Z12, Z3, Z3
+	VADDPD Z13, Z4, Z4
+	VADDPD Z14, Z5, Z5
+	VADDPD Z15, Z6, Z6
+	VADDPD Z16, Z7, Z7
+	ADDQ $8, R12
+	ADDQ R10, R11
+	DECQ R13
+	JNZ  loop512
+store512:
+	LEAQ (R9)(BX*8), R14
+	VSUBPD (R14), Z0, Z0
+	VSUBPD 64(R14), Z1, Z1
+	VSUBPD 128(R14), Z2, Z2
+	VSUBPD 192(R14), Z3, Z3
+	VSUBPD 256(R14), Z4, Z4
+	VSUBPD 320(R14), Z5, Z5
+	VSUBPD 384(R14), Z6, Z6
+	VSUBPD 448(R14), Z7, Z7
+	LEAQ (DI)(BX*8), R15
+	VMOVUPD Z0, (R15)
+	VMOVUPD Z1, 64(R15)
+	VMOVUPD Z2, 128(R15)
+	VMOVUPD Z3, 192(R15)
+	VMOVUPD Z4, 256(R15)
+	VMOVUPD Z5, 320(R15)
+	VMOVUPD Z6, 384(R15)
+	VMOVUPD Z7, 448(R15)
+	ADDQ $64, BX
+	JMP  group512
+done512:
+	VZEROUPPER
+	RET
