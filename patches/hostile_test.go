@@ -117,6 +117,28 @@ func TestDecodeStreamThenEndless(t *testing.T) {
 			t.Errorf("%s header then endless zeros: allocated %d MB reading %d MB", c.name, a>>20, r.N>>20)
 		}
 	}
+	// With the default budget (10^8 pixels) a JPEG went on to 1.66 GB:
+	// now to what a 5×4 image can take after its frame header, and to
+	// jpegHeaderLimit before it; the error says which.
+	// image/jpeg's header ends at the frame header in a JFIF file (else at
+	// the first scan, which may say the colour transform): one with JFIF.
+	jfif := append([]byte{0xff, 0xd8, 0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0}, jpg.Bytes()[2:]...)
+	sof := bytes.Index(jfif, []byte{0xff, 0xc0})
+	for _, c := range []struct {
+		name string
+		head []byte
+		want string
+	}{
+		{"before the frame header", jpg.Bytes()[:20], "no JPEG header (up to the first scan) within them"},
+		{"after the frame header of 5×4", jfif[:sof+13], "far more than a 5×4 image takes"},
+	} {
+		r := &hostile.Endless{Prefix: c.head, Limit: 256 << 20}
+		_, err := Decode(r)
+		// Not ErrTooLarge, whose message says to raise the budget.
+		if err == nil || errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), c.want) || r.N > streamLimit(20)+1<<20 {
+			t.Errorf("JPEG %s then endless zeros, default budget: %v after %d bytes, want an error saying %q after at most %d", c.name, err, r.N, c.want, streamLimit(20)+1<<20)
+		}
+	}
 	// The limit itself.
 	p := &replay{r: &hostile.Endless{Limit: 1 << 20}, limit: 1000}
 	if n, err := io.Copy(io.Discard, p); !errors.Is(err, ErrTooLarge) || n != 1000 {

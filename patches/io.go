@@ -129,15 +129,26 @@ func Decode(r io.Reader, opts ...LoadOption) (image.Image, error) {
 			return nil, fmt.Errorf("patches: decode: %w", err)
 		}
 		head = head[:n]
-		if _, _, err := image.DecodeConfig(bytes.NewReader(head)); errors.Is(err, image.ErrFormat) {
+		_, format, err := image.DecodeConfig(bytes.NewReader(head))
+		if errors.Is(err, image.ErrFormat) {
 			return nil, wrapName(&nameError{sentinel: ErrNotImage, msg: "unknown format"}, "")
 		}
 		// Kept as read, for the passes after the first; read only as far
 		// as the decoders go (io.ReadAll here read an image followed by
 		// endless data, an image header and /dev/zero on standard
-		// input, until the process ran out of memory).
+		// input, until the process ran out of memory), and once the
+		// header is read no further than an image of its size can take.
 		cfg := config(opts)
-		rs = &replay{r: r, buf: head, limit: streamLimit(cfg.maxPixels)}
+		p := &replay{r: r, buf: head, budget: streamLimit(cfg.maxPixels)}
+		p.limit = p.budget
+		if format == "jpeg" {
+			// image/jpeg skips any bytes between segments, and its header
+			// (up to the frame header in JFIF files, else up to the
+			// first scan) may come after any number of them.
+			p.limit = min(p.budget, jpegHeaderLimit)
+			p.size = "and no JPEG header (up to the first scan) within them"
+		}
+		rs = p
 	}
 	img, err := decode(rs, opts)
 	if err != nil {
@@ -145,6 +156,11 @@ func Decode(r io.Reader, opts ...LoadOption) (image.Image, error) {
 	}
 	return img, nil
 }
+
+// jpegHeaderLimit is the most Decode reads of a stream in JPEG format
+// before the end of its header (the image's size): metadata segments
+// (EXIF, ICC profiles, ...) take far less.
+const jpegHeaderLimit = 64 << 20
 
 // sniffBytes is how much of a stream Decode reads to recognise its
 // format (the registered formats' magic numbers are shorter) before it
@@ -207,11 +223,22 @@ func streamLimit(maxPixels int64) int64 {
 // seek back to its start and read it again: a stream is read only as far
 // as they go, at most limit bytes.
 type replay struct {
-	r     io.Reader
-	buf   []byte // what was read of r
-	off   int    // the position of the next Read, at most len(buf)
-	limit int64
-	err   error // of r, once it failed or ended
+	r      io.Reader
+	buf    []byte // what was read of r
+	off    int    // the position of the next Read, at most len(buf)
+	limit  int64
+	budget int64  // the limit of the pixel budget
+	err    error  // of r, once it failed or ended
+	size   string // why the limit, if not the budget: "far more than a 3×2 image takes"
+}
+
+// declared sets the limit to what an image of w×h pixels can take
+// (streamLimit of its pixels), within the budget.
+func (p *replay) declared(w, h int) {
+	p.limit, p.size = p.budget, ""
+	if l := streamLimit(int64(w) * int64(h)); l < p.budget {
+		p.limit, p.size = l, fmt.Sprintf("far more than a %d×%d image takes", w, h)
+	}
 }
 
 func (p *replay) Read(b []byte) (int, error) {
@@ -224,6 +251,10 @@ func (p *replay) Read(b []byte) (int, error) {
 		return 0, p.err
 	}
 	if int64(len(p.buf)) >= p.limit {
+		if p.size != "" {
+			// Not ErrTooLarge: a larger budget would not help.
+			return 0, fmt.Errorf("a stream of more than %d bytes, %s", p.limit, p.size)
+		}
 		return 0, fmt.Errorf("%w: a stream of more than %d bytes, the most read for the pixel budget", ErrTooLarge, p.limit)
 	}
 	b = b[:min(int64(len(b)), p.limit-int64(len(p.buf)))]
@@ -286,6 +317,13 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 	if n := int64(hdr.Width) * int64(hdr.Height); n > cfg.maxPixels {
 		return nil, &nameError{sentinel: ErrTooLarge,
 			msg: fmt.Sprintf("%d×%d is %d pixels, more than %d", hdr.Width, hdr.Height, n, cfg.maxPixels)}
+	}
+	if p, ok := rs.(*replay); ok {
+		// Now no further than an image of the declared size can take:
+		// image/jpeg skips any bytes between segments, so a JPEG header
+		// followed by endless data was read to the limit of the whole
+		// budget (1.66 GB by default).
+		p.declared(hdr.Width, hdr.Height)
 	}
 	if !cfg.assumeSRGB && (format == "png" || format == "jpeg") {
 		if _, err := rs.Seek(start, io.SeekStart); err != nil {
