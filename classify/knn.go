@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/spcalab/spca/internal/parallel"
 	"github.com/spcalab/spca/spca"
 )
 
@@ -353,14 +353,50 @@ type neighbour struct {
 	row  int
 }
 
-// distances returns the distances from the queries q (mapped by every
-// class's map) to every training sample, by training row.
-func (c *Classifier) distances(q mat.Matrix) ([][]neighbour, error) {
+// closer reports whether a comes before b in the order of neighbours: by
+// distance, ties to the earlier training row.
+func closer(a, b neighbour) bool {
+	return a.dist < b.dist || a.dist == b.dist && a.row < b.row
+}
+
+// keepNearest adds x to nb, a list in the order of closer holding at most
+// m neighbours, and returns the list: the m nearest of all the neighbours
+// offered, in order. A query needs only its k nearest (k + 1 when its own
+// row is skipped): keeping every training sample cost 16 bytes a pair and
+// a sort of all of them per vote (20,000 samples: 13 GB and 134 s of CPU
+// to choose k).
+func keepNearest(nb []neighbour, x neighbour, m int) []neighbour {
+	if len(nb) >= m {
+		if !closer(x, nb[len(nb)-1]) {
+			return nb
+		}
+		nb = nb[:len(nb)-1]
+	}
+	i := len(nb)
+	nb = append(nb, x)
+	for i > 0 && closer(x, nb[i-1]) {
+		nb[i] = nb[i-1]
+		i--
+	}
+	nb[i] = x
+	return nb
+}
+
+// distances returns, for every query of q (mapped by every class's map),
+// its m nearest training samples (all of them if fewer) in the order of
+// closer.
+func (c *Classifier) distances(q mat.Matrix, m int) ([][]neighbour, error) {
 	if err := c.checkQueries(q); err != nil {
 		return nil, err
 	}
 	n, _ := q.Dims()
+	m = max(1, min(m, c.Samples()))
 	out := make([][]neighbour, n)
+	backing := make([]neighbour, n*m)
+	for i := range out {
+		out[i] = backing[i*m : i*m : (i+1)*m]
+	}
+	overflow := make([]bool, n)
 	for cl := range c.classes {
 		if c.feats[cl] == nil {
 			continue
@@ -370,16 +406,22 @@ func (c *Classifier) distances(q mat.Matrix) ([][]neighbour, error) {
 			return nil, err
 		}
 		f := c.feats[cl]
-		for i := range n {
+		parallel.For(n, func(i int) {
 			a := fq.RawRowView(i)
+			nb := out[i]
 			for j, row := range c.idx[cl] {
 				d := math.Sqrt(sqDist(a, f.RawRowView(j), c.Weights))
 				if math.IsInf(d, 0) || math.IsNaN(d) {
-					// Every distance +Inf: a tie, decided by row order.
-					return nil, fmt.Errorf("classify: sample %d is too far from the training samples: its distance overflows", i+1)
+					overflow[i] = true
+					return
 				}
-				out[i] = append(out[i], neighbour{d, row})
+				nb = keepNearest(nb, neighbour{d, row}, m)
 			}
+			out[i] = nb
+		})
+		if i := slices.Index(overflow, true); i >= 0 {
+			// Every distance +Inf: a tie, decided by row order.
+			return nil, fmt.Errorf("classify: sample %d is too far from the training samples: its distance overflows", i+1)
 		}
 	}
 	return out, nil
@@ -403,15 +445,10 @@ func sqDist(a, b, w []float64) float64 {
 	return s
 }
 
-// vote returns the majority label of the k nearest of nb (ties to the
-// class with the nearest member among the tied), skipping the row skip.
+// vote returns the majority label of the k nearest of nb, a list in the
+// order of closer (ties to the class with the nearest member among the
+// tied), skipping the row skip.
 func (c *Classifier) vote(nb []neighbour, k, skip int) int {
-	sort.Slice(nb, func(a, b int) bool {
-		if nb[a].dist != nb[b].dist {
-			return nb[a].dist < nb[b].dist
-		}
-		return nb[a].row < nb[b].row
-	})
 	count := make([]int, c.classes)
 	first := make([]int, c.classes)
 	for i := range first {
@@ -468,7 +505,7 @@ func finite(x mat.Matrix, what string) error {
 // the training samples' dimension (Dim). Samples of another dimension,
 // or with a NaN or infinite value, give a *DataError.
 func (c *Classifier) Predict(q mat.Matrix) ([]int, error) {
-	nb, err := c.distances(q)
+	nb, err := c.distances(q, c.K)
 	if err != nil {
 		return nil, err
 	}
@@ -490,11 +527,17 @@ func (c *Classifier) Select(x mat.Matrix, ks []int) (float64, error) {
 			return 0, &DataError{fmt.Sprintf("Select on %d samples, the classifier has %d", r, c.Samples())}
 		}
 	}
-	nb, err := c.distances(x)
+	nb, err := c.distances(x, looNeighbours(ks))
 	if err != nil {
 		return 0, err
 	}
 	return c.selectK(nb, ks)
+}
+
+// looNeighbours returns how many nearest neighbours a leave-one-out vote
+// with any k of ks needs: the largest k, and the left-out sample itself.
+func looNeighbours(ks []int) int {
+	return slices.Max(append([]int{0}, ks...)) + 1
 }
 
 // selectK is Select on the distances nb between the training samples.
@@ -550,15 +593,20 @@ func (c *Classifier) SelectDims(x mat.Matrix, ks []int) (float64, error) {
 	for j := range w {
 		w[j] = 1
 	}
+	m := min(n, looNeighbours(ks))
 	nb := make([][]neighbour, n)
+	backing := make([]neighbour, n*m)
+	for i := range nb {
+		nb[i] = backing[i*m : i*m : (i+1)*m]
+	}
 	loo := func(w []float64) (float64, int, error) {
-		for i := range n {
+		parallel.For(n, func(i int) {
 			nb[i] = nb[i][:0]
 			a := f.RawRowView(i)
 			for l := range n {
-				nb[i] = append(nb[i], neighbour{sqDist(a, f.RawRowView(l), w), l})
+				nb[i] = keepNearest(nb[i], neighbour{sqDist(a, f.RawRowView(l), w), l}, m)
 			}
-		}
+		})
 		acc, err := c.selectK(nb, ks)
 		return acc, c.K, err
 	}

@@ -1,0 +1,157 @@
+package classify
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/spcalab/spca/spca"
+	"github.com/spcalab/spca/testimages"
+)
+
+// refVote is the vote over every training sample: the whole list of
+// neighbours sorted by distance (ties to the earlier row), the k nearest
+// counted skipping the row skip, ties between classes to the one with the
+// nearest member. Classifiers keep only each query's nearest neighbours;
+// their votes must be these.
+func refVote(feat *mat.Dense, label []int, classes int, q []float64, w []float64, k, skip int, sqrt bool) int {
+	n, _ := feat.Dims()
+	nb := make([]neighbour, n)
+	for j := range n {
+		d := sqDist(q, feat.RawRowView(j), w)
+		if sqrt {
+			d = math.Sqrt(d)
+		}
+		nb[j] = neighbour{d, j}
+	}
+	sort.Slice(nb, func(a, b int) bool {
+		if nb[a].dist != nb[b].dist {
+			return nb[a].dist < nb[b].dist
+		}
+		return nb[a].row < nb[b].row
+	})
+	count := make([]int, classes)
+	first := make([]int, classes)
+	for i := range first {
+		first[i] = math.MaxInt
+	}
+	taken := 0
+	for i, x := range nb {
+		if x.row == skip {
+			continue
+		}
+		count[label[x.row]]++
+		first[label[x.row]] = min(first[label[x.row]], i)
+		if taken++; taken == k {
+			break
+		}
+	}
+	best := 0
+	for l := 1; l < classes; l++ {
+		if count[l] > count[best] || count[l] == count[best] && first[l] < first[best] {
+			best = l
+		}
+	}
+	return best
+}
+
+// refLOO is the leave-one-out accuracy and k of Select computed with
+// refVote.
+func refLOO(feat *mat.Dense, label []int, classes int, w []float64, ks []int, sqrt bool) (float64, int) {
+	best, bestK := -1.0, 0
+	for _, k := range ks {
+		if k < 1 || k >= len(label) {
+			continue
+		}
+		right := 0
+		for i := range label {
+			if refVote(feat, label, classes, feat.RawRowView(i), w, k, i, sqrt) == label[i] {
+				right++
+			}
+		}
+		if a := float64(right) / float64(len(label)); a > best {
+			best, bestK = a, k
+		}
+	}
+	return best, bestK
+}
+
+// TestNearestAsFullSort checks that the classifiers, which keep only the
+// nearest neighbours of each query, predict and choose k exactly as the
+// vote over every training sample does, on samples on a coarse integer
+// grid (so that many distances tie and the row order decides) with three
+// classes, for k up to the number of samples.
+func TestNearestAsFullSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, classes = 120, 3
+	x := mat.NewDense(n, 2, nil)
+	label := make([]int, n)
+	for i := range n {
+		x.Set(i, 0, float64(rng.IntN(6)))
+		x.Set(i, 1, float64(rng.IntN(6)))
+		label[i] = rng.IntN(classes)
+	}
+	q := mat.NewDense(200, 2, nil)
+	for i := range 200 {
+		q.Set(i, 0, float64(rng.IntN(8))-1)
+		q.Set(i, 1, float64(rng.IntN(8))-1)
+	}
+	kss := [][]int{{1}, {2, 4}, ks, {n - 1, n}, {7, 3, 50}}
+	for _, metric := range []Metric{Euclidean, Mahalanobis} {
+		for _, k := range []int{1, 2, 5, 31, n} {
+			c, err := Train(x, label, classes, metric, k, spca.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			fq, _ := c.maps[0](q)
+			fx, _ := c.maps[0](x) // every row, by row (feats holds them by class)
+			got, err := c.Predict(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if want := refVote(fx, label, classes, fq.RawRowView(i), nil, k, -1, true); got[i] != want {
+					t.Fatalf("%v, k %d, query %d: class %d, the vote over all samples gives %d", metric, k, i, got[i], want)
+				}
+			}
+		}
+		for _, ks := range kss {
+			c, err := Train(x, label, classes, metric, 1, spca.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc, err := c.Select(x, ks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := c.maps[0](x)
+			if wa, wk := refLOO(f, label, classes, nil, ks, true); acc != wa || c.K != wk {
+				t.Errorf("%v, ks %v: leave-one-out %.4f with k %d, the vote over all samples %.4f with k %d", metric, ks, acc, c.K, wa, wk)
+			}
+		}
+	}
+	// SelectDims' leave-one-out (squared distances, dimension weights) on
+	// moons among noise axes.
+	train, _ := testimages.GenerateClasses("moons5d", 150, 1)
+	opt := spca.DefaultOptions()
+	opt.Resolution, opt.K, opt.Gamma = 1<<12, 0.3, 0
+	c, err := Train(train.X, train.Label, 2, SPCASelect, 1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := c.SelectDims(train.X, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := c.maps[0](train.X)
+	if wa, wk := refLOO(f, train.Label, 2, c.Weights, ks, false); acc != wa || c.K != wk {
+		t.Errorf("SelectDims: leave-one-out %.4f with k %d (weights %v), the vote over all samples %.4f with k %d", acc, c.K, c.Weights, wa, wk)
+	}
+	if !slices.Contains(c.Weights, 0) {
+		t.Logf("SelectDims kept every response (%v)", c.Weights)
+	}
+}
