@@ -181,7 +181,10 @@ func TestProject(t *testing.T) {
 }
 
 func BenchmarkProject(b *testing.B) {
-	img := Luminance(testimages.Texture(768, 512, 1))
+	tex := testimages.Texture(768, 512, 1)
+	img := Luminance(tex)
+	gray := image.NewGray(tex.Bounds())
+	draw.Draw(gray, gray.Rect, tex, tex.Bounds().Min, draw.Src)
 	for _, n := range []int{2, 4, 8} {
 		pca, err := FitPCA(Sample([]Plane{img}, n, 5000, 1))
 		if err != nil {
@@ -190,6 +193,14 @@ func BenchmarkProject(b *testing.B) {
 		b.Run(fmt.Sprintf("project-%dx%d", n, n), func(b *testing.B) {
 			for range b.N {
 				pca.Project(img, n)
+			}
+		})
+		b.Run(fmt.Sprintf("project-gray-%dx%d", n, n), func(b *testing.B) {
+			// The encoder's path: 8-bit samples into a reused buffer.
+			var buf []float64
+			for range b.N {
+				y, _ := pca.ProjectGrayTo(buf, gray, n)
+				buf = y.RawMatrix().Data
 			}
 		})
 		b.Run(fmt.Sprintf("extract+forward-%dx%d", n, n), func(b *testing.B) {

@@ -36,3 +36,27 @@ func projectFast(dst, block, basis, shift []float64) {
 	}
 	project(dst, block, basis, shift)
 }
+
+// projectGray8AVX512 projects blocks 8×8 blocks of 8-bit samples side by
+// side, the first at pix, rows stride apart, into dst (64 responses a
+// block): the samples converted to float64 and summed as projectAVX512
+// sums them, without a Go loop converting them first.
+//
+//go:noescape
+func projectGray8AVX512(dst []float64, pix []uint8, stride, blocks int, basis, shift []float64)
+
+// projectGray8Row projects the 8×8 blocks of one block row of 8-bit
+// samples w wide (pix at its top-left corner, rows stride apart) into dst
+// (64 responses a block) where the CPU has AVX-512, and returns how many
+// blocks it did: 0 elsewhere.
+func projectGray8Row(dst []float64, pix []uint8, stride, w int, basis, shift []float64) int {
+	blocks := w / 8
+	if !hasAVX512 || blocks == 0 {
+		return 0
+	}
+	if stride < w || len(pix) < 7*stride+8*blocks || len(dst) < 64*blocks || len(basis) < 64*64 || len(shift) < 64 {
+		panic("patches: projectGray8Row: short slices")
+	}
+	projectGray8AVX512(dst, pix, stride, blocks, basis, shift)
+	return blocks
+}

@@ -136,3 +136,107 @@ store512:
 done512:
 	VZEROUPPER
 	RET
+
+// func projectGray8AVX512(dst []float64, pix []uint8, stride, blocks int, basis, shift []float64)
+// For each of blocks 8×8 blocks side by side, the first at pix (rows
+// stride bytes apart, the next 8 bytes to the right), its 64 samples as
+// float64 (exact) into the frame, then its 64 responses into dst (64
+// each) as projectAVX512 sums them.
+TEXT ·projectGray8AVX512(SB), $512-112
+	MOVQ dst_base+0(FP), DI
+	MOVQ pix_base+24(FP), SI
+	MOVQ stride+48(FP), DX
+	MOVQ blocks+56(FP), CX
+	MOVQ basis_base+64(FP), R8
+	MOVQ shift_base+88(FP), R9
+gblock:
+	TESTQ CX, CX
+	JZ    gdone
+	// The block's samples, row by row: 8 bytes to 8 doubles.
+	MOVQ SI, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 0(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 64(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 128(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 192(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 256(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 320(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 384(SP)
+	ADDQ DX, R12
+	VPMOVZXBD (R12), Y9
+	VCVTDQ2PD Y9, Z9
+	VMOVUPD Z9, 448(SP)
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	MOVQ R8, R11                // &basis[0]
+	XORQ R12, R12               // sample offset in the frame
+gloop:
+	VBROADCASTSD (SP)(R12*1), Z8
+	VMULPD (R11), Z8, Z9
+	VMULPD 64(R11), Z8, Z10
+	VMULPD 128(R11), Z8, Z11
+	VMULPD 192(R11), Z8, Z12
+	VMULPD 256(R11), Z8, Z13
+	VMULPD 320(R11), Z8, Z14
+	VMULPD 384(R11), Z8, Z15
+	VMULPD 448(R11), Z8, Z16
+	VADDPD Z9, Z0, Z0
+	VADDPD Z10, Z1, Z1
+	VADDPD Z11, Z2, Z2
+	VADDPD Z12, Z3, Z3
+	VADDPD Z13, Z4, Z4
+	VADDPD Z14, Z5, Z5
+	VADDPD Z15, Z6, Z6
+	VADDPD Z16, Z7, Z7
+	ADDQ $512, R11
+	ADDQ $8, R12
+	CMPQ R12, $512
+	JLT  gloop
+	VSUBPD (R9), Z0, Z0
+	VSUBPD 64(R9), Z1, Z1
+	VSUBPD 128(R9), Z2, Z2
+	VSUBPD 192(R9), Z3, Z3
+	VSUBPD 256(R9), Z4, Z4
+	VSUBPD 320(R9), Z5, Z5
+	VSUBPD 384(R9), Z6, Z6
+	VSUBPD 448(R9), Z7, Z7
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	ADDQ $512, DI
+	ADDQ $8, SI
+	DECQ CX
+	JMP  gblock
+gdone:
+	VZEROUPPER
+	RET

@@ -4,3 +4,6 @@ package patches
 
 // projectFast is project (the AVX kernel is amd64's).
 func projectFast(dst, block, basis, shift []float64) { project(dst, block, basis, shift) }
+
+// projectGray8Row does nothing (the AVX-512 kernel is amd64's): 0 blocks.
+func projectGray8Row(dst []float64, pix []uint8, stride, w int, basis, shift []float64) int { return 0 }
