@@ -326,6 +326,45 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 	}
 }
 
+// adlerWord adds the eight bytes of v, the first in the low byte, to the
+// Adler-32 sums sa and sb (not reduced modulo adlerMod): the bytes' sum
+// and their weighted sum by multiplication of 16-bit lanes.
+func adlerWord(sa, sb, v uint64) (uint64, uint64) {
+	const (
+		even = 0x00ff00ff00ff00ff // bytes 0, 2, 4, 6 of a word, as 16-bit lanes
+		// Multiplying the 16-bit lanes (b0, b2, b4, b6) by these lanes
+		// (2, 4, 6, 8), low lane first, leaves 8·b0 + 6·b2 + 4·b4 + 2·b6
+		// in the top lane, and (b1, b3, b5, b7) times (1, 3, 5, 7) leaves
+		// 7·b1 + 5·b3 + 3·b5 + b7: the weights of the eight bytes in the
+		// second Adler sum. No lane's sum reaches 2^16, so none carries.
+		evenWeights = 0x0008000600040002
+		oddWeights  = 0x0007000500030001
+		ones        = 0x0001000100010001
+	)
+	e, o := v&even, v>>8&even
+	return sa + (e+o)*ones>>48, sb + 8*sa + (e*evenWeights+o*oddWeights)>>48
+}
+
+// adler32Of is the Adler-32 of p (hash/adler32's, a byte at a time, was 8 %
+// of a grey PNG's read), eight bytes at a time by adlerWord.
+func adler32Of(p []byte) uint32 {
+	sa, sb := uint64(1), uint64(0)
+	for len(p) >= 8 {
+		blk := p[:min(len(p), 1<<16)&^7]
+		for j := 8; j <= len(blk); j += 8 {
+			sa, sb = adlerWord(sa, sb, binary.LittleEndian.Uint64(blk[j-8:j]))
+		}
+		p = p[len(blk):]
+		sa %= adlerMod
+		sb %= adlerMod
+	}
+	for _, b := range p {
+		sa += uint64(b)
+		sb += sa
+	}
+	return uint32(sb%adlerMod)<<16 | uint32(sa%adlerMod)
+}
+
 // adlerByte adds b to the Adler-32 sums.
 func (h *huffWriter) adlerByte(b byte) {
 	h.adlerA = (h.adlerA + uint32(b)) % adlerMod
@@ -354,18 +393,7 @@ func (h *huffWriter) count(p []byte) {
 // from reaching the next, and the word's byte sum and weighted sum by
 // multiplication of 16-bit lanes.
 func (h *huffWriter) subAdler(dst, src []byte, bpp int) {
-	const (
-		high = 0x8080808080808080
-		even = 0x00ff00ff00ff00ff // bytes 0, 2, 4, 6 of a word, as 16-bit lanes
-		// Multiplying the 16-bit lanes (b0, b2, b4, b6) by these lanes
-		// (2, 4, 6, 8), low lane first, leaves 8·b0 + 6·b2 + 4·b4 + 2·b6
-		// in the top lane, and (b1, b3, b5, b7) times (1, 3, 5, 7) leaves
-		// 7·b1 + 5·b3 + 3·b5 + b7: the weights of the eight bytes in the
-		// second Adler sum. No lane's sum reaches 2^16, so none carries.
-		evenWeights = 0x0008000600040002
-		oddWeights  = 0x0007000500030001
-		ones        = 0x0001000100010001
-	)
+	const high = 0x8080808080808080
 	dst = dst[:len(src)]
 	sa, sb := uint64(h.adlerA), uint64(h.adlerB)
 	i := 0
@@ -382,9 +410,7 @@ func (h *huffWriter) subAdler(dst, src []byte, bpp int) {
 			y := binary.LittleEndian.Uint64(src[i-bpp:])
 			v := ((x | high) - (y &^ high)) ^ ((x ^ ^y) & high)
 			binary.LittleEndian.PutUint64(dst[i:], v)
-			e, o := v&even, v>>8&even
-			sb += 8*sa + (e*evenWeights+o*oddWeights)>>48
-			sa += (e + o) * ones >> 48
+			sa, sb = adlerWord(sa, sb, v)
 		}
 		sa %= adlerMod
 		sb %= adlerMod

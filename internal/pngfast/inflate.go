@@ -2,7 +2,6 @@ package pngfast
 
 import (
 	"encoding/binary"
-	"hash/adler32"
 	"math/bits"
 )
 
@@ -212,7 +211,7 @@ func (f *inflater) inflate(in, out []byte) error {
 	if end+4 > len(in) {
 		return FormatError("truncated pixel data")
 	}
-	if binary.BigEndian.Uint32(in[end:]) != adler32.Checksum(out) {
+	if binary.BigEndian.Uint32(in[end:]) != adler32Of(out) {
 		return FormatError("pixel data checksum mismatch")
 	}
 	if end+4 != len(in) {

@@ -438,3 +438,26 @@ func FuzzInflate(f *testing.F) {
 		checkInflate(t, &inf, "fuzz", z)
 	})
 }
+
+// adler32Of is hash/adler32's checksum: every length up to 300 bytes and
+// long inputs (past the 64 KB reductions), of random bytes and of 0xff
+// bytes (the largest sums), and from offsets that misalign the words.
+func TestAdler32Of(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 1))
+	for _, fill := range []func() byte{func() byte { return byte(rng.IntN(256)) }, func() byte { return 0xff }} {
+		data := make([]byte, 300<<10)
+		for i := range data {
+			data[i] = fill()
+		}
+		for n := range 301 {
+			if got, want := adler32Of(data[3:3+n]), adler32.Checksum(data[3:3+n]); got != want {
+				t.Fatalf("%d bytes: %08x, want %08x", n, got, want)
+			}
+		}
+		for _, n := range []int{1<<16 - 1, 1 << 16, 1<<16 + 9, 200000, len(data) - 5} {
+			if got, want := adler32Of(data[5:5+n]), adler32.Checksum(data[5:5+n]); got != want {
+				t.Fatalf("%d bytes: %08x, want %08x", n, got, want)
+			}
+		}
+	}
+}
