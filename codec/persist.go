@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/internal/fileio"
 	"github.com/spcalab/spca/internal/gridcode"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
@@ -583,7 +584,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		}
 		return nil, &ModelError{"not a codec model (bad magic number)"}
 	}
-	data, err := readAllSized(rd, maxModelBytes+1, head[:])
+	data, err := fileio.ReadAllSized(rd, maxModelBytes+1, head[:])
 	if err != nil {
 		return nil, err
 	}
@@ -1176,47 +1177,4 @@ type bytesWriter struct{ b *[]byte }
 func (w bytesWriter) Write(p []byte) (int, error) {
 	*w.b = append(*w.b, p...)
 	return len(p), nil
-}
-
-// readAllSized is io.ReadAll of at most limit bytes, prefix (read from rd
-// already) and the rest of rd, into a buffer of the reader's size when it
-// tells it (a file, a bytes.Reader): growing the buffer of a 6 MB model
-// by doubling cleared and copied twice its size. For a reader that does
-// not tell its size (a stream) it returns nil and reads nothing.
-func readAllSized(rd io.Reader, limit int64, prefix []byte) ([]byte, error) {
-	size := int64(-1)
-	switch r := rd.(type) {
-	case interface{ Stat() (os.FileInfo, error) }:
-		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size() // prefix included: read from the start
-		}
-	case interface{ Len() int }:
-		size = int64(len(prefix) + r.Len())
-	}
-	if size < 0 {
-		return nil, nil // for readStream
-	}
-	if size >= limit {
-		return io.ReadAll(io.LimitReader(io.MultiReader(bytes.NewReader(prefix), rd), limit))
-	}
-	// One byte more than the size, so that a file that grew is read whole
-	// (and a ReadFull of the size alone would miss it).
-	b := append(make([]byte, 0, max(size, int64(len(prefix)))+1), prefix...)
-	for {
-		n, err := rd.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			rest, err := io.ReadAll(io.LimitReader(rd, limit-int64(len(b))))
-			if err != nil {
-				return nil, err
-			}
-			return append(b, rest...), nil
-		}
-	}
 }
