@@ -489,8 +489,13 @@ const (
 )
 
 // OutsideShareImage estimates the share of the pixels of img outside the
-// support, on a regular subsample of at most about 131072 pixels (a
-// 12-megapixel photo is judged in milliseconds).
+// support, on a regular subsample of at most about 131072 pixels (every
+// pixel up to 524,287, every second up to 4 times that, ...).
+//
+// The pixels of 8-bit images (opaque, as image.RGBA and image.NRGBA hold
+// them) are judged once per distinct colour: each costs a round trip
+// through LMS with five powers, 0.84 µs, and a 768×512 photo's 393,216
+// pixels took a quarter of the CPU time of its adapt apply.
 func (s *Support) OutsideShareImage(img image.Image) float64 {
 	b := img.Bounds()
 	n := b.Dx() * b.Dy()
@@ -498,19 +503,66 @@ func (s *Support) OutsideShareImage(img image.Image) float64 {
 		return 0
 	}
 	step := max(1, int(math.Sqrt(float64(n)/shareSamples)))
-	var cols []colorspace.LMS
+	// outside judges the un-premultiplied 16-bit sRGB-encoded colour.
+	outside := func(r, g, bb, a uint32) bool {
+		c := colorspace.SRGB{float64(r) / float64(a), float64(g) / float64(a), float64(bb) / float64(a)}
+		return s.Distance(SRGBToLMS(c)) > OutsideDistance
+	}
+	// Bit sets over the 2^24 opaque 8-bit colours: judged, and outside.
+	var judged, out []uint64
+	opaque8 := func(r, g, bb uint8) bool {
+		k := uint32(r)<<16 | uint32(g)<<8 | uint32(bb)
+		if judged == nil {
+			judged, out = make([]uint64, 1<<18), make([]uint64, 1<<18)
+		}
+		w, bit := k>>6, uint64(1)<<(k&63)
+		if judged[w]&bit == 0 {
+			judged[w] |= bit
+			if outside(uint32(r)*0x101, uint32(g)*0x101, uint32(bb)*0x101, 0xffff) {
+				out[w] |= bit
+			}
+		}
+		return out[w]&bit != 0
+	}
+	total, outs := 0, 0
 	for y := b.Min.Y; y < b.Max.Y; y += step {
 		for x := b.Min.X; x < b.Max.X; x += step {
-			r, g, bb, a := img.At(x, y).RGBA()
-			if a == 0 {
-				continue
+			var o bool
+			if p, ok := opaque8At(img, x, y); ok {
+				o = opaque8(p[0], p[1], p[2])
+			} else {
+				r, g, bb, a := img.At(x, y).RGBA()
+				if a == 0 {
+					continue
+				}
+				o = outside(r, g, bb, a)
 			}
-			// Un-premultiply; 16-bit sRGB-encoded values.
-			c := colorspace.SRGB{float64(r) / float64(a), float64(g) / float64(a), float64(bb) / float64(a)}
-			cols = append(cols, SRGBToLMS(c))
+			total++
+			if o {
+				outs++
+			}
 		}
 	}
-	return s.OutsideShare(cols)
+	if total == 0 {
+		return 0
+	}
+	return float64(outs) / float64(total)
+}
+
+// opaque8At returns the bytes of the pixel (x, y) of an 8-bit RGBA or
+// NRGBA image and whether it is opaque (so that its 8-bit values, times
+// 0x101, are what At gives).
+func opaque8At(img image.Image, x, y int) ([]uint8, bool) {
+	var p []uint8
+	switch m := img.(type) {
+	case *image.RGBA:
+		p = m.Pix[m.PixOffset(x, y):]
+	case *image.NRGBA:
+		p = m.Pix[m.PixOffset(x, y):]
+	default:
+		return nil, false
+	}
+	return p, p[3] == 0xff
 }
 
 // DataReport describes the training colours of one environment.

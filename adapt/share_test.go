@@ -1,0 +1,123 @@
+package adapt
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/testimages"
+)
+
+// refOutsideShare is OutsideShareImage as the subsample's colours through
+// OutsideShare, every pixel judged on its own.
+func refOutsideShare(s *Support, img image.Image) float64 {
+	b := img.Bounds()
+	n := b.Dx() * b.Dy()
+	if n == 0 {
+		return 0
+	}
+	step := max(1, int(sqrtInt(n)))
+	var cols []colorspace.LMS
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bb, a := img.At(x, y).RGBA()
+			if a == 0 {
+				continue
+			}
+			cols = append(cols, SRGBToLMS(colorspace.SRGB{float64(r) / float64(a), float64(g) / float64(a), float64(bb) / float64(a)}))
+		}
+	}
+	return s.OutsideShare(cols)
+}
+
+func sqrtInt(n int) int {
+	k := 0
+	for (k+1)*(k+1)*shareSamples <= n {
+		k++
+	}
+	return k
+}
+
+// shareSupport is the support of a generated scene under light B, and a
+// w×h image tiled from another.
+func shareSupport(t testing.TB, w, h int) (*Support, image.Image) {
+	_, train := testimages.Scene(96, 64, 11)
+	x, err := SampleLMS([]image.Image{train}, 5000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tile := testimages.Scene(192, 128, 12)
+	img := image.NewNRGBA64(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y += 128 {
+		for x := 0; x < w; x += 192 {
+			draw.Draw(img, image.Rect(x, y, x+192, y+128), tile, image.Point{}, draw.Src)
+		}
+	}
+	return NewSupport(x), img
+}
+
+// TestOutsideShareImageExact checks that judging 8-bit pixels once per
+// distinct colour gives exactly the share of judging every pixel, for
+// RGBA and NRGBA images with transparent and translucent pixels, 16-bit
+// images, sub-images and images subsampled with a step of 1 and 2.
+func TestOutsideShareImageExact(t *testing.T) {
+	s, scene := shareSupport(t, 384, 256)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := scene.Bounds()
+	rgba := image.NewRGBA(b)
+	draw.Draw(rgba, b, scene, b.Min, draw.Src)
+	nrgba := image.NewNRGBA(b)
+	draw.Draw(nrgba, b, scene, b.Min, draw.Src)
+	// Saturated colours beyond the scene's, some translucent or clear.
+	for range 5000 {
+		x, y := rng.IntN(b.Dx()), rng.IntN(b.Dy())
+		c := color.NRGBA{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 0xff}
+		switch rng.IntN(4) {
+		case 0:
+			c.A = uint8(rng.IntN(256))
+		case 1:
+			c.A = 0
+		}
+		nrgba.SetNRGBA(x, y, c)
+		rgba.Set(x, y, c)
+	}
+	n64 := image.NewNRGBA64(b)
+	draw.Draw(n64, b, nrgba, b.Min, draw.Src)
+	big := image.NewNRGBA(image.Rect(0, 0, 1152, 512)) // 589,824 pixels: every second one
+	for y := 0; y < 512; y += 256 {
+		for x := 0; x < 1152; x += 384 {
+			draw.Draw(big, image.Rect(x, y, x+384, y+256), nrgba, image.Point{}, draw.Src)
+		}
+	}
+	cases := map[string]image.Image{
+		"RGBA": rgba, "NRGBA": nrgba, "NRGBA64": n64, "NRGBA 1152x512": big,
+		"RGBA sub-image":  rgba.SubImage(image.Rect(100, 50, 300, 200)),
+		"NRGBA sub-image": nrgba.SubImage(image.Rect(3, 7, 380, 255)),
+		"empty":           nrgba.SubImage(image.Rect(3, 7, 3, 255)),
+	}
+	some := false
+	for name, img := range cases {
+		got, want := s.OutsideShareImage(img), refOutsideShare(s, img)
+		if got != want {
+			t.Errorf("%s: share %v, judging every pixel %v", name, got, want)
+		}
+		some = some || got > 0.001 && got < 0.999
+	}
+	if !some {
+		t.Error("no image with pixels both inside and outside the support: the comparison shows nothing")
+	}
+}
+
+// BenchmarkOutsideShareImage judges a 768×512 8-bit scene (every pixel),
+// as adapt apply does for each image.
+func BenchmarkOutsideShareImage(b *testing.B) {
+	s, scene := shareSupport(b, 768, 512)
+	img := image.NewNRGBA(scene.Bounds())
+	draw.Draw(img, img.Bounds(), scene, image.Point{}, draw.Src)
+	for b.Loop() {
+		s.OutsideShareImage(img)
+	}
+}
