@@ -461,3 +461,70 @@ func TestAdler32Of(t *testing.T) {
 		}
 	}
 }
+
+// pairLiterals gives every entry of the first table what visiting each
+// entry and pairing it with the entry of the bits after its code gives
+// (the definition, pairAll below), for Huffman codes of 286
+// literal/length symbols from random counts, skewed or flat, with
+// unused symbols, and for the fixed code.
+func TestPairLiterals(t *testing.T) {
+	// pairAll: each entry from the last, paired with the still single
+	// entry of the bits after its code.
+	pairAll := func(table *[litTableLen]uint32) {
+		for i := 1<<litBits - 1; i >= 0; i-- {
+			e := table[i]
+			l := e & 15
+			if e&kindMask != kindLiteral || l >= litBits {
+				continue
+			}
+			e2 := table[i>>l]
+			if e2&kindMask != kindLiteral || l+e2&15 > litBits {
+				continue
+			}
+			table[i] = e&0xff0000 | (e2>>16&0xff)<<24 | 2<<4 | kindLiteral | (l + e2&15)
+		}
+	}
+	rng := rand.New(rand.NewPCG(12, 286))
+	var sc huffScratch
+	var seconds [1 << (litBits - 1)]uint32
+	for trial := range 300 {
+		lengths := make([]uint8, 286)
+		freq := make([]uint32, 286)
+		for s := range freq {
+			switch {
+			case trial%5 == 0 && rng.IntN(3) == 0:
+			case trial%2 == 0:
+				freq[s] = uint32(rng.ExpFloat64()*float64(1+trial)) + 1
+			default:
+				freq[s] = uint32(1 + rng.IntN(1+trial))
+			}
+		}
+		if trial == 0 {
+			lengths = make([]uint8, 288)
+			for s := range lengths { // the fixed code
+				lengths[s] = 8
+				if s >= 144 && s < 256 {
+					lengths[s] = 9
+				} else if s >= 256 && s < 280 {
+					lengths[s] = 7
+				}
+			}
+		} else {
+			sc.lengths(freq, lengths, maxCodeLen)
+		}
+		var want, got [litTableLen]uint32
+		if !buildTable(want[:], lengths, litEntries[:], litBits) {
+			t.Fatalf("trial %d: code refused", trial)
+		}
+		got = want
+		pairAll(&want)
+		pairLiterals(&got, lengths, &seconds)
+		if got != want {
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("trial %d (lengths %v): entry %d is %#x, want %#x", trial, lengths, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
