@@ -118,6 +118,7 @@ var flagRanges = map[string]numberRange{
 	flagPatch:        {1, maxPatch, false},
 	flagBins:         {1, inf, false},
 	flagBPP:          {0, inf, true},
+	flagStep:         {0, maxStep, true},
 	flagSamples:      {2, inf, false},
 	flagResolution:   {1, inf, false},
 	flagMaxReference: {1, inf, false},
@@ -125,11 +126,16 @@ var flagRanges = map[string]numberRange{
 }
 
 // --k, --tau, --bandwidth, --conditioning, --neighbours, --tol,
-// --max-iter, --step, --lut-size and --n are checked by their commands,
-// with their own messages.
+// --max-iter, --lut-size and --n are checked by their commands, with
+// their own messages.
 
 // maxPatch is the largest patch size of codec train's help.
 const maxPatch = 15
+
+// maxStep is the largest quantiser step codec accepts (its maxStep; a
+// test checks they agree): --step 1e300 was refused per image, as if the
+// image were at fault.
+const maxStep = 1 << 16
 
 // checkRanges checks the numeric flags given to the command of c against
 // flagRanges.
@@ -158,7 +164,8 @@ func checkRanges(c *cli.Context) error {
 			}
 		}
 		for _, v := range values {
-			if v < r.lo || r.open && v == r.lo || v > r.hi || math.IsNaN(v) {
+			// Infinities too: ∞ closes no range (--bpp Inf passed).
+			if v < r.lo || r.open && v == r.lo || v > r.hi || math.IsNaN(v) || math.IsInf(v, 0) {
 				return fail("%s: --%s %s is out of its range %v", cliutil.CommandName(c), name, formatFloat(v), r)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,6 +80,11 @@ func TestFlagRanges(t *testing.T) {
 		{"codec", "train", "--images", dir, "--bins", "0", "--out", out},
 		{"codec", "train", "--images", dir, "--samples", "0", "--out", out},
 		{"codec", "train", "--images", dir, "--bpp", "-1", "--out", out},
+		{"codec", "train", "--images", dir, "--bpp", "Inf", "--out", out}, // passed the range, caught later in other words
+		{"codec", "train", "--images", dir, "--step", "70000", "--out", out},
+		{"encode", "--model", out, "--step", "1e300", "-o", out + ".spc", out}, // refused per image, naming the image
+		{"encode", "--model", out, "--step", "NaN", "-o", out + ".spc", out},
+		{"encode", "--model", out, "--bpp", "+Inf", "-o", out + ".spc", out},
 		{"fit", "--in", out, "--resolution", "0", "--out", out},
 		{"fit", "--in", out, "--max-reference", "0", "--out", out},
 		{"fit", "--in", out, "--workers", "-1", "--out", out},
@@ -132,4 +138,15 @@ func TestAdaptEvalTooLarge(t *testing.T) {
 	wantError(t, []string{"adapt", "eval", "--pairs", pairs}, "x.png: image too large", "has no --max-pixels to raise the limit")
 	// codec train's, after adapt eval's in the same process, still names it.
 	wantError(t, []string{"codec", "train", "--images", filepath.Join(pairs, "a"), "-o", filepath.Join(pairs, "m.model")}, "(raise the limit with --max-pixels)")
+}
+
+// maxStep, the range of --step, is codec's bound of a quantiser step.
+func TestMaxStepIsCodecs(t *testing.T) {
+	var m codec.Model
+	if err := m.SetStep(maxStep); err != nil {
+		t.Errorf("codec refuses --step %v, the top of its range: %v", float64(maxStep), err)
+	}
+	if err := m.SetStep(math.Nextafter(maxStep, inf)); err == nil {
+		t.Errorf("codec accepts a step above %v, the top of --step's range", float64(maxStep))
+	}
 }
