@@ -569,8 +569,9 @@ func runEncode(c *cli.Context) error {
 		return err
 	}
 	var bytes, pixels int64
-	greyed := 0   // colour inputs coded by a grey model
-	coloured := 0 // grey inputs coded by a colour model
+	greyed := 0     // colour inputs coded by a grey model
+	coloured := 0   // grey inputs coded by a colour model
+	seeThrough := 0 // inputs with transparency (alpha is not coded)
 	ext := ".spc"
 	var last image.Image // coded: the next input may be read into it
 	err := runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
@@ -583,6 +584,9 @@ func runEncode(c *cli.Context) error {
 			greyed++
 		} else if model.Color && !hasChroma {
 			coloured++
+		}
+		if o, ok := img.(interface{ Opaque() bool }); ok && !o.Opaque() {
+			seeThrough++
 		}
 		o := opt
 		if (bpp > 0 || o.Step > 0) && model.Step == 0 {
@@ -633,6 +637,9 @@ func runEncode(c *cli.Context) error {
 		}
 		if coloured > 0 {
 			line += fmt.Sprintf("; %s in grey coded as colour: the model codes three channels (train it without --%s for grey)", cliutil.Plural(coloured, "image"), flagColor)
+		}
+		if seeThrough > 0 {
+			line += fmt.Sprintf("; %s with transparency coded opaque: the codec codes no alpha channel", cliutil.Plural(seeThrough, "image"))
 		}
 		return line
 	})

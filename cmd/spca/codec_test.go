@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/draw"
 	"math"
 	"os"
 	"path/filepath"
@@ -259,8 +260,23 @@ func TestCodec(t *testing.T) {
 		if err := patches.Save(colour, testimages.ColorTexture(40, 30, 5)); err != nil {
 			t.Fatal(err)
 		}
-		if _, stderr := mustRun(t, "encode", "--model", model, "-o", filepath.Join(dir, "rgb.spc"), colour); !strings.Contains(stderr, "1 image in colour coded as grey") {
+		if _, stderr := mustRun(t, "encode", "--model", model, "-o", filepath.Join(dir, "rgb.spc"), colour); !strings.Contains(stderr, "1 image in colour coded as grey") || strings.Contains(stderr, "transparen") {
 			t.Errorf("encode summary of a colour image with a grey model: %q", stderr)
+		}
+		// An image with transparency: the codec codes no alpha, and the
+		// summary says so (it was silent: the hidden colours of fully
+		// transparent pixels came out opaque).
+		see := image.NewNRGBA(image.Rect(0, 0, 40, 30))
+		draw.Draw(see, see.Rect, testimages.ColorTexture(40, 30, 5), image.Point{}, draw.Src)
+		for i := 3; i < len(see.Pix); i += 4 * 7 {
+			see.Pix[i] = 0
+		}
+		alpha := filepath.Join(dir, "alpha.png")
+		if err := patches.Save(alpha, see); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr := mustRun(t, "encode", "--model", model, "-o", filepath.Join(dir, "alpha"), alpha, colour); !strings.Contains(stderr, "1 image with transparency coded opaque") {
+			t.Errorf("encode summary of an image with transparency: %q", stderr)
 		}
 		// Flags may follow the inputs; --quiet prints nothing.
 		again := filepath.Join(dir, "again.spc")
@@ -530,7 +546,7 @@ func TestCodec(t *testing.T) {
 
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--bins", "40", "--bpp", "2"}, "mutually exclusive")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "8", "--bins", "40"}, "mutually exclusive")
-		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "0"}, "--step", "not a quantiser step")
+		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--step", "0"}, "--step 0 is out of its range")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--uniform"}, "--uniform needs --bpp")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--chroma", "420"}, "--chroma 420 needs --color")
 		wantError(t, []string{"codec", "train", "--images", train, "--out", model, "--color", "--chroma", "422"}, "--chroma", "422", "want 444 or 420")
