@@ -100,7 +100,13 @@ func labelled(c *cli.Context, path string, train bool) (*mat.Dense, []int, []flo
 	if c.IsSet(flagLabelColumn) {
 		col = c.Int(flagLabelColumn)
 	}
-	if col < 1 || col > d || d < 2 {
+	if d < 2 {
+		// --label-column 1 not in [1, 1] said a file of one column, with
+		// no --label-column given.
+		return nil, nil, nil, fail("%s: %s has 1 column: labelled samples need a value and a class label (the last column unless --%s)",
+			cliutil.CommandName(c), path, flagLabelColumn)
+	}
+	if col < 1 || col > d {
 		return nil, nil, nil, fail("%s: --%s %d not in [1, %d]", cliutil.CommandName(c), flagLabelColumn, col, d)
 	}
 	x := mat.NewDense(n, d-1, nil)

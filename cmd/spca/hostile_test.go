@@ -352,6 +352,19 @@ func TestClassifyEvalLabelsByValue(t *testing.T) {
 	mustRun(t, "classify", "eval", "--quiet", "--in", train, "--test", test)
 }
 
+// A labelled CSV of one column says so: it was "--label-column 1 not in
+// [1, 1]", a flag the user had not given.
+func TestClassifyOneColumn(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.csv")
+	writeFile(t, one, "1\n2\n1\n2\n")
+	wantError(t, []string{"classify", "train", "--in", one, "-o", filepath.Join(dir, "c.knn")}, one+" has 1 column")
+	wantError(t, []string{"classify", "eval", "--in", one}, one+" has 1 column")
+	two := filepath.Join(dir, "two.csv")
+	writeFile(t, two, "1,0\n2,1\n1,0\n2,1\n")
+	wantError(t, []string{"classify", "train", "--in", two, "--label-column", "3", "-o", filepath.Join(dir, "c.knn")}, "--label-column 3 not in [1, 2]")
+}
+
 // An empty path, as a required flag or an input, is named as such: it
 // was ": no such file or directory".
 func TestEmptyPaths(t *testing.T) {
