@@ -150,3 +150,58 @@ func BenchmarkUndiff(b *testing.B) {
 		})
 	}
 }
+
+// FuzzJoinPlanes checks JoinPlanes and UndiffAxes, the lattice decoders
+// of every model load (spca, codec), against AddPlane, Unzigzag and
+// Undiff on any bytes: a grid of 1-4 axes of 1-8 nodes (data[0:5]),
+// planes of width 1-8 (data[5]), the axes before lo (data[6]) left, the
+// planes from data[7:] (zeros past its end), repeated grids included.
+func FuzzJoinPlanes(f *testing.F) {
+	f.Add([]byte{2, 3, 4, 0, 0, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Add([]byte{4, 8, 8, 8, 8, 8, 3, 0xff, 0xfe, 0x80, 0x7f})
+	f.Add([]byte{1, 1, 0, 0, 0, 4, 0, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 7 {
+			return
+		}
+		g := make([]int, 1+int(data[0])%4)
+		m := 1
+		for j := range g {
+			g[j] = 1 + int(data[1+j])%8
+			m *= g[j]
+		}
+		m *= 1 + int(data[0])/4%3 // the grid repeated, as Diff allows
+		w := 1 + int(data[5])%8
+		lo := int(data[6]) % len(g)
+		planes := make([]byte, w*m)
+		copy(planes, data[7:])
+		got := make([]int64, m)
+		for i := range got {
+			got[i] = int64(uint64(i) * 0x9e3779b97f4a7c15) // JoinPlanes sets every value
+		}
+		JoinPlanes(got, planes, g[len(g)-1])
+		UndiffAxes(got, g, lo, len(g)-1)
+		want := make([]int64, m)
+		for b := range w {
+			AddPlane(want, planes[b*m:(b+1)*m], b)
+		}
+		Unzigzag(want)
+		UndiffAxes(want, g, lo, len(g))
+		if !slices.Equal(got, want) {
+			t.Fatalf("shape %v (%d values), width %d, lo %d: JoinPlanes differs from AddPlane, Unzigzag and Undiff", g, m, w, lo)
+		}
+		// Diff, Zigzag and Planes invert the full Undiff.
+		UndiffAxes(got, g, 0, lo)
+		c := slices.Clone(got)
+		Diff(c, g)
+		cw := Zigzag(c)
+		var file []byte
+		Planes(c, cw, func(p []byte) { file = append(file, p...) })
+		back := make([]int64, m)
+		JoinPlanes(back, file, g[len(g)-1])
+		UndiffAxes(back, g, 0, len(g)-1)
+		if !slices.Equal(back, got) {
+			t.Fatalf("shape %v, width %d: Diff, Zigzag and Planes do not invert", g, cw)
+		}
+	})
+}
