@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -677,6 +678,20 @@ func FuzzDecode(f *testing.F) {
 				hostile.Check(t, "Decode", len(d), func() {
 					img, err = DecodeWith(bytes.NewReader(d), m, &DecodeOptions{MaxPixels: fuzzPixels})
 				})
+				// From a stream (no size: read as far as the header's image
+				// can code to), the same pixels, or an error where the
+				// bytes give one.
+				var simg image.Image
+				var serr error
+				hostile.Check(t, "DecodeWith of a stream", len(d), func() {
+					simg, serr = DecodeWith(struct{ io.Reader }{bytes.NewReader(d)}, m, &DecodeOptions{MaxPixels: fuzzPixels})
+				})
+				if (serr == nil) != (err == nil) {
+					t.Fatalf("DecodeWith of the bytes: %v; of a stream: %v", err, serr)
+				}
+				if err == nil && !imagesEqual(img, simg) {
+					t.Fatal("the image decoded from a stream differs")
+				}
 				if err != nil {
 					continue
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"image"
+	"io"
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
@@ -107,6 +108,25 @@ func FuzzReadModel(f *testing.F) {
 					err = m.LoadSections() // the sections read on first use
 				}
 			})
+			// From a stream (no size: readStream, as far as the section
+			// table says), the same model, or an error where the bytes
+			// give one.
+			var sm *Model
+			var serr error
+			hostile.Check(t, "ReadModel of a stream", boundBytes(d), func() {
+				if sm, serr = ReadModel(struct{ io.Reader }{bytes.NewReader(d)}); serr == nil {
+					serr = sm.LoadSections()
+				}
+			})
+			if (serr == nil) != (err == nil) {
+				t.Fatalf("ReadModel of the bytes: %v; of a stream: %v", err, serr)
+			}
+			if serr != nil && !errors.As(serr, new(*ModelError)) {
+				t.Fatalf("ReadModel of a stream, error of another type: %v", serr)
+			}
+			if err == nil && sm.ID() != m.ID() {
+				t.Fatal("the model read from a stream has another ID")
+			}
 			if err != nil {
 				var me *ModelError
 				if !errors.As(err, &me) {
