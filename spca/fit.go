@@ -147,6 +147,15 @@ func Fit(data mat.Matrix, opt Options) (*Model, error) {
 	return f.fit()
 }
 
+// tooFewSamples is the error for n < 3 samples ("1 samples" before).
+func tooFewSamples(n int) error {
+	noun := "samples"
+	if n == 1 {
+		noun = "sample"
+	}
+	return &DataError{fmt.Sprintf("%d %s: need at least 3", n, noun)}
+}
+
 func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 	n, d := data.Dims()
 	if err := opt.validate(d); err != nil {
@@ -160,7 +169,7 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 		return nil, &DataError{fmt.Sprintf("dimension %d not supported (1 to 16)", d)}
 	}
 	if n < 3 {
-		return nil, &DataError{fmt.Sprintf("%d samples: need at least 3", n)}
+		return nil, tooFewSamples(n)
 	}
 	f := &fitter{opt: opt, d: d, n: n}
 	if f.opt.Resolution == 0 {

@@ -218,6 +218,12 @@ func TestFitMaxReferenceTooSmall(t *testing.T) {
 	if _, err := spca.Fit(x.Slice(0, 10, 0, 2), withGamma(1.0/3)); !errors.As(err, &de) {
 		t.Errorf("10 samples: got %v, want a *DataError", err)
 	}
+	// One sample is one (spca fit of a one-row CSV said "1 samples").
+	for n, want := range map[int]string{1: "1 sample: need at least 3", 2: "2 samples: need at least 3"} {
+		if _, err := spca.Fit(x.Slice(0, n, 0, 2), withGamma(1.0/3)); !errors.As(err, &de) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d samples: got %v, want a *DataError saying %q", n, err, want)
+		}
+	}
 }
 
 // Responses far beyond the model's range were clamped to the edge of its

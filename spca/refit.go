@@ -29,7 +29,7 @@ func (m *Model) RefitMetric(data mat.Matrix) (*Model, error) {
 		return nil, &DataError{fmt.Sprintf("data have %d dimensions, the model %d", d, m.d)}
 	}
 	if n < 3 {
-		return nil, &DataError{fmt.Sprintf("%d samples: need at least 3", n)}
+		return nil, tooFewSamples(n)
 	}
 	z := make([]float64, n*d)
 	for i := 0; i < n; i++ {
