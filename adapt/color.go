@@ -131,3 +131,9 @@ func finite3(v [3]float64) bool {
 	}
 	return true
 }
+
+// mul3s returns m·v as a slice.
+func mul3s(m *colorspace.Mat3, v [3]float64) []float64 {
+	r := mul3(m, v)
+	return r[:]
+}

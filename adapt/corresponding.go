@@ -39,7 +39,8 @@ type CorrespondingSet struct {
 // CorrespondingMethods lists the methods CorrespondingColours reports:
 // the model's SPCA, PCA+whitening and gray-world maps, the four von Kries
 // oracles with the true white points of illuminant A and D65, and no
-// adaptation.
+// adaptation (and, for a model with an alignment matrix, Aligned before
+// it).
 func CorrespondingMethods() []Method {
 	return []Method{SPCA, PCAWhitening, GrayWorld, VonKries, Bradford, CAT02, CAT16, Uncorrected}
 }
@@ -66,7 +67,11 @@ func CorrespondingColours(m *Model, sets []ReflectanceSet) ([]CorrespondingSet, 
 	}
 	var mappers []Mapper
 	var whites []string
-	for _, method := range CorrespondingMethods() {
+	methods := CorrespondingMethods()
+	if m.Align != (colorspace.Mat3{}) {
+		methods = append(methods[:len(methods)-1], Aligned, Uncorrected)
+	}
+	for _, method := range methods {
 		switch method {
 		case VonKries, Bradford, CAT02, CAT16:
 			mappers = append(mappers, NewVonKriesOracle(method, wD, wA))

@@ -50,7 +50,8 @@ type Evaluation struct {
 // EvalOptions control Evaluate. The zero value evaluates every method
 // (Methods) on every pixel, with the default shadow region.
 type EvalOptions struct {
-	// Methods to evaluate; nil means Methods().
+	// Methods to evaluate; nil means Methods(), and Aligned before
+	// Uncorrected for a model with an alignment matrix.
 	Methods []Method
 	// ShadowFraction is the share of the pixels, the darkest in B
 	// (lowest L*), that form the shadow region; 0 means
@@ -93,6 +94,9 @@ func Evaluate(m *Model, a, b []image.Image, opt EvalOptions) (*Evaluation, error
 	methods := opt.Methods
 	if methods == nil {
 		methods = Methods()
+		if m.Align != (colorspace.Mat3{}) {
+			methods = append(methods[:len(methods)-1], Aligned, Uncorrected)
+		}
 	}
 	if opt.Truth != nil && len(opt.Truth) != len(b) {
 		return nil, fmt.Errorf("adapt: evaluate: %d truth images for %d B images", len(opt.Truth), len(b))

@@ -25,9 +25,16 @@ func fuzzImage() image.Image {
 // scenes of 16×12, 1500 samples, 512 lattice nodes): quick to train, and
 // with every section of the format.
 func smallModelFile(tb testing.TB) []byte {
+	return smallModelFileAligned(tb, AlignGains)
+}
+
+// smallModelFileAligned is smallModelFile with the given alignment
+// (AlignMatrix: a version 5 file).
+func smallModelFileAligned(tb testing.TB, align Alignment) []byte {
 	tb.Helper()
 	a, b := testimages.SceneSet(20, 16, 12, trainSeed)
 	o := testOptions()
+	o.Alignment = align
 	o.Samples = 1500
 	o.SPCA.Resolution = 512
 	m, err := Train(a, b, &o)
@@ -47,6 +54,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(checksum.Refresh(good[:len(good)/2]))
 	f.Add([]byte(ModelMagic))
 	f.Add([]byte{})
+	f.Add(smallModelFileAligned(f, AlignMatrix))
 	// Issue 24: embedded SPCA models with flat metric tables (their
 	// inverse gave NaN).
 	f.Add(withSPCA(f, good, hostile.SPCAFlatModel))
@@ -82,7 +90,7 @@ func FuzzRead(f *testing.F) {
 				}
 				continue
 			}
-			for _, method := range Methods() {
+			for _, method := range append(Methods(), Aligned) {
 				mp, err := m.Mapper(method)
 				if err != nil {
 					continue

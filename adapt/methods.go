@@ -43,6 +43,11 @@ const (
 	VonKries
 	// CAT16 is like Bradford with the CAM16 matrix M16 (Li et al. 2017).
 	CAT16
+	// Aligned is the model's alignment alone (Model.Align, the 3×3
+	// matrix fitted on corresponding pairs, AlignMatrix), without SPCA:
+	// the baseline that shows what SPCA adds to it. Only models with a
+	// matrix alignment have it; Evaluate adds it to Methods() for them.
+	Aligned
 )
 
 var methodNames = [...]string{
@@ -54,6 +59,7 @@ var methodNames = [...]string{
 	Uncorrected:  "uncorrected",
 	VonKries:     "von-kries",
 	CAT16:        "cat16",
+	Aligned:      "aligned",
 }
 
 // Methods lists every method, SPCA first and Uncorrected last.
@@ -76,7 +82,7 @@ func (m Method) String() string {
 func ParseMethod(name string) (Method, error) {
 	key := methodKey(name)
 	known := make([]string, 0, len(methodNames))
-	for _, m := range Methods() {
+	for _, m := range append(Methods(), Aligned) {
 		if key != "" && key == methodKey(m.String()) {
 			return m, nil
 		}
@@ -300,6 +306,9 @@ type SPCAMap struct {
 	// zero value means no gains (1, 1, 1). Support and Anchor act on the
 	// unscaled colour.
 	Gains [3]float64
+	// Align, if not zero, is the matrix applied to a colour of B before
+	// R_B instead of Gains (Model.Align).
+	Align colorspace.Mat3
 	// Support is B's training support; nil disables the blend.
 	Support *Support
 	// Anchor is the linear map (LMS to LMS, no offset) the blend fades to
@@ -376,7 +385,7 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 	}
 	rays := s.Rays
 	if rays == nil && s.lazy != nil {
-		blend := &SPCAMap{A: s.A, B: s.B, Gains: s.Gains, Support: s.Support, Anchor: s.Anchor}
+		blend := &SPCAMap{A: s.A, B: s.B, Gains: s.Gains, Align: s.Align, Support: s.Support, Anchor: s.Anchor}
 		if rays, err = s.lazy.get(blend.MapLMS); err != nil {
 			return st, err
 		}
@@ -444,7 +453,11 @@ func (s *SPCAMap) bareResidual(dst []colorspace.LMS, res, edge []float64, src []
 	}
 	x := mat.NewDense(len(src), 3, nil)
 	for i, c := range src {
-		x.SetRow(i, []float64{g[0] * c[0], g[1] * c[1], g[2] * c[2]})
+		if s.Align != (colorspace.Mat3{}) {
+			x.SetRow(i, mul3s(&s.Align, c))
+		} else {
+			x.SetRow(i, []float64{g[0] * c[0], g[1] * c[1], g[2] * c[2]})
+		}
 	}
 	r, st, err := s.B.TransformBatch(x)
 	if err != nil {

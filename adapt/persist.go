@@ -17,7 +17,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Model file format (little-endian), version 4:
+// Model file format (little-endian), version 5:
 //
 //	magic    [8]byte "SPCAadpt"
 //	version  uint32
@@ -34,17 +34,20 @@ import (
 //	rays     uint64 N + uint64 R + float64 × 3·(N+1)²·(R+1) + float64
 //	         (RayTable Q and Top; N 0: none, R and the rest absent;
 //	         version 4)
+//	align    float64 × 9             (Align, row-major; version 5)
 //	checksum uint32 CRC-32C of everything before it
 //
 // Version 1 files (no anchor, support or LUT: their SPCA mapping is the
 // bare map), version 2 files (no gains) and version 3 files (no ray
 // table: built on first use) are still read, with Gains (1, 1, 1) for
-// versions 1 and 2: they map as before.
+// versions 1 and 2: they map as before. A model without Align (the
+// gray-world gains) is written as version 4, so its bytes are those of
+// the programs before version 5.
 // The embedded SPCA models carry their own magic number and checksum.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAadpt"
-	modelVersion = 4
+	modelVersion = 5
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 )
@@ -71,7 +74,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	buf.WriteString(ModelMagic)
 	le := binary.LittleEndian
 	put := func(v any) { binary.Write(&buf, le, v) } // bytes.Buffer does not fail
-	put(uint32(modelVersion))
+	version := modelVersion
+	if m.Align == (colorspace.Mat3{}) {
+		version = 4
+	}
+	put(uint32(version))
 	put(uint64(m.SamplesA))
 	put(uint64(m.SamplesB))
 	put([3]float64(m.WhiteA))
@@ -115,6 +122,9 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		put(t.Top)
 	} else {
 		put(uint64(0))
+	}
+	if version >= 5 {
+		put([9]float64(m.Align))
 	}
 	put(checksum.Sum(buf.Bytes()))
 	n, err := w.Write(buf.Bytes())
@@ -240,6 +250,11 @@ func Read(r io.Reader) (*Model, error) {
 				}
 			}
 		}
+		if version >= 5 {
+			for k := range m.Align {
+				m.Align[k] = d.f64()
+			}
+		}
 	}
 	switch {
 	case d.err != nil || len(d.b) != 0:
@@ -294,6 +309,11 @@ func Read(r io.Reader) (*Model, error) {
 	for _, v := range m.Anchor {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, &FormatError{"corrupt adaptation model (non-finite anchor)"}
+		}
+	}
+	for _, v := range m.Align {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxLMS {
+			return nil, &FormatError{"corrupt adaptation model (non-finite alignment)"}
 		}
 	}
 	if m.Support != nil {
@@ -415,6 +435,9 @@ func readStream(r io.Reader, head []byte, version uint32) ([]byte, error) {
 					return ended()
 				}
 			}
+		}
+		if version >= 5 && !take(9*8) { // align
+			return ended()
 		}
 	}
 	take(4 + 1) // the checksum, and a byte after the end if there is one

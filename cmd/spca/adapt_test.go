@@ -389,3 +389,42 @@ func TestMethodHelpListsEveryMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptAlignMatrix: adapt train --align matrix fits the alignment on
+// the pairs, info shows it, eval adds the aligned row (the matrix alone)
+// before uncorrected, and apply --method aligned maps by it; a bad
+// --align value and image sets that are not pairs are refused.
+func TestAdaptAlignMatrix(t *testing.T) {
+	dir, pairs, _ := adaptSetup(t)
+	model := filepath.Join(dir, "matrix.model")
+	mustRun(t, "adapt", "train", "--quiet", "--pairs", pairs, "--align", "matrix", "--samples", "3000", "--resolution", "4096", "--out", model)
+	stdout, _ := mustRun(t, "info", model, "--json")
+	var info struct {
+		Version int       `json:"format_version"`
+		Align   []float64 `json:"align"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil || len(info.Align) != 9 || info.Version != 5 {
+		t.Errorf("info --json of a matrix model: %+v (%v)\n%s", info, err, stdout)
+	}
+	if stdout, _ := mustRun(t, "info", model); !strings.Contains(stdout, "alignment") || !strings.Contains(stdout, "not applied: the alignment matrix is") {
+		t.Errorf("info of a matrix model:\n%s", stdout)
+	}
+	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", pairs, "--model", model, "--eval-pixels", "2000", "--json")
+	var ev struct{ Methods []adapt.MethodResult }
+	if err := json.Unmarshal([]byte(stdout), &ev); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	n := len(ev.Methods)
+	if n != len(adapt.Methods())+1 || ev.Methods[n-2].Method != "aligned" || ev.Methods[n-1].Method != "uncorrected" ||
+		!(ev.Methods[n-2].All.Mean < ev.Methods[n-1].All.Mean) {
+		t.Errorf("eval of a matrix model: %+v", ev.Methods)
+	}
+	out := filepath.Join(dir, "aligned.png")
+	mustRun(t, "adapt", "apply", "--quiet", "--model", model, "--method", "aligned", "-o", out, filepath.Join(pairs, "b", "scene-00.png"))
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--align", "diagonal", "--out", model}, `--align: "diagonal" is not gains or matrix`)
+	wantError(t, []string{"adapt", "train", "--env-a", filepath.Join(pairs, "a", "scene-00.png"), "--env-b", filepath.Join(pairs, "b"),
+		"--align", "matrix", "--samples", "1000", "--out", model}, "matrix alignment needs corresponding pairs: 1 images of A, 30 of B")
+}

@@ -34,6 +34,7 @@ const (
 	flagTol          = "tol"
 	flagMaxIter      = "max-iter"
 	flagWorkers      = "workers"
+	flagAlign        = "align"
 	flagResolution   = "resolution"
 	flagLeading      = "leading"
 	flagMaxReference = "max-reference"

@@ -16,6 +16,7 @@ import (
 	"github.com/spcalab/spca/classify"
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/spca"
 	"github.com/urfave/cli/v2"
 )
@@ -107,8 +108,11 @@ type codecChannelInfo struct {
 type adaptInfo struct {
 	Kind string `json:"kind"`
 	fileHeader
-	LUTSize  int      `json:"lut_size"` // nodes per axis of the stored LUT, 0: none
-	Gains    []number `json:"gains"`
+	LUTSize int      `json:"lut_size"` // nodes per axis of the stored LUT, 0: none
+	Gains   []number `json:"gains"`
+	// Align is the alignment matrix (row-major) applied to B's colours
+	// instead of the gains, if the model has one (--align matrix).
+	Align    []number `json:"align,omitempty"`
 	SamplesA int      `json:"samples_a"`
 	SamplesB int      `json:"samples_b"`
 	WhiteA   []number `json:"white_a_xyz"`
@@ -557,12 +561,22 @@ func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
 		info.LUTSize = m.LUT.Size
 		lut = fmt.Sprintf("%d nodes per axis, stored (adapt apply uses it unless --exact)", m.LUT.Size)
 	}
+	gains := formatFloats(m.Gains[:]) + " (LMS, mean A / mean B, applied to B's colours)"
+	if m.Align != (colorspace.Mat3{}) {
+		info.Align = numbers(m.Align[:])
+		gains = formatFloats(m.Gains[:]) + " (LMS, mean A / mean B; not applied: the alignment matrix is)"
+	}
 	rows := [][2]string{
-		{"gains", formatFloats(m.Gains[:]) + " (LMS, mean A / mean B, applied to B's colours)"},
+		{"gains", gains},
+	}
+	if info.Align != nil {
+		rows = append(rows, [2]string{"alignment", formatFloats(m.Align[:]) + " (3×3 LMS matrix, row-major, fitted on the training pairs, applied to B's colours; --align matrix)"})
+	}
+	rows = append(rows, [][2]string{
 		{"SPCA LUT", lut},
 		{"environment A", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesA, formatFloats(wa), spcaSummary(m.A))},
 		{"environment B", fmt.Sprintf("%d training colours, white XYZ %s; SPCA %s", m.SamplesB, formatFloats(wb), spcaSummary(m.B))},
-	}
+	}...)
 	return info, rows
 }
 
