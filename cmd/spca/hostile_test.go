@@ -365,6 +365,23 @@ func TestClassifyOneColumn(t *testing.T) {
 	wantError(t, []string{"classify", "train", "--in", two, "--label-column", "3", "-o", filepath.Join(dir, "c.knn")}, "--label-column 3 not in [1, 2]")
 }
 
+// Other encoders' rate flags (cjpeg -quality, cwebp -q, ffmpeg -b) are
+// answered with ours: they were only "flag provided but not defined".
+func TestRateSynonyms(t *testing.T) {
+	for _, args := range [][]string{
+		{"encode", "--model", "m", "--quality", "75", "-o", "x.spc", "a.png"},
+		{"encode", "--model", "m", "-q", "75", "-o", "x.spc", "a.png"},
+		{"codec", "train", "--images", "d", "--bitrate", "1", "-o", "m"},
+	} {
+		wantError(t, args, "; the rate is --bpp (bits per pixel) or --step (the quantiser step)")
+	}
+	// Not where there is no rate to set, nor where a near name exists.
+	if _, _, err := run(t, "decode", "--model", "m", "--quality", "75", "x.spc"); err == nil || strings.Contains(err.Error(), "the rate is") {
+		t.Errorf("decode --quality: %v", err)
+	}
+	wantError(t, []string{"encode", "--model", "m", "--bbp", "1", "a.png"}, "did you mean --bpp?")
+}
+
 // An empty path, as a required flag or an input, is named as such: it
 // was ": no such file or directory".
 func TestEmptyPaths(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -101,6 +102,11 @@ func UsageError(c *cli.Context, err error, isSubcommand bool) error {
 		}
 		if best := Nearest(name, names); best != "" {
 			msg += "; did you mean --" + best + "?"
+		} else if slices.Contains(rateSynonyms, strings.ToLower(name)) && slices.Contains(names, "bpp") {
+			msg += "; the rate is --bpp (bits per pixel)"
+			if slices.Contains(names, "step") {
+				msg += " or --step (the quantiser step)"
+			}
 		}
 	}
 	if isSubcommand {
@@ -108,6 +114,11 @@ func UsageError(c *cli.Context, err error, isSubcommand bool) error {
 	}
 	return Fail("%s (see %s --help)", msg, c.App.Name)
 }
+
+// rateSynonyms are other encoders' names for their rate or quality knob
+// (cjpeg -quality, cwebp -q, ffmpeg -b, -crf, -qp): a command with --bpp
+// names it instead of only refusing them.
+var rateSynonyms = []string{"quality", "q", "rate", "bitrate", "b", "crf", "qp"}
 
 // Nearest returns the name of names nearest to name: at most two edits
 // away (and fewer than its length), one it begins with 3 or more letters
