@@ -98,6 +98,24 @@ func TestCodec(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Run("Ballast", func(t *testing.T) {
+		// A batch of small images keeps the heap ballast to its end:
+		// dropping it starts a collection at once. A batch past
+		// batchGrowth drops it before its next image.
+		defer func(g uint64) { batchGrowth = g }(batchGrowth)
+		inputs := []string{test, filepath.Join(train, "a.png"), filepath.Join(train, "b.png")}
+		setBallast()
+		mustRun(t, append([]string{"encode", "--quiet", "--model", model, "-o", filepath.Join(t.TempDir(), "o")}, inputs...)...)
+		if heapBallast == nil {
+			t.Error("a batch of 3 images of 96x64 dropped the heap ballast")
+		}
+		batchGrowth = 0
+		mustRun(t, append([]string{"encode", "--quiet", "--model", model, "-o", filepath.Join(t.TempDir(), "o")}, inputs...)...)
+		if heapBallast != nil {
+			t.Error("a batch past batchGrowth kept the heap ballast")
+		}
+	})
+
 	t.Run("Stdio", func(t *testing.T) {
 		// - reads standard input and -o - writes standard output: the
 		// bytes are those of the files, a pipe in both directions.
