@@ -218,33 +218,34 @@ func BenchmarkProject(b *testing.B) {
 func TestProjectFast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, d := range []int{4, 9, 16, 32, 48, 64} {
-		for trial := range 20 {
-			block := make([]float64, d)
-			basis := make([]float64, d*d)
-			shift := make([]float64, d)
-			for i := range block {
-				switch rng.IntN(5) {
-				case 0:
-					block[i] = 0
-				case 1:
-					block[i] = math.Copysign(0, -1)
-				default:
-					block[i] = float64(rng.IntN(256))
-				}
-			}
-			for i := range basis {
-				basis[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
-			}
-			for i := range shift {
-				shift[i] = rng.NormFloat64() * 100
-			}
-			want, got := make([]float64, d), make([]float64, d)
-			project(want, block, basis, shift)
-			projectFast(got, block, basis, shift)
-			for j := range want {
-				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
-					t.Fatalf("d=%d trial %d: response %d is %v, project's %v", d, trial, j, got[j], want[j])
-				}
+		checkProjectKernel(t, "projectFast", projectFast, d, 20, rng)
+	}
+}
+
+// checkProjectKernel compares kernel's responses with project's to the
+// last bit on trials random blocks of d samples (zeros of both signs and
+// integers of both signs), bases of large and tiny entries, and shifts.
+func checkProjectKernel(t *testing.T, name string, kernel func(dst, block, basis, shift []float64), d, trials int, rng *rand.Rand) {
+	t.Helper()
+	for trial := range trials {
+		block := make([]float64, d)
+		basis := make([]float64, d*d)
+		shift := make([]float64, d)
+		for i := range block {
+			block[i] = []float64{0, math.Copysign(0, -1), float64(rng.IntN(256)), -float64(rng.IntN(256))}[rng.IntN(4)]
+		}
+		for i := range basis {
+			basis[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+		}
+		for i := range shift {
+			shift[i] = rng.NormFloat64() * 100
+		}
+		want, got := make([]float64, d), make([]float64, d)
+		project(want, block, basis, shift)
+		kernel(got, block, basis, shift)
+		for j := range want {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("%s, d=%d, trial %d: response %d is %v, project's %v", name, d, trial, j, got[j], want[j])
 			}
 		}
 	}

@@ -58,6 +58,57 @@ done:
 	VZEROUPPER
 	RET
 
+// The AVX-512 kernels' steps, on 8 accumulators Z0-Z7 of 8 responses each.
+// ZERO8 clears them.
+#define ZERO8 \
+	VPXORQ Z0, Z0, Z0 \
+	VPXORQ Z1, Z1, Z1 \
+	VPXORQ Z2, Z2, Z2 \
+	VPXORQ Z3, Z3, Z3 \
+	VPXORQ Z4, Z4, Z4 \
+	VPXORQ Z5, Z5, Z5 \
+	VPXORQ Z6, Z6, Z6 \
+	VPXORQ Z7, Z7, Z7
+
+// MULADD8 adds to them the products of the sample broadcast in Z8 and the
+// basis row at R11 (64 values), each product rounded before it is added.
+#define MULADD8 \
+	VMULPD (R11), Z8, Z9 \
+	VMULPD 64(R11), Z8, Z10 \
+	VMULPD 128(R11), Z8, Z11 \
+	VMULPD 192(R11), Z8, Z12 \
+	VMULPD 256(R11), Z8, Z13 \
+	VMULPD 320(R11), Z8, Z14 \
+	VMULPD 384(R11), Z8, Z15 \
+	VMULPD 448(R11), Z8, Z16 \
+	VADDPD Z9, Z0, Z0 \
+	VADDPD Z10, Z1, Z1 \
+	VADDPD Z11, Z2, Z2 \
+	VADDPD Z12, Z3, Z3 \
+	VADDPD Z13, Z4, Z4 \
+	VADDPD Z14, Z5, Z5 \
+	VADDPD Z15, Z6, Z6 \
+	VADDPD Z16, Z7, Z7
+
+// SUBSTORE8 subtracts the 64 shifts at sh from them and stores them at dst.
+#define SUBSTORE8(sh, dst) \
+	VSUBPD (sh), Z0, Z0 \
+	VSUBPD 64(sh), Z1, Z1 \
+	VSUBPD 128(sh), Z2, Z2 \
+	VSUBPD 192(sh), Z3, Z3 \
+	VSUBPD 256(sh), Z4, Z4 \
+	VSUBPD 320(sh), Z5, Z5 \
+	VSUBPD 384(sh), Z6, Z6 \
+	VSUBPD 448(sh), Z7, Z7 \
+	VMOVUPD Z0, (dst) \
+	VMOVUPD Z1, 64(dst) \
+	VMOVUPD Z2, 128(dst) \
+	VMOVUPD Z3, 192(dst) \
+	VMOVUPD Z4, 256(dst) \
+	VMOVUPD Z5, 320(dst) \
+	VMOVUPD Z6, 384(dst) \
+	VMOVUPD Z7, 448(dst)
+
 // func projectAVX512(dst, block, basis, shift []float64)
 // projectAVX for len(dst) a multiple of 64: 8 responses per register, 64
 // at once in 8 accumulators, so that the additions of one sample's
@@ -77,14 +128,7 @@ TEXT ·projectAVX512(SB), NOSPLIT, $0-96
 group512:
 	CMPQ BX, DX
 	JGE  done512
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
+	ZERO8
 	LEAQ (R8)(BX*8), R11        // &basis[j]
 	MOVQ SI, R12                // &block[0]
 	MOVQ CX, R13
@@ -92,50 +136,28 @@ group512:
 	JZ   store512
 loop512:
 	VBROADCASTSD (R12), Z8
-	VMULPD (R11), Z8, Z9
-	VMULPD 64(R11), Z8, Z10
-	VMULPD 128(R11), Z8, Z11
-	VMULPD 192(R11), Z8, Z12
-	VMULPD 256(R11), Z8, Z13
-	VMULPD 320(R11), Z8, Z14
-	VMULPD 384(R11), Z8, Z15
-	VMULPD 448(R11), Z8, Z16
-	VADDPD Z9, Z0, Z0
-	VADDPD Z10, Z1, Z1
-	VADDPD Z11, Z2, Z2
-	VADDPD Z12, Z3, Z3
-	VADDPD Z13, Z4, Z4
-	VADDPD Z14, Z5, Z5
-	VADDPD Z15, Z6, Z6
-	VADDPD Z16, Z7, Z7
+	MULADD8
 	ADDQ $8, R12
 	ADDQ R10, R11
 	DECQ R13
 	JNZ  loop512
 store512:
 	LEAQ (R9)(BX*8), R14
-	VSUBPD (R14), Z0, Z0
-	VSUBPD 64(R14), Z1, Z1
-	VSUBPD 128(R14), Z2, Z2
-	VSUBPD 192(R14), Z3, Z3
-	VSUBPD 256(R14), Z4, Z4
-	VSUBPD 320(R14), Z5, Z5
-	VSUBPD 384(R14), Z6, Z6
-	VSUBPD 448(R14), Z7, Z7
 	LEAQ (DI)(BX*8), R15
-	VMOVUPD Z0, (R15)
-	VMOVUPD Z1, 64(R15)
-	VMOVUPD Z2, 128(R15)
-	VMOVUPD Z3, 192(R15)
-	VMOVUPD Z4, 256(R15)
-	VMOVUPD Z5, 320(R15)
-	VMOVUPD Z6, 384(R15)
-	VMOVUPD Z7, 448(R15)
+	SUBSTORE8(R14, R15)
 	ADDQ $64, BX
 	JMP  group512
 done512:
 	VZEROUPPER
 	RET
+
+// ROW8 converts the 8 bytes at R12 to doubles at off(SP) and steps R12
+// to the next row (DX bytes on).
+#define ROW8(off) \
+	VPMOVZXBD (R12), Y9 \
+	VCVTDQ2PD Y9, Z9 \
+	VMOVUPD Z9, off(SP) \
+	ADDQ DX, R12
 
 // func projectGray8AVX512(dst []float64, pix []uint8, stride, blocks int, basis, shift []float64)
 // For each of blocks 8×8 blocks side by side, the first at pix (rows
@@ -154,85 +176,27 @@ gblock:
 	JZ    gdone
 	// The block's samples, row by row: 8 bytes to 8 doubles.
 	MOVQ SI, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 0(SP)
-	ADDQ DX, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 64(SP)
-	ADDQ DX, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 128(SP)
-	ADDQ DX, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 192(SP)
-	ADDQ DX, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 256(SP)
-	ADDQ DX, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 320(SP)
-	ADDQ DX, R12
-	VPMOVZXBD (R12), Y9
-	VCVTDQ2PD Y9, Z9
-	VMOVUPD Z9, 384(SP)
-	ADDQ DX, R12
+	ROW8(0)
+	ROW8(64)
+	ROW8(128)
+	ROW8(192)
+	ROW8(256)
+	ROW8(320)
+	ROW8(384)
 	VPMOVZXBD (R12), Y9
 	VCVTDQ2PD Y9, Z9
 	VMOVUPD Z9, 448(SP)
-	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
+	ZERO8
 	MOVQ R8, R11                // &basis[0]
 	XORQ R12, R12               // sample offset in the frame
 gloop:
 	VBROADCASTSD (SP)(R12*1), Z8
-	VMULPD (R11), Z8, Z9
-	VMULPD 64(R11), Z8, Z10
-	VMULPD 128(R11), Z8, Z11
-	VMULPD 192(R11), Z8, Z12
-	VMULPD 256(R11), Z8, Z13
-	VMULPD 320(R11), Z8, Z14
-	VMULPD 384(R11), Z8, Z15
-	VMULPD 448(R11), Z8, Z16
-	VADDPD Z9, Z0, Z0
-	VADDPD Z10, Z1, Z1
-	VADDPD Z11, Z2, Z2
-	VADDPD Z12, Z3, Z3
-	VADDPD Z13, Z4, Z4
-	VADDPD Z14, Z5, Z5
-	VADDPD Z15, Z6, Z6
-	VADDPD Z16, Z7, Z7
+	MULADD8
 	ADDQ $512, R11
 	ADDQ $8, R12
 	CMPQ R12, $512
 	JLT  gloop
-	VSUBPD (R9), Z0, Z0
-	VSUBPD 64(R9), Z1, Z1
-	VSUBPD 128(R9), Z2, Z2
-	VSUBPD 192(R9), Z3, Z3
-	VSUBPD 256(R9), Z4, Z4
-	VSUBPD 320(R9), Z5, Z5
-	VSUBPD 384(R9), Z6, Z6
-	VSUBPD 448(R9), Z7, Z7
-	VMOVUPD Z0, (DI)
-	VMOVUPD Z1, 64(DI)
-	VMOVUPD Z2, 128(DI)
-	VMOVUPD Z3, 192(DI)
-	VMOVUPD Z4, 256(DI)
-	VMOVUPD Z5, 320(DI)
-	VMOVUPD Z6, 384(DI)
-	VMOVUPD Z7, 448(DI)
+	SUBSTORE8(R9, DI)
 	ADDQ $512, DI
 	ADDQ $8, SI
 	DECQ CX
