@@ -198,13 +198,16 @@ func newFitter(data mat.Matrix, opt Options) (*fitter, error) {
 		m = f.opt.MaxReference
 	}
 	k := int(math.Round(f.opt.K * float64(m)))
-	if (k < d+2 || k < 5) && m < n {
-		// The cap, not the data: the data have enough samples.
+	need := max(d+2, 5)
+	if k < need && m < n && int(math.Round(f.opt.K*float64(n))) >= need {
+		// The cap, not the data: the data have enough samples (a K too
+		// small for all of them, K 1e-9 say, was blamed on the cap too).
 		return nil, optionError(fmt.Sprintf("MaxReference %d is too small: the neighbourhood fraction %g of %d reference samples gives %d neighbours, need at least %d",
 			f.opt.MaxReference, f.opt.K, m, k, max(d+2, 5)))
 	}
-	if k < d+2 || k < 5 {
-		return nil, &DataError{fmt.Sprintf("fewer samples than k needs: K=%g of %d samples gives %d neighbours, need at least %d", f.opt.K, m, k, max(d+2, 5))}
+	if k < need {
+		return nil, &DataError{fmt.Sprintf("fewer samples than k needs: K=%g of %d samples gives %d neighbours, need at least %d",
+			f.opt.K, n, int(math.Round(f.opt.K*float64(n))), need)}
 	}
 	if k > m-1 {
 		k = m - 1

@@ -218,6 +218,13 @@ func TestFitMaxReferenceTooSmall(t *testing.T) {
 	if _, err := spca.Fit(x.Slice(0, 10, 0, 2), withGamma(1.0/3)); !errors.As(err, &de) {
 		t.Errorf("10 samples: got %v, want a *DataError", err)
 	}
+	// A K too small for all the samples is not the cap's fault (K 1e-9
+	// said "MaxReference 10 is too small").
+	o = withGamma(1.0 / 3)
+	o.MaxReference, o.K = 10, 1e-9
+	if _, err := spca.Fit(x, o); !errors.As(err, &de) || !strings.Contains(err.Error(), "K=1e-09 of 300 samples gives 0 neighbours") {
+		t.Errorf("K 1e-9: got %v, want a *DataError naming K and the 300 samples", err)
+	}
 	// One sample is one (spca fit of a one-row CSV said "1 samples").
 	for n, want := range map[int]string{1: "1 sample: need at least 3", 2: "2 samples: need at least 3"} {
 		if _, err := spca.Fit(x.Slice(0, n, 0, 2), withGamma(1.0/3)); !errors.As(err, &de) || !strings.Contains(err.Error(), want) {
