@@ -193,7 +193,9 @@ func runCodecTrain(c *cli.Context) error {
 	opt.SPCA.Conditioning = c.Float64(flagConditioning)
 	opt.SPCA.Neighbours = c.Float64(flagNeighbours)
 	opt.SPCA.Resolution = c.Int(flagResolution) // 0 (not given): codec.ResolutionFor the patch size
-	if opt.Leading = c.Int(flagLeading); opt.Leading < 0 || opt.Leading > min(opt.Patch*opt.Patch, codec.MaxLeading) {
+	// 0 is codec's default, not a value the help offers: --leading 0
+	// trained min(n², 4) silently.
+	if opt.Leading = c.Int(flagLeading); opt.Leading < 0 || c.IsSet(flagLeading) && opt.Leading == 0 || opt.Leading > min(opt.Patch*opt.Patch, codec.MaxLeading) {
 		return fail("%s: --%s %d is out of its range (1 to min(n², %d))", name, flagLeading, opt.Leading, codec.MaxLeading)
 	}
 	// Fail before a long training rather than when saving its result.

@@ -782,7 +782,7 @@ func TestCodecTrainDefault(t *testing.T) {
 	} else {
 		m.Close()
 	}
-	for _, bad := range []string{"-1", "9"} {
+	for _, bad := range []string{"-1", "0", "9"} {
 		wantError(t, []string{"codec", "train", "--images", img, "--leading", bad, "--out", model}, "--leading "+bad+" is out of its range")
 	}
 	_, stderr = mustRun(t, "codec", "train", "--images", img, "--samples", "500", "--resolution", "4096", "--patch", "2", "--bins", "20", "--out", model)
