@@ -125,6 +125,16 @@ var (
 		}
 		return e
 	})
+	// smallSectionEncoder is modelEncoder writing single-segment frames,
+	// which declare their size whatever it is (WriteTo's sections under
+	// 256 bytes; the larger ones keep modelEncoder's bytes).
+	smallSectionEncoder = sync.OnceValue(func() *zstd.Encoder {
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
+		if err != nil {
+			panic(err) // constant, valid options
+		}
+		return e
+	})
 	modelDecoder = sync.OnceValue(func() *zstd.Decoder {
 		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderMaxMemory(maxModelBytes), zstd.WithDecoderMaxWindow(maxModelWindow),
@@ -321,6 +331,14 @@ func (e *modelWriter) train(y *mat.Dense) {
 
 // WriteTo writes the model file, in compressed sections.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	for _, c := range m.Channels {
+		if c.SPCA == nil {
+			// The file format has an SPCA model in every channel: such a
+			// file was written and then refused ("inconsistent channel
+			// dimensions").
+			return 0, errors.New("codec: a model without SPCA (a PCA baseline) cannot be written: the file format needs an SPCA model in every channel")
+		}
+	}
 	var b bytes.Buffer
 	secs := [][]byte{nil}
 	if err := m.writeSections(&b, true, &secs); err != nil {
@@ -331,7 +349,16 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	out = append(out, uint8(len(secs)))
 	frames := make([][]byte, len(secs))
 	for i, p := range secs {
-		frames[i] = modelEncoder().EncodeAll(checksum.Append(p), nil)
+		p = checksum.Append(p)
+		enc := modelEncoder()
+		if len(p) < 256 {
+			// Below 256 bytes (and 1 KiB) the encoder writes a frame
+			// without its size unless it is a single segment, and the
+			// reader requires the size (declaredSize): the PCA baseline's
+			// fast-path section of 5 bytes was written and then refused.
+			enc = smallSectionEncoder()
+		}
+		frames[i] = enc.EncodeAll(p, nil)
 		out = binary.LittleEndian.AppendUint32(out, uint32(len(frames[i])))
 	}
 	for _, f := range frames {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
@@ -239,6 +240,56 @@ func TestLargeSection(t *testing.T) {
 	file = slices.Concat(append([][]byte{head}, frames...)...)
 	if _, err := ReadModel(bytes.NewReader(file)); err == nil || !strings.Contains(err.Error(), "more than the limit") {
 		t.Errorf("9 MiB of zeros from %d bytes: %v, want the limit", len(frames[1]), err)
+	}
+}
+
+// A model with a section under 256 bytes (a 1×1 model trained on 100
+// samples: 'spca codec train --patch 1 --samples 100') was written and then
+// refused by every command ("section 1: compressed data: the frame does
+// not declare its size": the zstd encoder omits the size of a frame under
+// 256 bytes unless it is a single segment). Every section now declares its
+// size; the larger ones keep their bytes. Found through 24rate's report
+// of the PCA baseline, which has no file format: WriteTo refuses it.
+func TestSmallSections(t *testing.T) {
+	tiny := smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Samples = 1, 12, 100 })
+	for name, mm := range map[string]*Model{"model": smallStepModel(t), "1×1 model of 100 samples": tiny} {
+		var b bytes.Buffer
+		if _, err := mm.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadModel(bytes.NewReader(b.Bytes()))
+		if err == nil {
+			err = got.LoadSections()
+		}
+		if err != nil {
+			t.Errorf("%s written and read back: %v", name, err)
+		} else if got.ID() != mm.ID() {
+			t.Errorf("%s read back with another ID", name)
+		}
+		_, frames := sectionFrames(t, b.Bytes())
+		small := false
+		for i, f := range frames {
+			var h zstd.Header
+			if err := h.Decode(f); err != nil || !h.HasFCS {
+				t.Errorf("%s: section %d (%d bytes) declares no size (%v)", name, i, len(f), err)
+			}
+			// The encoder's own frames where they declared their size.
+			plain, err := modelDecoder().DecodeAll(f, nil)
+			small = small || len(plain) < 256
+			if err == nil && len(plain) >= 256 && !bytes.Equal(f, modelEncoder().EncodeAll(plain, nil)) {
+				t.Errorf("%s: section %d of %d bytes: not modelEncoder's frame", name, i, len(plain))
+			}
+		}
+		if mm == tiny && !small {
+			t.Errorf("%s: no section under 256 bytes", name)
+		}
+	}
+	pca, err := PCABaseline(smallStepModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pca.WriteTo(io.Discard); err == nil || !strings.Contains(err.Error(), "PCA baseline") {
+		t.Errorf("WriteTo of a PCA baseline: %v, want an error", err)
 	}
 }
 
