@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/testimages"
 )
@@ -120,4 +122,73 @@ func BenchmarkOutsideShareImage(b *testing.B) {
 	for b.Loop() {
 		s.OutsideShareImage(img)
 	}
+}
+
+// TestCoverageOf checks that the coverage computed from the occupied cells
+// alone is the coverage of the support's distances, on colours spread over
+// the cube, on a generated scene's, on a shell of cells around an empty one
+// (whose corners are all at distance 0 without its being occupied) and on
+// too few colours to occupy any cell.
+func TestCoverageOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cells := func(pts [][3]float64, copies int) *mat.Dense {
+		x := mat.NewDense(len(pts)*copies, 3, nil)
+		for i := range len(pts) * copies {
+			p := pts[i%len(pts)]
+			l := SRGBToLMS(colorspace.SRGB{p[0], p[1], p[2]})
+			x.SetRow(i, l[:])
+		}
+		return x
+	}
+	var spread, shell [][3]float64
+	for range 3000 {
+		spread = append(spread, [3]float64{rng.Float64(), rng.Float64(), rng.Float64()})
+	}
+	for dr := -1; dr <= 1; dr++ {
+		for dg := -1; dg <= 1; dg++ {
+			for db := -1; db <= 1; db++ {
+				if dr != 0 || dg != 0 || db != 0 { // the centre cell stays empty
+					shell = append(shell, [3]float64{(10.5 + float64(dr)) / SupportGrid, (12.5 + float64(dg)) / SupportGrid, (20.5 + float64(db)) / SupportGrid})
+				}
+			}
+		}
+	}
+	_, scene := testimages.Scene(96, 64, 13)
+	sx, err := SampleLMS([]image.Image{scene}, 4000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, x := range map[string]*mat.Dense{
+		"spread": cells(spread, 4), "scene": sx, "shell": cells(shell, SupportMinCount), "few": cells(spread[:5], 1),
+	} {
+		got, want := coverageOf(x), NewSupport(x).Coverage()
+		if got != want {
+			t.Errorf("%s: coverage %v, the support's %v", name, got, want)
+		}
+		t.Logf("%s: coverage %.4f", name, got)
+	}
+	if c := coverageOf(cells(shell, SupportMinCount)); c != 27.0/(SupportGrid*SupportGrid*SupportGrid) {
+		t.Errorf("shell of 26 cells: coverage %v, want the 26 and the empty centre", c*SupportGrid*SupportGrid*SupportGrid)
+	}
+}
+
+// BenchmarkCoverage measures the gamut coverage adapt train reports for
+// 100,000 colours of a generated scene: from the occupied cells
+// (coverageOf, what it does) and through a support's distances.
+func BenchmarkCoverage(b *testing.B) {
+	_, scene := testimages.Scene(400, 300, 13)
+	x, err := SampleLMS([]image.Image{scene}, 100000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("occupied", func(b *testing.B) {
+		for b.Loop() {
+			coverageOf(x)
+		}
+	})
+	b.Run("support", func(b *testing.B) {
+		for b.Loop() {
+			NewSupport(x).Coverage()
+		}
+	})
 }
