@@ -96,6 +96,18 @@ func TestUndiffRows(t *testing.T) {
 	}
 }
 
+// joinRef is JoinPlanes and UndiffAxes(lo, len(g)-1) of the n values of
+// width w in planes by the plain steps: AddPlane, Unzigzag, UndiffAxes.
+func joinRef(planes []byte, n, w int, g []int, lo int) []int64 {
+	v := make([]int64, n)
+	for b := range w {
+		AddPlane(v, planes[b*n:(b+1)*n], b)
+	}
+	Unzigzag(v)
+	UndiffAxes(v, g, lo, len(g))
+	return v
+}
+
 // TestJoinPlanes checks JoinPlanes and UndiffAxes (the axes between the
 // last and lo; the caller does those before lo) against AddPlane,
 // Unzigzag and Undiff, on random shapes, every width, and values that
@@ -121,12 +133,7 @@ func TestJoinPlanes(t *testing.T) {
 		}
 		JoinPlanes(got, file, g[len(g)-1])
 		UndiffAxes(got, g, lo, len(g)-1)
-		want := make([]int64, n)
-		for b := range w {
-			AddPlane(want, file[b*n:(b+1)*n], b)
-		}
-		Unzigzag(want)
-		UndiffAxes(want, g, lo, len(g)) // the axes before lo left, as in got
+		want := joinRef(file, n, w, g, lo) // the axes before lo left, as in got
 		if !slices.Equal(got, want) {
 			t.Fatalf("shape %v, width %d, lo %d: values differ", g, w, lo)
 		}
@@ -181,12 +188,7 @@ func FuzzJoinPlanes(f *testing.F) {
 		}
 		JoinPlanes(got, planes, g[len(g)-1])
 		UndiffAxes(got, g, lo, len(g)-1)
-		want := make([]int64, m)
-		for b := range w {
-			AddPlane(want, planes[b*m:(b+1)*m], b)
-		}
-		Unzigzag(want)
-		UndiffAxes(want, g, lo, len(g))
+		want := joinRef(planes, m, w, g, lo)
 		if !slices.Equal(got, want) {
 			t.Fatalf("shape %v (%d values), width %d, lo %d: JoinPlanes differs from AddPlane, Unzigzag and Undiff", g, m, w, lo)
 		}
