@@ -225,7 +225,11 @@ func projectTo[T uint8 | float64](p *PCA, buf []float64, pix []T, stride, w, h, 
 			}
 		}
 		if n == 4 && 4*by+4 <= h {
-			// The same for 4×4 blocks.
+			// The same for 4×4 blocks (8-bit samples by the AVX-512
+			// kernel, 4 blocks at a time, where the CPU has it).
+			if p8, ok := any(pix).([]uint8); ok {
+				bx = projectGray4Row(data[by*cols*d:], p8[4*by*stride:], stride, w, basis, shift)
+			}
 			b := (*[16]float64)(block)
 			for ; 4*bx+4 <= w; bx++ {
 				for dy := range 4 {

@@ -60,3 +60,24 @@ func projectGray8Row(dst []float64, pix []uint8, stride, w int, basis, shift []f
 	projectGray8AVX512(dst, pix, stride, blocks, basis, shift)
 	return blocks
 }
+
+// projectGray4AVX512 projects quads groups of 4 side-by-side 4×4 blocks
+// of 8-bit samples, the first at pix, rows stride apart, into dst (16
+// responses a block, 64 a group), as projectGray8AVX512 does 8×8 blocks.
+//
+//go:noescape
+func projectGray4AVX512(dst []float64, pix []uint8, stride, quads int, basis, shift []float64)
+
+// projectGray4Row is projectGray8Row for 4×4 blocks, 4 at a time: it
+// returns how many blocks it did (a multiple of 4; 0 without AVX-512).
+func projectGray4Row(dst []float64, pix []uint8, stride, w int, basis, shift []float64) int {
+	quads := w / 16
+	if !hasAVX512 || quads == 0 {
+		return 0
+	}
+	if stride < w || len(pix) < 3*stride+16*quads || len(dst) < 64*quads || len(basis) < 16*16 || len(shift) < 16 {
+		panic("patches: projectGray4Row: short slices")
+	}
+	projectGray4AVX512(dst, pix, stride, quads, basis, shift)
+	return 4 * quads
+}

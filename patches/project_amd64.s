@@ -204,3 +204,97 @@ gloop:
 gdone:
 	VZEROUPPER
 	RET
+
+// ROW4X4(off) converts the 16 bytes at R12 (row r of 4 side-by-side 4×4
+// blocks) to doubles: blocks 0 and 1's 4 samples to off(SP) and
+// 128+off(SP), blocks 2 and 3's to 256+off(SP) and 384+off(SP) (block k's
+// 16 samples at 128·k(SP)); steps R12 to the next row (DX bytes on).
+#define ROW4X4(off) \
+	VPMOVZXBD (R12), Y9 \
+	VCVTDQ2PD Y9, Z9 \
+	VMOVUPD Y9, off(SP) \
+	VEXTRACTF64X4 $1, Z9, Y10 \
+	VMOVUPD Y10, 128+off(SP) \
+	VPMOVZXBD 8(R12), Y9 \
+	VCVTDQ2PD Y9, Z9 \
+	VMOVUPD Y9, 256+off(SP) \
+	VEXTRACTF64X4 $1, Z9, Y10 \
+	VMOVUPD Y10, 384+off(SP) \
+	ADDQ DX, R12
+
+// func projectGray4AVX512(dst []float64, pix []uint8, stride, quads int, basis, shift []float64)
+// For each of quads groups of 4 side-by-side 4×4 blocks, the first at
+// pix (rows stride bytes apart, the next group 16 bytes to the right),
+// their samples as float64 (exact) into the frame, then their 16
+// responses each into dst (64 a group): block k's in Z(2k), Z(2k+1),
+// each sample's products rounded and added in order as project does.
+TEXT ·projectGray4AVX512(SB), $512-112
+	MOVQ dst_base+0(FP), DI
+	MOVQ pix_base+24(FP), SI
+	MOVQ stride+48(FP), DX
+	MOVQ quads+56(FP), CX
+	MOVQ basis_base+64(FP), R8
+	MOVQ shift_base+88(FP), R9
+qgroup:
+	TESTQ CX, CX
+	JZ    qdone
+	MOVQ SI, R12
+	ROW4X4(0)
+	ROW4X4(32)
+	ROW4X4(64)
+	ROW4X4(96)
+	ZERO8
+	MOVQ R8, R11                // &basis[0]
+	XORQ R12, R12               // sample offset in a block's frame
+qloop:
+	VMOVUPD (R11), Z24
+	VMOVUPD 64(R11), Z25
+	VBROADCASTSD (SP)(R12*1), Z8
+	VBROADCASTSD 128(SP)(R12*1), Z17
+	VBROADCASTSD 256(SP)(R12*1), Z18
+	VBROADCASTSD 384(SP)(R12*1), Z19
+	VMULPD Z24, Z8, Z9
+	VMULPD Z25, Z8, Z10
+	VMULPD Z24, Z17, Z11
+	VMULPD Z25, Z17, Z12
+	VMULPD Z24, Z18, Z13
+	VMULPD Z25, Z18, Z14
+	VMULPD Z24, Z19, Z15
+	VMULPD Z25, Z19, Z16
+	VADDPD Z9, Z0, Z0
+	VADDPD Z10, Z1, Z1
+	VADDPD Z11, Z2, Z2
+	VADDPD Z12, Z3, Z3
+	VADDPD Z13, Z4, Z4
+	VADDPD Z14, Z5, Z5
+	VADDPD Z15, Z6, Z6
+	VADDPD Z16, Z7, Z7
+	ADDQ $128, R11
+	ADDQ $8, R12
+	CMPQ R12, $128
+	JLT  qloop
+	VMOVUPD (R9), Z24
+	VMOVUPD 64(R9), Z25
+	VSUBPD Z24, Z0, Z0
+	VSUBPD Z25, Z1, Z1
+	VSUBPD Z24, Z2, Z2
+	VSUBPD Z25, Z3, Z3
+	VSUBPD Z24, Z4, Z4
+	VSUBPD Z25, Z5, Z5
+	VSUBPD Z24, Z6, Z6
+	VSUBPD Z25, Z7, Z7
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	ADDQ $512, DI
+	ADDQ $16, SI
+	DECQ CX
+	JMP  qgroup
+qdone:
+	VZEROUPPER
+	RET
