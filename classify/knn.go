@@ -98,11 +98,13 @@ type Classifier struct {
 	classes int
 	label   []int
 	// maps[c] maps samples into the space where distances to the
-	// training samples of class c are measured; feats[c] holds those
-	// samples mapped, idx[c] their rows in the training set.
-	maps  []feature
-	feats []*mat.Dense
-	idx   [][]int
+	// training samples of class c are measured (mapIndex[c] numbers the
+	// distinct maps: one for all classes but with SPCAPerClass); feats[c]
+	// holds those samples mapped, idx[c] their rows in the training set.
+	maps     []feature
+	mapIndex []int
+	feats    []*mat.Dense
+	idx      [][]int
 	// Models are the fitted SPCA models (one, or one per class).
 	Models []*spca.Model
 	// Weights are the weights of the feature dimensions in the squared
@@ -272,9 +274,11 @@ func (c *Classifier) build() error {
 		}
 	}
 	c.maps = make([]feature, c.classes)
+	c.mapIndex = make([]int, c.classes)
 	c.feats = make([]*mat.Dense, c.classes)
 	for cl := range c.classes {
-		c.maps[cl] = maps[min(cl, len(maps)-1)]
+		c.mapIndex[cl] = min(cl, len(maps)-1)
+		c.maps[cl] = maps[c.mapIndex[cl]]
 		if len(c.idx[cl]) == 0 {
 			continue
 		}
@@ -397,13 +401,20 @@ func (c *Classifier) distances(q mat.Matrix, m int) ([][]neighbour, error) {
 		out[i] = backing[i*m : i*m : (i+1)*m]
 	}
 	overflow := make([]bool, n)
+	// The queries mapped once per distinct map: the SPCA metrics'
+	// transform of every query ran once per class.
+	mapped := map[int]*mat.Dense{}
 	for cl := range c.classes {
 		if c.feats[cl] == nil {
 			continue
 		}
-		fq, err := c.maps[cl](q)
-		if err != nil {
-			return nil, err
+		fq, ok := mapped[c.mapIndex[cl]]
+		if !ok {
+			var err error
+			if fq, err = c.maps[cl](q); err != nil {
+				return nil, err
+			}
+			mapped[c.mapIndex[cl]] = fq
 		}
 		f := c.feats[cl]
 		parallel.For(n, func(i int) {

@@ -155,3 +155,45 @@ func TestNearestAsFullSort(t *testing.T) {
 		t.Logf("SelectDims kept every response (%v)", c.Weights)
 	}
 }
+
+// TestQueriesMappedOnce checks that the queries go through each distinct
+// feature map once: once for one SPCA model of three classes (it was once
+// per class), once per class for one model per class, with the same
+// predictions.
+func TestQueriesMappedOnce(t *testing.T) {
+	train, _ := testimages.GenerateClasses("arcs", 150, 1)
+	test, _ := testimages.GenerateClasses("arcs", 100, 2)
+	// Three classes: the arcs' second class split by the sign of x.
+	label := slices.Clone(train.Label)
+	for i := range label {
+		if label[i] == 1 && train.X.At(i, 0) < 0 {
+			label[i] = 2
+		}
+	}
+	opt := spca.DefaultOptions()
+	opt.Resolution, opt.K = 1<<12, 0.3
+	for metric, want := range map[Metric]int{SPCA: 1, SPCAPerClass: 3, Euclidean: 1} {
+		c, err := Train(train.X, label, 3, metric, 5, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := c.Predict(test.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		for cl, f := range c.maps {
+			c.maps[cl] = func(q mat.Matrix) (*mat.Dense, error) { calls++; return f(q) }
+		}
+		after, err := c.Predict(test.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if calls != want {
+			t.Errorf("%v: the queries mapped %d times, want %d", metric, calls, want)
+		}
+		if !slices.Equal(before, after) {
+			t.Errorf("%v: predictions changed", metric)
+		}
+	}
+}
