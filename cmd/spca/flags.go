@@ -221,6 +221,10 @@ func parseGamma(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not finite", s)
 	case g < 0:
 		return 0, fmt.Errorf("%q is negative; gamma must be >= 0", s)
+	case g == 0:
+		// -0 (or 0/-1) as 0: it printed 'gamma -0' and wrote a model
+		// with other bytes than --gamma 0.
+		return 0, nil
 	}
 	return g, nil
 }

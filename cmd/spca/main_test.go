@@ -130,10 +130,10 @@ func TestParseGamma(t *testing.T) {
 		in   string
 		want float64
 	}{
-		{"1/3", 1.0 / 3}, {"0.5", 0.5}, {"1", 1}, {"0", 0}, {" 2 / 4 ", 0.5}, {"1e-1", 0.1}, {"-0", 0},
+		{"1/3", 1.0 / 3}, {"0.5", 0.5}, {"1", 1}, {"0", 0}, {" 2 / 4 ", 0.5}, {"1e-1", 0.1}, {"-0", 0}, {"0/-1", 0},
 	} {
 		got, err := parseGamma(tc.in)
-		if err != nil || got != tc.want {
+		if err != nil || got != tc.want || math.Signbit(got) {
 			t.Errorf("parseGamma(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
