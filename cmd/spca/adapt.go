@@ -196,7 +196,8 @@ func adaptTrainCommand() *cli.Command {
 			"Samples LMS colours from the images of each environment, fits one SPCA geometry (curves and lattice) " +
 			"on the colours of both and each environment's metric on it, so that the responses mean the same " +
 			"thing (--separate-geometry: SPCA on A, and on B along A's directions), and records the baselines. " +
-			"The images need not show the same scenes, but all must have the same bit depth. It prints the " +
+			"The images need not show the same scenes (except with --align matrix, which fits a 3x3 matrix on the " +
+			"corresponding pixels of image pairs of equal sizes), but all must have the same bit depth. It prints the " +
 			"distinct colours, gamut coverage and chromaticities of each environment and warns when they are " +
 			fmt.Sprintf("too few for a trustworthy map (under %d colours, %g %% of the gamut or %d chromaticities).",
 				adapt.MinDistinctColours, 100*adapt.MinCoverage, adapt.MinChromaticities),
