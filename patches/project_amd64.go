@@ -37,13 +37,13 @@ func projectFast(dst, block, basis, shift []float64) {
 	project(dst, block, basis, shift)
 }
 
-// projectGray8AVX512 projects blocks 8×8 blocks of 8-bit samples side by
+// projectGray8AVX512 projects n 8×8 blocks of 8-bit samples side by
 // side, the first at pix, rows stride apart, into dst (64 responses a
 // block): the samples converted to float64 and summed as projectAVX512
 // sums them, without a Go loop converting them first.
 //
 //go:noescape
-func projectGray8AVX512(dst []float64, pix []uint8, stride, blocks int, basis, shift []float64)
+func projectGray8AVX512(dst []float64, pix []uint8, stride, n int, basis, shift []float64)
 
 // projectGray8Row projects the 8×8 blocks of one block row of 8-bit
 // samples w wide (pix at its top-left corner, rows stride apart) into dst
@@ -61,12 +61,12 @@ func projectGray8Row(dst []float64, pix []uint8, stride, w int, basis, shift []f
 	return blocks
 }
 
-// projectGray4AVX512 projects quads groups of 4 side-by-side 4×4 blocks
+// projectGray4AVX512 projects n groups of 4 side-by-side 4×4 blocks
 // of 8-bit samples, the first at pix, rows stride apart, into dst (16
 // responses a block, 64 a group), as projectGray8AVX512 does 8×8 blocks.
 //
 //go:noescape
-func projectGray4AVX512(dst []float64, pix []uint8, stride, quads int, basis, shift []float64)
+func projectGray4AVX512(dst []float64, pix []uint8, stride, n int, basis, shift []float64)
 
 // projectGray4Row is projectGray8Row for 4×4 blocks, 4 at a time: it
 // returns how many blocks it did (a multiple of 4; 0 without AVX-512).

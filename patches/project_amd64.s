@@ -1,20 +1,38 @@
 #include "textflag.h"
 
+// PROJECTARGS loads the arguments (dst, block, basis, shift []float64) of
+// projectAVX and projectAVX512: dst at DI, d in DX, block at SI, its
+// length in CX, basis at R8, shift at R9, the basis row stride in bytes
+// in R10, and zeroes BX (the first response).
+#define PROJECTARGS \
+	MOVQ dst_base+0(FP), DI \
+	MOVQ dst_len+8(FP), DX \
+	MOVQ block_base+24(FP), SI \
+	MOVQ block_len+32(FP), CX \
+	MOVQ basis_base+48(FP), R8 \
+	MOVQ shift_base+72(FP), R9 \
+	MOVQ DX, R10 \
+	SHLQ $3, R10 \
+	XORQ BX, BX
+
+// GRAYARGS loads the arguments (dst []float64, pix []uint8, stride, n int,
+// basis, shift []float64) of the 8-bit kernels: dst at DI, pix at SI,
+// stride in DX, n in CX, basis at R8, shift at R9.
+#define GRAYARGS \
+	MOVQ dst_base+0(FP), DI \
+	MOVQ pix_base+24(FP), SI \
+	MOVQ stride+48(FP), DX \
+	MOVQ n+56(FP), CX \
+	MOVQ basis_base+64(FP), R8 \
+	MOVQ shift_base+88(FP), R9
+
 // func projectAVX(dst, block, basis, shift []float64)
 // For every group of 16 responses j..j+15 (len(dst) a multiple of 16):
 // dst[j+i] = (Σ_l float64(block[l]·basis[l·d+j+i])) − shift[j+i], the
 // products rounded by VMULPD and added by VADDPD in the order of l, as
 // project sums them (no fused multiply-add).
 TEXT ·projectAVX(SB), NOSPLIT, $0-96
-	MOVQ dst_base+0(FP), DI
-	MOVQ dst_len+8(FP), DX      // d
-	MOVQ block_base+24(FP), SI
-	MOVQ block_len+32(FP), CX   // number of samples
-	MOVQ basis_base+48(FP), R8
-	MOVQ shift_base+72(FP), R9
-	MOVQ DX, R10
-	SHLQ $3, R10                // row stride in bytes
-	XORQ BX, BX                 // j
+	PROJECTARGS
 group:
 	CMPQ BX, DX
 	JGE  done
@@ -116,15 +134,7 @@ done:
 // into one accumulator was the AVX kernel's bound); the same products
 // and sums, in the same order.
 TEXT ·projectAVX512(SB), NOSPLIT, $0-96
-	MOVQ dst_base+0(FP), DI
-	MOVQ dst_len+8(FP), DX      // d
-	MOVQ block_base+24(FP), SI
-	MOVQ block_len+32(FP), CX   // number of samples
-	MOVQ basis_base+48(FP), R8
-	MOVQ shift_base+72(FP), R9
-	MOVQ DX, R10
-	SHLQ $3, R10                // row stride in bytes
-	XORQ BX, BX                 // j
+	PROJECTARGS
 group512:
 	CMPQ BX, DX
 	JGE  done512
@@ -159,18 +169,13 @@ done512:
 	VMOVUPD Z9, off(SP) \
 	ADDQ DX, R12
 
-// func projectGray8AVX512(dst []float64, pix []uint8, stride, blocks int, basis, shift []float64)
-// For each of blocks 8×8 blocks side by side, the first at pix (rows
+// func projectGray8AVX512(dst []float64, pix []uint8, stride, n int, basis, shift []float64)
+// For each of n 8×8 blocks side by side, the first at pix (rows
 // stride bytes apart, the next 8 bytes to the right), its 64 samples as
 // float64 (exact) into the frame, then its 64 responses into dst (64
 // each) as projectAVX512 sums them.
 TEXT ·projectGray8AVX512(SB), $512-112
-	MOVQ dst_base+0(FP), DI
-	MOVQ pix_base+24(FP), SI
-	MOVQ stride+48(FP), DX
-	MOVQ blocks+56(FP), CX
-	MOVQ basis_base+64(FP), R8
-	MOVQ shift_base+88(FP), R9
+	GRAYARGS
 gblock:
 	TESTQ CX, CX
 	JZ    gdone
@@ -222,19 +227,14 @@ gdone:
 	VMOVUPD Y10, 384+off(SP) \
 	ADDQ DX, R12
 
-// func projectGray4AVX512(dst []float64, pix []uint8, stride, quads int, basis, shift []float64)
-// For each of quads groups of 4 side-by-side 4×4 blocks, the first at
+// func projectGray4AVX512(dst []float64, pix []uint8, stride, n int, basis, shift []float64)
+// For each of n groups of 4 side-by-side 4×4 blocks, the first at
 // pix (rows stride bytes apart, the next group 16 bytes to the right),
 // their samples as float64 (exact) into the frame, then their 16
 // responses each into dst (64 a group): block k's in Z(2k), Z(2k+1),
 // each sample's products rounded and added in order as project does.
 TEXT ·projectGray4AVX512(SB), $512-112
-	MOVQ dst_base+0(FP), DI
-	MOVQ pix_base+24(FP), SI
-	MOVQ stride+48(FP), DX
-	MOVQ quads+56(FP), CX
-	MOVQ basis_base+64(FP), R8
-	MOVQ shift_base+88(FP), R9
+	GRAYARGS
 qgroup:
 	TESTQ CX, CX
 	JZ    qdone
