@@ -111,16 +111,26 @@ func TestOutsideShareImageExact(t *testing.T) {
 	if !some {
 		t.Error("no image with pixels both inside and outside the support: the comparison shows nothing")
 	}
+	t16 := lin16Table()
+	for v := range 256 {
+		if lin8[v] != t16[v*0x101] {
+			t.Errorf("8-bit %d decodes to %v, its 16-bit value to %v", v, lin8[v], t16[v*0x101])
+		}
+	}
 }
 
-// BenchmarkOutsideShareImage judges a 768×512 8-bit scene (every pixel),
-// as adapt apply does for each image.
+// BenchmarkOutsideShareImage judges a 768×512 scene (every pixel), as
+// adapt apply does for each image, in 8 and in 16 bits.
 func BenchmarkOutsideShareImage(b *testing.B) {
 	s, scene := shareSupport(b, 768, 512)
 	img := image.NewNRGBA(scene.Bounds())
 	draw.Draw(img, img.Bounds(), scene, image.Point{}, draw.Src)
-	for b.Loop() {
-		s.OutsideShareImage(img)
+	for name, img := range map[string]image.Image{"8": img, "16": scene} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				s.OutsideShareImage(img)
+			}
+		})
 	}
 }
 

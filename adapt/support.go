@@ -536,8 +536,18 @@ func (s *Support) OutsideShareImage(img image.Image) float64 {
 		return 0
 	}
 	step := max(1, int(math.Sqrt(float64(n)/shareSamples)))
-	// outside judges the un-premultiplied 16-bit sRGB-encoded colour.
+	// outsideLinear judges a colour in linear sRGB.
+	outsideLinear := func(l [3]float64) bool {
+		return s.Distance(colorspace.LMS(mul3(&rgbToLMS, l))) > OutsideDistance
+	}
+	// outside judges the 16-bit sRGB-encoded colour (premultiplied by a),
+	// decoding opaque ones by table: the same values, as r/0xffff is the
+	// table's index over 65535.
 	outside := func(r, g, bb, a uint32) bool {
+		if a == 0xffff {
+			t := lin16Table()
+			return outsideLinear([3]float64{t[r], t[g], t[bb]})
+		}
 		c := colorspace.SRGB{float64(r) / float64(a), float64(g) / float64(a), float64(bb) / float64(a)}
 		return s.Distance(SRGBToLMS(c)) > OutsideDistance
 	}
@@ -551,7 +561,8 @@ func (s *Support) OutsideShareImage(img image.Image) float64 {
 		w, bit := k>>6, uint64(1)<<(k&63)
 		if judged[w]&bit == 0 {
 			judged[w] |= bit
-			if outside(uint32(r)*0x101, uint32(g)*0x101, uint32(bb)*0x101, 0xffff) {
+			// v·0x101/0xffff and v/255 round alike: lin8 is lin16 there.
+			if outsideLinear([3]float64{lin8[r], lin8[g], lin8[bb]}) {
 				out[w] |= bit
 			}
 		}
