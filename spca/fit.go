@@ -336,6 +336,28 @@ func checkRank(z []float64, n, d int) error {
 				rank++
 			}
 		}
+		// Columns of very different scales (units) look the same after
+		// the common normalisation: say so rather than "constant or
+		// collinear" (a column of spread 1e6 beside one of 0.01).
+		spread := make([]float64, d)
+		for i := 0; i < n; i++ {
+			for j, v := range z[i*d : (i+1)*d] {
+				spread[j] += v * v
+			}
+		}
+		lo, hi := 0, 0
+		for j := range spread {
+			if spread[j] < spread[lo] {
+				lo = j
+			}
+			if spread[j] > spread[hi] {
+				hi = j
+			}
+		}
+		if spread[lo] > 0 && spread[lo] <= 1e-10*spread[hi] {
+			return &DataError{fmt.Sprintf("data are degenerate: they span %d of %d dimensions at one common scale: column %d spreads %.2g times less than column %d (rescale the columns to comparable units)",
+				rank, d, lo+1, math.Sqrt(spread[hi]/spread[lo]), hi+1)}
+		}
 		return &DataError{fmt.Sprintf("data are degenerate: they span %d of %d dimensions (constant or collinear)", rank, d)}
 	}
 	return nil

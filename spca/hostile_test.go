@@ -225,6 +225,24 @@ func TestFitMaxReferenceTooSmall(t *testing.T) {
 	if _, err := spca.Fit(x, o); !errors.As(err, &de) || !strings.Contains(err.Error(), "K=1e-09 of 300 samples gives 0 neighbours") {
 		t.Errorf("K 1e-9: got %v, want a *DataError naming K and the 300 samples", err)
 	}
+	// Columns of very different units are named, not called constant or
+	// collinear (a spread of 1e6 beside 0.01).
+	mixed := mat.NewDense(300, 2, nil)
+	for i := range 300 {
+		mixed.Set(i, 0, 1e6*x.At(i, 0))
+		mixed.Set(i, 1, 0.01*x.At(i, 1))
+	}
+	if _, err := spca.Fit(mixed, withGamma(1.0/3)); !errors.As(err, &de) || !strings.Contains(err.Error(), "column 2 spreads") || strings.Contains(err.Error(), "collinear") {
+		t.Errorf("columns of spreads 1e6 and 0.01: got %v, want a *DataError naming column 2's scale", err)
+	}
+	line := mat.NewDense(300, 2, nil)
+	for i := range 300 {
+		line.Set(i, 0, x.At(i, 0))
+		line.Set(i, 1, 2*x.At(i, 0))
+	}
+	if _, err := spca.Fit(line, withGamma(1.0/3)); !errors.As(err, &de) || !strings.Contains(err.Error(), "constant or collinear") {
+		t.Errorf("collinear columns: got %v, want 'constant or collinear'", err)
+	}
 	// One sample is one (spca fit of a one-row CSV said "1 samples").
 	for n, want := range map[int]string{1: "1 sample: need at least 3", 2: "2 samples: need at least 3"} {
 		if _, err := spca.Fit(x.Slice(0, n, 0, 2), withGamma(1.0/3)); !errors.As(err, &de) || !strings.Contains(err.Error(), want) {
