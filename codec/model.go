@@ -45,10 +45,10 @@ type Model struct {
 	id     ModelID
 
 	// stepped holds the models of other steps derived by Stepped.
-	stepMu   sync.Mutex
-	stepped  map[float64]*Model
-	stepResp [][2][]float64 // per channel: ext and norm (see Stepped)
-	base     *Model         // the model a Stepped one derives from
+	stepMu    sync.Mutex
+	stepped   map[float64]*Model
+	stepBasis []*stepBasis // per channel, at m's scale (see derive)
+	base      *Model       // the model a Stepped one derives from
 
 	// file is the open model file LoadModel keeps for the sections it
 	// reads on first use, or nil (see Close).
@@ -88,17 +88,40 @@ func (m *Model) Stepped(step float64) (*Model, error) {
 	if d := m.stepped[step]; d != nil {
 		return d, nil
 	}
+	d, err := m.derive(step, true)
+	if err != nil {
+		return nil, err
+	}
+	if m.stepped == nil || len(m.stepped) >= maxStepped {
+		m.stepped = make(map[float64]*Model)
+	}
+	m.stepped[step] = d
+	return d, nil
+}
+
+// derive returns m at step, for Stepped (m.stepMu held): from the
+// channels' step bases (computed once per scale of m) if fast, else from
+// the whole training sample at that step, as before the bases (the
+// reference of TestSteppedBasis).
+func (m *Model) derive(step float64, fast bool) (*Model, error) {
 	d := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample, Gamma: m.Gamma, base: m}
-	fresh := m.stepResp == nil
-	if fresh {
-		m.stepResp = make([][2][]float64, len(m.Channels))
+	if fast && m.stepBasis == nil {
+		bases := make([]*stepBasis, len(m.Channels))
+		for ci, c := range m.Channels {
+			var err error
+			if bases[ci], err = newStepBasis(c); err != nil {
+				return nil, err
+			}
+		}
+		m.stepBasis = bases
 	}
 	for ci, c := range m.Channels {
-		train, err := c.TrainingSample()
-		if err != nil {
-			return nil, err
+		// nc's training sample is c's (TrainingSample), used only
+		// without the basis.
+		nc := &Channel{PCA: c.PCA, Bins: append([]int(nil), c.Bins...), fastFrom: c}
+		if fast {
+			nc.basis = m.stepBasis[ci]
 		}
-		nc := &Channel{PCA: c.PCA, train: train, Bins: append([]int(nil), c.Bins...), fastFrom: c}
 		if c.SPCA != nil {
 			var err error
 			if nc.SPCA, err = c.SPCA.WithScale(c.SPCA.Scale()); err != nil {
@@ -109,25 +132,16 @@ func (m *Model) Stepped(step float64) (*Model, error) {
 			// responses may date from another scale (training searches
 			// the step): the encoder's model and the decoder's, read
 			// from its file, derive the same quantisers.
-			if fresh {
-				ext, norm, err := nc.responses()
-				if err != nil {
-					return nil, err
-				}
-				m.stepResp[ci] = [2][]float64{ext, norm}
+			if fast {
+				bs := nc.basis
+				nc.extOnce.Do(func() { nc.ext, nc.norm = bs.ext, bs.norm })
 			}
-			r := m.stepResp[ci]
-			nc.extOnce.Do(func() { nc.ext, nc.norm = r[0], r[1] })
 		}
 		d.Channels = append(d.Channels, nc)
 	}
 	if err := d.SetStep(step); err != nil {
 		return nil, err
 	}
-	if m.stepped == nil || len(m.stepped) >= maxStepped {
-		m.stepped = make(map[float64]*Model)
-	}
-	m.stepped[step] = d
 	return d, nil
 }
 
@@ -155,6 +169,8 @@ type Channel struct {
 	trainOnce  sync.Once
 	sampleInts *intSample
 	trainErr   error
+	sampleOnce sync.Once // see packedSample
+	sampleErr  error
 	// sampleSec and fastSec are the sections of a sectioned model file
 	// holding the training sample (of sampleRows rows) and the fast
 	// path, inflated on first use; nil otherwise.
@@ -169,6 +185,10 @@ type Channel struct {
 	fast     *fastPath
 	fastErr  error
 	fastFrom *Channel // whose fast path this one shares (Stepped), or nil
+	// basis is fastFrom's step basis (see stepBasis), from which
+	// SetStep and prepare derive this channel's quantisers and centres
+	// without the whole training sample; nil otherwise.
+	basis *stepBasis
 	// unfolded holds the training sample's unfolded leading
 	// coordinates (spca's UnfoldedBatch), from which the channels
 	// Stepped derives find their training indices (prepare) at any
@@ -607,7 +627,7 @@ func (m *Model) SetStep(step float64) error {
 	m.Step = step
 	m.idOnce = sync.Once{}
 	m.stepMu.Lock()
-	m.stepped, m.stepResp = nil, nil // derived at the old scale
+	m.stepped, m.stepBasis = nil, nil // derived at the old scale
 	m.stepMu.Unlock()
 	return nil
 }
@@ -624,7 +644,13 @@ func (c *Channel) setStep(step float64) error {
 			return err
 		}
 		n := len(norm) / k
-		col := make([]float64, n)
+		var col []float64
+		if c.basis != nil {
+			col = c.basis.scratch(n)
+			defer c.basis.free(col)
+		} else {
+			col = make([]float64, n)
+		}
 		for j := 0; j < k; j++ {
 			// One response unit is one step of the unfolded coordinate
 			// (exactly so for gamma 0); the quantiser is a dead zone
@@ -637,7 +663,12 @@ func (c *Channel) setStep(step float64) error {
 			for i := range col {
 				col[i] = norm[i*k+j] * scale[j]
 			}
-			q, err := centredDeadZone(col)
+			var q *ScalarQuantizer
+			if c.basis != nil {
+				q, err = centredDeadZoneIn(col, medianScaled(c.basis.mid[j], n, scale[j]))
+			} else {
+				q, err = centredDeadZone(col)
+			}
 			if err != nil {
 				return err
 			}
@@ -645,13 +676,24 @@ func (c *Channel) setStep(step float64) error {
 			bins[j] = len(q.Levels)
 		}
 	}
+	rest := make([]*ScalarQuantizer, 0, dims-k)
+	if c.basis != nil && c.basis.rest != nil {
+		for j := k; j < dims; j++ {
+			q, err := c.basis.rest[j-k].deadZone(step)
+			if err != nil {
+				return err
+			}
+			rest = append(rest, q)
+			bins[j] = len(q.Levels)
+		}
+		return c.setQuantizers(bins, scale, lead, rest)
+	}
 	train, err := c.TrainingSample()
 	if err != nil {
 		return err
 	}
 	n, _ := train.Dims()
 	col := make([]float64, n)
-	rest := make([]*ScalarQuantizer, 0, dims-k)
 	for j := k; j < dims; j++ {
 		mat.Col(col, j, train)
 		q, err := DeadZone(col, step)
@@ -670,12 +712,21 @@ func (c *Channel) setStep(step float64) error {
 // tables (a level beyond the largest response seen, where the table is
 // flat, was inverted to coefficients of over 1000 on kodim08).
 func centredDeadZone(x []float64) (*ScalarQuantizer, error) {
-	mid := quantileOf(append([]float64(nil), x...), 0.5)
-	d := make([]float64, len(x))
+	return centredDeadZoneAt(x, quantileOf(append([]float64(nil), x...), 0.5))
+}
+
+// centredDeadZoneAt is centredDeadZone around mid, x's median.
+// x is left as it was; centredDeadZoneIn is centredDeadZoneAt of x that
+// leaves in x the values less mid.
+func centredDeadZoneAt(x []float64, mid float64) (*ScalarQuantizer, error) {
+	return centredDeadZoneIn(append([]float64(nil), x...), mid)
+}
+
+func centredDeadZoneIn(x []float64, mid float64) (*ScalarQuantizer, error) {
 	for i, v := range x {
-		d[i] = v - mid
+		x[i] = v - mid
 	}
-	q, err := deadZoneQuantizer(d, 1, 0)
+	q, err := deadZoneQuantizer(x, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -802,6 +853,10 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 // prepare derives the centre index of every dimension from the training
 // patches.
 func (c *Channel) prepare() error {
+	if c.basis != nil && (c.basis.rest != nil || c.Dims() == c.Leading()) {
+		c.centreFromBasis(c.basis)
+		return nil
+	}
 	train, err := c.TrainingSample()
 	if err != nil {
 		return err
@@ -841,14 +896,11 @@ func (c *Channel) prepare() error {
 // computed once.
 func (c *Channel) unfoldedSample() (*mat.Dense, error) {
 	c.unfoldedOnce.Do(func() {
-		train, err := c.TrainingSample()
+		lead, err := c.leadSample()
 		if err != nil {
 			c.unfoldedErr = err
 			return
 		}
-		n, _ := train.Dims()
-		lead := mat.NewDense(n, c.Leading(), nil)
-		lead.Copy(train.Slice(0, n, 0, c.Leading()))
 		c.unfolded, c.unfoldedErr = c.SPCA.UnfoldedBatch(lead)
 	})
 	return c.unfolded, c.unfoldedErr

@@ -1037,15 +1037,21 @@ func (r *modelReader) intSample(rows, dims int) (*intSample, error) {
 	return s, nil
 }
 
+// column writes the integers of column j into col (rows long).
+func (s *intSample) column(j int, col []int64) {
+	planes := s.cols[j]
+	for b := 0; b*s.rows < len(planes); b++ {
+		gridcode.AddPlane(col, planes[b*s.rows:(b+1)*s.rows], b)
+	}
+	gridcode.Unzigzag(col)
+}
+
 // decode returns the sample's values (rows×dims, row-major).
 func (s *intSample) decode() *mat.Dense {
 	train := make([]float64, s.rows*s.dims)
 	col := make([]int64, s.rows)
-	for j, planes := range s.cols {
-		for b := 0; b*s.rows < len(planes); b++ {
-			gridcode.AddPlane(col, planes[b*s.rows:(b+1)*s.rows], b)
-		}
-		gridcode.Unzigzag(col)
+	for j := range s.cols {
+		s.column(j, col)
 		for i, v := range col {
 			train[i*s.dims+j] = float64(v) * trainRes
 		}
@@ -1060,28 +1066,45 @@ func (s *intSample) decode() *mat.Dense {
 // from a sectioned file: the error is a *ModelError if that section is
 // corrupt.
 func (c *Channel) TrainingSample() (*mat.Dense, error) {
+	if c.fastFrom != nil && c.train == nil { // derived by Stepped
+		return c.fastFrom.TrainingSample()
+	}
 	c.trainOnce.Do(func() {
-		if c.sampleSec != nil {
-			rows, dims := c.sampleRows, c.Dims()
-			c.trainErr = c.sampleSec.readLazy("training sample", func(r *modelReader) error {
-				if err := r.sample(c, rows, dims, true); err != nil {
-					return err
-				}
-				if c.train != nil {
-					return c.validate()
-				}
-				return nil
-			})
-			if c.trainErr != nil {
-				c.train, c.sampleInts = nil, nil
-				return
-			}
+		ints, train, err := c.packedSample()
+		if ints != nil {
+			train = ints.decode()
 		}
-		if c.sampleInts != nil {
-			c.train, c.sampleInts = c.sampleInts.decode(), nil
-		}
+		c.train, c.trainErr = train, err
 	})
 	return c.train, c.trainErr
+}
+
+// packedSample returns the training sample as integers (nil if it is
+// not kept so) or, if not, as TrainingSample does, inflating its section
+// on first use.
+func (c *Channel) packedSample() (*intSample, *mat.Dense, error) {
+	c.sampleOnce.Do(func() {
+		if c.sampleSec == nil {
+			return
+		}
+		rows, dims := c.sampleRows, c.Dims()
+		c.sampleErr = c.sampleSec.readLazy("training sample", func(r *modelReader) error {
+			if err := r.sample(c, rows, dims, true); err != nil {
+				return err
+			}
+			if c.train != nil {
+				return c.validate()
+			}
+			return nil
+		})
+		if c.sampleErr != nil {
+			c.train, c.sampleInts = nil, nil
+		}
+	})
+	if c.sampleInts != nil || c.sampleErr != nil {
+		return c.sampleInts, nil, c.sampleErr
+	}
+	return nil, c.train, nil
 }
 
 // LoadSections inflates and checks what a sectioned model file leaves

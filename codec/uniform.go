@@ -41,12 +41,17 @@ func DeadZone(samples []float64, step float64) (*ScalarQuantizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Only a zero cell bounded on both sides is the dead zone around 0
-	// (samples all of one sign may leave 0 in an end cell).
+	return withZeroLevel(q), nil
+}
+
+// withZeroLevel sets the level of q's zero cell to 0 (see DeadZone) and
+// returns q. Only a zero cell bounded on both sides is the dead zone
+// around 0 (samples all of one sign may leave 0 in an end cell).
+func withZeroLevel(q *ScalarQuantizer) *ScalarQuantizer {
 	if zero := q.Index(0); zero > 0 && zero < len(q.Thresholds) {
 		q.Levels[zero] = 0
 	}
-	return q, nil
+	return q
 }
 
 // deadZoneQuantizer is DeadZone with spare, the share of the samples'
@@ -68,33 +73,57 @@ func deadZoneQuantizer(samples []float64, step, spare float64) (*ScalarQuantizer
 		}
 		lo, hi = min(lo, v), max(hi, v)
 	}
+	g, err := newDeadZoneGrid(lo, hi, step, spare)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range samples {
+		k := deadZoneCell(v, step) - g.kLo
+		g.sum[k] += v
+		g.cnt[k]++
+	}
+	return g.quantizer(), nil
+}
+
+// deadZoneGrid holds the cells of a dead-zone quantiser of samples in
+// [lo, hi] while their sums and counts are gathered.
+type deadZoneGrid struct {
+	lo, hi, step, spare float64
+	kLo                 int       // the signed index of the first cell
+	sum, cnt            []float64 // of the samples in each cell
+}
+
+func newDeadZoneGrid(lo, hi, step, spare float64) (*deadZoneGrid, error) {
+	if !(step > 0) || math.IsInf(step, 0) {
+		return nil, fmt.Errorf("codec: quantiser step %v must be positive and finite", step)
+	}
 	margin := spare * (hi - lo)
 	kLo, kHi := deadZoneCell(lo-margin, step), deadZoneCell(hi+margin, step)
 	if kHi-kLo+1 > maxLevels {
 		return nil, fmt.Errorf("codec: a step of %.3g gives %d cells (at most %d): choose a larger step", step, kHi-kLo+1, maxLevels)
 	}
 	n := kHi - kLo + 1
-	sum := make([]float64, n)
-	cnt := make([]float64, n)
-	for _, v := range samples {
-		k := deadZoneCell(v, step) - kLo
-		sum[k] += v
-		cnt[k]++
-	}
+	return &deadZoneGrid{lo: lo, hi: hi, step: step, spare: spare, kLo: kLo, sum: make([]float64, n), cnt: make([]float64, n)}, nil
+}
+
+// quantizer returns the quantiser of the gathered cells: levels at the
+// centroids (with the prior), thresholds of the dead zone.
+func (g *deadZoneGrid) quantizer() *ScalarQuantizer {
+	n, step := len(g.sum), g.step
 	q := &ScalarQuantizer{Levels: make([]float64, n), Thresholds: make([]float64, n-1)}
 	for i := range q.Levels {
-		k := float64(i + kLo)
-		q.Levels[i] = (sum[i] + centroidPrior*k*step) / (cnt[i] + centroidPrior)
-		if spare == 0 {
+		k := float64(i + g.kLo)
+		q.Levels[i] = (g.sum[i] + centroidPrior*k*step) / (g.cnt[i] + centroidPrior)
+		if g.spare == 0 {
 			// The end cells hold the extremes, so clamping cannot
 			// reorder the levels.
-			q.Levels[i] = max(lo, min(hi, q.Levels[i]))
+			q.Levels[i] = max(g.lo, min(g.hi, q.Levels[i]))
 		}
 	}
 	// Cell k >= 1 starts at (k - deadZone)·step, cell k <= -1 ends at
 	// (k + deadZone)·step; the zero cell lies between.
 	for i := range q.Thresholds {
-		k := float64(i + kLo) // the threshold between cells k and k+1
+		k := float64(i + g.kLo) // the threshold between cells k and k+1
 		if k >= 0 {
 			q.Thresholds[i] = (k + 1 - deadZone) * step
 		} else {
@@ -111,7 +140,7 @@ func deadZoneQuantizer(samples []float64, step, spare float64) (*ScalarQuantizer
 	if !sort.Float64sAreSorted(q.Thresholds) {
 		panic("codec: dead-zone thresholds out of order")
 	}
-	return q, nil
+	return q
 }
 
 // deadZoneCell is the signed cell index of v.

@@ -899,6 +899,14 @@ func (m *Model) unfoldRow(dst []float64, x mat.Matrix, i int, w *work) PointStat
 	return m.unfold(w.z, dst, w)
 }
 
+// UnfoldedInput converts u, a row of UnfoldedBatch, in place to input
+// units: the row UnfoldBatch gives for the same sample, bit for bit.
+func (m *Model) UnfoldedInput(u []float64) {
+	for k := range u {
+		u[k] *= m.scale
+	}
+}
+
 // ResponseWork writes into dst the responses at m's scale of the
 // unfolded coordinates u, a row of UnfoldedBatch of m or of a model that
 // differs from m only in scale (WithScale). s may be nil.
@@ -931,9 +939,7 @@ func (m *Model) batch(x mat.Matrix, unfoldOnly bool) (*mat.Dense, BatchStats, er
 		}
 		stats[i] = m.unfoldRow(dst, x, i, w)
 		stats[i].Residual *= m.scale
-		for k := range dst {
-			dst[k] *= m.scale
-		}
+		m.UnfoldedInput(dst)
 	})
 	return out, summarise(stats, m.opt.MaxIter), nil
 }
