@@ -39,6 +39,10 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 		// as long (TestRateProbeDeblock); the caller's encode searches.
 		opt.Deblock = 1
 	}
+	// The loop filter of version 9 takes its header bytes whether fitted
+	// or not: the probes do not fit it (which reconstructs the image too)
+	// and are as long; the caller's encode fits it.
+	opt.NoLoopFilter = true
 	b := img.Bounds()
 	pixels := float64(b.Dx()) * float64(b.Dy())
 	measure := func(s float64) (float64, error) {

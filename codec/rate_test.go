@@ -104,8 +104,8 @@ func grey(img image.Image) patches.Plane {
 
 // TestRateProbeDeblock checks what StepForRate's probes rely on: a file is
 // as long whatever its deblocking strength, chosen by the search or fixed,
-// at steps finer and coarser than the model's, for grey and colour
-// images.
+// and with or without its loop filter (version 9), at steps finer and
+// coarser than the model's, for grey and colour images.
 func TestRateProbeDeblock(t *testing.T) {
 	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step = 0, 10 })
 	tex := testimages.Texture(96, 64, 32)
@@ -118,12 +118,14 @@ func TestRateProbeDeblock(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, k := range []int{1, maxDeblock} {
-				var fixed bytes.Buffer
-				if err := Encode(&fixed, img, m, &Options{Step: step, Deblock: k}); err != nil {
-					t.Fatal(err)
-				}
-				if fixed.Len() != auto.Len() {
-					t.Errorf("%T step %g: %d bytes with strength %d, %d with the search", img, step, fixed.Len(), k, auto.Len())
+				for _, noLoop := range []bool{false, true} {
+					var fixed bytes.Buffer
+					if err := Encode(&fixed, img, m, &Options{Step: step, Deblock: k, NoLoopFilter: noLoop}); err != nil {
+						t.Fatal(err)
+					}
+					if fixed.Len() != auto.Len() {
+						t.Errorf("%T step %g: %d bytes with strength %d (no loop filter: %v), %d with the search", img, step, fixed.Len(), k, noLoop, auto.Len())
+					}
 				}
 			}
 		}
