@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"image/draw"
@@ -27,7 +28,10 @@ import (
 // (encode from the PGM, decode to a PGM: like for like), the others on
 // PNG in and out. The batch metrics are the median of batchRuns
 // processes. SPCA_BENCH_BASE=BIN measures the spca binary BIN too, in
-// the same run (metrics prefixed base-).
+// the same run (metrics prefixed base-). SPCA_BENCH_BPP=B encodes at B
+// bits per pixel (the rate knob, --bpp: every image at its own step;
+// decoding then derives each file's step), and SPCA_BENCH_QUALITY=Q
+// runs cjpeg at -quality Q instead of 75 (pick Q for a similar rate).
 func BenchmarkProcessCPU(b *testing.B) {
 	model := os.Getenv("SPCA_BENCH_MODEL")
 	if model == "" {
@@ -54,8 +58,10 @@ func BenchmarkProcessCPU(b *testing.B) {
 	bin = rewritten(b, bin, filepath.Join(tmp, "spca-head"))
 	// Grey copies: PNG for spca, PGM for cjpeg.
 	var greys, pgms []string
+	pixels := 0
 	for _, p := range pngs {
 		g := greyImage(b, p)
+		pixels += len(g.Pix)
 		base := filepath.Join(tmp, filepath.Base(p[:len(p)-len(filepath.Ext(p))]))
 		writeBench(b, base+".png", func(f *os.File) error { return png.Encode(f, g) })
 		writeBench(b, base+".pgm", func(f *os.File) error {
@@ -76,21 +82,32 @@ func BenchmarkProcessCPU(b *testing.B) {
 	if base := os.Getenv("SPCA_BENCH_BASE"); base != "" {
 		bins, prefixes = append(bins, rewritten(b, base, filepath.Join(tmp, "spca-base"))), append(prefixes, "base-")
 	}
+	var rate []string // encode flags
+	if bpp := os.Getenv("SPCA_BENCH_BPP"); bpp != "" {
+		rate = []string{"--bpp", bpp}
+	}
+	quality := cmp.Or(os.Getenv("SPCA_BENCH_QUALITY"), "75")
+	enc := func(args ...string) []string {
+		return append(append([]string{"encode", "--quiet", "--model", model}, rate...), args...)
+	}
 	for i := 0; i < b.N; i++ {
 		type cpu struct{ encOne, decOne, encPGM, decPGM, encAll, decAll, encAllPGM, decAllPGM time.Duration }
 		res := make([]cpu, len(bins))
 		var cj, dj time.Duration
+		var spcBytes, jpgBytes int64 // of the files of bins[0] and cjpeg
 		for j, g := range greys {
 			for k, bin := range bins {
 				r := &res[k]
 				spc := fmt.Sprintf("%s-%d.spc", g[:len(g)-4], k)
-				r.encOne += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc, g)
+				r.encOne += cpuOf(b, bin, enc("-o", spc, g)...)
 				r.decOne += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".png", spc)
-				r.encPGM += cpuOf(b, bin, "encode", "--quiet", "--model", model, "-o", spc+"2", pgms[j])
+				r.encPGM += cpuOf(b, bin, enc("-o", spc+"2", pgms[j])...)
 				r.decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".pgm", spc)
 			}
 			jpg := pgms[j][:len(pgms[j])-4] + ".jpg"
-			cj += cpuOf(b, "cjpeg", "-optimize", "-quality", "75", "-outfile", jpg, pgms[j])
+			cj += cpuOf(b, "cjpeg", "-optimize", "-quality", quality, "-outfile", jpg, pgms[j])
+			spcBytes += fileSize(b, fmt.Sprintf("%s-0.spc", g[:len(g)-4]))
+			jpgBytes += fileSize(b, jpg)
 			dj += cpuOf(b, "djpeg", "-outfile", jpg+".pgm", jpg)
 		}
 		// One batch process is one sample, and its CPU varies by 10-20 %
@@ -103,12 +120,12 @@ func BenchmarkProcessCPU(b *testing.B) {
 				r := &runs[k]
 				outs := filepath.Join(tmp, fmt.Sprintf("batch-%d", k))
 				os.MkdirAll(outs, 0o755)
-				r.encAll = append(r.encAll, cpuOf(b, bin, append([]string{"encode", "--quiet", "--model", model, "-o", outs}, greys...)...))
+				r.encAll = append(r.encAll, cpuOf(b, bin, enc(append([]string{"-o", outs}, greys...)...)...))
 				spcs, _ := filepath.Glob(filepath.Join(outs, "*.spc"))
 				r.decAll = append(r.decAll, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "-o", outs}, spcs...)...))
 				outsPGM := filepath.Join(tmp, fmt.Sprintf("batch-pgm-%d", k))
 				os.MkdirAll(outsPGM, 0o755)
-				r.encAllPGM = append(r.encAllPGM, cpuOf(b, bin, append([]string{"encode", "--quiet", "--model", model, "-o", outsPGM}, pgms...)...))
+				r.encAllPGM = append(r.encAllPGM, cpuOf(b, bin, enc(append([]string{"-o", outsPGM}, pgms...)...)...))
 				spcs, _ = filepath.Glob(filepath.Join(outsPGM, "*.spc"))
 				r.decAllPGM = append(r.decAllPGM, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", outsPGM}, spcs...)...))
 			}
@@ -121,6 +138,8 @@ func BenchmarkProcessCPU(b *testing.B) {
 		ms := func(d time.Duration) float64 { return d.Seconds() * 1000 / n }
 		b.ReportMetric(ms(cj), "cjpeg-ms/img")
 		b.ReportMetric(ms(dj), "djpeg-ms/img")
+		b.ReportMetric(8*float64(spcBytes)/float64(pixels), "spca-bpp")
+		b.ReportMetric(8*float64(jpgBytes)/float64(pixels), "cjpeg-bpp")
 		for k, r := range res {
 			p := prefixes[k]
 			b.ReportMetric(ms(r.encOne), p+"enc-ms/img")
@@ -141,6 +160,14 @@ func BenchmarkProcessCPU(b *testing.B) {
 			b.ReportMetric(r.decAllPGM.Seconds()/dj.Seconds(), p+"dec-batch-pgm-x-djpeg")
 		}
 	}
+}
+
+func fileSize(b *testing.B, path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fi.Size()
 }
 
 // rewritten copies the binary at path to a new file dst, written with
