@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 )
@@ -125,7 +126,15 @@ func TestRadixSort(t *testing.T) {
 // process's first step (the basis built, the sample unfolded), "next"
 // every further one. SPCA_BENCH_MODEL names a model file to use instead.
 func BenchmarkStepped(b *testing.B) {
-	for _, m0 := range reuseTestModels(b)[:2] {
+	models := reuseTestModels(b)[:2]
+	if p := os.Getenv("SPCA_BENCH_MODEL"); p != "" {
+		m, err := LoadModel(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		models = []*Model{m}
+	}
+	for _, m0 := range models {
 		var file bytes.Buffer
 		if _, err := m0.WriteTo(&file); err != nil {
 			b.Fatal(err)
