@@ -1023,6 +1023,11 @@ func imageError(name string, err error, coded func() bool) error {
 		}
 		return fail("%s (or pass --%s)", msg, flagAssumeSRGB)
 	case errors.Is(err, patches.ErrNotImage):
+		if fi, serr := os.Stat(name); serr == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			// A failed download or a truncated copy: say so, not only
+			// which formats it is not.
+			return fail("%s: empty file, not an image (%s)", name, imageFormats)
+		}
 		return fail("%s: not an image (%s)", name, imageFormats)
 	case coded():
 		return fail("%s: an SPCA-coded image, not an image (decode it with spca decode)", name)

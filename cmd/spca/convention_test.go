@@ -412,6 +412,12 @@ func TestWrongModelKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantError(t, []string{"info", empty}, empty+": invalid model file: not an SPCA", "nor a coded image (it is empty)")
+	// An empty image file said only "not an image (PNG, JPEG, ...)".
+	emptyImg := filepath.Join(filepath.Dir(empty), "empty.png")
+	if err := os.WriteFile(emptyImg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, []string{"encode", "--model", tinyCodecModel(t, dir), "-o", filepath.Join(dir, "e.spc"), emptyImg}, emptyImg+": empty file, not an image (")
 	wantError(t, []string{"info", img}, "(it is an image: spca encode codes images with a codec model)")
 }
 
