@@ -152,6 +152,18 @@ var ErrWrongModel = errors.New("codec: file encoded with another model")
 // codec model the file was coded with.
 var ErrNeedModel = errors.New("codec: decoding an .spc file needs its model (codec.Decode)")
 
+// ErrStepTooSmall is matched (errors.Is) by the error of a quantiser
+// step so small for the model that a dimension would need more cells
+// than a file can code: the step's fault and the model's, not the
+// image's.
+var ErrStepTooSmall = errors.New("codec: quantiser step too small for the model")
+
+// stepError is the message of a step too small, matching ErrStepTooSmall.
+type stepError struct{ msg string }
+
+func (e *stepError) Error() string        { return e.msg }
+func (e *stepError) Is(target error) bool { return target == ErrStepTooSmall }
+
 // Options control Encode. Nil means defaults.
 type Options struct {
 	// Exact computes every SPCA response with the exact forward transform

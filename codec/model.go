@@ -658,7 +658,7 @@ func (c *Channel) setStep(step float64) error {
 			// symmetric coefficient.
 			scale[j] = ext[j] / step
 			if !(scale[j] <= maxLevels) {
-				return fmt.Errorf("codec: a step of %.3g gives about %.3g bins in SPCA dimension %d (at most %d): choose a larger step", step, scale[j], j+1, maxLevels)
+				return &stepError{fmt.Sprintf("codec: a step of %.3g gives about %.3g bins in SPCA dimension %d (at most %d): choose a larger step", step, scale[j], j+1, maxLevels)}
 			}
 			for i := range col {
 				col[i] = norm[i*k+j] * scale[j]

@@ -100,7 +100,7 @@ func newDeadZoneGrid(lo, hi, step, spare float64) (*deadZoneGrid, error) {
 	margin := spare * (hi - lo)
 	kLo, kHi := deadZoneCell(lo-margin, step), deadZoneCell(hi+margin, step)
 	if kHi-kLo+1 > maxLevels {
-		return nil, fmt.Errorf("codec: a step of %.3g gives %d cells (at most %d): choose a larger step", step, kHi-kLo+1, maxLevels)
+		return nil, &stepError{fmt.Sprintf("codec: a step of %.3g gives %d cells (at most %d): choose a larger step", step, kHi-kLo+1, maxLevels)}
 	}
 	n := kHi - kLo + 1
 	return &deadZoneGrid{lo: lo, hi: hi, step: step, spare: spare, kLo: kLo, sum: make([]float64, n), cnt: make([]float64, n)}, nil

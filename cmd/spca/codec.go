@@ -626,6 +626,10 @@ func runEncode(c *cli.Context) error {
 			if err := modelFault(c, in, err); err != nil {
 				return err
 			}
+			if errors.Is(err, codec.ErrStepTooSmall) && opt.Step > 0 {
+				// The flag's fault with this model, not the image's.
+				return fail("%s: --%s %s is too small for %s: %s", cliutil.CommandName(c), flagStep, formatFloat(opt.Step), c.String(flagModel), codecBrief(err))
+			}
 			return fail("%s", withPathC(stdioName(in, "stdin"), err))
 		}
 		b := img.Bounds()

@@ -596,3 +596,20 @@ func TestUnconvergedWarned(t *testing.T) {
 		t.Errorf("transform of a far sample: stderr %q, want the clamped warning only", stderr)
 	}
 }
+
+// A --step too small for the model was reported as the image's fault
+// ("a.png: a step of 1e-06 gives about ... bins"): the message now names
+// the flag and the model. codec.ErrStepTooSmall tells the two apart.
+func TestStepTooSmallNamesFlag(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyStepModel(t, dir)
+	img := filepath.Join(dir, "a.png")
+	if err := patches.Save(img, testimages.Texture(64, 64, 3)); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, []string{"encode", "--model", model, "--step", "1e-6", "-o", filepath.Join(dir, "a.spc"), img},
+		"encode: --step 1e-06 is too small for "+model+": a step of 1e-06 gives", "choose a larger step")
+	if exists(filepath.Join(dir, "a.spc")) {
+		t.Error("a.spc written although the step was refused")
+	}
+}
