@@ -227,6 +227,10 @@ func FuzzDecode(f *testing.F) {
 	rows := bytes.Repeat([]byte{4, 200, 3, 9, 1, 7, 250, 0}, 3)
 	f.Add(file(chunk("IHDR", ihdr(7, 3, 0)), chunk("IDAT", zlibOf(rows)), chunk("IEND", nil)))
 	f.Add(file(chunk("IHDR", ihdr(1, 3, 2)), chunk("pHYs", make([]byte, 9)), chunk("IDAT", zlibOf(rows[:12])), chunk("IEND", nil)))
+	rng := rand.New(rand.NewPCG(15, 8)) // crafted: Paeth and Average rows, long codes
+	for i, ct := range []byte{0, 2, 6, 0} {
+		f.Add(craftedPNG(rng, 3+2*i, 4, ct, []byte{5}, []float64{0, 3, 30, 0.7}[i], []int{1, -2, 9, 0}[i], false))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const maxPixels = 1 << 20
 		got, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels})
