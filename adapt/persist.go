@@ -37,6 +37,9 @@ import (
 //	align    float64 × 9             (Align, row-major; version 5)
 //	checksum uint32 CRC-32C of everything before it
 //
+// The stored LUT has at most MaxStoredLUTSize nodes per axis and the ray
+// table at most MaxRayFaceNodes × MaxRayRadii intervals (Read refuses
+// larger ones by their declared size, WriteTo does not write them).
 // Version 1 files (no anchor, support or LUT: their SPCA mapping is the
 // bare map), version 2 files (no gains) and version 3 files (no ray
 // table: built on first use) are still read, with Gains (1, 1, 1) for
@@ -50,7 +53,31 @@ const (
 	modelVersion = 5
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
+	// MaxStoredLUTSize, MaxRayFaceNodes and MaxRayRadii bound the
+	// tables a model file may hold: Train stores a LUT of DefaultLUTSize
+	// (65) nodes and a RayTable of RayFaceNodes × RayRadii (32 × 64)
+	// intervals, 3.3 MB and 1.6 MB. The bounds leave room for tables
+	// twice and four times as fine (26 MB each) and refuse, before
+	// reading their data, tables no trainer of ours writes: a stream
+	// declaring a 256-node LUT and a 1024 × 30 ray table (986 MB, both
+	// within the format's own limits) took 50 s and 3.4 GB to read.
+	MaxStoredLUTSize = 2*DefaultLUTSize - 1
+	MaxRayFaceNodes  = 2 * RayFaceNodes
+	MaxRayRadii      = 4 * RayRadii
 )
+
+// errTableSize returns the error of a model declaring a stored LUT of
+// lut nodes (0: none) or a ray table of n × r intervals (0: none) beyond
+// MaxStoredLUTSize, MaxRayFaceNodes or MaxRayRadii, or nil.
+func errTableSize(lut, n, r uint64) error {
+	switch {
+	case lut > MaxStoredLUTSize:
+		return &FormatError{fmt.Sprintf("adaptation model declares a stored LUT of %d nodes per axis: more than the %d this program reads (spca adapt train stores %d); a corrupt or foreign file", lut, MaxStoredLUTSize, DefaultLUTSize)}
+	case n > MaxRayFaceNodes || r > MaxRayRadii:
+		return &FormatError{fmt.Sprintf("adaptation model declares a ray table of %d × %d intervals: more than the %d × %d this program reads (spca adapt train stores %d × %d); a corrupt or foreign file", n, r, MaxRayFaceNodes, MaxRayRadii, RayFaceNodes, RayRadii)}
+	}
+	return nil
+}
 
 // Magic numbers of the codec's files, to say what a wrong file is: codec
 // models (spca codec train) and coded images (spca encode). SPCA models
@@ -88,6 +115,22 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	if m.Rays != nil {
 		size += 8 * len(m.Rays.Q)
+	}
+	var lut, rn, rr uint64
+	if m.LUT != nil {
+		lut = uint64(m.LUT.Size)
+		if err := m.LUT.check(); err != nil {
+			return 0, err
+		}
+	}
+	if m.Rays != nil {
+		rn, rr = uint64(m.Rays.N), uint64(m.Rays.R)
+		if err := m.Rays.check(); err != nil {
+			return 0, err
+		}
+	}
+	if err := errTableSize(lut, rn, rr); err != nil { // Read would refuse the file
+		return 0, fmt.Errorf("adapt: cannot write the model: %s", strings.TrimPrefix(strings.Replace(err.Error(), "adaptation model declares", "it holds", 1), "adapt: "))
 	}
 	var buf bytes.Buffer
 	buf.Grow(size)
@@ -237,7 +280,9 @@ func Read(r io.Reader) (*Model, error) {
 			}
 		}
 		if n := d.u64(); n != 0 && d.err == nil {
-			if n < MinLUTSize || n > MaxLUTSize {
+			if err := errTableSize(n, 0, 0); err != nil {
+				d.err = err
+			} else if n < MinLUTSize {
 				d.err = errTruncated
 			} else {
 				m.LUT = &LUT{Size: int(n), DomainMax: [3]float64{1, 1, 1}, Table: d.f32s(3 * int(n*n*n))}
@@ -247,7 +292,9 @@ func Read(r io.Reader) (*Model, error) {
 		if version >= 4 {
 			if n := d.u64(); n != 0 && d.err == nil {
 				r := d.u64()
-				if n > 1<<10 || r < 1 || r > 1<<12 {
+				if err := errTableSize(0, n, r); err != nil && d.err == nil {
+					d.err = err
+				} else if r < 1 {
 					d.err = errTruncated
 				} else {
 					t := &RayTable{N: int(n), R: int(r)}
@@ -278,6 +325,10 @@ func Read(r io.Reader) (*Model, error) {
 		// layout when the length is right.
 		if checksum.Sum(body) != sum {
 			return nil, &FormatError{"truncated or corrupt adaptation model (checksum mismatch)"}
+		}
+		var fe *FormatError
+		if errors.As(d.err, &fe) { // a table too large
+			return nil, d.err
 		}
 		return nil, &FormatError{"corrupt adaptation model (inconsistent layout)"}
 	case checksum.Sum(body) != sum:
@@ -437,7 +488,15 @@ func readStream(r io.Reader, head []byte, version uint32) ([]byte, error) {
 		if n, ok := u64(); !ok || n != 0 && (n != (SupportGrid+1)*(SupportGrid+1)*(SupportGrid+1) || !take(4*int64(n))) {
 			return ended()
 		}
-		if n, ok := u64(); !ok || n != 0 && (n < MinLUTSize || n > MaxLUTSize || !take(12*int64(n*n*n))) {
+		// Tables larger than this program reads are refused before
+		// their data (a stream has no checksum to check first).
+		n, ok := u64()
+		if ok {
+			if err := errTableSize(n, 0, 0); err != nil {
+				return nil, err
+			}
+		}
+		if !ok || n != 0 && (n < MinLUTSize || !take(12*int64(n*n*n))) {
 			return ended()
 		}
 		if version >= 4 {
@@ -447,7 +506,12 @@ func readStream(r io.Reader, head []byte, version uint32) ([]byte, error) {
 			}
 			if n != 0 {
 				r, ok := u64()
-				if !ok || n > 1<<10 || r < 1 || r > 1<<12 || !take(8*(3*int64(n+1)*int64(n+1)*int64(r+1)+1)) {
+				if ok {
+					if err := errTableSize(0, n, r); err != nil {
+						return nil, err
+					}
+				}
+				if !ok || r < 1 || !take(8*(3*int64(n+1)*int64(n+1)*int64(r+1)+1)) {
 					return ended()
 				}
 			}
@@ -491,8 +555,13 @@ type decoder struct {
 	err error
 }
 
+// bytes returns the next n bytes, or nil after an error (the first one
+// is kept: a table too large is named, not called truncated).
 func (d *decoder) bytes(n int) []byte {
-	if d.err != nil || n > len(d.b) {
+	if d.err != nil {
+		return nil
+	}
+	if n > len(d.b) {
 		d.err = errTruncated
 		return nil
 	}
@@ -513,7 +582,10 @@ func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
 
 // f32s reads n float32 values.
 func (d *decoder) f32s(n int) []float32 {
-	if d.err != nil || n > len(d.b)/4 {
+	if d.err != nil {
+		return nil
+	}
+	if n > len(d.b)/4 {
 		d.err = errTruncated
 		return nil
 	}

@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"strings"
@@ -81,3 +82,81 @@ func TestReadStreamAgrees(t *testing.T) {
 type iotestErr struct{}
 
 func (iotestErr) Read([]byte) (int, error) { return 0, errors.New("pipe broke") }
+
+// tableOffset returns the offset in the model file b of the stored LUT's
+// size field (its rays' N field follows the LUT's values).
+func tableOffset(b []byte) int {
+	le := binary.LittleEndian
+	off := len(ModelMagic) + 4 + 16 + 48 + 240 // samples, whites, statistics
+	for range 2 {                              // the embedded models
+		off += 8 + int(le.Uint64(b[off:]))
+	}
+	off += 72 + 8 + 24 // anchor, ceiling, gains
+	return off + 8 + 4*int(le.Uint64(b[off:]))
+}
+
+// A model declaring a stored LUT or ray table larger than any trainer of
+// ours writes (within the format's own limits: a 256-node LUT is 201 MB,
+// a 1024 × 30 ray table 781 MB) is refused by its declared size, before
+// its data are read: such a stream (986 MB of zeros) took 50 s and
+// 3.4 GB to read (rev6's open item), and the file in memory said only
+// 'inconsistent layout'. WriteTo refuses to write such a model.
+func TestReadLargeTables(t *testing.T) {
+	good := smallModelFile(t)
+	le := binary.LittleEndian
+	lut := tableOffset(good)
+	if le.Uint64(good[lut:]) != DefaultLUTSize {
+		t.Fatalf("LUT size field %d, want %d", le.Uint64(good[lut:]), DefaultLUTSize)
+	}
+	rays := lut + 8 + 12*DefaultLUTSize*DefaultLUTSize*DefaultLUTSize
+	if le.Uint64(good[rays:]) != RayFaceNodes || le.Uint64(good[rays+8:]) != RayRadii {
+		t.Fatalf("ray table fields %d × %d", le.Uint64(good[rays:]), le.Uint64(good[rays+8:]))
+	}
+	for _, c := range []struct {
+		name   string
+		at     int
+		fields []uint64
+		want   string
+	}{
+		{"LUT of 256 nodes", lut, []uint64{256}, "stored LUT of 256 nodes"},
+		{"LUT of 130 nodes", lut, []uint64{MaxStoredLUTSize + 1}, "stored LUT of 130 nodes"},
+		{"rays 1024 × 30", rays, []uint64{1024, 30}, "ray table of 1024 × 30"},
+		{"rays 32 × 257", rays, []uint64{RayFaceNodes, MaxRayRadii + 1}, "ray table of 32 × 257"},
+	} {
+		bad := bytes.Clone(good)
+		for i, v := range c.fields {
+			le.PutUint64(bad[c.at+8*i:], v)
+		}
+		r := &hostile.Endless{Prefix: bad[:c.at+8*len(c.fields)], Limit: 1 << 30}
+		_, err := Read(stream{r})
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) || r.N > int64(c.at)+64 {
+			t.Errorf("%s, then endless zeros: %v after %d bytes, want %q within %d", c.name, err, r.N, c.want, c.at+64)
+		}
+		if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s, in memory: %v, want %q", c.name, err, c.want)
+		}
+		if _, err := Read(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+			t.Errorf("%s, checksum not refreshed: %v, want a checksum mismatch", c.name, err)
+		}
+	}
+	// The largest tables read are written and read back.
+	m, err := Read(bytes.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.LUT = &LUT{Size: MaxStoredLUTSize, DomainMax: [3]float64{1, 1, 1}, Table: make([]float32, 3*MaxStoredLUTSize*MaxStoredLUTSize*MaxStoredLUTSize)}
+	m.Rays = &RayTable{N: MaxRayFaceNodes, R: MaxRayRadii, Q: make([]float64, 3*(MaxRayFaceNodes+1)*(MaxRayFaceNodes+1)*(MaxRayRadii+1))}
+	if back := readBack(t, m); back.LUT.Size != MaxStoredLUTSize || back.Rays.N != MaxRayFaceNodes || back.Rays.R != MaxRayRadii {
+		t.Errorf("largest tables read back as LUT %d, rays %d × %d", back.LUT.Size, back.Rays.N, back.Rays.R)
+	}
+	m.LUT = &LUT{Size: MaxStoredLUTSize + 1, DomainMax: [3]float64{1, 1, 1}, Table: make([]float32, 3*(MaxStoredLUTSize+1)*(MaxStoredLUTSize+1)*(MaxStoredLUTSize+1))}
+	if _, err := m.WriteTo(io.Discard); err == nil || !strings.Contains(err.Error(), "cannot write the model: it holds a stored LUT of 130") {
+		t.Errorf("WriteTo of a 130-node LUT: %v", err)
+	}
+	m.LUT = nil
+	m.Rays.R++
+	if _, err := m.WriteTo(io.Discard); err == nil || !strings.Contains(err.Error(), "values, want") {
+		t.Errorf("WriteTo of a ray table of the wrong length: %v", err)
+	}
+}
