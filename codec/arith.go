@@ -463,6 +463,47 @@ func (e *rangeEncoder) value(zero *arProb, p *arDim, act, v int) {
 	e.expGolomb(&p.exp, k)
 }
 
+// run codes the index residuals of dimensions j, j+1, ... below end of
+// patch row (from their centre) while they are 0, then the first that is
+// not, each as value codes it in the context of the neighbours' rows
+// left and up (centre where there is none: arRestContext) and busy, and
+// returns that dimension, or end. It is the decoder's run for the
+// encoder: with the kernel (runEncDual) the coder's state stays in
+// registers through the run, where a call of value per dimension
+// reloaded it (callgrind, batch encode of 4 kodim13-16 grey: 1.7 % fewer
+// instructions in 4×4, 5.2 % in 8×8).
+func (e *rangeEncoder) run(m *arModel, row, left, up, centre []int32, j, end, busy int) int {
+	if e.kernel && 0 <= j && j < end {
+		// Room for the bytes the run may write: the pending ones and
+		// two per decision (see valueRoom).
+		if room := e.cacheSize + 2*(end-j) + valueRoom; cap(e.out)-len(e.out) < room {
+			e.out = slices.Grow(e.out, room)
+		}
+		dims := m.dims[:end]
+		row, left, up, centre = row[:end], left[:end], up[:end], centre[:end]
+		_ = dims[0].zero[0][busy] // busy < arBusy
+		j, status := runEncDual(e, &dims[0], &row[0], &left[0], &up[0], &centre[0], j, end, busy)
+		switch status {
+		case 1:
+			e.expGolomb(&dims[j].exp, abs(int(row[j])-int(centre[j]))-1)
+		case 2:
+			zeroRange()
+		}
+		return j
+	}
+	for ; j < end; j++ {
+		cj := int(centre[j])
+		v := int(row[j]) - cj
+		act := arActivityClass(abs(int(left[j])-cj) + abs(int(up[j])-cj))
+		dim := &m.dims[j]
+		e.value(&dim.zero[act][busy], dim, act, v)
+		if v != 0 {
+			return j
+		}
+	}
+	return end
+}
+
 // unaryExpGolomb codes k >= 0 in unary, a probability per position, up to
 // arMaxUnary; beyond, the Exp-Golomb code of k - arMaxUnary: its length in
 // unary (probabilities exp), then its bits uncoded.
@@ -720,6 +761,11 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 	// centre, per patch, for updateListed, as the decoder lists them.
 	var listed []int32
 	lead := 0
+	centre32 := resize(sc.centre, dims)
+	sc.centre = centre32
+	for j, c := range centre {
+		centre32[j] = int32(c)
+	}
 	if edges != nil {
 		if cap(sc.listed) < dims {
 			sc.listed = make([]int32, 0, dims)
@@ -756,6 +802,15 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		e.value(&m.dims[0].zero[act][0], &m.dims[0], act, q-pred)
 		busy, nz := 0, 0
 		remain := -1 // dimensions off their centre still to code (version 7), -1 if not counted
+		row := idx[i*dims : (i+1)*dims]
+		// A missing neighbour stands at the centre (arRestContext).
+		left32, up32 := centre32, centre32
+		if left != nil {
+			left32 = left
+		}
+		if up != nil {
+			up32 = up
+		}
 		for j := 1; j < dims; j++ {
 			if j == from && rest != nil {
 				fc := flagContext(i, col, cols, rest)
@@ -775,22 +830,25 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			if remain > 0 {
 				busy = arBusyClass(remain - 1)
 			}
-			// The other dimensions are predicted at their centre.
-			cj := centre[j]
-			v := int(idx[i*dims+j]) - cj
-			act := arRestContext(left, up, j, cj)
-			dim := &m.dims[j]
-			e.value(&dim.zero[act][busy], dim, act, v)
-			if v != 0 {
-				end = j + 1
-				if j >= lead {
-					listed = append(listed, int32(j))
-				}
-				nz++
-				busy = arBusyClass(nz)
-				if remain > 0 {
-					remain--
-				}
+			// The other dimensions are predicted at their centre: a run
+			// of zero residuals up to the rest flag (or the end), then
+			// the first that is not, as the decoder's run reads them.
+			stop := dims
+			if j < from && rest != nil {
+				stop = from
+			}
+			if j = e.run(m, row, left32, up32, centre32, j, stop, busy); j == stop {
+				j--
+				continue
+			}
+			end = j + 1
+			if j >= lead {
+				listed = append(listed, int32(j))
+			}
+			nz++
+			busy = arBusyClass(nz)
+			if remain > 0 {
+				remain--
 			}
 		}
 		if edges != nil {

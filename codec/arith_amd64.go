@@ -32,3 +32,22 @@ func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) 
 //
 //go:noescape
 func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)
+
+// runEncDual is rangeEncoder.run for an encoder with version 6's shifts,
+// in assembly, as runDual is the decoder's: the residuals row[j] -
+// centre[j], from j on below end, coded as value codes them while they
+// are 0, then the first that is not (its zero flag, sign and unary
+// magnitude), each in the context of the neighbours' rows left and up
+// (arRestContext's class, from distances capped as arDevs caps them) and
+// busy (TestRunEncDual). dims points at the first dimension's
+// probabilities (the model's dims[0]), row, left, up and centre at their
+// rows' first entries; the caller checks that they hold end entries and
+// that busy < arBusy, and makes room for the bytes the run may write
+// (e.cacheSize pending ones and two per decision). It returns the
+// dimension of the first residual off 0 (end if none) and the status as
+// valueDual's: 1 where the magnitude less one reached arMaxUnary (the
+// Exp-Golomb code, for the caller to write, follows), 2 where the range
+// fell to 0.
+//
+//go:noescape
+func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, end, busy int) (jOut, status int)

@@ -338,3 +338,145 @@ zerorange:
 	NORMENC(norm2, norm2flush, norm2byte, norm2keep, coded2)
 
 	NORMENC(norm3, norm3flush, norm3byte, norm3keep, coded3)
+
+// Registers of runEncDual: R8 low, R10 the range, R9 the output's array,
+// R11 its length, DI the encoder, DX the bit as a mask (all ones for a
+// 1), R12 the dimension j, R13 end, SI the activity class; after the run
+// of zeros R13 the dimension's probabilities then the unary position, R12
+// the magnitude less one, SI the probability; AX, BX, CX and R14
+// scratch.
+
+// DEV adds to dst the distance of the index at R(12) of the row at
+// ROW(FP) from CX (the centre), capped at arDevMax. Clobbers AX and R14.
+#define DEV(ROW, dst) \
+	MOVQ ROW, AX \
+	MOVL (AX)(R12*4), R14 \
+	SUBL CX, R14 \
+	MOVL R14, AX \
+	SARL $31, AX \
+	XORL AX, R14 \
+	SUBL AX, R14 \
+	MOVL $const_arDevMax, AX \
+	CMPL R14, AX \
+	CMOVLGT AX, R14 \
+	ADDL R14, dst
+
+// func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, end, busy int) (jOut, status int)
+TEXT ·runEncDual(SB), NOSPLIT, $0-88
+	MOVQ e+0(FP), DI
+	MOVQ rangeEncoder_low(DI), R8
+	MOVL rangeEncoder_rng(DI), R10
+	MOVQ rangeEncoder_out(DI), R9
+	MOVQ (rangeEncoder_out+8)(DI), R11
+	MOVQ j+48(FP), R12
+	MOVQ end+56(FP), R13
+
+zeros:
+	// The context of dimension j: arDevClasses of the neighbours'
+	// capped distances from the centre cj (CX).
+	MOVQ centre+40(FP), AX
+	MOVL (AX)(R12*4), CX
+	XORL BX, BX
+	DEV(left+24(FP), BX)
+	DEV(up+32(FP), BX)
+	LEAQ ·arDevClasses(SB), AX
+	MOVBLZX (AX)(BX*1), SI
+	// The zero flag, p.zero[act][busy]: a 1 for a residual off 0.
+	MOVQ row+16(FP), AX
+	XORL DX, DX
+	CMPL (AX)(R12*4), CX
+	SETNE DL
+	NEGL DX
+	IMUL3Q $arDim__size, R12, BX
+	ADDQ dims+8(FP), BX
+	LEAQ (SI)(SI*4), AX
+	ADDQ busy+64(FP), AX
+	LEAQ arDim_zero(BX)(AX*4), R14
+	ENCODE(R14)
+	CMPL R10, $const_arTopValue
+	JCS norm1
+
+coded1:
+	TESTL DX, DX
+	JNE nonzero
+	INCQ R12
+	CMPQ R12, R13
+	JLT zeros
+	MOVQ R12, jOut+72(FP)
+	MOVQ $0, status+80(FP)
+	JMP store
+
+nonzero:
+	MOVQ R12, jOut+72(FP)
+	// The residual again, and dimension j's probabilities in R13.
+	MOVQ row+16(FP), AX
+	MOVL (AX)(R12*4), AX
+	MOVQ centre+40(FP), CX
+	SUBL (CX)(R12*4), AX
+	IMUL3Q $arDim__size, R12, R13
+	ADDQ dims+8(FP), R13
+	// The sign, p.sign[min(act, 2)]: a 1 for a negative residual; R12
+	// its magnitude.
+	MOVL AX, DX
+	SARL $31, DX
+	XORL DX, AX
+	SUBL DX, AX
+	MOVL AX, R12
+	MOVL SI, AX
+	MOVL $2, CX
+	CMPL AX, CX
+	CMOVLGT CX, AX
+	LEAQ arDim_sign(R13)(AX*4), R14
+	ENCODE(R14)
+	CMPL R10, $const_arTopValue
+	JCS norm2
+
+coded2:
+	// The magnitude less one, k, in unary up to arMaxUnary with
+	// p.mag[min(act/2, 2)]: a 1 for each position below k, a 0 at k.
+	DECQ R12
+	SHRL $1, SI
+	MOVL $2, CX
+	CMPL SI, CX
+	CMOVLGT CX, SI
+	IMUL3Q $(4*const_arMaxUnary), SI, SI
+	LEAQ arDim_mag(R13)(SI*1), SI
+	XORL R13, R13
+
+mag:
+	XORL DX, DX
+	CMPQ R12, R13
+	SETNE DL
+	NEGL DX
+	ENCODE(SI)
+	CMPL R10, $const_arTopValue
+	JCS norm3
+
+coded3:
+	TESTL DX, DX
+	JEQ done
+	ADDQ $4, SI
+	INCQ R13
+	CMPQ R13, $const_arMaxUnary
+	JLT mag
+	MOVQ $1, status+80(FP)
+	JMP store
+
+done:
+	MOVQ $0, status+80(FP)
+
+store:
+	MOVQ R8, rangeEncoder_low(DI)
+	MOVL R10, rangeEncoder_rng(DI)
+	MOVQ R11, (rangeEncoder_out+8)(DI)
+	RET
+
+zerorange:
+	MOVQ $2, status+80(FP)
+	JMP store
+
+	NORMENC(norm1, norm1flush, norm1byte, norm1keep, coded1)
+
+	NORMENC(norm2, norm2flush, norm2byte, norm2keep, coded2)
+
+	NORMENC(norm3, norm3flush, norm3byte, norm3keep, coded3)

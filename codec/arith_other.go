@@ -12,3 +12,7 @@ func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) 
 func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int) {
 	panic("codec: no value kernel on this architecture")
 }
+
+func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, end, busy int) (jOut, status int) {
+	panic("codec: no run kernel on this architecture")
+}

@@ -394,6 +394,76 @@ func TestValueDual(t *testing.T) {
 	e.value(&m.dims[0].zero[0][0], &m.dims[0], 0, 0)
 }
 
+// TestRunEncDual checks the encoder's run kernel (runEncDual, where there
+// is one) against run's Go loop, which codes each dimension with value's
+// Go code: rows of indices around random centres (mostly at them, so
+// that runs are long; magnitudes up to the Exp-Golomb code), neighbour
+// rows near and far from the centres (distances past arDevMax),
+// probabilities anywhere in [1, 4095] and mostly near the ends (two bytes
+// out per decision, long runs of 0xFF bytes pending, carries), every busy
+// class and span of dimensions, into outputs of every spare capacity.
+// Each call must return the same dimension and leave the same stream,
+// coder state and probabilities.
+func TestRunEncDual(t *testing.T) {
+	if !hasRunKernel {
+		t.Skip("no coder kernel on this architecture")
+	}
+	rng := rand.New(rand.NewPCG(24, 6))
+	calls, nonzero := 0, 0
+	for trial := range 200 {
+		dims := 1 + rng.IntN(64)
+		a := randomProbs(rng, newARModel(dims), true)
+		b := &arModel{dims: slices.Clone(a.dims)}
+		ea, eb := newRangeEncoder(true), newRangeEncoder(true)
+		if !ea.kernel {
+			t.Fatal("a dual encoder without the kernel")
+		}
+		eb.kernel = false
+		ea.out = make([]byte, 0, rng.IntN(8))
+		centre, row, left, up := make([]int32, dims), make([]int32, dims), make([]int32, dims), make([]int32, dims)
+		for i := range 300 {
+			zeros := rng.IntN(10)
+			for k := range dims {
+				centre[k] = int32(rng.IntN(1 << 20))
+				row[k] = centre[k] + int32(randomResidual(rng, zeros))
+				left[k] = centre[k] + int32(rng.IntN(25)-12)
+				up[k] = centre[k] + int32(rng.IntN(25)-12)
+			}
+			j := rng.IntN(dims)
+			end, busy := j+1+rng.IntN(dims-j), rng.IntN(arBusy)
+			ja := ea.run(a, row, left, up, centre, j, end, busy)
+			jb := eb.run(b, row, left, up, centre, j, end, busy)
+			calls++
+			if ja < end {
+				nonzero++
+			}
+			if ja != jb {
+				t.Fatalf("trial %d, run %d (dimensions %d to %d, busy %d): kernel %d, Go %d", trial, i, j, end, busy, ja, jb)
+			}
+			if ea.low != eb.low || ea.rng != eb.rng || ea.cache != eb.cache || ea.cacheSize != eb.cacheSize || !bytes.Equal(ea.out, eb.out) {
+				t.Fatalf("trial %d, run %d: kernel's state %#x %#x %d %d, %d bytes; Go's %#x %#x %d %d, %d bytes", trial, i,
+					ea.low, ea.rng, ea.cache, ea.cacheSize, len(ea.out), eb.low, eb.rng, eb.cache, eb.cacheSize, len(eb.out))
+			}
+			if !slices.Equal(a.dims, b.dims) {
+				t.Fatalf("trial %d, run %d: the probabilities differ", trial, i)
+			}
+		}
+		if !bytes.Equal(ea.finish(), eb.finish()) {
+			t.Fatalf("trial %d: the finished streams differ", trial)
+		}
+	}
+	t.Logf("%d runs, %d ending off the centre", calls, nonzero)
+	e, m := newRangeEncoder(true), newARModel(2)
+	m.dims[1].zero[0][0] = arProb{}
+	defer func() {
+		if recover() == nil {
+			t.Error("a probability of 0 did not panic")
+		}
+	}()
+	z := []int32{0, 0}
+	e.run(m, z, z, z, z, 0, 2, 0)
+}
+
 // randomResidual returns an index residual for the coder's tests: 0 in
 // zeros out of 10, else one of up to arMaxUnary+2 in magnitude (9 in 10)
 // or up to 2^19 (the Exp-Golomb code), either sign.

@@ -18,6 +18,7 @@ type encodeScratch struct {
 	rest   []uint8 // encodeAdaptive's rest flags, counts and listed dimensions
 	counts []int32
 	listed []int32
+	centre []int32 // encodeAdaptive's centre indices
 	model  arModel
 	bytes  []byte // appendOutliers' and appendShifts' unpacked streams
 	body   []byte // the channel's stream
