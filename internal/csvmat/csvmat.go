@@ -35,6 +35,13 @@ const (
 
 // Read parses a matrix from r, one row per data line. Errors name the line
 // (counting from 1, comments included) and the value (counting from 1).
+//
+// A regular file (or another reader that seeks and tells its size, such
+// as a bytes.Reader) is read twice: first to count its values, then to
+// parse them into a matrix of that size. Read once, the values were
+// gathered in blocks and joined: twice the matrix's memory at the peak
+// (1.57 GB for a valid file at MaxValues, 0.8 GB now). Other readers
+// (a pipe) are read once, in blocks.
 func Read(r io.Reader) (*mat.Dense, error) {
 	return read(r, MaxValues, MaxLines)
 }
@@ -42,11 +49,14 @@ func Read(r io.Reader) (*mat.Dense, error) {
 // read is Read with the limits on the number of values and lines as
 // parameters.
 func read(r io.Reader, maxValues, maxLines int) (*mat.Dense, error) {
+	var data blocks
+	if n := countValues(r, maxValues, maxLines); n > 0 {
+		data.cur = make([]float64, 0, n)
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
 
 	var (
-		data blocks
 		cols int
 		rows int
 		line int
@@ -106,10 +116,61 @@ func read(r io.Reader, maxValues, maxLines int) (*mat.Dense, error) {
 	return mat.NewDense(rows, cols, data.join()), nil
 }
 
+// countValues returns the number of values of r's data lines if r is a
+// regular file or another reader that seeks and tells its size, and then
+// seeks back to where r was; 0 otherwise, or if r holds more than
+// maxValues values, more than maxLines lines or a line longer than
+// MaxLineBytes (read then reports them), or fails to seek back. Only
+// the count is taken here: the values are parsed and checked by read.
+func countValues(r io.Reader, maxValues, maxLines int) int {
+	rs, ok := r.(io.ReadSeeker)
+	if !ok {
+		return 0
+	}
+	switch r := r.(type) {
+	case interface{ Stat() (os.FileInfo, error) }:
+		if fi, err := r.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+	case interface{ Len() int }:
+	default:
+		return 0
+	}
+	start, err := rs.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(rs)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
+	n, line := 0, 0
+	for sc.Scan() {
+		if line++; line > maxLines {
+			n = 0
+			break
+		}
+		text := bytes.TrimSpace(sc.Bytes()) // a BOM, counted as a value: the slice is only a capacity
+		if len(text) == 0 || text[0] == '#' {
+			continue
+		}
+		if n += bytes.Count(text, []byte{','}) + 1; n > maxValues {
+			n = 0
+			break
+		}
+	}
+	if sc.Err() != nil {
+		n = 0
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return 0
+	}
+	return n
+}
+
 // blocks holds values as they are parsed, in blocks of at most blockValues,
 // joined once at the end: appending to one slice copied and cleared the
 // values again at every growth, half the time of a large read (1e7 values:
-// 3.3 s, 508 MB allocated) and 2.2 GB at MaxValues.
+// 3.3 s, 508 MB allocated) and 2.2 GB at MaxValues. A first block of the
+// count of values (countValues) is the matrix itself, never joined.
 type blocks struct {
 	full [][]float64
 	cur  []float64
