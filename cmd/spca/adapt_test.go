@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/patches"
 )
@@ -359,11 +361,11 @@ func TestAdaptErrors(t *testing.T) {
 	wantError(t, []string{"adapt", "apply", "--model", inB, "-o", res, inB}, "not an adaptation model")
 	wantError(t, []string{"adapt", "apply", "--model", model, "--method", "magic", "-o", res, inB}, `unknown method "magic"`)
 	wantError(t, []string{"adapt", "apply", "--model", model, "-o", res}, "adapt apply: no input images")
-	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "1", "-o", res, inB}, "--lut-size: 1 not in [2, 256]")
+	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "1", "-o", res, inB}, "adapt apply: --lut-size 1 is out of its range [2, 256]")
 	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "5", "-o", res, notImage}, notImage, "not an image")
 
 	// lut, map, eval
-	wantError(t, []string{"adapt", "lut", "--model", model, "--lut-size", "300", "-o", res}, "--lut-size: 300 not in [2, 256]")
+	wantError(t, []string{"adapt", "lut", "--model", model, "--lut-size", "300", "-o", res}, "adapt lut: --lut-size 300 is out of its range [2, 256]")
 	wantError(t, []string{"adapt", "lut", "--model", spcaModel, "-o", filepath.Join(dir, "l.cube")}, "SPCA model")
 	csv := filepath.Join(dir, "c.csv")
 	writeFile(t, csv, "1,2\n")
@@ -427,4 +429,26 @@ func TestAdaptAlignMatrix(t *testing.T) {
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--align", "diagonal", "--out", model}, `--align: "diagonal" is not gains or matrix`)
 	wantError(t, []string{"adapt", "train", "--env-a", filepath.Join(pairs, "a", "scene-00.png"), "--env-b", filepath.Join(pairs, "b"),
 		"--align", "matrix", "--samples", "1000", "--out", model}, "matrix alignment needs corresponding pairs: 1 images of A, 30 of B")
+}
+
+// A LUT larger than 129 nodes is announced before it is built (256: about
+// 50 s, in silence off a terminal), not with --quiet; the note names the
+// command, the size and the map.
+func TestNoteLargeLUT(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		size int
+		want string
+	}{
+		{[]string{"spca"}, 130, "adapt apply: building a 130-node LUT: 2.2 million colours through the spca map, which takes tens of seconds (--lut-size 65, the default, is stored in the model for spca)\n"},
+		{[]string{"spca", "--quiet"}, 256, ""},
+		{[]string{"spca"}, 129, ""},
+	} {
+		var errOut bytes.Buffer
+		app := &cli.App{Name: "adapt apply", Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet"}}, ErrWriter: &errOut,
+			Action: func(ctx *cli.Context) error { noteLargeLUT(ctx, "adapt apply", adapt.SPCA, c.size); return nil }}
+		if err := app.Run(c.args); err != nil || errOut.String() != c.want {
+			t.Errorf("%v, size %d: %v, %q; want %q", c.args, c.size, err, errOut.String(), c.want)
+		}
+	}
 }

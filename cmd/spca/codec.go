@@ -189,6 +189,7 @@ func runCodecTrain(c *cli.Context) error {
 		// where the help promises (0, 1].
 		return fail("%s: --%s %s is out of its range (0, 1]", name, flagK, formatFloat(k))
 	}
+	warnLargeK(c, name, opt.SPCA.K, opt.Samples, opt.SPCA.MaxReference)
 	opt.SPCA.Bandwidth = c.Float64(flagBandwidth)
 	opt.SPCA.Conditioning = c.Float64(flagConditioning)
 	opt.SPCA.Neighbours = c.Float64(flagNeighbours)

@@ -56,6 +56,7 @@ func runFit(c *cli.Context) error {
 	if err != nil {
 		return fail("%v", err)
 	}
+	warnLargeK(c, cliutil.CommandName(c), opt.K, data.RawMatrix().Rows, opt.MaxReference)
 
 	start := time.Now()
 	bars := cliutil.NewProgress(c)

@@ -190,6 +190,25 @@ func fitOptions(c *cli.Context) (spca.Options, error) {
 	return opt, nil
 }
 
+// warnLargeK warns, before a fit, that --k k makes each local PCA take
+// far more neighbours than the default (n samples, at most maxRef of
+// them, 0 for spca's default, as references): the fit's time grows with
+// them (codec train --k 1: 3000 neighbours, 105 s against 5 s for the
+// default 0.1; session 14, rev6), which a user of a knob described as
+// "larger: stiffer curves" may not expect.
+func warnLargeK(c *cli.Context, name string, k float64, n, maxRef int) {
+	if maxRef <= 0 {
+		maxRef = spca.DefaultMaxReference
+	}
+	m := min(n, maxRef)
+	nb, def := int(math.Round(k*float64(m))), int(math.Round(spca.DefaultK*float64(m)))
+	if k <= 2*spca.DefaultK || nb < 1000 {
+		return
+	}
+	fmt.Fprintf(c.App.ErrWriter, "%s: warning: --%s %s makes each local PCA take %d neighbours of %d reference samples (%d at the default %s): the fit takes about %.0f times as long, or more\n",
+		name, flagK, formatFloat(k), nb, m, def, formatFloat(spca.DefaultK), float64(nb)/float64(max(def, 1)))
+}
+
 // parseNumber parses a decimal number or a fraction "a/b".
 func parseNumber(s string) (float64, error) {
 	s = strings.TrimSpace(s)

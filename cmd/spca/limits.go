@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/patches"
@@ -123,11 +124,12 @@ var flagRanges = map[string]numberRange{
 	flagResolution:   {1, inf, false},
 	flagMaxReference: {1, inf, false},
 	flagWorkers:      {0, inf, false}, // 0: all CPUs
+	flagLUTSize:      {adapt.MinLUTSize, adapt.MaxLUTSize, false},
 }
 
 // --k, --tau, --bandwidth, --conditioning, --neighbours, --tol,
-// --max-iter, --lut-size and --n are checked by their commands, with
-// their own messages.
+// --max-iter and --n are checked by their commands, with their own
+// messages.
 
 // maxPatch is the largest patch size of codec train's help.
 const maxPatch = 15

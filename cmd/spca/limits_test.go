@@ -5,10 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/hostile"
+	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -148,5 +150,38 @@ func TestMaxStepIsCodecs(t *testing.T) {
 	}
 	if err := m.SetStep(math.Nextafter(maxStep, inf)); err == nil {
 		t.Errorf("codec accepts a step above %v, the top of --step's range", float64(maxStep))
+	}
+}
+
+// A --k far above the default makes each local PCA take many more
+// neighbours, and the fit as many times longer (codec train --k 1: 105 s
+// against 5 s): codec train and fit warn before the work, with the
+// count; not at the default or with few samples. Both fail right after
+// here (constant data).
+func TestLargeKWarning(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "c.csv")
+	writeFile(t, csv, strings.Repeat("1,2\n", 5000))
+	flat := filepath.Join(dir, "flat.png")
+	if err := patches.Save(flat, image.NewGray(image.Rect(0, 0, 64, 64))); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m")
+	for _, c := range []struct {
+		args []string
+		want string // "" for no warning
+	}{
+		{[]string{"codec", "train", "--images", flat, "--k", "1", "-o", out},
+			"codec train: warning: --k 1 makes each local PCA take 3000 neighbours of 3000 reference samples (300 at the default 0.1): the fit takes about 10 times as long"},
+		{[]string{"codec", "train", "--images", flat, "--k", "0.5", "--samples", "1000", "-o", out}, ""},
+		{[]string{"codec", "train", "--images", flat, "-o", out}, ""},
+		{[]string{"fit", "--in", csv, "--k", "0.5", "-o", out},
+			"fit: warning: --k 0.5 makes each local PCA take 1500 neighbours of 3000 reference samples (300 at the default 0.1): the fit takes about 5 times as long"},
+		{[]string{"fit", "--in", csv, "--k", "0.2", "-o", out}, ""},
+	} {
+		_, stderr, err := run(t, c.args...)
+		if err == nil || c.want == "" && strings.Contains(stderr, "warning: --k") || c.want != "" && !strings.Contains(stderr, c.want) {
+			t.Errorf("spca %s: error %v, stderr %q; want %q", strings.Join(c.args, " "), err, stderr, c.want)
+		}
 	}
 }
