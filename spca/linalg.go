@@ -96,6 +96,19 @@ func maxAbs(a []float64) float64 {
 	return math.Float64frombits(max(m0, m1))
 }
 
+// maxAbs16 is maxAbs of the 16 entries of a (solve4's matrix), unrolled
+// into four maxima without bounds checks: maxAbs's loop took ~148
+// instructions a call, 1.2 % of a 4×4 batch encode's.
+func maxAbs16(a *[16]float64) float64 {
+	const sign = 1 << 63
+	b := func(i int) uint64 { return math.Float64bits(a[i]) &^ sign }
+	m0 := max(b(0), b(4), b(8), b(12))
+	m1 := max(b(1), b(5), b(9), b(13))
+	m2 := max(b(2), b(6), b(10), b(14))
+	m3 := max(b(3), b(7), b(11), b(15))
+	return math.Float64frombits(max(max(m0, m1), max(m2, m3)))
+}
+
 // solveLinear solves a·x = b for the d×d row-major matrix a by Gaussian
 // elimination with partial pivoting; a and b are overwritten and x is
 // returned in b. It reports false when a is numerically singular.
@@ -231,7 +244,7 @@ func solve4(a *[16]float64, b *[4]float64) bool {
 	c1 := float64(a20*a32) - float64(a30*a22)
 	c0 := float64(a20*a31) - float64(a30*a21)
 	det := float64(s0*c5) - float64(s1*c4) + float64(s2*c3) + float64(s3*c2) - float64(s4*c1) + float64(s5*c0)
-	scale := maxAbs(a[:])
+	scale := maxAbs16(a)
 	if !(math.Abs(det) > 1e-12*scale*scale*scale*scale) {
 		return false
 	}

@@ -65,9 +65,9 @@ func TestSolve4(t *testing.T) {
 	}
 }
 
-// maxAbs agrees with the float max of magnitudes on random lengths and
-// values, including signed zeros, infinities and subnormals, and returns
-// NaN when a value is NaN.
+// maxAbs (and maxAbs16 on 16 values) agrees with the float max of
+// magnitudes on random lengths and values, including signed zeros,
+// infinities and subnormals, and returns NaN when a value is NaN.
 func TestMaxAbs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 5))
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64}
@@ -88,10 +88,20 @@ func TestMaxAbs(t *testing.T) {
 		if got := maxAbs(a); got != want || math.Signbit(got) {
 			t.Fatalf("maxAbs(%v) = %v, want %v", a, got, want)
 		}
+		if len(a) == 16 {
+			if got := maxAbs16((*[16]float64)(a)); got != want || math.Signbit(got) {
+				t.Fatalf("maxAbs16(%v) = %v, want %v", a, got, want)
+			}
+		}
 		if len(a) > 0 {
 			a[rng.IntN(len(a))] = math.NaN()
 			if got := maxAbs(a); !math.IsNaN(got) {
 				t.Fatalf("maxAbs(%v) = %v, want NaN", a, got)
+			}
+			if len(a) == 16 {
+				if got := maxAbs16((*[16]float64)(a)); !math.IsNaN(got) {
+					t.Fatalf("maxAbs16(%v) = %v, want NaN", a, got)
+				}
 			}
 		}
 	}
