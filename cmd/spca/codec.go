@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -753,7 +752,10 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 	}
 	bars := cliutil.NewProgress(c)
 	progress := bars.Callback()
-	loopAlloc := heapAllocated() // before the first image
+	var loopAlloc uint64 // before the first image, of a batch
+	if len(inputs) > 1 {
+		loopAlloc = heapAllocated()
+	}
 	dropped := false
 	for i, in := range inputs {
 		if progress != nil {
@@ -816,19 +818,6 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 // load 16-22: batch encode from PNG median ratio 0.954, decode to PNG
 // 0.91; 60 images, max RSS 46 -> 49 MB (encode), 32 -> 32 (decode)).
 var batchGrowth uint64 = 32 << 20
-
-// heapAllocSample reads the bytes the process has allocated on the heap.
-var heapAllocSample = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-
-// heapAllocated returns the bytes the process has allocated on the heap
-// since it started (runtime/metrics: no stop of the world).
-func heapAllocated() uint64 {
-	metrics.Read(heapAllocSample)
-	if heapAllocSample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return heapAllocSample[0].Value.Uint64()
-}
 
 // groupFiles is how many outputs of a batch are synced together
 // (atomicfile.Group): an fsync per 768×512 decoded image was 6-10 % of the
