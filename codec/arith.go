@@ -483,11 +483,8 @@ func (e *rangeEncoder) run(m *arModel, row, left, up, centre []int32, j, end, bu
 		row, left, up, centre = row[:end], left[:end], up[:end], centre[:end]
 		_ = dims[0].zero[0][busy] // busy < arBusy
 		j, status := runEncDual(e, &dims[0], &row[0], &left[0], &up[0], &centre[0], j, end, busy)
-		switch status {
-		case 1:
-			e.expGolomb(&dims[j].exp, abs(int(row[j])-int(centre[j]))-1)
-		case 2:
-			zeroRange()
+		if status != 0 {
+			e.runEnd(dims, row, centre, j, status)
 		}
 		return j
 	}
@@ -502,6 +499,16 @@ func (e *rangeEncoder) run(m *arModel, row, left, up, centre []int32, j, end, bu
 		}
 	}
 	return end
+}
+
+// runEnd finishes a run of runEncDual that returned status (not 0) at
+// dimension j: the Exp-Golomb code of its magnitude (1), or zeroRange's
+// panic (2).
+func (e *rangeEncoder) runEnd(dims []arDim, row, centre []int32, j, status int) {
+	if status == 2 {
+		zeroRange()
+	}
+	e.expGolomb(&dims[j].exp, abs(int(row[j])-int(centre[j]))-1)
 }
 
 // unaryExpGolomb codes k >= 0 in unary, a probability per position, up to
@@ -775,6 +782,8 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 	lead := 0
 	centre32 := resize(sc.centre, dims)
 	sc.centre = centre32
+	mdims := m.dims[:dims]        // for runEncDual: dims entries, as the rows
+	runRoom := 2*dims + valueRoom // the bytes a run may write beyond the pending ones (see run)
 	for j, c := range centre {
 		centre32[j] = int32(c)
 	}
@@ -849,7 +858,22 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			if j < from && rest != nil {
 				stop = from
 			}
-			if j = e.run(m, row, left32, up32, centre32, j, stop, busy); j == stop {
+			if e.kernel {
+				// run through the kernel, called here: run's room check,
+				// slicing and call per run were ~2 % of a 4×4 encode's
+				// instructions. row, left32, up32, centre32 and mdims hold
+				// dims entries; 1 <= j < stop <= dims; busy < arBusy.
+				if cap(e.out)-len(e.out) < e.cacheSize+runRoom {
+					e.out = slices.Grow(e.out, e.cacheSize+runRoom)
+				}
+				var status int
+				if j, status = runEncDual(e, &mdims[0], &row[0], &left32[0], &up32[0], &centre32[0], j, stop, busy); status != 0 {
+					e.runEnd(mdims, row, centre32, j, status)
+				}
+			} else {
+				j = e.run(m, row, left32, up32, centre32, j, stop, busy)
+			}
+			if j == stop {
 				j--
 				continue
 			}
