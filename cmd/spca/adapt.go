@@ -103,10 +103,10 @@ func trainFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagWhiteA, Usage: "`X,Y,Z` of a white surface in environment A as encoded in the images, for the bradford, cat02, von-kries and cat16 oracles (default: estimated from A's training colours, the mean of the brightest 1 %; eval on generated scenes: their D65 white " + wa + ")"},
 		&cli.StringFlag{Name: flagWhiteB, Usage: "`X,Y,Z` of a white surface in environment B (default: estimated from B's training colours; eval on generated scenes: their illuminant-A white " + wb + ")"},
 		&cli.Float64Flag{Name: flagLuminanceRatio, Usage: "luminance of A's white over B's, Y_A/Y_B (B's white is scaled to it); 0: as the whites give"},
-		&cli.BoolFlag{Name: "no-gains", Usage: "fit B's SPCA on B's colours as they are, not on the gray-world-normalised ones (gains mean_A/mean_B in LMS; the default)"},
+		&cli.BoolFlag{Name: flagNoGains, Usage: "fit B's SPCA on B's colours as they are, not on the gray-world-normalised ones (gains mean_A/mean_B in LMS; the default)"},
 		&cli.StringFlag{Name: flagAlign, Value: adapt.AlignGains.String(), Usage: "how B's colours are brought towards A's before B's SPCA model: gains (diagonal gray-world gains mean_A/mean_B) or matrix (the 3x3 matrix fitted on the corresponding pixels of the pairs; needs --pairs or image pairs of equal sizes)"},
-		&cli.BoolFlag{Name: "separate-geometry", Usage: "fit A's and B's SPCA models independently, instead of one SPCA geometry (curves and lattice) fitted on both environments' colours with each one's metric on it, so that equal distributions map by the identity"},
-		&cli.BoolFlag{Name: "shared-geometry", Hidden: true, Usage: "the default since issue 22; accepted for old scripts, no effect"},
+		&cli.BoolFlag{Name: flagSeparateGeometry, Usage: "fit A's and B's SPCA models independently, instead of one SPCA geometry (curves and lattice) fitted on both environments' colours with each one's metric on it, so that equal distributions map by the identity"},
+		&cli.BoolFlag{Name: flagSharedGeometry, Hidden: true, Usage: "the default since issue 22; accepted for old scripts, no effect"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
 	}
 }
@@ -139,13 +139,18 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 			return o, fail("--%s: %v", flagWhiteB, err)
 		}
 	}
-	o.NoGains = c.Bool("no-gains")
+	o.NoGains = c.Bool(flagNoGains)
 	if o.Alignment, err = adapt.ParseAlignment(c.String(flagAlign)); err != nil {
 		return o, fail("--%s: %q is not gains or matrix", flagAlign, c.String(flagAlign))
 	}
-	o.SeparateGeometry = c.Bool("separate-geometry")
-	if o.SeparateGeometry && c.Bool("shared-geometry") {
-		return o, fail("--separate-geometry and --shared-geometry contradict each other")
+	if o.NoGains && o.Alignment == adapt.AlignMatrix {
+		// adapt's NoGains overrides the alignment: the matrix asked for
+		// was neither fitted nor used, in silence.
+		return o, fail("%s: --%s matrix and --%s contradict each other (--%s: B's colours as they are, no alignment)", cliutil.CommandName(c), flagAlign, flagNoGains, flagNoGains)
+	}
+	o.SeparateGeometry = c.Bool(flagSeparateGeometry)
+	if o.SeparateGeometry && c.Bool(flagSharedGeometry) {
+		return o, fail("%s: --%s and --%s contradict each other", cliutil.CommandName(c), flagSeparateGeometry, flagSharedGeometry)
 	}
 	o.LuminanceRatio = c.Float64(flagLuminanceRatio)
 	if r := o.LuminanceRatio; !(r >= 0) || math.IsInf(r, 0) {

@@ -352,6 +352,8 @@ func TestAdaptErrors(t *testing.T) {
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--gamma", "-1", "--out", out}, "--gamma")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--white-a", "1,2", "--out", out}, "--white-a")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--separate-geometry", "--shared-geometry", "--out", out}, "--separate-geometry and --shared-geometry contradict each other")
+	// --no-gains overrode --align matrix in silence: no matrix fitted.
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--align", "matrix", "--no-gains", "--out", out}, "adapt train: --align matrix and --no-gains contradict each other")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--bogus"}, "adapt train: flag provided but not defined: --bogus (see spca adapt train --help)")
 
 	// apply

@@ -65,18 +65,21 @@ const (
 
 // Flag names of the adapt commands and of synth scenes.
 const (
-	flagEnvA           = "env-a"
-	flagEnvB           = "env-b"
-	flagPairs          = "pairs"
-	flagWhiteA         = "white-a"
-	flagWhiteB         = "white-b"
-	flagLuminanceRatio = "luminance-ratio"
-	flagMethod         = "method"
-	flagLUTSize        = "lut-size"
-	flagSize           = "size"
-	flagSpace          = "space"
-	flagMaxPixels      = "max-pixels"
-	flagEvalPixels     = "eval-pixels"
+	flagEnvA             = "env-a"
+	flagEnvB             = "env-b"
+	flagPairs            = "pairs"
+	flagWhiteA           = "white-a"
+	flagWhiteB           = "white-b"
+	flagLuminanceRatio   = "luminance-ratio"
+	flagMethod           = "method"
+	flagLUTSize          = "lut-size"
+	flagNoGains          = "no-gains"
+	flagSeparateGeometry = "separate-geometry"
+	flagSharedGeometry   = "shared-geometry"
+	flagSize             = "size"
+	flagSpace            = "space"
+	flagMaxPixels        = "max-pixels"
+	flagEvalPixels       = "eval-pixels"
 )
 
 // defaultSeed is the default of --seed in every command (and in
