@@ -88,11 +88,23 @@ const alignWeightPower = 4.0 / 3
 // squares, Σ w_i |a_i − M b_i|², with w_i = 1/(Y(a_i) + Y(b_i) + 0.01)^(4/3):
 // errors relative to the colours' luminance, as lightness differences
 // are (L* grows as Y^(1/3)), so the dark pixels that most of a photograph
-// holds count as much as the bright ones.
+// holds count as much as the bright ones. A colour that is NaN, infinite
+// or beyond ±MaxLMS gives a *spca.DataError naming it.
 func FitAlignment(a, b mat.Matrix) (colorspace.Mat3, error) {
 	n, _ := a.Dims()
 	if nb, _ := b.Dims(); nb != n || n < 3 {
 		return colorspace.Mat3{}, fmt.Errorf("adapt: alignment needs at least 3 corresponding colours (A %d, B %d)", n, nb)
+	}
+	// Checked as TrainSamples checks its samples: a NaN or infinite
+	// colour made the fit say that B's colours span fewer than 3
+	// dimensions (of A's too), and other than 3 columns panicked.
+	for i, x := range []mat.Matrix{a, b} {
+		if _, d := x.Dims(); d != 3 {
+			return colorspace.Mat3{}, fmt.Errorf("adapt: alignment: the colours of %c have %d columns, want 3 (L, M, S)", "AB"[i], d)
+		}
+		if err := finiteLMS(x); err != nil {
+			return colorspace.Mat3{}, fmt.Errorf("adapt: alignment: the colours of %c: %w", "AB"[i], unprefixed{err})
+		}
 	}
 	var bb [9]float64    // Σ w b bᵀ
 	var ab [3][3]float64 // Σ w a_k b_j

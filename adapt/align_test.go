@@ -3,7 +3,9 @@ package adapt
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"image"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -51,6 +54,28 @@ func TestFitAlignment(t *testing.T) {
 	}
 	if _, err := FitAlignment(grey, grey); err == nil || !strings.Contains(err.Error(), "fewer than 3 dimensions") {
 		t.Errorf("grey colours only: %v", err)
+	}
+	// A colour NaN, infinite or beyond ±MaxLMS is named, in A or in B
+	// (it said that B's colours span fewer than 3 dimensions), and other
+	// than 3 columns is an error (it panicked).
+	for _, c := range []struct {
+		env  int
+		v    float64
+		want string
+	}{
+		{1, math.NaN(), "the colours of B: bad data: sample 7, cone 2 is NaN"},
+		{1, math.Inf(-1), "the colours of B: bad data: sample 7, cone 2 is -Inf"},
+		{0, 1e200, "the colours of A: bad data: sample 7, cone 2 is 1e+200"},
+	} {
+		x := [2]*mat.Dense{mat.DenseCopyOf(a), mat.DenseCopyOf(b)}
+		x[c.env].Set(6, 1, c.v)
+		_, err := FitAlignment(x[0], x[1])
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, new(*spca.DataError)) {
+			t.Errorf("%v in %c: %v, want a *spca.DataError saying %q", c.v, "AB"[c.env], err, c.want)
+		}
+	}
+	if _, err := FitAlignment(a.Slice(0, 500, 0, 2), b.Slice(0, 500, 0, 2)); err == nil || !strings.Contains(err.Error(), "2 columns, want 3") {
+		t.Errorf("2 columns: %v", err)
 	}
 }
 
