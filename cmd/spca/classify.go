@@ -210,7 +210,10 @@ func runClassifyEval(c *cli.Context) error {
 			return err
 		}
 		if _, d := tx.Dims(); d != x.RawMatrix().Cols {
-			return fail("classify eval: %s does not have the dimension of %s", c.String(flagTest), c.String(flagIn))
+			// Both files are labelled: a test set without its labels
+			// (as predict takes) said only that the dimensions differ.
+			return fail("classify eval: %s has %s per sample besides its label column, %s %d (both are labelled CSV: classify eval scores the predictions against the test labels)",
+				c.String(flagTest), cliutil.Plural(d, "value"), c.String(flagIn), x.RawMatrix().Cols)
 		}
 		// Classes are matched by label value: by index (only their
 		// numbers compared), test labels 5 and 9 counted as 0 and 1.
@@ -356,7 +359,9 @@ func runClassifyPredict(c *cli.Context) error {
 	var cl *classify.Classifier
 	var err error
 	switch {
-	case c.IsSet(flagModel) == c.IsSet(flagTrain):
+	case c.IsSet(flagModel) && c.IsSet(flagTrain):
+		return fail("classify predict: give --%s or --%s, not both", flagModel, flagTrain)
+	case !c.IsSet(flagModel) && !c.IsSet(flagTrain):
 		return fail("classify predict: give --%s or --%s", flagModel, flagTrain)
 	case c.IsSet(flagModel):
 		// The classifier file fixes them: ignored, unchecked, they let

@@ -281,7 +281,11 @@ func TestClassify(t *testing.T) {
 	if a, b := readCSV(t, fromModel), readCSV(t, labels); !mat.Equal(a, b) {
 		t.Error("the saved classifier predicts otherwise than one trained on the fly")
 	}
-	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train")
+	wantError(t, []string{"classify", "predict", "--model", model, "--train", train, "--in", testX}, "give --model or --train, not both")
+	wantError(t, []string{"classify", "predict", "--in", testX}, "classify predict: give --model or --train")
+	// A test set without its labels given to eval (as predict takes it)
+	// said only that its dimension differs.
+	wantError(t, []string{"classify", "eval", "--in", train, "--test", testX}, "tx.csv has 1 value per sample besides its label column", "2 (both are labelled CSV")
 	wantError(t, []string{"classify", "predict", "--model", testX, "--in", testX}, "invalid classifier file")
 
 	// A CSV without a label column: a message saying so, not that of a
