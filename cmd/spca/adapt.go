@@ -458,6 +458,10 @@ func runAdaptApply(c *cli.Context) error {
 		return err
 	}
 	size := c.Int(flagLUTSize) // in range: checkRanges
+	if c.Bool(flagExact) && c.IsSet(flagLUTSize) {
+		// --exact maps without a LUT: the size asked for was ignored.
+		return fail("%s: --%s and --%s contradict each other (--%s maps every colour without a LUT)", name, flagExact, flagLUTSize, flagExact)
+	}
 	if c.Bool(flagJSON) && c.String(flagOut) == stdio {
 		return fail("%s: --%s needs -%s FILE or DIR (the image goes to stdout otherwise)", name, flagJSON, flagO)
 	}

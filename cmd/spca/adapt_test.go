@@ -364,6 +364,7 @@ func TestAdaptErrors(t *testing.T) {
 	wantError(t, []string{"adapt", "apply", "--model", model, "--method", "magic", "-o", res, inB}, `unknown method "magic"`)
 	wantError(t, []string{"adapt", "apply", "--model", model, "-o", res}, "adapt apply: no input images")
 	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "1", "-o", res, inB}, "adapt apply: --lut-size 1 is out of its range [2, 256]")
+	wantError(t, []string{"adapt", "apply", "--model", model, "--exact", "--lut-size", "129", "-o", res, inB}, "adapt apply: --exact and --lut-size contradict each other")
 	wantError(t, []string{"adapt", "apply", "--model", model, "--lut-size", "5", "-o", res, notImage}, notImage, "not an image")
 
 	// lut, map, eval
