@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"image"
 	"image/color"
@@ -58,6 +59,13 @@ func FuzzRead(f *testing.F) {
 	// Issue 24: embedded SPCA models with flat metric tables (their
 	// inverse gave NaN).
 	f.Add(withSPCA(f, good, hostile.SPCAFlatModel))
+	// A stored LUT and a ray table larger than a trainer of ours writes
+	// (refused by their declared sizes).
+	for _, at := range []int{tableOffset(good), tableOffset(good) + 8 + 12*DefaultLUTSize*DefaultLUTSize*DefaultLUTSize} {
+		c := append([]byte(nil), good...)
+		binary.LittleEndian.PutUint64(c[at:], 1000)
+		f.Add(checksum.Refresh(c))
+	}
 	for _, off := range []int{len(ModelMagic) + 4, len(ModelMagic) + 12, len(ModelMagic) + 20, len(ModelMagic) + 70} {
 		c := append([]byte(nil), good...)
 		c[off] ^= 0xff
