@@ -12,21 +12,25 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/spcalab/spca/codec"
 )
 
 // BenchmarkProcessCPU measures the CPU time (user + system) of the built
-// spca binary encoding and decoding 768×512 grey photographs, one process
-// per image and one process for all of them, against cjpeg -optimize
-// -quality 75 and djpeg on the same images in the same run (issue 24:
-// at most 3× per process, 2× per image in one process). It needs a codec
-// model file (SPCA_BENCH_MODEL), the held-out images (SPCA_BENCH_IMAGES, a
-// directory of PNGs; by default ../shared/testdata/heldout from the
-// repository root: kodim13-24, coded in grey) and cjpeg and djpeg on PATH;
-// it skips otherwise. Run it once: -bench ProcessCPU -benchtime 1x.
+// spca binary encoding and decoding 768×512 photographs, one process per
+// image and one process for all of them, against cjpeg -optimize -quality
+// 75 and djpeg on the same images in the same run (issue 24: at most 3×
+// per process, 2× per image in one process). It needs a codec model file
+// (SPCA_BENCH_MODEL), the held-out images (SPCA_BENCH_IMAGES, a directory
+// of PNGs; by default ../shared/testdata/heldout from the repository root:
+// kodim13-24) and cjpeg and djpeg on PATH; it skips otherwise. A grey
+// model codes grey copies of the images, a colour model (codec train
+// --color) 8-bit RGB copies, and cjpeg codes the same copies (its default
+// 4:2:0 chroma in colour). Run it once: -bench ProcessCPU -benchtime 1x.
 //
 // The -pgm metrics time spca on the files cjpeg reads and djpeg writes
-// (encode from the PGM, decode to a PGM: like for like), the others on
-// PNG in and out. The batch metrics are the median of batchRuns
+// (encode from the PGM, decode to a PGM, or PPM in colour: like for
+// like), the others on PNG in and out. The batch metrics are the median of batchRuns
 // processes. SPCA_BENCH_BASE=BIN measures the spca binary BIN too, in
 // the same run (metrics prefixed base-). SPCA_BENCH_BPP=B encodes at B
 // bits per pixel (the rate knob, --bpp: every image at its own step;
@@ -50,26 +54,38 @@ func BenchmarkProcessCPU(b *testing.B) {
 			b.Skipf("%s not on PATH", tool)
 		}
 	}
+	color := false
+	if m, err := codec.LoadModel(model); err != nil {
+		b.Fatal(err)
+	} else {
+		color = m.Color
+		m.Close()
+	}
 	tmp := b.TempDir()
 	bin := filepath.Join(tmp, "spca")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	bin = rewritten(b, bin, filepath.Join(tmp, "spca-head"))
-	// Grey copies: PNG for spca, PGM for cjpeg.
+	// Grey or RGB copies: PNG for spca, PGM or PPM for cjpeg (named .pgm
+	// either way; cjpeg and djpeg tell them by content).
 	var greys, pgms []string
 	pixels := 0
+	netpbm := "pgm" // spca decode --format of the like-for-like outputs
+	if color {
+		netpbm = "ppm"
+	}
 	for _, p := range pngs {
-		g := greyImage(b, p)
-		pixels += len(g.Pix)
+		img, magic, pix := benchImage(b, p, color)
+		r := img.Bounds()
+		pixels += r.Dx() * r.Dy()
 		base := filepath.Join(tmp, filepath.Base(p[:len(p)-len(filepath.Ext(p))]))
-		writeBench(b, base+".png", func(f *os.File) error { return png.Encode(f, g) })
+		writeBench(b, base+".png", func(f *os.File) error { return png.Encode(f, img) })
 		writeBench(b, base+".pgm", func(f *os.File) error {
-			r := g.Bounds()
-			if _, err := fmt.Fprintf(f, "P5\n%d %d\n255\n", r.Dx(), r.Dy()); err != nil {
+			if _, err := fmt.Fprintf(f, "%s\n%d %d\n255\n", magic, r.Dx(), r.Dy()); err != nil {
 				return err
 			}
-			_, err := f.Write(g.Pix)
+			_, err := f.Write(pix)
 			return err
 		})
 		greys, pgms = append(greys, base+".png"), append(pgms, base+".pgm")
@@ -102,13 +118,13 @@ func BenchmarkProcessCPU(b *testing.B) {
 				r.encOne += cpuOf(b, bin, enc("-o", spc, g)...)
 				r.decOne += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".png", spc)
 				r.encPGM += cpuOf(b, bin, enc("-o", spc+"2", pgms[j])...)
-				r.decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".pgm", spc)
+				r.decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+"."+netpbm, spc)
 			}
 			jpg := pgms[j][:len(pgms[j])-4] + ".jpg"
 			cj += cpuOf(b, "cjpeg", "-optimize", "-quality", quality, "-outfile", jpg, pgms[j])
 			spcBytes += fileSize(b, fmt.Sprintf("%s-0.spc", g[:len(g)-4]))
 			jpgBytes += fileSize(b, jpg)
-			dj += cpuOf(b, "djpeg", "-outfile", jpg+".pgm", jpg)
+			dj += cpuOf(b, "djpeg", "-outfile", jpg+"."+netpbm, jpg)
 		}
 		// One batch process is one sample, and its CPU varies by 10-20 %
 		// with the machine's load: each batch runs batchRuns times,
@@ -127,7 +143,7 @@ func BenchmarkProcessCPU(b *testing.B) {
 				os.MkdirAll(outsPGM, 0o755)
 				r.encAllPGM = append(r.encAllPGM, cpuOf(b, bin, enc(append([]string{"-o", outsPGM}, pgms...)...)...))
 				spcs, _ = filepath.Glob(filepath.Join(outsPGM, "*.spc"))
-				r.decAllPGM = append(r.decAllPGM, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "--format", "pgm", "-o", outsPGM}, spcs...)...))
+				r.decAllPGM = append(r.decAllPGM, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "--format", netpbm, "-o", outsPGM}, spcs...)...))
 			}
 		}
 		for k := range bins {
@@ -212,8 +228,30 @@ func cpuOf(b *testing.B, name string, args ...string) time.Duration {
 	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
-// greyImage reads a PNG as 8-bit grey (image/draw's luminance).
-func greyImage(b *testing.B, path string) *image.Gray {
+// benchImage reads a PNG as 8-bit grey (image/draw's luminance) or, with
+// color, as 8-bit RGB, and returns it, the netpbm magic of its samples and
+// the samples row after row (grey, or R, G, B).
+func benchImage(b *testing.B, path string, color bool) (img image.Image, magic string, pix []byte) {
+	b.Helper()
+	src := readPNG(b, path)
+	if !color {
+		g := image.NewGray(src.Bounds())
+		draw.Draw(g, g.Bounds(), src, src.Bounds().Min, draw.Src)
+		return g, "P5", g.Pix
+	}
+	c := image.NewRGBA(src.Bounds())
+	draw.Draw(c, c.Bounds(), src, src.Bounds().Min, draw.Src)
+	for i := 0; i < len(c.Pix); i += 4 {
+		if c.Pix[i+3] != 0xff {
+			b.Fatalf("%s: not opaque", path)
+		}
+		pix = append(pix, c.Pix[i:i+3]...)
+	}
+	return c, "P6", pix
+}
+
+// readPNG reads a PNG file.
+func readPNG(b *testing.B, path string) image.Image {
 	b.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -224,9 +262,7 @@ func greyImage(b *testing.B, path string) *image.Gray {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := image.NewGray(img.Bounds())
-	draw.Draw(g, g.Bounds(), img, img.Bounds().Min, draw.Src)
-	return g
+	return img
 }
 
 func writeBench(b *testing.B, path string, write func(*os.File) error) {
