@@ -216,3 +216,71 @@ func TestSSE8(t *testing.T) {
 		}
 	}
 }
+
+// blockyPlane returns a w×h plane of a smooth wave with noise and, if
+// blocky, steps across the n×n patch edges: some edges pass the filter's
+// tests, some fail, some are clipped. Values stay near 0..255, some
+// beyond (chroma and unclamped reconstructions do).
+func blockyPlane(rng *rand.Rand, w, h, n, trial int, blocky bool) patches.Plane {
+	p := patches.NewPlane(w, h)
+	for i := range p.Pix {
+		x, y := i%w, i/w
+		v := 128 + float64(60+20*trial)*math.Sin(float64(x)/7+float64(trial)) + 30*math.Cos(float64(y)/5) + rng.Float64()*float64(1+4*trial)
+		if blocky {
+			v += float64((x/n*7+y/n*13)%11) * float64(1+trial)
+		}
+		p.Pix[i] = v
+	}
+	return p
+}
+
+// TestDeblockFloat checks the decoder's filters of float64 planes
+// (deblockFloat: colour channels) and of 16-bit grey images
+// (deblockGray16) against deblockEdges with accessors, bit for bit, on
+// patches of 2 (overlapping edges), 3, 4 and 8 pixels, every strength.
+func TestDeblockFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 16))
+	const w, h = 43, 30
+	for _, n := range []int{2, 3, 4, 8} {
+		for trial := range 4 {
+			p := blockyPlane(rng, w, h, n, trial, trial%2 == 1)
+			g16 := image.NewGray16(image.Rect(0, 0, w, h))
+			for i, v := range p.Pix {
+				x := uint16(math.Max(0, math.Min(65535, math.Round(257*v))))
+				g16.Pix[2*i], g16.Pix[2*i+1] = byte(x>>8), byte(x)
+			}
+			for k := 1; k <= maxDeblock; k++ {
+				for _, step := range []float64{4, 15, 60} {
+					alpha, beta, tc := deblockParams(k, step, n)
+					if step == 60 { // moves clipped at ±tc
+						alpha, beta, tc = 5*float64(k), 3*float64(k), 0.7*float64(k)
+					}
+					want := slices.Clone(p.Pix)
+					deblockEdges(func(i int) float64 { return want[i] }, func(i int, v float64) { want[i] = v }, w, w, h, n, alpha, beta, tc)
+					got := slices.Clone(p.Pix)
+					deblockFloat(got, w, w, h, n, alpha, beta, tc)
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+							t.Fatalf("n %d trial %d strength %d step %g: pixel %d is %v, deblockEdges gives %v", n, trial, k, step, i, got[i], want[i])
+						}
+					}
+					if k == maxDeblock && trial == 3 && step == 60 && slices.Equal(got, p.Pix) {
+						t.Fatalf("n %d: nothing filtered: the test exercises nothing", n)
+					}
+					want16 := slices.Clone(g16.Pix)
+					get := func(i int) float64 { return float64(uint16(want16[2*i])<<8 | uint16(want16[2*i+1])) }
+					set := func(i int, v float64) {
+						x := uint16(math.Max(0, math.Min(65535, math.Round(v))))
+						want16[2*i], want16[2*i+1] = byte(x>>8), byte(x)
+					}
+					deblockEdges(get, set, w, w, h, n, 257*alpha, 257*beta, 257*tc)
+					got16 := slices.Clone(g16.Pix)
+					deblockGray16(got16, w, w, h, n, 257*alpha, 257*beta, 257*tc)
+					if !bytes.Equal(got16, want16) {
+						t.Fatalf("n %d trial %d strength %d step %g: deblockGray16 differs from deblockEdges", n, trial, k, step)
+					}
+				}
+			}
+		}
+	}
+}
