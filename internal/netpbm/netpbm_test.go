@@ -222,3 +222,27 @@ func TestDecodeInto(t *testing.T) {
 		}
 	}
 }
+
+// TestColourRows checks the row copies of *image.RGBA and *image.RGBA64
+// (whole images and sub-images) against the per-pixel path of any other
+// image type: the same bytes.
+func TestColourRows(t *testing.T) {
+	type hidden struct{ image.Image } // not *image.RGBA: the per-pixel path
+	for _, img := range testImages()[2:] {
+		sub := img.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(1, 1, 4, 3))
+		for _, m := range []image.Image{img, sub} {
+			var got, want bytes.Buffer
+			if err := Encode(&got, m); err != nil {
+				t.Fatal(err)
+			}
+			if err := Encode(&want, hidden{m}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%T %v: %q, per pixel %q", m, m.Bounds(), got.Bytes(), want.Bytes())
+			}
+		}
+	}
+}
