@@ -24,7 +24,6 @@ import (
 // same strength.
 func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []float64 {
 	clamp := func(v float64) float64 { return math.Max(0, math.Min(255, math.Round(v))) }
-	errs := make([]float64, maxDeblock+1)
 	if gray8 {
 		g := image.NewGray(image.Rect(0, 0, rec.W, rec.H))
 		for i, v := range rec.Pix {
@@ -32,12 +31,22 @@ func deblockErrors(orig, rec patches.Plane, step float64, n int, gray8 bool) []f
 		}
 		return deblockErrorsGray(orig, g, step, n)
 	}
+	if n < 2 || !(step > 0) {
+		return deblockErrorsAt(orig, rec, n, nil)
+	}
+	return deblockErrorsAt(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) })
+}
+
+// deblockErrorsAt is deblockErrors of a float64 plane at the thresholds
+// of each strength that params gives (nil: no filter).
+func deblockErrorsAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) []float64 {
+	errs := make([]float64, maxDeblock+1)
 	base := rec.Pix
 	work := make([]float64, len(base))
 	for k := range errs {
 		copy(work, base)
-		if k > 0 && n >= 2 && step > 0 {
-			alpha, beta, tc := deblockParams(k, step, n)
+		if k > 0 && params != nil {
+			alpha, beta, tc := params(k)
 			deblockFloat(work, rec.W, rec.W, rec.H, n, alpha, beta, tc)
 		}
 		errs[k] = sseFloat(work, orig.Pix)
@@ -320,12 +329,13 @@ func squareChange(old int, v uint8, o int) int64 {
 type deblockScratch struct {
 	whole     []int16
 	von, kpix []uint8
-	rec       []uint8 // the encoder's 8-bit reconstruction (encodeVersion)
+	vonF      []float64 // searchDeblockFloat's band
+	rec       []uint8   // the encoder's 8-bit reconstruction (encodeVersion)
 }
 
 var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, keep: func(x any) bool {
 	sc := x.(*deblockScratch)
-	return cap(sc.whole) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues
+	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues
 }}
 
 // wholeErrors converts orig to whole (same length) and returns the
@@ -661,4 +671,279 @@ func deblockEdges(get func(int) float64, set func(int, float64), stride, w, h, n
 			edge(y*stride+x, stride)
 		}
 	}
+}
+
+// deblockSearch is one channel's result of the encoder's search for the
+// deblocking strength: the squared error at each strength, exact (bound
+// nil: the errors deblockErrors sums) or within bound of those.
+type deblockSearch struct {
+	errs  []float64
+	bound []float64 // per strength, or nil: errs are exact
+	// same[k]: strength k sets no sample to a new value, so the exact
+	// error is errs[0]'s to the last bit.
+	same      []bool
+	orig, rec patches.Plane // for the exact errors if they are needed
+	n         int
+	params    func(k int) (alpha, beta, tc float64)
+}
+
+// exactDeblock wraps errors that are the exact ones.
+func exactDeblock(errs []float64) deblockSearch { return deblockSearch{errs: errs} }
+
+// exact returns the errors deblockErrors sums.
+func (s *deblockSearch) exact() []float64 {
+	if s.bound != nil {
+		s.errs, s.bound, s.same = deblockErrorsAt(s.orig, s.rec, s.n, s.params), nil, nil
+	}
+	return s.errs
+}
+
+// searchDeblockFloat is deblockErrors of a float64 plane (colour
+// channels, 16-bit images) without a filtered copy and a sum over every
+// sample per strength, by edge as deblockErrorsByEdge does for 8-bit
+// images: with patches of 4 samples or more the vertical edges of a row
+// touch disjoint samples, and so do the bands of four rows that the
+// horizontal edges touch. An edge's tests pass from a first strength on
+// (the thresholds grow with it), and from the first strength whose tc
+// does not clip its move on, it sets the same values (with
+// deblockParams's thresholds no move of an edge that passes is clipped
+// but by rounding: those strengths are taken one by one). A horizontal
+// edge reads samples each set, or not, by one vertical edge from its
+// first strength on: at most five states. Every change of a sample's
+// squared error is added to the strengths it holds at (a difference
+// array). The samples take deblockFloat's values, but the sum is in
+// another order than deblockErrors's, which rounds at each of its w·h
+// additions: the result holds a bound on the difference, and
+// chooseDeblock decides by these errors where the bounds separate the
+// winner (TestSearchDeblockFloat). A colour encode of kodim13 spent 22 %
+// of its CPU in deblockErrors (a 3 MB copy, a filter pass and a sum per
+// strength and channel); a 16-bit grey one, one more float64 copy of the
+// image.
+func searchDeblockFloat(orig, rec patches.Plane, step float64, n int) deblockSearch {
+	if n < 4 || !(step > 0) {
+		return exactDeblock(deblockErrors(orig, rec, step, n, false))
+	}
+	return searchDeblockAt(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) })
+}
+
+// searchDeblockAt is searchDeblockFloat at the thresholds of each
+// strength that params gives, which must grow with the strength.
+func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) deblockSearch {
+	const never = maxDeblock + 1
+	w, h := rec.W, rec.H
+	var alpha, beta, tc [never]float64
+	for k := 1; k <= maxDeblock; k++ {
+		alpha[k], beta[k], tc[k] = params(k)
+	}
+	// kmin is the first strength whose tests the edge passes.
+	kmin := func(p1, p0, q0, q1 float64) int {
+		a, b0, b1 := math.Abs(q0-p0), math.Abs(p1-p0), math.Abs(q1-q0)
+		if !(a < alpha[maxDeblock] && b0 < beta[maxDeblock] && b1 < beta[maxDeblock]) {
+			return never
+		}
+		k := 1
+		for !(a < alpha[k] && b0 < beta[k] && b1 < beta[k]) {
+			k++
+		}
+		return k
+	}
+	// unclipped: floatEdge does not clip the edge's move at strength k.
+	unclipped := func(p1, p0, q0, q1 float64, k int) bool {
+		d := (4*(q0-p0) + p1 - q1) / 8
+		return max(-tc[k], min(tc[k], d)) == d
+	}
+	var diff [never + 1]float64 // diff[k]: change of the error from strength k on
+	var count [never + 1]int    // count[k]: samples that change value from strength k on
+	var moved float64           // the magnitudes of every term added to diff
+	terms := 0
+	// change adds the change of sample i from value from to v at the
+	// strengths ka..kb-1.
+	change := func(i int, from, v float64, ka, kb int) {
+		if v == from {
+			return
+		}
+		o := orig.Pix[i]
+		dn, df := v-o, from-o
+		tn, tf := float64(dn*dn), float64(df*df)
+		diff[ka] += tn - tf
+		diff[kb] -= tn - tf
+		count[ka]++
+		count[kb]--
+		moved += 2 * (tn + tf)
+		terms++
+	}
+	// edge adds the changes of an edge of samples px at idx that passes
+	// from strength ka on, up to kb-1.
+	edge := func(px [4]float64, idx [4]int, ka, kb int) {
+		for k := ka; k < kb; k++ {
+			var v [4]float64
+			v[0], v[1], v[2], v[3] = floatEdge(px[0], px[1], px[2], px[3], alpha[k], beta[k], tc[k])
+			end := k + 1
+			if unclipped(px[0], px[1], px[2], px[3], k) {
+				end = kb // the same values from here on
+			}
+			for j := range v {
+				change(idx[j], px[j], v[j], k, end)
+			}
+			k = end - 1
+		}
+	}
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
+	sc.vonF, sc.kpix = resize(sc.vonF, 4*w), resize(sc.kpix, 4*w)
+	von, kpix := sc.vonF, sc.kpix
+	// band adds the changes of the four rows from index at around a
+	// horizontal edge and reports whether it could: not if a vertical
+	// edge there clips its move at its first strength.
+	band := func(at int) bool {
+		rows := rec.Pix[at:][:4*w]
+		copy(von, rows)
+		for i := range kpix {
+			kpix[i] = never
+		}
+		// The vertical edges: von holds each sample as they set it,
+		// kpix the strength they set it from.
+		for r := range 4 {
+			row, vr, kr := rows[r*w:][:w], von[r*w:][:w], kpix[r*w:][:w]
+			for x := n; x+1 < w; x += n {
+				e := row[x-2 : x+2 : x+2]
+				k := kmin(e[0], e[1], e[2], e[3])
+				if k == never {
+					continue
+				}
+				if !unclipped(e[0], e[1], e[2], e[3], k) {
+					return false
+				}
+				v := vr[x-2 : x+2 : x+2]
+				v[0], v[1], v[2], v[3] = floatEdge(e[0], e[1], e[2], e[3], alpha[k], beta[k], tc[k])
+				kr[x-2], kr[x-1], kr[x], kr[x+1] = uint8(k), uint8(k), uint8(k), uint8(k)
+			}
+		}
+		for i, k := range kpix {
+			if k != never {
+				change(at+i, rows[i], von[i], int(k), never)
+			}
+		}
+		// The horizontal edge, column by column, in each state of its
+		// samples: from ka on, those whose vertical edge is on.
+		for x := range w {
+			ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
+			on := [4]float64{von[x], von[w+x], von[2*w+x], von[3*w+x]}
+			off := [4]float64{rows[x], rows[w+x], rows[2*w+x], rows[3*w+x]}
+			idx := [4]int{at + x, at + w + x, at + 2*w + x, at + 3*w + x}
+			for ka := 1; ka <= maxDeblock; {
+				kb, px := never, off
+				for r, k := range ks {
+					if int(k) <= ka {
+						px[r] = on[r]
+					} else {
+						kb = min(kb, int(k))
+					}
+				}
+				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
+					edge(px, idx, kh, kb)
+				}
+				ka = kb
+			}
+		}
+		return true
+	}
+	for y := 0; y < h; y++ {
+		if b := (y + 2) / n * n; b >= n && b+1 < h && y <= b+1 {
+			if at := (b - 2) * w; y == b-2 && !band(at) {
+				// The band filtered at each strength.
+				for k := 1; k <= maxDeblock; k++ {
+					copy(von, rec.Pix[at:][:4*w])
+					for r := range 4 {
+						deblockFloat(von[r*w:][:w], w, w, 1, n, alpha[k], beta[k], tc[k])
+					}
+					r1, r0, s0, s1 := von[:w], von[w:2*w], von[2*w:3*w], von[3*w:]
+					for x := range r1 {
+						r1[x], r0[x], s0[x], s1[x] = floatEdge(r1[x], r0[x], s0[x], s1[x], alpha[k], beta[k], tc[k])
+					}
+					for i, v := range von {
+						change(at+i, rec.Pix[at+i], v, k, k+1)
+					}
+				}
+			}
+			continue
+		}
+		row := rec.Pix[y*w:][:w]
+		for x := n; x+1 < w; x += n {
+			e := row[x-2 : x+2 : x+2]
+			if k := kmin(e[0], e[1], e[2], e[3]); k < never {
+				i := y*w + x
+				edge([4]float64{e[0], e[1], e[2], e[3]}, [4]int{i - 2, i - 1, i, i + 1}, k, never)
+			}
+		}
+	}
+	sse0 := sseFloat(rec.Pix, orig.Pix)
+	s := deblockSearch{orig: orig, rec: rec, n: n, params: params,
+		errs: make([]float64, never), bound: make([]float64, never), same: make([]bool, never)}
+	s.errs[0], s.same[0] = sse0, true
+	e, c := sse0, 0
+	for k := 1; k <= maxDeblock; k++ {
+		e += diff[k]
+		c += count[k]
+		s.errs[k], s.same[k] = e, c == 0
+		// deblockErrors's sum of N terms is within (N-1)·u of their total
+		// (u = 2^-53, relative to it), and so is sse0; each change here
+		// rounds within u of its terms, and their sums within a u of
+		// moved per term. Four times that, to be safe.
+		s.bound[k] = 4 * float64(len(rec.Pix)+8*terms+4*never) * 0x1p-53 * (sse0 + moved + math.Abs(e))
+	}
+	return s
+}
+
+// chooseDeblock returns the strength with the smallest squared error
+// summed over the channels, the lowest on ties: bestDeblock of the exact
+// errors. exact tells whether it needed deblockErrors's errors of a
+// search (the bounds did not separate the winner).
+func chooseDeblock(ss []deblockSearch) (best int, exact bool) {
+	errs := make([][]float64, len(ss))
+	allExact := true
+	for c, s := range ss {
+		errs[c] = s.errs
+		allExact = allExact && s.bound == nil
+	}
+	if allExact {
+		return bestDeblock(errs), false
+	}
+	// Each candidate's summed error lies in [lo, hi]. A strength that
+	// sets no sample in any channel has the error of strength 0 to the
+	// last bit, and 0 wins that tie: it is no candidate.
+	var lo, hi [maxDeblock + 1]float64
+	cand := make([]int, 0, maxDeblock+1)
+	for k := 0; k <= maxDeblock; k++ {
+		same := k > 0
+		for _, s := range ss {
+			b := 0.0
+			if s.bound != nil {
+				b = s.bound[k]
+				same = same && s.same[k]
+			}
+			lo[k] += s.errs[k] - b
+			hi[k] += s.errs[k] + b
+		}
+		if !same {
+			// The sum over at most three channels rounds within 3u.
+			lo[k], hi[k] = lo[k]*(1-1e-15), hi[k]*(1+1e-15)
+			cand = append(cand, k)
+		}
+	}
+	win := cand[0]
+	for _, k := range cand {
+		if hi[k] < hi[win] {
+			win = k
+		}
+	}
+	for _, k := range cand {
+		if k != win && !(lo[k] > hi[win]) {
+			for c := range ss {
+				errs[c] = ss[c].exact()
+			}
+			return bestDeblock(errs), true
+		}
+	}
+	return win, false
 }

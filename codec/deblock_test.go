@@ -284,3 +284,125 @@ func TestDeblockFloat(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDeblockSearchFloat is the encoder's deblocking search of a
+// 768×512 float64 plane (a colour channel's, or a 16-bit image's): the
+// filtered copies of deblockErrors against searchDeblockFloat.
+func BenchmarkDeblockSearchFloat(b *testing.B) {
+	const w, h, n = 768, 512, 8
+	rng := rand.New(rand.NewPCG(7, 7))
+	rec := blockyPlane(rng, w, h, n, 2, true)
+	orig := rec.Clone()
+	for i := range orig.Pix {
+		orig.Pix[i] += rng.NormFloat64() * 3
+	}
+	b.Run("copies", func(b *testing.B) {
+		for range b.N {
+			deblockErrors(orig, rec, 30, n, false)
+		}
+	})
+	b.Run("search", func(b *testing.B) {
+		for range b.N {
+			searchDeblockFloat(orig, rec, 30, n)
+		}
+	})
+}
+
+// TestSearchDeblockFloat checks the encoder's search of float64 planes
+// (searchDeblockFloat) against deblockErrors, which filters a copy at
+// every strength and sums every sample's squared error: each error
+// within the search's bound, a strength said to set nothing with
+// exactly the unfiltered error, and chooseDeblock's strength bestDeblock's
+// of the exact errors, for one to three channels (colour: Y and half-size
+// chroma) on patches of 4, 5 and 8 samples, smooth and blocky, several
+// steps. A planted tie makes chooseDeblock use the exact errors.
+func TestSearchDeblockFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 17))
+	decided := 0
+	for _, n := range []int{4, 5, 8} {
+		for trial := range 6 {
+			var ss []deblockSearch
+			var exact [][]float64
+			for c := range 1 + trial%3 {
+				w, h := 61-20*min(c, 1), 47-16*min(c, 1)
+				rec := blockyPlane(rng, w, h, n, trial, trial%2 == 1)
+				orig := rec.Clone()
+				for i := range orig.Pix {
+					orig.Pix[i] += rng.NormFloat64() * float64(1+trial)
+				}
+				step := []float64{4, 15, 30, 60, 120, 400}[trial]
+				s := searchDeblockFloat(orig, rec, step, n)
+				want := deblockErrors(orig, rec, step, n, false)
+				if s.bound == nil {
+					t.Fatalf("n %d: no search by edge", n)
+				}
+				for k, e := range s.errs {
+					if math.Abs(e-want[k]) > s.bound[k] {
+						t.Fatalf("n %d trial %d channel %d strength %d: error %v, filtering a copy gives %v (bound %g)", n, trial, c, k, e, want[k], s.bound[k])
+					}
+					if s.same[k] && want[k] != want[0] {
+						t.Fatalf("n %d trial %d strength %d: said to set nothing, but its error %v is not the unfiltered %v", n, trial, k, want[k], want[0])
+					}
+					if s.bound[k] > 1e-7*want[k] {
+						t.Fatalf("n %d trial %d strength %d: bound %g of an error %g is loose", n, trial, k, s.bound[k], want[k])
+					}
+				}
+				ss, exact = append(ss, s), append(exact, want)
+			}
+			got, used := chooseDeblock(slices.Clone(ss))
+			if want := bestDeblock(exact); got != want {
+				t.Fatalf("n %d trial %d: strength %d, the exact errors give %d", n, trial, got, want)
+			}
+			if !used {
+				decided++
+			}
+			// A tie: strength 3's errors those of the winner's, in every
+			// channel: the bounds cannot separate them.
+			tied := slices.Clone(ss)
+			for c := range tied {
+				tied[c].errs = slices.Clone(tied[c].errs)
+				tied[c].same = slices.Clone(tied[c].same)
+				tied[c].errs[3], tied[c].same[3] = tied[c].errs[got], false
+			}
+			if got != 3 {
+				if _, used := chooseDeblock(tied); !used {
+					t.Fatalf("n %d trial %d: a tie decided without the exact errors", n, trial)
+				}
+			}
+		}
+	}
+	if decided < 12 {
+		t.Fatalf("the bounds decided %d of 18 searches alone: the search saves nothing", decided)
+	}
+	// Thresholds that clip moves (deblockParams's clip none but by
+	// rounding): the strengths an edge clips at are taken one by one, and
+	// a band with a vertical edge clipped at its first strength is
+	// filtered at each.
+	clipped := 0
+	for _, n := range []int{4, 8} {
+		for trial := range 4 {
+			rec := blockyPlane(rng, 53, 41, n, trial+2, true)
+			orig := rec.Clone()
+			for i := range orig.Pix {
+				orig.Pix[i] += rng.NormFloat64() * 2
+			}
+			params := func(k int) (alpha, beta, tc float64) {
+				kf := float64(k)
+				return (4 + float64(trial)) * kf, 3 * kf, 0.3 * kf * float64(1+trial)
+			}
+			s := searchDeblockAt(orig, rec, n, params)
+			want := deblockErrorsAt(orig, rec, n, params)
+			for k, e := range s.errs {
+				if math.Abs(e-want[k]) > s.bound[k] {
+					t.Fatalf("clipping n %d trial %d strength %d: error %v, filtering a copy gives %v (bound %g)", n, trial, k, e, want[k], s.bound[k])
+				}
+			}
+			if want[maxDeblock] != want[1] {
+				clipped++
+			}
+		}
+	}
+	if clipped == 0 {
+		t.Fatal("the clipping thresholds filter nothing")
+	}
+}

@@ -442,14 +442,20 @@ func Train(images []image.Image, opt *TrainOptions) (*Model, error) {
 
 // planes returns the planes of img the model codes: the luma, or Y, Cb
 // and Cr, the chroma halved if subsampled.
-func (m *Model) planes(img image.Image) []patches.Plane {
+func (m *Model) planes(img image.Image) []patches.Plane { return m.planesTo([3][]float64{}, img) }
+
+// planesTo is planes with the samples of grey images and of subsampled
+// colour in the buffers where they hold them (the encoder's, reused
+// across images).
+func (m *Model) planesTo(bufs [3][]float64, img image.Image) []patches.Plane {
 	if !m.Color {
-		return []patches.Plane{patches.Luminance(img)}
+		return []patches.Plane{patches.LuminanceTo(bufs[0], img)}
+	}
+	if m.Subsample {
+		ycc := patches.YCbCr420To(bufs, img)
+		return ycc[:]
 	}
 	ycc := patches.YCbCr(img)
-	if m.Subsample {
-		ycc[1], ycc[2] = patches.Halve(ycc[1]), patches.Halve(ycc[2])
-	}
 	return ycc[:]
 }
 

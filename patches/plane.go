@@ -235,6 +235,59 @@ func YCbCr(img image.Image) [3]Plane {
 	return ps
 }
 
+// YCbCr420To returns the Y' plane of img and its Cb and Cr planes
+// halved, the values of YCbCr followed by Halve of its chroma to the last
+// bit, without the full-size chroma planes (two planes of 8 bytes a pixel
+// of fresh memory per image), each plane in the memory of the buffer of
+// the same index where its capacity holds it (every sample is written).
+func YCbCr420To(bufs [3][]float64, img image.Image) [3]Plane {
+	bd := img.Bounds()
+	w, h := bd.Dx(), bd.Dy()
+	plane := func(buf []float64, w, h int) Plane {
+		if cap(buf) >= w*h {
+			return Plane{W: w, H: h, Pix: buf[:w*h]}
+		}
+		return NewPlane(w, h)
+	}
+	switch img.(type) {
+	case *image.Gray, *image.Gray16, *image.YCbCr:
+		ycc := YCbCr(img)
+		return [3]Plane{ycc[0], Halve(ycc[1]), Halve(ycc[2])}
+	}
+	ps := [3]Plane{plane(bufs[0], w, h), plane(bufs[1], (w+1)/2, (h+1)/2), plane(bufs[2], (w+1)/2, (h+1)/2)}
+	// Two full-size rows of each chroma plane, halved into the plane's
+	// row when the second (or the image's last) is done.
+	rows := make([]float64, 4*w)
+	cbRows, crRows := rows[:2*w], rows[2*w:]
+	halve := func(dst []float64, src []float64, y int) {
+		r0, r1 := src[:w], src[w:]
+		if 2*y+1 > h-1 {
+			r1 = r0
+		}
+		for x := range dst {
+			x0, x1 := 2*x, min(2*x+1, w-1)
+			dst[x] = (r0[x0] + r0[x1] + r1[x0] + r1[x1]) / 4 // Halve's sum, in its order
+		}
+	}
+	hw := ps[1].W
+	x, y := 0, 0
+	visitRGB(img, func(i int, r, g, b float64) {
+		yy := luma(r, g, b)
+		ps[0].Pix[i] = yy
+		j := (y&1)*w + x
+		cbRows[j] = chromaZero + (b-yy)/cbScale
+		crRows[j] = chromaZero + (r-yy)/crScale
+		if x++; x == w {
+			if y&1 == 1 || y == h-1 {
+				halve(ps[1].Pix[y/2*hw:][:hw], cbRows, y/2)
+				halve(ps[2].Pix[y/2*hw:][:hw], crRows, y/2)
+			}
+			x, y = 0, y+1
+		}
+	})
+	return ps
+}
+
 // toRGB inverts the Y'CbCr transform of YCbCr.
 func toRGB(y, cb, cr float64) (r, g, b float64) {
 	// Products rounded (float64(...)): no FMA, the same pixels on

@@ -109,3 +109,52 @@ func TestFromYCbCr420(t *testing.T) {
 		}
 	}
 }
+
+// TestYCbCr420To checks YCbCr420To against YCbCr and Halve bit for bit
+// on RGBA, NRGBA, 16-bit and grey images of odd and even sizes, with
+// fresh planes and with buffers to reuse (larger, smaller, dirty).
+func TestYCbCr420To(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 20))
+	dirty := [3][]float64{make([]float64, 40*30), make([]float64, 3), make([]float64, 20*15)}
+	for i := range dirty[0] {
+		dirty[0][i] = -1
+	}
+	for _, size := range [][2]int{{1, 1}, {2, 1}, {1, 3}, {6, 4}, {7, 5}, {31, 17}} {
+		w, h := size[0], size[1]
+		r := image.Rect(3, 2, 3+w, 2+h) // not at the origin
+		rgba, nrgba, rgba64, gray := image.NewRGBA(r), image.NewNRGBA(r), image.NewRGBA64(r), image.NewGray(r)
+		for i := range rgba.Pix {
+			rgba.Pix[i] = uint8(rng.IntN(256))
+			if i%4 == 3 {
+				rgba.Pix[i] = 255
+			}
+		}
+		copy(nrgba.Pix, rgba.Pix)
+		for i := range rgba64.Pix {
+			rgba64.Pix[i] = uint8(rng.IntN(256))
+			if i%8 >= 6 {
+				rgba64.Pix[i] = 255
+			}
+		}
+		for i := range gray.Pix {
+			gray.Pix[i] = uint8(rng.IntN(256))
+		}
+		for _, img := range []image.Image{rgba, nrgba, rgba64, gray} {
+			ycc := YCbCr(img)
+			want := [3]Plane{ycc[0], Halve(ycc[1]), Halve(ycc[2])}
+			for _, bufs := range [][3][]float64{{}, dirty} {
+				got := YCbCr420To(bufs, img)
+				for c := range got {
+					if got[c].W != want[c].W || got[c].H != want[c].H || len(got[c].Pix) != len(want[c].Pix) {
+						t.Fatalf("%T %d×%d plane %d: %d×%d, want %d×%d", img, w, h, c, got[c].W, got[c].H, want[c].W, want[c].H)
+					}
+					for i, v := range got[c].Pix {
+						if math.Float64bits(v) != math.Float64bits(want[c].Pix[i]) {
+							t.Fatalf("%T %d×%d plane %d sample %d: %v, want %v", img, w, h, c, i, v, want[c].Pix[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
