@@ -948,7 +948,8 @@ func readChannel(r *modelReader, patch int, thresholds, ints, sectioned bool) (*
 	if r.err == nil && n > uint64(len(r.b)) {
 		return nil, &ModelError{"truncated SPCA model"}
 	}
-	sm, err := spca.ReadLimited(bytes.NewReader(r.take(int(n))), &r.budget)
+	// A bytes.Buffer: spca reads its lattice planes in place (Next).
+	sm, err := spca.ReadLimited(bytes.NewBuffer(r.take(int(n))), &r.budget)
 	if err == nil && r.err != nil {
 		err = r.err
 	}

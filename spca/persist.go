@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/checksum"
@@ -438,6 +439,10 @@ type decoder struct {
 	known   int64
 }
 
+// intScratch keeps a decoder's integer scratch (decoder.ints) for the
+// next model read; nothing read refers to it.
+var intScratch = sync.Pool{New: func() any { return new([]int64) }}
+
 // Memory bound of Read (issue 23): reading a file of n bytes allocates
 // at most boundBase + boundPerByte×n bytes. The arrays the decoder
 // allocates in proportion to what the file declares are charged against
@@ -648,6 +653,18 @@ func (dc *decoder) intPlaneAxes(w, nodes int, shape []int, lo int, what string) 
 			return p
 		}
 		p = make([]int64, nodes)
+	}
+	if nx, isBuf := dc.r.(interface{ Next(n int) []byte }); ok && isBuf && len(shape) > 0 && shape[len(shape)-1] > 0 {
+		// The planes read in place from a reader over bytes in memory
+		// (a codec model's section): no copy into fresh scratch (2.5 %
+		// of a colour encode's CPU cleared its pages).
+		planes := nx.Next(w * nodes) // the length was checked above
+		dc.n += int64(len(planes))
+		dc.h.Write(planes)
+		p = p[:nodes]
+		gridcode.JoinPlanes(p, planes, shape[len(shape)-1])
+		gridcode.UndiffAxes(p, shape, lo, len(shape)-1)
+		return p
 	}
 	if ok && len(shape) > 0 && shape[len(shape)-1] > 0 {
 		if len(dc.planes) < w*nodes {
@@ -874,6 +891,12 @@ func Read(r io.Reader) (*Model, error) { return ReadLimited(r, nil) }
 // the file (the arrays take less, by boundReserve, for the rest).
 func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	dc := &decoder{r: r, h: crc32.New(checksum.Table), limit: limit}
+	// The integer scratch of the model read before (a colour codec
+	// model reads three alike): 3.6 MB of fresh pages a lattice.
+	if sp, ok := intScratch.Get().(*[]int64); ok {
+		dc.ints = *sp
+		defer func() { *sp = dc.ints; intScratch.Put(sp) }()
+	}
 	if l, ok := r.(interface{ Len() int }); ok {
 		dc.known = int64(l.Len())
 	}
