@@ -46,9 +46,18 @@ func checkHalf(what string, p Plane, w, h int) {
 func doubledRow(dst []float64, p Plane, y int) {
 	ya, yb := halfNeighbours(y, p.H)
 	ra, rb := p.Pix[ya*p.W:(ya+1)*p.W], p.Pix[yb*p.W:(yb+1)*p.W]
-	for x := range dst {
-		xa, xb := halfNeighbours(x, p.W)
-		dst[x] = (float64(9*ra[xa]) + float64(3*ra[xb]) + float64(3*rb[xa]) + rb[xb]) / 16 // rounded products: no FMA, same pixels on every GOARCH
+	// Samples 2a and 2a+1 share their nearer neighbour a (halfNeighbours);
+	// the farther is a-1 and a+1, clamped. The same sums in the same order
+	// as per sample (rounded products: no FMA, same pixels on every
+	// GOARCH), the nearer products once.
+	for a := 0; 2*a < len(dst); a++ {
+		ra9, rb3 := float64(9*ra[a]), float64(3*rb[a])
+		b := max(a-1, 0)
+		dst[2*a] = (ra9 + float64(3*ra[b]) + rb3 + rb[b]) / 16
+		if 2*a+1 < len(dst) {
+			b = min(a+1, p.W-1)
+			dst[2*a+1] = (ra9 + float64(3*ra[b]) + rb3 + rb[b]) / 16
+		}
 	}
 }
 

@@ -158,3 +158,30 @@ func TestYCbCr420To(t *testing.T) {
 		}
 	}
 }
+
+// TestDoubledRow checks doubledRow, which computes samples in pairs,
+// against the bilinear definition per sample (halfNeighbours), bit for
+// bit, on odd and even sizes.
+func TestDoubledRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 21))
+	for _, size := range [][2]int{{1, 1}, {2, 2}, {3, 1}, {5, 4}, {8, 7}, {33, 20}} {
+		w, h := size[0], size[1]
+		p := NewPlane((w+1)/2, (h+1)/2)
+		for i := range p.Pix {
+			p.Pix[i] = 300*rng.Float64() - 20
+		}
+		got := make([]float64, w)
+		for y := range h {
+			doubledRow(got, p, y)
+			ya, yb := halfNeighbours(y, p.H)
+			for x := range w {
+				xa, xb := halfNeighbours(x, p.W)
+				ra, rb := p.Pix[ya*p.W:], p.Pix[yb*p.W:]
+				want := (float64(9*ra[xa]) + float64(3*ra[xb]) + float64(3*rb[xa]) + rb[xb]) / 16
+				if math.Float64bits(got[x]) != math.Float64bits(want) {
+					t.Fatalf("%d×%d row %d sample %d: %v, want %v", w, h, y, x, got[x], want)
+				}
+			}
+		}
+	}
+}
