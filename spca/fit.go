@@ -262,7 +262,7 @@ func normalise(data mat.Matrix) ([]float64, float64, []float64, error) {
 		// The sums overflow or underflow for values near the ends of
 		// the float64 range (1e300, 1e-300): start again with the
 		// samples divided by their largest magnitude.
-		return normaliseScaled(data)
+		return normaliseScaled(data, z)
 	}
 	for i := range z {
 		z[i] /= scale
@@ -289,7 +289,10 @@ func centre(z, mean []float64, n int) float64 {
 
 // normaliseScaled is normalise for data whose sums of squares leave the
 // float64 range: it divides the samples by their largest magnitude first.
-func normaliseScaled(data mat.Matrix) ([]float64, float64, []float64, error) {
+// z (n×d) is normalise's buffer, reused: constant data (scale 0) come
+// here too, and a second buffer made a constant CSV at csvmat's cap of
+// 10^8 values take another 0.8 GB before it was refused.
+func normaliseScaled(data mat.Matrix, z []float64) ([]float64, float64, []float64, error) {
 	n, d := data.Dims()
 	top := 0.0
 	for i := 0; i < n; i++ {
@@ -298,7 +301,7 @@ func normaliseScaled(data mat.Matrix) ([]float64, float64, []float64, error) {
 		}
 	}
 	mean := make([]float64, d)
-	z := make([]float64, n*d)
+	clear(z)
 	if top > 0 {
 		for i := 0; i < n; i++ {
 			for j := 0; j < d; j++ {
