@@ -283,3 +283,50 @@ func BenchmarkReduce4(b *testing.B) {
 		}
 	})
 }
+
+// TestLocate4 checks locate4 against locate on random grids (uneven
+// nodes, 5 to 40 a axis): values inside the nodes, on them, at the ends,
+// beyond them within and past the extrapolated half span, infinite and
+// NaN must give the same cell, fractions and verdict.
+func TestLocate4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := range 50 {
+		f := &fastPath{k: 4, nodes: make([][]float64, 4)}
+		g := 5 + rng.IntN(36)
+		for j := range f.nodes {
+			ax := make([]float64, g)
+			ax[0] = rng.NormFloat64() * 100
+			for i := 1; i < g; i++ {
+				ax[i] = ax[i-1] + rng.ExpFloat64()*math.Pow(10, float64(rng.IntN(5)-2))
+			}
+			f.nodes[j] = ax
+		}
+		f.setLook()
+		y, a, b := make([]float64, 4), make([]float64, 4), make([]float64, 4)
+		for range 2000 {
+			for j := range y {
+				ax := f.nodes[j]
+				lo, hi := ax[0], ax[g-1]
+				switch rng.IntN(10) {
+				case 0:
+					y[j] = ax[rng.IntN(g)]
+				case 1:
+					y[j] = lo - rng.Float64()*(hi-lo)
+				case 2:
+					y[j] = hi + rng.Float64()*(hi-lo)
+				case 3:
+					y[j] = []float64{math.Inf(1), math.Inf(-1), math.NaN(), lo, hi, math.Nextafter(hi, math.Inf(1))}[rng.IntN(6)]
+				default:
+					y[j] = lo + rng.Float64()*(hi-lo)
+				}
+			}
+			clear(a)
+			clear(b)
+			ba, oka := f.locate4(y, a)
+			bb, okb := f.locate(y, b)
+			if oka != okb || oka && (ba != bb || !slices.Equal(a, b)) {
+				t.Fatalf("trial %d, y %v: locate4 %d %v %v, locate %d %v %v", trial, y, ba, a, oka, bb, b, okb)
+			}
+		}
+	}
+}
