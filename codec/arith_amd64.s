@@ -250,6 +250,44 @@ KEEP: \
 	JCS L \
 	JMP BACK
 
+// UNARYTAIL ends valueDual and runEncDual: the magnitude less one, K,
+// in unary from position U (0) with the probabilities at P (a 1 for
+// each position below K, a 0 at K, up to arMaxUnary), the status result
+// (STATUS: its name and offset; 1 where K reached arMaxUnary), the
+// coder's state stored, and the normalisations of the three codings
+// (norm1-norm3, back to coded1-coded3). Clobbers AX, BX, CX, DX and R14.
+#define UNARYTAIL(P, K, U, STATUS) \
+mag: \
+	XORL DX, DX \
+	CMPQ K, U \
+	SETNE DL \
+	NEGL DX \
+	ENCODE(P) \
+	CMPL R10, $const_arTopValue \
+	JCS norm3 \
+coded3: \
+	TESTL DX, DX \
+	JEQ done \
+	ADDQ $4, P \
+	INCQ U \
+	CMPQ U, $const_arMaxUnary \
+	JLT mag \
+	MOVQ $1, STATUS(FP) \
+	JMP store \
+done: \
+	MOVQ $0, STATUS(FP) \
+store: \
+	MOVQ R8, rangeEncoder_low(DI) \
+	MOVL R10, rangeEncoder_rng(DI) \
+	MOVQ R11, (rangeEncoder_out+8)(DI) \
+	RET \
+zerorange: \
+	MOVQ $2, STATUS(FP) \
+	JMP store \
+	NORMENC(norm1, norm1flush, norm1byte, norm1keep, coded1) \
+	NORMENC(norm2, norm2flush, norm2byte, norm2keep, coded2) \
+	NORMENC(norm3, norm3flush, norm3byte, norm3keep, coded3)
+
 // func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)
 TEXT ·valueDual(SB), NOSPLIT, $0-48
 	MOVQ e+0(FP), DI
@@ -301,43 +339,7 @@ coded2:
 	LEAQ arDim_mag(R13)(AX*1), R12
 	XORL R13, R13
 
-mag:
-	XORL DX, DX
-	CMPQ SI, R13
-	SETNE DL
-	NEGL DX
-	ENCODE(R12)
-	CMPL R10, $const_arTopValue
-	JCS norm3
-
-coded3:
-	TESTL DX, DX
-	JEQ done
-	ADDQ $4, R12
-	INCQ R13
-	CMPQ R13, $const_arMaxUnary
-	JLT mag
-	MOVQ $1, status+40(FP)
-	JMP store
-
-done:
-	MOVQ $0, status+40(FP)
-
-store:
-	MOVQ R8, rangeEncoder_low(DI)
-	MOVL R10, rangeEncoder_rng(DI)
-	MOVQ R11, (rangeEncoder_out+8)(DI)
-	RET
-
-zerorange:
-	MOVQ $2, status+40(FP)
-	JMP store
-
-	NORMENC(norm1, norm1flush, norm1byte, norm1keep, coded1)
-
-	NORMENC(norm2, norm2flush, norm2byte, norm2keep, coded2)
-
-	NORMENC(norm3, norm3flush, norm3byte, norm3keep, coded3)
+	UNARYTAIL(R12, SI, R13, status+40)
 
 // Registers of runEncDual: R8 low, R10 the range, R9 the output's array,
 // R11 its length, DI the encoder, DX the bit as a mask (all ones for a
@@ -443,40 +445,4 @@ coded2:
 	LEAQ arDim_mag(R13)(SI*1), SI
 	XORL R13, R13
 
-mag:
-	XORL DX, DX
-	CMPQ R12, R13
-	SETNE DL
-	NEGL DX
-	ENCODE(SI)
-	CMPL R10, $const_arTopValue
-	JCS norm3
-
-coded3:
-	TESTL DX, DX
-	JEQ done
-	ADDQ $4, SI
-	INCQ R13
-	CMPQ R13, $const_arMaxUnary
-	JLT mag
-	MOVQ $1, status+80(FP)
-	JMP store
-
-done:
-	MOVQ $0, status+80(FP)
-
-store:
-	MOVQ R8, rangeEncoder_low(DI)
-	MOVL R10, rangeEncoder_rng(DI)
-	MOVQ R11, (rangeEncoder_out+8)(DI)
-	RET
-
-zerorange:
-	MOVQ $2, status+80(FP)
-	JMP store
-
-	NORMENC(norm1, norm1flush, norm1byte, norm1keep, coded1)
-
-	NORMENC(norm2, norm2flush, norm2byte, norm2keep, coded2)
-
-	NORMENC(norm3, norm3flush, norm3byte, norm3keep, coded3)
+	UNARYTAIL(SI, R12, R13, status+80)
