@@ -743,7 +743,10 @@ func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, 
 	// of this search.
 	invA, invB := 1/alpha[1], 1/beta[1]
 	first := func(v, inv float64, t *[never]float64) int {
-		k := min(int(v*inv)+1, maxDeblock) // v >= 0; v*inv < 2^31 for v below t[maxDeblock]
+		k := maxDeblock // also where v·inv is NaN (0·Inf: thresholds of a subnormal step)
+		if g := v * inv; g < maxDeblock {
+			k = int(g) + 1 // v >= 0
+		}
 		for k > 1 && v < t[k-1] {
 			k--
 		}

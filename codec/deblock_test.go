@@ -405,4 +405,19 @@ func TestSearchDeblockFloat(t *testing.T) {
 	if clipped == 0 {
 		t.Fatal("the clipping thresholds filter nothing")
 	}
+	// Thresholds of a subnormal step, whose inverse is +Inf (an edge of
+	// equal samples then guesses from 0·Inf = NaN): no panic, the same
+	// errors.
+	rec := blockyPlane(rng, 20, 20, 4, 0, false)
+	for i := range 40 {
+		rec.Pix[i] = 7 // equal samples
+	}
+	tiny := func(k int) (alpha, beta, tc float64) {
+		kf := float64(k)
+		return kf * 1e-310, kf * 1e-310, kf * 1e-310
+	}
+	s := searchDeblockAt(rec, rec, 4, tiny)
+	if want := deblockErrorsAt(rec, rec, 4, tiny); !slices.Equal(s.errs, want) {
+		t.Fatalf("subnormal thresholds: %v, want %v", s.errs, want)
+	}
 }
