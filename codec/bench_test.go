@@ -235,7 +235,8 @@ func BenchmarkFile(b *testing.B) {
 // best (4×4, gamma 0, uniform step) models of the benchmarks, as model
 // files of this version ("compact") and as files of the version-1/2
 // layout in the compressed container, the format written before version
-// 3 ("legacy", its ID hashed once read, as a decoder must). It reports
+// 3 ("legacy", its ID hashed once read, as a decoder must), and without
+// the step basis ("compact-nobasis", as written before it). It reports
 // the file size; SPCA_BENCH_MODEL adds a model file ("file").
 func BenchmarkModelLoad(b *testing.B) {
 	models := map[string]*Model{"default": nil, "best": nil}
@@ -257,11 +258,15 @@ func BenchmarkModelLoad(b *testing.B) {
 		if _, err := m.WriteTo(&compact); err != nil {
 			b.Fatal(err)
 		}
+		var noBasis bytes.Buffer
+		if _, err := m.writeTo(&noBasis, false); err != nil {
+			b.Fatal(err)
+		}
 		legacy := compressed(plainFile(b, m))
 		for _, f := range []struct {
 			format string
 			data   []byte
-		}{{"compact", compact.Bytes()}, {"legacy", legacy}} {
+		}{{"compact", compact.Bytes()}, {"compact-nobasis", noBasis.Bytes()}, {"legacy", legacy}} {
 			b.Run(name+"-"+f.format, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					m, err := ReadModel(bytes.NewReader(f.data))

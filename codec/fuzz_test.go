@@ -141,6 +141,18 @@ func FuzzReadModel(f *testing.F) {
 			if _, err := Decode(&w, m); err != nil {
 				t.Fatalf("a model read back cannot decode its own file: %v", err)
 			}
+			// At another step: derived from the step basis, stored or
+			// computed.
+			if m.Step == 0 {
+				continue
+			}
+			w.Reset()
+			if err := Encode(&w, img, m, &Options{Exact: true, Step: m.Step * 1.7}); err != nil {
+				continue
+			}
+			if _, err := Decode(&w, m); err != nil {
+				t.Fatalf("a model read back cannot decode its own file at another step: %v", err)
+			}
 		}
 	})
 }

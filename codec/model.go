@@ -105,15 +105,10 @@ func (m *Model) Stepped(step float64) (*Model, error) {
 // reference of TestSteppedBasis).
 func (m *Model) derive(step float64, fast bool) (*Model, error) {
 	d := &Model{Patch: m.Patch, Color: m.Color, Subsample: m.Subsample, Gamma: m.Gamma, base: m}
-	if fast && m.stepBasis == nil {
-		bases := make([]*stepBasis, len(m.Channels))
-		for ci, c := range m.Channels {
-			var err error
-			if bases[ci], err = newStepBasis(c); err != nil {
-				return nil, err
-			}
+	if fast {
+		if err := m.loadBases(); err != nil {
+			return nil, err
 		}
-		m.stepBasis = bases
 	}
 	for ci, c := range m.Channels {
 		// nc's training sample is c's (TrainingSample), used only
@@ -143,6 +138,67 @@ func (m *Model) derive(step float64, fast bool) (*Model, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// loadBases sets m.stepBasis (m.stepMu held): read from the model file's
+// step-basis sections, or computed from the training sample.
+func (m *Model) loadBases() error {
+	if m.stepBasis != nil {
+		return nil
+	}
+	bases := make([]*stepBasis, len(m.Channels))
+	for ci, c := range m.Channels {
+		var err error
+		if c.basisSec != nil {
+			err = c.basisSec.readLazy("step basis", func(r *modelReader) error {
+				bases[ci], err = r.stepBasis(c, m.ID())
+				return err
+			})
+		} else {
+			bases[ci], err = newStepBasis(c)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	m.stepBasis = bases
+	return nil
+}
+
+// fileBases returns the step bases WriteTo stores, nil if the model has
+// none: a model in the fixed-resolution mode, or of a channel without
+// SPCA.
+func (m *Model) fileBases() ([]*stepBasis, error) {
+	if m.Step == 0 || m.base != nil {
+		return nil, nil
+	}
+	for _, c := range m.Channels {
+		if c.Leading() == 0 {
+			return nil, nil
+		}
+	}
+	m.stepMu.Lock()
+	defer m.stepMu.Unlock()
+	if err := m.loadBases(); err != nil {
+		return nil, err
+	}
+	return m.stepBasis, nil
+}
+
+// StepBasisBytes returns the compressed size of the step-basis sections
+// of the file the model was read from (0 if it has none, or if the model
+// changed scale since): with them a process coding or decoding at
+// another step than the model's neither inflates nor unfolds the
+// training sample.
+func (m *Model) StepBasisBytes() int {
+	n := 0
+	for _, c := range m.Channels {
+		if c.basisSec == nil {
+			return 0
+		}
+		n += c.basisSec.n
+	}
+	return n
 }
 
 // Channel is the model of one image channel.
@@ -175,9 +231,13 @@ type Channel struct {
 	// holding the training sample (of sampleRows rows) and the fast
 	// path, inflated on first use; nil otherwise.
 	sampleSec, fastSec *section
-	sampleRows         int
-	fastSecOnce        sync.Once
-	fastSecErr         error
+	// basisSec is the section holding the channel's step basis at the
+	// model's scale (see stepBasisVersion), or nil: read by Stepped
+	// instead of computing the basis; dropped when the scale changes.
+	basisSec    *section
+	sampleRows  int
+	fastSecOnce sync.Once
+	fastSecErr  error
 	// fastStored is the fast path read from the model file, or nil.
 	fastStored *storedFast
 
@@ -834,6 +894,7 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 		}
 	}
 	c.Bins = append(c.Bins[:0], bins...)
+	c.basisSec = nil // at the old scale
 	c.Lead = lead
 	c.Rest = rest
 	c.bookOnce = sync.Once{}

@@ -109,8 +109,9 @@ const (
 )
 
 // maxSections bounds the sections of a sectioned container: the model
-// and, per channel (at most 3), its training sample and its fast path.
-const maxSections = 7
+// and, per channel (at most 3), its training sample, its fast path and
+// its step basis.
+const maxSections = 10
 
 // maxModelWindow bounds the zstd window a compressed model may ask for
 // (the encoder's default is 8 MiB).
@@ -329,8 +330,15 @@ func (e *modelWriter) train(y *mat.Dense) {
 	}
 }
 
-// WriteTo writes the model file, in compressed sections.
+// WriteTo writes the model file, in compressed sections; a model in the
+// entropy-constrained mode with its step basis (see stepBasisVersion).
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	return m.writeTo(w, true)
+}
+
+// writeTo is WriteTo, without the step basis unless withBasis: the file
+// a build before the step basis wrote.
+func (m *Model) writeTo(w io.Writer, withBasis bool) (int64, error) {
 	for _, c := range m.Channels {
 		if c.SPCA == nil {
 			// The file format has an SPCA model in every channel: such a
@@ -345,6 +353,21 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	secs[0] = b.Bytes()
+	if withBasis {
+		bases, err := m.fileBases()
+		if err != nil {
+			return 0, err
+		}
+		if bases != nil {
+			id := m.ID()
+			for ci, bs := range bases {
+				var sb bytes.Buffer
+				e := &modelWriter{w: &sb}
+				e.stepBasis(bs, id, m.Channels[ci].Leading())
+				secs = append(secs, sb.Bytes())
+			}
+		}
+	}
 	out := binary.LittleEndian.AppendUint32([]byte(ModelMagic), modelVersionSectioned)
 	out = append(out, uint8(len(secs)))
 	frames := make([][]byte, len(secs))
@@ -729,11 +752,15 @@ func readSectioned(src *sectionSource, budget int64) (*Model, error) {
 		return nil, err
 	}
 	lazy.left = core.budget
-	if len(secs) != 1+2*len(m.Channels) {
-		return nil, &ModelError{fmt.Sprintf("%d sections for %d channels", len(secs), len(m.Channels))}
+	nc := len(m.Channels)
+	if len(secs) != 1+2*nc && (len(secs) != 1+3*nc || m.Step == 0) {
+		return nil, &ModelError{fmt.Sprintf("%d sections for %d channels", len(secs), nc)}
 	}
 	for i, c := range m.Channels {
 		c.sampleSec, c.fastSec = secs[1+2*i], secs[2+2*i]
+		if len(secs) == 1+3*nc {
+			c.basisSec = secs[1+2*nc+i]
+		}
 	}
 	return m, nil
 }
@@ -1109,8 +1136,9 @@ func (c *Channel) packedSample() (*intSample, *mat.Dense, error) {
 }
 
 // LoadSections inflates and checks what a sectioned model file leaves
-// packed until first use (the training samples, the fast paths): a
-// corrupt section gives a *ModelError. ReadModel's memory bound holds.
+// packed until first use (the training samples, the fast paths, the step
+// bases): a corrupt section gives a *ModelError. ReadModel's memory bound
+// holds.
 func (m *Model) LoadSections() error {
 	for _, c := range m.Channels {
 		if _, err := c.TrainingSample(); err != nil {
@@ -1120,7 +1148,12 @@ func (m *Model) LoadSections() error {
 			return err
 		}
 	}
-	return nil
+	if m.StepBasisBytes() == 0 {
+		return nil
+	}
+	m.stepMu.Lock()
+	defer m.stepMu.Unlock()
+	return m.loadBases()
 }
 
 // TrainingPatches returns the number of patches of the training sample,

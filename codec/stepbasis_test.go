@@ -2,15 +2,22 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"image"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/testimages"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -141,27 +148,37 @@ func BenchmarkStepped(b *testing.B) {
 		models = []*Model{m}
 	}
 	for _, m0 := range models {
-		var file bytes.Buffer
+		var file, plain bytes.Buffer
 		if _, err := m0.WriteTo(&file); err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("%dx%d/first", m0.Patch, m0.Patch), func(b *testing.B) {
-			var cpu time.Duration
-			for n := 0; n < b.N; n++ {
-				b.StopTimer()
-				m, err := ReadModel(bytes.NewReader(file.Bytes()))
-				if err != nil {
-					b.Fatal(err)
+		if _, err := m0.writeTo(&plain, false); err != nil {
+			b.Fatal(err)
+		}
+		// first: a model file without the step basis (the training
+		// sample unfolded); first-stored: with it.
+		for _, f := range []struct {
+			name string
+			data []byte
+		}{{"first", plain.Bytes()}, {"first-stored", file.Bytes()}} {
+			b.Run(fmt.Sprintf("%dx%d/%s", m0.Patch, m0.Patch, f.name), func(b *testing.B) {
+				var cpu time.Duration
+				for n := 0; n < b.N; n++ {
+					b.StopTimer()
+					m, err := ReadModel(bytes.NewReader(f.data))
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					c0 := processCPU()
+					if _, err := m.Stepped(m.Step * 0.6); err != nil {
+						b.Fatal(err)
+					}
+					cpu += processCPU() - c0
 				}
-				b.StartTimer()
-				c0 := processCPU()
-				if _, err := m.Stepped(m.Step * 0.6); err != nil {
-					b.Fatal(err)
-				}
-				cpu += processCPU() - c0
-			}
-			b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "cpu-ms/op")
-		})
+				b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "cpu-ms/op")
+			})
+		}
 		b.Run(fmt.Sprintf("%dx%d/next", m0.Patch, m0.Patch), func(b *testing.B) {
 			m, err := ReadModel(bytes.NewReader(file.Bytes()))
 			if err != nil {
@@ -343,4 +360,232 @@ func centres(c *Channel, bs *stepBasis) (fromBasis, fromSample []int) {
 		panic(err)
 	}
 	return fromBasis, c.Centre
+}
+
+// TestStepBasisFile checks the step-basis sections of model files: a
+// model read from a file with them holds bit for bit the basis the same
+// model computes without them (responses, medians, ranges, sorted
+// columns), codes every image at other steps and at target rates to the
+// same bytes, and decodes them to the same pixels, with either file; the
+// files are deterministic (written again from either model read back:
+// the same bytes), the basis is dropped when the model's scale changes,
+// and a damaged or foreign basis section is a *ModelError naming it.
+func TestStepBasisFile(t *testing.T) {
+	ms := append([]*Model(nil), reuseTestModels(t)...)
+	ms = append(ms, smallColorModel(t, true))
+	grey, colour := testimages.Texture(61, 45, 8), testimages.ColorTexture(52, 40, 3)
+	for i, m0 := range ms {
+		var with, without bytes.Buffer
+		if _, err := m0.WriteTo(&with); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m0.writeTo(&without, false); err != nil {
+			t.Fatal(err)
+		}
+		read := func(data []byte) *Model {
+			m, err := ReadModel(bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("model %d: %v", i, err)
+			}
+			return m
+		}
+		a, b := read(with.Bytes()), read(without.Bytes())
+		if a.StepBasisBytes() == 0 || b.StepBasisBytes() != 0 || a.ID() != m0.ID() || b.ID() != m0.ID() {
+			t.Fatalf("model %d: step basis bytes %d and %d, IDs %s %s, want >0, 0, %s", i,
+				a.StepBasisBytes(), b.StepBasisBytes(), a.ID().Short(), b.ID().Short(), m0.ID().Short())
+		}
+		for j, x := range []*Model{a, b} {
+			var again bytes.Buffer
+			if _, err := x.WriteTo(&again); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again.Bytes(), with.Bytes()) {
+				t.Errorf("model %d: written again from file %d, other bytes", i, j)
+			}
+		}
+		a.stepMu.Lock()
+		b.stepMu.Lock()
+		errA, errB := a.loadBases(), b.loadBases()
+		a.stepMu.Unlock()
+		b.stepMu.Unlock()
+		if errA != nil || errB != nil {
+			t.Fatalf("model %d: bases: %v, %v", i, errA, errB)
+		}
+		for ci := range a.stepBasis {
+			if d := basisDiff(a.stepBasis[ci], b.stepBasis[ci]); d != "" {
+				t.Errorf("model %d channel %d: stored basis: %s", i, ci, d)
+			}
+		}
+		img := image.Image(grey)
+		if m0.Color {
+			img = colour
+		}
+		for _, f := range []float64{0.31, 0.6, 2.2, 9} {
+			// Fresh models each time, so that each derives its step.
+			fa, fb := read(with.Bytes()), read(without.Bytes())
+			var ca, cb bytes.Buffer
+			errA := Encode(&ca, img, fa, &Options{Step: m0.Step * f})
+			errB := Encode(&cb, img, fb, &Options{Step: m0.Step * f})
+			if (errA == nil) != (errB == nil) || !bytes.Equal(ca.Bytes(), cb.Bytes()) {
+				t.Fatalf("model %d step ×%g: coded files differ (errors %v, %v)", i, f, errA, errB)
+			}
+			if errA != nil {
+				continue
+			}
+			pa, errA := Decode(bytes.NewReader(ca.Bytes()), read(with.Bytes()))
+			pb, errB := Decode(bytes.NewReader(ca.Bytes()), read(without.Bytes()))
+			if errA != nil || errB != nil || !imagesEqual(pa, pb) {
+				t.Fatalf("model %d step ×%g: decoded differently (errors %v, %v)", i, f, errA, errB)
+			}
+		}
+		if !m0.Color {
+			for _, bpp := range []float64{0.5, 1.5} {
+				sa, _, errA := StepForRate(img, read(with.Bytes()), bpp, nil)
+				sb, _, errB := StepForRate(img, read(without.Bytes()), bpp, nil)
+				if errA != nil || errB != nil || sa != sb {
+					t.Errorf("model %d --bpp %g: steps %v and %v (errors %v, %v)", i, bpp, sa, sb, errA, errB)
+				}
+			}
+		}
+		// A new scale drops the stored basis: the file written then is the
+		// model's at that scale.
+		if err := a.SetStep(m0.Step * 1.5); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.SetStep(m0.Step * 1.5); err != nil {
+			t.Fatal(err)
+		}
+		var wa, wb bytes.Buffer
+		if _, err := a.WriteTo(&wa); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.WriteTo(&wb); err != nil {
+			t.Fatal(err)
+		}
+		if a.StepBasisBytes() != 0 || !bytes.Equal(wa.Bytes(), wb.Bytes()) {
+			t.Errorf("model %d at a new step: basis bytes %d, files equal %v", i, a.StepBasisBytes(), bytes.Equal(wa.Bytes(), wb.Bytes()))
+		}
+	}
+}
+
+// basisDiff describes the first difference of two step bases ("" if none).
+func basisDiff(a, b *stepBasis) string {
+	switch {
+	case a.n != b.n:
+		return fmt.Sprintf("%d patches, want %d", a.n, b.n)
+	case !bitsEqual(a.ext, b.ext):
+		return fmt.Sprintf("ranges %v, want %v", a.ext, b.ext)
+	case !slices.Equal(a.mid, b.mid):
+		return fmt.Sprintf("medians %v, want %v", a.mid, b.mid)
+	case !bitsEqual(a.norm, b.norm):
+		return "responses (norm) differ"
+	case !bitsEqual(a.resp, b.resp):
+		return "responses (resp) differ"
+	case (a.rest == nil) != (b.rest == nil) || len(a.rest) != len(b.rest):
+		return fmt.Sprintf("%d sorted columns, want %d", len(a.rest), len(b.rest))
+	}
+	for j := range a.rest {
+		x, y := a.rest[j], b.rest[j]
+		if !bitsEqual(x.vals, y.vals) || !slices.Equal(x.at, y.at) || !slices.Equal(x.sum, y.sum) {
+			return fmt.Sprintf("sorted column %d differs", j)
+		}
+	}
+	return ""
+}
+
+// TestStepBasisHostile checks damaged step-basis sections: a corrupt
+// frame, another model's basis, an unknown version, a count changed, and
+// the section cut short are each a *ModelError naming the section, from
+// Stepped, from the coder at another step and from LoadSections, while
+// the model's own step still codes; a basis section in a model of the
+// fixed-resolution mode is refused at load.
+func TestStepBasisHostile(t *testing.T) {
+	m := smallStepModel(t)
+	other := smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Seed = 3, 12, 99 })
+	var b, ob bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.WriteTo(&ob); err != nil {
+		t.Fatal(err)
+	}
+	head, frames := sectionFrames(t, b.Bytes())
+	_, otherFrames := sectionFrames(t, ob.Bytes())
+	if len(frames) != 4 || len(otherFrames) != 4 {
+		t.Fatalf("%d and %d sections for one channel, want 4", len(frames), len(otherFrames))
+	}
+	size, err := declaredSize(frames[3], len(frames[3]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := modelDecoder().DecodeAll(frames[3], make([]byte, 0, size))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// recode returns the basis section's content changed by edit, as a
+	// frame with a valid checksum.
+	recode := func(edit func(p []byte) []byte) []byte {
+		p := edit(slices.Clone(plain[:len(plain)-4]))
+		return modelEncoder().EncodeAll(checksum.Append(p), nil)
+	}
+	corrupt := slices.Clone(frames[3])
+	corrupt[len(corrupt)/2] ^= 0x55
+	img := testimages.Texture(30, 26, 4)
+	for what, frame := range map[string][]byte{
+		"corrupt":       corrupt,
+		"another model": otherFrames[3],
+		"version 2":     recode(func(p []byte) []byte { p[0] = 2; return p }),
+		"patches + 1":   recode(func(p []byte) []byte { p[33]++; return p }),
+		"cut short":     recode(func(p []byte) []byte { return p[:len(p)-3] }),
+		"rest flag 2":   recode(func(p []byte) []byte { p[38] = 2; return p }),
+		"NaN response": recode(func(p []byte) []byte {
+			// The first value of column 0: its two high byte planes
+			// (planes low bytes first, after ext and mid) all ones.
+			n, k := int(binary.LittleEndian.Uint32(p[33:])), int(p[37])
+			at := 39 + 24*k
+			p[at+6*n], p[at+7*n] = 0xff, 0x7f
+			return p
+		}),
+	} {
+		data := slices.Concat(head, frames[0], frames[1], frames[2], frame)
+		binary.LittleEndian.PutUint32(data[len(ModelMagic)+5+4*3:], uint32(len(frame)))
+		back, err := ReadModel(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: refused at load (%v); the basis is read on first use", what, err)
+		}
+		if err := Encode(io.Discard, img, back, nil); err != nil {
+			t.Errorf("%s: the model's own step fails: %v", what, err)
+		}
+		var me *ModelError
+		name := "section 3 (step basis)"
+		if _, err := back.Stepped(m.Step * 2); !errors.As(err, &me) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: Stepped gave %v, want a *ModelError naming %q", what, err, name)
+		}
+		if err := Encode(io.Discard, img, back, &Options{Step: m.Step * 3}); !errors.As(err, &me) {
+			t.Errorf("%s: Encode at another step gave %v, want a *ModelError", what, err)
+		}
+		again, err := ReadModel(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := again.LoadSections(); !errors.As(err, &me) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: LoadSections gave %v, want a *ModelError naming %q", what, err, name)
+		}
+	}
+	// A fixed-resolution model with a fourth section.
+	var fb bytes.Buffer
+	fixed := smallModel(t)
+	if _, err := fixed.WriteTo(&fb); err != nil {
+		t.Fatal(err)
+	}
+	fhead, fframes := sectionFrames(t, fb.Bytes())
+	if len(fframes) != 3 {
+		t.Fatalf("fixed-resolution model: %d sections, want 3", len(fframes))
+	}
+	data := slices.Concat(fhead[:len(ModelMagic)+4], []byte{4}, fhead[len(ModelMagic)+5:], binary.LittleEndian.AppendUint32(nil, uint32(len(frames[3]))))
+	data = slices.Concat(data, fframes[0], fframes[1], fframes[2], frames[3])
+	var me *ModelError
+	if _, err := ReadModel(bytes.NewReader(data)); !errors.As(err, &me) || !strings.Contains(err.Error(), "4 sections for 1 channels") {
+		t.Errorf("fixed-resolution model with a basis section: got %v, want a *ModelError", err)
+	}
 }

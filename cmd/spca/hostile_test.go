@@ -44,7 +44,7 @@ func corruptSection(t *testing.T, path string, i int) string {
 }
 
 // tinyStepModel is tinyCodecModel in the entropy-constrained mode (step
-// 20), whose encoder and decoder at another step read the training sample.
+// 20), whose encoder and decoder at another step read its step basis.
 func tinyStepModel(t *testing.T, dir string) string {
 	t.Helper()
 	o := codec.DefaultTrainOptions()
@@ -88,24 +88,27 @@ func TestCorruptModelSectionNamed(t *testing.T) {
 	saveTexture(t, img2, 4)
 	spc := filepath.Join(dir, "c.spc")
 	mustRun(t, "encode", "--model", model, "--step", "40", "-o", spc, img)
-	sample, fast := corruptSection(t, model, 1), corruptSection(t, model, 2)
+	// Another step reads the step basis (section 3), not the training
+	// sample.
+	sample, fast, basis := corruptSection(t, model, 1), corruptSection(t, model, 2), corruptSection(t, model, 3)
 	out := filepath.Join(dir, "out.spc")
 	for _, args := range [][]string{
-		{"encode", "--model", sample, "--step", "40", "-o", out, img},
-		{"encode", "--model", sample, "--bpp", "1", "-o", out, img},
+		{"encode", "--model", basis, "--step", "40", "-o", out, img},
+		{"encode", "--model", basis, "--bpp", "1", "-o", out, img},
 		{"encode", "--model", fast, "-o", out, img},
 		{"encode", "--model", fast, "-o", filepath.Join(dir, "outd"), img, img2},
 	} {
 		notInError(t, args, []string{"write", "codec:"}, args[2]+": invalid model file: section", "(read for "+img+")")
 	}
-	notInError(t, []string{"decode", "--model", sample, "-o", filepath.Join(dir, "dec.png"), spc}, []string{"write", "codec:", spc + ": "},
-		sample+": invalid model file: section 1 (training sample)", "(read for "+spc+")")
+	notInError(t, []string{"decode", "--model", basis, "-o", filepath.Join(dir, "dec.png"), spc}, []string{"write", "codec:", spc + ": "},
+		basis+": invalid model file: section 3 (step basis)", "(read for "+spc+")")
 	// codec eval read the sections without naming the model, info kept
 	// the package prefix.
 	for _, m := range []string{sample, fast} {
 		notInError(t, []string{"codec", "eval", "--model", m, "--images", img}, []string{"codec:"}, m+": invalid model file: section")
 		notInError(t, []string{"info", m}, []string{"codec:"}, m+": invalid model file: section")
 	}
+	notInError(t, []string{"info", basis}, []string{"codec:"}, basis+": invalid model file: section 3 (step basis)")
 	notInError(t, []string{"codec", "eval", "--rd", "--model", sample, "--images", img}, []string{"codec:"}, sample+": invalid model file: section 1")
 	if exists(out) || exists(filepath.Join(dir, "dec.png")) || exists(filepath.Join(dir, "outd", "c.spc")) {
 		t.Error("an output was written")

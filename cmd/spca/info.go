@@ -82,15 +82,19 @@ type spcaInfo struct {
 
 // codecInfo is the JSON description of a codec model.
 type codecInfo struct {
-	Kind     string             `json:"kind"`
-	ID       string             `json:"id"`
-	Patch    int                `json:"patch"`
-	Color    bool               `json:"color"`
-	Chroma   string             `json:"chroma,omitempty"`
-	Gamma    number             `json:"gamma"`
-	Mode     string             `json:"mode"`
-	Step     number             `json:"step,omitempty"`
-	Channels []codecChannelInfo `json:"channels"`
+	Kind   string `json:"kind"`
+	ID     string `json:"id"`
+	Patch  int    `json:"patch"`
+	Color  bool   `json:"color"`
+	Chroma string `json:"chroma,omitempty"`
+	Gamma  number `json:"gamma"`
+	Mode   string `json:"mode"`
+	Step   number `json:"step,omitempty"`
+	// StepBasis tells, for a model of the entropy-constrained mode,
+	// whether its file stores the step basis (codec.Model.StepBasisBytes).
+	StepBasis      *bool              `json:"step_basis,omitempty"`
+	StepBasisBytes int                `json:"step_basis_bytes,omitempty"`
+	Channels       []codecChannelInfo `json:"channels"`
 	fileHeader
 }
 
@@ -533,6 +537,16 @@ func describeCodec(m *codec.Model) (codecInfo, [][2]string) {
 		{"channels", channels},
 		{"gamma", formatGamma(m.Gamma)},
 		{"mode", mode},
+	}
+	if m.Step > 0 {
+		n := m.StepBasisBytes()
+		has := n > 0
+		info.StepBasis, info.StepBasisBytes = &has, n
+		basis := "not stored (an older model file): coding or decoding at another step (--step, --bpp) first unfolds the training sample; models spca codec train writes now store it"
+		if has {
+			basis = fmt.Sprintf("stored, %d bytes (coding or decoding at another step, --step or --bpp, derives its quantisers without unfolding the training sample)", n)
+		}
+		rows = append(rows, [2]string{"step basis", basis})
 	}
 	for i, c := range m.Channels {
 		name := names[i]
