@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/draw"
 	"math"
@@ -184,5 +185,39 @@ func TestSetStepRange(t *testing.T) {
 	}
 	if err := m.SetStep(maxStep); err != nil {
 		t.Errorf("SetStep(%d): %v", maxStep, err)
+	}
+}
+
+// TestMinStep checks minStep against SetStep's own checks: every model
+// derives its quantisers at the step minStep returns and refuses a step
+// 2^-16 finer as too small; and a target rate above all the image
+// reaches codes at that finest step, the highest rate.
+func TestMinStep(t *testing.T) {
+	ms := append([]*Model(nil), reuseTestModels(t)...)
+	ms = append(ms, smallColorModel(t, true))
+	for i, m := range ms {
+		s, err := m.minStep()
+		if err != nil || !(s > 0 && s < m.Step) {
+			t.Fatalf("model %d: minStep %v, %v", i, s, err)
+		}
+		if _, err := m.Stepped(s); err != nil {
+			t.Errorf("model %d: the finest step %v: %v", i, s, err)
+		}
+		if _, err := m.Stepped(s / (1 + 0x1p-16)); !errors.Is(err, ErrStepTooSmall) {
+			t.Errorf("model %d: a step just below the finest (%v): %v, want a step too small", i, s, err)
+		}
+		if m.Color {
+			continue
+		}
+		img := testimages.Texture(48, 40, 6)
+		step, rate, err := StepForRate(img, m, 1e9, nil)
+		if err != nil || math.Abs(math.Log(step/s)) > 1e-12 {
+			t.Errorf("model %d: --bpp 1e9 at step %v (%v), want the finest step %v", i, step, err, s)
+			continue
+		}
+		_, r2, err := StepForRate(img, m, rate*0.999, nil)
+		if err != nil || r2 > rate {
+			t.Errorf("model %d: a rate of %v above the finest step's %v (%v)", i, r2, rate, err)
+		}
 	}
 }
