@@ -36,6 +36,8 @@ import (
 // bits per pixel (the rate knob, --bpp: every image at its own step;
 // decoding then derives each file's step), and SPCA_BENCH_QUALITY=Q
 // runs cjpeg at -quality Q instead of 75 (pick Q for a similar rate).
+// SPCA_BENCH_BASE_MODEL gives the base binary another model file (one
+// without the step basis, which builds before it cannot read).
 func BenchmarkProcessCPU(b *testing.B) {
 	model := os.Getenv("SPCA_BENCH_MODEL")
 	if model == "" {
@@ -94,17 +96,20 @@ func BenchmarkProcessCPU(b *testing.B) {
 	// SPCA_BENCH_BASE names another spca binary (an older build) measured
 	// in the same run, interleaved image by image: its metrics are prefixed
 	// base-, so that a change's effect is not the machine's load.
-	bins, prefixes := []string{bin}, []string{""}
+	// SPCA_BENCH_BASE_MODEL is the base's model file, if not the same (a
+	// build before the step basis reads no model that stores it).
+	bins, prefixes, models := []string{bin}, []string{""}, []string{model}
 	if base := os.Getenv("SPCA_BENCH_BASE"); base != "" {
 		bins, prefixes = append(bins, rewritten(b, base, filepath.Join(tmp, "spca-base"))), append(prefixes, "base-")
+		models = append(models, cmp.Or(os.Getenv("SPCA_BENCH_BASE_MODEL"), model))
 	}
 	var rate []string // encode flags
 	if bpp := os.Getenv("SPCA_BENCH_BPP"); bpp != "" {
 		rate = []string{"--bpp", bpp}
 	}
 	quality := cmp.Or(os.Getenv("SPCA_BENCH_QUALITY"), "75")
-	enc := func(args ...string) []string {
-		return append(append([]string{"encode", "--quiet", "--model", model}, rate...), args...)
+	enc := func(k int, args ...string) []string {
+		return append(append([]string{"encode", "--quiet", "--model", models[k]}, rate...), args...)
 	}
 	for i := 0; i < b.N; i++ {
 		type cpu struct{ encOne, decOne, encPGM, decPGM, encAll, decAll, encAllPGM, decAllPGM time.Duration }
@@ -115,10 +120,10 @@ func BenchmarkProcessCPU(b *testing.B) {
 			for k, bin := range bins {
 				r := &res[k]
 				spc := fmt.Sprintf("%s-%d.spc", g[:len(g)-4], k)
-				r.encOne += cpuOf(b, bin, enc("-o", spc, g)...)
-				r.decOne += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+".png", spc)
-				r.encPGM += cpuOf(b, bin, enc("-o", spc+"2", pgms[j])...)
-				r.decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", model, "-o", spc+"."+netpbm, spc)
+				r.encOne += cpuOf(b, bin, enc(k, "-o", spc, g)...)
+				r.decOne += cpuOf(b, bin, "decode", "--quiet", "--model", models[k], "-o", spc+".png", spc)
+				r.encPGM += cpuOf(b, bin, enc(k, "-o", spc+"2", pgms[j])...)
+				r.decPGM += cpuOf(b, bin, "decode", "--quiet", "--model", models[k], "-o", spc+"."+netpbm, spc)
 			}
 			jpg := pgms[j][:len(pgms[j])-4] + ".jpg"
 			cj += cpuOf(b, "cjpeg", "-optimize", "-quality", quality, "-outfile", jpg, pgms[j])
@@ -136,14 +141,14 @@ func BenchmarkProcessCPU(b *testing.B) {
 				r := &runs[k]
 				outs := filepath.Join(tmp, fmt.Sprintf("batch-%d", k))
 				os.MkdirAll(outs, 0o755)
-				r.encAll = append(r.encAll, cpuOf(b, bin, enc(append([]string{"-o", outs}, greys...)...)...))
+				r.encAll = append(r.encAll, cpuOf(b, bin, enc(k, append([]string{"-o", outs}, greys...)...)...))
 				spcs, _ := filepath.Glob(filepath.Join(outs, "*.spc"))
-				r.decAll = append(r.decAll, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "-o", outs}, spcs...)...))
+				r.decAll = append(r.decAll, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", models[k], "-o", outs}, spcs...)...))
 				outsPGM := filepath.Join(tmp, fmt.Sprintf("batch-pgm-%d", k))
 				os.MkdirAll(outsPGM, 0o755)
-				r.encAllPGM = append(r.encAllPGM, cpuOf(b, bin, enc(append([]string{"-o", outsPGM}, pgms...)...)...))
+				r.encAllPGM = append(r.encAllPGM, cpuOf(b, bin, enc(k, append([]string{"-o", outsPGM}, pgms...)...)...))
 				spcs, _ = filepath.Glob(filepath.Join(outsPGM, "*.spc"))
-				r.decAllPGM = append(r.decAllPGM, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", model, "--format", netpbm, "-o", outsPGM}, spcs...)...))
+				r.decAllPGM = append(r.decAllPGM, cpuOf(b, bin, append([]string{"decode", "--quiet", "--model", models[k], "--format", netpbm, "-o", outsPGM}, spcs...)...))
 			}
 		}
 		for k := range bins {
