@@ -116,7 +116,7 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	o := adapt.DefaultOptions()
 	var err error
 	if o.SPCA.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
-		return o, fail("--%s: %v", flagGamma, err)
+		return o, fail("%s: --%s: %v", cliutil.CommandName(c), flagGamma, err)
 	}
 	o.SPCA.K = c.Float64(flagK)
 	o.SPCA.Tau = c.Float64(flagTau)
@@ -125,23 +125,23 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	o.SPCA.Resolution = c.Int(flagResolution)
 	o.Samples = c.Int(flagSamples)
 	if o.Samples < 1 {
-		return o, fail("--%s: %d is not a positive number of pixels", flagSamples, o.Samples)
+		return o, fail("%s: --%s: %d is not a positive number of pixels", cliutil.CommandName(c), flagSamples, o.Samples)
 	}
 	o.Seed = c.Uint64(flagSeed)
 	o.SPCA.Workers = c.Int(flagWorkers)
 	if c.String(flagWhiteA) != "" {
 		if o.WhiteA, err = parseWhite(c.String(flagWhiteA)); err != nil {
-			return o, fail("--%s: %v", flagWhiteA, err)
+			return o, fail("%s: --%s: %v", cliutil.CommandName(c), flagWhiteA, err)
 		}
 	}
 	if c.String(flagWhiteB) != "" {
 		if o.WhiteB, err = parseWhite(c.String(flagWhiteB)); err != nil {
-			return o, fail("--%s: %v", flagWhiteB, err)
+			return o, fail("%s: --%s: %v", cliutil.CommandName(c), flagWhiteB, err)
 		}
 	}
 	o.NoGains = c.Bool(flagNoGains)
 	if o.Alignment, err = adapt.ParseAlignment(c.String(flagAlign)); err != nil {
-		return o, fail("--%s: %q is not gains or matrix", flagAlign, c.String(flagAlign))
+		return o, fail("%s: --%s: %q is not gains or matrix", cliutil.CommandName(c), flagAlign, c.String(flagAlign))
 	}
 	if o.NoGains && o.Alignment == adapt.AlignMatrix {
 		// adapt's NoGains overrides the alignment: the matrix asked for
@@ -154,7 +154,7 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	}
 	o.LuminanceRatio = c.Float64(flagLuminanceRatio)
 	if r := o.LuminanceRatio; !(r >= 0) || math.IsInf(r, 0) {
-		return o, fail("--%s: %v is not a positive ratio (0: as the whites give)", flagLuminanceRatio, r)
+		return o, fail("%s: --%s: %v is not a positive ratio (0: as the whites give)", cliutil.CommandName(c), flagLuminanceRatio, r)
 	}
 	return o, nil
 }
@@ -233,7 +233,7 @@ func runAdaptTrain(c *cli.Context) error {
 	}
 	// Fail before a long training rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
-		return fail("--%s: %s", flagOut, pathError(err))
+		return fail("%s: --%s: %s", cliutil.CommandName(c), flagOut, pathError(err))
 	}
 	start := time.Now()
 	bars := cliutil.NewProgress(c)
@@ -498,7 +498,7 @@ func runAdaptApply(c *cli.Context) error {
 		if dir != "" && i == 0 {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				bars.Finish()
-				return fail("-%s: %s", flagO, pathError(err))
+				return fail("%s: -%s: %s", cliutil.CommandName(c), flagO, pathError(err))
 			}
 		}
 		share, err := applyOne(c, in, outputs[i], model, mapper, lut)
@@ -607,7 +607,7 @@ func runAdaptLUT(c *cli.Context) error {
 	}
 	if out != stdio {
 		if _, err := os.Stat(filepath.Dir(out)); err != nil {
-			return fail("-%s: %s", flagO, pathError(err))
+			return fail("%s: -%s: %s", cliutil.CommandName(c), flagO, pathError(err))
 		}
 	}
 	model, mapper, err := modelAndMapper(c)
@@ -675,7 +675,7 @@ func runAdaptMap(c *cli.Context) error {
 	name := cliutil.CommandName(c)
 	space := strings.ToLower(c.String(flagSpace))
 	if !slices.Contains(mapSpaces, space) {
-		return fail("--%s: %q is not one of %s", flagSpace, c.String(flagSpace), strings.Join(mapSpaces, ", "))
+		return fail("%s: --%s: %q is not one of %s", cliutil.CommandName(c), flagSpace, c.String(flagSpace), strings.Join(mapSpaces, ", "))
 	}
 	in := c.String(flagIn)
 	x, err := csvmat.ReadFile(in)
@@ -690,7 +690,7 @@ func runAdaptMap(c *cli.Context) error {
 		return fail("%s: colours have 3 values per line, got %d", in, d)
 	}
 	if c.Bool(flagJSON) && (c.String(flagOut) == "" || c.String(flagOut) == stdio) {
-		return fail("--%s: needs --%s FILE (the mapped colours go to stdout otherwise)", flagJSON, flagOut)
+		return fail("%s: --%s: needs --%s FILE (the mapped colours go to stdout otherwise)", cliutil.CommandName(c), flagJSON, flagOut)
 	}
 	src := make([]colorspace.LMS, n)
 	for i := range src {
@@ -916,12 +916,12 @@ func runAdaptEval(c *cli.Context) error {
 		w, h, err := parseSize(c.String(flagSize))
 		if err != nil {
 			bars.Finish()
-			return fail("--%s: %v", flagSize, err)
+			return fail("%s: --%s: %v", cliutil.CommandName(c), flagSize, err)
 		}
 		n := c.Int(flagN)
 		if n < 1 || n > maxScenes {
 			bars.Finish()
-			return fail("--%s %d not in [1, %d]", flagN, n, maxScenes)
+			return fail("%s: --%s %d not in [1, %d]", cliutil.CommandName(c), flagN, n, maxScenes)
 		}
 		a, b = testimages.SceneSet(n, w, h, evalSeed)
 		truth = testimages.SceneTruthSet(n, w, h, evalSeed)

@@ -156,7 +156,7 @@ func classifySPCAOptions(c *cli.Context) (spca.Options, error) {
 	opt.Resolution = 1 << 14
 	var err error
 	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
-		return opt, fail("--%s: %v", flagGamma, err)
+		return opt, fail("%s: --%s: %v", cliutil.CommandName(c), flagGamma, err)
 	}
 	return opt, nil
 }

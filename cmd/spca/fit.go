@@ -50,7 +50,7 @@ func runFit(c *cli.Context) error {
 	}
 	// Fail before a long fit rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
-		return fail("--%s: %v", flagOut, err)
+		return fail("%s: --%s: %v", cliutil.CommandName(c), flagOut, err)
 	}
 	data, err := csvmat.ReadFile(c.String(flagIn))
 	if err != nil {

@@ -162,7 +162,7 @@ func runOptions(c *cli.Context) (spca.Options, error) {
 	var err error
 	opt.Origin, opt.OriginPoint, err = parseOrigin(c.String(flagOrigin))
 	if err != nil {
-		return opt, fail("--%s: %v", flagOrigin, err)
+		return opt, fail("%s: --%s: %v", cliutil.CommandName(c), flagOrigin, err)
 	}
 	opt.Seed = c.Uint64(flagSeed)
 	opt.Workers = c.Int(flagWorkers)
@@ -177,10 +177,10 @@ func fitOptions(c *cli.Context) (spca.Options, error) {
 		return opt, err
 	}
 	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
-		return opt, fail("--%s: %v", flagGamma, err)
+		return opt, fail("%s: --%s: %v", cliutil.CommandName(c), flagGamma, err)
 	}
 	if opt.Q, err = parseQ(c.String(flagQ)); err != nil {
-		return opt, fail("--%s: %v", flagQ, err)
+		return opt, fail("%s: --%s: %v", cliutil.CommandName(c), flagQ, err)
 	}
 	opt.K = c.Float64(flagK)
 	opt.Tau = c.Float64(flagTau)

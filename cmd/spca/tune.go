@@ -64,7 +64,7 @@ func runTune(c *cli.Context) error {
 	if k := c.Int(flagComponents); c.IsSet(flagComponents) {
 		if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
 			bars.Finish()
-			return fail("--%s: %v", flagGamma, err)
+			return fail("%s: --%s: %v", cliutil.CommandName(c), flagGamma, err)
 		}
 		res, err = spca.TuneReduced(data, opt, spca.TuneGrid{}, k)
 	} else {
