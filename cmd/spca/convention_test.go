@@ -134,6 +134,25 @@ func TestErrorsNameFlags(t *testing.T) {
 	} {
 		wantError(t, []string{"fit", "--in", data, "-o", out, "--resolution", "1000", tc.flag, tc.value}, tc.want)
 	}
+	// Flag errors found by the commands themselves name the command too
+	// (they began with the flag: 'spca: --gamma: ...').
+	colours, labelled := filepath.Join(t.TempDir(), "c.csv"), filepath.Join(t.TempDir(), "l.csv")
+	writeFile(t, colours, "0.5,0.5,0.5\n")
+	mustRun(t, "synth", "spirals", "--n", "40", "-o", labelled)
+	for _, args := range [][]string{
+		{"fit", "--in", data, "-o", out, "--gamma", "x"},
+		{"fit", "--in", data, "-o", out, "--q", "-1"},
+		{"tune", "--in", data, "--components", "1", "--gamma", "x"},
+		{"adapt", "train", "--pairs", t.TempDir(), "-o", out, "--align", "rotate"},
+		{"adapt", "map", "--model", out, "--in", colours, "--json"},
+		{"classify", "eval", "--in", labelled, "--gamma", "x"},
+	} {
+		name := args[0]
+		if args[0] == "adapt" || args[0] == "classify" {
+			name += " " + args[1]
+		}
+		wantError(t, args, "spca: "+name+": -")
+	}
 }
 
 // writeP3PNG writes a small PNG carrying an ICC profile described as
