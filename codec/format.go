@@ -900,7 +900,15 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 	c.eachPatch(idx, lead, grid, out, func(by, bx int, pix []float64) {
 		for r := 0; r < n && by*n+r < h; r++ {
 			x0, x1 := bx*n, min(bx*n+n, w)
-			copy(plane.Pix[(by*n+r)*w+x0:], pix[r*n:r*n+x1-x0])
+			at := (by*n+r)*w + x0
+			if n == 8 && x1-x0 == 8 {
+				// A whole row of an 8×8 patch as one array: moves in
+				// registers, not a memmove call per 64 bytes (10 % of
+				// a 12-Mpixel 16-bit grey encode).
+				*(*[8]float64)(plane.Pix[at : at+8]) = *(*[8]float64)(pix[r*8 : r*8+8])
+				continue
+			}
+			copy(plane.Pix[at:], pix[r*n:r*n+x1-x0])
 		}
 	})
 	return plane
