@@ -460,6 +460,13 @@ func deblockGray16(pix []uint8, stride, w, h, n int, alpha, beta, tc float64) {
 			pix[at], pix[at+1] = byte(x>>8), byte(x)
 		}
 	}
+	eachEdge(stride, w, h, n, edge)
+}
+
+// eachEdge calls edge with the index of q0 and the step across the edge
+// for every vertical patch edge (x a multiple of n), row by row, then
+// every horizontal one: deblockEdges's order.
+func eachEdge(stride, w, h, n int, edge func(i, step int)) {
 	for y := 0; y < h; y++ {
 		for x := n; x+1 < w; x += n {
 			edge(y*stride+x, 1)
@@ -661,16 +668,7 @@ func deblockEdges(get func(int) float64, set func(int, float64), stride, w, h, n
 		set(i-2*step, p1+d/2)
 		set(i+step, q1-d/2)
 	}
-	for y := 0; y < h; y++ {
-		for x := n; x+1 < w; x += n {
-			edge(y*stride+x, 1)
-		}
-	}
-	for y := n; y+1 < h; y += n {
-		for x := 0; x < w; x++ {
-			edge(y*stride+x, stride)
-		}
-	}
+	eachEdge(stride, w, h, n, edge)
 }
 
 // deblockSearch is one channel's result of the encoder's search for the

@@ -242,6 +242,19 @@ func DecodeInto(r io.Reader, into image.Image) (image.Image, error) {
 
 var errAboveMax = FormatError("sample above the maximum value")
 
+// writeColourRows writes the R, G, B samples (bps bytes each) of the
+// w×h pixels of an RGBA or RGBA64 raster from index at, dropping alpha.
+func writeColourRows(bw *bufio.Writer, pix []byte, stride, at, w, h, bps int) {
+	row := make([]byte, 3*bps*w)
+	for y := range h {
+		src := pix[at+y*stride:][:4*bps*w]
+		for x := range w {
+			copy(row[3*bps*x:3*bps*(x+1)], src[4*bps*x:4*bps*x+3*bps])
+		}
+		bw.Write(row)
+	}
+}
+
 // scale8 maps 8-bit samples from 0..maxval to 0..255 in place.
 func scale8(p []byte, maxval int) error {
 	if maxval == 255 {
@@ -310,23 +323,9 @@ func Encode(w io.Writer, img image.Image) error {
 		// Opaque (checked above): the colour is the stored bytes. A
 		// decoded colour image; img.At boxed every pixel (12 % of the CPU
 		// of a colour decode to PPM).
-		row := make([]byte, 3*b.Dx())
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			src := m.Pix[m.PixOffset(b.Min.X, y):][:4*b.Dx()]
-			for x := range b.Dx() {
-				copy(row[3*x:3*x+3], src[4*x:4*x+3])
-			}
-			bw.Write(row)
-		}
+		writeColourRows(bw, m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), b.Dx(), b.Dy(), 1)
 	case *image.RGBA64:
-		row := make([]byte, 6*b.Dx())
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			src := m.Pix[m.PixOffset(b.Min.X, y):][:8*b.Dx()]
-			for x := range b.Dx() {
-				copy(row[6*x:6*x+6], src[8*x:8*x+6])
-			}
-			bw.Write(row)
-		}
+		writeColourRows(bw, m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), b.Dx(), b.Dy(), 2)
 	default:
 		row := make([]byte, 0, 3*bps*b.Dx())
 		for y := b.Min.Y; y < b.Max.Y; y++ {
