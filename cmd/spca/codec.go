@@ -151,7 +151,7 @@ func runCodecTrain(c *cli.Context) error {
 	}
 	opt := codec.PhotoTrainOptions()
 	if opt.Gamma, err = parseGamma(c.String(flagGamma)); err != nil {
-		return fail("--%s: %v", flagGamma, err)
+		return fail("%s: --%s: %v", name, flagGamma, err)
 	}
 	if n := countSet(c, flagBins, flagBPP, flagStep); n > 1 {
 		return fail("%s: --%s, --%s and --%s are mutually exclusive", name, flagBins, flagBPP, flagStep)
@@ -200,7 +200,7 @@ func runCodecTrain(c *cli.Context) error {
 	}
 	// Fail before a long training rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
-		return fail("--%s: %s", flagOut, pathError(err))
+		return fail("%s: --%s: %s", name, flagOut, pathError(err))
 	}
 
 	start := time.Now()
@@ -764,7 +764,7 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 		if dir != "" && i == 0 {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				bars.Finish()
-				return fail("-%s: %s", flagO, pathError(err))
+				return fail("%s: -%s: %s", name, flagO, pathError(err))
 			}
 		}
 		if i >= 1 && !dropped && heapAllocated()-loopAlloc > batchGrowth {
@@ -880,7 +880,7 @@ func planOutputs(c *cli.Context, inputs []string, ext string) (outputs []string,
 			}
 		}
 		if _, err := os.Stat(filepath.Dir(out)); err != nil {
-			return nil, "", fail("-%s: %s", flagO, pathError(err))
+			return nil, "", fail("%s: -%s: %s", name, flagO, pathError(err))
 		}
 		outputs = []string{out}
 	case len(inputs) > 1 && statErr == nil && !outIsDir:
@@ -1164,7 +1164,7 @@ func positiveFlag(c *cli.Context, name, what string) (float64, error) {
 	}
 	v := c.Float64(name)
 	if !(v > 0) || math.IsInf(v, 0) {
-		return 0, fail("--%s: %s is not %s > 0", name, formatFloat(v), what)
+		return 0, fail("%s: --%s: %s is not %s > 0", cliutil.CommandName(c), name, formatFloat(v), what)
 	}
 	return v, nil
 }

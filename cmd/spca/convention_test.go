@@ -139,6 +139,8 @@ func TestErrorsNameFlags(t *testing.T) {
 	colours, labelled := filepath.Join(t.TempDir(), "c.csv"), filepath.Join(t.TempDir(), "l.csv")
 	writeFile(t, colours, "0.5,0.5,0.5\n")
 	mustRun(t, "synth", "spirals", "--n", "40", "-o", labelled)
+	images := t.TempDir()
+	saveTexture(t, filepath.Join(images, "a.png"), 1)
 	for _, args := range [][]string{
 		{"fit", "--in", data, "-o", out, "--gamma", "x"},
 		{"fit", "--in", data, "-o", out, "--q", "-1"},
@@ -146,9 +148,12 @@ func TestErrorsNameFlags(t *testing.T) {
 		{"adapt", "train", "--pairs", t.TempDir(), "-o", out, "--align", "rotate"},
 		{"adapt", "map", "--model", out, "--in", colours, "--json"},
 		{"classify", "eval", "--in", labelled, "--gamma", "x"},
+		{"codec", "train", "--images", images, "-o", out, "--gamma", "x"},
+		{"codec", "train", "--images", images, "-o", filepath.Join(images, "none", "m.model")},
+		{"encode", "--model", out, "--bpp", "-1", filepath.Join(images, "a.png")},
 	} {
 		name := args[0]
-		if args[0] == "adapt" || args[0] == "classify" {
+		if args[0] == "adapt" || args[0] == "classify" || args[0] == "codec" {
 			name += " " + args[1]
 		}
 		wantError(t, args, "spca: "+name+": -")
