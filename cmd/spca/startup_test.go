@@ -13,9 +13,7 @@ import (
 // process of a one-image encode or decode runs every linked package's
 // initialisation. runtime/metrics ran ~0.4 ms of it for one number (see
 // heapAllocated); the figures and plots are spca-figures' (spca figures
-// runs that program); net and os/user would bring resolvers and cgo; a
-// progress-bar library's initialisation (mpb: ~0.25 ms a process) paid for
-// a bar drawn only on terminals (cliutil.Progress draws its own line).
+// runs that program); net and os/user would bring resolvers and cgo.
 // (net/netip and net/url come with urfave/cli's text/template.)
 func TestStartupImports(t *testing.T) {
 	goTool, err := exec.LookPath("go")
@@ -33,7 +31,7 @@ func TestStartupImports(t *testing.T) {
 	for _, d := range deps {
 		switch {
 		case d == "runtime/metrics", d == "runtime/pprof", d == "net", d == "os/user",
-			d == "github.com/spcalab/spca/figures", strings.HasPrefix(d, "gonum.org/v1/plot"), strings.HasPrefix(d, "github.com/vbauerster/mpb"):
+			d == "github.com/spcalab/spca/figures", strings.HasPrefix(d, "gonum.org/v1/plot"):
 			t.Errorf("the spca command links %s", d)
 		}
 	}
