@@ -167,7 +167,7 @@ func boundBytes(data []byte) int {
 			n = max(n, size)
 		}
 	}
-	if len(data) > len(ModelMagic)+4 && binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionSectioned {
+	if len(data) > len(ModelMagic)+4 && isSectioned(binary.LittleEndian.Uint32(data[len(ModelMagic):])) {
 		rest := data[len(ModelMagic)+4:]
 		secs := int(rest[0])
 		if len(rest) < 1+4*secs {

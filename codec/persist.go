@@ -106,7 +106,18 @@ const (
 	modelVersionZstd = 16
 	// modelVersionSectioned marks the container of compressed sections.
 	modelVersionSectioned = 17
+	// modelVersionSectionedBasis is modelVersionSectioned with a step
+	// basis section per channel. It has a number of its own so that a
+	// build from before the step basis names the version it cannot read
+	// ('unsupported version 18') instead of blaming the section count.
+	modelVersionSectionedBasis = 18
 )
+
+// sectionedVersion reports whether a container version is one of the
+// sectioned containers, and whether its channels carry a step basis.
+func sectionedVersion(v uint32) (sectioned, basis bool) {
+	return v == modelVersionSectioned || v == modelVersionSectionedBasis, v == modelVersionSectionedBasis
+}
 
 // maxSections bounds the sections of a sectioned container: the model
 // and, per channel (at most 3), its training sample, its fast path and
@@ -368,7 +379,11 @@ func (m *Model) writeTo(w io.Writer, withBasis bool) (int64, error) {
 			}
 		}
 	}
-	out := binary.LittleEndian.AppendUint32([]byte(ModelMagic), modelVersionSectioned)
+	version := uint32(modelVersionSectioned)
+	if len(secs) > 1+2*len(m.Channels) {
+		version = modelVersionSectionedBasis
+	}
+	out := binary.LittleEndian.AppendUint32([]byte(ModelMagic), version)
 	out = append(out, uint8(len(secs)))
 	frames := make([][]byte, len(secs))
 	for i, p := range secs {
@@ -449,7 +464,8 @@ func loadFile(f *os.File) (m *Model, keep bool, err error) {
 	if _, err := io.ReadFull(f, head[:]); err != nil {
 		return nil, false, err
 	}
-	if string(head[:len(ModelMagic)]) != ModelMagic || binary.LittleEndian.Uint32(head[len(ModelMagic):]) != modelVersionSectioned {
+	sectioned, basis := sectionedVersion(binary.LittleEndian.Uint32(head[len(ModelMagic):]))
+	if string(head[:len(ModelMagic)]) != ModelMagic || !sectioned {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, false, err
 		}
@@ -458,7 +474,7 @@ func loadFile(f *os.File) (m *Model, keep bool, err error) {
 	}
 	size := fi.Size()
 	budget := int64(boundBase-boundReserve) + boundPerByte*size - size
-	m, err = readSectioned(&sectionSource{file: f, base: int64(len(head)), size: size - int64(len(head))}, budget)
+	m, err = readSectioned(&sectionSource{file: f, base: int64(len(head)), size: size - int64(len(head))}, budget, basis)
 	return m, err == nil, err
 }
 
@@ -656,9 +672,9 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		return nil, &ModelError{"larger than 1 GiB"}
 	}
 	budget := int64(boundBase-boundReserve) + boundPerByte*int64(len(data)) - int64(len(data))
-	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionSectioned {
+	if sectioned, basis := sectionedVersion(binary.LittleEndian.Uint32(data[len(ModelMagic):])); sectioned {
 		rest := data[len(ModelMagic)+4:]
-		return readSectioned(&sectionSource{mem: rest, size: int64(len(rest))}, budget)
+		return readSectioned(&sectionSource{mem: rest, size: int64(len(rest))}, budget, basis)
 	}
 	if binary.LittleEndian.Uint32(data[len(ModelMagic):]) == modelVersionZstd {
 		packed := data[len(ModelMagic)+4:]
@@ -682,6 +698,12 @@ func ReadModel(rd io.Reader) (*Model, error) {
 		}
 		data = plain
 	}
+	// A version this build does not know is named before the checksum,
+	// whose place and extent a later format may change: 'checksum
+	// mismatch' would send the user looking for a corrupt file.
+	if v := binary.LittleEndian.Uint32(data[len(ModelMagic):]); v < modelVersion || v > modelVersionSections {
+		return nil, &ModelError{fmt.Sprintf("unsupported version %d (this build reads 1 to 5 and the containers 16 to 18): a file of a later spca?", v)}
+	}
 	if !checksum.Valid(data) {
 		return nil, &ModelError{"checksum mismatch (corrupt or truncated file)"}
 	}
@@ -693,7 +715,7 @@ func ReadModel(rd io.Reader) (*Model, error) {
 // src (after its version): the model at once, the training samples and
 // fast paths left packed, or in the file, for their first use. budget is
 // what ReadModel allows the file (see memoryBound) less the file itself.
-func readSectioned(src *sectionSource, budget int64) (*Model, error) {
+func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error) {
 	head, err := src.read(0, int(min(src.size, 1+4*maxSections)))
 	if err != nil {
 		return nil, err
@@ -753,12 +775,17 @@ func readSectioned(src *sectionSource, budget int64) (*Model, error) {
 	}
 	lazy.left = core.budget
 	nc := len(m.Channels)
-	if len(secs) != 1+2*nc && (len(secs) != 1+3*nc || m.Step == 0) {
-		return nil, &ModelError{fmt.Sprintf("%d sections for %d channels", len(secs), nc)}
+	switch {
+	case !basis && len(secs) != 1+2*nc:
+		return nil, &ModelError{fmt.Sprintf("%d sections for %d channels (version %d has %d)", len(secs), nc, modelVersionSectioned, 1+2*nc)}
+	case basis && len(secs) != 1+3*nc:
+		return nil, &ModelError{fmt.Sprintf("%d sections for %d channels (version %d has %d)", len(secs), nc, modelVersionSectionedBasis, 1+3*nc)}
+	case basis && m.Step == 0:
+		return nil, &ModelError{fmt.Sprintf("version %d (with step bases) of a model without a step", modelVersionSectionedBasis)}
 	}
 	for i, c := range m.Channels {
 		c.sampleSec, c.fastSec = secs[1+2*i], secs[2+2*i]
-		if len(secs) == 1+3*nc {
+		if basis {
 			c.basisSec = secs[1+2*nc+i]
 		}
 	}
@@ -872,7 +899,7 @@ func (r *modelReader) model() (*Model, error) {
 		copy(id[:], r.take(len(id)))
 	}
 	if version != modelVersion && version != modelVersionStep {
-		return nil, &ModelError{fmt.Sprintf("unsupported version %d (this build reads 1 to 5 and the containers 16 and 17)", version)}
+		return nil, &ModelError{fmt.Sprintf("unsupported version %d (this build reads 1 to 5 and the containers 16 to 18)", version)}
 	}
 	m := &Model{Patch: r.u8()}
 	if compact {
@@ -1214,7 +1241,7 @@ func readStream(rd io.Reader, head []byte) ([]byte, error) {
 		return b, err
 	}
 	switch binary.LittleEndian.Uint32(b[len(b)-4:]) {
-	case modelVersionSectioned:
+	case modelVersionSectioned, modelVersionSectionedBasis:
 		if ok, err := more(1); !ok || err != nil {
 			return b, err
 		}

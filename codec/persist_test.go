@@ -177,11 +177,17 @@ func imagesEqual(a, b image.Image) bool {
 	return true
 }
 
+// isSectioned reports whether v is a sectioned container's version.
+func isSectioned(v uint32) bool {
+	sectioned, _ := sectionedVersion(v)
+	return sectioned
+}
+
 // sectionFrames splits a sectioned model file into its header and its
 // sections' frames.
 func sectionFrames(t *testing.T, file []byte) (head []byte, frames [][]byte) {
 	t.Helper()
-	if binary.LittleEndian.Uint32(file[len(ModelMagic):]) != modelVersionSectioned {
+	if !isSectioned(binary.LittleEndian.Uint32(file[len(ModelMagic):])) {
 		t.Fatal("not a sectioned model file")
 	}
 	n := int(file[len(ModelMagic)+4])

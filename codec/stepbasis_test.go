@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -605,5 +606,72 @@ func TestStepBasisHostile(t *testing.T) {
 	var me *ModelError
 	if _, err := ReadModel(bytes.NewReader(data)); !errors.As(err, &me) || !strings.Contains(err.Error(), "4 sections for 1 channels") {
 		t.Errorf("fixed-resolution model with a basis section: got %v, want a *ModelError", err)
+	}
+}
+
+// TestSectionedVersions checks that a file with step bases carries a
+// container version of its own (18), so that a build from before them
+// names the version it cannot read rather than the section count, and
+// that the reader holds each version to its own number of sections.
+func TestSectionedVersions(t *testing.T) {
+	m := smallStepModel(t)
+	var with, without bytes.Buffer
+	if _, err := m.WriteTo(&with); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.writeTo(&without, false); err != nil {
+		t.Fatal(err)
+	}
+	version := func(b []byte) uint32 { return binary.LittleEndian.Uint32(b[len(ModelMagic):]) }
+	if v := version(with.Bytes()); v != modelVersionSectionedBasis {
+		t.Errorf("a model with its step basis: container version %d, want %d", v, modelVersionSectionedBasis)
+	}
+	if v := version(without.Bytes()); v != modelVersionSectioned {
+		t.Errorf("a model without its step basis: container version %d, want %d", v, modelVersionSectioned)
+	}
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"with": with.Bytes(), "without": without.Bytes()} {
+		if _, err := ReadModel(bytes.NewReader(b)); err != nil {
+			t.Errorf("ReadModel, %s the basis: %v", name, err)
+		}
+		path := filepath.Join(dir, name+".model")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lm, err := LoadModel(path)
+		if err != nil {
+			t.Errorf("LoadModel, %s the basis: %v", name, err)
+			continue
+		}
+		lm.Close()
+	}
+	relabel := func(b []byte, v uint32) []byte {
+		c := bytes.Clone(b)
+		binary.LittleEndian.PutUint32(c[len(ModelMagic):], v)
+		return c
+	}
+	fixed := smallModel(t)
+	var fb bytes.Buffer
+	if _, err := fixed.WriteTo(&fb); err != nil {
+		t.Fatal(err)
+	}
+	_, frames := sectionFrames(t, with.Bytes())
+	fhead, fframes := sectionFrames(t, fb.Bytes())
+	fixed4 := slices.Concat(fhead[:len(ModelMagic)+4], []byte{4}, fhead[len(ModelMagic)+5:], binary.LittleEndian.AppendUint32(nil, uint32(len(frames[3]))),
+		fframes[0], fframes[1], fframes[2], frames[3])
+	for _, tc := range []struct {
+		what string
+		data []byte
+		want string
+	}{
+		{"step bases labelled 17", relabel(with.Bytes(), modelVersionSectioned), "4 sections for 1 channels (version 17 has 3)"},
+		{"no step bases labelled 18", relabel(without.Bytes(), modelVersionSectionedBasis), "3 sections for 1 channels (version 18 has 4)"},
+		{"fixed resolution labelled 18", relabel(fixed4, modelVersionSectionedBasis), "version 18 (with step bases) of a model without a step"},
+		{"a later container", relabel(with.Bytes(), modelVersionSectionedBasis+1), "unsupported version 19 (this build reads 1 to 5 and the containers 16 to 18)"},
+	} {
+		var me *ModelError
+		if _, err := ReadModel(bytes.NewReader(tc.data)); !errors.As(err, &me) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want a *ModelError saying %q", tc.what, err, tc.want)
+		}
 	}
 }

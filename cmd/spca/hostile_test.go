@@ -25,7 +25,7 @@ func corruptSection(t *testing.T, path string, i int) string {
 	t.Helper()
 	b := readBytes(t, path)
 	at := len(codec.ModelMagic) + 4
-	if binary.LittleEndian.Uint32(b[len(codec.ModelMagic):]) != 17 || i >= int(b[at]) {
+	if v := binary.LittleEndian.Uint32(b[len(codec.ModelMagic):]); v != 17 && v != 18 || i >= int(b[at]) {
 		t.Fatalf("%s: not a sectioned model with a section %d", path, i)
 	}
 	n := int(b[at])

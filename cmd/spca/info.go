@@ -414,6 +414,8 @@ func headerRows(path, head, kind string, h *fileHeader, loaded time.Duration) []
 			version += " (zstd-compressed)"
 		case kind == kindCodec && v == 17:
 			version += " (zstd-compressed sections, inflated on first use)"
+		case kind == kindCodec && v == 18:
+			version += " (zstd-compressed sections, inflated on first use, with step bases)"
 		}
 		h.FormatVersion = int(v)
 	}
