@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -362,22 +363,14 @@ func TestValueDual(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(24, 5))
 	for trial := range 200 {
-		a := randomProbs(rng, newARModel(3), true)
-		b := &arModel{dims: slices.Clone(a.dims)}
-		ea, eb := newRangeEncoder(true), newRangeEncoder(true)
-		if !ea.kernel {
-			t.Fatal("a dual encoder without the kernel")
-		}
-		eb.kernel = false
-		ea.out = make([]byte, 0, rng.IntN(8))
+		a, b, ea, eb := kernelAndGoCoders(t, rng, 3)
 		for i := range 500 {
 			j, act, busy := rng.IntN(3), rng.IntN(arActivity), rng.IntN(arBusy)
 			v := randomResidual(rng, 3)
 			ea.value(&a.dims[j].zero[act][busy], &a.dims[j], act, v)
 			eb.value(&b.dims[j].zero[act][busy], &b.dims[j], act, v)
-			if ea.low != eb.low || ea.rng != eb.rng || ea.cache != eb.cache || ea.cacheSize != eb.cacheSize || !bytes.Equal(ea.out, eb.out) {
-				t.Fatalf("trial %d, value %d (%d): kernel's state %#x %#x %d %d, %d bytes; Go's %#x %#x %d %d, %d bytes", trial, i, v,
-					ea.low, ea.rng, ea.cache, ea.cacheSize, len(ea.out), eb.low, eb.rng, eb.cache, eb.cacheSize, len(eb.out))
+			if d := coderStateDiff(ea, eb); d != "" {
+				t.Fatalf("trial %d, value %d (%d): %s", trial, i, v, d)
 			}
 			if !slices.Equal(a.dims, b.dims) {
 				t.Fatalf("trial %d, value %d: the probabilities differ", trial, i)
@@ -412,14 +405,7 @@ func TestRunEncDual(t *testing.T) {
 	calls, nonzero := 0, 0
 	for trial := range 200 {
 		dims := 1 + rng.IntN(64)
-		a := randomProbs(rng, newARModel(dims), true)
-		b := &arModel{dims: slices.Clone(a.dims)}
-		ea, eb := newRangeEncoder(true), newRangeEncoder(true)
-		if !ea.kernel {
-			t.Fatal("a dual encoder without the kernel")
-		}
-		eb.kernel = false
-		ea.out = make([]byte, 0, rng.IntN(8))
+		a, b, ea, eb := kernelAndGoCoders(t, rng, dims)
 		centre, row, left, up := make([]int32, dims), make([]int32, dims), make([]int32, dims), make([]int32, dims)
 		for i := range 300 {
 			zeros := rng.IntN(10)
@@ -440,9 +426,8 @@ func TestRunEncDual(t *testing.T) {
 			if ja != jb {
 				t.Fatalf("trial %d, run %d (dimensions %d to %d, busy %d): kernel %d, Go %d", trial, i, j, end, busy, ja, jb)
 			}
-			if ea.low != eb.low || ea.rng != eb.rng || ea.cache != eb.cache || ea.cacheSize != eb.cacheSize || !bytes.Equal(ea.out, eb.out) {
-				t.Fatalf("trial %d, run %d: kernel's state %#x %#x %d %d, %d bytes; Go's %#x %#x %d %d, %d bytes", trial, i,
-					ea.low, ea.rng, ea.cache, ea.cacheSize, len(ea.out), eb.low, eb.rng, eb.cache, eb.cacheSize, len(eb.out))
+			if d := coderStateDiff(ea, eb); d != "" {
+				t.Fatalf("trial %d, run %d: %s", trial, i, d)
 			}
 			if !slices.Equal(a.dims, b.dims) {
 				t.Fatalf("trial %d, run %d: the probabilities differ", trial, i)
@@ -462,6 +447,33 @@ func TestRunEncDual(t *testing.T) {
 	}()
 	z := []int32{0, 0}
 	e.run(m, z, z, z, z, 0, 2, 0)
+}
+
+// kernelAndGoCoders returns a model of dims dimensions with random
+// probabilities and a copy of it, an encoder that uses the coder kernel
+// and one that runs the Go code, the first with a random spare capacity
+// of output (0 to 7 bytes) so that the kernel grows it at every offset.
+func kernelAndGoCoders(t *testing.T, rng *rand.Rand, dims int) (a, b *arModel, ea, eb *rangeEncoder) {
+	t.Helper()
+	a = randomProbs(rng, newARModel(dims), true)
+	b = &arModel{dims: slices.Clone(a.dims)}
+	ea, eb = newRangeEncoder(true), newRangeEncoder(true)
+	if !ea.kernel {
+		t.Fatal("a dual encoder without the kernel")
+	}
+	eb.kernel = false
+	ea.out = make([]byte, 0, rng.IntN(8))
+	return a, b, ea, eb
+}
+
+// coderStateDiff describes how the kernel's encoder ea and the Go one eb
+// differ in state or output, "" if they do not.
+func coderStateDiff(ea, eb *rangeEncoder) string {
+	if ea.low == eb.low && ea.rng == eb.rng && ea.cache == eb.cache && ea.cacheSize == eb.cacheSize && bytes.Equal(ea.out, eb.out) {
+		return ""
+	}
+	return fmt.Sprintf("kernel's state %#x %#x %d %d, %d bytes; Go's %#x %#x %d %d, %d bytes",
+		ea.low, ea.rng, ea.cache, ea.cacheSize, len(ea.out), eb.low, eb.rng, eb.cache, eb.cacheSize, len(eb.out))
 }
 
 // randomResidual returns an index residual for the coder's tests: 0 in
