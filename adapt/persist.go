@@ -223,11 +223,22 @@ func Read(r io.Reader) (*Model, error) {
 	}
 	var data []byte
 	if knownSize(r) {
+		// The layout's small fields first: a table larger than this
+		// program reads is refused before its bytes are read (a crafted
+		// 986 MB file was read whole, 976 MB, to be refused), and no more
+		// is read than the layout declares (and a byte, for the parse to
+		// see data after the end).
+		limit := int64(len(head)) + maxModelBytes
+		if size, err := declaredSize(r, version); err != nil {
+			return nil, err
+		} else if size > 0 {
+			limit = min(limit, size+1)
+		}
 		// Into one buffer of the file's size: io.ReadAll of a 31.6 MB
 		// model (Kodak relit) allocated 138 MB, half of a 768×512 adapt
 		// apply's CPU in page faults.
 		var err error
-		data, err = fileio.ReadAllSized(r, int64(len(head))+maxModelBytes, head)
+		data, err = fileio.ReadAllSized(r, limit, head)
 		if err != nil {
 			return nil, fmt.Errorf("adapt: read model: %w", err)
 		}
@@ -419,6 +430,105 @@ func knownSize(r io.Reader) bool {
 		return true
 	}
 	return false
+}
+
+// declaredSize returns the size in bytes that the layout of the model
+// read by r declares, checksum included, reading only its small fields at
+// their offsets (r must be an io.ReaderAt and io.Seeker placed after the
+// magic number and version, as a file or bytes.Reader is); 0 when r is
+// not, or when a field lies beyond r's end or the layout is otherwise
+// inconsistent: Read's parse then names the problem. A table larger than
+// this program reads is refused here, as readStream refuses it, before
+// the checksum at the end can be checked.
+func declaredSize(r io.Reader, version uint32) (int64, error) {
+	ra, ok := r.(io.ReaderAt)
+	sk, ok2 := r.(io.Seeker)
+	if !ok || !ok2 {
+		return 0, nil
+	}
+	at, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, nil
+	}
+	end, err := sk.Seek(0, io.SeekEnd)
+	if _, err2 := sk.Seek(at, io.SeekStart); err != nil || err2 != nil {
+		return 0, fmt.Errorf("adapt: read model: cannot seek back: %w", errors.Join(err, err2))
+	}
+	start := at - int64(len(ModelMagic)+4)
+	off := at + 16 + 6*8 + 2*15*8 // samples, whites, statistics
+	var b [8]byte
+	// u64 reads the field at off and moves past it; false beyond the end.
+	u64 := func() (uint64, bool) {
+		if off+8 > end {
+			return 0, false
+		}
+		if _, err := ra.ReadAt(b[:], off); err != nil {
+			return 0, false
+		}
+		off += 8
+		return binary.LittleEndian.Uint64(b[:]), true
+	}
+	// skip moves past n more bytes; false beyond the end.
+	skip := func(n uint64) bool {
+		if n > uint64(end-off) {
+			return false
+		}
+		off += int64(n)
+		return true
+	}
+	for range 2 { // the embedded models
+		if n, ok := u64(); !ok || !skip(n) {
+			return 0, nil
+		}
+	}
+	if version >= 2 {
+		fixed := uint64(9*8 + 8) // anchor, ceiling
+		if version >= 3 {
+			fixed += 3 * 8 // gains
+		}
+		if !skip(fixed) {
+			return 0, nil
+		}
+		const nn = SupportGrid + 1
+		if n, ok := u64(); !ok || n != 0 && (n != nn*nn*nn || !skip(4*n)) {
+			return 0, nil
+		}
+		n, ok := u64()
+		if !ok {
+			return 0, nil
+		}
+		if err := errTableSize(n, 0, 0); err != nil {
+			return 0, err
+		}
+		if n != 0 && (n < MinLUTSize || !skip(12*n*n*n)) {
+			return 0, nil
+		}
+		if version >= 4 {
+			n, ok := u64()
+			if !ok {
+				return 0, nil
+			}
+			if n != 0 {
+				r, ok := u64()
+				if !ok {
+					return 0, nil
+				}
+				if err := errTableSize(0, n, r); err != nil {
+					return 0, err
+				}
+				if r < 1 || !skip(8*(3*(n+1)*(n+1)*(r+1)+1)) {
+					return 0, nil
+				}
+			}
+		}
+		if version >= 5 && !skip(9*8) { // align
+			return 0, nil
+		}
+	}
+	if !skip(4) { // the checksum
+		return 0, nil
+	}
+	return off - start, nil
 }
 
 // readStream returns the bytes of the model whose magic number and

@@ -5,8 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
@@ -136,8 +139,10 @@ func TestReadLargeTables(t *testing.T) {
 		if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s, in memory: %v, want %q", c.name, err, c.want)
 		}
-		if _, err := Read(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
-			t.Errorf("%s, checksum not refreshed: %v, want a checksum mismatch", c.name, err)
+		// Refused by the declared size before the checksum is read, as
+		// from a stream: checking it would read the table's bytes.
+		if _, err := Read(bytes.NewReader(bad)); !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s, checksum not refreshed: %v, want %q", c.name, err, c.want)
 		}
 	}
 	// The largest tables read are written and read back.
@@ -158,5 +163,125 @@ func TestReadLargeTables(t *testing.T) {
 	m.Rays.R++
 	if _, err := m.WriteTo(io.Discard); err == nil || !strings.Contains(err.Error(), "values, want") {
 		t.Errorf("WriteTo of a ray table of the wrong length: %v", err)
+	}
+}
+
+// sparseFile is a regular file of size bytes that holds prefix and then
+// zeros, as a crafted file on disk would (a file knows its size: Read
+// takes its sized path). It counts the bytes Read and ReadAt deliver.
+type sparseFile struct {
+	prefix    []byte
+	size, pos int64
+	delivered int64
+}
+
+func (f *sparseFile) ReadAt(p []byte, off int64) (int, error) {
+	if off >= f.size {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), f.size-off))
+	clear(p[:n])
+	if off < int64(len(f.prefix)) {
+		copy(p[:n], f.prefix[off:])
+	}
+	f.delivered += int64(n)
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (f *sparseFile) Read(p []byte) (int, error) {
+	n, err := f.ReadAt(p, f.pos)
+	f.pos += int64(n)
+	if n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+func (f *sparseFile) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		off += f.pos
+	case io.SeekEnd:
+		off += f.size
+	}
+	f.pos = off
+	return off, nil
+}
+
+func (f *sparseFile) Stat() (os.FileInfo, error) { return sparseInfo{f.size}, nil }
+
+type sparseInfo struct{ size int64 }
+
+func (i sparseInfo) Name() string       { return "crafted.model" }
+func (i sparseInfo) Size() int64        { return i.size }
+func (i sparseInfo) Mode() os.FileMode  { return 0o644 }
+func (i sparseInfo) ModTime() time.Time { return time.Time{} }
+func (i sparseInfo) IsDir() bool        { return false }
+func (i sparseInfo) Sys() any           { return nil }
+
+// TestReadLargeTablesFile: a file on disk declaring a table larger than
+// Read accepts is refused from its layout's fields, without reading the
+// table's bytes (rev7's open item: a crafted 986 MB file was read whole,
+// 976 MB, before its LUT was refused; these files are 26 and 70 MB of
+// zeros after the fields). A file longer than its layout is read only as
+// far as the layout says.
+func TestReadLargeTablesFile(t *testing.T) {
+	good := smallModelFile(t)
+	le := binary.LittleEndian
+	lut := tableOffset(good)
+	rays := lut + 8 + 12*DefaultLUTSize*DefaultLUTSize*DefaultLUTSize
+	for _, c := range []struct {
+		name   string
+		at     int
+		fields []uint64
+		size   int64 // the whole file's, as the declared tables make it
+		want   string
+	}{
+		{"LUT of 130 nodes", lut, []uint64{MaxStoredLUTSize + 1}, int64(lut) + 8 + 12*130*130*130 + 8 + 72 + 4, "stored LUT of 130 nodes"},
+		{"rays 64 × 257", rays, []uint64{MaxRayFaceNodes, MaxRayRadii + 1}, int64(rays) + 16 + 8*(3*65*65*258+1) + 72 + 4, "ray table of 64 × 257"},
+	} {
+		bad := bytes.Clone(good)
+		for i, v := range c.fields {
+			le.PutUint64(bad[c.at+8*i:], v)
+		}
+		f := &sparseFile{prefix: bad[:c.at+8*len(c.fields)], size: c.size}
+		_, err := Read(f)
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) || f.delivered > int64(c.at)+4096 {
+			t.Errorf("%s in a file of %d bytes: %v after %d bytes read, want %q within %d", c.name, c.size, err, f.delivered, c.want, c.at+4096)
+		}
+	}
+	// The same from a file on disk (sparse: its zeros take no space).
+	path := filepath.Join(t.TempDir(), "crafted.model")
+	bad := bytes.Clone(good[:lut+8])
+	le.PutUint64(bad[lut:], MaxStoredLUTSize+1)
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, int64(lut)+8+12*130*130*130+8+72+4); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "crafted.model: adaptation model declares a stored LUT of 130 nodes") {
+		t.Errorf("Load of a crafted file: %v", err)
+	}
+	// A valid model followed by 64 MB: refused as before, reading 1 byte
+	// past the layout's end.
+	f := &sparseFile{prefix: good, size: int64(len(good)) + 64<<20}
+	if _, err := Read(f); err == nil || !strings.Contains(err.Error(), "checksum mismatch") || f.delivered > int64(2*len(good))+4096 {
+		t.Errorf("a model followed by 64 MB of zeros: %v after %d bytes read, want a checksum mismatch within %d", err, f.delivered, 2*len(good)+4096)
+	}
+	// The layout fields read at their offsets agree with the parse: the
+	// valid model still reads, from a file or from memory, and at an
+	// offset within a file.
+	if _, err := Read(&sparseFile{prefix: good, size: int64(len(good))}); err != nil {
+		t.Errorf("valid model from a file: %v", err)
+	}
+	at := bytes.NewReader(append(make([]byte, 100), good...))
+	at.Seek(100, io.SeekStart)
+	if _, err := Read(at); err != nil {
+		t.Errorf("valid model at offset 100 of a reader: %v", err)
 	}
 }
