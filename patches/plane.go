@@ -435,11 +435,17 @@ func fromYCbCr(yp Plane, sixteenBit, needScratch bool, chroma func(y int, scratc
 	parallel.For(h, func(y int) {
 		cb, cr, done := row(y)
 		defer done()
-		for x, v := range yp.Pix[y*w : (y+1)*w] {
-			r, g, b := toRGB(v, cb[x], cr[x])
-			px := m.Pix[4*(y*w+x) : 4*(y*w+x)+4]
-			px[0], px[1], px[2], px[3] = Quantize8(r), Quantize8(g), Quantize8(b), 0xff
-		}
+		rgbaRowFast(m.Pix[4*y*w:4*(y+1)*w], yp.Pix[y*w:(y+1)*w], cb, cr)
 	})
 	return m
+}
+
+// rgbaRow writes the opaque 8-bit RGBA pixels of the Y'CbCr samples y, cb,
+// cr (toRGB, then Quantize8) to dst.
+func rgbaRow(dst []uint8, y, cb, cr []float64) {
+	for x, v := range y {
+		r, g, b := toRGB(v, cb[x], cr[x])
+		px := dst[4*x : 4*x+4]
+		px[0], px[1], px[2], px[3] = Quantize8(r), Quantize8(g), Quantize8(b), 0xff
+	}
 }

@@ -1,0 +1,69 @@
+package patches
+
+import (
+	"bytes"
+	"image"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestRGBARowFast checks the row conversion of FromYCbCr's 8-bit images
+// (the AVX kernel on amd64 CPUs that have it, 4 pixels at a time, and the
+// Go loop for the rest) against rgbaRow pixel by pixel, to the last bit:
+// rows of every length 0 to 19, random samples well outside 0..255, NaN
+// and infinities, and grey samples (Cb = Cr = 128, so R' = B' = Y') at,
+// just below and just above every half-integer, where the rounding ties.
+func TestRGBARowFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 16))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 255, 254.5, 1e300, -1e300, math.SmallestNonzeroFloat64}
+	var ys, cbs, crs []float64
+	for k := 0; k <= 256; k++ {
+		for _, v := range []float64{float64(k), float64(k) + 0.5} {
+			for _, w := range []float64{math.Nextafter(v, math.Inf(-1)), v, math.Nextafter(v, math.Inf(1))} {
+				ys, cbs, crs = append(ys, w), append(cbs, chromaZero), append(crs, chromaZero)
+			}
+		}
+	}
+	for range 4000 {
+		pick := func() float64 {
+			if rng.IntN(20) == 0 {
+				return special[rng.IntN(len(special))]
+			}
+			return 400*rng.Float64() - 70
+		}
+		ys, cbs, crs = append(ys, pick()), append(cbs, pick()), append(crs, pick())
+	}
+	for n := 0; n <= 19; n++ {
+		for start := 0; start+n <= len(ys); start += 1 + n + rng.IntN(7) {
+			y, cb, cr := ys[start:start+n], cbs[start:start+n], crs[start:start+n]
+			want, got := make([]uint8, 4*n), make([]uint8, 4*n)
+			rgbaRow(want, y, cb, cr)
+			rgbaRowFast(got, y, cb, cr)
+			if !bytes.Equal(got, want) {
+				for x := range n {
+					if !bytes.Equal(got[4*x:4*x+4], want[4*x:4*x+4]) {
+						t.Fatalf("Y'CbCr (%v, %v, %v): RGBA %v, want %v", y[x], cb[x], cr[x], got[4*x:4*x+4], want[4*x:4*x+4])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkFromYCbCr420 converts a 768×512 image's decoded planes (4:2:0)
+// to 8-bit RGBA, as a colour decode ends.
+func BenchmarkFromYCbCr420(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	y, cb, cr := NewPlane(768, 512), NewPlane(384, 256), NewPlane(384, 256)
+	for _, p := range []Plane{y, cb, cr} {
+		for i := range p.Pix {
+			p.Pix[i] = 40 + 180*rng.Float64()
+		}
+	}
+	for range b.N {
+		if _, ok := FromYCbCr420(y, cb, cr, false).(*image.RGBA); !ok {
+			b.Fatal("not RGBA")
+		}
+	}
+}
