@@ -149,7 +149,7 @@ func runPipeline(t *testing.T, c Config) map[string]Record {
 	if err := Build(s, c); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := beam.Run(context.Background(), "prism", p); err != nil {
+	if _, err := Run(context.Background(), "prism", p); err != nil {
 		t.Fatalf("pipeline: %v", err)
 	}
 	data, err := os.ReadFile(c.ManifestPath())
@@ -413,7 +413,7 @@ func TestJobServerLoopback(t *testing.T) {
 	if err := Build(s, c); err != nil {
 		t.Fatal(err)
 	}
-	res, err := beam.Run(ctx, "universal", p)
+	res, err := Run(ctx, "universal", p)
 	if err != nil {
 		t.Fatalf("pipeline on the job server: %v", err)
 	}

@@ -164,7 +164,7 @@ func run(op batch.Op) error {
 	if runner == "" {
 		runner = "prism"
 	}
-	res, err := beam.Run(context.Background(), runner, p)
+	res, err := batch.Run(context.Background(), runner, p)
 	if err != nil {
 		return fmt.Errorf("pipeline: %v", err)
 	}
