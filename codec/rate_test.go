@@ -221,3 +221,61 @@ func TestMinStep(t *testing.T) {
 		}
 	}
 }
+
+// TestMinStepRestBinds makes minStep's bound from the other coefficients'
+// grids the binding one, which it never is on the models trained here or
+// on the Kodak models (24store's open item: a planted error in that bound,
+// the grid's spare 0.25 taken as 0.2, passed TestMinStep). The first
+// other coefficient's training values and sums are scaled by an integer
+// F (still multiples of trainRes, as a column F times wider would be) in
+// a model read back from its file, so that its grid reaches maxLevels at
+// about 4 times the finest step the SPCA dimensions allow: minStep must
+// then be that step to the bisection's precision, at which SetStep's
+// checks pass, and fail 2^-16 below it.
+func TestMinStepRestBinds(t *testing.T) {
+	for i, m := range reuseTestModels(t) {
+		var buf bytes.Buffer
+		if _, err := m.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadModel(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s0, err := m.minStep()
+		if err != nil || !(s0 > 0) {
+			t.Fatalf("model %d: minStep %v, %v", i, s0, err)
+		}
+		bs := m.stepBasis[0] // loaded by minStep
+		if len(bs.rest) == 0 {
+			continue // every dimension leading
+		}
+		col := &bs.rest[0]
+		lo, hi := col.vals[0], col.vals[len(col.vals)-1]
+		// cells(step) ≈ 1.5·(hi − lo)·F/step: maxLevels at target.
+		target := min(4*s0, m.Step/2)
+		f := math.Ceil(target * maxLevels / (1.5 * (hi - lo)))
+		for k := range col.vals {
+			col.vals[k] *= f
+		}
+		for k := range col.sum {
+			col.sum[k] *= int64(f)
+		}
+		s, err := m.minStep()
+		if err != nil || !(s > 1.5*s0) {
+			t.Fatalf("model %d: rest column x%v: minStep %v (%v), want the rest grid's bound near %v, above the SPCA dimensions' %v", i, f, s, err, target, s0)
+		}
+		// The grid spans (1 + 2·0.25)·(hi − lo)·F in cells of the step
+		// (the dead zone adds at most 2 cells of maxLevels).
+		if want := 1.5 * (hi - lo) * f / maxLevels; math.Abs(math.Log(s/want)) > 1e-3 {
+			t.Errorf("model %d: rest column x%v: minStep %v, want about %v", i, f, s, want)
+		}
+		t.Logf("model %d: rest column x%v: finest step %.6g (SPCA dimensions alone: %.6g)", i, f, s, s0)
+		if _, err := m.Stepped(s); err != nil {
+			t.Errorf("model %d: rest column x%v: the finest step %v: %v", i, f, s, err)
+		}
+		if _, err := m.Stepped(s / (1 + 0x1p-16)); !errors.Is(err, ErrStepTooSmall) {
+			t.Errorf("model %d: rest column x%v: a step just below the finest (%v): %v, want a step too small", i, f, s, err)
+		}
+	}
+}
