@@ -19,14 +19,22 @@ import (
 // nearest member. Classifiers keep only each query's nearest neighbours;
 // their votes must be these.
 func refVote(feat *mat.Dense, label []int, classes int, q []float64, w []float64, k, skip int, sqrt bool) int {
-	n, _ := feat.Dims()
-	nb := make([]neighbour, n)
-	for j := range n {
+	return refVoteBy(func(j int) float64 {
 		d := sqDist(q, feat.RawRowView(j), w)
 		if sqrt {
 			d = math.Sqrt(d)
 		}
-		nb[j] = neighbour{d, j}
+		return d
+	}, label, classes, k, skip)
+}
+
+// refVoteBy is refVote with the distance dist(j) of the query to training
+// row j.
+func refVoteBy(dist func(j int) float64, label []int, classes int, k, skip int) int {
+	n := len(label)
+	nb := make([]neighbour, n)
+	for j := range n {
+		nb[j] = neighbour{dist(j), j}
 	}
 	sort.Slice(nb, func(a, b int) bool {
 		if nb[a].dist != nb[b].dist {
@@ -153,6 +161,97 @@ func TestNearestAsFullSort(t *testing.T) {
 	}
 	if !slices.Contains(c.Weights, 0) {
 		t.Logf("SelectDims kept every response (%v)", c.Weights)
+	}
+}
+
+// TestNearestAsFullSortPerClass is TestNearestAsFullSort for
+// SPCAPerClass, whose distances to each class's samples are measured in
+// that class's own response space (rev7's open item: the reference test
+// used one feature matrix for all classes): Predict and Select must give
+// the vote over every training sample, each at its distance in its
+// class's space, with the three classes' lists merged in one order.
+func TestNearestAsFullSortPerClass(t *testing.T) {
+	train, _ := testimages.GenerateClasses("arcs", 90, 1)
+	test, _ := testimages.GenerateClasses("arcs", 60, 2)
+	label := slices.Clone(train.Label) // three classes, as in TestQueriesMappedOnce
+	for i := range label {
+		if label[i] == 1 && train.X.At(i, 0) < 0 {
+			label[i] = 2
+		}
+	}
+	const classes = 3
+	n := len(label)
+	opt := spca.DefaultOptions()
+	opt.Resolution, opt.K = 1<<10, 0.3
+	c, err := Train(train.X, label, classes, SPCAPerClass, 1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every sample (training and query) in every class's space.
+	fx := make([]*mat.Dense, classes)
+	fq := make([]*mat.Dense, classes)
+	for cl := range classes {
+		if fx[cl], err = c.maps[cl](train.X); err != nil {
+			t.Fatal(err)
+		}
+		if fq[cl], err = c.maps[cl](test.X); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mat.Equal(fx[0], fx[1]) || mat.Equal(fx[1], fx[2]) {
+		t.Fatal("the classes' feature spaces are the same")
+	}
+	distTo := func(f []*mat.Dense, i int) func(j int) float64 {
+		return func(j int) float64 {
+			l := label[j]
+			return math.Sqrt(sqDist(f[l].RawRowView(i), fx[l].RawRowView(j), nil))
+		}
+	}
+	for _, k := range []int{1, 2, 5, 17, n} {
+		c.K = k
+		got, err := c.Predict(test.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		differ := 0
+		for i := range got {
+			if want := refVoteBy(distTo(fq, i), label, classes, k, -1); got[i] != want {
+				t.Fatalf("k %d, query %d: class %d, the vote over all samples gives %d", k, i, got[i], want)
+			}
+			// The vote in class 0's space alone, as the one-matrix
+			// reference would take it: it must differ somewhere, or
+			// this test could not tell the spaces apart.
+			if refVoteBy(func(j int) float64 { return math.Sqrt(sqDist(fq[0].RawRowView(i), fx[0].RawRowView(j), nil)) }, label, classes, k, -1) != got[i] {
+				differ++
+			}
+		}
+		if k < n && differ == 0 {
+			t.Errorf("k %d: every prediction is also class 0's space's vote", k)
+		}
+	}
+	for _, ks := range [][]int{{1}, {2, 4}, ks, {n - 1, n}, {7, 3, 50}} {
+		acc, err := c.Select(train.X, ks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best, bestK := -1.0, 0
+		for _, k := range ks {
+			if k < 1 || k >= n {
+				continue
+			}
+			right := 0
+			for i := range n {
+				if refVoteBy(distTo(fx, i), label, classes, k, i) == label[i] {
+					right++
+				}
+			}
+			if a := float64(right) / float64(n); a > best {
+				best, bestK = a, k
+			}
+		}
+		if acc != best || c.K != bestK {
+			t.Errorf("ks %v: leave-one-out %.4f with k %d, the vote over all samples %.4f with k %d", ks, acc, c.K, best, bestK)
+		}
 	}
 }
 
