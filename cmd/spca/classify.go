@@ -31,26 +31,27 @@ func classifyCommand() *cli.Command {
 	common := func() []cli.Flag {
 		return []cli.Flag{
 			&cli.IntFlag{Name: flagLabelColumn, Usage: "the `C`-th column (from 1) of the labelled CSV holds the class labels (numbers)", DefaultText: "the last"},
-			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length)", DefaultText: "0 with --k; without --k, 0 or 1 chosen by leave-one-out with k"},
+			&cli.StringFlag{Name: flagGamma, Value: "0", Usage: "gamma of the SPCA metrics (0: arc length)", DefaultText: "0 with --nearest; without it, 0 or 1 chosen by leave-one-out with the number of neighbours"},
 			&cli.Uint64Flag{Name: flagSeed, Value: defaultSeed, Usage: "seed of the SPCA fits"},
 		}
 	}
 	return &cli.Command{
 		Name:  "classify",
 		Usage: "k-nearest-neighbour classification with the SPCA metric, Euclidean or Mahalanobis",
-		UsageText: "spca classify train --in train.csv [--label-column C] [--metric spca] [--k K] -o classifier.knn\n" +
+		UsageText: "spca classify train --in train.csv [--label-column C] [--metric spca] [--nearest N] -o classifier.knn\n" +
 			"spca classify predict --model classifier.knn --in x.csv -o labels.csv\n" +
 			"spca classify eval --in train.csv [--test test.csv] [--label-column C] [--json]",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "train",
-				UsageText: "spca classify train --in train.csv [--label-column C] [--metric spca] [--k K] [--gamma G] -o classifier.knn",
-				Usage:     "write a classifier file: the labelled samples, the metric, k (chosen by leave-one-out unless --k) and the SPCA models",
+				UsageText: "spca classify train --in train.csv [--label-column C] [--metric spca] [--nearest N] [--gamma G] -o classifier.knn",
+				Usage:     "write a classifier file: the labelled samples, the metric, the number of neighbours that vote (chosen by leave-one-out unless --nearest) and the SPCA models",
 				Flags: append(common(),
 					&cli.StringFlag{Name: flagIn, Usage: "labelled training CSV `FILE` (required)"},
 					&cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: "classifier `FILE` to write (required)"},
 					metricFlag(),
-					&cli.IntFlag{Name: flagK, Usage: "number of neighbours; 0: chosen by leave-one-out, with the SPCA neighbourhood K (0.1 to 0.5) and gamma"}),
+					nearestFlag("the number `N` of nearest training samples that vote (the k of k-NN); 0: chosen by leave-one-out, with the SPCA neighbourhood K (0.1 to 0.5) and gamma"),
+					oldNearestFlag()),
 				Action: runClassifyTrain,
 			},
 			{
@@ -65,7 +66,7 @@ func classifyCommand() *cli.Command {
 			},
 			{
 				Name:      "predict",
-				UsageText: "spca classify predict (--model classifier.knn | --train train.csv [--metric spca] [--k K]) --in x.csv [-o labels.csv]",
+				UsageText: "spca classify predict (--model classifier.knn | --train train.csv [--metric spca] [--nearest N]) --in x.csv [-o labels.csv]",
 				Usage:     "label the samples of a CSV file by their nearest labelled training samples",
 				Flags: append(common(),
 					&cli.StringFlag{Name: flagModel, Usage: "classifier `FILE` written by spca classify train (or --train)"},
@@ -73,7 +74,8 @@ func classifyCommand() *cli.Command {
 					inFlag(true),
 					csvOutFlag(),
 					metricFlag(),
-					&cli.IntFlag{Name: flagK, Usage: "with --train, the number of neighbours; 0: chosen by leave-one-out"}),
+					nearestFlag("with --train, the number `N` of nearest training samples that vote (the k of k-NN); 0: chosen by leave-one-out"),
+					oldNearestFlag()),
 				Action: runClassifyPredict,
 			},
 		},
@@ -288,8 +290,36 @@ func metricFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: strings.Join(classify.MetricNames(), ", ") + " (spca-select: spca on the response dimensions chosen by leave-one-out)"}
 }
 
+// nearestFlag is classify's --nearest with the help text usage.
+func nearestFlag(usage string) cli.Flag {
+	return &cli.IntFlag{Name: flagNearest, Usage: usage}
+}
+
+// oldNearestFlag is --k, the old name of classify's --nearest: still
+// accepted, with a note, but not shown (issue 25: one name per meaning;
+// --k is the SPCA neighbourhood fraction in fit, tune, codec train and
+// adapt train).
+func oldNearestFlag() cli.Flag {
+	return &cli.IntFlag{Name: flagK, Hidden: true, Usage: "old name of --" + flagNearest}
+}
+
+// nearest returns --nearest, or its old name --k if that is given (with a
+// note on standard error), checked against each other.
+func nearest(c *cli.Context) (int, error) {
+	name, k := cliutil.CommandName(c), c.Int(flagNearest)
+	if !c.IsSet(flagK) {
+		return k, nil
+	}
+	if c.IsSet(flagNearest) && c.Int(flagK) != k {
+		return 0, fail("%s: --%s %d and --%s %d: give only --%s (--%s is its old name)", name, flagNearest, k, flagK, c.Int(flagK), flagNearest, flagK)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "%s: note: --%s is deprecated here, use --%s %d (the number of neighbours that vote; --%s is the SPCA neighbourhood fraction in fit, tune, codec train and adapt train)\n",
+		name, flagK, flagNearest, c.Int(flagK), flagK)
+	return c.Int(flagK), nil
+}
+
 // trainClassifier trains a classifier of the labelled CSV path with
-// --metric, --k (0: by leave-one-out) and the SPCA flags.
+// --metric, --nearest (0: by leave-one-out) and the SPCA flags.
 func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) {
 	metric, err := classify.ParseMetric(c.String(flagMetric))
 	if err != nil {
@@ -304,7 +334,10 @@ func trainClassifier(c *cli.Context, path string) (*classify.Classifier, error) 
 	if err != nil {
 		return nil, err
 	}
-	k := c.Int(flagK)
+	k, err := nearest(c)
+	if err != nil {
+		return nil, err
+	}
 	var cl *classify.Classifier
 	if k == 0 {
 		// k and the SPCA options by leave-one-out.
@@ -366,7 +399,7 @@ func runClassifyPredict(c *cli.Context) error {
 	case c.IsSet(flagModel):
 		// The classifier file fixes them: ignored, unchecked, they let
 		// --metric euclidean look as if it applied.
-		for _, f := range []string{flagK, flagMetric, flagGamma, flagLabelColumn, flagSeed} {
+		for _, f := range []string{flagNearest, flagK, flagMetric, flagGamma, flagLabelColumn, flagSeed} {
 			if c.IsSet(f) {
 				return fail("classify predict: --%s applies with --%s only (the classifier file %s fixes it)", f, flagTrain, c.String(flagModel))
 			}

@@ -373,6 +373,58 @@ func TestOneDefaultPerFlag(t *testing.T) {
 	})
 }
 
+// TestOneTypePerFlagName checks issue 25's "one name per meaning" as far
+// as types tell meanings apart: a flag name shown in the help has one Go
+// type in every command (--k was a fraction, a float, in fit, tune, codec
+// train and adapt train, and a number of neighbours, an int, in classify;
+// classify's is now --nearest, --k its hidden old name).
+func TestOneTypePerFlagName(t *testing.T) {
+	seen := map[string]string{} // flag name: "type in command"
+	eachFlag(newApp().Commands, "", func(cmd string, f cli.Flag) {
+		if h, ok := f.(interface{ IsVisible() bool }); ok && !h.IsVisible() {
+			return
+		}
+		typ := fmt.Sprintf("%T", f)
+		for _, name := range f.Names() {
+			if hiddenAliases[name] {
+				continue
+			}
+			if first, ok := seen[name]; !ok {
+				seen[name] = typ + " in " + cmd
+			} else if !strings.HasPrefix(first, typ+" ") {
+				t.Errorf("--%s is a %s in %s and a %s", name, typ, cmd, first)
+			}
+		}
+	})
+}
+
+// TestNearestOldName: classify's --k, now --nearest, still works as a
+// hidden old name, with a note, and gives the same classifier.
+func TestNearestOldName(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	mustRun(t, "synth", "moons", "--n", "60", "-o", data)
+	a, b := filepath.Join(dir, "a.knn"), filepath.Join(dir, "b.knn")
+	_, stderr := mustRun(t, "classify", "train", "--in", data, "--metric", "euclidean", "--nearest", "3", "-o", a)
+	if strings.Contains(stderr, "deprecated") || !strings.Contains(stderr, "k = 3") {
+		t.Errorf("classify train --nearest 3 printed %q", stderr)
+	}
+	_, stderr = mustRun(t, "classify", "train", "--in", data, "--metric", "euclidean", "--k", "3", "-o", b)
+	if !strings.Contains(stderr, "classify train: note: --k is deprecated here, use --nearest 3") || !strings.Contains(stderr, "k = 3") {
+		t.Errorf("classify train --k 3 printed %q, want a note naming --nearest", stderr)
+	}
+	if !bytes.Equal(readBytes(t, a), readBytes(t, b)) {
+		t.Error("classify train --k 3 and --nearest 3 wrote different classifiers")
+	}
+	wantError(t, []string{"classify", "train", "--in", data, "--nearest", "3", "--k", "5", "-o", b}, "--nearest 3 and --k 5: give only --nearest")
+	for _, sub := range []string{"train", "predict"} {
+		stdout, _ := mustRun(t, "classify", sub, "--help")
+		if !strings.Contains(stdout, "--nearest N") || strings.Contains(stdout, "--k") {
+			t.Errorf("classify %s --help shows --k or no --nearest N:\n%s", sub, stdout)
+		}
+	}
+}
+
 // checkInfoHeader checks that spca info gives the model file at path,
 // of the kind, the header every kind of model has (session 11: only
 // codec models showed their size and load time): kind, format version,

@@ -18,12 +18,16 @@ import (
 
 // Flag names.
 const (
-	flagQuiet        = cliutil.FlagQuiet
-	flagIn           = "in"
-	flagOut          = cliutil.FlagOut
-	flagModel        = "model"
-	flagGamma        = "gamma"
-	flagK            = "k"
+	flagQuiet = cliutil.FlagQuiet
+	flagIn    = "in"
+	flagOut   = cliutil.FlagOut
+	flagModel = "model"
+	flagGamma = "gamma"
+	flagK     = "k"
+	// flagNearest is classify's number of neighbours that vote, the k
+	// of k-NN; it was --k, which everywhere else is the SPCA
+	// neighbourhood as a fraction of the samples.
+	flagNearest      = "nearest"
 	flagBandwidth    = "bandwidth"
 	flagConditioning = "conditioning"
 	flagNeighbours   = "neighbours"

@@ -326,16 +326,16 @@ func TestSynthForeignFlags(t *testing.T) {
 }
 
 // classify predict --model refuses the training flags the classifier
-// file fixes: --metric euclidean, --k 5, --gamma foo ran with the file's
+// file fixes: --metric euclidean, --nearest 5 (or --k), --gamma foo ran with the file's
 // and exited 0.
 func TestPredictModelFixesTraining(t *testing.T) {
 	dir := t.TempDir()
 	data, model := filepath.Join(dir, "d.csv"), filepath.Join(dir, "c.knn")
 	mustRun(t, "synth", "moons", "--n", "60", "-o", data)
-	mustRun(t, "classify", "train", "--in", data, "--metric", "euclidean", "--k", "3", "-o", model)
+	mustRun(t, "classify", "train", "--in", data, "--metric", "euclidean", "--nearest", "3", "-o", model)
 	q := filepath.Join(dir, "q.csv")
 	writeFile(t, q, "0.1,0.2\n1,-0.5\n")
-	for _, flag := range [][]string{{"--k", "5"}, {"--metric", "spca"}, {"--gamma", "foo"}, {"--label-column", "1"}, {"--seed", "3"}} {
+	for _, flag := range [][]string{{"--nearest", "5"}, {"--k", "5"}, {"--metric", "spca"}, {"--gamma", "foo"}, {"--label-column", "1"}, {"--seed", "3"}} {
 		wantError(t, append([]string{"classify", "predict", "--model", model, "--in", q, "-o", filepath.Join(dir, "p.csv")}, flag...), flag[0]+" applies with --train only")
 	}
 	mustRun(t, "classify", "predict", "--model", model, "--in", q, "-o", filepath.Join(dir, "p.csv"))

@@ -291,7 +291,7 @@ func TestCSVWritersSummary(t *testing.T) {
 	for _, args := range [][]string{
 		{"synth", "spiral", "--n", "30"},
 		{"synth", "spiral", "--n", "30", "-o", "-"},
-		{"classify", "predict", "--train", labelled, "--metric", "euclidean", "--k", "3", "--in", x2, "-o", "-"},
+		{"classify", "predict", "--train", labelled, "--metric", "euclidean", "--nearest", "3", "--in", x2, "-o", "-"},
 	} {
 		if _, stderr := mustRun(t, args...); stderr != "" {
 			t.Errorf("spca %s: stderr %q, want nothing", strings.Join(args, " "), stderr)
