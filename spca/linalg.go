@@ -226,6 +226,25 @@ func quickSelect(x []float64, k int) float64 {
 // Products are rounded (float64(x*y)) before they are added: fused into
 // FMAs (arm64, GOAMD64=v3) they would give other solutions than amd64.
 func solve4(a *[16]float64, b *[4]float64) bool {
+	var x [4]float64
+	var det float64
+	if hasSolve4Kernel {
+		det = solve4AVX(a, b, &x)
+	} else {
+		det = solve4Go(a, b, &x)
+	}
+	scale := maxAbs16(a)
+	if !(math.Abs(det) > 1e-12*scale*scale*scale*scale) {
+		return false
+	}
+	inv := 1 / det
+	b[0], b[1], b[2], b[3] = x[0]*inv, x[1]*inv, x[2]*inv, x[3]*inv
+	return true
+}
+
+// solve4Go returns the determinant of a and writes to x the adjugate's
+// rows times b: solve4's solution times the determinant.
+func solve4Go(a *[16]float64, b *[4]float64, x *[4]float64) (det float64) {
 	a00, a01, a02, a03 := a[0], a[1], a[2], a[3]
 	a10, a11, a12, a13 := a[4], a[5], a[6], a[7]
 	a20, a21, a22, a23 := a[8], a[9], a[10], a[11]
@@ -243,18 +262,12 @@ func solve4(a *[16]float64, b *[4]float64) bool {
 	c2 := float64(a20*a33) - float64(a30*a23)
 	c1 := float64(a20*a32) - float64(a30*a22)
 	c0 := float64(a20*a31) - float64(a30*a21)
-	det := float64(s0*c5) - float64(s1*c4) + float64(s2*c3) + float64(s3*c2) - float64(s4*c1) + float64(s5*c0)
-	scale := maxAbs16(a)
-	if !(math.Abs(det) > 1e-12*scale*scale*scale*scale) {
-		return false
-	}
-	inv := 1 / det
+	det = float64(s0*c5) - float64(s1*c4) + float64(s2*c3) + float64(s3*c2) - float64(s4*c1) + float64(s5*c0)
 	// The adjugate's rows times b.
 	b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
-	x0 := float64((float64(a11*c5)-float64(a12*c4)+float64(a13*c3))*b0) + float64((float64(-a01*c5)+float64(a02*c4)-float64(a03*c3))*b1) + float64((float64(a31*s5)-float64(a32*s4)+float64(a33*s3))*b2) + float64((float64(-a21*s5)+float64(a22*s4)-float64(a23*s3))*b3)
-	x1 := float64((float64(-a10*c5)+float64(a12*c2)-float64(a13*c1))*b0) + float64((float64(a00*c5)-float64(a02*c2)+float64(a03*c1))*b1) + float64((float64(-a30*s5)+float64(a32*s2)-float64(a33*s1))*b2) + float64((float64(a20*s5)-float64(a22*s2)+float64(a23*s1))*b3)
-	x2 := float64((float64(a10*c4)-float64(a11*c2)+float64(a13*c0))*b0) + float64((float64(-a00*c4)+float64(a01*c2)-float64(a03*c0))*b1) + float64((float64(a30*s4)-float64(a31*s2)+float64(a33*s0))*b2) + float64((float64(-a20*s4)+float64(a21*s2)-float64(a23*s0))*b3)
-	x3 := float64((float64(-a10*c3)+float64(a11*c1)-float64(a12*c0))*b0) + float64((float64(a00*c3)-float64(a01*c1)+float64(a02*c0))*b1) + float64((float64(-a30*s3)+float64(a31*s1)-float64(a32*s0))*b2) + float64((float64(a20*s3)-float64(a21*s1)+float64(a22*s0))*b3)
-	b[0], b[1], b[2], b[3] = x0*inv, x1*inv, x2*inv, x3*inv
-	return true
+	x[0] = float64((float64(a11*c5)-float64(a12*c4)+float64(a13*c3))*b0) + float64((float64(-a01*c5)+float64(a02*c4)-float64(a03*c3))*b1) + float64((float64(a31*s5)-float64(a32*s4)+float64(a33*s3))*b2) + float64((float64(-a21*s5)+float64(a22*s4)-float64(a23*s3))*b3)
+	x[1] = float64((float64(-a10*c5)+float64(a12*c2)-float64(a13*c1))*b0) + float64((float64(a00*c5)-float64(a02*c2)+float64(a03*c1))*b1) + float64((float64(-a30*s5)+float64(a32*s2)-float64(a33*s1))*b2) + float64((float64(a20*s5)-float64(a22*s2)+float64(a23*s1))*b3)
+	x[2] = float64((float64(a10*c4)-float64(a11*c2)+float64(a13*c0))*b0) + float64((float64(-a00*c4)+float64(a01*c2)-float64(a03*c0))*b1) + float64((float64(a30*s4)-float64(a31*s2)+float64(a33*s0))*b2) + float64((float64(-a20*s4)+float64(a21*s2)-float64(a23*s0))*b3)
+	x[3] = float64((float64(-a10*c3)+float64(a11*c1)-float64(a12*c0))*b0) + float64((float64(a00*c3)-float64(a01*c1)+float64(a02*c0))*b1) + float64((float64(-a30*s3)+float64(a31*s1)-float64(a32*s0))*b2) + float64((float64(a20*s3)-float64(a21*s1)+float64(a22*s0))*b3)
+	return det
 }
