@@ -389,6 +389,18 @@ func FromYCbCr420(y, cb, cr Plane, sixteenBit bool) image.Image {
 	checkPlane("FromYCbCr420", y)
 	checkHalf("FromYCbCr420", cb, y.W, y.H)
 	checkHalf("FromYCbCr420", cr, y.W, y.H)
+	if !sixteenBit {
+		// The doubled chroma of each pixel pair as it is converted, without
+		// rows of doubled chroma: doubling them was 8 % of a colour decode.
+		w, hw := y.W, cb.W
+		m := image.NewRGBA(image.Rect(0, 0, y.W, y.H))
+		parallel.For(y.H, func(row int) {
+			a, b := halfNeighbours(row, cb.H)
+			rgba420RowFast(m.Pix[4*row*w:4*(row+1)*w], y.Pix[row*w:(row+1)*w],
+				cb.Pix[a*hw:(a+1)*hw], cb.Pix[b*hw:(b+1)*hw], cr.Pix[a*hw:(a+1)*hw], cr.Pix[b*hw:(b+1)*hw])
+		})
+		return m
+	}
 	return fromYCbCr(y, sixteenBit, true, func(row int, buf []float64) (cbRow, crRow []float64) {
 		cbRow, crRow = buf[:y.W], buf[y.W:]
 		doubledRow(cbRow, cb, row)
@@ -438,6 +450,19 @@ func fromYCbCr(yp Plane, sixteenBit, needScratch bool, chroma func(y int, scratc
 		rgbaRowFast(m.Pix[4*y*w:4*(y+1)*w], yp.Pix[y*w:(y+1)*w], cb, cr)
 	})
 	return m
+}
+
+// rgba420Row writes the pixels 2a and 2a+1 (if within y) for a0 ≤ a < a1
+// of rgbaRow of y and the chroma of the half-resolution rows cbA, cbB and
+// crA, crB (the nearer first) doubled as doubledRow doubles them.
+func rgba420Row(dst []uint8, y, cbA, cbB, crA, crB []float64, a0, a1 int) {
+	var cb, cr [2]float64
+	for a := a0; a < a1; a++ {
+		doubledPair(&cb, cbA, cbB, a)
+		doubledPair(&cr, crA, crB, a)
+		n := min(2, len(y)-2*a)
+		rgbaRow(dst[8*a:], y[2*a:2*a+n], cb[:n], cr[:n])
+	}
 }
 
 // rgbaRow writes the opaque 8-bit RGBA pixels of the Y'CbCr samples y, cb,

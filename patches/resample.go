@@ -51,14 +51,23 @@ func doubledRow(dst []float64, p Plane, y int) {
 	// as per sample (rounded products: no FMA, same pixels on every
 	// GOARCH), the nearer products once.
 	for a := 0; 2*a < len(dst); a++ {
-		ra9, rb3 := float64(9*ra[a]), float64(3*rb[a])
-		b := max(a-1, 0)
-		dst[2*a] = (ra9 + float64(3*ra[b]) + rb3 + rb[b]) / 16
+		var pair [2]float64
+		doubledPair(&pair, ra, rb, a)
+		dst[2*a] = pair[0]
 		if 2*a+1 < len(dst) {
-			b = min(a+1, p.W-1)
-			dst[2*a+1] = (ra9 + float64(3*ra[b]) + rb3 + rb[b]) / 16
+			dst[2*a+1] = pair[1]
 		}
 	}
+}
+
+// doubledPair sets pair to the doubled samples 2a and 2a+1 of the
+// half-resolution rows ra (the nearer) and rb.
+func doubledPair(pair *[2]float64, ra, rb []float64, a int) {
+	ra9, rb3 := float64(9*ra[a]), float64(3*rb[a])
+	b := max(a-1, 0)
+	pair[0] = (ra9 + float64(3*ra[b]) + rb3 + rb[b]) / 16
+	b = min(a+1, len(ra)-1)
+	pair[1] = (ra9 + float64(3*ra[b]) + rb3 + rb[b]) / 16
 }
 
 // halfNeighbours returns the two samples of a half-resolution axis of n

@@ -1,27 +1,71 @@
 #include "textflag.h"
 
+// The kernels' constants, 4 copies each (one AVX register) at these
+// offsets from AX: rgbaConsts.
+#define K_ZERO 0    // chromaZero
+#define K_CR 32     // crScale
+#define K_CB 64     // cbScale
+#define K_KR 96     // kr
+#define K_KB 128    // kb
+#define K_KG 160    // kg
+#define K_MAX 192   // 255
+#define K_HALF 224  // 1/2
+#define K_ONE 256   // 1
+#define K_NINE 288  // 9
+#define K_THREE 320 // 3
+#define K_16TH 352  // 1/16
+
 // QUANT rounds the 4 values in V as Quantize8 and leaves them as int32 in
 // X (Y4 scratch): the maximum against 0 (Y7, returned for NaN), the minimum
-// against 255 (Y14), the truncation plus 1 (Y5) where the fraction is at
-// least 1/2 (Y15): the truncation and the exact fraction of roundPositive.
+// against 255, the truncation plus 1 where the fraction is at least 1/2:
+// the truncation and the exact fraction of roundPositive.
 #define QUANT(V, X) \
 	VMAXPD Y7, V, V \
-	VMINPD Y14, V, V \
+	VMINPD K_MAX(AX), V, V \
 	VROUNDPD $3, V, Y4 \
 	VSUBPD Y4, V, V \
-	VCMPPD $0x1d, Y15, V, V \
-	VANDPD Y5, V, V \
+	VCMPPD $0x1d, K_HALF(AX), V, V \
+	VANDPD K_ONE(AX), V, V \
 	VADDPD V, Y4, V \
 	VCVTTPD2DQY V, X
 
-// func rgbaRowAVX(dst []uint8, y, cb, cr []float64, k *[9]float64)
-// For each group of 4 samples i (len(y)/4 groups; cb, cr at least as long,
-// dst at least 4·len(y)): toRGB's operations in its order (products
-// rounded by VMULPD, no fused multiply-add; the division by kg by VDIVPD,
-// IEEE like DIVSD), then Quantize8 of each of R', G', B' (VMAXPD against 0
-// turns NaN into 0, VMINPD clamps at 255, then truncation plus one where
-// the fraction is at least 1/2, as roundPositive), stored as R, G, B, 0xff.
-// k holds chromaZero, crScale, cbScale, kr, kb, kg, 255, 1/2, 1.
+// RGBA4 converts the 4 Y' samples at YOFF(SI) with the Cb and Cr in
+// registers CB and CR (both overwritten) as rgbaRow does, and stores the
+// 16 bytes of their pixels at DOFF(DI): toRGB's operations in its order
+// (products rounded by VMULPD, no fused multiply-add; the division by kg
+// by VDIVPD, IEEE like DIVSD), then QUANT, alpha 0xff (X6). Y0-Y4 scratch.
+#define RGBA4(YOFF, CB, CR, DOFF) \
+	VMOVUPD YOFF(SI), Y0 \
+	VSUBPD K_ZERO(AX), CR, CR \
+	VMULPD K_CR(AX), CR, CR \
+	VADDPD CR, Y0, Y1 \
+	VSUBPD K_ZERO(AX), CB, CB \
+	VMULPD K_CB(AX), CB, CB \
+	VADDPD CB, Y0, Y2 \
+	VMULPD K_KR(AX), Y1, Y3 \
+	VSUBPD Y3, Y0, Y0 \
+	VMULPD K_KB(AX), Y2, Y3 \
+	VSUBPD Y3, Y0, Y0 \
+	VDIVPD K_KG(AX), Y0, Y0 \
+	QUANT(Y1, X1) \
+	QUANT(Y0, X0) \
+	QUANT(Y2, X2) \
+	VPSLLD $8, X0, X0 \
+	VPSLLD $16, X2, X2 \
+	VPOR X0, X1, X1 \
+	VPOR X2, X1, X1 \
+	VPOR X6, X1, X1 \
+	VMOVDQU X1, DOFF(DI)
+
+// SETUP clears Y7 and sets X6 to the alpha of 4 pixels.
+#define SETUP \
+	VXORPD Y7, Y7, Y7 \
+	VPCMPEQD X6, X6, X6 \
+	VPSLLD $24, X6, X6
+
+// func rgbaRowAVX(dst []uint8, y, cb, cr []float64, k *rgbaTable)
+// rgbaRow for len(y)/4 groups of 4 samples (cb, cr at least as long, dst
+// at least 4·len(y)), RGBA4 each.
 TEXT ·rgbaRowAVX(SB), NOSPLIT, $0-104
 	MOVQ dst_base+0(FP), DI
 	MOVQ y_base+24(FP), SI
@@ -31,42 +75,11 @@ TEXT ·rgbaRowAVX(SB), NOSPLIT, $0-104
 	MOVQ k+96(FP), AX
 	SHRQ $2, CX
 	JZ   done
-	VBROADCASTSD 0(AX), Y8   // chromaZero
-	VBROADCASTSD 8(AX), Y9   // crScale
-	VBROADCASTSD 16(AX), Y10 // cbScale
-	VBROADCASTSD 24(AX), Y11 // kr
-	VBROADCASTSD 32(AX), Y12 // kb
-	VBROADCASTSD 40(AX), Y13 // kg
-	VBROADCASTSD 48(AX), Y14 // 255
-	VBROADCASTSD 56(AX), Y15 // 1/2
-	VXORPD Y7, Y7, Y7        // 0
-	VPCMPEQD X6, X6, X6
-	VPSLLD $24, X6, X6       // alpha 0xff in the top byte of each pixel
-	VBROADCASTSD 64(AX), Y5  // 1
+	SETUP
 loop:
-	VMOVUPD (SI), Y0         // Y'
-	VMOVUPD (R9), Y1
-	VSUBPD Y8, Y1, Y1
-	VMULPD Y9, Y1, Y1
-	VADDPD Y1, Y0, Y1        // R' = Y' + crScale·(Cr − 128)
-	VMOVUPD (R8), Y2
-	VSUBPD Y8, Y2, Y2
-	VMULPD Y10, Y2, Y2
-	VADDPD Y2, Y0, Y2        // B' = Y' + cbScale·(Cb − 128)
-	VMULPD Y11, Y1, Y3
-	VSUBPD Y3, Y0, Y0
-	VMULPD Y12, Y2, Y3
-	VSUBPD Y3, Y0, Y0
-	VDIVPD Y13, Y0, Y0       // G' = (Y' − kr·R' − kb·B') / kg
-	QUANT(Y1, X1)
-	QUANT(Y0, X0)
-	QUANT(Y2, X2)
-	VPSLLD $8, X0, X0
-	VPSLLD $16, X2, X2
-	VPOR X0, X1, X1
-	VPOR X2, X1, X1
-	VPOR X6, X1, X1
-	VMOVDQU X1, (DI)
+	VMOVUPD (R8), Y8
+	VMOVUPD (R9), Y9
+	RGBA4(0, Y8, Y9, 0)
 	ADDQ $16, DI
 	ADDQ $32, SI
 	ADDQ $32, R8
@@ -75,4 +88,69 @@ loop:
 	JNZ  loop
 	VZEROUPPER
 done:
+	RET
+
+// DOUBLE4 doubles the 4 half-resolution samples a..a+3 of the row pair
+// at RA and RB (which point at a−1) into E (samples 2a, 2a+2, ...) and O
+// (2a+1, 2a+3, ...), as doubledRow sums them: ((9·ra[a] + 3·ra[b]) +
+// 3·rb[a]) + rb[b], b = a∓1, times 1/16 (exact, as its division by 16).
+// Y12-Y15 scratch.
+#define DOUBLE4(RA, RB, E, O) \
+	VMOVUPD 8(RA), Y12 \
+	VMULPD K_NINE(AX), Y12, Y12 \
+	VMOVUPD 8(RB), Y13 \
+	VMULPD K_THREE(AX), Y13, Y13 \
+	VMOVUPD (RA), Y14 \
+	VMULPD K_THREE(AX), Y14, Y14 \
+	VADDPD Y14, Y12, E \
+	VADDPD Y13, E, E \
+	VADDPD (RB), E, E \
+	VMULPD K_16TH(AX), E, E \
+	VMOVUPD 16(RA), Y15 \
+	VMULPD K_THREE(AX), Y15, Y15 \
+	VADDPD Y15, Y12, O \
+	VADDPD Y13, O, O \
+	VADDPD 16(RB), O, O \
+	VMULPD K_16TH(AX), O, O
+
+// INTERLEAVE puts E and O in pixel order: LO = E0 O0 E1 O1, HI = E2 O2
+// E3 O3 (E and O overwritten).
+#define INTERLEAVE(E, O, LO, HI) \
+	VUNPCKLPD O, E, Y12 \
+	VUNPCKHPD O, E, Y13 \
+	VPERM2F128 $0x20, Y13, Y12, LO \
+	VPERM2F128 $0x31, Y13, Y12, HI
+
+// func rgba420AVX(dst []uint8, y, cbA, cbB, crA, crB []float64, k *rgbaTable)
+// rgba420Row for len(y)/8 groups of 8 pixels: the chroma rows from their
+// sample a−1 for the group of pixels 2a..2a+7 (DOUBLE4 reads a−1..a+4).
+TEXT ·rgba420AVX(SB), NOSPLIT, $0-152
+	MOVQ dst_base+0(FP), DI
+	MOVQ y_base+24(FP), SI
+	MOVQ y_len+32(FP), CX
+	MOVQ cbA_base+48(FP), R8
+	MOVQ cbB_base+72(FP), R9
+	MOVQ crA_base+96(FP), R10
+	MOVQ crB_base+120(FP), R11
+	MOVQ k+144(FP), AX
+	SHRQ $3, CX
+	JZ   done420
+	SETUP
+loop420:
+	DOUBLE4(R8, R9, Y8, Y9)
+	INTERLEAVE(Y8, Y9, Y8, Y10)
+	DOUBLE4(R10, R11, Y9, Y5)
+	INTERLEAVE(Y9, Y5, Y9, Y11)
+	RGBA4(0, Y8, Y9, 0)
+	RGBA4(32, Y10, Y11, 16)
+	ADDQ $32, DI
+	ADDQ $64, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ CX
+	JNZ  loop420
+	VZEROUPPER
+done420:
 	RET

@@ -4,3 +4,8 @@ package patches
 
 // rgbaRowFast is rgbaRow (the AVX kernel is amd64's).
 func rgbaRowFast(dst []uint8, y, cb, cr []float64) { rgbaRow(dst, y, cb, cr) }
+
+// rgba420RowFast is rgba420Row of the whole row (the AVX kernel is amd64's).
+func rgba420RowFast(dst []uint8, y, cbA, cbB, crA, crB []float64) {
+	rgba420Row(dst, y, cbA, cbB, crA, crB, 0, len(cbA))
+}
