@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"io"
 	"strings"
 	"testing"
 )
@@ -242,6 +243,39 @@ func TestColourRows(t *testing.T) {
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
 				t.Errorf("%T %v: %q, per pixel %q", m, m.Bounds(), got.Bytes(), want.Bytes())
+			}
+		}
+	}
+}
+
+// TestOpaqueRows checks Encode's own opacity test of *image.RGBA and
+// *image.RGBA64 against their Opaque: one pixel at a time made
+// transparent by one alpha byte (either byte of a 16-bit alpha), in whole
+// images and in sub-images that hold it or not.
+func TestOpaqueRows(t *testing.T) {
+	for _, img := range testImages()[2:] {
+		var pix []byte
+		bps := 1
+		switch m := img.(type) {
+		case *image.RGBA:
+			pix = m.Pix
+		case *image.RGBA64:
+			pix, bps = m.Pix, 2
+		}
+		subs := []image.Rectangle{img.Bounds(), image.Rect(1, 1, 4, 3), image.Rect(0, 0, 2, 1), image.Rect(3, 2, 5, 3)}
+		for i := 4*bps - 1; i < len(pix); i += 4 * bps {
+			for _, j := range []int{i, i - bps + 1} {
+				pix[j] = 0xfe
+				for _, r := range subs {
+					m := img.(interface {
+						SubImage(image.Rectangle) image.Image
+					}).SubImage(r)
+					err := Encode(io.Discard, m)
+					if want := m.(interface{ Opaque() bool }).Opaque(); errors.Is(err, ErrNotOpaque) == want || (want && err != nil) {
+						t.Errorf("%T %v, alpha byte %d off: %v, Opaque %v", img, r, j, err, want)
+					}
+				}
+				pix[j] = 0xff
 			}
 		}
 	}
