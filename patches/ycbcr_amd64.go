@@ -2,11 +2,11 @@ package patches
 
 // rgbaTable holds the constants of the kernels in ycbcr_amd64.s, each
 // four times (one AVX register), in the order of its K_ offsets.
-type rgbaTable [12][4]float64
+type rgbaTable [13][4]float64
 
 var rgbaConsts = func() *rgbaTable {
 	var t rgbaTable
-	for i, v := range [12]float64{chromaZero, crScale, cbScale, kr, kb, kg, 255, 0.5, 1, 9, 3, 1.0 / 16} {
+	for i, v := range [13]float64{chromaZero, crScale, cbScale, kr, kb, kg, 255, 0.5, 1, 9, 3, 1.0 / 16, kg} {
 		t[i] = [4]float64{v, v, v, v}
 	}
 	return &t
@@ -53,4 +53,24 @@ func rgba420RowFast(dst []uint8, y, cbA, cbB, crA, crB []float64) {
 	}
 	rgba420Row(dst, y, cbA, cbB, crA, crB, 0, 1)
 	rgba420Row(dst, y, cbA, cbB, crA, crB, 1+4*g, len(cbA))
+}
+
+// yccRowAVX converts len(y)/4 groups of 4 opaque RGBA pixels as yccRow
+// does, to the last bit.
+//
+//go:noescape
+func yccRowAVX(y, cb, cr []float64, pix []uint8, k *rgbaTable)
+
+// yccRowFast is yccRow, 4 pixels at a time by the AVX kernel where the CPU
+// has it and the row is opaque.
+func yccRowFast(y, cb, cr []float64, pix []uint8) {
+	n := 0
+	if hasAVX && opaqueRGBA(pix[:4*len(y)]) {
+		n = len(y) &^ 3
+		if len(cb) < n || len(cr) < n {
+			panic("patches: yccRowFast: short rows")
+		}
+		yccRowAVX(y[:n], cb, cr, pix, rgbaConsts)
+	}
+	yccRow(y[n:], cb[n:], cr[n:], pix[4*n:])
 }

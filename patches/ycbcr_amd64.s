@@ -14,6 +14,7 @@
 #define K_NINE 288  // 9
 #define K_THREE 320 // 3
 #define K_16TH 352  // 1/16
+#define K_KGF 384   // kg (as a factor of luma)
 
 // QUANT rounds the 4 values in V as Quantize8 and leaves them as int32 in
 // X (Y4 scratch): the maximum against 0 (Y7, returned for NaN), the minimum
@@ -153,4 +154,60 @@ loop420:
 	JNZ  loop420
 	VZEROUPPER
 done420:
+	RET
+
+// func yccRowAVX(y, cb, cr []float64, pix []uint8, k *rgbaTable)
+// yccRow for len(y)/4 groups of 4 opaque RGBA pixels (pix at least
+// 4·len(y) bytes; cb, cr at least as long as y): the bytes R, G, B to
+// float64, luma's ((kr·R + kg·G) + kb·B) with products rounded (VMULPD, no
+// fused multiply-add), R itself where R = G = B (VBLENDVPD), then
+// chromaZero + (B − Y')/cbScale and chromaZero + (R − Y')/crScale by
+// VDIVPD, as YCbCr computes them.
+TEXT ·yccRowAVX(SB), NOSPLIT, $0-104
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ cb_base+24(FP), R8
+	MOVQ cr_base+48(FP), R9
+	MOVQ pix_base+72(FP), SI
+	MOVQ k+96(FP), AX
+	SHRQ $2, CX
+	JZ   doneycc
+	VPCMPEQD X7, X7, X7
+	VPSRLD $24, X7, X7       // 0xff in each int32 lane
+loopycc:
+	VMOVDQU (SI), X0         // 4 pixels R G B A
+	VPAND X7, X0, X1
+	VCVTDQ2PD X1, Y1         // R
+	VPSRLD $8, X0, X2
+	VPAND X7, X2, X2
+	VCVTDQ2PD X2, Y2         // G
+	VPSRLD $16, X0, X3
+	VPAND X7, X3, X3
+	VCVTDQ2PD X3, Y3         // B
+	VMULPD K_KR(AX), Y1, Y4
+	VMULPD K_KGF(AX), Y2, Y5
+	VADDPD Y5, Y4, Y4
+	VMULPD K_KB(AX), Y3, Y5
+	VADDPD Y5, Y4, Y4        // kr·R + kg·G + kb·B
+	VCMPPD $0, Y2, Y1, Y5    // R = G
+	VCMPPD $0, Y3, Y2, Y6    // G = B
+	VANDPD Y6, Y5, Y5
+	VBLENDVPD Y5, Y1, Y4, Y4 // Y' = R where R = G = B
+	VMOVUPD Y4, (DI)
+	VSUBPD Y4, Y3, Y3
+	VDIVPD K_CB(AX), Y3, Y3
+	VADDPD K_ZERO(AX), Y3, Y3
+	VMOVUPD Y3, (R8)
+	VSUBPD Y4, Y1, Y1
+	VDIVPD K_CR(AX), Y1, Y1
+	VADDPD K_ZERO(AX), Y1, Y1
+	VMOVUPD Y1, (R9)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ CX
+	JNZ  loopycc
+	VZEROUPPER
+doneycc:
 	RET

@@ -9,3 +9,6 @@ func rgbaRowFast(dst []uint8, y, cb, cr []float64) { rgbaRow(dst, y, cb, cr) }
 func rgba420RowFast(dst []uint8, y, cbA, cbB, crA, crB []float64) {
 	rgba420Row(dst, y, cbA, cbB, crA, crB, 0, len(cbA))
 }
+
+// yccRowFast is yccRow (the AVX kernel is amd64's).
+func yccRowFast(y, cb, cr []float64, pix []uint8) { yccRow(y, cb, cr, pix) }

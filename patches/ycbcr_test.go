@@ -51,6 +51,44 @@ func TestRGBARowFast(t *testing.T) {
 	}
 }
 
+// TestYCbCr420ToRows checks YCbCr420To's rows of *image.RGBA (on amd64
+// CPUs with AVX: the kernel, 4 opaque pixels at a time, the Go loop for
+// the tail and for rows with a transparent pixel) against YCbCr, which
+// visits each pixel, and Halve, to the last bit: every width from 1 to 41,
+// 1 to 4 rows, random colours, grey pixels (R = G = B: luma is R itself)
+// and now and then a pixel with alpha below 0xff (non-premultiplied).
+func TestYCbCr420ToRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 43))
+	for w := 1; w <= 41; w++ {
+		for h := 1; h <= 4; h++ {
+			m := image.NewRGBA(image.Rect(2, 1, 2+w, 1+h))
+			for i := 0; i < len(m.Pix); i += 4 {
+				px := m.Pix[i : i+4]
+				px[0], px[1], px[2], px[3] = uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 0xff
+				switch rng.IntN(8) {
+				case 0:
+					px[1], px[2] = px[0], px[0]
+				case 1:
+					if rng.IntN(10) == 0 {
+						px[3] = uint8(rng.IntN(255))
+						px[0], px[1], px[2] = min(px[0], px[3]), min(px[1], px[3]), min(px[2], px[3])
+					}
+				}
+			}
+			ycc := YCbCr(m)
+			want := [3]Plane{ycc[0], Halve(ycc[1]), Halve(ycc[2])}
+			got := YCbCr420To([3][]float64{}, m)
+			for c := range got {
+				for i, v := range got[c].Pix {
+					if math.Float64bits(v) != math.Float64bits(want[c].Pix[i]) {
+						t.Fatalf("%d×%d plane %d sample %d: %v, want %v", w, h, c, i, v, want[c].Pix[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkFromYCbCr420 converts a 768×512 image's decoded planes (4:2:0)
 // to 8-bit RGBA, as a colour decode ends.
 func BenchmarkFromYCbCr420(b *testing.B) {
