@@ -147,6 +147,22 @@ func (r *modelReader) stepBasis(c *Channel, id ModelID) (*stepBasis, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	// ext is a range, and mid two of each column's values (those its
+	// median interpolates): a crafted extent of 0 was refused as the
+	// user's "invalid option" by spca (Scale values must be finite and
+	// > 0), a median of 1e300 was taken.
+	for j := range k {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := j; i < len(bs.norm); i += k {
+			lo, hi = min(lo, bs.norm[i]), max(hi, bs.norm[i])
+		}
+		if !(bs.ext[j] > 0) {
+			return nil, &ModelError{fmt.Sprintf("SPCA dimension %d's extent %v is not positive", j+1, bs.ext[j])}
+		}
+		if !(bs.mid[j][0] >= lo && bs.mid[j][0] <= hi && bs.mid[j][1] >= lo && bs.mid[j][1] <= hi) {
+			return nil, &ModelError{fmt.Sprintf("SPCA dimension %d's median between %v and %v lies outside its responses [%v, %v]", j+1, bs.mid[j][0], bs.mid[j][1], lo, hi)}
+		}
+	}
 	if rest == 0 {
 		return bs, nil
 	}

@@ -557,6 +557,15 @@ func TestStepBasisHostile(t *testing.T) {
 		"patches + 1":   recode(func(p []byte) []byte { p[33]++; return p }),
 		"cut short":     recode(func(p []byte) []byte { return p[:len(p)-3] }),
 		"rest flag 2":   recode(func(p []byte) []byte { p[38] = 2; return p }),
+		// ext (k values from byte 39), then mid (2k): an extent of 0
+		// gave spca's "invalid option: Scale values must be finite and
+		// > 0", a median far outside the responses was taken.
+		"extent 0":  recode(func(p []byte) []byte { binary.LittleEndian.PutUint64(p[39:], 0); return p }),
+		"extent -1": recode(func(p []byte) []byte { binary.LittleEndian.PutUint64(p[39:], math.Float64bits(-1)); return p }),
+		"median 1e300": recode(func(p []byte) []byte {
+			binary.LittleEndian.PutUint64(p[39+8*int(p[37]):], math.Float64bits(1e300))
+			return p
+		}),
 		"NaN response": recode(func(p []byte) []byte {
 			// The first value of column 0: its two high byte planes
 			// (planes low bytes first, after ext and mid) all ones.
