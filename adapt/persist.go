@@ -226,8 +226,8 @@ func Read(r io.Reader) (*Model, error) {
 		// The layout's small fields first: a table larger than this
 		// program reads is refused before its bytes are read (a crafted
 		// 986 MB file was read whole, 976 MB, to be refused), and no more
-		// is read than the layout declares (and a byte, for the parse to
-		// see data after the end).
+		// is read than the layout allows (a byte beyond it is enough for
+		// the parse to see data after the end).
 		limit := int64(len(head)) + maxModelBytes
 		if size, err := declaredSize(r, version); err != nil {
 			return nil, err
@@ -432,11 +432,13 @@ func knownSize(r io.Reader) bool {
 	return false
 }
 
-// declaredSize returns the size in bytes that the layout of the model
-// read by r declares, checksum included, reading only its small fields at
-// their offsets (r must be an io.ReaderAt and io.Seeker placed after the
-// magic number and version, as a file or bytes.Reader is); 0 when r is
-// not, or when a field lies beyond r's end or the layout is otherwise
+// declaredSize returns a bound on the size in bytes of the model read by
+// r from its layout: the end of its last table (the ray table, or what a
+// version without one ends with) plus layoutTail for the fixed fields
+// after it and the checksum. It reads only the small fields at their
+// offsets (r must be an io.ReaderAt and io.Seeker placed after the magic
+// number and version, as a file or bytes.Reader is); 0 when r is not, or
+// when a field lies beyond r's end or the layout is otherwise
 // inconsistent: Read's parse then names the problem. A table larger than
 // this program reads is refused here, as readStream refuses it, before
 // the checksum at the end can be checked.
@@ -521,15 +523,15 @@ func declaredSize(r io.Reader, version uint32) (int64, error) {
 				}
 			}
 		}
-		if version >= 5 && !skip(9*8) { // align
-			return 0, nil
-		}
 	}
-	if !skip(4) { // the checksum
-		return 0, nil
-	}
-	return off - start, nil
+	// The fixed fields after the tables (align, version 5) need no
+	// reading here: a later version may add some without changing this.
+	return off - start + layoutTail, nil
 }
+
+// layoutTail bounds the bytes of a model file after its last table: the
+// alignment (72 bytes), fields later versions add, and the checksum.
+const layoutTail = 4096
 
 // readStream returns the bytes of the model whose magic number and
 // version are head, read from r no further than its layout says (and one

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -272,6 +273,13 @@ func TestReadLargeTablesFile(t *testing.T) {
 	f := &sparseFile{prefix: good, size: int64(len(good)) + 64<<20}
 	if _, err := Read(f); err == nil || !strings.Contains(err.Error(), "checksum mismatch") || f.delivered > int64(2*len(good))+4096 {
 		t.Errorf("a model followed by 64 MB of zeros: %v after %d bytes read, want a checksum mismatch within %d", err, f.delivered, 2*len(good)+4096)
+	}
+	// Fields after the tables are not bounded one by one: 100 bytes more
+	// there (as a later version's fields, with a valid checksum) are read
+	// whole, and the parse, not the bound, refuses them.
+	longer := checksum.Refresh(slices.Concat(good[:len(good)-4], make([]byte, 100), good[len(good)-4:]))
+	if _, err := Read(&sparseFile{prefix: longer, size: int64(len(longer))}); err == nil || !strings.Contains(err.Error(), "inconsistent layout") {
+		t.Errorf("a model with 100 bytes after its fields: %v, want an inconsistent layout", err)
 	}
 	// The layout fields read at their offsets agree with the parse: the
 	// valid model still reads, from a file or from memory, and at an
