@@ -296,3 +296,47 @@ func TestDecodeNoFMA(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenStepBasis pins the step-basis sections (container 18) of the
+// golden cases' entropy-constrained models, uncompressed: TestGolden's
+// model sums leave them out (write without the bases), and TestStepBasisFile
+// compares a stored basis with the computed one through this build's
+// writer and reader, so a change of the section's layout made in both
+// (a run's delta without its -1, planes in another order) passed every
+// test while files already written, version 18, would be misread.
+func TestGoldenStepBasis(t *testing.T) {
+	if !goldenReference {
+		t.Skipf("%s: training fuses multiply-adds here (see TestGolden)", runtime.GOARCH)
+	}
+	want := map[string]string{"step": "47624f902c36ccbe", "gamma0": "7db36c7d02bb8336", "colour": "a8adb1d2c0e3159f"}
+	for _, c := range goldenCases() {
+		w, ok := want[c.name]
+		if !ok {
+			continue
+		}
+		var b bytes.Buffer
+		if _, err := c.model(t).WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		_, frames := sectionFrames(t, b.Bytes())
+		channels := (len(frames) - 1) / 3
+		if len(frames) != 1+3*channels || channels < 1 {
+			t.Fatalf("%s: %d sections, want 1 + 3 per channel", c.name, len(frames))
+		}
+		var plain []byte
+		for _, f := range frames[1+2*channels:] {
+			size, err := declaredSize(f, len(f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := modelDecoder().DecodeAll(f, make([]byte, 0, size))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain = append(plain, p...)
+		}
+		if got := sum8(plain); got != w {
+			t.Errorf("%s: step bases (%d bytes) %s, want %s", c.name, len(plain), got, w)
+		}
+	}
+}
