@@ -1110,7 +1110,13 @@ func parseFixedHeader(b []byte) (*Header, error) {
 	}
 	v := int(b[len(Magic)])
 	if v < formatVersion || v > formatVersionFilter {
-		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d", v)}
+		// Named with the versions this build reads, as a model file's
+		// is: a file of a later spca is not a corrupt one.
+		later := ""
+		if v > formatVersionFilter {
+			later = ": a file of a later spca?"
+		}
+		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d (this build reads %d to %d)%s", v, formatVersion, formatVersionFilter, later)}
 	}
 	h := &Header{Version: v}
 	p := b[len(Magic)+1:]

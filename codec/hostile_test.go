@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
 )
 
 // zstdZeros is a zstd frame declaring size bytes and holding n zero bytes
@@ -237,5 +239,35 @@ func TestReadModelHostileIntModel(t *testing.T) {
 	_, err := r.model()
 	if err == nil || !strings.Contains(err.Error(), "the lattice needs more memory") {
 		t.Errorf("within 24 MB: got %v, want an error naming the lattice", err)
+	}
+}
+
+// TestUnknownFormatVersion: an .spc file of a version this build does not
+// read says which it reads, and calls a later one a later spca's file (it
+// said only "unsupported format version 19", where a model file of a
+// later container names the range), for Decode and DecodeConfig.
+func TestUnknownFormatVersion(t *testing.T) {
+	m := smallModel(t)
+	var b bytes.Buffer
+	if err := Encode(&b, testimages.Texture(20, 18, 2), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v    byte
+		want string
+	}{
+		{formatVersionFilter + 1, fmt.Sprintf("unsupported format version %d (this build reads 1 to %d): a file of a later spca?", formatVersionFilter+1, formatVersionFilter)},
+		{255, "unsupported format version 255 (this build reads 1 to"},
+		{0, fmt.Sprintf("unsupported format version 0 (this build reads 1 to %d)", formatVersionFilter)},
+	} {
+		f := bytes.Clone(b.Bytes())
+		f[len(Magic)] = c.v
+		var fe *FormatError
+		if _, err := Decode(bytes.NewReader(f), m); !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("version %d: Decode: %v, want %q", c.v, err, c.want)
+		}
+		if _, _, err := image.DecodeConfig(bytes.NewReader(f)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("version %d: image.DecodeConfig: %v, want %q", c.v, err, c.want)
+		}
 	}
 }
