@@ -22,18 +22,7 @@ import (
 // FitAlignment recovers the inverse matrix, whatever the weights; too few
 // or degenerate colours are errors.
 func TestFitAlignment(t *testing.T) {
-	n := colorspace.Mat3{0.6, 0.3, 0.02, 0.1, 0.5, 0.05, 0.01, 0.02, 0.2} // A → B
-	want, err := n.Inverse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(22, 5))
-	a, b := mat.NewDense(500, 3, nil), mat.NewDense(500, 3, nil)
-	for i := range 500 {
-		ca := [3]float64{rng.Float64(), rng.Float64(), rng.Float64()}
-		a.SetRow(i, ca[:])
-		b.SetRow(i, mul3s(&n, ca))
-	}
+	a, b, want := exactPairs(t, 5)
 	got, err := FitAlignment(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +68,25 @@ func TestFitAlignment(t *testing.T) {
 	}
 }
 
+// exactPairs returns 500 random colours a and b = N a for a fixed
+// 3×3 matrix N, and N's inverse, the alignment that maps b onto a.
+func exactPairs(t *testing.T, seed uint64) (a, b *mat.Dense, inv colorspace.Mat3) {
+	t.Helper()
+	n := colorspace.Mat3{0.6, 0.3, 0.02, 0.1, 0.5, 0.05, 0.01, 0.02, 0.2} // A → B
+	inv, err := n.Inverse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(22, seed))
+	a, b = mat.NewDense(500, 3, nil), mat.NewDense(500, 3, nil)
+	for i := range 500 {
+		ca := [3]float64{rng.Float64(), rng.Float64(), rng.Float64()}
+		a.SetRow(i, ca[:])
+		b.SetRow(i, mul3s(&n, ca))
+	}
+	return a, b, inv
+}
+
 func maxDiff9(a, b colorspace.Mat3) float64 {
 	d := 0.0
 	for i := range a {
@@ -107,19 +115,20 @@ func relitScenes(n, w, h int, seed uint64) (a, b []image.Image) {
 }
 
 // TestAlignMatrix trains on generated scenes relit linearly (B a 3×3
-// matrix of A, like the relit photographs) with the gray-world gains and
-// with the matrix fitted on the pairs: the matrix is the inverse of the
-// relighting (the alignment alone is nearly exact), and SPCA with it beats
-// gray world and SPCA with the gains on held-out scenes (issue 22's
-// real-photo point, on generated data). The model is written as version
-// 5 and reads back with its matrix and the same map; a model with gains
-// is written as version 4.
+// matrix of A, like the relit photographs) with the default options
+// (AlignAuto) and with the gray-world gains: the default chooses the
+// matrix fitted on the pairs (its residual, 0.006, is far below
+// AutoAlignThreshold), which is the inverse of the relighting (the
+// alignment alone is nearly exact), and SPCA with it beats gray world and
+// SPCA with the gains on held-out scenes (issue 22's real-photo point, on
+// generated data). The model is written as version 6 (with the choice)
+// and reads back with its matrix, choice and the same map; without the
+// choice it is written as version 5, and a model with gains as version 4.
 func TestAlignMatrix(t *testing.T) {
 	ta, tb := relitScenes(60, 32, 24, 11)
 	ha, hb := relitScenes(8, 64, 48, 12)
 	o := DefaultOptions()
 	o.Samples, o.SPCA.Resolution = 20000, 1<<12
-	o.Alignment = AlignMatrix
 	mm, err := Train(ta, tb, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +137,13 @@ func TestAlignMatrix(t *testing.T) {
 	mg, err := Train(ta, tb, &o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Logf("default alignment: %v", mm.AlignChoice)
+	if c := mm.AlignChoice; c == nil || c.Asked != AlignAuto || c.Chosen != AlignMatrix || !(c.Residual < 0.02) || c.Threshold != AutoAlignThreshold {
+		t.Fatalf("the default alignment on linearly relit scenes: %+v, want the matrix with a residual below 0.02", c)
+	}
+	if mg.AlignChoice != nil {
+		t.Errorf("gains asked: a choice %v", mg.AlignChoice)
 	}
 	if mg.Align != (colorspace.Mat3{}) || mm.Align == (colorspace.Mat3{}) || mm.Anchor != mm.Align {
 		t.Fatalf("gains model align %v; matrix model align %v, anchor %v", mg.Align, mm.Align, mm.Anchor)
@@ -158,10 +174,50 @@ func TestAlignMatrix(t *testing.T) {
 		t.Errorf("the matrix alone %.2f is not far below gray world %.2f on a linear relighting", al, gw)
 	}
 
-	// Files: version 5 with the matrix, version 4 without.
+	// Files: version 6 with the choice, 5 with the matrix alone, 4
+	// without either.
+	b6 := modelBytes(t, mm)
+	if v := binary.LittleEndian.Uint32(b6[len(ModelMagic):]); v != 6 {
+		t.Errorf("model with an alignment choice written as version %d", v)
+	}
+	back6, err := Read(bytes.NewReader(b6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := back6.AlignChoice; c == nil || *c != *mm.AlignChoice || back6.Align != mm.Align {
+		t.Errorf("version 6 read back: choice %+v align %v, want %+v %v", c, back6.Align, mm.AlignChoice, mm.Align)
+	}
+	if fromStream, err := Read(stream{bytes.NewReader(b6)}); err != nil || !bytes.Equal(modelBytes(t, fromStream), b6) {
+		t.Errorf("version 6 from a stream: %v", err)
+	}
+	for _, c := range []struct {
+		at   int // bytes before the checksum
+		v    uint64
+		want string
+	}{
+		{20, 7, "unknown alignment choice"},                                   // asked (uint32)
+		{16, math.Float64bits(-1), "alignment residual or threshold"},         // residual
+		{8, math.Float64bits(math.Inf(1)), "alignment residual or threshold"}, // threshold
+	} {
+		bad := append([]byte(nil), b6...)
+		if c.at == 20 {
+			binary.LittleEndian.PutUint32(bad[len(bad)-4-c.at:], uint32(c.v))
+		} else {
+			binary.LittleEndian.PutUint64(bad[len(bad)-4-c.at:], c.v)
+		}
+		if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("choice damaged at %d: %v, want %q", c.at, err, c.want)
+		}
+	}
+	choice := mm.AlignChoice
+	mm.AlignChoice = nil
 	b := modelBytes(t, mm)
+	mm.AlignChoice = choice
 	if v := binary.LittleEndian.Uint32(b[len(ModelMagic):]); v != 5 {
 		t.Errorf("matrix model written as version %d", v)
+	}
+	if !bytes.Equal(b[len(ModelMagic)+4:len(b)-4], b6[len(ModelMagic)+4:len(b6)-4-20]) {
+		t.Error("version 6 is not version 5 followed by the choice")
 	}
 	if v := binary.LittleEndian.Uint32(modelBytes(t, mg)[len(ModelMagic):]); v != 4 {
 		t.Errorf("gains model written as version %d", v)
@@ -170,7 +226,7 @@ func TestAlignMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Align != mm.Align || back.Anchor != mm.Anchor {
+	if back.Align != mm.Align || back.Anchor != mm.Anchor || back.AlignChoice != nil {
 		t.Fatalf("read back align %v anchor %v", back.Align, back.Anchor)
 	}
 	if fromStream, err := Read(stream{bytes.NewReader(b)}); err != nil || !bytes.Equal(modelBytes(t, fromStream), b) {
@@ -205,5 +261,62 @@ func TestAlignMatrix(t *testing.T) {
 	}
 	if _, err := TrainSamples(mat.NewDense(10, 3, nil), mat.NewDense(10, 3, nil), &o); err == nil {
 		t.Error("TrainSamples with matrix alignment and no paired colours: no error")
+	}
+}
+
+// TestAutoAlignment: the default alignment (AlignAuto) keeps the gains on
+// the generated scenes, where B has its own shading and shadows and no
+// linear map explains the pairs (the shared model: residual 0.42), and on
+// images that are not pairs; it chooses the matrix on linearly relit
+// pairs (TestAlignMatrix, TestPhotoSet). AlignmentResidual is 0 for exact
+// pairs and 1 for the zero matrix.
+func TestAutoAlignment(t *testing.T) {
+	m := testModel(t)
+	t.Logf("shared model (generated scenes): %v", m.AlignChoice)
+	if c := m.AlignChoice; c == nil || c.Asked != AlignAuto || c.Chosen != AlignGains || !(c.Residual > 3*AutoAlignThreshold) || m.Align != (colorspace.Mat3{}) {
+		t.Errorf("default alignment on the generated scenes: %+v, align %v; want the gains, residual above %g", c, m.Align, 3*AutoAlignThreshold)
+	}
+	if s := m.AlignChoice.String(); !strings.Contains(s, "gains (auto: residual of the 3×3 matrix on the pairs 0.4") {
+		t.Errorf("choice says %q", s)
+	}
+
+	// Exact pairs, and none.
+	a, b, inv := exactPairs(t, 6)
+	if r := AlignmentResidual(inv, a, b); r > 1e-9 {
+		t.Errorf("exact pairs: residual %g", r)
+	}
+	if r := AlignmentResidual(colorspace.Mat3{}, a, b); math.Abs(r-1) > 1e-12 {
+		t.Errorf("zero matrix: residual %g, want 1", r)
+	}
+	if al, c, err := chooseAlignment(AlignAuto, a, b); err != nil || c.Chosen != AlignMatrix || maxDiff9(al, inv) > 1e-9 {
+		t.Errorf("exact pairs: %v %+v %v", al, c, err)
+	}
+	grey := mat.NewDense(50, 3, nil)
+	for i := range 50 {
+		v := float64(i+1) / 50
+		grey.SetRow(i, []float64{v, v, v})
+	}
+	for _, p := range [][2]mat.Matrix{{nil, nil}, {grey, grey}} {
+		if al, c, err := chooseAlignment(AlignAuto, p[0], p[1]); err != nil || c.Chosen != AlignGains || !math.IsNaN(c.Residual) || al != (colorspace.Mat3{}) {
+			t.Errorf("auto without pairs that fit: %v %+v %v", al, c, err)
+		}
+		if _, _, err := chooseAlignment(AlignMatrix, p[0], p[1]); err == nil {
+			t.Error("matrix without pairs that fit: no error")
+		}
+	}
+	// Images that are not pairs (unequal numbers): the gains, no residual.
+	ta, tb := testimages.SceneSet(8, 16, 12, trainSeed)
+	o := testOptions()
+	o.Samples, o.SPCA.Resolution, o.NoLUT = 1500, 512, true
+	mu, err := Train(ta, tb[:7], &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := mu.AlignChoice; c == nil || c.Chosen != AlignGains || !math.IsNaN(c.Residual) || !strings.Contains(c.String(), "no corresponding pairs") {
+		t.Errorf("not pairs: %+v", c)
+	}
+	// Read back, the choice stays (NaN residual included).
+	if c := readBack(t, mu).AlignChoice; c == nil || c.Chosen != AlignGains || !math.IsNaN(c.Residual) || c.Asked != AlignAuto {
+		t.Errorf("read back: %+v", c)
 	}
 }

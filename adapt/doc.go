@@ -86,12 +86,24 @@
 // x_A the SPCA part is near the identity. On relit photographs, where B
 // is (nearly) a 3×3 linear image of A, M is nearly exact and SPCA then
 // beats gray world (Mallett-Yuksel, Smits, Jakob-Hanika: 1.05, 0.94,
-// 1.43 against 1.45, 1.32, 2.13), but M alone (the Aligned method) does
-// better still (0.62, 0.45, 1.10): the highlight roll-off costs more than
-// SPCA adds. On the generated scenes SPCA with M scores 7.89 (gains:
-// 8.73), M alone 7.81, and SPCA's lightness distribution is no longer
-// the closest to A's (L* W1 4.29 against PCA + whitening's 3.27), so the
-// gains stay the default. Measurements: adapt/MEASUREMENTS.md.
+// 1.43 against 1.45, 1.32, 2.13), though M alone (the Aligned method)
+// does better still (0.62, 0.45, 1.10): the highlight roll-off costs more
+// than SPCA adds. On the generated scenes SPCA with M scores 7.89 (gains:
+// 8.73), M alone 7.81, but SPCA's lightness distribution is no longer the
+// closest to A's (L* W1 4.29 against PCA + whitening's 3.27) and the
+// plain LUT loses its monotone rays.
+//
+// The default, AlignAuto (DefaultOptions; spca adapt train --align
+// auto), chooses between the two from the training data: when the images
+// of A and of B are pairs (equal numbers and sizes) it fits M on them and
+// takes it if a linear map explains the pairs, AlignmentResidual (the
+// weighted relative residual of M) below AutoAlignThreshold (0.1), else
+// the gains. The residual separates the two kinds of data by a factor of
+// 20: 0.012-0.021 on the relit photographs (every upsampling, both
+// exposures), 0.41-0.45 on the generated scenes, whose B has its own
+// shading and cast shadows. Model.AlignChoice (model format 6) records
+// the choice and the residual; spca adapt train prints it and spca info
+// shows it. Measurements: adapt/MEASUREMENTS.md.
 //
 // The SPCA options differ from spca's defaults (DefaultOptions): the
 // coordinates of the two environments must correspond, and the mapping

@@ -17,7 +17,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Model file format (little-endian), version 5:
+// Model file format (little-endian), version 6:
 //
 //	magic    [8]byte "SPCAadpt"
 //	version  uint32
@@ -34,7 +34,11 @@ import (
 //	rays     uint64 N + uint64 R + float64 × 3·(N+1)²·(R+1) + float64
 //	         (RayTable Q and Top; N 0: none, R and the rest absent;
 //	         version 4)
-//	align    float64 × 9             (Align, row-major; version 5)
+//	align    float64 × 9             (Align, row-major; zero: the gains;
+//	         version 5)
+//	choice   uint32 asked + float64 residual + float64 threshold
+//	         (AlignChoice: asked 1 matrix, 2 auto; residual NaN: no
+//	         pairs; version 6)
 //	checksum uint32 CRC-32C of everything before it
 //
 // The stored LUT has at most MaxStoredLUTSize nodes per axis and the ray
@@ -45,12 +49,14 @@ import (
 // table: built on first use) are still read, with Gains (1, 1, 1) for
 // versions 1 and 2: they map as before. A model without Align (the
 // gray-world gains) is written as version 4, so its bytes are those of
-// the programs before version 5.
+// the programs before version 5, and one without AlignChoice (trained
+// with AlignGains or NoGains, or read from an older file) as version 4 or
+// 5, so its bytes are those of the programs before version 6.
 // The embedded SPCA models carry their own magic number and checksum.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAadpt"
-	modelVersion = 5
+	modelVersion = 6
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 	// MaxStoredLUTSize, MaxRayFaceNodes and MaxRayRadii bound the
@@ -65,6 +71,9 @@ const (
 	MaxRayFaceNodes  = 2 * RayFaceNodes
 	MaxRayRadii      = 4 * RayRadii
 )
+
+// alignCodes are the codes of AlignmentChoice.Asked in model files.
+var alignCodes = map[Alignment]uint32{AlignMatrix: 1, AlignAuto: 2}
 
 // errTableSize returns the error of a model declaring a stored LUT of
 // lut nodes (0: none) or a ray table of n × r intervals (0: none) beyond
@@ -132,14 +141,21 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if err := errTableSize(lut, rn, rr); err != nil { // Read would refuse the file
 		return 0, fmt.Errorf("adapt: cannot write the model: %s", strings.TrimPrefix(strings.Replace(err.Error(), "adaptation model declares", "it holds", 1), "adapt: "))
 	}
+	if c := m.AlignChoice; c != nil && alignCodes[c.Asked] == 0 {
+		return 0, fmt.Errorf("adapt: cannot write the model: alignment choice asked %v (want auto or matrix)", c.Asked)
+	}
 	var buf bytes.Buffer
 	buf.Grow(size)
 	buf.WriteString(ModelMagic)
 	le := binary.LittleEndian
 	put := func(v any) { binary.Write(&buf, le, v) } // bytes.Buffer does not fail
 	version := modelVersion
-	if m.Align == (colorspace.Mat3{}) {
+	switch {
+	case m.AlignChoice != nil:
+	case m.Align == (colorspace.Mat3{}):
 		version = 4
+	default:
+		version = 5
 	}
 	put(uint32(version))
 	put(uint64(m.SamplesA))
@@ -184,6 +200,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	if version >= 5 {
 		put([9]float64(m.Align))
+	}
+	if c := m.AlignChoice; version >= 6 {
+		put(alignCodes[c.Asked])
+		put(c.Residual)
+		put(c.Threshold)
 	}
 	put(checksum.Sum(buf.Bytes()))
 	n, err := w.Write(buf.Bytes())
@@ -329,6 +350,17 @@ func Read(r io.Reader) (*Model, error) {
 				m.Align[k] = d.f64()
 			}
 		}
+		if version >= 6 {
+			c := &AlignmentChoice{Asked: -1}
+			code := d.u32()
+			for a, v := range alignCodes {
+				if v == code {
+					c.Asked = a
+				}
+			}
+			c.Residual, c.Threshold = d.f64(), d.f64()
+			m.AlignChoice = c
+		}
 	}
 	switch {
 	case d.err != nil || len(d.b) != 0:
@@ -392,6 +424,21 @@ func Read(r io.Reader) (*Model, error) {
 	for _, v := range m.Align {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxLMS {
 			return nil, &FormatError{"corrupt adaptation model (non-finite alignment)"}
+		}
+	}
+	if c := m.AlignChoice; c != nil {
+		c.Chosen = AlignGains
+		if m.Align != (colorspace.Mat3{}) {
+			c.Chosen = AlignMatrix
+		}
+		switch {
+		case c.Asked != AlignAuto && c.Asked != AlignMatrix:
+			return nil, &FormatError{"corrupt adaptation model (unknown alignment choice)"}
+		case !(c.Residual >= 0 && c.Residual <= MaxLMS) && !math.IsNaN(c.Residual),
+			!(c.Threshold >= 0 && c.Threshold <= 1):
+			return nil, &FormatError{"corrupt adaptation model (alignment residual or threshold out of range)"}
+		case c.Asked == AlignMatrix && c.Chosen != AlignMatrix:
+			return nil, &FormatError{"corrupt adaptation model (matrix alignment asked, none stored)"}
 		}
 	}
 	if m.Support != nil {
@@ -631,6 +678,9 @@ func readStream(r io.Reader, head []byte, version uint32) ([]byte, error) {
 		if version >= 5 && !take(9*8) { // align
 			return ended()
 		}
+		if version >= 6 && !take(4+2*8) { // alignment choice
+			return ended()
+		}
 	}
 	take(4 + 1) // the checksum, and a byte after the end if there is one
 	return ended()
@@ -688,6 +738,14 @@ func (d *decoder) u64() uint64 {
 		return 0
 	}
 	return binary.LittleEndian.Uint64(b)
+}
+
+func (d *decoder) u32() uint32 {
+	b := d.bytes(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
 }
 
 func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }

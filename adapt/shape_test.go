@@ -31,7 +31,16 @@ func lightness(s [3]float64) float64 {
 // The measured values are logged; the bounds asserted are those that hold
 // now, with the issue's targets in the messages where they differ.
 func TestSPCAMapShape(t *testing.T) {
-	m := testModel(t)
+	ta, _ := trainingSets()
+	checkMapShape(t, testModel(t), ta, true)
+}
+
+// checkMapShape checks the shape of m's SPCA mapping, trained on the
+// images ta of A, as TestSPCAMapShape describes; with strictWhite false
+// LUT nodes on white's output are logged, not errors (the relit
+// photographs' A reaches white itself).
+func checkMapShape(t *testing.T, m *Model, ta []image.Image, strictWhite bool) {
+	t.Helper()
 	mp, _ := m.Mapper(SPCA)
 	l, err := BuildLUT(mp, DefaultLUTSize, nil)
 	if err != nil {
@@ -68,7 +77,7 @@ func TestSPCAMapShape(t *testing.T) {
 		// floor: 0.53 and 0.35/255 and 3 nodes at 97 with separate
 		// geometry, 0.49/255 and 1 node at 65 shared); 140 (0.05 %) with
 		// an asymptotic roll-off from 0.8, 107847 (39 %) before issue 22.
-		if same > 0 {
+		if same > 0 && strictWhite {
 			t.Errorf("%d nodes: %d LUT nodes collapse onto white's output", size, same)
 		}
 	}
@@ -76,7 +85,6 @@ func TestSPCAMapShape(t *testing.T) {
 		t.Errorf("black maps to %.4f, want within 1/255 of black", k)
 	}
 	// A's brightest training colour.
-	ta, _ := trainingSets()
 	brightA := 0.0
 	for _, img := range ta {
 		bd := img.Bounds()

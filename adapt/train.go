@@ -100,13 +100,16 @@ type Options struct {
 	SeparateGeometry bool
 	// Alignment is how B's colours are brought towards A's before B's
 	// SPCA model is fitted on them and before the map applies R_B:
-	// AlignGains (the default: the diagonal gray-world gains) or
+	// AlignGains (the diagonal gray-world gains; the zero value),
 	// AlignMatrix (a 3×3 matrix fitted on corresponding pairs,
-	// FitAlignment; it is also the anchor). NoGains overrides it.
+	// FitAlignment; it is also the anchor) or AlignAuto (DefaultOptions:
+	// the matrix when it explains the pairs, AlignmentResidual below
+	// AutoAlignThreshold, else the gains). NoGains overrides it.
 	Alignment Alignment
 	// PairedA and PairedB are corresponding LMS colours (row i of each is
 	// the same surface under A and under B) that TrainSamples fits the
-	// matrix of AlignMatrix on. Train draws them from the images.
+	// matrix of AlignMatrix and AlignAuto on. Train draws them from the
+	// images when they are pairs (image i of A and of B of equal sizes).
 	PairedA, PairedB mat.Matrix
 	// NoLUT skips tabulating the SPCA mapping at training time
 	// (Model.LUT), which takes about a second.
@@ -133,7 +136,7 @@ func (o *Options) withDefaults() Options {
 // gamma DefaultGamma and spca's other defaults, DefaultSamples pixels per
 // environment, seed 1.
 func DefaultOptions() Options {
-	o := Options{SPCA: spca.DefaultOptions(), Samples: DefaultSamples, Seed: 1}
+	o := Options{SPCA: spca.DefaultOptions(), Samples: DefaultSamples, Seed: 1, Alignment: AlignAuto}
 	o.SPCA.Gamma = DefaultGamma
 	// Corresponding pairs need coordinates that mean the same thing in
 	// both environments, and a colour mapping is sampled by a LUT, so it
@@ -179,6 +182,10 @@ type Model struct {
 	// colours before B's model instead of Gains (AlignMatrix; model
 	// format 5).
 	Align colorspace.Mat3
+	// AlignChoice, if not nil, records how the alignment was chosen
+	// (AlignAuto or AlignMatrix: the residual of the matrix on the pairs;
+	// model format 6). Nil for AlignGains, NoGains and older files.
+	AlignChoice *AlignmentChoice
 	// StatsA and StatsB are the means and principal axes of the training
 	// colours.
 	StatsA, StatsB PCAStats
@@ -249,10 +256,15 @@ func Train(a, b []image.Image, opt *Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adapt: environment B: %w", unprefixed{err})
 	}
-	if o.Alignment == AlignMatrix && !o.NoGains && o.PairedA == nil {
-		if o.PairedA, o.PairedB, err = pairedSamples(a, b, alignSamples, o.Seed+2); err != nil {
+	if o.Alignment != AlignGains && !o.NoGains && o.PairedA == nil {
+		pa, pb, err := pairedSamples(a, b, alignSamples, o.Seed+2)
+		switch {
+		case err == nil:
+			o.PairedA, o.PairedB = pa, pb
+		case o.Alignment == AlignMatrix:
 			return nil, err
 		}
+		// AlignAuto on images that are not pairs: the gains.
 	}
 	return TrainSamples(xa, xb, &o)
 }
@@ -295,6 +307,7 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	}
 	gains := [3]float64{1, 1, 1}
 	var align colorspace.Mat3 // zero: diag(gains)
+	var choice *AlignmentChoice
 	fb := b
 	if !o.NoGains {
 		nb, _ := b.Dims()
@@ -303,17 +316,20 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 				gains[k] = g
 			}
 		}
-		if o.Alignment == AlignMatrix {
-			if o.PairedA == nil || o.PairedB == nil {
-				return nil, fmt.Errorf("adapt: matrix alignment needs corresponding colours (Options.PairedA and PairedB)")
-			}
-			if align, err = FitAlignment(o.PairedA, o.PairedB); err != nil {
+		switch o.Alignment {
+		case AlignGains:
+		case AlignMatrix, AlignAuto:
+			var c AlignmentChoice
+			if align, c, err = chooseAlignment(o.Alignment, o.PairedA, o.PairedB); err != nil {
 				return nil, err
 			}
+			choice = &c
+		default:
+			return nil, fmt.Errorf("adapt: unknown alignment %v", o.Alignment)
 		}
 		gb := mat.NewDense(nb, 3, nil)
 		for i := range nb {
-			if o.Alignment == AlignMatrix {
+			if align != (colorspace.Mat3{}) {
 				gb.SetRow(i, mul3s(&align, [3]float64{b.At(i, 0), b.At(i, 1), b.At(i, 2)}))
 				continue
 			}
@@ -342,7 +358,7 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 	na, _ := a.Dims()
 	nb, _ := b.Dims()
 	m := &Model{
-		A: ma, B: mb, Gains: gains, Align: align,
+		A: ma, B: mb, Gains: gains, Align: align, AlignChoice: choice,
 		StatsA: statsA, StatsB: statsB,
 		WhiteA: o.WhiteA, WhiteB: o.WhiteB,
 		SamplesA: na, SamplesB: nb,

@@ -104,7 +104,7 @@ func trainFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagWhiteB, Usage: "`X,Y,Z` of a white surface in environment B (default: estimated from B's training colours; eval on generated scenes: their illuminant-A white " + wb + ")"},
 		&cli.Float64Flag{Name: flagLuminanceRatio, Usage: "luminance of A's white over B's, Y_A/Y_B (B's white is scaled to it); 0: as the whites give"},
 		&cli.BoolFlag{Name: flagNoGains, Usage: "fit B's SPCA on B's colours as they are, not on the gray-world-normalised ones (gains mean_A/mean_B in LMS; the default)"},
-		&cli.StringFlag{Name: flagAlign, Value: adapt.AlignGains.String(), Usage: "how B's colours are brought towards A's before B's SPCA model: gains (diagonal gray-world gains mean_A/mean_B) or matrix (the 3x3 matrix fitted on the corresponding pixels of the pairs; needs --pairs or image pairs of equal sizes)"},
+		&cli.StringFlag{Name: flagAlign, Value: adapt.AlignAuto.String(), Usage: fmt.Sprintf("how B's colours are brought towards A's before B's SPCA model: gains (diagonal gray-world gains mean_A/mean_B), matrix (the 3x3 matrix fitted on the corresponding pixels of the pairs; needs --pairs or image pairs of equal sizes) or auto (the matrix when the images are pairs and it explains them, weighted relative residual below %g, as on relit photographs; else the gains, as on generated scenes with their own shadows)", adapt.AutoAlignThreshold)},
 		&cli.BoolFlag{Name: flagSeparateGeometry, Usage: "fit A's and B's SPCA models independently, instead of one SPCA geometry (curves and lattice) fitted on both environments' colours with each one's metric on it, so that equal distributions map by the identity"},
 		&cli.BoolFlag{Name: flagSharedGeometry, Hidden: true, Usage: "the default since issue 22; accepted for old scripts, no effect"},
 		&cli.IntFlag{Name: flagWorkers, Usage: "number of parallel workers, 0 for all CPUs"},
@@ -141,7 +141,7 @@ func trainOptions(c *cli.Context) (adapt.Options, error) {
 	}
 	o.NoGains = c.Bool(flagNoGains)
 	if o.Alignment, err = adapt.ParseAlignment(c.String(flagAlign)); err != nil {
-		return o, fail("%s: --%s: %q is not gains or matrix", cliutil.CommandName(c), flagAlign, c.String(flagAlign))
+		return o, fail("%s: --%s: %q is not auto, gains or matrix", cliutil.CommandName(c), flagAlign, c.String(flagAlign))
 	}
 	if o.NoGains && o.Alignment == adapt.AlignMatrix {
 		// adapt's NoGains overrides the alignment: the matrix asked for
@@ -202,7 +202,8 @@ func adaptTrainCommand() *cli.Command {
 			"on the colours of both and each environment's metric on it, so that the responses mean the same " +
 			"thing (--separate-geometry: SPCA on A, and on B along A's directions), and records the baselines. " +
 			"The images need not show the same scenes (except with --align matrix, which fits a 3x3 matrix on the " +
-			"corresponding pixels of image pairs of equal sizes), but all must have the same bit depth. It prints the " +
+			"corresponding pixels of image pairs of equal sizes; the default, --align auto, uses that matrix when the images " +
+			"are such pairs and it explains them, and prints its choice), but all must have the same bit depth. It prints the " +
 			"distinct colours, gamut coverage and chromaticities of each environment and warns when they are " +
 			fmt.Sprintf("too few for a trustworthy map (under %d colours, %g %% of the gamut or %d chromaticities).",
 				adapt.MinDistinctColours, 100*adapt.MinCoverage, adapt.MinChromaticities),
@@ -250,6 +251,9 @@ func runAdaptTrain(c *cli.Context) error {
 			}
 			if err := model.Save(out); err != nil {
 				return fail("%s", withPathC(out, err))
+			}
+			if ch := model.AlignChoice; ch != nil && !cliutil.Quiet(c) {
+				fmt.Fprintf(c.App.ErrWriter, "%s: alignment: %v\n", name, ch)
 			}
 			if !cliutil.Quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "%s: whites A %.4g,%.4g,%.4g and B %.4g,%.4g,%.4g (%s): A's light %.3g times as bright as B's\n",

@@ -88,7 +88,10 @@ func adaptSetup(t *testing.T) (dir, pairs, model string) {
 		mustRun(t, "synth", "scenes", "--n", "30", "--seed", "7", "--size", "32x24", "--out", p)
 		m := filepath.Join(root, "adapt.model")
 		_, stderr := mustRun(t, "adapt", "train", "--pairs", p, "--samples", "4000", "--resolution", "16384", "--out", m)
-		if !strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours (distinct at 6 bits: ") ||
+		// The default alignment (auto) keeps the gains on generated
+		// scenes: no linear map explains their pairs.
+		if !strings.Contains(stderr, "adapt train: alignment: gains (auto: residual of the 3×3 matrix on the pairs 0.") ||
+			!strings.Contains(stderr, "adapt train: 30 images of A, 30 images of B, 4000 + 4000 colours (distinct at 6 bits: ") ||
 			!strings.Contains(stderr, "gamma 1") || strings.Contains(stderr, "warning") {
 			t.Errorf("train summary %q", stderr)
 		}
@@ -400,15 +403,33 @@ func TestMethodHelpListsEveryMethod(t *testing.T) {
 // before uncorrected, and apply --method aligned maps by it; a bad
 // --align value and image sets that are not pairs are refused.
 func TestAdaptAlignMatrix(t *testing.T) {
-	dir, pairs, _ := adaptSetup(t)
+	dir, pairs, shared := adaptSetup(t)
+	// The shared model, trained with the default --align auto on
+	// generated scenes, records its choice of the gains and the residual.
+	var choice struct {
+		Version   int `json:"format_version"`
+		Alignment *struct {
+			Asked, Chosen       string
+			Residual, Threshold *float64
+		} `json:"alignment"`
+	}
+	stdout, _ := mustRun(t, "info", shared, "--json")
+	if err := json.Unmarshal([]byte(stdout), &choice); err != nil || choice.Version != 6 || choice.Alignment == nil ||
+		choice.Alignment.Asked != "auto" || choice.Alignment.Chosen != "gains" || choice.Alignment.Residual == nil ||
+		!(*choice.Alignment.Residual > *choice.Alignment.Threshold) {
+		t.Errorf("info --json of the default model: %+v (%v)\n%s", choice, err, stdout)
+	}
+	if stdout, _ := mustRun(t, "info", shared); !strings.Contains(stdout, "alignment choice  gains (auto: residual of the 3×3 matrix on the pairs 0.") {
+		t.Errorf("info of the default model:\n%s", stdout)
+	}
 	model := filepath.Join(dir, "matrix.model")
 	mustRun(t, "adapt", "train", "--quiet", "--pairs", pairs, "--align", "matrix", "--samples", "3000", "--resolution", "4096", "--out", model)
-	stdout, _ := mustRun(t, "info", model, "--json")
+	stdout, _ = mustRun(t, "info", model, "--json")
 	var info struct {
 		Version int       `json:"format_version"`
 		Align   []float64 `json:"align"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &info); err != nil || len(info.Align) != 9 || info.Version != 5 {
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil || len(info.Align) != 9 || info.Version != 6 {
 		t.Errorf("info --json of a matrix model: %+v (%v)\n%s", info, err, stdout)
 	}
 	if stdout, _ := mustRun(t, "info", model); !strings.Contains(stdout, "alignment") || !strings.Contains(stdout, "not applied: the alignment matrix is") {
@@ -429,7 +450,7 @@ func TestAdaptAlignMatrix(t *testing.T) {
 	if _, err := os.Stat(out); err != nil {
 		t.Error(err)
 	}
-	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--align", "diagonal", "--out", model}, `--align: "diagonal" is not gains or matrix`)
+	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--align", "diagonal", "--out", model}, `--align: "diagonal" is not auto, gains or matrix`)
 	wantError(t, []string{"adapt", "train", "--env-a", filepath.Join(pairs, "a", "scene-00.png"), "--env-b", filepath.Join(pairs, "b"),
 		"--align", "matrix", "--samples", "1000", "--out", model}, "matrix alignment needs corresponding pairs: 1 images of A, 30 of B")
 }

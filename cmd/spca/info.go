@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -116,13 +117,27 @@ type adaptInfo struct {
 	Gains   []number `json:"gains"`
 	// Align is the alignment matrix (row-major) applied to B's colours
 	// instead of the gains, if the model has one (--align matrix).
-	Align    []number `json:"align,omitempty"`
-	SamplesA int      `json:"samples_a"`
-	SamplesB int      `json:"samples_b"`
-	WhiteA   []number `json:"white_a_xyz"`
-	WhiteB   []number `json:"white_b_xyz"`
-	A        spcaInfo `json:"spca_a"`
-	B        spcaInfo `json:"spca_b"`
+	Align []number `json:"align,omitempty"`
+	// Alignment is how the alignment was chosen at training (--align
+	// auto or matrix; model format 6), absent for older models and
+	// --align gains.
+	Alignment *alignmentInfo `json:"alignment,omitempty"`
+	SamplesA  int            `json:"samples_a"`
+	SamplesB  int            `json:"samples_b"`
+	WhiteA    []number       `json:"white_a_xyz"`
+	WhiteB    []number       `json:"white_b_xyz"`
+	A         spcaInfo       `json:"spca_a"`
+	B         spcaInfo       `json:"spca_b"`
+}
+
+// alignmentInfo is the JSON description of adapt.AlignmentChoice.
+type alignmentInfo struct {
+	Asked  string `json:"asked"`  // auto or matrix
+	Chosen string `json:"chosen"` // gains or matrix
+	// Residual is the weighted relative residual of the 3×3 matrix on
+	// the training pairs; null when the images were not pairs.
+	Residual  *number `json:"residual"`
+	Threshold number  `json:"threshold"`
 }
 
 // knnInfo is the JSON description of a classifier.
@@ -586,7 +601,15 @@ func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
 		{"gains", gains},
 	}
 	if info.Align != nil {
-		rows = append(rows, [2]string{"alignment", formatFloats(m.Align[:]) + " (3×3 LMS matrix, row-major, fitted on the training pairs, applied to B's colours; --align matrix)"})
+		rows = append(rows, [2]string{"alignment", formatFloats(m.Align[:]) + " (3×3 LMS matrix, row-major, fitted on the training pairs, applied to B's colours; --align matrix, or auto's choice)"})
+	}
+	if ch := m.AlignChoice; ch != nil {
+		info.Alignment = &alignmentInfo{Asked: ch.Asked.String(), Chosen: ch.Chosen.String(), Threshold: number(ch.Threshold)}
+		if !math.IsNaN(ch.Residual) {
+			r := number(ch.Residual)
+			info.Alignment.Residual = &r
+		}
+		rows = append(rows, [2]string{"alignment choice", ch.String()})
 	}
 	rows = append(rows, [][2]string{
 		{"SPCA LUT", lut},
