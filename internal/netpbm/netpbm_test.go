@@ -280,3 +280,64 @@ func TestOpaqueRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeIntoPixmap: an 8-bit pixmap is read into the memory of an
+// *image.RGBA of enough pixels that holds them alone, whatever it held,
+// with the file's bounds and Decode's pixels (also for a maximum value
+// below 255); a smaller image or a sub-image is left alone; a truncated
+// raster or a sample above the maximum is an error.
+func TestDecodeIntoPixmap(t *testing.T) {
+	var ppm bytes.Buffer
+	if err := Encode(&ppm, testImages()[2]); err != nil {
+		t.Fatal(err)
+	}
+	low := []byte("P6 3 2 15\n")
+	for i := range 18 {
+		low = append(low, byte(i%16))
+	}
+	dirty := func(w, h int) *image.RGBA {
+		m := image.NewRGBA(image.Rect(0, 0, w, h))
+		for i := range m.Pix {
+			m.Pix[i] = 7
+		}
+		return m
+	}
+	lowPix := make([]byte, 0, 24) // scaled to 0..255, opaque
+	for i := range 18 {
+		if lowPix = append(lowPix, byte((i%16*255+7)/15)); i%3 == 2 {
+			lowPix = append(lowPix, 0xff)
+		}
+	}
+	for i, data := range [][]byte{ppm.Bytes(), low} {
+		want, err := Decode(bytes.NewReader(data))
+		if wantPix := [][]byte{testImages()[2].(*image.RGBA).Pix, lowPix}[i]; err != nil || !bytes.Equal(want.(*image.RGBA).Pix, wantPix) {
+			t.Fatalf("Decode: %v, pixels %v, want %v", err, want.(*image.RGBA).Pix, wantPix)
+		}
+		wb := want.Bounds()
+		for _, into := range []*image.RGBA{dirty(wb.Dx(), wb.Dy()), dirty(wb.Dy(), wb.Dx()), dirty(9, 9)} {
+			got, err := DecodeInto(bytes.NewReader(data), into)
+			g, ok := got.(*image.RGBA)
+			if err != nil || !ok || &g.Pix[0] != &into.Pix[0] || g.Rect != wb || g.Stride != 4*wb.Dx() ||
+				!bytes.Equal(g.Pix, want.(*image.RGBA).Pix) {
+				t.Fatalf("into %v: not into it, or other bounds or pixels (%v)", into.Rect, err)
+			}
+		}
+		for name, into := range map[string]image.Image{"smaller": dirty(2, 2), "sub-image": dirty(9, 9).SubImage(image.Rect(1, 1, 8, 8))} {
+			got, err := DecodeInto(bytes.NewReader(data), into)
+			g, ok := got.(*image.RGBA)
+			if err != nil || !ok || !bytes.Equal(g.Pix, want.(*image.RGBA).Pix) || g.Rect != wb {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if m := into.(*image.RGBA); &g.Pix[0] == &m.Pix[0] || m.Pix[len(m.Pix)-1] != 7 {
+				t.Errorf("%s: decoded into the image given", name)
+			}
+		}
+	}
+	bad := append([]byte("P6 3 2 15\n"), low[10:]...)
+	bad[12] = 16
+	for name, data := range map[string][]byte{"truncated": ppm.Bytes()[:ppm.Len()-1], "above the maximum": bad} {
+		if _, err := DecodeInto(bytes.NewReader(data), dirty(5, 3)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
