@@ -20,6 +20,16 @@ const hasRunKernel = true
 //go:noescape
 func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
 
+// unaryDual decodes the unary part of unaryExpGolomb's code for a
+// decoder with version 6's shifts, in assembly, as runDual decodes a
+// run: up to n decisions of the probabilities p[0], p[1], ..., a 1 each
+// up to the first 0, adapted as arProb.adapt adapts them; it returns the
+// number of 1s (n if no 0 came). The caller checks that p holds n
+// probabilities (TestUnaryDual).
+//
+//go:noescape
+func unaryDual(d *rangeDecoder, p *arProb, n int) (u int)
+
 // valueDual is rangeEncoder.value for an encoder with version 6's
 // shifts, in assembly, as runDual is run's loop: the zero flag, sign and
 // unary magnitude of v coded as value codes them (TestValueDual). The

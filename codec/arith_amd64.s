@@ -170,6 +170,48 @@ store:
 
 	NORMDEC(magnorm, magpast, magdone)
 
+// func unaryDual(d *rangeDecoder, p *arProb, n int) (u int)
+// The unary decisions of unaryExpGolomb's decoder with version 6's
+// shifts, with runDual's registers: the probabilities at p, p+4, ...,
+// a 1 each up to the first 0 or n of them; it returns how many 1s came.
+TEXT ·unaryDual(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), BX
+	MOVQ rangeDecoder_in(BX), R8
+	MOVQ (rangeDecoder_in+8)(BX), R9
+	ADDQ R8, R9
+	ADDQ rangeDecoder_pos(BX), R8
+	MOVL rangeDecoder_rng(BX), R10
+	MOVL rangeDecoder_code(BX), R11
+	MOVQ p+8(FP), BX
+	MOVQ n+16(FP), R13
+	XORL SI, SI
+	CMPQ SI, R13
+	JGE unaryend
+
+unary:
+	DECIDE(BX)
+	CMPL R10, $const_arTopValue
+	JCS unarynorm
+
+unarydone:
+	TESTL CX, CX
+	JNE unaryend
+	ADDQ $4, BX
+	INCQ SI
+	CMPQ SI, R13
+	JLT unary
+
+unaryend:
+	MOVQ SI, u+24(FP)
+	MOVQ d+0(FP), BX
+	MOVL R10, rangeDecoder_rng(BX)
+	MOVL R11, rangeDecoder_code(BX)
+	SUBQ rangeDecoder_in(BX), R8
+	MOVQ R8, rangeDecoder_pos(BX)
+	RET
+
+	NORMDEC(unarynorm, unarypast, unarydone)
+
 // Registers of valueDual: R8 low, R10 the range, R9 the output's array,
 // R11 its length, DI the encoder, DX the bit as a mask (all ones for a
 // 1), SI the value, R12 the probability, R13 the dimension's

@@ -9,6 +9,10 @@ func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) 
 	panic("codec: no run kernel on this architecture")
 }
 
+func unaryDual(d *rangeDecoder, p *arProb, n int) (u int) {
+	panic("codec: no unary kernel on this architecture")
+}
+
 func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int) {
 	panic("codec: no value kernel on this architecture")
 }

@@ -350,6 +350,61 @@ func TestRunDual(t *testing.T) {
 	t.Logf("%d calls", calls)
 }
 
+// TestUnaryDual checks the decoder's unary kernel (unaryDual, through
+// unaryExpGolomb, where there is one) against the Go loop of bit: the
+// same values, coder states and probabilities after every call, on
+// random streams (and zeros past their end) with probabilities anywhere
+// in [1, 4095] and mostly near the ends, so that codes of every length
+// up to arMaxUnary and beyond (Exp-Golomb) and every normalisation come.
+func TestUnaryDual(t *testing.T) {
+	if !hasRunKernel {
+		t.Skip("no coder kernel on this architecture")
+	}
+	rng := rand.New(rand.NewPCG(24, 8))
+	calls, long := 0, 0
+	for trial := range 300 {
+		data := make([]byte, rng.IntN(300))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		if trial%3 == 0 {
+			for i := range data[len(data)/2:] {
+				data[len(data)/2+i] = 0xFF // long codes
+			}
+		}
+		a := randomProbs(rng, newARModel(1), trial%2 == 0)
+		a.count[0] = a.dims[0].mag[0]
+		a.countExp = a.dims[0].exp
+		b := &arModel{count: a.count, countExp: a.countExp}
+		da, db := newRangeDecoder(data, true), newRangeDecoder(data, true)
+		db.kernel = false
+		for n := 0; da.pos < len(data)+64 && n < 2000; n++ {
+			va, oka := da.unaryExpGolomb(&a.count[0], &a.countExp)
+			vb, okb := db.unaryExpGolomb(&b.count[0], &b.countExp)
+			calls++
+			if va >= arMaxUnary {
+				long++
+			}
+			if va != vb || oka != okb {
+				t.Fatalf("trial %d, call %d: kernel %d %v, Go %d %v", trial, calls, va, oka, vb, okb)
+			}
+			if da.rng != db.rng || da.code != db.code || da.pos != db.pos {
+				t.Fatalf("trial %d, call %d: kernel's state %#x %#x %d, Go's %#x %#x %d", trial, calls, da.rng, da.code, da.pos, db.rng, db.code, db.pos)
+			}
+			if a.count != b.count || a.countExp != b.countExp {
+				t.Fatalf("trial %d, call %d: the probabilities differ", trial, calls)
+			}
+			if !oka {
+				break
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no code reached the Exp-Golomb part")
+	}
+	t.Logf("%d calls, %d beyond the unary part", calls, long)
+}
+
 // TestValueDual checks the encoder's kernel (valueDual, where there is
 // one) against value's Go code: values of every size, probabilities
 // anywhere in [1, 4095] and mostly near the ends (two bytes out per
