@@ -52,6 +52,32 @@ func (l *lattice) width(j int) float64 { return float64(float64(l.g[j]-1) * l.st
 // clampU limits u_j to one table width beyond each end of the lattice (the
 // documented extrapolation range) and reports whether it had to.
 func (l *lattice) clampU(u []float64) bool {
+	if l.d == 4 && len(u) == 4 {
+		return l.clampU4((*[4]float64)(u))
+	}
+	return l.clampAny(u)
+}
+
+// clampU4 is clampU for d = 4 on arrays: clampAxis's operations without
+// the loop's bounds checks (clampU and eval were 4.5 % of a 4×4 batch
+// encode's instructions, each Newton step of the fast path calling both).
+func (l *lattice) clampU4(u *[4]float64) bool {
+	g, lo, step := (*[4]int)(l.g), (*[4]float64)(l.lo), (*[4]float64)(l.step)
+	clamped := false
+	for j := range 4 {
+		w := float64(float64(g[j]-1) * step[j]) // width
+		a, b := lo[j]-w, lo[j]+2*w
+		if v := u[j]; v < a {
+			u[j], clamped = a, true
+		} else if v > b {
+			u[j], clamped = b, true
+		}
+	}
+	return clamped
+}
+
+// clampAny is clampU for any d.
+func (l *lattice) clampAny(u []float64) bool {
 	clamped := false
 	for j, v := range u {
 		var c bool
@@ -93,6 +119,38 @@ func (l *lattice) cell(j int, t float64) (int, float64) {
 // there (first order): extrapolating the multilinear end cell itself would
 // grow the cross terms with the product of the excesses along several axes.
 func (l *lattice) eval(u, dst, jac []float64, idx []int, frac []float64) {
+	if l.d == 4 && l.reduce {
+		l.eval4(u, dst, jac, idx, frac)
+		return
+	}
+	l.evalAny(u, dst, jac, idx, frac)
+}
+
+// eval4 is eval for d = 4 where every axis has two nodes or more
+// (reduce): cell's operations on arrays, the axes unrolled, the same
+// cells and fractions (TestEval4).
+func (l *lattice) eval4(u, dst, jac []float64, idx []int, frac []float64) {
+	lo, step, g, st := (*[4]float64)(l.lo), (*[4]float64)(l.step), (*[4]int)(l.g), (*[4]int)(l.strides)
+	uu, ix, fr := (*[4]float64)(u), (*[4]int)(idx), (*[4]float64)(frac)
+	base := 0
+	outside := false
+	for j := range 4 {
+		p := (uu[j] - lo[j]) / step[j]
+		i := max(0, min(g[j]-2, int(math.Floor(p))))
+		f := p - float64(i)
+		ix[j], fr[j] = i, f
+		outside = outside || f < 0 || f > 1
+		base += i * st[j]
+	}
+	if outside {
+		l.evalOutside(base, dst, jac, frac)
+		return
+	}
+	l.evalCell4(base, dst, jac, frac)
+}
+
+// evalAny is eval for any d.
+func (l *lattice) evalAny(u, dst, jac []float64, idx []int, frac []float64) {
 	d := l.d
 	base := 0
 	outside := false

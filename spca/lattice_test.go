@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -364,4 +365,82 @@ func BenchmarkLatticeEval(b *testing.B) {
 			l.eval(us[i&255], dst, jac, idx, frac)
 		}
 	})
+}
+
+// eval4 and clampU4, d = 4's unrolled paths, give evalAny's and
+// clampAny's bits (values, Jacobians, cells, fractions, clamped
+// coordinates and flags) at points inside the lattice, on its nodes,
+// beyond it within the extrapolation range and far beyond, and at NaN.
+func TestEval4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 9))
+	const d = 4
+	l := randomLattice(rng, d)
+	if !l.reduce {
+		t.Fatal("a 4-d lattice without reduce")
+	}
+	u, v := make([]float64, d), make([]float64, d)
+	a, b := make([]float64, d), make([]float64, d)
+	ja, jb := make([]float64, d*d), make([]float64, d*d)
+	ia, ib := make([]int, d), make([]int, d)
+	fa, fb := make([]float64, d), make([]float64, d)
+	outside, clamped := 0, 0
+	for trial := range 20000 {
+		for j := range u {
+			w := l.width(j)
+			switch rng.IntN(8) {
+			case 0: // a node
+				u[j] = l.lo[j] + float64(rng.IntN(l.g[j]))*l.step[j]
+			case 1: // beyond, within the extrapolation range
+				u[j] = l.lo[j] - w*rng.Float64()
+			case 2: // far beyond
+				u[j] = l.lo[j] + w*(2+rng.Float64())*float64(2*rng.IntN(2)-1)
+			case 3:
+				if trial%50 == 0 {
+					u[j] = math.NaN()
+					continue
+				}
+				fallthrough
+			default:
+				u[j] = l.lo[j] + w*rng.Float64()
+			}
+		}
+		copy(v, u)
+		ca, cb := l.clampU(u), l.clampAny(v)
+		if ca != cb || !equalBits(u, v) {
+			t.Fatalf("trial %d: clampU4 %v %v, clampAny %v %v", trial, u, ca, v, cb)
+		}
+		if ca {
+			clamped++
+		}
+		jac := trial%2 == 0
+		if jac {
+			l.eval(u, a, ja, ia, fa)
+			l.evalAny(v, b, jb, ib, fb)
+		} else {
+			l.eval(u, a, nil, ia, fa)
+			l.evalAny(v, b, nil, ib, fb)
+		}
+		if !equalBits(a, b) || jac && !equalBits(ja, jb) || !slices.Equal(ia, ib) || !equalBits(fa, fb) {
+			t.Fatalf("trial %d at %v: eval4 %v %v %v %v, evalAny %v %v %v %v", trial, u, a, ja, ia, fa, b, jb, ib, fb)
+		}
+		for j, x := range v {
+			if x < l.lo[j] || x > l.lo[j]+l.width(j) {
+				outside++ // evalOutside's extrapolation
+				break
+			}
+		}
+	}
+	if outside == 0 || clamped == 0 {
+		t.Fatalf("no point beyond the lattice (%d) or clamped (%d)", outside, clamped)
+	}
+}
+
+// equalBits reports whether a and b hold the same bit patterns.
+func equalBits(a, b []float64) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
 }

@@ -61,13 +61,3 @@ func TestSolve4Kernel(t *testing.T) {
 		}
 	}
 }
-
-// equalBits reports whether a and b hold the same bit patterns.
-func equalBits(a, b []float64) bool {
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
