@@ -507,3 +507,30 @@ func TestUnfoldedResponses(t *testing.T) {
 		}
 	}
 }
+
+// metricForward4, the d = 4 path of a gamma 0 model, gives
+// metricForwardAny's bits at points across the lattice, beyond it within
+// the clamp and at its nodes (a model of gamma 1/3 keeps the general
+// path).
+func TestMetricForward4(t *testing.T) {
+	const d = 4
+	rng := rand.New(rand.NewPCG(24, 10))
+	for gamma, m := range gammaModels(t, rng, d) {
+		w := m.newWork()
+		u, r, rb := make([]float64, d), make([]float64, d), make([]float64, d)
+		for trial := range 5000 {
+			for a := range u {
+				u[a] = m.lat.lo[a] + (rng.Float64()*3-1)*m.lat.width(a)
+				if trial%7 == 0 {
+					u[a] = m.lat.lo[a] + float64(rng.IntN(m.tnodes[a]))*m.tstep[a]
+				}
+			}
+			m.lat.clampU(u)
+			m.metricForward(u, r, w)
+			m.metricForwardAny(u, rb, w)
+			if !equalBits(r, rb) {
+				t.Fatalf("gamma %v, u %v: responses %v, metricForwardAny %v", gamma, u, r, rb)
+			}
+		}
+	}
+}

@@ -400,6 +400,15 @@ func (m *Model) tableCell(j int, t float64) (int, float64) {
 // metricForward maps unfolded coordinates to responses. Only the two
 // table nodes around u_j are read from each corner fiber.
 func (m *Model) metricForward(u, r []float64, w *work) {
+	if m.d == 4 && m.sameFibers[1] && m.sameFibers[2] && m.sameFibers[3] {
+		m.metricForward4((*[4]float64)(u), (*[4]float64)(r))
+		return
+	}
+	m.metricForwardAny(u, r, w)
+}
+
+// metricForwardAny is metricForward for any d and fibers.
+func (m *Model) metricForwardAny(u, r []float64, w *work) {
 	l := &m.lat
 	for j := 0; j < m.d; j++ {
 		i, f := m.tableCell(j, u[j])
@@ -435,6 +444,22 @@ func (m *Model) metricForward(u, r []float64, w *work) {
 			acc += float64(wt * (t[off+i] + float64(f*(t[off+i+1]-t[off+i]))))
 		}
 		r[j] = m.c[j] * acc
+	}
+}
+
+// metricForward4 is metricForward for d = 4 with every axis's fibers
+// the same (gamma 0, the codec's 4×4 models): tableCell and the
+// interpolation on arrays, the axes' bounds checked once (2.5 % of a 4×4
+// batch encode's instructions went to metricForward, ~80 an axis).
+func (m *Model) metricForward4(u, r *[4]float64) {
+	lo, ts, tn, c := (*[4]float64)(m.lat.lo), (*[4]float64)(m.tstep), (*[4]int)(m.tnodes), (*[4]float64)(m.c)
+	tables := (*[4][]float64)(m.tables)
+	for j := range 4 {
+		p := (u[j] - lo[j]) / ts[j]
+		i := max(0, min(tn[j]-2, int(math.Floor(p))))
+		f := p - float64(i)
+		t := tables[j][i : i+2 : i+2]
+		r[j] = c[j] * (t[0] + float64(f*(t[1]-t[0])))
 	}
 }
 
