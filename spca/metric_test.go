@@ -534,3 +534,44 @@ func TestMetricForward4(t *testing.T) {
 		}
 	}
 }
+
+// newtonStep4, NewtonStep's d = 4 path, gives newtonStepAny's bits (the
+// new coordinates, the step's length and whether it is trusted) from
+// points near and far from the unfolding of samples, inside the lattice
+// and beyond it, for models of gamma 0 and 1/3.
+func TestNewtonStep4(t *testing.T) {
+	const d = 4
+	rng := rand.New(rand.NewPCG(24, 11))
+	for gamma, m := range gammaModels(t, rng, d) {
+		s := m.NewMetricScratch()
+		x := make([]float64, d)
+		ua, ub := make([]float64, d), make([]float64, d)
+		refused := 0
+		for trial := range 3000 {
+			for k := range x {
+				x[k] = m.mean[k] + m.scale*rng.NormFloat64()
+			}
+			if _, err := m.Unfold(ua, x); err != nil {
+				t.Fatal(err)
+			}
+			for k := range ua {
+				ua[k] += m.scale * rng.NormFloat64() * math.Ldexp(1, -rng.IntN(12))
+				if trial%10 == 0 {
+					ua[k] = m.scale * 10 * rng.NormFloat64() // beyond the clamp
+				}
+			}
+			copy(ub, ua)
+			sa, oka := m.NewtonStep(ua, x, s)
+			sb, okb := m.newtonStepAny(ub, x, s.w)
+			if oka != okb || math.Float64bits(sa) != math.Float64bits(sb) || !equalBits(ua, ub) {
+				t.Fatalf("gamma %v, trial %d: newtonStep4 %v %v %v, newtonStepAny %v %v %v", gamma, trial, ua, sa, oka, ub, sb, okb)
+			}
+			if !oka {
+				refused++
+			}
+		}
+		if refused == 0 || refused == 3000 {
+			t.Fatalf("gamma %v: %d of 3000 steps refused", gamma, refused)
+		}
+	}
+}

@@ -778,7 +778,14 @@ func (m *Model) NewtonStep(u, x []float64, s *MetricScratch) (step float64, ok b
 	if s == nil {
 		s = m.NewMetricScratch()
 	}
-	w := s.w
+	if m.d == 4 {
+		return m.newtonStep4((*[4]float64)(u), (*[4]float64)(x), s.w)
+	}
+	return m.newtonStepAny(u, x, s.w)
+}
+
+// newtonStepAny is NewtonStep for any d.
+func (m *Model) newtonStepAny(u, x []float64, w *work) (step float64, ok bool) {
 	d := m.d
 	for k := range x {
 		w.z[k] = (x[k] - m.mean[k]) / m.scale
@@ -807,6 +814,37 @@ func (m *Model) NewtonStep(u, x []float64, s *MetricScratch) (step float64, ok b
 		u[k] = (w.un[k] + w.b[k]) * m.scale
 	}
 	return math.Sqrt(s2) * m.scale, true
+}
+
+// newtonStep4 is NewtonStep for d = 4 on arrays: the same operations
+// (the residual's norm, unused, left out), the bounds checked once; its
+// loops were ~270 instructions a step, 2.3 % of a 4×4 batch encode's.
+func (m *Model) newtonStep4(u, x *[4]float64, w *work) (step float64, ok bool) {
+	mean, z, un := (*[4]float64)(m.mean), (*[4]float64)(w.z), (*[4]float64)(w.un)
+	scale := m.scale
+	for k := range 4 {
+		z[k] = (x[k] - mean[k]) / scale
+		un[k] = u[k] / scale
+	}
+	l := &m.lat
+	if l.clampU4(un) {
+		return 0, false
+	}
+	l.eval(w.un, w.x, w.jac, w.idx, w.frac)
+	xx, b := (*[4]float64)(w.x), (*[4]float64)(w.b)
+	for k := range 4 {
+		b[k] = z[k] - xx[k]
+	}
+	// solve4 leaves the matrix as it is: no copy.
+	if !solve4((*[16]float64)(w.jac), b) {
+		return 0, false
+	}
+	s2 := 0.0
+	for k := range 4 {
+		s2 += float64(b[k] * b[k])
+		u[k] = (un[k] + b[k]) * scale
+	}
+	return math.Sqrt(s2) * scale, true
 }
 
 // RefineUnfold improves unfolded coordinates u (input units) of the sample
