@@ -280,8 +280,15 @@ func (p *edgePredictor) updateAt(i int, row []int32, end int, listed []int32, li
 	switch {
 	case p.cells != nil:
 		var key uint64
-		for j, v := range row[:k] {
-			key = key*uint64(p.bins[j]) + uint64(v)
+		if k == 4 {
+			// The loop's multiplications, unrolled (~60 instructions a
+			// patch with the loop's checks, 1.4 % of a 4×4 decode's).
+			b, r := (*[4]int)(p.bins), (*[4]int32)(row)
+			key = ((uint64(r[0])*uint64(b[1])+uint64(r[1]))*uint64(b[2])+uint64(r[2]))*uint64(b[3]) + uint64(r[3])
+		} else {
+			for j, v := range row[:k] {
+				key = key*uint64(p.bins[j]) + uint64(v)
+			}
 		}
 		// The previous patch's cell, often the same, skips the table.
 		num, fresh := p.lastNum, false
