@@ -254,6 +254,11 @@ func TestAlignMatrix(t *testing.T) {
 		}
 	}
 
+	// The shape of the map the default chose (issue 22's points, as
+	// TestSPCAMapShape checks them on the gains model of the generated
+	// scenes), on generated data in the ordinary tests.
+	checkMapShape(t, mm, ta, true)
+
 	// Pairs that do not correspond are refused.
 	o.Alignment = AlignMatrix
 	if _, err := Train(ta, tb[:len(tb)-1], &o); err == nil || !strings.Contains(err.Error(), "corresponding pairs") {
