@@ -741,22 +741,31 @@ func newARDevs(cols, dims int) *arDevs {
 // next returns the cleared row of the next patch in raster order (i, in
 // column col), and the rows of its left and upper neighbours.
 func (a *arDevs) next(i, col, cols int) (dev, left, up []uint8) {
-	slot, prev, above := a.slot, a.slot-1, a.slot+1
-	if prev < 0 {
-		prev = a.size - 1
-	}
+	d, slot, ring := a.dims, a.slot, a.ring
+	above := slot + 1
 	if above == a.size {
 		above = 0
 	}
 	a.slot = above
-	dev = a.ring[slot*a.dims : (slot+1)*a.dims]
-	clear(dev)
+	dev = ring[slot*d : slot*d+d]
+	if d == 16 {
+		// 4×4 patches: two stores, where clear called memclr (with the
+		// slicing, next was ~120 instructions a patch, 2.9 % of a 4×4
+		// decode's).
+		*(*[16]uint8)(dev) = [16]uint8{}
+	} else {
+		clear(dev)
+	}
 	left, up = a.none, a.none
 	if col > 0 {
-		left = a.ring[prev*a.dims : (prev+1)*a.dims]
+		prev := slot - 1
+		if prev < 0 {
+			prev = a.size - 1
+		}
+		left = ring[prev*d : prev*d+d]
 	}
 	if i >= cols {
-		up = a.ring[above*a.dims : (above+1)*a.dims]
+		up = ring[above*d : above*d+d]
 	}
 	return dev, left, up
 }
