@@ -953,8 +953,13 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				if lead.ends != nil {
 					end = max(k, int(lead.ends[i]))
 				}
-				for j, l := range levels[:end-k] {
-					y[k+j] = l[idx[i*dims+k+j]]
+				// Sliced once: the index arithmetic and checks per
+				// dimension were ~110 instructions a 4×4 patch.
+				ls := levels[:end-k]
+				ix, yk := idx[i*dims+k:i*dims+end], y[k:end]
+				ix, yk = ix[:len(ls)], yk[:len(ls)]
+				for j, l := range ls {
+					yk[j] = l[ix[j]]
 				}
 				if leadPix != nil {
 					c.pixelsFrom(pix, leadPix[int(lead.ref[i])*dims:][:dims], y[k:end], k, weights, nz)
