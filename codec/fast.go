@@ -720,8 +720,21 @@ func (c *Channel) quantizeBlocks(y *mat.Dense, idx []int32, fp *fastPath, quanti
 // into out (dims indices); it reports false, leaving out unspecified,
 // for a row that must take the exact path.
 func (c *Channel) fastRow(sc *fastScratch, row []float64, out []int32, lead, rest []cellFinder) bool {
+	if !c.fastUnfold(sc, row) {
+		return false
+	}
+	c.fastIndices(sc.r, sc.u, row, out, lead, rest, sc.ms)
+	return true
+}
+
+// fastUnfold writes into sc.u the unfolded coordinates (input units) of
+// the leading coefficients of a row of PCA coefficients by the fast path;
+// it reports false for a row that must take the exact path. The unfolding
+// does not depend on the response scale, and so not on the quantiser
+// step: the probes of a rate search share it (stepFree).
+func (c *Channel) fastUnfold(sc *fastScratch, row []float64) bool {
 	k := sc.fp.k
-	fp, r, u, u0, ms := sc.fp, sc.r, sc.u, sc.u0, sc.ms
+	fp, u, u0, ms := sc.fp, sc.u, sc.u0, sc.ms
 	if !fp.responses(row[:k], u, sc.frac) {
 		return false
 	}
@@ -736,12 +749,20 @@ func (c *Channel) fastRow(sc *fastScratch, row []float64, out []int32, lead, res
 			return false
 		}
 	}
+	return true
+}
+
+// fastIndices writes into out the indices of a row of PCA coefficients
+// whose leading coefficients unfold to u (fastUnfold's, input units): the
+// responses at the channel's scale, their cells, and the cells of the
+// other coefficients. r is scratch of the leading dimensions.
+func (c *Channel) fastIndices(r, u, row []float64, out []int32, lead, rest []cellFinder, ms *spca.MetricScratch) {
+	k := len(u)
 	c.SPCA.MetricWork(r, u, ms)
 	for j := 0; j < k; j++ {
 		out[j] = c.leadIndex(lead, j, r[j])
 	}
 	restIndices(out[k:], row[k:], rest, c.restTab)
-	return true
 }
 
 // quantizeMisses quantises by the exact path the rows listed, block by

@@ -274,6 +274,11 @@ const fixedHeaderBytes = len(Magic) + 1 + 32 + 4 + 4 + 3
 // the luminance of colour images; colour models code Y, Cb and Cr. The
 // bit depth (8 or 16) of img is recorded and restored by Decode.
 func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
+	return encodeVersion(w, img, m, o, encodeFormat(img, m))
+}
+
+// encodeFormat is the format version Encode writes img in with model m.
+func encodeFormat(img image.Image, m *Model) int {
 	v := formatVersion
 	if m.Step > 0 {
 		v = adaptiveVersion(m)
@@ -281,7 +286,7 @@ func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
 	if v == formatVersionShifts && !m.Color && depthOf(img) == 8 {
 		v = formatVersionFilter
 	}
-	return encodeVersion(w, img, m, o, v)
+	return v
 }
 
 // adaptiveVersion is the format version Encode writes for a model in the
@@ -299,6 +304,14 @@ func adaptiveVersion(m *Model) int {
 // encodeVersion is Encode writing the layout of format version v, which
 // must suit the model (tests write the layouts older decoders read).
 func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) error {
+	return encodeInputVersion(w, img, m, o, v, nil)
+}
+
+// encodeInputVersion is encodeVersion coding in, img made ready for m's
+// channels (encodeInput.prepare) by an earlier encode of the same image,
+// if not nil and prepared: the probes of a rate search share its planes
+// and, with in.share, the channels' step-free transforms.
+func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v int, in *encodeInput) error {
 	if o == nil {
 		o = &Options{}
 	}
@@ -333,32 +346,14 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 	if b.Dx() < 1 || b.Dy() < 1 || int64(b.Dx())*int64(b.Dy()) > maxPixels {
 		return fmt.Errorf("codec: cannot encode a %d×%d image", b.Dx(), b.Dy())
 	}
-	var planes []patches.Plane
-	// An 8-bit grey image whose rows follow each other: the transform,
-	// the deblocking and loop filter fits read its samples (orig8), and
-	// the plane has no float64 samples (3 MB of fresh memory per 768×512
-	// image in a process that codes one).
-	orig8 := grayPixels(img)
-	gray8, _ := img.(*image.Gray)
-	if gray8 != nil && !m.Color && orig8 != nil {
-		planes = []patches.Plane{{W: b.Dx(), H: b.Dy()}}
-	} else if gray8 != nil && !m.Color {
-		// The samples in a buffer reused across images (planeBuffers).
-		buf := lumaBuffers.Get().(*[]float64)
-		planes = []patches.Plane{patches.LuminanceTo(*buf, img)}
-		defer func() { *buf = planes[0].Pix; lumaBuffers.Put(buf) }()
-		gray8 = nil
-	} else {
-		gray8 = nil
-		bufs := colourBuffers.Get().(*[3][]float64)
-		planes = m.planesTo(*bufs, img)
-		defer func() {
-			for c := range planes {
-				bufs[c] = planes[c].Pix
-			}
-			colourBuffers.Put(bufs)
-		}()
+	if in == nil {
+		in = new(encodeInput)
+		defer in.release()
 	}
+	if in.planes == nil {
+		in.prepare(img, m)
+	}
+	planes, orig8, gray8 := in.planes, in.orig8, in.gray8
 	hd := Header{Version: v, Model: id, Step: step, Width: b.Dx(), Height: b.Dy(), Channels: len(planes), Depth: depthOf(img), Patch: m.Patch}
 	if isAdaptive(v) {
 		switch {
@@ -404,8 +399,22 @@ func encodeVersion(w io.Writer, img image.Image, m *Model, o *Options, v int) er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			y, idx, grid, slow := c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
-			defer releasePlane(y, idx) // after the last use below
+			var y *mat.Dense
+			var idx []int32
+			var grid patches.Grid
+			var slow []int
+			if nearest := o.Assign == AssignNearest && m.Step == 0; in.share && !nearest {
+				// The probes of a rate search: the first transforms,
+				// each quantises at its step.
+				if in.chans[ci] == nil {
+					in.chans[ci] = c.transformSamples(p, gray8, m.Patch, o.Exact)
+				}
+				t := in.chans[ci]
+				y, idx, grid, slow = t.y, c.quantize(t), t.grid, t.slow
+			} else {
+				y, idx, grid, slow = c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+				defer releasePlane(y, idx) // after the last use below
+			}
 			if m.Step > 0 && o.Assign == AssignNearest {
 				c.refineNearest(y, idx, m.Step)
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io"
 	"math"
 )
 
@@ -22,6 +23,34 @@ const maxRateProbes = 14
 // model's own step, stopping within 1 % of the target (or at the closest
 // of at most 14 encodings). o's Step is ignored.
 func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate float64, err error) {
+	in := &encodeInput{share: true}
+	defer in.release()
+	return stepForRate(img, m, bpp, o, in)
+}
+
+// EncodeAtRate writes img coded with m at bpp bits per pixel: Encode at
+// the step StepForRate finds, which it returns with the rate. The search
+// and the encode share the image's transform (the PCA coefficients and
+// the unfolded SPCA coordinates do not depend on the step), so it costs
+// less than the two calls, for the same file. step is 0 where the search
+// failed, before anything was written.
+func EncodeAtRate(w io.Writer, img image.Image, m *Model, bpp float64, o *Options) (step, rate float64, err error) {
+	in := &encodeInput{share: true}
+	defer in.release()
+	if step, rate, err = stepForRate(img, m, bpp, o, in); err != nil {
+		return 0, 0, err
+	}
+	var opt Options
+	if o != nil {
+		opt = *o
+	}
+	opt.Step = step
+	return step, rate, encodeInputVersion(w, img, m, &opt, encodeFormat(img, m), in)
+}
+
+// stepForRate is StepForRate with its probes sharing in, an encodeInput
+// with share set.
+func stepForRate(img image.Image, m *Model, bpp float64, o *Options, in *encodeInput) (step, rate float64, err error) {
 	if m.Step == 0 {
 		return 0, 0, errors.New("codec: a rate at encode time needs a model in the entropy-constrained mode (TrainOptions.Step or Uniform; spca codec train --step or --uniform)")
 	}
@@ -45,10 +74,13 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 	opt.NoLoopFilter = true
 	b := img.Bounds()
 	pixels := float64(b.Dx()) * float64(b.Dy())
+	// The probes share the projection and the unfolding, which do not
+	// depend on the step (stepFree).
+	v := encodeFormat(img, m)
 	measure := func(s float64) (float64, error) {
 		opt.Step = s
 		var w countingWriter
-		if err := Encode(&w, img, m, &opt); err != nil {
+		if err := encodeInputVersion(&w, img, m, &opt, v, in); err != nil {
 			return 0, err
 		}
 		return 8 * float64(w.n) / pixels, nil

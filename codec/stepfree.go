@@ -1,0 +1,188 @@
+package codec
+
+import (
+	"image"
+	"sync"
+
+	"github.com/spcalab/spca/internal/parallel"
+	"github.com/spcalab/spca/patches"
+	"gonum.org/v1/gonum/mat"
+)
+
+// encodeInput is an image made ready for the channels' transforms: its
+// planes (an 8-bit grey image whose rows follow each other has only its
+// size in its plane, and its samples in orig8 and gray8), and, where
+// share is set (the probes of a rate search), each channel's step-free
+// transform, kept for the next encode of the same image.
+type encodeInput struct {
+	planes []patches.Plane
+	orig8  []uint8
+	gray8  *image.Gray
+	share  bool
+	chans  []*stepFree
+	done   func() // hands the planes' buffers back
+}
+
+// prepare sets in's planes from img for model m (whose channels and
+// chroma subsampling decide them), in buffers reused across images, which
+// release hands back.
+func (in *encodeInput) prepare(img image.Image, m *Model) {
+	b := img.Bounds()
+	// An 8-bit grey image whose rows follow each other: the transform,
+	// the deblocking and loop filter fits read its samples (orig8), and
+	// the plane has no float64 samples (3 MB of fresh memory per 768×512
+	// image in a process that codes one).
+	in.orig8 = grayPixels(img)
+	gray8, _ := img.(*image.Gray)
+	switch {
+	case gray8 != nil && !m.Color && in.orig8 != nil:
+		in.planes, in.gray8 = []patches.Plane{{W: b.Dx(), H: b.Dy()}}, gray8
+	case gray8 != nil && !m.Color:
+		// The samples in a buffer reused across images (planeBuffers).
+		buf := lumaBuffers.Get().(*[]float64)
+		in.planes = []patches.Plane{patches.LuminanceTo(*buf, img)}
+		in.done = func() { *buf = in.planes[0].Pix; lumaBuffers.Put(buf) }
+	default:
+		bufs := colourBuffers.Get().(*[3][]float64)
+		in.planes = m.planesTo(*bufs, img)
+		in.done = func() {
+			for c := range in.planes {
+				bufs[c] = in.planes[c].Pix
+			}
+			colourBuffers.Put(bufs)
+		}
+	}
+	if in.share {
+		in.chans = make([]*stepFree, len(in.planes))
+	}
+}
+
+// release hands back the planes' buffers and the transforms'.
+func (in *encodeInput) release() {
+	for _, t := range in.chans {
+		if t != nil {
+			releasePlane(t.y, t.idx)
+		}
+	}
+	in.chans = nil
+	if in.done != nil {
+		in.done()
+	}
+	in.planes, in.done = nil, nil
+}
+
+// stepFree is the part of a channel's quantisation that does not depend
+// on the quantiser step: the patches' PCA coefficients y and the unfolded
+// coordinates of their leading coefficients, from which the responses at
+// any step's scale follow bit for bit (spca's MetricWork, ResponseWork).
+// The probes of a rate search (StepForRate) share it, and each only
+// quantises: the projection and the unfolding were two fifths of a probe.
+type stepFree struct {
+	y    *mat.Dense // n×dims
+	grid patches.Grid
+	// u holds the unfolded coordinates of the rows the fast path took
+	// (n×k, input units, fastUnfold's); the other rows, slow, took the
+	// exact path: their coefficients are in sub and their unfolded
+	// coordinates, in the model's internal units, in uSub.
+	u         []float64
+	slow      []int // increasing
+	isSlow    []bool
+	sub, uSub *mat.Dense
+	idx       []int32 // the indices of the current step (quantize)
+}
+
+// transformSamples is the step-free part of quantizeSamples (exact and
+// without nearest).
+func (c *Channel) transformSamples(p patches.Plane, g *image.Gray, n int, exact bool) *stepFree {
+	buf := planeBuffers.Get().(*planeBuffer)
+	t := &stepFree{idx: buf.idx}
+	if g != nil {
+		t.y, t.grid = c.PCA.ProjectGrayTo(buf.y, g, n)
+	} else {
+		t.y, t.grid = c.PCA.ProjectTo(buf.y, p, n)
+	}
+	rows, dims := t.y.Dims()
+	k := c.Leading()
+	fp := c.fastPath()
+	if exact || fp == nil {
+		t.slow = allRows(rows)
+	} else {
+		t.u = make([]float64, rows*k)
+		blocks := (rows + fastBlock - 1) / fastBlock
+		misses := make([][]int, blocks)
+		scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, fp.k) }}
+		parallel.For(blocks, func(b int) {
+			sc := scratch.Get().(*fastScratch)
+			defer scratch.Put(sc)
+			for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
+				if c.fastUnfold(sc, t.y.RawRowView(i)) {
+					copy(t.u[i*k:(i+1)*k], sc.u)
+				} else {
+					misses[b] = append(misses[b], i)
+				}
+			}
+		})
+		for _, m := range misses {
+			t.slow = append(t.slow, m...)
+		}
+	}
+	if len(t.slow) == 0 {
+		return t
+	}
+	t.isSlow = make([]bool, rows)
+	t.sub = mat.NewDense(len(t.slow), dims, nil)
+	for a, i := range t.slow {
+		t.isSlow[i] = true
+		copy(t.sub.RawRowView(a), t.y.RawRowView(i))
+	}
+	if k > 0 {
+		var err error
+		if t.uSub, err = c.SPCA.UnfoldedBatch(t.sub.Slice(0, len(t.slow), 0, k)); err != nil {
+			panic("codec: " + err.Error()) // rows are finite by construction
+		}
+	}
+	return t
+}
+
+// quantize writes into t.idx and returns the indices quantizeSamples
+// gives t's patches with the quantisers of c, a channel of the model t
+// was transformed with or of one Stepped from it.
+func (c *Channel) quantize(t *stepFree) []int32 {
+	rows, dims := t.y.Dims()
+	t.idx = resize(t.idx, rows*dims)
+	idx := t.idx
+	k := c.Leading()
+	lead, rest := c.finders()
+	if t.u != nil {
+		blocks := (rows + fastBlock - 1) / fastBlock
+		parallel.For(blocks, func(b int) {
+			r := make([]float64, k)
+			ms := c.SPCA.NewMetricScratch()
+			for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
+				if t.isSlow == nil || !t.isSlow[i] {
+					c.fastIndices(r, t.u[i*k:(i+1)*k], t.y.RawRowView(i), idx[i*dims:(i+1)*dims], lead, rest, ms)
+				}
+			}
+		})
+	}
+	if len(t.slow) > 0 {
+		// quantizeExact's indices, from the unfolded coordinates.
+		if k > 0 {
+			r := make([]float64, k)
+			ms := c.SPCA.NewMetricScratch()
+			for a, i := range t.slow {
+				c.SPCA.ResponseWork(r, t.uSub.RawRowView(a), ms)
+				for j, v := range r {
+					idx[i*dims+j] = c.leadIndex(lead, j, v)
+				}
+			}
+		}
+		for a, i := range t.slow {
+			row := t.sub.RawRowView(a)
+			for j := k; j < dims; j++ {
+				idx[i*dims+j] = int32(rest[j-k].index(row[j]))
+			}
+		}
+	}
+	return idx
+}
