@@ -72,23 +72,23 @@ func (in *encodeInput) release() {
 }
 
 // stepFree is the part of a channel's quantisation that does not depend
-// on the quantiser step: the patches' PCA coefficients y and the unfolded
-// coordinates of their leading coefficients, from which the responses at
-// any step's scale follow bit for bit (spca's MetricWork, ResponseWork).
+// on the quantiser step: the patches' PCA coefficients y and the
+// responses of their leading coefficients at unit scale, which the
+// responses at any step's scale c are the products c_j·r_ij of, bit for
+// bit (as the step basis's resp; spca's metric multiplies by c_j last).
 // The probes of a rate search (StepForRate) share it, and each only
-// quantises: the projection and the unfolding were two fifths of a probe.
+// quantises: the projection and the unfolding were two fifths of a
+// probe's quantisation.
 type stepFree struct {
 	y    *mat.Dense // n×dims
 	grid patches.Grid
-	// u holds the unfolded coordinates of the rows the fast path took
-	// (n×k, input units, fastUnfold's); the other rows, slow, took the
-	// exact path: their coefficients are in sub and their unfolded
-	// coordinates, in the model's internal units, in uSub.
-	u         []float64
-	slow      []int // increasing
-	isSlow    []bool
-	sub, uSub *mat.Dense
-	idx       []int32 // the indices of the current step (quantize)
+	resp []float64 // n×k, the unit-scale responses
+	// slow lists the rows that took the exact path (increasing), whose
+	// other coefficients are quantised as quantizeExact does; isSlow
+	// marks them (nil if none).
+	slow   []int
+	isSlow []bool
+	idx    []int32 // the indices of the current step (quantize)
 }
 
 // transformSamples is the step-free part of quantizeSamples (exact and
@@ -101,44 +101,63 @@ func (c *Channel) transformSamples(p patches.Plane, g *image.Gray, n int, exact 
 	} else {
 		t.y, t.grid = c.PCA.ProjectTo(buf.y, p, n)
 	}
-	rows, dims := t.y.Dims()
+	rows, _ := t.y.Dims()
 	k := c.Leading()
-	fp := c.fastPath()
-	if exact || fp == nil {
-		t.slow = allRows(rows)
+	if k == 0 {
+		t.slow = allRows(rows) // quantizeExact's rest quantisers
 	} else {
-		t.u = make([]float64, rows*k)
-		blocks := (rows + fastBlock - 1) / fastBlock
-		misses := make([][]int, blocks)
-		scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, fp.k) }}
-		parallel.For(blocks, func(b int) {
-			sc := scratch.Get().(*fastScratch)
-			defer scratch.Put(sc)
-			for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
-				if c.fastUnfold(sc, t.y.RawRowView(i)) {
-					copy(t.u[i*k:(i+1)*k], sc.u)
-				} else {
-					misses[b] = append(misses[b], i)
+		t.resp = make([]float64, rows*k)
+		ones := make([]float64, k)
+		for j := range ones {
+			ones[j] = 1
+		}
+		unit, err := c.SPCA.WithScale(ones)
+		if err != nil {
+			panic("codec: " + err.Error()) // ones are a valid scale
+		}
+		fp := c.fastPath()
+		if exact || fp == nil {
+			t.slow = allRows(rows)
+		} else {
+			blocks := (rows + fastBlock - 1) / fastBlock
+			misses := make([][]int, blocks)
+			scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, fp.k) }}
+			parallel.For(blocks, func(b int) {
+				sc := scratch.Get().(*fastScratch)
+				defer scratch.Put(sc)
+				for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
+					if c.fastUnfold(sc, t.y.RawRowView(i)) {
+						unit.MetricWork(t.resp[i*k:(i+1)*k], sc.u, sc.ms)
+					} else {
+						misses[b] = append(misses[b], i)
+					}
 				}
+			})
+			for _, m := range misses {
+				t.slow = append(t.slow, m...)
 			}
-		})
-		for _, m := range misses {
-			t.slow = append(t.slow, m...)
+		}
+		if len(t.slow) > 0 {
+			// quantizeExact's responses (TransformBatch's), from
+			// UnfoldedBatch's coordinates.
+			sub := mat.NewDense(len(t.slow), k, nil)
+			for a, i := range t.slow {
+				copy(sub.RawRowView(a), t.y.RawRowView(i)[:k])
+			}
+			u, err := c.SPCA.UnfoldedBatch(sub)
+			if err != nil {
+				panic("codec: " + err.Error()) // rows are finite by construction
+			}
+			ms := unit.NewMetricScratch()
+			for a, i := range t.slow {
+				unit.ResponseWork(t.resp[i*k:(i+1)*k], u.RawRowView(a), ms)
+			}
 		}
 	}
-	if len(t.slow) == 0 {
-		return t
-	}
-	t.isSlow = make([]bool, rows)
-	t.sub = mat.NewDense(len(t.slow), dims, nil)
-	for a, i := range t.slow {
-		t.isSlow[i] = true
-		copy(t.sub.RawRowView(a), t.y.RawRowView(i))
-	}
-	if k > 0 {
-		var err error
-		if t.uSub, err = c.SPCA.UnfoldedBatch(t.sub.Slice(0, len(t.slow), 0, k)); err != nil {
-			panic("codec: " + err.Error()) // rows are finite by construction
+	if len(t.slow) > 0 {
+		t.isSlow = make([]bool, rows)
+		for _, i := range t.slow {
+			t.isSlow[i] = true
 		}
 	}
 	return t
@@ -153,36 +172,26 @@ func (c *Channel) quantize(t *stepFree) []int32 {
 	idx := t.idx
 	k := c.Leading()
 	lead, rest := c.finders()
-	if t.u != nil {
-		blocks := (rows + fastBlock - 1) / fastBlock
-		parallel.For(blocks, func(b int) {
-			r := make([]float64, k)
-			ms := c.SPCA.NewMetricScratch()
-			for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
-				if t.isSlow == nil || !t.isSlow[i] {
-					c.fastIndices(r, t.u[i*k:(i+1)*k], t.y.RawRowView(i), idx[i*dims:(i+1)*dims], lead, rest, ms)
-				}
-			}
-		})
+	var scale []float64
+	if k > 0 {
+		scale = c.SPCA.Scale()
 	}
-	if len(t.slow) > 0 {
-		// quantizeExact's indices, from the unfolded coordinates.
-		if k > 0 {
-			r := make([]float64, k)
-			ms := c.SPCA.NewMetricScratch()
-			for a, i := range t.slow {
-				c.SPCA.ResponseWork(r, t.uSub.RawRowView(a), ms)
-				for j, v := range r {
-					idx[i*dims+j] = c.leadIndex(lead, j, v)
-				}
+	blocks := (rows + fastBlock - 1) / fastBlock
+	parallel.For(blocks, func(b int) {
+		for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
+			out, row := idx[i*dims:(i+1)*dims], t.y.RawRowView(i)
+			r := t.resp[i*k : (i+1)*k]
+			for j, v := range r {
+				out[j] = c.leadIndex(lead, j, scale[j]*v)
 			}
-		}
-		for a, i := range t.slow {
-			row := t.sub.RawRowView(a)
+			if t.isSlow == nil || !t.isSlow[i] {
+				restIndices(out[k:], row[k:], rest, c.restTab)
+				continue
+			}
 			for j := k; j < dims; j++ {
-				idx[i*dims+j] = int32(rest[j-k].index(row[j]))
+				out[j] = int32(rest[j-k].index(row[j]))
 			}
 		}
-	}
+	})
 	return idx
 }
