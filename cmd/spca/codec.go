@@ -601,24 +601,18 @@ func runEncode(c *cli.Context) error {
 			return fail("%s: --%s needs a model in the entropy-constrained mode (spca codec train --step or --uniform); %s has fixed bins per coefficient",
 				cliutil.CommandName(c), flag, c.String(flagModel))
 		}
-		if bpp > 0 {
-			var rate float64
-			if o.Step, rate, err = codec.StepForRate(img, model, bpp, &opt); err != nil {
-				if err := modelFault(c, in, err); err != nil {
-					return err
-				}
-				return fail("%s: --%s: %s", stdioName(in, "stdin"), flagBPP, brief(err))
-			}
-			if math.Abs(rate-bpp) > rateWarnShare*bpp {
-				// --bpp 0.01 coded at 0.62 bpp, --bpp 30 at 13.9, silently.
-				fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s: coded at %.3f bpp, the nearest rate the quantiser step reaches to --%s %s\n",
-					cliutil.CommandName(c), stdioName(in, "stdin"), rate, flagBPP, formatFloat(bpp))
-			}
-		}
 		var n int64
+		var step, rate float64 // the search's, with --bpp
 		err = writeOutput(c, out, func(w io.Writer) error {
 			cw := &countWriter{w: w}
-			err := codec.Encode(cw, img, model, &o)
+			var err error
+			if bpp > 0 {
+				// The search and the encode share the image's
+				// transform (codec.EncodeAtRate).
+				step, rate, err = codec.EncodeAtRate(cw, img, model, bpp, &o)
+			} else {
+				err = codec.Encode(cw, img, model, &o)
+			}
 			n = cw.n
 			return err
 		})
@@ -626,11 +620,19 @@ func runEncode(c *cli.Context) error {
 			if err := modelFault(c, in, err); err != nil {
 				return err
 			}
+			if bpp > 0 && step == 0 { // the search failed
+				return fail("%s: --%s: %s", stdioName(in, "stdin"), flagBPP, brief(err))
+			}
 			if errors.Is(err, codec.ErrStepTooSmall) && opt.Step > 0 {
 				// The flag's fault with this model, not the image's.
 				return fail("%s: --%s %s is too small for %s: %s", cliutil.CommandName(c), flagStep, formatFloat(opt.Step), c.String(flagModel), codecBrief(err))
 			}
 			return fail("%s", withPathC(stdioName(in, "stdin"), err))
+		}
+		if bpp > 0 && math.Abs(rate-bpp) > rateWarnShare*bpp {
+			// --bpp 0.01 coded at 0.62 bpp, --bpp 30 at 13.9, silently.
+			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s: coded at %.3f bpp, the nearest rate the quantiser step reaches to --%s %s\n",
+				cliutil.CommandName(c), stdioName(in, "stdin"), rate, flagBPP, formatFloat(bpp))
 		}
 		b := img.Bounds()
 		bytes += n
