@@ -684,3 +684,57 @@ func TestSectionedVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestSortFloats checks the radix sort of centreFromBasis's columns
+// against slices.Sort on values of both signs, zeros of both signs,
+// infinities, subnormals, ties and one value, and modeCell against the
+// count of every value into its cell on columns with ties and values on
+// the thresholds.
+func TestSortFloats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.IntN(300)
+		x := make([]float64, n)
+		for i := range x {
+			switch rng.IntN(8) {
+			case 0:
+				x[i] = math.Copysign(0, float64(rng.IntN(2))-0.5)
+			case 1:
+				x[i] = math.Inf(2*rng.IntN(2) - 1)
+			case 2:
+				x[i] = float64(rng.IntN(5)) * 0.25 // ties, on thresholds
+			case 3:
+				x[i] = 5e-324 * float64(rng.IntN(9)-4)
+			default:
+				x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(12)-6))
+			}
+		}
+		want := slices.Clone(x)
+		slices.Sort(want)
+		got := slices.Clone(x)
+		sortFloats(got)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d: position %d holds %v, want %v", trial, i, got[i], want[i])
+			}
+		}
+		// modeCell of finite values against the counts.
+		fin := slices.DeleteFunc(slices.Clone(got), func(v float64) bool { return math.IsInf(v, 0) })
+		th := []float64{-1, -0.25, 0, 0.25, 0.5, 0.75, 1, 3}[:2+rng.IntN(7)]
+		f := newCellFinder(th)
+		s := []float64{1, 0.5, 3, 1e-3}[rng.IntN(4)]
+		counts := make([]int, len(th)+1)
+		for _, v := range fin {
+			counts[f.index(s*v)]++
+		}
+		best := 0
+		for b, c := range counts {
+			if c > counts[best] {
+				best = b
+			}
+		}
+		if got := modeCell(fin, s, &f); got != best {
+			t.Fatalf("trial %d: modeCell %d, the counts' mode %d (%v)", trial, got, best, counts)
+		}
+	}
+}
