@@ -429,10 +429,17 @@ func deblockFloat(pix []float64, stride, w, h, n int, alpha, beta, tc float64) {
 	}
 	for y := n; y+1 < h; y += n {
 		r1, r0 := pix[(y-2)*stride:][:w], pix[(y-1)*stride:][:w]
-		s0, s1 := pix[y*stride:][:w], pix[(y+1)*stride:][:w]
-		for x := range r1 {
-			r1[x], r0[x], s0[x], s1[x] = floatEdge(r1[x], r0[x], s0[x], s1[x], alpha, beta, tc)
-		}
+		floatEdgeRows(r1, r0, pix[y*stride:][:w], pix[(y+1)*stride:][:w], alpha, beta, tc)
+	}
+}
+
+// floatEdgeRows applies floatEdge down each column of the rows p1 (r1),
+// p0 (r0), q0 (s0) and q1 (s1) around a horizontal edge. The columns are
+// independent: 4 at a time by the AVX kernel where it applies (this pass
+// was about 4 % of the instructions of a colour decode).
+func floatEdgeRows(r1, r0, s0, s1 []float64, alpha, beta, tc float64) {
+	for x := floatRowsKernel(r1, r0, s0, s1, alpha, beta, tc); x < len(r1); x++ {
+		r1[x], r0[x], s0[x], s1[x] = floatEdge(r1[x], r0[x], s0[x], s1[x], alpha, beta, tc)
 	}
 }
 

@@ -7,3 +7,6 @@ func deblockRowsKernel(r1, r0, s0, s1 []uint8, th *deblockThresholds) int { retu
 
 // deblockColsKernel filters nothing: the AVX pass is amd64's.
 func deblockColsKernel(rows [][]uint8, n int, th *deblockThresholds) int { return n }
+
+// floatRowsKernel filters nothing: the AVX pass is amd64's.
+func floatRowsKernel(r1, r0, s0, s1 []float64, alpha, beta, tc float64) int { return 0 }
