@@ -333,6 +333,24 @@ func TestDecodeIntoPixmap(t *testing.T) {
 			}
 		}
 	}
+	// Widths 1 to 21: none to 5 groups of 4 pixels spread by two loads
+	// and two stores, and tails of 0 to 3, into a dirty image.
+	for w := 1; w <= 21; w++ {
+		m := image.NewRGBA(image.Rect(0, 0, w, 2))
+		for i := range m.Pix {
+			if m.Pix[i] = byte(i*37 + w); i%4 == 3 {
+				m.Pix[i] = 0xff
+			}
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeInto(bytes.NewReader(buf.Bytes()), dirty(w, 2))
+		if g, ok := got.(*image.RGBA); err != nil || !ok || !bytes.Equal(g.Pix, m.Pix) {
+			t.Fatalf("width %d: %v, or other pixels", w, err)
+		}
+	}
 	bad := append([]byte("P6 3 2 15\n"), low[10:]...)
 	bad[12] = 16
 	for name, data := range map[string][]byte{"truncated": ppm.Bytes()[:ppm.Len()-1], "above the maximum": bad} {
