@@ -71,15 +71,28 @@ PAST: \
 	LEAQ ·arDevClasses(SB), CX \
 	MOVBLZX (CX)(dst*1), dst
 
+// LOADDEC loads the state of the decoder at BX into runDual's
+// registers: R8 the next input byte, R9 the input's end, R10 the range,
+// R11 the code.
+#define LOADDEC \
+	MOVQ rangeDecoder_in(BX), R8 \
+	MOVQ (rangeDecoder_in+8)(BX), R9 \
+	ADDQ R8, R9 \
+	ADDQ rangeDecoder_pos(BX), R8 \
+	MOVL rangeDecoder_rng(BX), R10 \
+	MOVL rangeDecoder_code(BX), R11
+
+// STOREDEC stores LOADDEC's registers back into the decoder at BX.
+#define STOREDEC \
+	MOVL R10, rangeDecoder_rng(BX) \
+	MOVL R11, rangeDecoder_code(BX) \
+	SUBQ rangeDecoder_in(BX), R8 \
+	MOVQ R8, rangeDecoder_pos(BX)
+
 // func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
 TEXT ·runDual(SB), NOSPLIT, $0-80
 	MOVQ d+0(FP), BX
-	MOVQ rangeDecoder_in(BX), R8
-	MOVQ (rangeDecoder_in+8)(BX), R9
-	ADDQ R8, R9
-	ADDQ rangeDecoder_pos(BX), R8
-	MOVL rangeDecoder_rng(BX), R10
-	MOVL rangeDecoder_code(BX), R11
+	LOADDEC
 	MOVQ dims+8(FP), DX
 	MOVQ busy+48(FP), AX
 	LEAQ (DX)(AX*4), DX
@@ -160,10 +173,7 @@ magend:
 store:
 	MOVQ R12, jOut+56(FP)
 	MOVQ d+0(FP), BX
-	MOVL R10, rangeDecoder_rng(BX)
-	MOVL R11, rangeDecoder_code(BX)
-	SUBQ rangeDecoder_in(BX), R8
-	MOVQ R8, rangeDecoder_pos(BX)
+	STOREDEC
 	RET
 
 	NORMDEC(signnorm, signpast, signdone)
@@ -176,12 +186,7 @@ store:
 // a 1 each up to the first 0 or n of them; it returns how many 1s came.
 TEXT ·unaryDual(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), BX
-	MOVQ rangeDecoder_in(BX), R8
-	MOVQ (rangeDecoder_in+8)(BX), R9
-	ADDQ R8, R9
-	ADDQ rangeDecoder_pos(BX), R8
-	MOVL rangeDecoder_rng(BX), R10
-	MOVL rangeDecoder_code(BX), R11
+	LOADDEC
 	MOVQ p+8(FP), BX
 	MOVQ n+16(FP), R13
 	XORL SI, SI
@@ -204,10 +209,7 @@ unarydone:
 unaryend:
 	MOVQ SI, u+24(FP)
 	MOVQ d+0(FP), BX
-	MOVL R10, rangeDecoder_rng(BX)
-	MOVL R11, rangeDecoder_code(BX)
-	SUBQ rangeDecoder_in(BX), R8
-	MOVQ R8, rangeDecoder_pos(BX)
+	STOREDEC
 	RET
 
 	NORMDEC(unarynorm, unarypast, unarydone)
