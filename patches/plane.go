@@ -1,7 +1,6 @@
 package patches
 
 import (
-	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -318,19 +317,6 @@ func yccRow(y, cb, cr []float64, pix []uint8) {
 		cb[x] = chromaZero + (b-yy)/cbScale
 		cr[x] = chromaZero + (r-yy)/crScale
 	}
-}
-
-// opaqueRGBA tells whether every pixel of the RGBA bytes pix has alpha
-// 0xff, two pixels a load.
-func opaqueRGBA(pix []uint8) bool {
-	const pair = 0xff000000ff000000
-	i := 0
-	for ; i+8 <= len(pix); i += 8 {
-		if binary.LittleEndian.Uint64(pix[i:i+8])&pair != pair {
-			return false
-		}
-	}
-	return i+4 > len(pix) || pix[i+3] == 0xff
 }
 
 // toRGB inverts the Y'CbCr transform of YCbCr.

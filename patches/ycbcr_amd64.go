@@ -1,5 +1,7 @@
 package patches
 
+import "github.com/spcalab/spca/internal/opacity"
+
 // rgbaTable holds the constants of the kernels in ycbcr_amd64.s, each
 // four times (one AVX register), in the order of its K_ offsets.
 type rgbaTable [13][4]float64
@@ -65,7 +67,7 @@ func yccRowAVX(y, cb, cr []float64, pix []uint8, k *rgbaTable)
 // has it and the row is opaque.
 func yccRowFast(y, cb, cr []float64, pix []uint8) {
 	n := 0
-	if hasAVX && opaqueRGBA(pix[:4*len(y)]) {
+	if hasAVX && opacity.RGBA(pix[:4*len(y)]) {
 		n = len(y) &^ 3
 		if len(cb) < n || len(cr) < n {
 			panic("patches: yccRowFast: short rows")

@@ -19,6 +19,8 @@ import (
 	"io"
 	"math"
 	"sync"
+
+	"github.com/spcalab/spca/internal/opacity"
 )
 
 // maxSide bounds the width and height a header may declare.
@@ -346,37 +348,6 @@ func dropAlpha16(dst, src []byte) {
 	}
 }
 
-// opaqueRows tells whether every pixel of the w×h RGBA (bps 1) or RGBA64
-// (bps 2) raster from index at has the maximum alpha: Opaque of
-// *image.RGBA and *image.RGBA64, a pixel a load.
-func opaqueRows(pix []byte, stride, at, w, h, bps int) bool {
-	alpha := uint64(0xff000000) // little-endian: the last byte of 4
-	if bps == 2 {
-		alpha = 0xffff000000000000
-	}
-	for y := range h {
-		src := pix[at+y*stride:][:4*bps*w]
-		i := 0
-		if bps == 1 {
-			for pair := alpha<<32 | alpha; i+8 <= len(src); i += 8 { // two pixels a load
-				if binary.LittleEndian.Uint64(src[i:i+8])&pair != pair {
-					return false
-				}
-			}
-			if i+4 <= len(src) && uint64(binary.LittleEndian.Uint32(src[i:i+4]))&alpha != alpha {
-				return false
-			}
-			continue
-		}
-		for ; i+8 <= len(src); i += 8 {
-			if binary.LittleEndian.Uint64(src[i:i+8])&alpha != alpha {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // scale8 maps 8-bit samples from 0..maxval to 0..255 in place.
 func scale8(p []byte, maxval int) error {
 	if maxval == 255 {
@@ -415,16 +386,16 @@ func Encode(w io.Writer, img image.Image) error {
 	if b.Empty() {
 		return FormatError("empty image")
 	}
-	opaque := true
+	solid := true
 	switch m := img.(type) {
 	case *image.RGBA:
-		opaque = opaqueRows(m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), b.Dx(), b.Dy(), 1)
+		solid = opacity.Image(m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), b.Dx(), b.Dy(), 1)
 	case *image.RGBA64:
-		opaque = opaqueRows(m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), b.Dx(), b.Dy(), 2)
+		solid = opacity.Image(m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y), b.Dx(), b.Dy(), 2)
 	case interface{ Opaque() bool }:
-		opaque = m.Opaque()
+		solid = m.Opaque()
 	}
-	if !opaque {
+	if !solid {
 		return ErrNotOpaque
 	}
 	deep := img.ColorModel() == color.RGBA64Model || img.ColorModel() == color.NRGBA64Model || img.ColorModel() == color.Gray16Model

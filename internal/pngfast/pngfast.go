@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/png"
 	"io"
+
+	"github.com/spcalab/spca/internal/opacity"
 )
 
 // Encode writes m to w in PNG format: *image.Gray, *image.Gray16 and
@@ -22,7 +24,7 @@ func Encode(w io.Writer, m image.Image) error {
 	case *image.Gray16:
 		pix, stride, depth, bytesPer = g.Pix[g.PixOffset(r.Min.X, r.Min.Y):], g.Stride, 16, 2
 	case *image.RGBA:
-		if !g.Opaque() {
+		if !opacity.Image(g.Pix, g.Stride, g.PixOffset(r.Min.X, r.Min.Y), r.Dx(), r.Dy(), 1) {
 			return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, m)
 		}
 		pix, stride, depth, bytesPer, colorType = g.Pix[g.PixOffset(r.Min.X, r.Min.Y):], g.Stride, 8, 3, 2
