@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/fse"
 	"github.com/spcalab/spca/internal/checksum"
@@ -391,6 +392,13 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 			encodeScratches.Put(sc)
 		}
 	}()
+	if in.keep && in.last == nil {
+		in.last = make([]*codedChannel, len(planes))
+		for ci := range in.last {
+			in.last[ci] = new(codedChannel)
+		}
+	}
+	var reused atomic.Int32
 	var wg sync.WaitGroup
 	for ci, p := range planes {
 		c := m.Channels[ci]
@@ -399,52 +407,62 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var y *mat.Dense
 			var idx []int32
 			var grid patches.Grid
-			var slow []int
-			if nearest := o.Assign == AssignNearest && m.Step == 0; in.share && !nearest {
-				// The probes of a rate search: the first transforms,
-				// each quantises at its step.
-				if in.chans[ci] == nil {
-					in.chans[ci] = c.transformSamples(p, gray8, m.Patch, o.Exact)
-				}
-				t := in.chans[ci]
-				y, idx, grid, slow = t.y, c.quantize(t), t.grid, t.slow
-			} else {
-				y, idx, grid, slow = c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
-				defer releasePlane(y, idx) // after the last use below
-			}
-			if m.Step > 0 && o.Assign == AssignNearest {
-				c.refineNearest(y, idx, m.Step)
-			}
 			var out *outliers
-			if m.Step > 0 {
-				var shifts []int32
-				if hasShifts(v) {
-					shifts = c.endShifts(y, idx, m.Step, sc)
-				}
-				out = c.findOutliers(y, idx, m.Step, slow, shifts, sc)
-			}
 			var edges *edgePredictor
-			if isAdaptive(v) {
-				if hasEdges(v) {
-					// Reused across images, as a decoder does; its
-					// tracked cells serve the reconstruction below.
-					edges = c.takeEdgePredictor(grid.Blocks(), grid.Cols())
-					defer c.putEdgePredictor(edges)
-				}
-				bodies[ci] = encodeAdaptive(sc.body[:0], idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, isCounted(v), edges, sc)
+			if kc := in.keptFor(ci, o.Step); kc != nil {
+				// EncodeAtRate's final encode at a probe's step: the
+				// probe's stream, indices and outliers.
+				bodies[ci], idx, grid, out = kc.body, kc.idx, kc.grid, kc.out
+				reused.Add(1)
 			} else {
-				bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
+				var y *mat.Dense
+				var slow []int
+				if nearest := o.Assign == AssignNearest && m.Step == 0; in.share && !nearest {
+					// The probes of a rate search: the first transforms,
+					// each quantises at its step.
+					if in.chans[ci] == nil {
+						in.chans[ci] = c.transformSamples(p, gray8, m.Patch, o.Exact)
+					}
+					t := in.chans[ci]
+					y, idx, grid, slow = t.y, c.quantize(t), t.grid, t.slow
+				} else {
+					y, idx, grid, slow = c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+					defer releasePlane(y, idx) // after the last use below
+				}
+				if m.Step > 0 && o.Assign == AssignNearest {
+					c.refineNearest(y, idx, m.Step)
+				}
+				if m.Step > 0 {
+					var shifts []int32
+					if hasShifts(v) {
+						shifts = c.endShifts(y, idx, m.Step, sc)
+					}
+					out = c.findOutliers(y, idx, m.Step, slow, shifts, sc)
+				}
+				if isAdaptive(v) {
+					if hasEdges(v) {
+						// Reused across images, as a decoder does; its
+						// tracked cells serve the reconstruction below.
+						edges = c.takeEdgePredictor(grid.Blocks(), grid.Cols())
+						defer c.putEdgePredictor(edges)
+					}
+					bodies[ci] = encodeAdaptive(sc.body[:0], idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), true, isCounted(v), edges, sc)
+				} else {
+					bodies[ci] = packStreams(nil, toSymbols(idx, c.Dims(), grid.Cols(), c.Centre, c.Leading(), hasFlags(v)))
+				}
+				if out != nil && hasOutliers(v) {
+					bodies[ci] = appendOutliers(bodies[ci], out, sc)
+				}
+				if hasShifts(v) {
+					bodies[ci] = appendShifts(bodies[ci], c, idx, out, sc)
+				}
+				sc.body = bodies[ci]
+				if in.keep {
+					in.last[ci].set(bodies[ci], idx, out, grid)
+				}
 			}
-			if out != nil && hasOutliers(v) {
-				bodies[ci] = appendOutliers(bodies[ci], out, sc)
-			}
-			if hasShifts(v) {
-				bodies[ci] = appendShifts(bodies[ci], c, idx, out, sc)
-			}
-			sc.body = bodies[ci]
 			if auto || fitLoop {
 				lead, ok := edges.leadCells()
 				if !ok {
@@ -479,6 +497,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		}()
 	}
 	wg.Wait()
+	in.reused += int(reused.Load())
 	if auto {
 		hd.Deblock, _ = chooseDeblock(sse)
 	}

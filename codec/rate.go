@@ -31,12 +31,19 @@ func StepForRate(img image.Image, m *Model, bpp float64, o *Options) (step, rate
 // EncodeAtRate writes img coded with m at bpp bits per pixel: Encode at
 // the step StepForRate finds, which it returns with the rate. The search
 // and the encode share the image's transform (the PCA coefficients and
-// the unfolded SPCA coordinates do not depend on the step), so it costs
-// less than the two calls, for the same file. step is 0 where the search
-// failed, before anything was written.
+// the unfolded SPCA coordinates do not depend on the step), and the
+// encode takes the chosen probe's coded streams and indices (keeping one
+// probe's at a time), so it costs less than the two calls, for the same
+// file. step is 0 where the search failed, before anything was written.
 func EncodeAtRate(w io.Writer, img image.Image, m *Model, bpp float64, o *Options) (step, rate float64, err error) {
-	in := &encodeInput{share: true}
+	in := &encodeInput{share: true, keep: true}
 	defer in.release()
+	return encodeAtRate(w, img, m, bpp, o, in)
+}
+
+// encodeAtRate is EncodeAtRate with in, an encodeInput with share and
+// keep set: the final encode takes the chosen probe's streams.
+func encodeAtRate(w io.Writer, img image.Image, m *Model, bpp float64, o *Options, in *encodeInput) (step, rate float64, err error) {
 	if step, rate, err = stepForRate(img, m, bpp, o, in); err != nil {
 		return 0, 0, err
 	}
@@ -130,6 +137,9 @@ func stepForRate(img image.Image, m *Model, bpp float64, o *Options, in *encodeI
 		}
 		if e := math.Abs(r-bpp) / bpp; probe == 0 || closer(r, rate, bpp) {
 			bestErr, step, rate = e, s, r
+			if in.keep {
+				in.keepLast(s)
+			}
 		}
 		if bestErr <= rateTolerance {
 			break

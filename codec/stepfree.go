@@ -21,6 +21,68 @@ type encodeInput struct {
 	share  bool
 	chans  []*stepFree
 	done   func() // hands the planes' buffers back
+	// With keep set (EncodeAtRate), each probe leaves its channels as
+	// coded in last, and the search moves the chosen probe's to kept
+	// (keepLast): the final encode at keptStep takes their streams and
+	// indices instead of coding the image again. reused counts the
+	// channels it took.
+	keep       bool
+	keptStep   float64
+	last, kept []*codedChannel
+	reused     int
+}
+
+// codedChannel is a channel as an encode coded it: its stream (the
+// file's body for it), and the indices and outliers the deblocking search
+// and the loop filter fit reconstruct from. idx is the stepFree's
+// buffer of the probe that coded it (keepLast hands the stepFree another).
+type codedChannel struct {
+	body []byte
+	idx  []int32
+	out  *outliers
+	grid patches.Grid
+	outs outliers // out's arrays when not nil
+}
+
+// set records a channel's coding in c, copying what lives in scratch
+// buffers the next encode reuses (the stream and the outliers).
+func (c *codedChannel) set(body []byte, idx []int32, out *outliers, grid patches.Grid) {
+	c.body, c.idx, c.grid, c.out = append(c.body[:0], body...), idx, grid, nil
+	if out != nil {
+		at, vals, shift := c.outs.at, c.outs.vals, c.outs.shift
+		c.outs = *out
+		c.outs.at, c.outs.vals = append(at[:0], out.at...), append(vals[:0], out.vals...)
+		c.outs.shift = nil
+		if out.shift != nil {
+			c.outs.shift = append(shift[:0], out.shift...)
+		}
+		c.out = &c.outs
+	}
+}
+
+// keepLast makes the last probe, coded at step, the kept one: its
+// channels' indices stay as they are, and the next probe quantises into
+// the buffers of the one kept before (at most one extra coded image).
+func (in *encodeInput) keepLast(step float64) {
+	in.last, in.kept, in.keptStep = in.kept, in.last, step
+	for ci, t := range in.chans {
+		if t == nil {
+			continue
+		}
+		t.idx = nil
+		if in.last != nil {
+			t.idx, in.last[ci].idx = in.last[ci].idx, nil
+		}
+	}
+}
+
+// keptFor returns channel ci as kept by keepLast if it was coded at
+// step, else nil.
+func (in *encodeInput) keptFor(ci int, step float64) *codedChannel {
+	if !in.keep || in.kept == nil || step == 0 || step != in.keptStep {
+		return nil
+	}
+	return in.kept[ci]
 }
 
 // prepare sets in's planes from img for model m (whose channels and
