@@ -479,16 +479,97 @@ func knownSize(r io.Reader) bool {
 	return false
 }
 
+// layoutCursor moves through a model's fields for walkLayout: over a
+// stream it copies what it passes (readStream), over a file it only moves
+// an offset (declaredSize).
+type layoutCursor interface {
+	// u64 returns the next field, a uint64; false if it is not there.
+	u64() (uint64, bool)
+	// skip moves past the next n bytes; false if they are not all there.
+	skip(n uint64) bool
+	// model moves past embedded SPCA model i of n bytes; false if it is
+	// cut short, an error if it is not a model.
+	model(i int, n uint64) (bool, error)
+}
+
+// walkLayout moves c through the fields of a model of the version, from
+// after its magic number and version up to its checksum: the one
+// description of the layout that readStream and declaredSize follow. It
+// returns false where a field is not there (Read's parse then names the
+// problem), and refuses a table larger than this program reads before the
+// table's bytes.
+func walkLayout(c layoutCursor, version uint32) (bool, error) {
+	if !c.skip(16 + 6*8 + 2*15*8) { // samples, whites, statistics
+		return false, nil
+	}
+	for i := range 2 {
+		n, ok := c.u64()
+		if !ok || n > maxModelBytes {
+			return false, nil
+		}
+		if ok, err := c.model(i, n); !ok || err != nil {
+			return false, err
+		}
+	}
+	if version < 2 {
+		return true, nil
+	}
+	fixed := uint64(9*8 + 8) // anchor, ceiling
+	if version >= 3 {
+		fixed += 3 * 8 // gains
+	}
+	if !c.skip(fixed) {
+		return false, nil
+	}
+	const nn = SupportGrid + 1
+	if n, ok := c.u64(); !ok || n != 0 && (n != nn*nn*nn || !c.skip(4*n)) {
+		return false, nil
+	}
+	n, ok := c.u64()
+	if !ok {
+		return false, nil
+	}
+	if err := errTableSize(n, 0, 0); err != nil {
+		return false, err
+	}
+	if n != 0 && (n < MinLUTSize || !c.skip(12*n*n*n)) {
+		return false, nil
+	}
+	if version >= 4 {
+		n, ok := c.u64()
+		if !ok {
+			return false, nil
+		}
+		if n != 0 {
+			r, ok := c.u64()
+			if !ok {
+				return false, nil
+			}
+			if err := errTableSize(0, n, r); err != nil {
+				return false, err
+			}
+			if r < 1 || !c.skip(8*(3*(n+1)*(n+1)*(r+1)+1)) {
+				return false, nil
+			}
+		}
+	}
+	if version >= 5 && !c.skip(9*8) { // align
+		return false, nil
+	}
+	if version >= 6 && !c.skip(4+2*8) { // alignment choice
+		return false, nil
+	}
+	return true, nil
+}
+
 // declaredSize returns a bound on the size in bytes of the model read by
-// r from its layout: the end of its last table (the ray table, or what a
-// version without one ends with) plus layoutTail for the fixed fields
-// after it and the checksum. It reads only the small fields at their
-// offsets (r must be an io.ReaderAt and io.Seeker placed after the magic
-// number and version, as a file or bytes.Reader is); 0 when r is not, or
-// when a field lies beyond r's end or the layout is otherwise
-// inconsistent: Read's parse then names the problem. A table larger than
-// this program reads is refused here, as readStream refuses it, before
-// the checksum at the end can be checked.
+// r from its layout: the end of its fields plus layoutTail. It reads only
+// the small fields at their offsets (r must be an io.ReaderAt and
+// io.Seeker placed after the magic number and version, as a file or
+// bytes.Reader is); 0 when r is not, or when a field lies beyond r's end
+// or the layout is otherwise inconsistent: Read's parse then names the
+// problem. A table larger than this program reads is refused here, as
+// readStream refuses it, before the checksum at the end can be checked.
 func declaredSize(r io.Reader, version uint32) (int64, error) {
 	ra, ok := r.(io.ReaderAt)
 	sk, ok2 := r.(io.Seeker)
@@ -503,82 +584,46 @@ func declaredSize(r io.Reader, version uint32) (int64, error) {
 	if _, err2 := sk.Seek(at, io.SeekStart); err != nil || err2 != nil {
 		return 0, fmt.Errorf("adapt: read model: cannot seek back: %w", errors.Join(err, err2))
 	}
-	start := at - int64(len(ModelMagic)+4)
-	off := at + 16 + 6*8 + 2*15*8 // samples, whites, statistics
-	var b [8]byte
-	// u64 reads the field at off and moves past it; false beyond the end.
-	u64 := func() (uint64, bool) {
-		if off+8 > end {
-			return 0, false
-		}
-		if _, err := ra.ReadAt(b[:], off); err != nil {
-			return 0, false
-		}
-		off += 8
-		return binary.LittleEndian.Uint64(b[:]), true
+	c := &fileCursor{r: ra, off: at, end: end}
+	if ok, err := walkLayout(c, version); !ok || err != nil {
+		return 0, err
 	}
-	// skip moves past n more bytes; false beyond the end.
-	skip := func(n uint64) bool {
-		if n > uint64(end-off) {
-			return false
-		}
-		off += int64(n)
-		return true
-	}
-	for range 2 { // the embedded models
-		if n, ok := u64(); !ok || !skip(n) {
-			return 0, nil
-		}
-	}
-	if version >= 2 {
-		fixed := uint64(9*8 + 8) // anchor, ceiling
-		if version >= 3 {
-			fixed += 3 * 8 // gains
-		}
-		if !skip(fixed) {
-			return 0, nil
-		}
-		const nn = SupportGrid + 1
-		if n, ok := u64(); !ok || n != 0 && (n != nn*nn*nn || !skip(4*n)) {
-			return 0, nil
-		}
-		n, ok := u64()
-		if !ok {
-			return 0, nil
-		}
-		if err := errTableSize(n, 0, 0); err != nil {
-			return 0, err
-		}
-		if n != 0 && (n < MinLUTSize || !skip(12*n*n*n)) {
-			return 0, nil
-		}
-		if version >= 4 {
-			n, ok := u64()
-			if !ok {
-				return 0, nil
-			}
-			if n != 0 {
-				r, ok := u64()
-				if !ok {
-					return 0, nil
-				}
-				if err := errTableSize(0, n, r); err != nil {
-					return 0, err
-				}
-				if r < 1 || !skip(8*(3*(n+1)*(n+1)*(r+1)+1)) {
-					return 0, nil
-				}
-			}
-		}
-	}
-	// The fixed fields after the tables (align, version 5) need no
-	// reading here: a later version may add some without changing this.
-	return off - start + layoutTail, nil
+	return c.off - (at - int64(len(ModelMagic)+4)) + layoutTail, nil
 }
 
-// layoutTail bounds the bytes of a model file after its last table: the
-// alignment (72 bytes), fields later versions add, and the checksum.
+// layoutTail bounds the bytes of a model file after the fields
+// walkLayout knows: the checksum, and room for fields a later version
+// may add.
 const layoutTail = 4096
+
+// fileCursor is declaredSize's layoutCursor: an offset in a file of end
+// bytes, which reads only the uint64 fields.
+type fileCursor struct {
+	r        io.ReaderAt
+	off, end int64
+	b        [8]byte
+}
+
+func (c *fileCursor) u64() (uint64, bool) {
+	if c.off+8 > c.end {
+		return 0, false
+	}
+	if _, err := c.r.ReadAt(c.b[:], c.off); err != nil {
+		return 0, false
+	}
+	c.off += 8
+	return binary.LittleEndian.Uint64(c.b[:]), true
+}
+
+func (c *fileCursor) skip(n uint64) bool {
+	if n > uint64(c.end-c.off) {
+		return false
+	}
+	c.off += int64(n)
+	return true
+}
+
+func (c *fileCursor) model(_ int, n uint64) (bool, error) { return c.skip(n), nil }
 
 // readStream returns the bytes of the model whose magic number and
 // version are head, read from r no further than its layout says (and one
@@ -590,100 +635,56 @@ const layoutTail = 4096
 // model. A stream that ends early is returned as read: Read's parse says
 // it is truncated.
 func readStream(r io.Reader, head []byte, version uint32) ([]byte, error) {
-	src := &eofReader{r: r}
-	buf := bytes.NewBuffer(head)
-	var total int64 = int64(len(head))
-	// take reads n more bytes (as they arrive: n may lie) and reports
-	// whether they all came.
-	take := func(n int64) bool {
-		if n < 0 || total+n > maxModelBytes {
-			return false
-		}
-		k, err := io.CopyN(buf, src, n)
-		total += k
-		return err == nil
+	c := &streamCursor{src: &eofReader{r: r}, buf: bytes.NewBuffer(head), total: int64(len(head))}
+	if ok, err := walkLayout(c, version); err != nil {
+		return nil, err
+	} else if ok {
+		c.skip(4 + 1) // the checksum, and a byte after the end if there is one
 	}
-	// ended returns what came, or the error that stopped it.
-	ended := func() ([]byte, error) {
-		if src.err != nil {
-			return nil, fmt.Errorf("adapt: read model: %w", src.err)
-		}
-		return buf.Bytes(), nil
+	if c.src.err != nil {
+		return nil, fmt.Errorf("adapt: read model: %w", c.src.err)
 	}
-	u64 := func() (uint64, bool) {
-		if !take(8) {
-			return 0, false
-		}
-		return binary.LittleEndian.Uint64(buf.Bytes()[buf.Len()-8:]), true
+	return c.buf.Bytes(), nil
+}
+
+// streamCursor is readStream's layoutCursor: it copies what it passes
+// from src into buf, as the bytes arrive (a declared size may lie), no
+// further than maxModelBytes in all.
+type streamCursor struct {
+	src   *eofReader
+	buf   *bytes.Buffer
+	total int64
+}
+
+func (c *streamCursor) skip(n uint64) bool {
+	if n > uint64(maxModelBytes-c.total) {
+		return false
 	}
-	if !take(16 + 6*8 + 2*15*8) { // samples, whites, statistics
-		return ended()
+	k, err := io.CopyN(c.buf, c.src, int64(n))
+	c.total += k
+	return err == nil
+}
+
+func (c *streamCursor) u64() (uint64, bool) {
+	if !c.skip(8) {
+		return 0, false
 	}
-	for i := range 2 {
-		n, ok := u64()
-		if !ok || n > maxModelBytes {
-			return ended()
-		}
-		blob := &io.LimitedReader{R: io.TeeReader(src, buf), N: int64(n)}
-		_, err := spca.Read(blob)
-		total += int64(n) - blob.N
-		switch {
-		case src.eof || src.err != nil:
-			return ended() // truncated: Read's parse says so
-		case err != nil:
-			return nil, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c: %v", "AB"[i], unprefixed{err})}
-		case blob.N != 0:
-			return nil, errShortBlob(i, blob.N)
-		}
+	return binary.LittleEndian.Uint64(c.buf.Bytes()[c.buf.Len()-8:]), true
+}
+
+func (c *streamCursor) model(i int, n uint64) (bool, error) {
+	blob := &io.LimitedReader{R: io.TeeReader(c.src, c.buf), N: int64(n)}
+	_, err := spca.Read(blob)
+	c.total += int64(n) - blob.N
+	switch {
+	case c.src.eof || c.src.err != nil:
+		return false, nil // truncated: Read's parse says so
+	case err != nil:
+		return false, &FormatError{fmt.Sprintf("adaptation model: embedded SPCA model %c: %v", "AB"[i], unprefixed{err})}
+	case blob.N != 0:
+		return false, errShortBlob(i, blob.N)
 	}
-	if version >= 2 {
-		fixed := int64(9*8 + 8) // anchor, ceiling
-		if version >= 3 {
-			fixed += 3 * 8 // gains
-		}
-		if !take(fixed) {
-			return ended()
-		}
-		if n, ok := u64(); !ok || n != 0 && (n != (SupportGrid+1)*(SupportGrid+1)*(SupportGrid+1) || !take(4*int64(n))) {
-			return ended()
-		}
-		// Tables larger than this program reads are refused before
-		// their data (a stream has no checksum to check first).
-		n, ok := u64()
-		if ok {
-			if err := errTableSize(n, 0, 0); err != nil {
-				return nil, err
-			}
-		}
-		if !ok || n != 0 && (n < MinLUTSize || !take(12*int64(n*n*n))) {
-			return ended()
-		}
-		if version >= 4 {
-			n, ok := u64()
-			if !ok {
-				return ended()
-			}
-			if n != 0 {
-				r, ok := u64()
-				if ok {
-					if err := errTableSize(0, n, r); err != nil {
-						return nil, err
-					}
-				}
-				if !ok || r < 1 || !take(8*(3*int64(n+1)*int64(n+1)*int64(r+1)+1)) {
-					return ended()
-				}
-			}
-		}
-		if version >= 5 && !take(9*8) { // align
-			return ended()
-		}
-		if version >= 6 && !take(4+2*8) { // alignment choice
-			return ended()
-		}
-	}
-	take(4 + 1) // the checksum, and a byte after the end if there is one
-	return ended()
+	return true, nil
 }
 
 // errShortBlob says that embedded model i ended n bytes before its
