@@ -3,6 +3,7 @@ package adapt
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -350,6 +351,13 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 	}
 	if s.Support == nil {
 		return s.bare(dst, src)
+	}
+	if &dst[0] == &src[0] {
+		// Mapped in place: the lightness rule below reads the inputs
+		// after the blend has written dst (it took the ray luminance of
+		// the blended colour: B's scene white came out with luminance
+		// 0.79 instead of 0.63).
+		src = slices.Clone(src)
 	}
 	w := make([]float64, len(src))
 	var sub []colorspace.LMS

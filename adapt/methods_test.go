@@ -3,11 +3,13 @@ package adapt
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/colorspace"
+	"github.com/spcalab/spca/testimages"
 )
 
 func TestParseMethod(t *testing.T) {
@@ -163,6 +165,37 @@ func TestColourConversions(t *testing.T) {
 	for _, v := range s {
 		if v < 0 || v > 1 {
 			t.Errorf("not clipped: %v", s)
+		}
+	}
+}
+
+// TestMapInPlace: every mapper gives the same colours mapped in place
+// (dst and src the same slice, as Mapper allows) as into another slice.
+// The SPCA map read its inputs again after writing dst, for the lightness
+// rule: in place, B's scene white came out at luminance 0.79 instead of
+// 0.63.
+func TestMapInPlace(t *testing.T) {
+	m := testModel(t)
+	_, wb := testimages.SceneWhites()
+	src := []colorspace.LMS{wb.LMS(), SRGBToLMS(colorspace.SRGB{0.5, 0.4, 0.3}), SRGBToLMS(colorspace.SRGB{1, 1, 1}),
+		SRGBToLMS(colorspace.SRGB{0.9, 0.2, 0.1}), SRGBToLMS(colorspace.SRGB{0.01, 0.02, 0.01}), {}}
+	for _, method := range Methods() {
+		mp, err := m.Mapper(method)
+		if err != nil {
+			continue // aligned: the test model has gains
+		}
+		want := make([]colorspace.LMS, len(src))
+		if err := mp.MapLMS(want, src); err != nil {
+			t.Fatal(err)
+		}
+		got := slices.Clone(src)
+		if err := mp.MapLMS(got, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range src {
+			if got[i] != want[i] {
+				t.Errorf("%v: %v mapped in place to %v, into another slice to %v", method, src[i], got[i], want[i])
+			}
 		}
 	}
 }
