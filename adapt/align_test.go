@@ -121,9 +121,11 @@ func relitScenes(n, w, h int, seed uint64) (a, b []image.Image) {
 // AutoAlignThreshold), which is the inverse of the relighting (the
 // alignment alone is nearly exact), and SPCA with it beats gray world and
 // SPCA with the gains on held-out scenes (issue 22's real-photo point, on
-// generated data). The model is written as version 6 (with the choice)
-// and reads back with its matrix, choice and the same map; without the
-// choice it is written as version 5, and a model with gains as version 4.
+// generated data). The model is written as version 7 (with the choice
+// and the highlight gains) and reads back with its matrix, choice, gains
+// and the same map; without the gains it is written as version 6, also
+// without the choice as version 5, and a model with the gray-world gains
+// as version 7 without a choice or, without the highlight gains, 4.
 func TestAlignMatrix(t *testing.T) {
 	ta, tb := relitScenes(60, 32, 24, 11)
 	ha, hb := relitScenes(8, 64, 48, 12)
@@ -174,54 +176,87 @@ func TestAlignMatrix(t *testing.T) {
 		t.Errorf("the matrix alone %.2f is not far below gray world %.2f on a linear relighting", al, gw)
 	}
 
-	// Files: version 6 with the choice, 5 with the matrix alone, 4
-	// without either.
-	b6 := modelBytes(t, mm)
-	if v := binary.LittleEndian.Uint32(b6[len(ModelMagic):]); v != 6 {
-		t.Errorf("model with an alignment choice written as version %d", v)
+	// Files: version 7 with the highlight gains, 6 with the choice
+	// alone, 5 with the matrix alone, 4 without any.
+	b7 := modelBytes(t, mm)
+	if v := binary.LittleEndian.Uint32(b7[len(ModelMagic):]); v != 7 {
+		t.Errorf("model with highlight gains written as version %d", v)
 	}
-	back6, err := Read(bytes.NewReader(b6))
+	back7, err := Read(bytes.NewReader(b7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := back6.AlignChoice; c == nil || *c != *mm.AlignChoice || back6.Align != mm.Align {
-		t.Errorf("version 6 read back: choice %+v align %v, want %+v %v", c, back6.Align, mm.AlignChoice, mm.Align)
+	if c := back7.AlignChoice; c == nil || *c != *mm.AlignChoice || back7.Align != mm.Align || back7.HighlightGains != mm.HighlightGains {
+		t.Errorf("version 7 read back: choice %+v align %v highlight %v, want %+v %v %v", c, back7.Align, back7.HighlightGains, mm.AlignChoice, mm.Align, mm.HighlightGains)
 	}
-	if fromStream, err := Read(stream{bytes.NewReader(b6)}); err != nil || !bytes.Equal(modelBytes(t, fromStream), b6) {
-		t.Errorf("version 6 from a stream: %v", err)
+	if fromStream, err := Read(stream{bytes.NewReader(b7)}); err != nil || !bytes.Equal(modelBytes(t, fromStream), b7) {
+		t.Errorf("version 7 from a stream: %v", err)
 	}
 	for _, c := range []struct {
 		at   int // bytes before the checksum
 		v    uint64
 		want string
 	}{
-		{20, 7, "unknown alignment choice"},                                   // asked (uint32)
-		{16, math.Float64bits(-1), "alignment residual or threshold"},         // residual
-		{8, math.Float64bits(math.Inf(1)), "alignment residual or threshold"}, // threshold
+		{44, 7, "unknown alignment choice"},                                    // asked (uint32)
+		{40, math.Float64bits(-1), "alignment residual or threshold"},          // residual
+		{32, math.Float64bits(math.Inf(1)), "alignment residual or threshold"}, // threshold
+		{24, math.Float64bits(-1), "highlight gains"},                          // L gain
+		{8, math.Float64bits(math.NaN()), "highlight gains"},                   // S gain
+		{16, 0, "highlight gains"},                                             // M gain
 	} {
-		bad := append([]byte(nil), b6...)
-		if c.at == 20 {
+		bad := append([]byte(nil), b7...)
+		if c.at == 44 {
 			binary.LittleEndian.PutUint32(bad[len(bad)-4-c.at:], uint32(c.v))
 		} else {
 			binary.LittleEndian.PutUint64(bad[len(bad)-4-c.at:], c.v)
 		}
 		if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("choice damaged at %d: %v, want %q", c.at, err, c.want)
+			t.Errorf("version 7 damaged at %d: %v, want %q", c.at, err, c.want)
 		}
 	}
-	choice := mm.AlignChoice
+	highlight, choice := mm.HighlightGains, mm.AlignChoice
+	mm.HighlightGains = [3]float64{}
+	b6 := modelBytes(t, mm)
 	mm.AlignChoice = nil
 	b := modelBytes(t, mm)
-	mm.AlignChoice = choice
+	mm.HighlightGains, mm.AlignChoice = highlight, choice
+	if v := binary.LittleEndian.Uint32(b6[len(ModelMagic):]); v != 6 {
+		t.Errorf("model with an alignment choice written as version %d", v)
+	}
+	if !bytes.Equal(b6[len(ModelMagic)+4:len(b6)-4], b7[len(ModelMagic)+4:len(b7)-4-24]) {
+		t.Error("version 7 is not version 6 followed by the highlight gains")
+	}
+	back6, err := Read(bytes.NewReader(b6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := back6.AlignChoice; c == nil || *c != *mm.AlignChoice || back6.Align != mm.Align || back6.HighlightGains != ([3]float64{}) {
+		t.Errorf("version 6 read back: choice %+v align %v highlight %v, want %+v %v none", c, back6.Align, back6.HighlightGains, mm.AlignChoice, mm.Align)
+	}
+	if fromStream, err := Read(stream{bytes.NewReader(b6)}); err != nil || !bytes.Equal(modelBytes(t, fromStream), b6) {
+		t.Errorf("version 6 from a stream: %v", err)
+	}
 	if v := binary.LittleEndian.Uint32(b[len(ModelMagic):]); v != 5 {
 		t.Errorf("matrix model written as version %d", v)
 	}
 	if !bytes.Equal(b[len(ModelMagic)+4:len(b)-4], b6[len(ModelMagic)+4:len(b6)-4-20]) {
 		t.Error("version 6 is not version 5 followed by the choice")
 	}
+	// The gains model: version 7 without a choice (asked 0), and
+	// version 4 without the highlight gains.
+	bg := modelBytes(t, mg)
+	if v := binary.LittleEndian.Uint32(bg[len(ModelMagic):]); v != 7 {
+		t.Errorf("gains model with highlight gains written as version %d", v)
+	}
+	if backG, err := Read(bytes.NewReader(bg)); err != nil || backG.AlignChoice != nil || backG.HighlightGains != mg.HighlightGains || backG.Align != (colorspace.Mat3{}) {
+		t.Errorf("gains model, version 7, read back: %v", err)
+	}
+	highlight = mg.HighlightGains
+	mg.HighlightGains = [3]float64{}
 	if v := binary.LittleEndian.Uint32(modelBytes(t, mg)[len(ModelMagic):]); v != 4 {
 		t.Errorf("gains model written as version %d", v)
 	}
+	mg.HighlightGains = highlight
 	back, err := Read(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
@@ -243,21 +278,31 @@ func TestAlignMatrix(t *testing.T) {
 	for i := range src {
 		src[i] = SRGBToLMS(colorspace.SRGB{rng.Float64(), rng.Float64(), rng.Float64()})
 	}
-	y0, y1 := make([]colorspace.LMS, len(src)), make([]colorspace.LMS, len(src))
-	p0, _ := mm.Mapper(SPCA)
-	p1, _ := back.Mapper(SPCA)
-	p0.MapLMS(y0, src)
-	p1.MapLMS(y1, src)
-	for i := range y0 {
-		if y0[i] != y1[i] {
-			t.Fatalf("colour %d maps to %v, read back to %v", i, y0[i], y1[i])
+	// Read back, version 7 maps as the model, version 5 as the model
+	// without the highlight gains.
+	for _, c := range []struct {
+		back      *Model
+		highlight bool
+	}{{back7, true}, {back, false}} {
+		y0, y1 := make([]colorspace.LMS, len(src)), make([]colorspace.LMS, len(src))
+		p0, _ := mm.Mapper(SPCA)
+		if !c.highlight {
+			p0.(*SPCAMap).HighlightGains = [3]float64{}
+		}
+		p1, _ := c.back.Mapper(SPCA)
+		p0.MapLMS(y0, src)
+		p1.MapLMS(y1, src)
+		for i := range y0 {
+			if y0[i] != y1[i] {
+				t.Fatalf("colour %d maps to %v, read back to %v (highlight gains %v)", i, y0[i], y1[i], c.highlight)
+			}
 		}
 	}
 
 	// The shape of the map the default chose (issue 22's points, as
 	// TestSPCAMapShape checks them on the gains model of the generated
 	// scenes), on generated data in the ordinary tests.
-	checkMapShape(t, mm, ta, true)
+	checkMapShape(t, mm, ta, [2]float64{2, 1.4})
 
 	// Pairs that do not correspond are refused.
 	o.Alignment = AlignMatrix

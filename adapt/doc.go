@@ -161,11 +161,19 @@
 // (in the sRGB-encoded cube), tabulated for 3×33² ray directions and 65
 // radii and interpolated linearly (in Y^(1/3)); the blended colour keeps
 // its chromaticity, and the highlight roll-off and gamut mapping follow:
-// luminance above KneeShare (35 %) of A's brightest training luminance is
+// luminance above KneeShare (40 %) of A's brightest training luminance is
 // rolled off so that the brightest colour of the cube (RayTable.Top)
 // reaches exactly A's brightest, then chroma above GamutKnee (60 %) of
 // the way to the gamut boundary is compressed smoothly at constant
-// luminance, never reaching the boundary (gamutMap).
+// luminance, never reaching the boundary (gamutMap). Before that, colours
+// near white and brighter than A's brightest are adapted (von Kries, at
+// constant luminance) to the output of white (adaptHighlight,
+// Model.HighlightGains, model format 7): white's output, an
+// extrapolation far beyond A's white (deep blue on the Kodak-relit
+// photos), then becomes a grey, and its neighbours keep their difference
+// from it instead of being compressed onto it where A's brightest colour
+// is white, the tip of the gamut (an input 3 % less red than white came
+// out 0.42-0.48/255 from white's output; 1.6/255 now).
 // The interpolation weights of the directions do not depend on the
 // radius, so the rule holds exactly for the exact map; the LUT is built
 // from the same map (its nodes follow the rule) and interpolates between

@@ -67,7 +67,8 @@ func TestGains(t *testing.T) {
 	}
 
 	// Version 2: the same file without the gains reads with gains 1.
-	v3 := withoutRays(t, m, modelBytes(t, m))
+	m0 := withoutHighlight(t, m)
+	v3 := withoutRays(t, m0, modelBytes(t, m0))
 	le := binary.LittleEndian
 	off := len(ModelMagic) + 4 + 16 + 48 + 240
 	for range 2 {

@@ -62,6 +62,16 @@ func readBack(tb testing.TB, m *Model) *Model {
 	return got
 }
 
+// withoutHighlight returns m read back from its file without its
+// highlight gains: the model as programs before format 7 wrote (as
+// version 4 to 6) and mapped it.
+func withoutHighlight(tb testing.TB, m *Model) *Model {
+	tb.Helper()
+	c := readBack(tb, m)
+	c.HighlightGains = [3]float64{}
+	return c
+}
+
 // testModel returns the model trained once for all tests.
 func testModel(t testing.TB) *Model {
 	t.Helper()

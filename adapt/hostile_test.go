@@ -121,7 +121,7 @@ func TestReadRayTableWraps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Rays = nil
+	m.Rays, m.HighlightGains = nil, [3]float64{} // version 4
 	good := modelBytes(t, m)
 	// The body ends with the ray table's count, 0 here, then the checksum.
 	body := bytes.Clone(good[:len(good)-4])

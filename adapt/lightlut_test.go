@@ -14,8 +14,9 @@ import (
 	"github.com/spcalab/spca/internal/checksum"
 )
 
-// withoutRays returns the model file b of m (version 4) as version 3: the
-// ray table removed, the version and checksum redone.
+// withoutRays returns the model file b of m (version 4 to 6: without
+// highlight gains, see withoutHighlight) as version 3: the ray table
+// removed, the version and checksum redone.
 func withoutRays(t *testing.T, m *Model, b []byte) []byte {
 	t.Helper()
 	if m.Rays == nil {
@@ -26,6 +27,8 @@ func withoutRays(t *testing.T, m *Model, b []byte) []byte {
 	// The fields after the ray table: the alignment (version 5) and its
 	// choice (version 6).
 	switch le.Uint32(b[len(ModelMagic):]) {
+	case 7:
+		t.Fatal("version 7: a version 3 file would map without its highlight gains")
 	case 6:
 		n += 9*8 + 4 + 2*8
 	case 5:
@@ -50,7 +53,8 @@ func TestLightnessLUT(t *testing.T) {
 	if got.Rays == nil || got.Rays.Top != m.Rays.Top || len(got.Rays.Q) != len(m.Rays.Q) {
 		t.Fatal("ray table not read back")
 	}
-	old, err := Read(bytes.NewReader(withoutRays(t, m, modelBytes(t, m))))
+	m0 := withoutHighlight(t, m)
+	old, err := Read(bytes.NewReader(withoutRays(t, m0, modelBytes(t, m0))))
 	if err != nil {
 		t.Fatalf("version-3 file: %v", err)
 	}
@@ -63,7 +67,7 @@ func TestLightnessLUT(t *testing.T) {
 		src[i] = SRGBToLMS(colorspace.SRGB{rng.Float64(), rng.Float64(), rng.Float64()})
 	}
 	want, have := make([]colorspace.LMS, len(src)), make([]colorspace.LMS, len(src))
-	mp, _ := m.Mapper(SPCA)
+	mp, _ := m0.Mapper(SPCA)
 	mp.MapLMS(want, src)
 	mp, _ = old.Mapper(SPCA)
 	mp.MapLMS(have, src)

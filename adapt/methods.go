@@ -327,7 +327,13 @@ type SPCAMap struct {
 	// RayTable), so that lightness never decreases along a ray. Model.Mapper
 	// leaves it nil and builds the model's table on first use instead.
 	Rays *RayTable
-	lazy *lazyRays
+	// HighlightGains, if not zero, are the cone gains that take the
+	// blend's output for the sRGB white input to the grey of its
+	// luminance (Model.HighlightGains): the output of inputs near white
+	// and brighter than the ceiling is adapted to that white before the
+	// roll-off and gamut mapping (adaptHighlight). Zero: not adapted.
+	HighlightGains [3]float64
+	lazy           *lazyRays
 }
 
 // Method returns SPCA.
@@ -408,7 +414,11 @@ func (s *SPCAMap) MapLMSStats(dst, src []colorspace.LMS) (spca.BatchStats, error
 		if rays != nil {
 			top = rays.Top
 		}
+		adapt := s.HighlightGains != ([3]float64{}) && top > s.Ceiling
 		for i, c := range dst {
+			if adapt {
+				c = adaptHighlight(c, src[i], s.HighlightGains, s.Ceiling, top)
+			}
 			v := mul3(&lmsToRGB, [3]float64(c))
 			gamutMap(&v, s.Ceiling, top)
 			dst[i] = colorspace.LMS(mul3(&rgbToLMS, v))

@@ -17,7 +17,7 @@ import (
 	"github.com/spcalab/spca/spca"
 )
 
-// Model file format (little-endian), version 6:
+// Model file format (little-endian), version 7:
 //
 //	magic    [8]byte "SPCAadpt"
 //	version  uint32
@@ -38,7 +38,8 @@ import (
 //	         version 5)
 //	choice   uint32 asked + float64 residual + float64 threshold
 //	         (AlignChoice: asked 1 matrix, 2 auto; residual NaN: no
-//	         pairs; version 6)
+//	         pairs; version 6; in version 7 asked 0: no choice)
+//	highlight float64 × 3            (HighlightGains; version 7)
 //	checksum uint32 CRC-32C of everything before it
 //
 // The stored LUT has at most MaxStoredLUTSize nodes per axis and the ray
@@ -51,12 +52,16 @@ import (
 // gray-world gains) is written as version 4, so its bytes are those of
 // the programs before version 5, and one without AlignChoice (trained
 // with AlignGains or NoGains, or read from an older file) as version 4 or
-// 5, so its bytes are those of the programs before version 6.
+// 5, so its bytes are those of the programs before version 6, and one
+// without HighlightGains (read from an older file, or built by hand) as
+// version 4 to 6, so its bytes are those of the programs before version
+// 7: older files map as they did (their stored LUT was built without the
+// adaptation to white's output).
 // The embedded SPCA models carry their own magic number and checksum.
 const (
 	// ModelMagic is the first bytes of a model file.
 	ModelMagic   = "SPCAadpt"
-	modelVersion = 6
+	modelVersion = 7
 	// maxModelBytes bounds what Read accepts, before allocating.
 	maxModelBytes = 1 << 31
 	// MaxStoredLUTSize, MaxRayFaceNodes and MaxRayRadii bound the
@@ -151,7 +156,9 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	put := func(v any) { binary.Write(&buf, le, v) } // bytes.Buffer does not fail
 	version := modelVersion
 	switch {
+	case m.HighlightGains != ([3]float64{}):
 	case m.AlignChoice != nil:
+		version = 6
 	case m.Align == (colorspace.Mat3{}):
 		version = 4
 	default:
@@ -202,9 +209,18 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		put([9]float64(m.Align))
 	}
 	if c := m.AlignChoice; version >= 6 {
-		put(alignCodes[c.Asked])
-		put(c.Residual)
-		put(c.Threshold)
+		if c == nil { // version 7 only
+			put(uint32(0))
+			put(0.0)
+			put(0.0)
+		} else {
+			put(alignCodes[c.Asked])
+			put(c.Residual)
+			put(c.Threshold)
+		}
+	}
+	if version >= 7 {
+		put(m.HighlightGains)
 	}
 	put(checksum.Sum(buf.Bytes()))
 	n, err := w.Write(buf.Bytes())
@@ -360,6 +376,12 @@ func Read(r io.Reader) (*Model, error) {
 			}
 			c.Residual, c.Threshold = d.f64(), d.f64()
 			m.AlignChoice = c
+			if code == 0 && version >= 7 && c.Residual == 0 && c.Threshold == 0 {
+				m.AlignChoice = nil
+			}
+		}
+		if version >= 7 {
+			m.HighlightGains = d.f3()
 		}
 	}
 	switch {
@@ -411,6 +433,13 @@ func Read(r io.Reader) (*Model, error) {
 	for _, g := range m.Gains {
 		if !(g > 0) || math.IsInf(g, 0) {
 			return nil, &FormatError{"corrupt adaptation model (gains not positive and finite)"}
+		}
+	}
+	if g := m.HighlightGains; g != ([3]float64{}) {
+		for _, v := range g {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return nil, &FormatError{"corrupt adaptation model (highlight gains not positive and finite)"}
+			}
 		}
 	}
 	if !(m.Ceiling >= 0 && m.Ceiling <= 1) {
@@ -557,6 +586,9 @@ func walkLayout(c layoutCursor, version uint32) (bool, error) {
 		return false, nil
 	}
 	if version >= 6 && !c.skip(4+2*8) { // alignment choice
+		return false, nil
+	}
+	if version >= 7 && !c.skip(3*8) { // highlight gains
 		return false, nil
 	}
 	return true, nil

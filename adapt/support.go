@@ -33,8 +33,9 @@ import (
 // lattice, and e fades to 0 over the last ResponseBand of each response
 // (edgeWeight): the tails of B's colours, where the lattices are least
 // determined. The output then takes its luminance from the RayTable
-// (lightness never decreasing along rays from black), and the highlight
-// roll-off and gamut mapping follow (gamutMap).
+// (lightness never decreasing along rays from black), is adapted near
+// white to white's output (adaptHighlight), and the highlight roll-off
+// and gamut mapping follow (gamutMap).
 
 // Parameters of the support and of the blend.
 const (
@@ -122,6 +123,32 @@ const (
 	// boundary) lowers the largest step over 60 ramps from 5.6 to 3.5/255
 	// and leaves the held-out mean CIEDE2000 at 8.96; 0.4 gave 9.02.
 	GamutKnee = 0.6
+	// HighlightFrom and HighlightTo bound the smallest sRGB-encoded
+	// component of an input over which adaptHighlight's adaptation to the
+	// output of white grows from none to full (with the luminance above
+	// the ceiling, see there). On the Kodak-relit model (Mallett-Yuksel,
+	// exposure 1), the LUT node farther than 2 % from white that comes
+	// closest to white's output, at 65 and 97 nodes, and the largest
+	// step of the exact map over 300 ramps:
+	//
+	//	from  to    65 nodes  97 nodes  step
+	//	none        0.42      0.28      2.79   (no adaptation)
+	//	0     0     1.61      1.07      8.13   (luminance factor alone)
+	//	0.9   1     0.59      0.42      2.79
+	//	0.75  1     0.77      0.57      2.79
+	//	0.5   1     1.10      0.82      2.79
+	//	0.5   0.9   1.61      1.07      2.79
+	//	0.5   0.95  1.61      1.07      2.79
+	//	0.3   0.95  1.61      1.07      2.79
+	//
+	// (in 1/255). Near white the adaptation must be complete: the room
+	// for chroma at the gamut's tip shrinks with 1 − Y, so a residue of
+	// the white's hue still fills it (to = 1). Without the component
+	// factor, bright yellows (B's (1, 1, 0.1), far brighter than A's
+	// white) were adapted too, and their chroma, compressed against the
+	// little room above them, stepped by 8/255.
+	HighlightFrom = 0.5
+	HighlightTo   = 0.95
 	// anchorSamples bounds the training colours the anchor is fitted on.
 	anchorSamples = 20000
 )
@@ -302,6 +329,86 @@ func gamutMap(v *[3]float64, ceiling, top float64) {
 	for i := range v {
 		v[i] = y + a*(v[i]-y)
 	}
+}
+
+// The output of white and its neighbours.
+//
+// The brightest input, sRGB white, lies far beyond B's training colours
+// (B's white is the yellow of illuminant A), and the blend's output for
+// it is the anchor's extrapolation: on the Kodak-relit photographs, linear
+// RGB (0.78, 2.09, 6.67), twice as bright as A's white and deep blue. The
+// roll-off brings its luminance to the ceiling, 1 when A's brightest
+// training colour is white, where the gamut is one point: gamutMap
+// compresses the chroma at constant luminance, towards the grey, into the
+// room left at that luminance, which shrinks with 1 − Y. So every input
+// near white came out near white whatever its hue: its output, as blue as
+// white's, kept only its difference in luminance, and an input 3 % less
+// red than white (sRGB (0.969, 1, 1), linear R 7 % less) came out
+// 0.42-0.48/255 from white's output (linear (0.996, 0.997, 1.000)), the
+// red difference lost in the blue. The map's Jacobian degenerates at the
+// corner: all of its neighbourhood is squeezed along the hue of white's
+// output.
+//
+// adaptHighlight therefore adapts, von Kries style, the blended colour
+// of an input near white to the output of white: its cones are scaled by
+// HighlightGains^h, the gains that make white's output grey, at constant
+// luminance, before the roll-off and gamut mapping. White then maps to
+// grey without its chroma being compressed away, and its neighbours keep
+// their difference from it as chroma (less red: cyan). The weight h is
+// smoothstep(ceiling, top, Y) · smoothstep(HighlightFrom, HighlightTo,
+// min_k e_k), Y the blended luminance (from the RayTable) and e the
+// sRGB-encoded input: only colours brighter than any of A's training
+// colours, which no training pair constrains, and near the corner of the
+// cube. Lightness is unchanged (the scaling keeps the luminance) and the
+// training colours are untouched (their luminance is at most A's
+// brightest).
+
+// adaptHighlight returns the blended colour c of the input in adapted to
+// the output of white with the gains (see above), for a map with the
+// ceiling and the RayTable's top.
+func adaptHighlight(c, in colorspace.LMS, gains [3]float64, ceiling, top float64) colorspace.LMS {
+	y := luminance(c)
+	h := smoothstep(ceiling, top, y)
+	if !(h > 0) {
+		return c
+	}
+	l := mul3(&lmsToRGB, [3]float64(in))
+	m := min(l[0], l[1], l[2])
+	if !(m > 0) {
+		return c
+	}
+	if h *= smoothstep(HighlightFrom, HighlightTo, colorspace.LinearToSRGB(min(m, 1))); !(h > 0) {
+		return c
+	}
+	var a colorspace.LMS
+	for k := range c {
+		a[k] = c[k] * math.Pow(gains[k], h)
+	}
+	if y1 := luminance(a); y1 > 0 {
+		f := y / y1
+		return colorspace.LMS{f * a[0], f * a[1], f * a[2]}
+	}
+	return c
+}
+
+// highlightGains returns the cone gains that take the output of f (a
+// blend, SPCAMap without rays or ceiling) for the sRGB white input to the
+// grey of its luminance (SPCAMap.HighlightGains), or zero gains if some
+// cone of that output is not positive.
+func highlightGains(f func(dst, src []colorspace.LMS) error) ([3]float64, error) {
+	var w [1]colorspace.LMS
+	if err := f(w[:], []colorspace.LMS{SRGBToLMS(colorspace.SRGB{1, 1, 1})}); err != nil {
+		return [3]float64{}, err
+	}
+	y := luminance(w[0])
+	var g [3]float64
+	for k, v := range w[0] {
+		if !(v > 0 && y > 0) || math.IsInf(v, 0) || math.IsInf(y, 0) {
+			return [3]float64{}, nil
+		}
+		g[k] = y / v
+	}
+	return g, nil
 }
 
 // rollOff returns the luminance y > 0 rolled off as gamutMap does

@@ -200,6 +200,10 @@ type Model struct {
 	// Ceiling is the largest luminance of A's training colours, towards
 	// which SPCAMap rolls highlights off.
 	Ceiling float64
+	// HighlightGains are SPCAMap.HighlightGains: the cone gains that
+	// adapt the map's output near white to the output of white (model
+	// format 7; zero in older files, which map as before).
+	HighlightGains [3]float64
 	// ReportA and ReportB describe the training colours (not stored in
 	// model files: zero for a model read back).
 	ReportA, ReportB DataReport
@@ -391,6 +395,10 @@ func TrainSamples(a, b mat.Matrix, opt *Options) (*Model, error) {
 		k := m.WhiteA[1] / (r * m.WhiteB[1])
 		m.WhiteB = colorspace.XYZ{m.WhiteB[0] * k, m.WhiteB[1] * k, m.WhiteB[2] * k}
 	}
+	blend := &SPCAMap{A: ma, B: mb, Gains: gains, Align: align, Support: m.Support, Anchor: m.Anchor}
+	if m.HighlightGains, err = highlightGains(blend.MapLMS); err != nil {
+		return nil, err
+	}
 	if !o.NoLUT {
 		mp, _ := m.Mapper(SPCA)
 		if m.LUT, err = BuildLUT(mp, DefaultLUTSize, nil); err != nil {
@@ -541,7 +549,7 @@ func (m *Model) OutsideShareImage(img image.Image) float64 {
 func (m *Model) Mapper(method Method) (Mapper, error) {
 	switch method {
 	case SPCA:
-		return &SPCAMap{A: m.A, B: m.B, Gains: m.Gains, Align: m.Align, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, Rays: m.Rays, lazy: &m.rays}, nil
+		return &SPCAMap{A: m.A, B: m.B, Gains: m.Gains, Align: m.Align, Support: m.Support, Anchor: m.Anchor, Ceiling: m.Ceiling, Rays: m.Rays, HighlightGains: m.HighlightGains, lazy: &m.rays}, nil
 	case PCAWhitening:
 		return NewPCAWhitening(m.StatsA, m.StatsB), nil
 	case GrayWorld:

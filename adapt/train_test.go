@@ -93,7 +93,8 @@ func checkDirections(t *testing.T, m *Model) {
 // TestOutsideManifold: colours far from the training colours give finite
 // outputs in bounded time, and far from B's support they get the
 // documented extrapolation: the anchor (a von Kries scaling) at the
-// luminance of the RayTable, gamut mapped below the roll-off's limit
+// luminance of the RayTable, adapted near white to white's output (so
+// white maps to a grey), gamut mapped below the roll-off's limit
 // (A's brightest luminance at the cube's brightest colour), black staying
 // black.
 func TestOutsideManifold(t *testing.T) {
@@ -127,12 +128,20 @@ func TestOutsideManifold(t *testing.T) {
 		if m.Support.blendWeight(src[i]) > 0 {
 			continue
 		}
-		// The anchor's colour at the RayTable's luminance, rolled off and
-		// gamut mapped.
-		want := mul3(&lmsToRGB, [3]float64(withLuminance(colorspace.LMS(mul3(&m.Anchor, src[i])), rays.Luminance(src[i]))))
+		// The anchor's colour at the RayTable's luminance, adapted to
+		// white's output (near white), rolled off and gamut mapped.
+		a := withLuminance(colorspace.LMS(mul3(&m.Anchor, src[i])), rays.Luminance(src[i]))
+		want := mul3(&lmsToRGB, [3]float64(adaptHighlight(a, src[i], m.HighlightGains, m.Ceiling, rays.Top)))
 		gamutMap(&want, m.Ceiling, rays.Top)
-		if got := mul3(&lmsToRGB, c); maxDiff(got, want) > 1e-9 {
+		got := mul3(&lmsToRGB, c)
+		if maxDiff(got, want) > 1e-9 {
 			t.Errorf("%v mapped to linear RGB %v, want the anchor's %v", src[i], got, want)
+		}
+		// White (D65, LMS (1, 1, 1)) and colours beyond it on its ray
+		// map to grey: the anchor's white is blue here, linear RGB
+		// (0.73, 0.77, 1.00) before format 7.
+		if src[i][0] == src[i][1] && src[i][1] == src[i][2] && src[i][0] >= 1 && maxDiff(got, [3]float64{got[1], got[1], got[1]}) > 1e-9 {
+			t.Errorf("%v mapped to linear RGB %v, want a grey", src[i], got)
 		}
 	}
 	if dst[0] != (colorspace.LMS{}) {

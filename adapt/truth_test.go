@@ -145,6 +145,17 @@ func TestChromaticityWarning(t *testing.T) {
 	}
 }
 
+// photoWhiteMargin is the least distance, in 1/255, from white's output of
+// the LUT nodes (65 and 97 per axis) farther than 2 % from white that
+// TestPhotoSet asserts on the relit photos' default models: white, A's
+// brightest colour there, sits at the tip of the gamut. Measured (65 / 97
+// nodes, 1/255): Mallett-Yuksel 1.61 / 1.07, Smits 1.82 / 1.26,
+// Jakob-Hanika 1.44 / 0.97 (exposure 1), Mallett-Yuksel at exposure 0.5
+// 1.44 / 0.96 (models trained by spca adapt train); 0.42-0.48 at 65 nodes (1 node
+// within 0.5/255) and 3-5 nodes within 0.5/255 at 97 before the
+// neighbours of white were adapted to its output (adaptHighlight).
+var photoWhiteMargin = [2]float64{1.2, 0.8}
+
 // TestPhotoSet (SPCA_LONG=1, and the Kodak photos in ../shared/testdata;
 // skipped otherwise) relights Kodak kodim01-12 (training) and the
 // held-out kodim13-24 with illuminant A (testimages.RelightPhoto; the
@@ -156,9 +167,8 @@ func TestChromaticityWarning(t *testing.T) {
 // colour-only truth (at exposure 1 the A photo itself). It asserts issue
 // 22's points on the default models: SPCA beats PCA + whitening and gray
 // world against A, is no worse than uncorrected against the truth, the
-// shape of the map (checkMapShape; LUT nodes near white's output are
-// logged) and the LUT within 1/255 of the exact map on 99 % of every
-// held-out photo.
+// shape of the map (checkMapShape, with photoWhiteMargin) and the LUT
+// within 1/255 of the exact map on 99 % of every held-out photo.
 func TestPhotoSet(t *testing.T) {
 	if !long() {
 		t.Skip("SPCA_LONG=1 runs the real-photo evaluation")
@@ -246,7 +256,7 @@ func TestPhotoSet(t *testing.T) {
 		}
 		// The shape of the default model's map and its LUT against the
 		// exact map on every held-out photo.
-		checkMapShape(t, mk, ta, false)
+		checkMapShape(t, mk, ta, photoWhiteMargin)
 		mp, _ := mk.Mapper(SPCA)
 		l, err := mk.ImageMapperFor(SPCA, DefaultLUTSize, nil)
 		if err != nil {

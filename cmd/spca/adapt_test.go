@@ -412,14 +412,16 @@ func TestAdaptAlignMatrix(t *testing.T) {
 			Asked, Chosen       string
 			Residual, Threshold *float64
 		} `json:"alignment"`
+		Highlight []float64 `json:"highlight_gains"`
 	}
 	stdout, _ := mustRun(t, "info", shared, "--json")
-	if err := json.Unmarshal([]byte(stdout), &choice); err != nil || choice.Version != 6 || choice.Alignment == nil ||
+	if err := json.Unmarshal([]byte(stdout), &choice); err != nil || choice.Version != 7 || len(choice.Highlight) != 3 || choice.Alignment == nil ||
 		choice.Alignment.Asked != "auto" || choice.Alignment.Chosen != "gains" || choice.Alignment.Residual == nil ||
 		!(*choice.Alignment.Residual > *choice.Alignment.Threshold) {
 		t.Errorf("info --json of the default model: %+v (%v)\n%s", choice, err, stdout)
 	}
-	if stdout, _ := mustRun(t, "info", shared); !strings.Contains(stdout, "alignment choice  gains (auto: residual of the 3×3 matrix on the pairs 0.") {
+	if stdout, _ := mustRun(t, "info", shared); !strings.Contains(stdout, "alignment choice  gains (auto: residual of the 3×3 matrix on the pairs 0.") ||
+		!strings.Contains(stdout, "highlight gains") {
 		t.Errorf("info of the default model:\n%s", stdout)
 	}
 	model := filepath.Join(dir, "matrix.model")
@@ -429,7 +431,7 @@ func TestAdaptAlignMatrix(t *testing.T) {
 		Version int       `json:"format_version"`
 		Align   []float64 `json:"align"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &info); err != nil || len(info.Align) != 9 || info.Version != 6 {
+	if err := json.Unmarshal([]byte(stdout), &info); err != nil || len(info.Align) != 9 || info.Version != 7 {
 		t.Errorf("info --json of a matrix model: %+v (%v)\n%s", info, err, stdout)
 	}
 	if stdout, _ := mustRun(t, "info", model); !strings.Contains(stdout, "alignment") || !strings.Contains(stdout, "not applied: the alignment matrix is") {

@@ -122,12 +122,16 @@ type adaptInfo struct {
 	// auto or matrix; model format 6), absent for older models and
 	// --align gains.
 	Alignment *alignmentInfo `json:"alignment,omitempty"`
-	SamplesA  int            `json:"samples_a"`
-	SamplesB  int            `json:"samples_b"`
-	WhiteA    []number       `json:"white_a_xyz"`
-	WhiteB    []number       `json:"white_b_xyz"`
-	A         spcaInfo       `json:"spca_a"`
-	B         spcaInfo       `json:"spca_b"`
+	// HighlightGains are the LMS gains that adapt the SPCA map's output
+	// near white to white's output (model format 7), absent for older
+	// models.
+	HighlightGains []number `json:"highlight_gains,omitempty"`
+	SamplesA       int      `json:"samples_a"`
+	SamplesB       int      `json:"samples_b"`
+	WhiteA         []number `json:"white_a_xyz"`
+	WhiteB         []number `json:"white_b_xyz"`
+	A              spcaInfo `json:"spca_a"`
+	B              spcaInfo `json:"spca_b"`
 }
 
 // alignmentInfo is the JSON description of adapt.AlignmentChoice.
@@ -610,6 +614,10 @@ func describeAdapt(m *adapt.Model) (adaptInfo, [][2]string) {
 			info.Alignment.Residual = &r
 		}
 		rows = append(rows, [2]string{"alignment choice", ch.String()})
+	}
+	if g := m.HighlightGains; g != ([3]float64{}) {
+		info.HighlightGains = numbers(g[:])
+		rows = append(rows, [2]string{"highlight gains", formatFloats(g[:]) + " (LMS, adapt the SPCA map's output near white to white's output)"})
 	}
 	rows = append(rows, [][2]string{
 		{"SPCA LUT", lut},
