@@ -30,7 +30,8 @@ func smallModelFile(tb testing.TB) []byte {
 }
 
 // smallModelFileAligned is smallModelFile with the given alignment
-// (AlignMatrix: a version 5 file).
+// (both version 7 files, with highlight gains; AlignMatrix with the
+// matrix and its choice).
 func smallModelFileAligned(tb testing.TB, align Alignment) []byte {
 	tb.Helper()
 	a, b := testimages.SceneSet(20, 16, 12, trainSeed)
@@ -45,6 +46,16 @@ func smallModelFileAligned(tb testing.TB, align Alignment) []byte {
 	return modelBytes(tb, m)
 }
 
+// mustRead returns the model of the file b.
+func mustRead(tb testing.TB, b []byte) *Model {
+	tb.Helper()
+	m, err := Read(bytes.NewReader(b))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
 // FuzzRead checks that no input makes the model decoder panic or hang,
 // that every rejection is a *FormatError, and that a model it accepts maps
 // colours with every method.
@@ -56,6 +67,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(ModelMagic))
 	f.Add([]byte{})
 	f.Add(smallModelFileAligned(f, AlignMatrix))
+	f.Add(modelBytes(f, withoutHighlight(f, mustRead(f, good)))) // version 4
 	// Issue 24: embedded SPCA models with flat metric tables (their
 	// inverse gave NaN).
 	f.Add(withSPCA(f, good, hostile.SPCAFlatModel))
