@@ -731,188 +731,242 @@ func searchDeblockFloat(orig, rec patches.Plane, step float64, n int) deblockSea
 	return searchDeblockAt(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) })
 }
 
+// deblockNever is the strength searchDeblockAt gives an edge whose tests
+// pass at no strength.
+const deblockNever = maxDeblock + 1
+
+// edgeSums are searchDeblockAt's thresholds and its sums over the
+// edges, with methods instead of closures over them: as closures, the
+// sums went through memory at every call and the calls were not inlined
+// (the search was 26 % of the instructions of a colour encode).
+type edgeSums struct {
+	alpha, beta, tc [deblockNever]float64
+	invA, invB      float64
+	// doubled: alpha[k] = 2·beta[k] at every strength, all finite
+	// (deblockParams's): an edge's three tests are then one, the largest
+	// of |q0 − p0|, 2|p1 − p0| and 2|q1 − q0| against alpha.
+	doubled bool
+	diff    [deblockNever + 1]float64 // diff[k]: change of the error from strength k on
+	count   [deblockNever + 1]int     // count[k]: samples that change value from strength k on
+	moved   float64                   // the magnitudes of every term added to diff
+	terms   int
+}
+
+// firstBelow returns the first strength k whose threshold t[k] exceeds v
+// (maxDeblock+1 if none), guessed from v·inv (thresholds in proportion
+// to the strength, inv = 1/t[1]) and set right by comparing with them:
+// a loop over the strengths was 15 % of the search.
+func firstBelow(v, inv float64, t *[deblockNever]float64) int {
+	k := maxDeblock // also where v·inv is NaN (0·Inf: thresholds of a subnormal step)
+	if g := v * inv; g < maxDeblock {
+		k = int(g) + 1 // v >= 0
+	}
+	for k > 1 && v < t[k-1] {
+		k--
+	}
+	for k <= maxDeblock && !(v < t[k]) {
+		k++
+	}
+	return k
+}
+
+// kmin is the first strength whose tests the edge p1 p0 | q0 q1 passes
+// (deblockNever if none): the last of the first strengths of its three
+// tests, each of which passes from its first on.
+func (s *edgeSums) kmin(p1, p0, q0, q1 float64) int {
+	a, b0, b1 := math.Abs(q0-p0), math.Abs(p1-p0), math.Abs(q1-q0)
+	if !(a < s.alpha[maxDeblock] && b0 < s.beta[maxDeblock] && b1 < s.beta[maxDeblock]) {
+		return deblockNever
+	}
+	if s.doubled {
+		// b < beta[k] exactly where 2b < alpha[k], and the first
+		// strength grows with the value: one search, for the largest.
+		m := a
+		if 2*b0 > m {
+			m = 2 * b0
+		}
+		if 2*b1 > m {
+			m = 2 * b1
+		}
+		return firstBelow(m, s.invA, &s.alpha)
+	}
+	return max(firstBelow(a, s.invA, &s.alpha), firstBelow(b0, s.invB, &s.beta), firstBelow(b1, s.invB, &s.beta))
+}
+
+// unclipped reports whether floatEdge does not clip the edge's move at
+// strength k.
+func (s *edgeSums) unclipped(p1, p0, q0, q1 float64, k int) bool {
+	d := (4*(q0-p0) + p1 - q1) / 8
+	return max(-s.tc[k], min(s.tc[k], d)) == d
+}
+
+// change adds the change of a sample whose original is o from value
+// from to v at the strengths ka..kb-1.
+func (s *edgeSums) change(o, from, v float64, ka, kb int) {
+	if v == from {
+		return
+	}
+	dn, df := v-o, from-o
+	tn, tf := float64(dn*dn), float64(df*df)
+	s.diff[ka] += tn - tf
+	s.diff[kb] -= tn - tf
+	s.count[ka]++
+	s.count[kb]--
+	s.moved += 2 * (tn + tf)
+	s.terms++
+}
+
+// edge adds the changes of an edge of samples px, whose originals are
+// o, that passes from strength ka on, up to kb-1. Its tests pass at each
+// of those strengths: floatEdge's values without them.
+func (s *edgeSums) edge(px, o *[4]float64, ka, kb int) {
+	p1, p0, q0, q1 := px[0], px[1], px[2], px[3]
+	d := (4*(q0-p0) + p1 - q1) / 8
+	for k := ka; k < kb; k++ {
+		dk := max(-s.tc[k], min(s.tc[k], d)) // as floatEdge
+		end := k + 1
+		if dk == d {
+			end = kb // unclipped: the same values from here on
+		}
+		s.change(o[0], p1, p1+dk/2, k, end)
+		s.change(o[1], p0, p0+dk, k, end)
+		s.change(o[2], q0, q0-dk, k, end)
+		s.change(o[3], q1, q1-dk/2, k, end)
+		k = end - 1
+	}
+}
+
+// band adds the changes of the four rows of rec from index at (w samples
+// each) around a horizontal edge, orig the originals, and reports
+// whether it could: not if a vertical edge there clips its move at its
+// first strength. von and kpix are scratch of 4w values.
+func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix []uint8) bool {
+	const never = deblockNever
+	rows := rec[at:][:4*w]
+	copy(von, rows)
+	kpix[0] = never
+	for i := 1; i < len(kpix); i *= 2 {
+		copy(kpix[i:], kpix[:i])
+	}
+	// The vertical edges: von holds each sample as they set it, kpix the
+	// strength they set it from.
+	for r := range 4 {
+		row, vr, kr := rows[r*w:][:w], von[r*w:][:w], kpix[r*w:][:w]
+		for x := n; x+1 < w; x += n {
+			e := row[x-2 : x+2 : x+2]
+			k := s.kmin(e[0], e[1], e[2], e[3])
+			if k == never {
+				continue
+			}
+			if !s.unclipped(e[0], e[1], e[2], e[3], k) {
+				return false
+			}
+			v := vr[x-2 : x+2 : x+2]
+			v[0], v[1], v[2], v[3] = floatEdge(e[0], e[1], e[2], e[3], s.alpha[k], s.beta[k], s.tc[k])
+			kr[x-2], kr[x-1], kr[x], kr[x+1] = uint8(k), uint8(k), uint8(k), uint8(k)
+		}
+	}
+	band := orig[at:][:4*w]
+	for i, k := range kpix {
+		if k != never {
+			s.change(band[i], rows[i], von[i], int(k), never)
+		}
+	}
+	// The horizontal edge, column by column, in each state of its
+	// samples: from ka on, those whose vertical edge is on.
+	for x := range w {
+		ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
+		off := [4]float64{rows[x], rows[w+x], rows[2*w+x], rows[3*w+x]}
+		if ks == [4]uint8{never, never, never, never} {
+			// No vertical edge sets these samples: one state.
+			if kh := s.kmin(off[0], off[1], off[2], off[3]); kh < never {
+				o := [4]float64{band[x], band[w+x], band[2*w+x], band[3*w+x]}
+				s.edge(&off, &o, kh, never)
+			}
+			continue
+		}
+		on := [4]float64{von[x], von[w+x], von[2*w+x], von[3*w+x]}
+		for ka := 1; ka <= maxDeblock; {
+			kb, px := never, off
+			for r, k := range ks {
+				if int(k) <= ka {
+					px[r] = on[r]
+				} else {
+					kb = min(kb, int(k))
+				}
+			}
+			if kh := max(ka, s.kmin(px[0], px[1], px[2], px[3])); kh < kb {
+				o := [4]float64{band[x], band[w+x], band[2*w+x], band[3*w+x]}
+				s.edge(&px, &o, kh, kb)
+			}
+			ka = kb
+		}
+	}
+	return true
+}
+
 // searchDeblockAt is searchDeblockFloat at the thresholds of each
 // strength that params gives, which must grow with the strength.
 func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) deblockSearch {
-	const never = maxDeblock + 1
+	const never = deblockNever
 	w, h := rec.W, rec.H
-	var alpha, beta, tc [never]float64
+	s := new(edgeSums)
+	s.doubled = true
 	for k := 1; k <= maxDeblock; k++ {
-		alpha[k], beta[k], tc[k] = params(k)
+		s.alpha[k], s.beta[k], s.tc[k] = params(k)
+		s.doubled = s.doubled && s.alpha[k] == 2*s.beta[k] && !math.IsInf(s.alpha[k], 0)
 	}
-	// kmin is the first strength whose tests the edge passes: the last
-	// of the first strengths of its three tests (each passes from its
-	// first on). A threshold's first strength is guessed from its
-	// strength 1 (deblockParams's grow in proportion) and set right by
-	// comparing with the thresholds: a loop over the strengths was 15 %
-	// of this search.
-	invA, invB := 1/alpha[1], 1/beta[1]
-	first := func(v, inv float64, t *[never]float64) int {
-		k := maxDeblock // also where v·inv is NaN (0·Inf: thresholds of a subnormal step)
-		if g := v * inv; g < maxDeblock {
-			k = int(g) + 1 // v >= 0
-		}
-		for k > 1 && v < t[k-1] {
-			k--
-		}
-		for k <= maxDeblock && !(v < t[k]) {
-			k++
-		}
-		return k
-	}
-	kmin := func(p1, p0, q0, q1 float64) int {
-		a, b0, b1 := math.Abs(q0-p0), math.Abs(p1-p0), math.Abs(q1-q0)
-		if !(a < alpha[maxDeblock] && b0 < beta[maxDeblock] && b1 < beta[maxDeblock]) {
-			return never
-		}
-		return max(first(a, invA, &alpha), first(b0, invB, &beta), first(b1, invB, &beta))
-	}
-	// unclipped: floatEdge does not clip the edge's move at strength k.
-	unclipped := func(p1, p0, q0, q1 float64, k int) bool {
-		d := (4*(q0-p0) + p1 - q1) / 8
-		return max(-tc[k], min(tc[k], d)) == d
-	}
-	var diff [never + 1]float64 // diff[k]: change of the error from strength k on
-	var count [never + 1]int    // count[k]: samples that change value from strength k on
-	var moved float64           // the magnitudes of every term added to diff
-	terms := 0
-	// change adds the change of sample i from value from to v at the
-	// strengths ka..kb-1.
-	change := func(i int, from, v float64, ka, kb int) {
-		if v == from {
-			return
-		}
-		o := orig.Pix[i]
-		dn, df := v-o, from-o
-		tn, tf := float64(dn*dn), float64(df*df)
-		diff[ka] += tn - tf
-		diff[kb] -= tn - tf
-		count[ka]++
-		count[kb]--
-		moved += 2 * (tn + tf)
-		terms++
-	}
-	// edge adds the changes of an edge of samples px at idx that passes
-	// from strength ka on, up to kb-1.
-	edge := func(px [4]float64, idx [4]int, ka, kb int) {
-		for k := ka; k < kb; k++ {
-			var v [4]float64
-			v[0], v[1], v[2], v[3] = floatEdge(px[0], px[1], px[2], px[3], alpha[k], beta[k], tc[k])
-			end := k + 1
-			if unclipped(px[0], px[1], px[2], px[3], k) {
-				end = kb // the same values from here on
-			}
-			for j := range v {
-				change(idx[j], px[j], v[j], k, end)
-			}
-			k = end - 1
-		}
-	}
+	s.invA, s.invB = 1/s.alpha[1], 1/s.beta[1]
 	sc := deblockScratches.Get().(*deblockScratch)
 	defer deblockScratches.Put(sc)
 	sc.vonF, sc.kpix = resize(sc.vonF, 4*w), resize(sc.kpix, 4*w)
 	von, kpix := sc.vonF, sc.kpix
-	// band adds the changes of the four rows from index at around a
-	// horizontal edge and reports whether it could: not if a vertical
-	// edge there clips its move at its first strength.
-	band := func(at int) bool {
-		rows := rec.Pix[at:][:4*w]
-		copy(von, rows)
-		for i := range kpix {
-			kpix[i] = never
-		}
-		// The vertical edges: von holds each sample as they set it,
-		// kpix the strength they set it from.
-		for r := range 4 {
-			row, vr, kr := rows[r*w:][:w], von[r*w:][:w], kpix[r*w:][:w]
-			for x := n; x+1 < w; x += n {
-				e := row[x-2 : x+2 : x+2]
-				k := kmin(e[0], e[1], e[2], e[3])
-				if k == never {
-					continue
-				}
-				if !unclipped(e[0], e[1], e[2], e[3], k) {
-					return false
-				}
-				v := vr[x-2 : x+2 : x+2]
-				v[0], v[1], v[2], v[3] = floatEdge(e[0], e[1], e[2], e[3], alpha[k], beta[k], tc[k])
-				kr[x-2], kr[x-1], kr[x], kr[x+1] = uint8(k), uint8(k), uint8(k), uint8(k)
-			}
-		}
-		for i, k := range kpix {
-			if k != never {
-				change(at+i, rows[i], von[i], int(k), never)
-			}
-		}
-		// The horizontal edge, column by column, in each state of its
-		// samples: from ka on, those whose vertical edge is on.
-		for x := range w {
-			ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
-			on := [4]float64{von[x], von[w+x], von[2*w+x], von[3*w+x]}
-			off := [4]float64{rows[x], rows[w+x], rows[2*w+x], rows[3*w+x]}
-			idx := [4]int{at + x, at + w + x, at + 2*w + x, at + 3*w + x}
-			for ka := 1; ka <= maxDeblock; {
-				kb, px := never, off
-				for r, k := range ks {
-					if int(k) <= ka {
-						px[r] = on[r]
-					} else {
-						kb = min(kb, int(k))
-					}
-				}
-				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
-					edge(px, idx, kh, kb)
-				}
-				ka = kb
-			}
-		}
-		return true
-	}
 	for y := 0; y < h; y++ {
 		if b := (y + 2) / n * n; b >= n && b+1 < h && y <= b+1 {
-			if at := (b - 2) * w; y == b-2 && !band(at) {
+			if at := (b - 2) * w; y == b-2 && !s.band(orig.Pix, rec.Pix, at, w, n, von, kpix) {
 				// The band filtered at each strength.
 				for k := 1; k <= maxDeblock; k++ {
 					copy(von, rec.Pix[at:][:4*w])
 					for r := range 4 {
-						deblockFloat(von[r*w:][:w], w, w, 1, n, alpha[k], beta[k], tc[k])
+						deblockFloat(von[r*w:][:w], w, w, 1, n, s.alpha[k], s.beta[k], s.tc[k])
 					}
 					r1, r0, s0, s1 := von[:w], von[w:2*w], von[2*w:3*w], von[3*w:]
 					for x := range r1 {
-						r1[x], r0[x], s0[x], s1[x] = floatEdge(r1[x], r0[x], s0[x], s1[x], alpha[k], beta[k], tc[k])
+						r1[x], r0[x], s0[x], s1[x] = floatEdge(r1[x], r0[x], s0[x], s1[x], s.alpha[k], s.beta[k], s.tc[k])
 					}
 					for i, v := range von {
-						change(at+i, rec.Pix[at+i], v, k, k+1)
+						s.change(orig.Pix[at+i], rec.Pix[at+i], v, k, k+1)
 					}
 				}
 			}
 			continue
 		}
-		row := rec.Pix[y*w:][:w]
+		row, orow := rec.Pix[y*w:][:w], orig.Pix[y*w:][:w]
 		for x := n; x+1 < w; x += n {
 			e := row[x-2 : x+2 : x+2]
-			if k := kmin(e[0], e[1], e[2], e[3]); k < never {
-				i := y*w + x
-				edge([4]float64{e[0], e[1], e[2], e[3]}, [4]int{i - 2, i - 1, i, i + 1}, k, never)
+			if k := s.kmin(e[0], e[1], e[2], e[3]); k < never {
+				px := [4]float64{e[0], e[1], e[2], e[3]}
+				o := [4]float64{orow[x-2], orow[x-1], orow[x], orow[x+1]}
+				s.edge(&px, &o, k, never)
 			}
 		}
 	}
 	sse0 := sseFloat(rec.Pix, orig.Pix)
-	s := deblockSearch{orig: orig, rec: rec, n: n, params: params,
+	ds := deblockSearch{orig: orig, rec: rec, n: n, params: params,
 		errs: make([]float64, never), bound: make([]float64, never), same: make([]bool, never)}
-	s.errs[0], s.same[0] = sse0, true
+	ds.errs[0], ds.same[0] = sse0, true
 	e, c := sse0, 0
 	for k := 1; k <= maxDeblock; k++ {
-		e += diff[k]
-		c += count[k]
-		s.errs[k], s.same[k] = e, c == 0
+		e += s.diff[k]
+		c += s.count[k]
+		ds.errs[k], ds.same[k] = e, c == 0
 		// deblockErrors's sum of N terms is within (N-1)·u of their total
 		// (u = 2^-53, relative to it), and so is sse0; each change here
 		// rounds within u of its terms, and their sums within a u of
 		// moved per term. Four times that, to be safe.
-		s.bound[k] = 4 * float64(len(rec.Pix)+8*terms+4*never) * 0x1p-53 * (sse0 + moved + math.Abs(e))
+		ds.bound[k] = 4 * float64(len(rec.Pix)+8*s.terms+4*never) * 0x1p-53 * (sse0 + s.moved + math.Abs(e))
 	}
-	return s
+	return ds
 }
 
 // chooseDeblock returns the strength with the smallest squared error

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -420,4 +421,255 @@ func TestSearchDeblockFloat(t *testing.T) {
 	if want := deblockErrorsAt(rec, rec, 4, tiny); !slices.Equal(s.errs, want) {
 		t.Fatalf("subnormal thresholds: %v, want %v", s.errs, want)
 	}
+}
+
+// TestSearchDeblockAtSame checks searchDeblockAt against
+// searchDeblockAtRef, its form before the sums became methods and
+// deblockParams's three tests one: the same errors, bounds and
+// unchanged strengths to the last bit, with deblockParams (the doubled
+// tests) and with thresholds that are not doubled (clipping ones, and
+// the subnormal ones), on blocky and smooth planes of patches of 4, 5
+// and 8.
+func TestSearchDeblockAtSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 3))
+	same := func(what string, orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) {
+		t.Helper()
+		got, want := searchDeblockAt(orig, rec, n, params), searchDeblockAtRef(orig, rec, n, params)
+		bits := func(a, b []float64) bool {
+			return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+		}
+		if !bits(got.errs, want.errs) || !bits(got.bound, want.bound) || !slices.Equal(got.same, want.same) {
+			t.Fatalf("%s: errors %v bounds %v same %v, the reference gives %v %v %v", what, got.errs, got.bound, got.same, want.errs, want.bound, want.same)
+		}
+	}
+	moved := 0
+	for _, n := range []int{4, 5, 8} {
+		for trial := range 6 {
+			rec := blockyPlane(rng, 67, 45, n, trial, trial%2 == 1)
+			orig := rec.Clone()
+			for i := range orig.Pix {
+				orig.Pix[i] += rng.NormFloat64() * float64(1+trial)
+			}
+			for _, step := range []float64{4, 15, 30, 60, 120, 400} {
+				params := func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) }
+				same(fmt.Sprintf("n %d trial %d step %v", n, trial, step), orig, rec, n, params)
+				if s := searchDeblockAt(orig, rec, n, params); !s.same[maxDeblock] {
+					moved++
+				}
+			}
+			clip := func(k int) (alpha, beta, tc float64) {
+				kf := float64(k)
+				return (4 + float64(trial)) * kf, 3 * kf, 0.3 * kf * float64(1+trial)
+			}
+			same(fmt.Sprintf("clipping n %d trial %d", n, trial), orig, rec, n, clip)
+			// Doubled thresholds that clip: the one test of the
+			// doubled path, with strengths taken one by one.
+			dclip := func(k int) (alpha, beta, tc float64) {
+				kf := float64(k)
+				return 6 * kf, 3 * kf, 0.2 * kf * float64(1+trial)
+			}
+			same(fmt.Sprintf("doubled clipping n %d trial %d", n, trial), orig, rec, n, dclip)
+		}
+	}
+	if moved < 30 {
+		t.Fatalf("the deblocking moved samples in only %d of 108 searches", moved)
+	}
+	rec := blockyPlane(rng, 20, 20, 4, 0, false)
+	for i := range 40 {
+		rec.Pix[i] = 7
+	}
+	rec.Pix[45] = math.NaN()
+	tiny := func(k int) (alpha, beta, tc float64) {
+		kf := float64(k)
+		return kf * 1e-310, kf * 1e-310, kf * 1e-310
+	}
+	same("subnormal thresholds", rec, rec, 4, tiny)
+	orig := rec.Clone()
+	orig.Pix[3] += 1
+	same("a NaN sample", orig, rec, 4, func(k int) (alpha, beta, tc float64) { return deblockParams(k, 30, 4) })
+}
+
+// searchDeblockAtRef is searchDeblockAt as it was written before 24col3
+// (closures over the sums): the reference its rewrite must match to the
+// last bit (TestSearchDeblockAtSame).
+func searchDeblockAtRef(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) deblockSearch {
+	const never = maxDeblock + 1
+	w, h := rec.W, rec.H
+	var alpha, beta, tc [never]float64
+	for k := 1; k <= maxDeblock; k++ {
+		alpha[k], beta[k], tc[k] = params(k)
+	}
+	// kmin is the first strength whose tests the edge passes: the last
+	// of the first strengths of its three tests (each passes from its
+	// first on). A threshold's first strength is guessed from its
+	// strength 1 (deblockParams's grow in proportion) and set right by
+	// comparing with the thresholds: a loop over the strengths was 15 %
+	// of this search.
+	invA, invB := 1/alpha[1], 1/beta[1]
+	first := func(v, inv float64, t *[never]float64) int {
+		k := maxDeblock // also where v·inv is NaN (0·Inf: thresholds of a subnormal step)
+		if g := v * inv; g < maxDeblock {
+			k = int(g) + 1 // v >= 0
+		}
+		for k > 1 && v < t[k-1] {
+			k--
+		}
+		for k <= maxDeblock && !(v < t[k]) {
+			k++
+		}
+		return k
+	}
+	kmin := func(p1, p0, q0, q1 float64) int {
+		a, b0, b1 := math.Abs(q0-p0), math.Abs(p1-p0), math.Abs(q1-q0)
+		if !(a < alpha[maxDeblock] && b0 < beta[maxDeblock] && b1 < beta[maxDeblock]) {
+			return never
+		}
+		return max(first(a, invA, &alpha), first(b0, invB, &beta), first(b1, invB, &beta))
+	}
+	// unclipped: floatEdge does not clip the edge's move at strength k.
+	unclipped := func(p1, p0, q0, q1 float64, k int) bool {
+		d := (4*(q0-p0) + p1 - q1) / 8
+		return max(-tc[k], min(tc[k], d)) == d
+	}
+	var diff [never + 1]float64 // diff[k]: change of the error from strength k on
+	var count [never + 1]int    // count[k]: samples that change value from strength k on
+	var moved float64           // the magnitudes of every term added to diff
+	terms := 0
+	// change adds the change of sample i from value from to v at the
+	// strengths ka..kb-1.
+	change := func(i int, from, v float64, ka, kb int) {
+		if v == from {
+			return
+		}
+		o := orig.Pix[i]
+		dn, df := v-o, from-o
+		tn, tf := float64(dn*dn), float64(df*df)
+		diff[ka] += tn - tf
+		diff[kb] -= tn - tf
+		count[ka]++
+		count[kb]--
+		moved += 2 * (tn + tf)
+		terms++
+	}
+	// edge adds the changes of an edge of samples px at idx that passes
+	// from strength ka on, up to kb-1.
+	edge := func(px [4]float64, idx [4]int, ka, kb int) {
+		for k := ka; k < kb; k++ {
+			var v [4]float64
+			v[0], v[1], v[2], v[3] = floatEdge(px[0], px[1], px[2], px[3], alpha[k], beta[k], tc[k])
+			end := k + 1
+			if unclipped(px[0], px[1], px[2], px[3], k) {
+				end = kb // the same values from here on
+			}
+			for j := range v {
+				change(idx[j], px[j], v[j], k, end)
+			}
+			k = end - 1
+		}
+	}
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
+	sc.vonF, sc.kpix = resize(sc.vonF, 4*w), resize(sc.kpix, 4*w)
+	von, kpix := sc.vonF, sc.kpix
+	// band adds the changes of the four rows from index at around a
+	// horizontal edge and reports whether it could: not if a vertical
+	// edge there clips its move at its first strength.
+	band := func(at int) bool {
+		rows := rec.Pix[at:][:4*w]
+		copy(von, rows)
+		for i := range kpix {
+			kpix[i] = never
+		}
+		// The vertical edges: von holds each sample as they set it,
+		// kpix the strength they set it from.
+		for r := range 4 {
+			row, vr, kr := rows[r*w:][:w], von[r*w:][:w], kpix[r*w:][:w]
+			for x := n; x+1 < w; x += n {
+				e := row[x-2 : x+2 : x+2]
+				k := kmin(e[0], e[1], e[2], e[3])
+				if k == never {
+					continue
+				}
+				if !unclipped(e[0], e[1], e[2], e[3], k) {
+					return false
+				}
+				v := vr[x-2 : x+2 : x+2]
+				v[0], v[1], v[2], v[3] = floatEdge(e[0], e[1], e[2], e[3], alpha[k], beta[k], tc[k])
+				kr[x-2], kr[x-1], kr[x], kr[x+1] = uint8(k), uint8(k), uint8(k), uint8(k)
+			}
+		}
+		for i, k := range kpix {
+			if k != never {
+				change(at+i, rows[i], von[i], int(k), never)
+			}
+		}
+		// The horizontal edge, column by column, in each state of its
+		// samples: from ka on, those whose vertical edge is on.
+		for x := range w {
+			ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
+			on := [4]float64{von[x], von[w+x], von[2*w+x], von[3*w+x]}
+			off := [4]float64{rows[x], rows[w+x], rows[2*w+x], rows[3*w+x]}
+			idx := [4]int{at + x, at + w + x, at + 2*w + x, at + 3*w + x}
+			for ka := 1; ka <= maxDeblock; {
+				kb, px := never, off
+				for r, k := range ks {
+					if int(k) <= ka {
+						px[r] = on[r]
+					} else {
+						kb = min(kb, int(k))
+					}
+				}
+				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
+					edge(px, idx, kh, kb)
+				}
+				ka = kb
+			}
+		}
+		return true
+	}
+	for y := 0; y < h; y++ {
+		if b := (y + 2) / n * n; b >= n && b+1 < h && y <= b+1 {
+			if at := (b - 2) * w; y == b-2 && !band(at) {
+				// The band filtered at each strength.
+				for k := 1; k <= maxDeblock; k++ {
+					copy(von, rec.Pix[at:][:4*w])
+					for r := range 4 {
+						deblockFloat(von[r*w:][:w], w, w, 1, n, alpha[k], beta[k], tc[k])
+					}
+					r1, r0, s0, s1 := von[:w], von[w:2*w], von[2*w:3*w], von[3*w:]
+					for x := range r1 {
+						r1[x], r0[x], s0[x], s1[x] = floatEdge(r1[x], r0[x], s0[x], s1[x], alpha[k], beta[k], tc[k])
+					}
+					for i, v := range von {
+						change(at+i, rec.Pix[at+i], v, k, k+1)
+					}
+				}
+			}
+			continue
+		}
+		row := rec.Pix[y*w:][:w]
+		for x := n; x+1 < w; x += n {
+			e := row[x-2 : x+2 : x+2]
+			if k := kmin(e[0], e[1], e[2], e[3]); k < never {
+				i := y*w + x
+				edge([4]float64{e[0], e[1], e[2], e[3]}, [4]int{i - 2, i - 1, i, i + 1}, k, never)
+			}
+		}
+	}
+	sse0 := sseFloat(rec.Pix, orig.Pix)
+	s := deblockSearch{orig: orig, rec: rec, n: n, params: params,
+		errs: make([]float64, never), bound: make([]float64, never), same: make([]bool, never)}
+	s.errs[0], s.same[0] = sse0, true
+	e, c := sse0, 0
+	for k := 1; k <= maxDeblock; k++ {
+		e += diff[k]
+		c += count[k]
+		s.errs[k], s.same[k] = e, c == 0
+		// deblockErrors's sum of N terms is within (N-1)·u of their total
+		// (u = 2^-53, relative to it), and so is sse0; each change here
+		// rounds within u of its terms, and their sums within a u of
+		// moved per term. Four times that, to be safe.
+		s.bound[k] = 4 * float64(len(rec.Pix)+8*terms+4*never) * 0x1p-53 * (sse0 + moved + math.Abs(e))
+	}
+	return s
 }
