@@ -359,3 +359,27 @@ func TestDecodeIntoPixmap(t *testing.T) {
 		}
 	}
 }
+
+// TestDropAlpha8 checks dropAlpha8 against a byte loop for rows of 0 to
+// 21 pixels (none to two groups of 8, then groups of 4 and single
+// pixels), with the destination's spare byte and beyond left alone.
+func TestDropAlpha8(t *testing.T) {
+	for w := range 22 {
+		src := make([]byte, 4*w)
+		for i := range src {
+			src[i] = byte(7*i + 3)
+		}
+		want := make([]byte, 3*w+5)
+		for i := range want {
+			want[i] = 0xee
+		}
+		got := bytes.Clone(want)
+		for x := range w {
+			copy(want[3*x:3*x+3], src[4*x:4*x+3])
+		}
+		dropAlpha8(got[:3*w+1], src)
+		if !bytes.Equal(got[:3*w], want[:3*w]) || !bytes.Equal(got[3*w+1:], want[3*w+1:]) {
+			t.Errorf("%d pixels: %v, want %v", w, got, want)
+		}
+	}
+}

@@ -7,9 +7,10 @@ import (
 
 // TestImage checks Image against image.RGBA's and image.RGBA64's Opaque:
 // one alpha byte off at a time (either byte of a 16-bit alpha), in whole
-// images and sub-images of odd and even widths that hold it or not.
+// images and sub-images of odd and even widths that hold it or not (rows
+// of 8-pixel groups and of the pixels after them).
 func TestImage(t *testing.T) {
-	for _, w := range []int{1, 2, 3, 5, 8} {
+	for _, w := range []int{1, 2, 3, 5, 8, 9, 16, 19} {
 		r := image.Rect(0, 0, w, 3)
 		m8, m16 := image.NewRGBA(r), image.NewRGBA64(r)
 		for i := range m8.Pix {
@@ -41,5 +42,39 @@ func TestImage(t *testing.T) {
 				pix[i] = 0xff
 			}
 		}
+	}
+}
+
+// TestOf checks Of against each image's Opaque: RGBA and RGBA64 images
+// and sub-images, opaque and with one alpha byte off, an NRGBA image
+// (its own Opaque), a grey image (no alpha: opaque) and empty images.
+func TestOf(t *testing.T) {
+	r := image.Rect(0, 0, 11, 4)
+	m8, m16, n := image.NewRGBA(r), image.NewRGBA64(r), image.NewNRGBA(r)
+	for _, pix := range [][]byte{m8.Pix, m16.Pix, n.Pix} {
+		for i := range pix {
+			pix[i] = 0xff
+		}
+	}
+	type opaquer interface {
+		image.Image
+		Opaque() bool
+		SubImage(image.Rectangle) image.Image
+	}
+	for _, off := range []bool{false, true} {
+		if off {
+			m8.Pix[4*(2*11+9)+3], m16.Pix[8*(1*11+3)+7], n.Pix[4*5+3] = 0x7f, 0xfe, 0
+		}
+		for _, m := range []opaquer{m8, m16, n} {
+			for _, s := range []image.Rectangle{r, image.Rect(1, 1, 10, 3), image.Rect(0, 2, 11, 4), image.Rect(2, 0, 2, 4)} {
+				sub := m.SubImage(s)
+				if got, want := Of(sub), sub.(opaquer).Opaque(); got != want {
+					t.Errorf("%T %v, alpha off %v: Of %v, Opaque %v", m, s, off, got, want)
+				}
+			}
+		}
+	}
+	if !Of(image.NewGray(r)) {
+		t.Error("a grey image is not opaque")
 	}
 }

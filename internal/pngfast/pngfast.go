@@ -93,14 +93,33 @@ func Encode(w io.Writer, m image.Image) error {
 const sampleRows = 4
 
 // subRGB writes into dst (3 bytes a pixel) the Sub-filtered RGB bytes of
-// the RGBA pixels src, dropping alpha.
+// the RGBA pixels src, dropping alpha: 4 pixels by two loads, bytewise
+// differences in the words and two stores (a byte loop was 10 % of the
+// instructions of a colour batch decode to PNG).
 func subRGB(dst, src []byte) {
-	var pr, pg, pb byte
-	for i, j := 0, 0; j+3 < len(src) && i+2 < len(dst); i, j = i+3, j+4 {
+	var prev uint64 // the previous pixel, in the low 4 bytes
+	i, j := 0, 0
+	for ; j+16 <= len(src) && i+12 <= len(dst); i, j = i+12, j+16 {
+		s, d := src[j:j+16:j+16], dst[i:i+12:i+12]
+		a, b := binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:])
+		fa, fb := subBytes(a, a<<32|prev), subBytes(b, b<<32|a>>32)
+		prev = b >> 32
+		binary.LittleEndian.PutUint64(d[:8], fa&0xffffff|fa>>8&0xffffff000000|fb<<48)
+		binary.LittleEndian.PutUint32(d[8:], uint32(fb>>16&0xff|fb>>24&0xffffff00))
+	}
+	pr, pg, pb := byte(prev), byte(prev>>8), byte(prev>>16)
+	for ; j+3 < len(src) && i+2 < len(dst); i, j = i+3, j+4 {
 		r, g, b := src[j], src[j+1], src[j+2]
 		dst[i], dst[i+1], dst[i+2] = r-pr, g-pg, b-pb
 		pr, pg, pb = r, g, b
 	}
+}
+
+// subBytes returns the bytewise differences x − y (mod 256) of the 8
+// bytes of x and y, without borrows from one byte into the next.
+func subBytes(x, y uint64) uint64 {
+	const high = 0x8080808080808080
+	return (x | high) - (y &^ high) ^ (x^^y)&high
 }
 
 // writeState is the compressor, its output buffer and the filtered rows

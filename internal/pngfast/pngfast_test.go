@@ -238,3 +238,38 @@ func BenchmarkEncodeReal(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(ims)), "us/img")
 	b.ReportMetric(float64(total)/float64(len(ims)), "bytes/img")
 }
+
+// TestSubRGB checks subRGB against a byte loop for rows of 0 to 13
+// pixels of random bytes (none to three word groups, and the pixels
+// after), and subBytes on every pair of byte values in each byte.
+func TestSubRGB(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 9))
+	for w := range 14 {
+		src := make([]byte, 4*w)
+		for i := range src {
+			src[i] = byte(rng.IntN(256))
+		}
+		got, want := make([]byte, 3*w), make([]byte, 3*w)
+		var prev [3]byte
+		for x := range w {
+			for c := range 3 {
+				want[3*x+c] = src[4*x+c] - prev[c]
+				prev[c] = src[4*x+c]
+			}
+		}
+		subRGB(got, src)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%d pixels: %v, want %v", w, got, want)
+		}
+	}
+	for x := range 256 {
+		for y := range 256 {
+			k := (x + y) % 8
+			fill := uint64(rng.Uint64())
+			xs, ys := fill&^(0xff<<(8*k))|uint64(x)<<(8*k), fill>>1&^(0xff<<(8*k))|uint64(y)<<(8*k)
+			if got := byte(subBytes(xs, ys) >> (8 * k)); got != byte(x-y) {
+				t.Fatalf("subBytes: byte %d of %#x − %#x is %d, want %d", k, xs, ys, got, byte(x-y))
+			}
+		}
+	}
+}
