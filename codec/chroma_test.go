@@ -113,3 +113,49 @@ func TestChromaSubsampling(t *testing.T) {
 		t.Errorf("colour model of a grey image: got %v, want an error naming channel 2 and constant data", err)
 	}
 }
+
+// TestDecodeIntoRGBA checks DecodeOptions.IntoRGBA: the decode of a 4:2:0
+// file into an RGBA image of its size that holds another image's pixels
+// returns that image with the decoded pixels (every one set); an image of
+// another size or stride, or the decode of a 4:4:4 file, leaves it alone.
+func TestDecodeIntoRGBA(t *testing.T) {
+	for _, sub := range []bool{true, false} {
+		m := smallColorModel(t, sub)
+		var files [2][]byte
+		for i := range files {
+			var buf bytes.Buffer
+			if err := Encode(&buf, testimages.ColorTexture(45, 31, uint64(7+i)), m, nil); err != nil {
+				t.Fatal(err)
+			}
+			files[i] = buf.Bytes()
+		}
+		want, err := Decode(bytes.NewReader(files[0]), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev, err := Decode(bytes.NewReader(files[1]), m) // other pixels, same size
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := want.Bounds()
+		for _, into := range []*image.RGBA{
+			prev.(*image.RGBA),
+			image.NewRGBA(image.Rect(0, 0, b.Dx()+1, b.Dy())),
+			{Pix: make([]uint8, 4*(b.Dx()+2)*b.Dy()), Stride: 4 * (b.Dx() + 2), Rect: b},
+		} {
+			before := bytes.Clone(into.Pix)
+			got, err := DecodeWith(bytes.NewReader(files[0]), m, &DecodeOptions{IntoRGBA: into})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := got.(*image.RGBA)
+			used := &g.Pix[0] == &into.Pix[0]
+			if use := sub && into == prev; used != use || !use && !bytes.Equal(into.Pix, before) {
+				t.Errorf("4:2:0 %v: decode into a %v image of stride %d: used %v, want %v", sub, into.Rect, into.Stride, used, use)
+			}
+			if !bytes.Equal(g.Pix, want.(*image.RGBA).Pix) || g.Rect != b || g.Stride != 4*b.Dx() {
+				t.Errorf("4:2:0 %v: decode into a %v image: pixels or layout differ from Decode's", sub, into.Rect)
+			}
+		}
+	}
+}

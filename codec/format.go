@@ -1263,6 +1263,11 @@ type DecodeOptions struct {
 	// fresh memory of an image per file: 393 KB for 768×512, ~100 page
 	// faults once the heap has grown past its first pages.
 	Into *image.Gray
+	// IntoRGBA is Into for the decode of an 8-bit colour file with
+	// half-resolution chroma (4:2:0 models): 1.5 MB of fresh memory per
+	// 768×512 image, whose page clearing was 5 % of the CPU of a colour
+	// batch decode.
+	IntoRGBA *image.RGBA
 }
 
 // Decode reads an .spc file coded with the model m. Decoding is
@@ -1453,7 +1458,14 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 		}
 	}
 	if m.Subsample {
-		return patches.FromYCbCr420(planes[0], planes[1], planes[2], h.Depth == 16), nil
+		if h.Depth == 8 {
+			var into *image.RGBA
+			if o != nil {
+				into = o.IntoRGBA
+			}
+			return patches.FromYCbCr420Into(into, planes[0], planes[1], planes[2]), nil
+		}
+		return patches.FromYCbCr420(planes[0], planes[1], planes[2], true), nil
 	}
 	return patches.FromYCbCr([3]patches.Plane(planes), h.Depth == 16), nil
 }

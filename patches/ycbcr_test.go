@@ -105,3 +105,36 @@ func BenchmarkFromYCbCr420(b *testing.B) {
 		}
 	}
 }
+
+// TestFromYCbCr420Into checks that FromYCbCr420Into sets every pixel of
+// an image of the planes' size, holding other pixels, to FromYCbCr420's,
+// and leaves an image of another size or stride alone.
+func TestFromYCbCr420Into(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 5))
+	const w, h = 37, 21
+	y, cb, cr := NewPlane(w, h), NewPlane((w+1)/2, (h+1)/2), NewPlane((w+1)/2, (h+1)/2)
+	for _, p := range []Plane{y, cb, cr} {
+		for i := range p.Pix {
+			p.Pix[i] = 300*rng.Float64() - 20
+		}
+	}
+	want := FromYCbCr420(y, cb, cr, false).(*image.RGBA)
+	for _, into := range []*image.RGBA{
+		image.NewRGBA(image.Rect(0, 0, w, h)),
+		image.NewRGBA(image.Rect(0, 0, w, h+1)),
+		{Pix: make([]uint8, 4*(w+1)*h), Stride: 4 * (w + 1), Rect: image.Rect(0, 0, w, h)},
+	} {
+		for i := range into.Pix {
+			into.Pix[i] = uint8(rng.Uint32())
+		}
+		before := bytes.Clone(into.Pix)
+		got := FromYCbCr420Into(into, y, cb, cr)
+		fits := into.Rect == want.Rect && into.Stride == want.Stride
+		if used := &got.Pix[0] == &into.Pix[0]; used != fits || !fits && !bytes.Equal(into.Pix, before) {
+			t.Errorf("into a %v image of stride %d: used %v, want %v", into.Rect, into.Stride, used, fits)
+		}
+		if !bytes.Equal(got.Pix, want.Pix) || got.Rect != want.Rect || got.Stride != want.Stride {
+			t.Errorf("into a %v image of stride %d: pixels or layout differ from FromYCbCr420's", into.Rect, into.Stride)
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/spcalab/spca/cmd/spca/internal/hugestart"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/opacity"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
 )
@@ -588,7 +589,7 @@ func runEncode(c *cli.Context) error {
 		} else if model.Color && !hasChroma {
 			coloured++
 		}
-		if o, ok := img.(interface{ Opaque() bool }); ok && !o.Opaque() {
+		if !opacity.Of(img) {
 			seeThrough++
 		}
 		o := opt
@@ -662,7 +663,9 @@ func runDecode(c *cli.Context) error {
 		ext, err = formatExt(c)
 		return err
 	}
-	var last *image.Gray // written out: the next decode may reuse it
+	// The last image, written out: the next decode may reuse it.
+	var last *image.Gray
+	var lastRGBA *image.RGBA
 	return runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
 		f, err := openInput(c, in)
 		if err != nil {
@@ -673,7 +676,7 @@ func runDecode(c *cli.Context) error {
 		if in == stdio {
 			r = io.TeeReader(f, &limitedBuffer{&head, stdinHeaderBytes})
 		}
-		img, err := codec.DecodeWith(r, model, &codec.DecodeOptions{MaxPixels: pixelBudget, Into: last})
+		img, err := codec.DecodeWith(r, model, &codec.DecodeOptions{MaxPixels: pixelBudget, Into: last, IntoRGBA: lastRGBA})
 		f.Close()
 		headerOf := in
 		in = stdioName(in, "stdin")
@@ -693,6 +696,7 @@ func runDecode(c *cli.Context) error {
 			return fail("%s", withPathC(stdioName(out, "stdout"), err))
 		}
 		last, _ = img.(*image.Gray)
+		lastRGBA, _ = img.(*image.RGBA)
 		return nil
 	}, func(files int, out string) string {
 		return fmt.Sprintf("%s -> %s", cliutil.Plural(files, "image"), out)
