@@ -10,3 +10,6 @@ func deblockColsKernel(rows [][]uint8, n int, th *deblockThresholds) int { retur
 
 // floatRowsKernel filters nothing: the AVX pass is amd64's.
 func floatRowsKernel(r1, r0, s0, s1 []float64, alpha, beta, tc float64) int { return 0 }
+
+// floatColsKernel filters nothing: the AVX pass is amd64's.
+func floatColsKernel(pix []float64, stride, w, h, n int, alpha, beta, tc float64) int { return 0 }

@@ -23,3 +23,26 @@ func floatRowsKernel(r1, r0, s0, s1 []float64, alpha, beta, tc float64) int {
 	floatRowsAVX(r1[:n], r0[:n], s0[:n], s1[:n], &k)
 	return n
 }
+
+// floatColsAVX is floatEdge at each vertical edge of groups·4 rows of pix
+// (stride samples apart, w wide, edges n apart), to the last bit, for
+// tc > 0; k as floatRowsAVX's.
+//
+//go:noescape
+func floatColsAVX(pix []float64, stride, w, n, groups int, k *[4][4]float64)
+
+// floatColsKernel runs floatColsAVX on the whole groups of 4 of the h rows
+// of pix where it applies and returns the rows it filtered (0 where it
+// does not: as floatRowsKernel, and for patches under 2 samples).
+func floatColsKernel(pix []float64, stride, w, h, n int, alpha, beta, tc float64) int {
+	groups := h / 4
+	if !hasAVX || groups == 0 || n < 2 || w < n+2 || !(tc > 0) {
+		return 0
+	}
+	if stride < w || len(pix) < (4*groups-1)*stride+w {
+		panic("codec: floatColsKernel: short plane")
+	}
+	k := [4][4]float64{{alpha, alpha, alpha, alpha}, {beta, beta, beta, beta}, {tc, tc, tc, tc}, {-tc, -tc, -tc, -tc}}
+	floatColsAVX(pix, stride, w, n, groups, &k)
+	return 4 * groups
+}

@@ -62,3 +62,60 @@ func TestFloatRowsKernel(t *testing.T) {
 		t.Fatalf("only %d samples moved: the test exercises little", filtered)
 	}
 }
+
+// TestFloatColsKernel checks deblockFloat (on amd64 CPUs with AVX: the
+// vertical edges of 4 rows at a time by a kernel) against floatEdge edge
+// by edge, row by row, then floatEdgeRows (TestFloatRowsKernel) over the
+// horizontal edges, to the last bit, samples between the rows' ends
+// included: planes of 0 to 25 columns and 1 to 9 rows (none to two groups
+// of 4 and the rows after), strides of the width and more, patches of 2
+// to 8 (overlapping edges under 4), samples near each other and far, NaN,
+// infinities and zeros of both signs among them, thresholds from 0 (the
+// kernel declines) to wide.
+func TestFloatColsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 45))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e308, -1e308}
+	filtered := 0
+	for trial := range 4000 {
+		w, h, n := trial%26, 1+trial%9, []int{2, 3, 4, 5, 8}[trial%5]
+		stride := w + trial%3
+		pix := make([]float64, max(0, (h-1)*stride+w))
+		base := 255 * rng.Float64()
+		for i := range pix {
+			pix[i] = base + 6*rng.NormFloat64()
+			if rng.IntN(25) == 0 {
+				pix[i] = special[rng.IntN(len(special))]
+			}
+		}
+		alpha, beta, tc := 20*rng.Float64(), 8*rng.Float64(), 3*rng.Float64()
+		switch trial % 7 {
+		case 0:
+			tc = 0
+		case 1:
+			tc = math.SmallestNonzeroFloat64
+		}
+		want, got := slices.Clone(pix), slices.Clone(pix)
+		for y := range h {
+			row := want[y*stride:][:w]
+			for x := n; x+1 < w; x += n {
+				row[x-2], row[x-1], row[x], row[x+1] = floatEdge(row[x-2], row[x-1], row[x], row[x+1], alpha, beta, tc)
+			}
+		}
+		for y := n; y+1 < h; y += n {
+			floatEdgeRows(want[(y-2)*stride:][:w], want[(y-1)*stride:][:w], want[y*stride:][:w], want[(y+1)*stride:][:w], alpha, beta, tc)
+		}
+		deblockFloat(got, stride, w, h, n, alpha, beta, tc)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (%d×%d, stride %d, n %d, alpha %g beta %g tc %g): sample %d: %v, want %v",
+					trial, w, h, stride, n, alpha, beta, tc, i, got[i], want[i])
+			}
+			if got[i] != pix[i] {
+				filtered++
+			}
+		}
+	}
+	if filtered < 3000 {
+		t.Fatalf("only %d samples moved: the test exercises little", filtered)
+	}
+}
