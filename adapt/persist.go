@@ -468,6 +468,11 @@ func Read(r io.Reader) (*Model, error) {
 			return nil, &FormatError{"corrupt adaptation model (alignment residual or threshold out of range)"}
 		case c.Asked == AlignMatrix && c.Chosen != AlignMatrix:
 			return nil, &FormatError{"corrupt adaptation model (matrix alignment asked, none stored)"}
+		case c.Asked == AlignMatrix && math.IsNaN(c.Residual),
+			c.Asked == AlignAuto && (c.Chosen == AlignMatrix) != (c.Residual < c.Threshold):
+			// chooseAlignment's rule: a matrix needs pairs, and auto
+			// takes it exactly when its residual is below the threshold.
+			return nil, &FormatError{fmt.Sprintf("corrupt adaptation model (alignment choice %v contradicts its residual %v and threshold %v)", c.Chosen, c.Residual, c.Threshold)}
 		}
 	}
 	if m.Support != nil {
