@@ -172,6 +172,14 @@ func runCodecTrain(c *cli.Context) error {
 	opt.Uniform = c.Bool(flagUniform)
 	opt.Patch = c.Int(flagPatch)
 	opt.Bins = c.Int(flagBins)
+	// By the flags' names (codec said 'resolution 50 bins must be between
+	// n² = 64 and 32768', 'target of 30 bits per pixel').
+	if c.IsSet(flagBins) && (opt.Bins < opt.Patch*opt.Patch || opt.Bins > maxBins) {
+		return fail("%s: --%s %d is out of its range [n² = %d, %d] for --%s %d", name, flagBins, opt.Bins, opt.Patch*opt.Patch, maxBins, flagPatch, opt.Patch)
+	}
+	if opt.BPP > maxTrainBPP {
+		return fail("%s: --%s %s is out of its range (0, %d] for training", name, flagBPP, formatFloat(opt.BPP), maxTrainBPP)
+	}
 	opt.Color = c.Bool(flagColor)
 	switch ch := c.String(flagChroma); {
 	case ch == "420" && opt.Color:

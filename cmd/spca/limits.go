@@ -134,6 +134,13 @@ var flagRanges = map[string]numberRange{
 // maxPatch is the largest patch size of codec train's help.
 const maxPatch = 15
 
+// maxBins and maxTrainBPP are the largest total resolution (--bins) and
+// target rate (--bpp) codec.Train accepts (a test checks they agree).
+const (
+	maxBins     = 1 << 15
+	maxTrainBPP = 24
+)
+
 // maxStep is the largest quantiser step codec accepts (its maxStep; a
 // test checks they agree): --step 1e300 was refused per image, as if the
 // image were at fault.

@@ -76,6 +76,16 @@ func runSynth(c *cli.Context) error {
 	if err := notModelName(c, c.String(flagOut)); err != nil {
 		return err
 	}
+	// --n by its name (testimages said 'number of samples -4 not in [1,
+	// 10000000]'), for the sets this program knows.
+	if n := c.Int(flagN); (labelled || slices.Contains(testimages.Names(), args[0])) &&
+		(n < 1 || n > testimages.MaxSamples || labelled && (n < 2 || n%2 != 0)) {
+		want := fmt.Sprintf("[1, %d]", testimages.MaxSamples)
+		if labelled {
+			want = fmt.Sprintf("(an even number from 2 to %d: two classes of equal size)", testimages.MaxSamples)
+		}
+		return fail("synth: --%s %d is out of its range %s", flagN, n, want)
+	}
 	if labelled {
 		// A labelled set: the samples and their class (0 or 1) last.
 		l, err := testimages.GenerateClasses(args[0], c.Int(flagN), c.Uint64(flagSeed))
