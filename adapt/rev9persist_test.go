@@ -14,17 +14,29 @@ import (
 	"github.com/spcalab/spca/internal/checksum"
 )
 
-// withChoice returns the version-6 model file b with its alignment
-// matrix (zero: the gains) and choice fields replaced, checksum redone.
+// afterChoice is the number of bytes between the alignment choice of the
+// model file b and its checksum: version 7's highlight gains.
+func afterChoice(b []byte) int {
+	if binary.LittleEndian.Uint32(b[len(ModelMagic):]) >= 7 {
+		return 3 * 8
+	}
+	return 0
+}
+
+// withChoice returns the model file b (version 6 or later) with its
+// alignment matrix (zero: the gains) and choice fields replaced,
+// checksum redone.
 func withChoice(b []byte, align colorspace.Mat3, code uint32, residual, threshold float64) []byte {
 	le := binary.LittleEndian
-	out := append([]byte(nil), b[:len(b)-4-20-72]...)
+	end := len(b) - 4 - afterChoice(b) // the choice's end
+	out := append([]byte(nil), b[:end-20-72]...)
 	for _, v := range align {
 		out = le.AppendUint64(out, math.Float64bits(v))
 	}
 	out = le.AppendUint32(out, code)
 	out = le.AppendUint64(out, math.Float64bits(residual))
 	out = le.AppendUint64(out, math.Float64bits(threshold))
+	out = append(out, b[end:len(b)-4]...)
 	return le.AppendUint32(out, checksum.Sum(out))
 }
 
@@ -43,7 +55,7 @@ func readAllWays(t *testing.T, b []byte) [3]error {
 	return errs
 }
 
-// TestAlignChoiceConsistent: a version-6 file whose recorded choice
+// TestAlignChoiceConsistent: a version-6 or later file whose recorded choice
 // contradicts its alignment (auto with the matrix above the threshold or
 // without a residual, auto with the gains below it, the matrix asked
 // without pairs) is refused as corrupt, from memory, a stream and a file,
@@ -52,7 +64,7 @@ func readAllWays(t *testing.T, b []byte) [3]error {
 // the consistent choices read (NaN residual for auto without pairs).
 func TestAlignChoiceConsistent(t *testing.T) {
 	b := smallModelFileAligned(t, AlignAuto)
-	if v := binary.LittleEndian.Uint32(b[len(ModelMagic):]); v != 6 {
+	if v := binary.LittleEndian.Uint32(b[len(ModelMagic):]); v < 6 {
 		t.Fatalf("auto model written as version %d", v)
 	}
 	id := colorspace.Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
@@ -95,22 +107,25 @@ func TestAlignChoiceConsistent(t *testing.T) {
 	}
 }
 
-// TestOldVersionsRead: files of every version 1-6 read from memory, a
+// TestOldVersionsRead: files of every version 1-7 read from memory, a
 // stream and a file (the walk of 04bf011 serves the last two), and every
-// cut of a version-6 file at or next to the bounds of its last fields
-// (ray table, alignment, choice, checksum) is refused by all three as a *FormatError.
+// cut of the newest file at or next to the bounds of its last fields
+// (ray table, alignment, choice, highlight gains, checksum) is refused by
+// all three as a *FormatError.
 func TestOldVersionsRead(t *testing.T) {
 	m := testModel(t)
-	v6 := modelBytes(t, m)
-	if binary.LittleEndian.Uint32(v6[len(ModelMagic):]) != 6 {
-		t.Skip("the shared test model is not written as version 6")
-	}
+	top := modelBytes(t, m)
 	le := binary.LittleEndian
+	newest := le.Uint32(top[len(ModelMagic):])
+	if newest < 6 {
+		t.Skipf("the shared test model is written as version %d", newest)
+	}
 	redo := func(b []byte, version uint32) []byte {
 		b = append([]byte(nil), b...)
 		le.PutUint32(b[len(ModelMagic):], version)
 		return le.AppendUint32(b, checksum.Sum(b))
 	}
+	v6 := redo(top[:len(top)-4-afterChoice(top)], 6)
 	body := v6[:len(v6)-4]
 	v5 := redo(body[:len(body)-20], 5)
 	v4 := redo(body[:len(body)-20-72], 4) // the gains model's matrix is zero
@@ -122,7 +137,11 @@ func TestOldVersionsRead(t *testing.T) {
 	v2body := append(append([]byte(nil), v3[:off+80]...), v3[off+80+24:len(v3)-4]...)
 	v2 := redo(v2body, 2)
 	v1 := redo(v6[:off], 1)
-	for v, b := range [][]byte{v1, v2, v3, v4, v5, v6} {
+	files := [][]byte{v1, v2, v3, v4, v5, v6}
+	if newest >= 7 {
+		files = append(files, top)
+	}
+	for v, b := range files {
 		for w, err := range readAllWays(t, b) {
 			if err != nil {
 				t.Errorf("version %d (read %d): %v", v+1, w, err)
@@ -135,7 +154,7 @@ func TestOldVersionsRead(t *testing.T) {
 		if v < 2 && got.Gains != [3]float64{1, 1, 1} || v >= 2 && got.Gains != m.Gains {
 			t.Errorf("version %d: gains %v", v+1, got.Gains)
 		}
-		if (got.AlignChoice != nil) != (v == 5) || (got.Rays != nil) != (v >= 3) || (got.LUT != nil) != (v >= 1) {
+		if (got.AlignChoice != nil) != (v >= 5) || (got.Rays != nil) != (v >= 3) || (got.LUT != nil) != (v >= 1) {
 			t.Errorf("version %d: choice %v, rays %v, LUT %v", v+1, got.AlignChoice, got.Rays != nil, got.LUT != nil)
 		}
 		mp, err := got.Mapper(SPCA)
@@ -149,14 +168,15 @@ func TestOldVersionsRead(t *testing.T) {
 		}
 	}
 	// Cuts in the last fields.
-	end := len(v6) - 4 // the checksum's offset
-	for _, n := range []int{end - 20 - 72 - 9, end - 20 - 72 - 1, end - 20 - 72, end - 20 - 72 + 1, end - 20 - 40,
-		end - 20 - 1, end - 20, end - 20 + 3, end - 20 + 4, end - 20 + 11, end - 20 + 12, end - 1, end, end + 3} {
-		for _, b := range [][]byte{v6[:n], checksum.Refresh(append([]byte(nil), v6[:n]...))} {
+	end := len(top) - 4          // the checksum's offset
+	ch := end - afterChoice(top) // the choice's end
+	for _, n := range []int{ch - 20 - 72 - 9, ch - 20 - 72 - 1, ch - 20 - 72, ch - 20 - 72 + 1, ch - 20 - 40,
+		ch - 20 - 1, ch - 20, ch - 20 + 3, ch - 20 + 4, ch - 20 + 11, ch - 20 + 12, ch - 1, ch, ch + 1, ch + 8, end - 1, end, end + 3} {
+		for _, b := range [][]byte{top[:n], checksum.Refresh(append([]byte(nil), top[:n]...))} {
 			for w, err := range readAllWays(t, b) {
 				var fe *FormatError
 				if !errors.As(err, &fe) {
-					t.Errorf("version 6 cut at %d of %d (read %d): %v, want a *FormatError", n, len(v6), w, err)
+					t.Errorf("version %d cut at %d of %d (read %d): %v, want a *FormatError", newest, n, len(top), w, err)
 				}
 			}
 		}
