@@ -854,8 +854,15 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		if up != nil {
 			up32 = up
 		}
+		// Runs stop at the rest flag, then at the end (see
+		// decodeAdaptive).
+		stop := dims
+		if rest != nil {
+			stop = from
+		}
 		for j := 1; j < dims; j++ {
-			if j == from && rest != nil {
+			if j == stop {
+				stop = dims
 				fc := flagContext(i, col, cols, rest)
 				e.bit(&m.flag[fc][busy], int(rest[i]))
 				if rest[i] == 0 {
@@ -876,10 +883,6 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			// The other dimensions are predicted at their centre: a run
 			// of zero residuals up to the rest flag (or the end), then
 			// the first that is not, as the decoder's run reads them.
-			stop := dims
-			if j < from && rest != nil {
-				stop = from
-			}
 			if e.kernel {
 				// run through the kernel, called here: run's room check,
 				// slicing and call per run were ~2 % of a 4×4 encode's
@@ -1042,8 +1045,16 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		}
 		busy, nz := 0, 0
 		remain := -1
+		// Runs stop at the rest flag, then at the end: stop is the
+		// flag's dimension until it is decoded (the loop tested j ==
+		// from, rest != nil and j < from for each run).
+		stop := dims
+		if rest != nil {
+			stop = from
+		}
 		for j := 1; j < dims; j++ {
-			if j == from && rest != nil {
+			if j == stop {
+				stop = dims
 				fc := flagContext(i, col, cols, rest)
 				rest[i] = uint8(d.bit(&m.flag[fc][busy]))
 				if rest[i] == 0 {
@@ -1070,10 +1081,6 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			// The other dimensions are predicted at their centre: a run
 			// of zero flags up to the rest flag (or the end), then the
 			// sign and magnitude of the first nonzero residual.
-			stop := dims
-			if j < from && rest != nil {
-				stop = from
-			}
 			if d.kernel {
 				// 1 <= j < stop <= dims, busy < arBusy (arBusyClass).
 				var k, neg int
