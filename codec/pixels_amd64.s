@@ -55,6 +55,52 @@ done:
 	VZEROUPPER
 	RET
 
+// func pixels16AVX(pix, start, w0, y []float64)
+// pixelsAVX for 16 pixels (a 4×4 patch) over the coefficients of y that
+// are not 0, found here: pix[i] = start[i] + Σ_j float64(w0[16·j+i]·y[j])
+// over j in order where y[j] != 0 as Go compares (±0 skipped, NaN kept),
+// the same products and sums as pixelsAVX given that list.
+TEXT ·pixels16AVX(SB), NOSPLIT, $0-96
+	MOVQ pix_base+0(FP), DI
+	MOVQ start_base+24(FP), SI
+	MOVQ w0_base+48(FP), R8
+	MOVQ y_base+72(FP), R9
+	MOVQ y_len+80(FP), CX
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VXORPD Y9, Y9, Y9
+	TESTQ CX, CX
+	JZ   store16
+loop16:
+	VUCOMISD (R9), X9
+	JNE  add16
+	JPS  add16                  // NaN: kept, as y[j] != 0 is true
+	JMP  next16
+add16:
+	VBROADCASTSD (R9), Y4
+	VMULPD (R8), Y4, Y5
+	VADDPD Y5, Y0, Y0
+	VMULPD 32(R8), Y4, Y6
+	VADDPD Y6, Y1, Y1
+	VMULPD 64(R8), Y4, Y7
+	VADDPD Y7, Y2, Y2
+	VMULPD 96(R8), Y4, Y8
+	VADDPD Y8, Y3, Y3
+next16:
+	ADDQ $8, R9
+	ADDQ $128, R8
+	DECQ CX
+	JNZ  loop16
+store16:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
+
 DATA q8half<>+0(SB)/8, $0x3FE0000000000000 // 0.5
 GLOBL q8half<>(SB), RODATA|NOPTR, $8
 DATA q8one<>+0(SB)/8, $0x3FF0000000000000  // 1

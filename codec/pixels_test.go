@@ -72,6 +72,79 @@ func TestPixelsKernel(t *testing.T) {
 	}
 }
 
+// TestPixels16Kernel checks that the 4×4 kernel, which finds the nonzero
+// coefficients itself, gives the Go loop's sums over the list pixelsFrom
+// makes to the last bit (zeros of both signs skipped, NaN and infinities
+// kept), and that pixelsFrom gives the same pixels with and without the
+// assembly kernels (the Go fallback of processors without AVX).
+func TestPixels16Kernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 16))
+	value := func() float64 {
+		switch rng.IntN(10) {
+		case 0, 1:
+			return 0
+		case 2:
+			return math.Copysign(0, -1)
+		case 3:
+			return 5e-324 * float64(rng.IntN(100)-50) // subnormal
+		case 4:
+			return (rng.Float64() - 0.5) * 1e12
+		case 5:
+			if rng.IntN(20) == 0 {
+				return []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+			}
+		}
+		return (rng.Float64() - 0.5) * 600
+	}
+	const dims = 16
+	c := &Channel{}
+	for trial := 0; trial < 2000; trial++ {
+		from := rng.IntN(dims)
+		weights := make([]float64, dims*dims)
+		for i := range weights {
+			weights[i] = value()
+		}
+		start := make([]float64, dims)
+		for i := range start {
+			start[i] = value()
+		}
+		y := make([]float64, rng.IntN(dims-from+1))
+		for i := range y {
+			y[i] = value()
+		}
+		var nz []int
+		for j, v := range y {
+			if v != 0 {
+				nz = append(nz, j)
+			}
+		}
+		w0 := weights[from*dims:]
+		got, want := make([]float64, dims), make([]float64, dims)
+		pixelsFromGo(want, start, y, w0, nz)
+		same := func(what string, got []float64) {
+			t.Helper()
+			for p := range want {
+				if math.Float64bits(got[p]) != math.Float64bits(want[p]) && !(math.IsNaN(got[p]) && math.IsNaN(want[p])) {
+					t.Fatalf("trial %d (from %d, %d coefficients), pixel %d: %s %v, Go %v", trial, from, len(y), p, what, got[p], want[p])
+				}
+			}
+		}
+		if pixels16Kernel(got, start, w0, y) {
+			same("kernel", got)
+		}
+		scratch := make([]int, dims)
+		c.pixelsFrom(got, start, y, from, weights, scratch)
+		same("pixelsFrom", got)
+		func() {
+			defer func(had bool) { hasAVX = had }(hasAVX)
+			hasAVX = false
+			clear(got)
+			c.pixelsFrom(got, start, y, from, weights, scratch)
+			same("pixelsFrom without AVX", got)
+		}()
+	}
+}
+
 // BenchmarkPixels times the inverse PCA of one patch (pixelsFrom's sums
 // over the nonzero coefficients) in Go and through the assembly kernel,
 // for 4×4 and 8×8 patches with a quarter of their coefficients nonzero,
