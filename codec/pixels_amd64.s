@@ -108,6 +108,42 @@ GLOBL q8one<>(SB), RODATA|NOPTR, $8
 DATA q8max<>+0(SB)/8, $0x406FE00000000000  // 255
 GLOBL q8max<>(SB), RODATA|NOPTR, $8
 
+// Q4ROW rounds the 4 values at off(SI) to 8 bits into (DI), as
+// quantize8AVX's column step does (constants in Y8-Y11).
+#define Q4ROW(off) \
+	VMOVUPD off(SI), Y0 \
+	VROUNDPD $3, Y0, Y1 \
+	VSUBPD Y1, Y0, Y2 \
+	VCMPPD $0x0D, Y8, Y2, Y3 \
+	VANDPD Y9, Y3, Y3 \
+	VADDPD Y3, Y1, Y1 \
+	VMAXPD Y10, Y1, Y1 \
+	VMINPD Y11, Y1, Y1 \
+	VCVTTPD2DQY Y1, X1 \
+	VPACKSSDW X1, X1, X1 \
+	VPACKUSWB X1, X1, X1 \
+	VMOVD X1, (DI)
+
+// func quantize4x4AVX(dst []uint8, stride int, src []float64)
+// quantize8AVX for one 4×4 patch (n = 4, 16 values), unrolled.
+TEXT ·quantize4x4AVX(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ stride+24(FP), DX
+	MOVQ src_base+32(FP), SI
+	VBROADCASTSD q8half<>(SB), Y8
+	VBROADCASTSD q8one<>(SB), Y9
+	VXORPD Y10, Y10, Y10
+	VBROADCASTSD q8max<>(SB), Y11
+	Q4ROW(0)
+	ADDQ DX, DI
+	Q4ROW(32)
+	ADDQ DX, DI
+	Q4ROW(64)
+	ADDQ DX, DI
+	Q4ROW(96)
+	VZEROUPPER
+	RET
+
 // func quantize8AVX(dst []uint8, stride int, src []float64, n int)
 // Rounds the len(src)/n rows of n values of src (n a multiple of 4) to
 // 8 bits as patches.Quantize8 does, row r into dst[r·stride:][:n]:

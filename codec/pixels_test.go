@@ -191,7 +191,7 @@ func BenchmarkPixels(b *testing.B) {
 // value, writes only its patch's bytes and skips the stride between
 // rows: halves and their neighbours one ulp away (round half up), 0, −0,
 // negative values, subnormals, 255 and beyond, infinities, NaN and
-// values past 2^52.
+// values past 2^52. n = 4 is a 4×4 patch: quantize4x4AVX's unrolled rows.
 func TestQuantize8Kernel(t *testing.T) {
 	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 0.49999999999999994, 0.5, -0.5, 254.49999999999997,
 		254.5, 254.50000000000003, 255, 255.5, 256, -1, -255.5, 1e300, -1e300, 1 << 52, 1<<53 + 2,
