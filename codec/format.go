@@ -993,7 +993,11 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 					yk[j] = l[ix[j]]
 				}
 				if leadPix != nil {
-					c.pixelsFrom(pix, leadPix[int(lead.ref[i])*dims:][:dims], y[k:end], k, weights, nz)
+					// 4×4: the kernel called here, not through pixelsFrom.
+					start := leadPix[int(lead.ref[i])*dims:][:dims]
+					if !pixels16Kernel(pix, start, weights[k*dims:], y[k:end]) {
+						c.pixelsFrom(pix, start, y[k:end], k, weights, nz)
+					}
 					break
 				}
 				if k > 0 {
