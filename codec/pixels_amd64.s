@@ -108,10 +108,10 @@ GLOBL q8one<>(SB), RODATA|NOPTR, $8
 DATA q8max<>+0(SB)/8, $0x406FE00000000000  // 255
 GLOBL q8max<>(SB), RODATA|NOPTR, $8
 
-// Q4ROW rounds the 4 values at off(SI) to 8 bits into (DI), as
-// quantize8AVX's column step does (constants in Y8-Y11).
-#define Q4ROW(off) \
-	VMOVUPD off(SI), Y0 \
+// Q8 rounds the 4 values at src to 8 bits into the 4 bytes at dst, as
+// patches.Quantize8 does (constants in Y8-Y11, see quantize8AVX).
+#define Q8(src, dst) \
+	VMOVUPD src, Y0 \
 	VROUNDPD $3, Y0, Y1 \
 	VSUBPD Y1, Y0, Y2 \
 	VCMPPD $0x0D, Y8, Y2, Y3 \
@@ -122,7 +122,7 @@ GLOBL q8max<>(SB), RODATA|NOPTR, $8
 	VCVTTPD2DQY Y1, X1 \
 	VPACKSSDW X1, X1, X1 \
 	VPACKUSWB X1, X1, X1 \
-	VMOVD X1, (DI)
+	VMOVD X1, dst
 
 // func quantize4x4AVX(dst []uint8, stride int, src []float64)
 // quantize8AVX for one 4×4 patch (n = 4, 16 values), unrolled.
@@ -134,13 +134,13 @@ TEXT ·quantize4x4AVX(SB), NOSPLIT, $0-56
 	VBROADCASTSD q8one<>(SB), Y9
 	VXORPD Y10, Y10, Y10
 	VBROADCASTSD q8max<>(SB), Y11
-	Q4ROW(0)
+	Q8(0(SI), (DI))
 	ADDQ DX, DI
-	Q4ROW(32)
+	Q8(32(SI), (DI))
 	ADDQ DX, DI
-	Q4ROW(64)
+	Q8(64(SI), (DI))
 	ADDQ DX, DI
-	Q4ROW(96)
+	Q8(96(SI), (DI))
 	VZEROUPPER
 	RET
 
@@ -165,18 +165,9 @@ qrow:
 	JGE  qdone
 	XORQ BX, BX                 // column
 qcol:
-	VMOVUPD (SI)(BX*8), Y0
-	VROUNDPD $3, Y0, Y1         // trunc(v)
-	VSUBPD Y1, Y0, Y2           // v − trunc(v)
-	VCMPPD $0x0D, Y8, Y2, Y3    // >= 1/2
-	VANDPD Y9, Y3, Y3
-	VADDPD Y3, Y1, Y1
-	VMAXPD Y10, Y1, Y1          // max(x, 0); NaN gives 0
-	VMINPD Y11, Y1, Y1
-	VCVTTPD2DQY Y1, X1
-	VPACKSSDW X1, X1, X1
-	VPACKUSWB X1, X1, X1
-	VMOVD X1, (DI)(BX*1)
+	// t = trunc(v); t+1 where v − t >= 1/2; max(t, 0) (NaN gives 0),
+	// min(t, 255); packed to bytes.
+	Q8((SI)(BX*8), (DI)(BX*1))
 	ADDQ $4, BX
 	CMPQ BX, R8
 	JLT  qcol

@@ -8,6 +8,28 @@ import (
 	"github.com/spcalab/spca/patches"
 )
 
+// kernelTestValue returns a weight, start or coefficient for the pixel
+// kernels' tests: often exactly 0 (skipped), −0, subnormal, or far apart
+// in magnitude (where an FMA or another order would round differently);
+// with nonFinite, now and then NaN or an infinity.
+func kernelTestValue(rng *rand.Rand, nonFinite bool) float64 {
+	switch rng.IntN(8) {
+	case 0:
+		return 0
+	case 1:
+		return math.Copysign(0, -1)
+	case 2:
+		return 5e-324 * float64(rng.IntN(100)-50) // subnormal
+	case 3:
+		return (rng.Float64() - 0.5) * 1e12
+	case 4:
+		if nonFinite && rng.IntN(20) == 0 {
+			return []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
+		}
+	}
+	return (rng.Float64() - 0.5) * 600
+}
+
 // TestPixelsKernel checks that the assembly kernel of pixelsFrom (where
 // the processor has one) gives its Go loop's sums to the last bit: the
 // same products, rounded, added in the same order, on coefficients that
@@ -16,19 +38,7 @@ import (
 // differently).
 func TestPixelsKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 7))
-	value := func() float64 {
-		switch rng.IntN(8) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		case 2:
-			return 5e-324 * float64(rng.IntN(100)-50) // subnormal
-		case 3:
-			return (rng.Float64() - 0.5) * 1e12
-		}
-		return (rng.Float64() - 0.5) * 600
-	}
+	value := func() float64 { return kernelTestValue(rng, false) }
 	ran := false
 	for _, dims := range []int{16, 32, 64} {
 		for trial := 0; trial < 200; trial++ {
@@ -79,23 +89,7 @@ func TestPixelsKernel(t *testing.T) {
 // assembly kernels (the Go fallback of processors without AVX).
 func TestPixels16Kernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 16))
-	value := func() float64 {
-		switch rng.IntN(10) {
-		case 0, 1:
-			return 0
-		case 2:
-			return math.Copysign(0, -1)
-		case 3:
-			return 5e-324 * float64(rng.IntN(100)-50) // subnormal
-		case 4:
-			return (rng.Float64() - 0.5) * 1e12
-		case 5:
-			if rng.IntN(20) == 0 {
-				return []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
-			}
-		}
-		return (rng.Float64() - 0.5) * 600
-	}
+	value := func() float64 { return kernelTestValue(rng, true) }
 	const dims = 16
 	c := &Channel{}
 	for trial := 0; trial < 2000; trial++ {
