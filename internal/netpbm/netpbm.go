@@ -136,6 +136,13 @@ func readNumber(r *bufio.Reader) (int, error) {
 			return 0, FormatError("number too large in the header")
 		}
 	}
+	if err == nil && c == '#' {
+		// A comment ends the number, as libnetpbm reads it ("255#c\n"):
+		// its end of line is the whitespace after the number.
+		for err == nil && c != '\n' && c != '\r' {
+			c, err = r.ReadByte()
+		}
+	}
 	if err == nil {
 		if !isSpace(c) {
 			return 0, FormatError(fmt.Sprintf("unexpected byte %q in the header", c))
