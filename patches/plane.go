@@ -260,14 +260,11 @@ func YCbCr420To(bufs [3][]float64, img image.Image) [3]Plane {
 	rows := make([]float64, 4*w)
 	cbRows, crRows := rows[:2*w], rows[2*w:]
 	halve := func(dst []float64, src []float64, y int) {
-		r0, r1 := src[:w], src[w:]
+		r0, r1 := src[:w], src[w:2*w]
 		if 2*y+1 > h-1 {
 			r1 = r0
 		}
-		for x := range dst {
-			x0, x1 := 2*x, min(2*x+1, w-1)
-			dst[x] = (r0[x0] + r0[x1] + r1[x0] + r1[x1]) / 4 // Halve's sum, in its order
-		}
+		halveRows(dst, r0, r1)
 	}
 	hw := ps[1].W
 	if m, ok := img.(*image.RGBA); ok {
@@ -429,6 +426,25 @@ func FromYCbCr420(y, cb, cr Plane, sixteenBit bool) image.Image {
 		doubledRow(crRow, cr, row)
 		return cbRow, crRow
 	})
+}
+
+// halveRows writes into dst ((len(r0)+1)/2 samples) the means of the
+// 2×2 samples of the rows r0 and r1 (as long), the last column taken twice
+// where their length is odd: Halve's sums, in its order, without its
+// bound on each pair's second column in the loop (the halving was 2 % of
+// the instructions of a colour encode).
+func halveRows(dst, r0, r1 []float64) {
+	w := len(r0)
+	r1 = r1[:w]
+	n := min(w/2, len(dst))
+	for x := range n {
+		a, b := r0[2*x:2*x+2:2*x+2], r1[2*x:2*x+2:2*x+2]
+		dst[x] = (a[0] + a[1] + b[0] + b[1]) / 4
+	}
+	if n < len(dst) && w > 0 { // odd length: the last column twice
+		a, b := r0[w-1], r1[w-1]
+		dst[n] = (a + a + b + b) / 4
+	}
 }
 
 // FromYCbCr420Into is FromYCbCr420 of 8-bit pixels written into m and

@@ -285,16 +285,29 @@ func readPixmap8(br *bufio.Reader, h header, into image.Image) (image.Image, err
 }
 
 // spreadRGB spreads the w RGB pixels in the last 3/4 of row (4·w bytes)
-// to RGBA over the whole row, alpha 0xff, 4 pixels by two loads and two
-// stores: a group's 16 bytes end before the next group's 12 begin (16g+16
-// ≤ w+12g+12 while 4g+4 ≤ w), each read before it is overwritten, and so
-// for the pixels after the groups (4x+3 < w+3x+3). Not inlined: in
-// readPixmap8's loop the compiler kept the indices on the stack.
+// to RGBA over the whole row, alpha 0xff, 8 then 4 pixels at a time: a
+// group's 16 bytes of 4 pixels end before the next group's 12 begin
+// (16g+16 ≤ w+12g+12 while 4g+4 ≤ w), each read before it is
+// overwritten, and so for the pixels after the groups (4x+3 < w+3x+3).
+// Not inlined: in readPixmap8's loop the compiler kept the indices on the
+// stack.
 //
 //go:noinline
 func spreadRGB(row []byte, w int) {
 	const alpha = 0xff000000
+	const alphas = alpha<<32 | alpha
 	x := 0
+	// 8 pixels by three loads and four stores (their 32 bytes end where
+	// the next group's 24 begin, or before: 4x+32 ≤ w+3x+24 while x+8 ≤ w),
+	// then 4 by two and two.
+	for ; x+8 <= w && w+3*x+24 <= len(row) && 4*x+32 <= len(row); x += 8 {
+		s, d := row[w+3*x:w+3*x+24:w+3*x+24], row[4*x:4*x+32:4*x+32]
+		a, b, c := binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:16]), binary.LittleEndian.Uint64(s[16:])
+		binary.LittleEndian.PutUint64(d[:8], a&0xffffff|a<<8&0xffffff00000000|alphas)
+		binary.LittleEndian.PutUint64(d[8:16], (a>>48|b<<16)&0xffffff|b<<24&0xffffff00000000|alphas)
+		binary.LittleEndian.PutUint64(d[16:24], b>>32&0xffffff|(b>>56|c<<8)<<32&0xffffff00000000|alphas)
+		binary.LittleEndian.PutUint64(d[24:], c>>16&0xffffff|c>>40<<32|alphas)
+	}
 	for ; x+4 <= w && w+3*x+12 <= len(row) && 4*x+16 <= len(row); x += 4 {
 		s := w + 3*x
 		a, b := binary.LittleEndian.Uint64(row[s:s+8]), uint64(binary.LittleEndian.Uint32(row[s+8:s+12]))

@@ -383,3 +383,23 @@ func TestDropAlpha8(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadRGB checks spreadRGB against a byte loop for rows of 0 to 29
+// pixels (none to three groups of 8, then groups of 4 and single pixels).
+func TestSpreadRGB(t *testing.T) {
+	for w := range 30 {
+		row := make([]byte, 4*w)
+		for i := range row {
+			row[i] = byte(11*i + 5)
+		}
+		want := make([]byte, 4*w)
+		for x := range w {
+			copy(want[4*x:4*x+3], row[w+3*x:w+3*x+3])
+			want[4*x+3] = 0xff
+		}
+		spreadRGB(row, w)
+		if !bytes.Equal(row, want) {
+			t.Errorf("%d pixels: %v, want %v", w, row, want)
+		}
+	}
+}
