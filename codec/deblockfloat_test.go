@@ -15,7 +15,6 @@ import (
 // (the kernel declines) to wide.
 func TestFloatRowsKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 44))
-	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e308, -1e308}
 	filtered := 0
 	for trial := range 3000 {
 		w := trial % 22
@@ -23,20 +22,9 @@ func TestFloatRowsKernel(t *testing.T) {
 		base := 255 * rng.Float64()
 		for r := range rows {
 			rows[r] = make([]float64, w)
-			for x := range rows[r] {
-				rows[r][x] = base + 6*rng.NormFloat64()
-				if rng.IntN(25) == 0 {
-					rows[r][x] = special[rng.IntN(len(special))]
-				}
-			}
+			edgeSamples(rng, rows[r], base)
 		}
-		alpha, beta, tc := 20*rng.Float64(), 8*rng.Float64(), 3*rng.Float64()
-		switch trial % 7 {
-		case 0:
-			tc = 0
-		case 1:
-			tc = math.SmallestNonzeroFloat64
-		}
+		alpha, beta, tc := edgeThresholds(rng, trial)
 		var want [4][]float64
 		for r := range rows {
 			want[r] = slices.Clone(rows[r])
@@ -74,26 +62,13 @@ func TestFloatRowsKernel(t *testing.T) {
 // kernel declines) to wide.
 func TestFloatColsKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 45))
-	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e308, -1e308}
 	filtered := 0
 	for trial := range 4000 {
 		w, h, n := trial%26, 1+trial%9, []int{2, 3, 4, 5, 8}[trial%5]
 		stride := w + trial%3
 		pix := make([]float64, max(0, (h-1)*stride+w))
-		base := 255 * rng.Float64()
-		for i := range pix {
-			pix[i] = base + 6*rng.NormFloat64()
-			if rng.IntN(25) == 0 {
-				pix[i] = special[rng.IntN(len(special))]
-			}
-		}
-		alpha, beta, tc := 20*rng.Float64(), 8*rng.Float64(), 3*rng.Float64()
-		switch trial % 7 {
-		case 0:
-			tc = 0
-		case 1:
-			tc = math.SmallestNonzeroFloat64
-		}
+		edgeSamples(rng, pix, 255*rng.Float64())
+		alpha, beta, tc := edgeThresholds(rng, trial)
 		want, got := slices.Clone(pix), slices.Clone(pix)
 		for y := range h {
 			row := want[y*stride:][:w]
@@ -118,4 +93,29 @@ func TestFloatColsKernel(t *testing.T) {
 	if filtered < 3000 {
 		t.Fatalf("only %d samples moved: the test exercises little", filtered)
 	}
+}
+
+// edgeSamples fills p with samples near base (tests passed, moves clipped
+// or not) and far, NaN, infinities and zeros of both signs among them.
+func edgeSamples(rng *rand.Rand, p []float64, base float64) {
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e308, -1e308}
+	for i := range p {
+		p[i] = base + 6*rng.NormFloat64()
+		if rng.IntN(25) == 0 {
+			p[i] = special[rng.IntN(len(special))]
+		}
+	}
+}
+
+// edgeThresholds returns random thresholds of the filter, tc 0 (the
+// kernels decline) and subnormal in some trials.
+func edgeThresholds(rng *rand.Rand, trial int) (alpha, beta, tc float64) {
+	alpha, beta, tc = 20*rng.Float64(), 8*rng.Float64(), 3*rng.Float64()
+	switch trial % 7 {
+	case 0:
+		tc = 0
+	case 1:
+		tc = math.SmallestNonzeroFloat64
+	}
+	return alpha, beta, tc
 }
