@@ -159,3 +159,19 @@ func TestDecodeIntoRGBA(t *testing.T) {
 		}
 	}
 }
+
+// TestGetFit checks keptPool.getFit: the smallest kept value of at least
+// the size asked for, else the largest, else a new one.
+func TestGetFit(t *testing.T) {
+	p := keptPool{New: func() any { return new([]int32) }}
+	size := func(x any) int { return cap(*x.(*[]int32)) }
+	for _, n := range []int{10, 40, 20, 5} {
+		b := make([]int32, n)
+		p.Put(&b)
+	}
+	for _, c := range []struct{ ask, want int }{{15, 20}, {50, 40}, {1, 5}, {11, 10}, {3, 0}} {
+		if got := size(p.getFit(c.ask, size)); got != c.want {
+			t.Errorf("getFit(%d): a value of size %d, want %d", c.ask, got, c.want)
+		}
+	}
+}

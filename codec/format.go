@@ -225,12 +225,15 @@ func (a Assignment) String() string {
 // indexBuffers keeps the index buffers of decoded channels for reuse:
 // fromSymbols writes every index, so a reused buffer needs no clearing,
 // and clearing a fresh one was a third of the memory a decode wrote
-// before decoding anything.
-var indexBuffers sync.Pool // of *[]int32
+// before decoding anything. It is a keptPool taken from by size
+// (getFit): as a sync.Pool it handed the luma channel of a colour image
+// a chroma channel's buffer, a quarter of the size, which was dropped for
+// a fresh one (and the collector emptied it).
+var indexBuffers = keptPool{New: func() any { return new([]int32) }, keep: func(x any) bool { return cap(*x.(*[]int32)) <= maxKeptValues }}
 
 func getIndices(n int) []int32 {
-	if b, ok := indexBuffers.Get().(*[]int32); ok && cap(*b) >= n {
-		return (*b)[:n]
+	if b := *indexBuffers.getFit(n, func(x any) int { return cap(*x.(*[]int32)) }).(*[]int32); cap(b) >= n {
+		return b[:n]
 	}
 	return make([]int32, n)
 }
@@ -842,7 +845,7 @@ func pixelsFromGo(pix, start, y, w0 []float64, nz []int) {
 func (c *Channel) leadPixels(rows, weights []float64, most int) []float64 {
 	k, dims := c.Leading(), c.Dims()
 	count := len(rows) / k
-	out := takeFloats()
+	out := takeFloats(count * dims)
 	if cap(out) < count*dims {
 		// The next images of the size then fit, where each that had
 		// more rows than the last took a new buffer (megabytes of page
@@ -868,9 +871,38 @@ func (c *Channel) leadPixels(rows, weights []float64, most int) []float64 {
 // page (a batch encode, 8×8: ~2.4 % of its CPU cleared those pages).
 var floatBuffers = keptPool{New: func() any { return new([]float64) }, keep: func(x any) bool { return cap(*x.(*[]float64)) <= maxKeptValues }}
 
-// takeFloats returns a buffer of floatBuffers (length 0, any capacity).
-func takeFloats() []float64 {
-	return (*floatBuffers.Get().(*[]float64))[:0]
+// takeFloats returns a buffer of floatBuffers (length 0): the smallest
+// kept one of at least n values, else the largest. The channels of a
+// colour image take buffers of different sizes at once: the last kept one
+// (keptPool.Get) was often a chroma channel's for the luma's, which then
+// took a new one (fresh pages: ~1.5 % of a colour batch decode).
+func takeFloats(n int) []float64 {
+	return (*floatBuffers.getFit(n, func(x any) int { return cap(*x.(*[]float64)) }).(*[]float64))[:0]
+}
+
+// getFit is Get of the kept value whose size is the smallest of at
+// least n, else the largest.
+func (p *keptPool) getFit(n int, size func(any) int) any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	best := -1
+	for i, x := range p.kept {
+		if best < 0 {
+			best = i
+			continue
+		}
+		s, b := size(x), size(p.kept[best])
+		if s >= n && (b < n || s < b) || s < n && b < n && s > b {
+			best = i
+		}
+	}
+	if best < 0 {
+		return p.New()
+	}
+	x, last := p.kept[best], len(p.kept)-1
+	p.kept[best], p.kept[last] = p.kept[last], nil
+	p.kept = p.kept[:last]
+	return x
 }
 
 // putFloats hands b back to floatBuffers; nothing may use it after.
