@@ -509,6 +509,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		deblockScratches.Put(loopScratch)
 	}
 	out := hd.appendTo(scs[0].file[:0])
+	in.header = len(out)
 	for _, b := range bodies {
 		out = append(out, b...)
 	}

@@ -159,6 +159,19 @@ func TestGoldenFiles(t *testing.T) {
 			if !bytes.Equal(again.Bytes(), spc) {
 				t.Errorf("%s-%d (%s): the image coded again with the same model gives another file", c.name, k, runtime.GOARCH)
 			}
+			if m.Step > 0 {
+				want, err := os.ReadFile(base + ".rate.spc")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got bytes.Buffer
+				if _, _, err := EncodeAtRate(&got, img, m, goldenRate(len(spc), img), nil); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got.Bytes(), want) {
+					t.Errorf("%s-%d (%s): EncodeAtRate gives another file than on amd64", c.name, k, runtime.GOARCH)
+				}
+			}
 		}
 	}
 }
@@ -206,6 +219,17 @@ func TestGoldenQEMU(t *testing.T) {
 			if err := os.WriteFile(base+".sum", []byte(sum8(pixelBytes(t, got))), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			if m.Step > 0 {
+				// The rate search too (its estimate, logarithms
+				// and secants): the same step, so the same file.
+				var rb bytes.Buffer
+				if _, _, err := EncodeAtRate(&rb, img, m, goldenRate(sb.Len(), img), nil); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(base+".rate.spc", rb.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 	// amd64 built with GOAMD64=v3 fuses too and runs natively where the
@@ -235,6 +259,13 @@ func TestGoldenQEMU(t *testing.T) {
 			t.Fatalf("%s %s: %v\n%s", b.name, b.runner, err, out)
 		}
 	}
+}
+
+// goldenRate is the target of the golden files' rate searches: 0.7 of
+// the rate of the file of n bytes coding img at the model's step.
+func goldenRate(n int, img image.Image) float64 {
+	b := img.Bounds()
+	return 0.7 * 8 * float64(n) / float64(b.Dx()*b.Dy())
 }
 
 // sum8 is the first 8 bytes of b's SHA-256, in hex.

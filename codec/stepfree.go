@@ -30,6 +30,9 @@ type encodeInput struct {
 	keptStep   float64
 	last, kept []*codedChannel
 	reused     int
+	// probes counts the rate search's probes (exact encodes), header
+	// the bytes of the last encode's header.
+	probes, header int
 }
 
 // codedChannel is a channel as an encode coded it: its stream (the
