@@ -36,7 +36,7 @@
 //	err = m.Save("photo.model")             // LoadModel reads it back (Close it when done), ReadModel from a reader
 //	err = codec.Encode(w, img, m, nil)      // nil: default options, the model's own step
 //	step, _, err := codec.StepForRate(img, m, 1.0, nil)
-//	err = codec.Encode(w, img, m, &codec.Options{Step: step}) // at 1 bit per pixel (the CLI's --bpp)
+//	err = codec.Encode(w, img, m, &codec.Options{Step: step}) // at 1 bit per pixel, within 2 % (the CLI's --bpp)
 //	step, _, err = codec.EncodeAtRate(w, img, m, 1.0, nil)   // the same file, the search and encode sharing the transform
 //	dec, err := codec.Decode(r, m)          // the model the file was coded with (Header.Model, Model.ID)
 //	pca, err := codec.PCABaseline(m)        // linear PCA with the same quantisers and coder

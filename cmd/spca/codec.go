@@ -478,7 +478,7 @@ func encodeCommand() *cli.Command {
 			outFlag("output `FILE` for one input, DIR for several"),
 			exactFlag(),
 			assignFlag(),
-			&cli.Float64Flag{Name: flagBPP, Usage: "code each image at this many bits per pixel (within 1 %, searching the quantiser step on the image; models in the entropy-constrained mode)", DefaultText: "none, the model's step"},
+			&cli.Float64Flag{Name: flagBPP, Usage: "code each image at this many bits per pixel (within 2 %, searching the quantiser step on the image; models in the entropy-constrained mode)", DefaultText: "none, the model's step"},
 			&cli.Float64Flag{Name: flagStep, Usage: "code at this quantiser step instead of the model's (larger: fewer bits; models in the entropy-constrained mode)", DefaultText: "the model's"},
 		},
 		Before: adviseHugeHeap,
@@ -559,7 +559,7 @@ func dropBallast() {
 
 // rateWarnShare is the relative distance from the --bpp target beyond
 // which encode warns that the rate could not be reached (the search
-// stops within 1 % when it can).
+// stops within 2 % when it can).
 const rateWarnShare = 0.05
 
 func runEncode(c *cli.Context) error {
