@@ -70,7 +70,7 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 			for i := i0; i < min(rows, i0+cols); i++ {
 				col := i - i0
 				n++
-				cell[0] = dc[i] - estPrediction(dc, i, col, cols)
+				cell[0] = dc[i] - int32(arDCPrediction(dc, i, col, cols, 1, 0))
 				row := t.y.RawRowView(i)
 				end := from
 				for j := 1; j < k; j++ {
@@ -136,27 +136,6 @@ func estCell(v float64) int32 {
 		return -int32(a)
 	}
 	return int32(a)
-}
-
-// estPrediction is arDCPrediction of the first coefficients dc, patch i
-// in column col of rows of cols.
-func estPrediction(dc []int32, i, col, cols int) int32 {
-	switch {
-	case col > 0 && i >= cols:
-		a, b, u := dc[i-1], dc[i-cols], dc[i-cols-1]
-		switch {
-		case u >= max(a, b):
-			return min(a, b)
-		case u <= min(a, b):
-			return max(a, b)
-		}
-		return a + b - u
-	case col > 0:
-		return dc[i-1]
-	case i >= cols:
-		return dc[i-cols]
-	}
-	return 0
 }
 
 // estScratch holds rateEstimate's arrays.

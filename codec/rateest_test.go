@@ -16,16 +16,7 @@ import (
 // less than 15 % over a factor of 2 in the step, on textures of other
 // seeds than the models', grey and colour (4:2:0).
 func TestRateEstimate(t *testing.T) {
-	grey := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step, o.Patch = 0, 10, 4 })
-	colour := smallColorModel(t, true)
-	for _, c := range []struct {
-		m   *Model
-		img image.Image
-	}{
-		{grey, testimages.Texture(192, 128, 61)},
-		{grey, testimages.Texture(160, 96, 62)},
-		{colour, testimages.ColorTexture(192, 128, 63)},
-	} {
+	for _, c := range rateEstimateCases(t) {
 		in := &encodeInput{share: true}
 		b := c.img.Bounds()
 		pixels := float64(b.Dx() * b.Dy())
@@ -63,17 +54,8 @@ func TestRateEstimate(t *testing.T) {
 // on these small textures (at most 5 a search, 3 on average; the secant
 // from the model's own step alone takes 4.1 on average).
 func TestRateSearchProbes(t *testing.T) {
-	grey := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step, o.Patch = 0, 10, 4 })
-	colour := smallColorModel(t, true)
 	probes, searches := 0, 0
-	for _, c := range []struct {
-		m   *Model
-		img image.Image
-	}{
-		{grey, testimages.Texture(192, 128, 61)},
-		{grey, testimages.Texture(160, 96, 62)},
-		{colour, testimages.ColorTexture(192, 128, 63)},
-	} {
+	for _, c := range rateEstimateCases(t) {
 		for _, bpp := range []float64{0.5, 1, 2} {
 			in := &encodeInput{share: true, keep: true}
 			step, rate, err := encodeAtRate(io.Discard, c.img, c.m, bpp, nil, in)
@@ -91,5 +73,23 @@ func TestRateSearchProbes(t *testing.T) {
 	}
 	if mean := float64(probes) / float64(searches); mean > 3 {
 		t.Errorf("%.2f probes a search", mean)
+	}
+}
+
+// rateEstimateCases are the models and images of the rate estimate's
+// tests: textures of other seeds than the models'.
+func rateEstimateCases(t *testing.T) []struct {
+	m   *Model
+	img image.Image
+} {
+	grey := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step, o.Patch = 0, 10, 4 })
+	colour := smallColorModel(t, true)
+	return []struct {
+		m   *Model
+		img image.Image
+	}{
+		{grey, testimages.Texture(192, 128, 61)},
+		{grey, testimages.Texture(160, 96, 62)},
+		{colour, testimages.ColorTexture(192, 128, 63)},
 	}
 }
