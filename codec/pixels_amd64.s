@@ -108,8 +108,15 @@ GLOBL q8one<>(SB), RODATA|NOPTR, $8
 DATA q8max<>+0(SB)/8, $0x406FE00000000000  // 255
 GLOBL q8max<>(SB), RODATA|NOPTR, $8
 
+// Q8_CONSTS loads Q8's constants: 1/2, 1, 0 and 255 in Y8-Y11.
+#define Q8_CONSTS \
+	VBROADCASTSD q8half<>(SB), Y8 \
+	VBROADCASTSD q8one<>(SB), Y9 \
+	VXORPD Y10, Y10, Y10 \
+	VBROADCASTSD q8max<>(SB), Y11
+
 // Q8 rounds the 4 values at src to 8 bits into the 4 bytes at dst, as
-// patches.Quantize8 does (constants in Y8-Y11, see quantize8AVX).
+// patches.Quantize8 does (constants in Y8-Y11: Q8_CONSTS).
 #define Q8(src, dst) \
 	VMOVUPD src, Y0 \
 	VROUNDPD $3, Y0, Y1 \
@@ -130,10 +137,7 @@ TEXT ·quantize4x4AVX(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
 	MOVQ stride+24(FP), DX
 	MOVQ src_base+32(FP), SI
-	VBROADCASTSD q8half<>(SB), Y8
-	VBROADCASTSD q8one<>(SB), Y9
-	VXORPD Y10, Y10, Y10
-	VBROADCASTSD q8max<>(SB), Y11
+	Q8_CONSTS
 	Q8(0(SI), (DI))
 	ADDQ DX, DI
 	Q8(32(SI), (DI))
@@ -155,10 +159,7 @@ TEXT ·quantize8AVX(SB), NOSPLIT, $0-64
 	MOVQ src_base+32(FP), SI
 	MOVQ src_len+40(FP), CX
 	MOVQ n+56(FP), R8
-	VBROADCASTSD q8half<>(SB), Y8
-	VBROADCASTSD q8one<>(SB), Y9
-	VXORPD Y10, Y10, Y10
-	VBROADCASTSD q8max<>(SB), Y11
+	Q8_CONSTS
 	LEAQ (SI)(CX*8), CX         // end of src
 qrow:
 	CMPQ SI, CX

@@ -8,6 +8,20 @@ import (
 	"github.com/spcalab/spca/patches"
 )
 
+// kernelTestPatch returns a dims×dims weight matrix and a start of
+// dims values drawn from value, in that order (the kernels' tests' draws).
+func kernelTestPatch(dims int, value func() float64) (weights, start []float64) {
+	weights = make([]float64, dims*dims)
+	for i := range weights {
+		weights[i] = value()
+	}
+	start = make([]float64, dims)
+	for i := range start {
+		start[i] = value()
+	}
+	return weights, start
+}
+
 // kernelTestValue returns a weight, start or coefficient for the pixel
 // kernels' tests: often exactly 0 (skipped), −0, subnormal, or far apart
 // in magnitude (where an FMA or another order would round differently);
@@ -43,14 +57,7 @@ func TestPixelsKernel(t *testing.T) {
 	for _, dims := range []int{16, 32, 64} {
 		for trial := 0; trial < 200; trial++ {
 			from := rng.IntN(dims / 2)
-			weights := make([]float64, dims*dims)
-			for i := range weights {
-				weights[i] = value()
-			}
-			start := make([]float64, dims)
-			for i := range start {
-				start[i] = value()
-			}
+			weights, start := kernelTestPatch(dims, value)
 			y := make([]float64, dims-from)
 			for i := range y {
 				if rng.IntN(3) > 0 {
@@ -94,14 +101,7 @@ func TestPixels16Kernel(t *testing.T) {
 	c := &Channel{}
 	for trial := 0; trial < 2000; trial++ {
 		from := rng.IntN(dims)
-		weights := make([]float64, dims*dims)
-		for i := range weights {
-			weights[i] = value()
-		}
-		start := make([]float64, dims)
-		for i := range start {
-			start[i] = value()
-		}
+		weights, start := kernelTestPatch(dims, value)
 		y := make([]float64, rng.IntN(dims-from+1))
 		for i := range y {
 			y[i] = value()
