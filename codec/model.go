@@ -431,7 +431,7 @@ func (o *TrainOptions) normalise() (TrainOptions, error) {
 		return t, fmt.Errorf("codec: %d leading coefficients for %d×%d patches (1..min(n², %d))", t.Leading, t.Patch, t.Patch, maxLeading)
 	case t.BPP == 0 && t.Step == 0 && (t.Bins < t.Patch*t.Patch || t.Bins > maxLevels):
 		return t, fmt.Errorf("codec: resolution %d bins must be between n² = %d and %d", t.Bins, t.Patch*t.Patch, maxLevels)
-	case t.BPP < 0 || math.IsNaN(t.BPP) || t.BPP > 24:
+	case t.BPP < 0 || math.IsNaN(t.BPP) || t.BPP > maxTrainBPP:
 		return t, fmt.Errorf("codec: target of %v bits per pixel", t.BPP)
 	case t.Step < 0 || math.IsNaN(t.Step) || math.IsInf(t.Step, 0):
 		return t, fmt.Errorf("codec: quantiser step %v", t.Step)

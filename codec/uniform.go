@@ -161,3 +161,17 @@ const maxLevels = 1 << 15
 // maxPatch is the largest patch size n: an .spc header counts a channel's
 // n² coefficients in one byte.
 const maxPatch = 15
+
+// Bounds of TrainOptions and of a quantiser step, for callers that check
+// or show their ranges (the command line's flags): the largest patch
+// size, total resolution (Bins), target rate (BPP, bits per pixel) and
+// step (Model.SetStep, EncodeOptions.Step) that codec accepts.
+const (
+	MaxPatch    = maxPatch
+	MaxBins     = maxLevels
+	MaxTrainBPP = maxTrainBPP
+	MaxStep     = maxStep
+)
+
+// maxTrainBPP is the largest target rate of TrainOptions.BPP.
+const maxTrainBPP = 24

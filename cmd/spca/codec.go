@@ -174,11 +174,11 @@ func runCodecTrain(c *cli.Context) error {
 	opt.Bins = c.Int(flagBins)
 	// By the flags' names (codec said 'resolution 50 bins must be between
 	// n² = 64 and 32768', 'target of 30 bits per pixel').
-	if c.IsSet(flagBins) && (opt.Bins < opt.Patch*opt.Patch || opt.Bins > maxBins) {
-		return fail("%s: --%s %d is out of its range [n² = %d, %d] for --%s %d", name, flagBins, opt.Bins, opt.Patch*opt.Patch, maxBins, flagPatch, opt.Patch)
+	if c.IsSet(flagBins) && (opt.Bins < opt.Patch*opt.Patch || opt.Bins > codec.MaxBins) {
+		return fail("%s: --%s %d is out of its range [n² = %d, %d] for --%s %d", name, flagBins, opt.Bins, opt.Patch*opt.Patch, codec.MaxBins, flagPatch, opt.Patch)
 	}
-	if opt.BPP > maxTrainBPP {
-		return fail("%s: --%s %s is out of its range (0, %d] for training", name, flagBPP, formatFloat(opt.BPP), maxTrainBPP)
+	if opt.BPP > codec.MaxTrainBPP {
+		return fail("%s: --%s %s is out of its range (0, %d] for training", name, flagBPP, formatFloat(opt.BPP), codec.MaxTrainBPP)
 	}
 	opt.Color = c.Bool(flagColor)
 	switch ch := c.String(flagChroma); {

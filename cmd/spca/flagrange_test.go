@@ -44,19 +44,19 @@ func TestRangeErrorsNameFlags(t *testing.T) {
 	}
 }
 
-// maxBins and maxTrainBPP are codec.Train's bounds: it takes them (and
+// codec.MaxBins and MaxTrainBPP are codec.Train's bounds: it takes them (and
 // fails for want of images) and refuses the next values.
 func TestTrainBoundsAreCodecs(t *testing.T) {
 	for _, c := range []struct {
 		o  codec.TrainOptions
 		ok bool
 	}{
-		{codec.TrainOptions{Patch: 2, Bins: maxBins}, true},
-		{codec.TrainOptions{Patch: 2, Bins: maxBins + 1}, false},
+		{codec.TrainOptions{Patch: 2, Bins: codec.MaxBins}, true},
+		{codec.TrainOptions{Patch: 2, Bins: codec.MaxBins + 1}, false},
 		{codec.TrainOptions{Patch: 8, Bins: 64}, true},
 		{codec.TrainOptions{Patch: 8, Bins: 63}, false},
-		{codec.TrainOptions{Patch: 2, BPP: maxTrainBPP}, true},
-		{codec.TrainOptions{Patch: 2, BPP: math.Nextafter(maxTrainBPP, 100)}, false},
+		{codec.TrainOptions{Patch: 2, BPP: codec.MaxTrainBPP}, true},
+		{codec.TrainOptions{Patch: 2, BPP: math.Nextafter(codec.MaxTrainBPP, 100)}, false},
 	} {
 		_, err := codec.Train(nil, &c.o)
 		if ok := err != nil && strings.Contains(err.Error(), "no training images"); ok != c.ok {

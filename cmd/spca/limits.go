@@ -116,10 +116,10 @@ var inf = math.Inf(1)
 // (the same name has the same range in every command). A flag given
 // explicitly is checked, 0 included: --patch 0 trained a 2×2 model.
 var flagRanges = map[string]numberRange{
-	flagPatch:        {1, maxPatch, false},
+	flagPatch:        {1, codec.MaxPatch, false},
 	flagBins:         {1, inf, false},
 	flagBPP:          {0, inf, true},
-	flagStep:         {0, maxStep, true},
+	flagStep:         {0, codec.MaxStep, true},
 	flagSamples:      {2, inf, false},
 	flagResolution:   {1, inf, false},
 	flagMaxReference: {1, inf, false},
@@ -131,20 +131,9 @@ var flagRanges = map[string]numberRange{
 // --max-iter and --n are checked by their commands, with their own
 // messages.
 
-// maxPatch is the largest patch size of codec train's help.
-const maxPatch = 15
-
-// maxBins and maxTrainBPP are the largest total resolution (--bins) and
-// target rate (--bpp) codec.Train accepts (a test checks they agree).
-const (
-	maxBins     = 1 << 15
-	maxTrainBPP = 24
-)
-
-// maxStep is the largest quantiser step codec accepts (its maxStep; a
-// test checks they agree): --step 1e300 was refused per image, as if the
-// image were at fault.
-const maxStep = 1 << 16
+// codec train's --patch, --bins and --bpp and every --step take codec's
+// bounds (codec.MaxPatch, MaxBins, MaxTrainBPP, MaxStep): --step 1e300
+// was refused per image, as if the image were at fault.
 
 // checkRanges checks the numeric flags given to the command of c against
 // flagRanges.

@@ -142,14 +142,14 @@ func TestAdaptEvalTooLarge(t *testing.T) {
 	wantError(t, []string{"codec", "train", "--images", filepath.Join(pairs, "a"), "-o", filepath.Join(pairs, "m.model")}, "(raise the limit with --max-pixels)")
 }
 
-// maxStep, the range of --step, is codec's bound of a quantiser step.
+// codec.MaxStep, the range of --step, is codec's bound of a quantiser step.
 func TestMaxStepIsCodecs(t *testing.T) {
 	var m codec.Model
-	if err := m.SetStep(maxStep); err != nil {
-		t.Errorf("codec refuses --step %v, the top of its range: %v", float64(maxStep), err)
+	if err := m.SetStep(codec.MaxStep); err != nil {
+		t.Errorf("codec refuses --step %v, the top of its range: %v", float64(codec.MaxStep), err)
 	}
-	if err := m.SetStep(math.Nextafter(maxStep, inf)); err == nil {
-		t.Errorf("codec accepts a step above %v, the top of --step's range", float64(maxStep))
+	if err := m.SetStep(math.Nextafter(codec.MaxStep, inf)); err == nil {
+		t.Errorf("codec accepts a step above %v, the top of --step's range", float64(codec.MaxStep))
 	}
 }
 
