@@ -291,26 +291,30 @@ func envPaths(c *cli.Context) (a, b []string, err error) {
 		if err := checkPairsDir(name, dir); err != nil {
 			return nil, nil, err
 		}
-		if a, err = expandImages([]string{filepath.Join(dir, "a")}, "environment A"); err != nil {
+		what := name + ": --" + flagPairs + " " + dir + ", environment "
+		if a, err = expandImages([]string{filepath.Join(dir, "a")}, what+"A"); err != nil {
 			return nil, nil, err
 		}
-		b, err = expandImages([]string{filepath.Join(dir, "b")}, "environment B")
+		b, err = expandImages([]string{filepath.Join(dir, "b")}, what+"B")
 		return a, b, err
 	case !c.IsSet(flagEnvA) || !c.IsSet(flagEnvB):
 		return nil, nil, fail("%s: give --%s and --%s, or --%s (see spca %s --help)", name, flagEnvA, flagEnvB, flagPairs, name)
 	}
-	if a, err = expandImages(c.StringSlice(flagEnvA), "environment A"); err != nil {
+	if a, err = expandImages(c.StringSlice(flagEnvA), name+": --"+flagEnvA+", environment A"); err != nil {
 		return nil, nil, err
 	}
-	b, err = expandImages(c.StringSlice(flagEnvB), "environment B")
+	b, err = expandImages(c.StringSlice(flagEnvB), name+": --"+flagEnvB+", environment B")
 	return a, b, err
 }
 
 // checkPairsDir refuses a --pairs DIR that exists without the
 // subdirectories a and b, saying what it needs.
 func checkPairsDir(name, dir string) error {
-	if _, err := os.Stat(dir); err != nil {
-		return nil // the error of reading dir/a names it
+	if fi, err := os.Stat(dir); err != nil {
+		return fail("%s: --%s %s", name, flagPairs, pathError(err))
+	} else if !fi.IsDir() {
+		return fail("%s: --%s %s is not a directory: it needs the subdirectories %s (images under light A) and %s (under light B), as spca synth scenes and synth photos write them",
+			name, flagPairs, dir, filepath.Join(dir, "a"), filepath.Join(dir, "b"))
 	}
 	for _, sub := range []string{"a", "b"} {
 		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && !fi.IsDir() || errors.Is(err, fs.ErrNotExist) {
@@ -682,9 +686,9 @@ func runAdaptMap(c *cli.Context) error {
 		return fail("%s: --%s: %q is not one of %s", cliutil.CommandName(c), flagSpace, c.String(flagSpace), strings.Join(mapSpaces, ", "))
 	}
 	in := c.String(flagIn)
-	x, err := csvmat.ReadFile(in)
+	x, err := readSamples(c, in)
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	n, d := x.Dims()
 	if d != 3 {

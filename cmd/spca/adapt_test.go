@@ -345,7 +345,7 @@ func TestAdaptErrors(t *testing.T) {
 	// train
 	wantError(t, []string{"adapt", "train", "--env-a", a, "--out", out}, "adapt train: give --env-a and --env-b, or --pairs")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs, "--env-a", a, "--out", out}, "not both")
-	wantError(t, []string{"adapt", "train", "--env-a", a, "--env-b", empty, "--out", out}, "environment B: no image files", empty)
+	wantError(t, []string{"adapt", "train", "--env-a", a, "--env-b", empty, "--out", out}, "adapt train: --env-b, environment B: no image files", empty)
 	wantError(t, []string{"adapt", "train", "--env-a", notImage, "--env-b", a, "--out", out}, notImage, "not an image")
 	wantError(t, []string{"adapt", "train", "--env-a", a, "--env-b", dir8, "--out", out}, "mismatched bit depths", "image 1 of environment B has 8 bits")
 	wantError(t, []string{"adapt", "train", "--pairs", pairs}, "missing --out")

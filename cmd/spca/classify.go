@@ -93,9 +93,9 @@ func classifyCommand() *cli.Command {
 // A training set (train) must have at least two samples a class on
 // average.
 func labelled(c *cli.Context, path string, train bool) (*mat.Dense, []int, []float64, error) {
-	data, err := csvmat.ReadFile(path)
+	data, err := readSamples(c, path)
 	if err != nil {
-		return nil, nil, nil, fail("%v", err)
+		return nil, nil, nil, err
 	}
 	n, d := data.Dims()
 	col := d
@@ -415,9 +415,9 @@ func runClassifyPredict(c *cli.Context) error {
 			return err
 		}
 	}
-	q, err := csvmat.ReadFile(c.String(flagIn))
+	q, err := readSamples(c, c.String(flagIn))
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	if _, d := q.Dims(); d != cl.Dim() {
 		hint := ""

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
-	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
 
@@ -52,9 +51,9 @@ func runFit(c *cli.Context) error {
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
 		return fail("%s: --%s: %v", cliutil.CommandName(c), flagOut, err)
 	}
-	data, err := csvmat.ReadFile(c.String(flagIn))
+	data, err := readSamples(c, c.String(flagIn))
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	warnLargeK(c, cliutil.CommandName(c), opt.K, data.RawMatrix().Rows, opt.MaxReference)
 

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -201,9 +203,9 @@ func loadModelAndInput(c *cli.Context, reduced bool) (*spca.Model, *mat.Dense, e
 		// Without --in the command waits on the terminal, silent.
 		fmt.Fprintf(c.App.ErrWriter, "%s: reading CSV samples from standard input (end with Ctrl-D; --in FILE reads a file)\n", cliutil.CommandName(c))
 	}
-	in, err := csvmat.ReadFile(path)
+	in, err := readSamples(c, path)
 	if err != nil {
-		return nil, nil, fail("%v", err)
+		return nil, nil, err
 	}
 	if _, d := in.Dims(); d != model.Dim() && !(reduced && d < model.Dim()) {
 		if path == stdio {
@@ -229,10 +231,25 @@ func loadModel(path string) (*spca.Model, error) {
 	return model, nil
 }
 
+// readSamples reads the CSV samples of path (standard input for -) for
+// the command of c: its errors name the command and the file, "spca:
+// fit: data.csv: no samples" (they were "spca: data.csv: no samples" and
+// "spca: open data.csv: no such file or directory").
+func readSamples(c *cli.Context, path string) (*mat.Dense, error) {
+	m, err := csvmat.ReadFile(path)
+	if err != nil {
+		return nil, fail("%s: %s", cliutil.CommandName(c), pathError(err))
+	}
+	return m, nil
+}
+
 // withPath returns the brief message of err, prefixed with path unless it
 // names the path already.
 func withPath(path string, err error) string {
 	msg := brief(err)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == path {
+		msg = pathError(err) // "path: reason", not "open path: reason"
+	}
 	if !strings.Contains(msg, path) {
 		msg = path + ": " + msg
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
-	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
 
@@ -54,9 +53,9 @@ func runTune(c *cli.Context) error {
 		// Ignored, and unchecked, it was: --gamma foo ran the search.
 		return fail("tune: --%s applies with --%s only", flagGamma, flagComponents)
 	}
-	data, err := csvmat.ReadFile(c.String(flagIn))
+	data, err := readSamples(c, c.String(flagIn))
 	if err != nil {
-		return fail("%v", err)
+		return err
 	}
 	bars := cliutil.NewProgress(c)
 	opt.Progress = bars.Callback()
