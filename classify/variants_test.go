@@ -1237,3 +1237,62 @@ func TestVariantCurveDenoise(t *testing.T) {
 		fmt.Printf("%s: euclidean %.4f±%.4f denoised %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, ma, sa, md, sd, choices)
 	}
 }
+
+// TestVariantTransductive measures the SPCA metric (one model) fitted on
+// the training samples AND the held-out inputs without their labels (the
+// semi-supervised setting; Euclidean k-NN cannot use them); K, gamma and k
+// by leave-one-out on the training samples. A clearly labelled variant,
+// not the acceptance setting. SPCA_VARIANTS=1.
+func TestVariantTransductive(t *testing.T) {
+	if os.Getenv("SPCA_VARIANTS") == "" {
+		t.Skip("SPCA_VARIANTS not set")
+	}
+	seeds := 3
+	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
+		seeds = v
+	}
+	for _, set := range strings.Split(os.Getenv("SPCA_SETS"), ",") {
+		var diff []float64
+		for s := 1; s <= seeds; s++ {
+			train, _ := testimages.GenerateClasses(set, testimages.ClassTrainSize(set), uint64(2*s-1))
+			test, _ := testimages.GenerateClasses(set, 600, uint64(2*s))
+			e, _, err := TrainSelect(train.X, train.Label, 2, Euclidean, ks, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ea, _ := e.Accuracy(test.X, test.Label)
+			var all mat.Dense
+			all.Stack(train.X, test.X)
+			base := spca.DefaultOptions()
+			base.Seed, base.Resolution = 1, 1<<14
+			bacc := -1.0
+			var best *Classifier
+			for _, opt := range SelectionGrid(base) {
+				c, err := newClassifier(train.X, train.Label, 2, SPCA, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := spca.Fit(&all, opt)
+				if err != nil {
+					continue
+				}
+				c.Models = []*spca.Model{m}
+				if err := c.build(); err != nil {
+					t.Fatal(err)
+				}
+				if acc, err := c.Select(train.X, ks); err == nil && acc > bacc {
+					bacc, best = acc, c
+				}
+			}
+			a, err := best.Accuracy(test.X, test.Label)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := best.Models[0].Options()
+			fmt.Printf("%s pair %d: euclidean %.4f transductive spca %.4f (K %g γ %g k %d)\n", set, s, ea, a, o.K, o.Gamma, best.K)
+			diff = append(diff, a-ea)
+		}
+		m, sd := meanSD(diff)
+		fmt.Printf("%s: transductive spca - euclidean %+.4f±%.4f\n", set, m, sd)
+	}
+}
