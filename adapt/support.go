@@ -380,15 +380,32 @@ func adaptHighlight(c, in colorspace.LMS, gains [3]float64, ceiling, top float64
 	if h *= smoothstep(HighlightFrom, HighlightTo, colorspace.LinearToSRGB(min(m, 1))); !(h > 0) {
 		return c
 	}
-	var a colorspace.LMS
-	for k := range c {
-		a[k] = c[k] * math.Pow(gains[k], h)
+	a := scaleCones(c, gains, 1, h)
+	y1 := luminance(a)
+	if !(y1 > 0) || math.IsInf(y1, 1) {
+		// Gains so large or small that the scaled cones overflow or
+		// vanish (a crafted file: Read takes any positive finite gains;
+		// near the largest float64, white came out unadapted, or black with
+		// a tiny gain beside a huge one): the same
+		// adaptation with the gains over the largest, which the
+		// luminance's renormalisation below cancels.
+		a = scaleCones(c, gains, max(gains[0], gains[1], gains[2]), h)
+		y1 = luminance(a)
 	}
-	if y1 := luminance(a); y1 > 0 {
+	if y1 > 0 && !math.IsInf(y1, 1) {
 		f := y / y1
 		return colorspace.LMS{f * a[0], f * a[1], f * a[2]}
 	}
 	return c
+}
+
+// scaleCones returns c with each cone k scaled by (gains[k]/unit)^h.
+func scaleCones(c colorspace.LMS, gains [3]float64, unit, h float64) colorspace.LMS {
+	var a colorspace.LMS
+	for k := range c {
+		a[k] = c[k] * math.Pow(gains[k]/unit, h)
+	}
+	return a
 }
 
 // highlightGains returns the cone gains that take the output of f (a
