@@ -19,7 +19,6 @@ import (
 	"github.com/spcalab/spca/adapt"
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/colorspace"
-	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
@@ -695,7 +694,7 @@ func runAdaptMap(c *cli.Context) error {
 		if in == stdio {
 			in = "stdin"
 		}
-		return fail("%s: colours have 3 values per line, got %d", in, d)
+		return fail("%s: %s: colours have 3 values per line, got %d", cliutil.CommandName(c), in, d)
 	}
 	if c.Bool(flagJSON) && (c.String(flagOut) == "" || c.String(flagOut) == stdio) {
 		return fail("%s: --%s: needs --%s FILE (the mapped colours go to stdout otherwise)", cliutil.CommandName(c), flagJSON, flagOut)
@@ -762,8 +761,8 @@ func runAdaptMap(c *cli.Context) error {
 		out.SetRow(i, v[:])
 	}
 	header := map[string]string{"xyz": "X,Y,Z", "lms": "L,M,S", "srgb": "R',G',B'"}[space]
-	if err := csvmat.WriteFile(c.String(flagOut), out, header); err != nil {
-		return fail("%v", err)
+	if err := writeSamples(c, out, header); err != nil {
+		return err
 	}
 	csvSummary(c, "%s (%s) mapped from B to A by %s", cliutil.Plural(n, "colour"), space, mapper.Method())
 	if c.Bool(flagJSON) {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spcalab/spca/classify"
 	"github.com/spcalab/spca/cmd/internal/cliutil"
-	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/spca"
 )
 
@@ -435,8 +434,8 @@ func runClassifyPredict(c *cli.Context) error {
 	for i, l := range p {
 		out.Set(i, 0, cl.Values[l])
 	}
-	if err := csvmat.WriteFile(c.String(flagOut), out, "label"); err != nil {
-		return fail("%v", err)
+	if err := writeSamples(c, out, "label"); err != nil {
+		return err
 	}
 	if wantSummary(c) {
 		// It wrote its labels and said nothing, unlike train and eval.

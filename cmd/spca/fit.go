@@ -49,7 +49,7 @@ func runFit(c *cli.Context) error {
 	}
 	// Fail before a long fit rather than when saving its result.
 	if _, err := os.Stat(filepath.Dir(out)); err != nil {
-		return fail("%s: --%s: %v", cliutil.CommandName(c), flagOut, err)
+		return fail("%s: --%s: %s", cliutil.CommandName(c), flagOut, pathError(err))
 	}
 	data, err := readSamples(c, c.String(flagIn))
 	if err != nil {

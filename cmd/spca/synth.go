@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
-	"github.com/spcalab/spca/internal/csvmat"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -97,8 +96,8 @@ func runSynth(c *cli.Context) error {
 		for i, v := range l.Label {
 			lab.Set(i, 0, float64(v))
 		}
-		if err := csvmat.WriteFile(c.String(flagOut), joinColumns(l.X, lab), columnNames("x", d)+",label"); err != nil {
-			return fail("%v", err)
+		if err := writeSamples(c, joinColumns(l.X, lab), columnNames("x", d)+",label"); err != nil {
+			return err
 		}
 		classes := fmt.Sprintf("0 to %d", len(l.Classes)-1)
 		if len(l.Classes) == 2 {
@@ -129,8 +128,8 @@ func runSynth(c *cli.Context) error {
 		out = joinColumns(s.X, s.Latent)
 		header += "," + strings.Join(s.LatentNames, ",")
 	}
-	if err := csvmat.WriteFile(c.String(flagOut), out, header); err != nil {
-		return fail("%v", err)
+	if err := writeSamples(c, out, header); err != nil {
+		return err
 	}
 	columns := cliutil.Plural(d, "column")
 	if c.Bool(flagLatent) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -72,8 +73,8 @@ func runTransform(c *cli.Context) error {
 		return err
 	}
 	n, _ := r.Dims()
-	if err := csvmat.WriteFile(c.String(flagOut), r.Slice(0, n, 0, k), columnNames("r", k)); err != nil {
-		return fail("%v", err)
+	if err := writeSamples(c, r.Slice(0, n, 0, k), columnNames("r", k)); err != nil {
+		return err
 	}
 	if c.Bool(flagStats) {
 		writeStats(c.App.ErrWriter, stats, model)
@@ -149,8 +150,8 @@ func runInverse(c *cli.Context) error {
 	if err != nil {
 		return fail("inverse: %s", brief(err))
 	}
-	if err := csvmat.WriteFile(c.String(flagOut), x, columnNames("x", model.Dim())); err != nil {
-		return fail("%v", err)
+	if err := writeSamples(c, x, columnNames("x", model.Dim())); err != nil {
+		return err
 	}
 	if c.Bool(flagStats) {
 		fmt.Fprintf(c.App.ErrWriter, "inverse: %d responses\n  clamped to lattice    %d (%.1f%%)\n", stats.N, stats.Clamped, pct(stats.Clamped, stats.N))
@@ -241,6 +242,22 @@ func readSamples(c *cli.Context, path string) (*mat.Dense, error) {
 		return nil, fail("%s: %s", cliutil.CommandName(c), pathError(err))
 	}
 	return m, nil
+}
+
+// writeSamples writes m as CSV with header to --out (standard output for
+// -): its errors name the command, and a missing directory the flag,
+// "spca: transform: --out: DIR: no such file or directory" (it was
+// "spca: write DIR/x.csv: open DIR/.x.csv.tmp-1234: no such file or
+// directory").
+func writeSamples(c *cli.Context, m mat.Matrix, header string) error {
+	out := c.String(flagOut)
+	if err := csvmat.WriteFile(out, m, header); err != nil {
+		if _, serr := os.Stat(filepath.Dir(out)); out != stdio && serr != nil {
+			return fail("%s: --%s: %s", cliutil.CommandName(c), flagOut, pathError(serr))
+		}
+		return fail("%s: %s", cliutil.CommandName(c), brief(err))
+	}
+	return nil
 }
 
 // withPath returns the brief message of err, prefixed with path unless it
