@@ -49,6 +49,10 @@ type Model struct {
 	stepped   map[float64]*Model
 	stepBasis []*stepBasis // per channel, at m's scale (see derive)
 	base      *Model       // the model a Stepped one derives from
+	// finest is minStep's result once found (finestKnown), for the
+	// rate searches of the next images.
+	finest      float64
+	finestKnown bool
 
 	// file is the open model file LoadModel keeps for the sections it
 	// reads on first use, or nil (see Close).

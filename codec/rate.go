@@ -272,7 +272,9 @@ func closer(r, best, bpp float64) bool {
 // SetStep makes (the SPCA dimensions' scales and dead-zone grids, the
 // other coefficients' grids), from the step bases, without building the
 // quantisers. It returns 0 when unknown (a training sample whose values
-// are not multiples of 2^-6 has no sorted columns).
+// are not multiples of 2^-6 has no sorted columns). A model finds it
+// once (each rate search of a batch asked for it: 0.5 % of the batch's
+// instructions).
 func (m *Model) minStep() (float64, error) {
 	b := m
 	if m.base != nil {
@@ -280,11 +282,20 @@ func (m *Model) minStep() (float64, error) {
 	}
 	b.stepMu.Lock()
 	err := b.loadBases()
-	bases := b.stepBasis
+	bases, finest, known := b.stepBasis, b.finest, b.finestKnown
 	b.stepMu.Unlock()
-	if err != nil {
-		return 0, err
+	if err != nil || known {
+		return finest, err
 	}
+	finest = b.finestStep(bases)
+	b.stepMu.Lock()
+	b.finest, b.finestKnown = finest, true
+	b.stepMu.Unlock()
+	return finest, nil
+}
+
+// finestStep is minStep from the step bases of b, a model of its own.
+func (b *Model) finestStep(bases []*stepBasis) float64 {
 	// cells is the number of cells of newDeadZoneGrid(lo, hi, step,
 	// spare), in floating point (no integer overflow at fine steps).
 	cell := func(v, step float64) float64 {
@@ -305,7 +316,7 @@ func (m *Model) minStep() (float64, error) {
 		bs := bases[ci]
 		k := c.Leading()
 		if bs.rest == nil && c.Dims() > k {
-			return 0, nil
+			return 0
 		}
 		for j := 0; j < k; j++ {
 			d := lead{ext: bs.ext[j], lo: math.Inf(1), hi: math.Inf(-1), mid: bs.mid[j], n: bs.n}
@@ -340,12 +351,12 @@ func (m *Model) minStep() (float64, error) {
 	}
 	hi := b.Step
 	if !fits(hi) {
-		return 0, nil
+		return 0
 	}
 	lo := hi
 	for fits(lo) {
 		if lo /= 2; lo < 0x1p-1000 {
-			return 0, nil // no finest step: every step fits
+			return 0 // no finest step: every step fits
 		}
 	}
 	for hi/lo > 1+0x1p-20 {
@@ -358,5 +369,5 @@ func (m *Model) minStep() (float64, error) {
 	}
 	// A margin over the bisection's precision, so that exp(log(step))
 	// fits too.
-	return hi * (1 + 0x1p-18), nil
+	return hi * (1 + 0x1p-18)
 }

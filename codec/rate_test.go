@@ -261,6 +261,7 @@ func TestMinStepRestBinds(t *testing.T) {
 		for k := range col.sum {
 			col.sum[k] *= int64(f)
 		}
+		m.finestKnown = false // the basis changed under the model's memory of it
 		s, err := m.minStep()
 		if err != nil || !(s > 1.5*s0) {
 			t.Fatalf("model %d: rest column x%v: minStep %v (%v), want the rest grid's bound near %v, above the SPCA dimensions' %v", i, f, s, err, target, s0)

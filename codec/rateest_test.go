@@ -63,7 +63,7 @@ func TestRateSearchProbes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%T %g bpp: step %.3f, %.4f bpp in %d probes", c.img, bpp, step, rate, in.probes)
+			t.Logf("%T %g bpp: step %.3f, %.4f bpp in %d probes, %d evaluations of the estimate", c.img, bpp, step, rate, in.probes, in.estimates)
 			if math.Abs(rate-bpp) > rateTolerance*bpp || in.probes > 5 {
 				t.Errorf("%T %g bpp: step %.3f codes at %.4f bpp after %d probes", c.img, bpp, step, rate, in.probes)
 			}

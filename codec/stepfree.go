@@ -30,9 +30,10 @@ type encodeInput struct {
 	keptStep   float64
 	last, kept []*codedChannel
 	reused     int
-	// probes counts the rate search's probes (exact encodes), header
-	// the bytes of the last encode's header.
-	probes, header int
+	// probes counts the rate search's probes (exact encodes), estimates
+	// its evaluations of the rate estimate, header the bytes of the last
+	// encode's header.
+	probes, estimates, header int
 }
 
 // codedChannel is a channel as an encode coded it: its stream (the
@@ -154,6 +155,9 @@ type stepFree struct {
 	slow   []int
 	isSlow []bool
 	idx    []int32 // the indices of the current step (quantize)
+	// absMax is each coefficient's largest magnitude, for rateEstimate
+	// (restMagnitudes).
+	absMax []float64
 }
 
 // transformSamples is the step-free part of quantizeSamples (exact and
