@@ -29,8 +29,9 @@ const estWidth = 2*estHalf + 1
 // flag that a patch's rest is all zero, after which its rest costs
 // nothing. It ignores the coder's adaptation to the neighbours, the
 // refinement of the cells and the outliers: the rate search calibrates
-// it against exact probes. sc holds its arrays.
-func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, pixels float64, sc *estScratch) float64 {
+// it against exact probes. It takes one row of patches of every stride
+// (a multiple of estRowStride). sc holds its arrays.
+func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, pixels float64, stride int, sc *estScratch) float64 {
 	bits := 0.0
 	for ci, t := range in.chans {
 		c, bs := m.Channels[ci], bases[ci]
@@ -68,7 +69,7 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 		}
 		busy, n := 0, 0
 		lead := max(1, k)
-		for i0 := 0; i0 < rows; i0 += estRowStride * cols {
+		for i0 := 0; i0 < rows; i0 += stride * cols {
 			for i := i0; i < min(rows, i0+cols); i++ {
 				col := i - i0
 				n++
@@ -148,6 +149,15 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 // first coefficient's predictions read every row.
 const estRowStride = 2
 
+// estCoarseStride is the rows of patches the coarse estimate takes one
+// of (rateModel.coarseAt).
+const estCoarseStride = 8
+
+// estCoarsePatches is the patches of its first channel below which an
+// image has no coarse estimate: its histograms would be too sparse to
+// lead the search.
+const estCoarsePatches = 4096
+
 // estCell is the dead-zone cell of v at a unit step.
 func estCell(v float64) int32 {
 	a := math.Abs(v) + deadZone
@@ -199,6 +209,11 @@ func (t *stepFree) restMagnitudes(lead, cols int) []float64 {
 // it.
 const estNear = 0.5
 
+// estLinear is the distance in log step within which rateModel takes
+// the estimate from one computed along the slope once it knows it
+// (rateModel.at): the curve bends little over it.
+const estLinear = 0.05
+
 // maxEstLead bounds the SPCA dimensions rateEstimate handles on the
 // stack.
 const maxEstLead = 16
@@ -219,7 +234,11 @@ type rateModel struct {
 	slope  float64      // of g against x where propose last found it
 	head   float64      // the header's bits per pixel in the last probe
 	g      [][2]float64 // the estimates computed: x, g(x)
-	obs    [][3]float64 // the exact probes: x, ln r − g(x), r
+	coarse bool         // whether the first proposal starts with coarse estimates
+	// slopeKnown is set once slope comes from estimates: at takes the
+	// estimate within estLinear of one computed along it.
+	slopeKnown bool
+	obs        [][3]float64 // the exact probes: x, ln r − g(x), r
 }
 
 // newRateModel returns the rate model of img coded with m (a model of
@@ -263,16 +282,20 @@ func newRateModel(img image.Image, m *Model, o *Options, in *encodeInput, pixels
 			in.chans[ci] = c.transformSamples(in.planes[ci], in.gray8, m.Patch, o.Exact)
 		}
 	}
-	return &rateModel{in: in, m: m, bases: bases, pixels: pixels, sc: newEstScratch(dims), slope: -1.2}
+	rows, _ := in.chans[0].y.Dims()
+	return &rateModel{in: in, m: m, bases: bases, pixels: pixels, sc: newEstScratch(dims), slope: -1.2, coarse: rows >= estCoarsePatches}
 }
 
-// at returns g(x), the log of the estimate at step e^x: from the nearest
-// estimate computed within estNear grid steps of x along the slope, else
-// computed (the probes' steps are the proposals rounded to the grid:
-// their estimates differed from the proposals' by 0.03 % and each took an
-// evaluation of the estimate, a tenth of an 8×8 probe's instructions).
+// at returns g(x), the log of the estimate at step e^x: taken along the
+// slope from the nearest estimate computed within estNear grid steps of
+// x (the probes' steps are the proposals rounded to the grid: each took
+// an evaluation, 0.03 % from the proposal's) or, once the slope is known
+// from estimates, within estLinear; else computed.
 func (r *rateModel) at(x float64) float64 {
 	near, d := -1, estNear*stepGrid
+	if r.slopeKnown {
+		d = estLinear
+	}
 	for i, p := range r.g {
 		if e := math.Abs(p[0] - x); e <= d {
 			near, d = i, e
@@ -286,9 +309,16 @@ func (r *rateModel) at(x float64) float64 {
 		return p[1] + float64(r.slope*(x-p[0]))
 	}
 	r.in.estimates++
-	g := math.Log(rateEstimate(r.in, r.bases, r.m, math.Exp(x), r.pixels, r.sc))
+	g := math.Log(rateEstimate(r.in, r.bases, r.m, math.Exp(x), r.pixels, estRowStride, r.sc))
 	r.g = append(r.g, [2]float64{x, g})
 	return g
+}
+
+// coarseAt is at with the coarse estimate: a row of patches of every
+// estCoarseStride.
+func (r *rateModel) coarseAt(x float64) float64 {
+	r.in.coarse++
+	return math.Log(rateEstimate(r.in, r.bases, r.m, math.Exp(x), r.pixels, estCoarseStride, r.sc))
 }
 
 // observe records an exact probe: rate at step e^x, of which head was
@@ -322,7 +352,18 @@ func (r *rateModel) propose(bpp, x float64) float64 {
 		}
 	}
 	t := math.Log(max(bpp-r.head, 1e-9))
-	h := func(x float64) float64 { return r.at(x) + a + float64(beta*(x-xr)) - t }
+	if len(r.obs) == 0 && r.coarse {
+		// The first proposal, often far from the model's step: first
+		// with the coarse estimate, then from there with the estimate
+		// (mostly one or two evaluations instead of three to five).
+		x = r.solve(func(x float64) float64 { return r.coarseAt(x) - t }, x, 0, 2*math.Ln2)
+	}
+	return r.solve(func(x float64) float64 { return r.at(x) + a + float64(beta*(x-xr)) - t }, x, beta, math.Ln2)
+}
+
+// solve returns where h, a function of the log step falling as
+// g + beta, meets 0, searched from x by steps of at most reach.
+func (r *rateModel) solve(h func(float64) float64, x, beta, reach float64) float64 {
 	h0 := h(x)
 	if math.IsNaN(h0) || math.IsInf(h0, 0) {
 		return x
@@ -333,7 +374,7 @@ func (r *rateModel) propose(bpp, x float64) float64 {
 	slope := r.slope + beta
 	for it := 0; it < 8 && math.Abs(h0) > 0.005; it++ {
 		x1 := x - h0/slope
-		x1 = max(x-math.Ln2, min(x+math.Ln2, x1))
+		x1 = max(x-reach, min(x+reach, x1))
 		if math.Abs(x1-x) < 0.5*stepGrid {
 			x = x1 // the grid has no closer step to evaluate
 			break
@@ -343,7 +384,7 @@ func (r *rateModel) propose(bpp, x float64) float64 {
 			break
 		}
 		if s := (h1 - h0) / (x1 - x); s < -0.05 {
-			slope, r.slope = s, s-beta
+			slope, r.slope, r.slopeKnown = s, s-beta, true
 		}
 		x, h0 = x1, h1
 	}

@@ -31,9 +31,9 @@ type encodeInput struct {
 	last, kept []*codedChannel
 	reused     int
 	// probes counts the rate search's probes (exact encodes), estimates
-	// its evaluations of the rate estimate, header the bytes of the last
-	// encode's header.
-	probes, estimates, header int
+	// and coarse its evaluations of the rate estimate and of the coarse
+	// one, header the bytes of the last encode's header.
+	probes, estimates, coarse, header int
 }
 
 // codedChannel is a channel as an encode coded it: its stream (the
