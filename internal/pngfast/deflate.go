@@ -174,14 +174,14 @@ func (h *huffWriter) flushSampled(p []byte, counted int) {
 	o := len(h.out)
 	acc, n := h.acc, h.nacc
 	tab := &h.code
-	i := 0
-	for ; i+3 <= len(p); i += 3 {
+	q := p // by reslicing: indexing p cost two bounds checks a step
+	for ; len(q) >= 3; q = q[3:] {
 		binary.LittleEndian.PutUint64(out[o:], acc)
 		k := n >> 3
 		o += int(k)
 		acc >>= (k * 8) & 63
 		n &= 7
-		a, b, c := tab[p[i]], tab[p[i+1]], tab[p[i+2]]
+		a, b, c := tab[q[0]], tab[q[1]], tab[q[2]]
 		v := uint64(a&0xffff) | uint64(b&0xffff)<<((a>>16)&63)
 		m := a>>16 + b>>16
 		v |= uint64(c&0xffff) << (m & 63)
@@ -196,8 +196,8 @@ func (h *huffWriter) flushSampled(p []byte, counted int) {
 	n &= 7
 	h.out = out[:o]
 	h.acc, h.nacc = acc, n
-	for ; i < len(p); i++ {
-		e := tab[p[i]]
+	for _, b := range q {
+		e := tab[b]
 		h.bits(e&0xffff, uint(e>>16))
 	}
 	e = tab[256]
