@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/spcalab/spca/internal/rgbrows"
 	"image"
 	"image/color"
 	"io"
@@ -296,7 +297,7 @@ func readPixmap8(br *bufio.Reader, h header, into image.Image) (image.Image, err
 func spreadRGB(row []byte, w int) {
 	const alpha = 0xff000000
 	const alphas = alpha<<32 | alpha
-	x := 0
+	x := rgbrows.ToRGBA(row[:4*w], row[w:4*w]) // 4 pixels a byte shuffle where the CPU has it
 	// 8 pixels by three loads and four stores (their 32 bytes end where
 	// the next group's 24 begin, or before: 4x+32 ≤ w+3x+24 while x+8 ≤ w),
 	// then 4 by two and two.
@@ -348,7 +349,8 @@ func writeColourRows(bw *bufio.Writer, pix []byte, stride, at, w, h, bps int) {
 //
 //go:noinline
 func dropAlpha8(dst, src []byte) {
-	i, j := 0, 0
+	n := rgbrows.ToRGB(dst, src) // 4 pixels a byte shuffle where the CPU has it
+	i, j := 4*n, 3*n
 	for ; i+32 <= len(src) && j+24 <= len(dst); i, j = i+32, j+24 { // 8 pixels
 		s, d := src[i:i+32:i+32], dst[j:j+24:j+24]
 		a, b := binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:16])

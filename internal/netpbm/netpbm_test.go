@@ -361,10 +361,11 @@ func TestDecodeIntoPixmap(t *testing.T) {
 }
 
 // TestDropAlpha8 checks dropAlpha8 against a byte loop for rows of 0 to
-// 21 pixels (none to two groups of 8, then groups of 4 and single
-// pixels), with the destination's spare byte and beyond left alone.
+// 69 pixels (the shuffle kernel's groups of 4 where the CPU has it, then
+// groups of 8 and 4 and single pixels), with the destination's spare byte
+// and beyond left alone.
 func TestDropAlpha8(t *testing.T) {
-	for w := range 22 {
+	for w := range 70 {
 		src := make([]byte, 4*w)
 		for i := range src {
 			src[i] = byte(7*i + 3)
@@ -384,10 +385,11 @@ func TestDropAlpha8(t *testing.T) {
 	}
 }
 
-// TestSpreadRGB checks spreadRGB against a byte loop for rows of 0 to 29
-// pixels (none to three groups of 8, then groups of 4 and single pixels).
+// TestSpreadRGB checks spreadRGB against a byte loop for rows of 0 to 69
+// pixels (the shuffle kernel's groups of 4 where the CPU has it, then
+// groups of 8 and 4 and single pixels).
 func TestSpreadRGB(t *testing.T) {
-	for w := range 30 {
+	for w := range 70 {
 		row := make([]byte, 4*w)
 		for i := range row {
 			row[i] = byte(11*i + 5)
