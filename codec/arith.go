@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // Format version 5 codes the indices of a channel with an adaptive binary
@@ -986,6 +988,17 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 	for j, c := range centre {
 		centre32[j] = int32(c)
 	}
+	// The patch kernel's state, for counted streams (versions 7-8).
+	var pr *patchRun
+	var listedAll []int32
+	if d.kernel && counts != nil && patchKernel {
+		listedAll = make([]int32, dims)
+		bins32 := make([]int32, dims)
+		for j, b := range bins[:dims] {
+			bins32[j] = int32(min(b, math.MaxInt32))
+		}
+		pr = &patchRun{centre: &centre32[0], bins: &bins32[0], listed: &listedAll[0], lead: lead}
+	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
@@ -1036,6 +1049,60 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			return fmt.Errorf("index %d out of range in dimension %d", q, 1)
 		}
 		row[0] = int32(q)
+		if pr != nil {
+			// Counted streams with the kernel: the patch's other
+			// dimensions through patchDual, a call for those before
+			// the rest flag and one for those after.
+			pr.row, pr.dev, pr.nl = &row[0], &dev[0], 0
+			if q != centre[0] && lead == 0 {
+				listedAll[0], pr.nl = 0, 1
+			}
+			pr.j, pr.end, pr.cnt, pr.step, pr.busy = 1, min(from, dims), 0, 1, &arBusyFound[0]
+			if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
+				if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, centre, listedAll); err != nil {
+					return err
+				}
+			}
+			before := pr.nl // listed before the rest flag
+			if from < dims {
+				fc := flagContext(i, col, cols, rest)
+				rest[i] = uint8(d.bit(&m.flag[fc][arBusyClass(pr.cnt)]))
+				if rest[i] != 0 {
+					c, err := m.decodeCount(d, countContext(counts, i, col, cols))
+					if err != nil {
+						return err
+					}
+					if c+1 > dims-from {
+						return fmt.Errorf("%d dimensions off their centre in a patch of %d", c+1, dims)
+					}
+					counts[i] = int32(c + 1)
+					pr.j, pr.end, pr.cnt, pr.step, pr.busy = from, dims, c+1, -1, &arBusyLeft[0]
+					if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
+						if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, centre, listedAll); err != nil {
+							return err
+						}
+					}
+					if pr.cnt > 0 {
+						return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
+					}
+				}
+			}
+			if edges != nil {
+				end := 0 // 1 + the last dimension off its centre
+				if pr.nl > before {
+					end = int(listedAll[pr.nl-1]) + 1
+				} else {
+					for j := min(from, dims) - 1; j >= 0; j-- {
+						if row[j] != centre32[j] {
+							end = j + 1
+							break
+						}
+					}
+				}
+				edges.updateListed(i, row, end, listedAll[:pr.nl])
+			}
+			continue
+		}
 		end := 0 // 1 + the last dimension off its centre
 		if q != centre[0] {
 			end = 1
@@ -1129,6 +1196,87 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		return errors.New("stream too short")
 	}
 	return nil
+}
+
+// patchKernel selects patchDual for the patches of counted streams
+// where the decoder has the run kernel (d.kernel); the tests turn it off
+// to compare with the loop of runDual calls. Through patchDual, a 4×4
+// batch decode (12 kodim13-24 grey, p4b) took 9.7 % fewer instructions
+// (callgrind: 1,157.6 -> 1,045.7 M): a call of runDual per residual off
+// 0, and the Go bookkeeping after each, were ~200 instructions a patch.
+var patchKernel = hasRunKernel
+
+// patchRun is the state of a patch that patchDual decodes: the patch's
+// indices (row, holding the centres where not decoded yet), the capped
+// distances of its residuals (dev, as arDevs keeps them) and its
+// dimensions off their centre from lead on (listed, nl of them); the
+// next dimension j and the end; and a count cnt of the residuals off 0
+// found (step 1) or still to come (step -1: the patch ends when it falls
+// to 0), whose busy class busy[min(cnt, 31)] the zero flags take.
+type patchRun struct {
+	row, centre *int32
+	bins        *int32 // of each dimension: row's indices lie in [0, bins)
+	dev         *uint8
+	listed      *int32
+	busy        *uint8
+	j, end      int
+	cnt, step   int
+	lead, nl    int
+	neg         int // where patchDual returns 1: 1 for a negative residual
+}
+
+// arBusyFound and arBusyLeft are patchRun's busy classes: of c residuals
+// off 0 found before (arBusyClass(c)), and of c still to come in a
+// counted stream (arBusyClass(c-1), c >= 1), up to c = 31 (beyond, the
+// same class).
+var arBusyFound, arBusyLeft = func() (f, l [32]uint8) {
+	for c := range f {
+		f[c] = uint8(arBusyClass(c))
+		l[c] = uint8(arBusyClass(max(c-1, 0)))
+	}
+	return f, l
+}()
+
+// patchRest goes on with a patch after patchDual returned st (not 0):
+// the Exp-Golomb codes of long residuals (patchEscape), each followed by
+// patchDual again, or the error of an index out of range. The caller
+// checks that dims, devL, devU, row, dev and listed (pr.listed's array)
+// hold pr.end entries.
+func (d *rangeDecoder) patchRest(st int, pr *patchRun, dims []arDim, devL, devU []uint8, row []int32, dev []uint8, centre []int, listed []int32) error {
+	for ; st != 0; st = patchDual(d, &dims[0], &devL[0], &devU[0], pr) {
+		if st == 2 {
+			return fmt.Errorf("index %d out of range in dimension %d", row[pr.j], pr.j+1)
+		}
+		if done, err := d.patchEscape(pr, dims, row, dev, centre, listed); done || err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// patchEscape reads the Exp-Golomb code of the residual at dimension
+// pr.j, where patchDual returned 1, and records it as patchDual records
+// the others; done: the patch's run is over.
+func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev []uint8, centre []int, listed []int32) (done bool, err error) {
+	j := pr.j
+	k, ok := d.expGolomb(&dims[j].exp)
+	if !ok {
+		return true, errors.New("index residual too long")
+	}
+	s := -pr.neg
+	v := (k + 1) ^ s - s
+	q := centre[j] + v
+	if bins := unsafe.Slice(pr.bins, pr.end); q < 0 || q >= int(bins[j]) {
+		return true, fmt.Errorf("index %d out of range in dimension %d", q, j+1)
+	}
+	row[j], dev[j] = int32(q), uint8(min(abs(v), arDevMax))
+	if j >= pr.lead {
+		listed[pr.nl] = int32(j)
+		pr.nl++
+	}
+	pr.j++
+	pr.cnt += pr.step
+	return pr.cnt == 0 || pr.j >= pr.end, nil
 }
 
 // countContext is the context of patch i's count of dimensions off their

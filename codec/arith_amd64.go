@@ -61,3 +61,17 @@ func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)
 //
 //go:noescape
 func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, end, busy int) (jOut, status int)
+
+// patchDual is runDual's loop carried on past the nonzero residuals of
+// a patch, in assembly (see patchRun): the decoder's state stays in
+// registers through the patch's dimensions p.j to p.end-1, where a call
+// of runDual per nonzero residual, and the Go bookkeeping after each,
+// reloaded it. It returns 0, or 1 where a magnitude less one reached
+// arMaxUnary at dimension p.j (the Exp-Golomb code follows, for the
+// caller to read; p.neg is its sign). The caller checks that dims, devL,
+// devU, p.row, p.centre, p.dev and p.listed hold p.end entries and
+// p.busy 32, and that every entry of p.busy is below arBusy
+// (TestPatchDual).
+//
+//go:noescape
+func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int)

@@ -214,6 +214,170 @@ unaryend:
 
 	NORMDEC(unarynorm, unarypast, unarydone)
 
+// func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int)
+// runDual's loop carried on past the nonzero residuals of a patch: each
+// is written into the patch (p.row, p.dev, p.listed) and counted (p.cnt
+// += p.step, the busy class then p.busy[min(p.cnt, 31)]) and the run goes
+// on, up to p.end or until p.cnt reaches 0. Registers as runDual's; the
+// patch's arrays are loaded from p at each nonzero residual. It returns
+// 0 there (p.j the dimension after the last decoded), 1 where a
+// magnitude less one reached arMaxUnary at dimension p.j (p.neg its
+// sign; nothing of it written: the caller reads the Exp-Golomb code),
+// or 2 where the index at dimension p.j (written into p.row) is out of
+// [0, p.bins[p.j]).
+TEXT ·patchDual(SB), NOSPLIT, $0-48
+	MOVQ d+0(FP), BX
+	LOADDEC
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_j(BX), R12
+	MOVQ patchRun_end(BX), R13
+	CMPQ R12, R13
+	JGE pdone
+
+pbusy:
+	// DX: the model's dimensions offset by the busy class of p.cnt.
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_cnt(BX), AX
+	MOVL $31, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX
+	MOVQ patchRun_busy(BX), CX
+	MOVBLZX (CX)(AX*1), AX
+	MOVQ dims+8(FP), DX
+	LEAQ (DX)(AX*4), DX
+	MOVQ devL+16(FP), SI
+	MOVQ devU+24(FP), DI
+
+pzeros:
+	ACT(AX)
+	IMUL3Q $arDim__size, R12, BX
+	ADDQ DX, BX
+	LEAQ (AX)(AX*4), AX
+	LEAQ arDim_zero(BX)(AX*4), BX
+	DECIDE(BX)
+	CMPL R10, $const_arTopValue
+	JCS pzeronorm
+
+pzerodone:
+	TESTL CX, CX
+	JEQ pnonzero
+	INCQ R12
+	CMPQ R12, R13
+	JLT pzeros
+	JMP pdone
+
+	NORMDEC(pzeronorm, pzeropast, pzerodone)
+
+pnonzero:
+	// The sign and the unary magnitude, as runDual decodes them.
+	ACT(SI)
+	MOVQ dims+8(FP), DX
+	IMUL3Q $arDim__size, R12, AX
+	ADDQ AX, DX
+	MOVL SI, AX
+	MOVL $2, CX
+	CMPL AX, CX
+	CMOVLGT CX, AX
+	LEAQ arDim_sign(DX)(AX*4), BX
+	DECIDE(BX)
+	MOVL CX, DI
+	CMPL R10, $const_arTopValue
+	JCS psignnorm
+
+psigndone:
+	SHRL $1, SI
+	MOVL $2, CX
+	CMPL SI, CX
+	CMOVLGT CX, SI
+	IMUL3Q $(4*const_arMaxUnary), SI, SI
+	LEAQ arDim_mag(DX)(SI*1), BX
+	XORL SI, SI
+
+pmag:
+	DECIDE(BX)
+	CMPL R10, $const_arTopValue
+	JCS pmagnorm
+
+pmagdone:
+	TESTL CX, CX
+	JNE pmagend
+	ADDQ $4, BX
+	INCQ SI
+	CMPQ SI, $const_arMaxUnary
+	JLT pmag
+	// The Exp-Golomb code follows: the caller's.
+	MOVQ p+32(FP), BX
+	XORL AX, AX
+	TESTL DI, DI
+	SETEQ AL
+	MOVQ AX, patchRun_neg(BX)
+	MOVQ R12, patchRun_j(BX)
+	MOVQ d+0(FP), BX
+	STOREDEC
+	MOVQ $1, status+40(FP)
+	RET
+
+pmagend:
+	// |v| = SI+1; dev[j] = min(|v|, arDevMax); row[j] = centre[j] + v
+	// (v negative where the sign decision was a 1: DI zero).
+	MOVQ p+32(FP), BX
+	LEAQ 1(SI), AX
+	MOVQ AX, R14
+	MOVL $const_arDevMax, CX
+	CMPQ R14, CX
+	CMOVQGT CX, R14
+	MOVQ patchRun_dev(BX), CX
+	MOVB R14, (CX)(R12*1)
+	MOVQ AX, R14
+	NEGQ R14
+	TESTL DI, DI
+	CMOVQEQ R14, AX
+	MOVQ patchRun_centre(BX), CX
+	MOVL (CX)(R12*4), R14
+	ADDL AX, R14
+	MOVQ patchRun_row(BX), CX
+	MOVL R14, (CX)(R12*4)
+	// An index out of [0, bins[j]) (unsigned: negative ones too) ends
+	// the patch: status 2, p.j its dimension.
+	MOVQ patchRun_bins(BX), CX
+	CMPL R14, (CX)(R12*4)
+	JCC prange
+	CMPQ R12, patchRun_lead(BX)
+	JLT pcount
+	MOVQ patchRun_nl(BX), AX
+	MOVQ patchRun_listed(BX), CX
+	MOVL R12, (CX)(AX*4)
+	INCQ AX
+	MOVQ AX, patchRun_nl(BX)
+
+pcount:
+	INCQ R12
+	MOVQ patchRun_cnt(BX), AX
+	ADDQ patchRun_step(BX), AX
+	MOVQ AX, patchRun_cnt(BX)
+	JEQ pdone
+	CMPQ R12, R13
+	JLT pbusy
+
+pdone:
+	MOVQ p+32(FP), BX
+	MOVQ R12, patchRun_j(BX)
+	MOVQ d+0(FP), BX
+	STOREDEC
+	MOVQ $0, status+40(FP)
+	RET
+
+prange:
+	MOVQ R12, patchRun_j(BX)
+	MOVQ d+0(FP), BX
+	STOREDEC
+	MOVQ $2, status+40(FP)
+	RET
+
+	NORMDEC(psignnorm, psignpast, psigndone)
+
+	NORMDEC(pmagnorm, pmagpast, pmagdone)
+
 // Registers of valueDual: R8 low, R10 the range, R9 the output's array,
 // R11 its length, DI the encoder, DX the bit as a mask (all ones for a
 // 1), SI the value, R12 the probability, R13 the dimension's

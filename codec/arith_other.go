@@ -20,3 +20,7 @@ func valueDual(e *rangeEncoder, zero *arProb, p *arDim, act, v int) (status int)
 func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, end, busy int) (jOut, status int) {
 	panic("codec: no run kernel on this architecture")
 }
+
+func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int) {
+	panic("codec: no patch kernel on this architecture")
+}
