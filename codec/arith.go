@@ -997,7 +997,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		for j, b := range bins[:dims] {
 			bins32[j] = int32(min(b, math.MaxInt32))
 		}
-		pr = &patchRun{centre: &centre32[0], bins: &bins32[0], listed: &listedAll[0], lead: lead}
+		pr = &patchRun{centre: &centre32[0], bins: &bins32[0], listed: &listedAll[0], none: &devs.none[0], lead: lead}
 	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
@@ -1024,6 +1024,62 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			}
 		}
 		dev[0] = arClassDevs[arContext(idx, i, col, cols, dims, 0, centre[0])]
+		if pr != nil {
+			// Counted streams with the kernel: the patch's dimensions
+			// through patchDual, a call for those before the rest
+			// flag and one for those after. The first dimension's
+			// residual is from pred, its centre for patchDual.
+			if pred < 0 || pred >= bins[0] {
+				return fmt.Errorf("index %d out of range in dimension %d", pred, 1)
+			}
+			centre32[0], row[0] = int32(pred), int32(pred)
+			pr.row, pr.dev, pr.nl = &row[0], &dev[0], 0
+			pr.j, pr.end, pr.cnt, pr.step, pr.busy = 0, min(from, dims), 0, 1, &arBusyFound[0]
+			if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
+				if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, listedAll); err != nil {
+					return err
+				}
+			}
+			before := pr.nl // listed before the rest flag
+			if from < dims {
+				fc := flagContext(i, col, cols, rest)
+				rest[i] = uint8(d.bit(&m.flag[fc][arBusyClass(pr.cnt)]))
+				if rest[i] != 0 {
+					c, err := m.decodeCount(d, countContext(counts, i, col, cols))
+					if err != nil {
+						return err
+					}
+					if c+1 > dims-from {
+						return fmt.Errorf("%d dimensions off their centre in a patch of %d", c+1, dims)
+					}
+					counts[i] = int32(c + 1)
+					pr.j, pr.end, pr.cnt, pr.step, pr.busy = from, dims, c+1, -1, &arBusyLeft[0]
+					if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
+						if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, listedAll); err != nil {
+							return err
+						}
+					}
+					if pr.cnt > 0 {
+						return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
+					}
+				}
+			}
+			if edges != nil {
+				end := 0 // 1 + the last dimension off its centre
+				if pr.nl > before {
+					end = int(listedAll[pr.nl-1]) + 1
+				} else {
+					for j := min(from, dims) - 1; j >= 0; j-- {
+						if int(row[j]) != centre[j] {
+							end = j + 1
+							break
+						}
+					}
+				}
+				edges.updateListed(i, row, end, listedAll[:pr.nl])
+			}
+			continue
+		}
 		var v int
 		var err error
 		if d.kernel {
@@ -1049,60 +1105,6 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			return fmt.Errorf("index %d out of range in dimension %d", q, 1)
 		}
 		row[0] = int32(q)
-		if pr != nil {
-			// Counted streams with the kernel: the patch's other
-			// dimensions through patchDual, a call for those before
-			// the rest flag and one for those after.
-			pr.row, pr.dev, pr.nl = &row[0], &dev[0], 0
-			if q != centre[0] && lead == 0 {
-				listedAll[0], pr.nl = 0, 1
-			}
-			pr.j, pr.end, pr.cnt, pr.step, pr.busy = 1, min(from, dims), 0, 1, &arBusyFound[0]
-			if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
-				if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, centre, listedAll); err != nil {
-					return err
-				}
-			}
-			before := pr.nl // listed before the rest flag
-			if from < dims {
-				fc := flagContext(i, col, cols, rest)
-				rest[i] = uint8(d.bit(&m.flag[fc][arBusyClass(pr.cnt)]))
-				if rest[i] != 0 {
-					c, err := m.decodeCount(d, countContext(counts, i, col, cols))
-					if err != nil {
-						return err
-					}
-					if c+1 > dims-from {
-						return fmt.Errorf("%d dimensions off their centre in a patch of %d", c+1, dims)
-					}
-					counts[i] = int32(c + 1)
-					pr.j, pr.end, pr.cnt, pr.step, pr.busy = from, dims, c+1, -1, &arBusyLeft[0]
-					if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
-						if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, centre, listedAll); err != nil {
-							return err
-						}
-					}
-					if pr.cnt > 0 {
-						return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
-					}
-				}
-			}
-			if edges != nil {
-				end := 0 // 1 + the last dimension off its centre
-				if pr.nl > before {
-					end = int(listedAll[pr.nl-1]) + 1
-				} else {
-					for j := min(from, dims) - 1; j >= 0; j-- {
-						if row[j] != centre32[j] {
-							end = j + 1
-							break
-						}
-					}
-				}
-				edges.updateListed(i, row, end, listedAll[:pr.nl])
-			}
-			continue
-		}
 		end := 0 // 1 + the last dimension off its centre
 		if q != centre[0] {
 			end = 1
@@ -1217,6 +1219,7 @@ type patchRun struct {
 	row, centre *int32
 	bins        *int32 // of each dimension: row's indices lie in [0, bins)
 	dev         *uint8
+	none        *uint8 // zeros: the first dimension's other neighbour
 	listed      *int32
 	busy        *uint8
 	j, end      int
@@ -1242,12 +1245,12 @@ var arBusyFound, arBusyLeft = func() (f, l [32]uint8) {
 // patchDual again, or the error of an index out of range. The caller
 // checks that dims, devL, devU, row, dev and listed (pr.listed's array)
 // hold pr.end entries.
-func (d *rangeDecoder) patchRest(st int, pr *patchRun, dims []arDim, devL, devU []uint8, row []int32, dev []uint8, centre []int, listed []int32) error {
+func (d *rangeDecoder) patchRest(st int, pr *patchRun, dims []arDim, devL, devU []uint8, row []int32, dev []uint8, listed []int32) error {
 	for ; st != 0; st = patchDual(d, &dims[0], &devL[0], &devU[0], pr) {
 		if st == 2 {
 			return fmt.Errorf("index %d out of range in dimension %d", row[pr.j], pr.j+1)
 		}
-		if done, err := d.patchEscape(pr, dims, row, dev, centre, listed); done || err != nil {
+		if done, err := d.patchEscape(pr, dims, row, dev, listed); done || err != nil {
 			return err
 		}
 	}
@@ -1257,7 +1260,7 @@ func (d *rangeDecoder) patchRest(st int, pr *patchRun, dims []arDim, devL, devU 
 // patchEscape reads the Exp-Golomb code of the residual at dimension
 // pr.j, where patchDual returned 1, and records it as patchDual records
 // the others; done: the patch's run is over.
-func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev []uint8, centre []int, listed []int32) (done bool, err error) {
+func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev []uint8, listed []int32) (done bool, err error) {
 	j := pr.j
 	k, ok := d.expGolomb(&dims[j].exp)
 	if !ok {
@@ -1265,7 +1268,7 @@ func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev 
 	}
 	s := -pr.neg
 	v := (k + 1) ^ s - s
-	q := centre[j] + v
+	q := int(unsafe.Slice(pr.centre, pr.end)[j]) + v
 	if bins := unsafe.Slice(pr.bins, pr.end); q < 0 || q >= int(bins[j]) {
 		return true, fmt.Errorf("index %d out of range in dimension %d", q, j+1)
 	}
@@ -1275,6 +1278,9 @@ func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev 
 		pr.nl++
 	}
 	pr.j++
+	if j == 0 {
+		return pr.j >= pr.end, nil // the first dimension is not counted
+	}
 	pr.cnt += pr.step
 	return pr.cnt == 0 || pr.j >= pr.end, nil
 }

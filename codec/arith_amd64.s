@@ -218,7 +218,10 @@ unaryend:
 // runDual's loop carried on past the nonzero residuals of a patch: each
 // is written into the patch (p.row, p.dev, p.listed) and counted (p.cnt
 // += p.step, the busy class then p.busy[min(p.cnt, 31)]) and the run goes
-// on, up to p.end or until p.cnt reaches 0. Registers as runDual's; the
+// on, up to p.end or until p.cnt reaches 0. From dimension 0 on (p.j =
+// 0), the first dimension is decoded too, as decodeAdaptive's first
+// call of runDual decodes it (its centre p.centre[0] is then the
+// patch's prediction), and not counted. Registers as runDual's; the
 // patch's arrays are loaded from p at each nonzero residual. It returns
 // 0 there (p.j the dimension after the last decoded), 1 where a
 // magnitude less one reached arMaxUnary at dimension p.j (p.neg its
@@ -233,6 +236,31 @@ TEXT ·patchDual(SB), NOSPLIT, $0-48
 	MOVQ patchRun_end(BX), R13
 	CMPQ R12, R13
 	JGE pdone
+	TESTQ R12, R12
+	JNE pbusy
+	// The first dimension: its zero flag in the context of the class
+	// whose distance p.dev[0] holds (p.none[0] is 0), busy 0; a residual
+	// off 0 is not counted.
+	MOVQ dims+8(FP), DX
+	MOVQ patchRun_dev(BX), SI
+	MOVQ patchRun_none(BX), DI
+	ACT(AX)
+	MOVQ DX, BX
+	LEAQ (AX)(AX*4), AX
+	LEAQ arDim_zero(BX)(AX*4), BX
+	DECIDE(BX)
+	CMPL R10, $const_arTopValue
+	JCS pfirstnorm
+
+pfirstdone:
+	TESTL CX, CX
+	JEQ pnonzero
+	INCQ R12
+	CMPQ R12, R13
+	JLT pbusy
+	JMP pdone
+
+	NORMDEC(pfirstnorm, pfirstpast, pfirstdone)
 
 pbusy:
 	// DX: the model's dimensions offset by the busy class of p.cnt.
@@ -351,11 +379,19 @@ pmagend:
 	MOVQ AX, patchRun_nl(BX)
 
 pcount:
+	TESTQ R12, R12
+	JEQ pfirstoff
 	INCQ R12
 	MOVQ patchRun_cnt(BX), AX
 	ADDQ patchRun_step(BX), AX
 	MOVQ AX, patchRun_cnt(BX)
 	JEQ pdone
+	CMPQ R12, R13
+	JLT pbusy
+	JMP pdone
+
+pfirstoff:
+	INCQ R12
 	CMPQ R12, R13
 	JLT pbusy
 
