@@ -997,7 +997,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		for j, b := range bins[:dims] {
 			bins32[j] = int32(min(b, math.MaxInt32))
 		}
-		pr = &patchRun{centre: &centre32[0], bins: &bins32[0], listed: &listedAll[0], none: &devs.none[0], lead: lead}
+		pr = &patchRun{centre: &centre32[0], bins: &bins32[0], listed: &listedAll[0], none: &devs.none[0], lead: lead, dims: dims}
 	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
@@ -1034,39 +1034,27 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			}
 			centre32[0], row[0] = int32(pred), int32(pred)
 			pr.row, pr.dev, pr.nl = &row[0], &dev[0], 0
-			pr.j, pr.end, pr.cnt, pr.step, pr.busy = 0, min(from, dims), 0, 1, &arBusyFound[0]
+			pr.j, pr.end, pr.cnt, pr.step, pr.boff = 0, min(from, dims), 0, 1, 0
+			pr.pending, pr.rest, pr.counted = 0, 0, 0
+			if from < dims {
+				pr.pending = 1
+				pr.flag = &m.flag[flagContext(i, col, cols, rest)][0]
+				pr.count = &m.count[countContext(counts, i, col, cols)][0]
+			}
 			if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
-				if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, listedAll); err != nil {
+				if err := d.patchRest(st, pr, m, mdims, devL, devU, row, dev, listedAll); err != nil {
 					return err
 				}
 			}
-			before := pr.nl // listed before the rest flag
-			if from < dims {
-				fc := flagContext(i, col, cols, rest)
-				rest[i] = uint8(d.bit(&m.flag[fc][arBusyClass(pr.cnt)]))
-				if rest[i] != 0 {
-					c, err := m.decodeCount(d, countContext(counts, i, col, cols))
-					if err != nil {
-						return err
-					}
-					if c+1 > dims-from {
-						return fmt.Errorf("%d dimensions off their centre in a patch of %d", c+1, dims)
-					}
-					counts[i] = int32(c + 1)
-					pr.j, pr.end, pr.cnt, pr.step, pr.busy = from, dims, c+1, -1, &arBusyLeft[0]
-					if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
-						if err := d.patchRest(st, pr, mdims, devL, devU, row, dev, listedAll); err != nil {
-							return err
-						}
-					}
-					if pr.cnt > 0 {
-						return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
-					}
+			if pr.rest != 0 {
+				rest[i], counts[i] = 1, int32(pr.counted)
+				if pr.cnt > 0 {
+					return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
 				}
 			}
 			if edges != nil {
 				end := 0 // 1 + the last dimension off its centre
-				if pr.nl > before {
+				if pr.nl > 0 && int(listedAll[pr.nl-1]) >= from {
 					end = int(listedAll[pr.nl-1]) + 1
 				} else {
 					for j := min(from, dims) - 1; j >= 0; j-- {
@@ -1214,41 +1202,63 @@ var patchKernel = hasRunKernel
 // dimensions off their centre from lead on (listed, nl of them); the
 // next dimension j and the end; and a count cnt of the residuals off 0
 // found (step 1) or still to come (step -1: the patch ends when it falls
-// to 0), whose busy class busy[min(cnt, 31)] the zero flags take.
+// to 0), whose busy class arBusyCounts[min(cnt, 31)+boff] the zero flags
+// take. With pending, the run stops at end for the rest flag (of
+// probability flag[busy class]); after a 1 the count of the dimensions
+// off their centre from end on (counted), in unary of probabilities
+// count, then the run goes on to dims, counting down.
 type patchRun struct {
 	row, centre *int32
 	bins        *int32 // of each dimension: row's indices lie in [0, bins)
 	dev         *uint8
 	none        *uint8 // zeros: the first dimension's other neighbour
 	listed      *int32
-	busy        *uint8
+	flag, count *arProb
 	j, end      int
 	cnt, step   int
+	boff        int // 0 while counting up, 32 while counting down
 	lead, nl    int
+	dims        int
+	pending     int // 1: the rest flag comes at end
+	rest        int // the rest flag decoded
+	counted     int // the count decoded, plus one
 	neg         int // where patchDual returns 1: 1 for a negative residual
 }
 
-// arBusyFound and arBusyLeft are patchRun's busy classes: of c residuals
-// off 0 found before (arBusyClass(c)), and of c still to come in a
-// counted stream (arBusyClass(c-1), c >= 1), up to c = 31 (beyond, the
-// same class).
-var arBusyFound, arBusyLeft = func() (f, l [32]uint8) {
-	for c := range f {
-		f[c] = uint8(arBusyClass(c))
-		l[c] = uint8(arBusyClass(max(c-1, 0)))
+// arBusyCounts holds patchRun's busy classes: of c residuals off 0
+// found before (arBusyClass(c)) in its first 32 entries, of c still to
+// come in a counted stream (arBusyClass(c-1), c >= 1) in the next 32,
+// up to c = 31 (beyond, the same class).
+var arBusyCounts = func() (t [64]uint8) {
+	for c := range 32 {
+		t[c] = uint8(arBusyClass(c))
+		t[32+c] = uint8(arBusyClass(max(c-1, 0)))
 	}
-	return f, l
+	return t
 }()
 
 // patchRest goes on with a patch after patchDual returned st (not 0):
-// the Exp-Golomb codes of long residuals (patchEscape), each followed by
-// patchDual again, or the error of an index out of range. The caller
-// checks that dims, devL, devU, row, dev and listed (pr.listed's array)
-// hold pr.end entries.
-func (d *rangeDecoder) patchRest(st int, pr *patchRun, dims []arDim, devL, devU []uint8, row []int32, dev []uint8, listed []int32) error {
+// the Exp-Golomb codes of long residuals and counts (patchEscape), each
+// followed by patchDual again, or the errors it found. The caller checks
+// that dims, devL, devU, row, dev and listed (pr.listed's array) hold
+// pr.dims entries.
+func (d *rangeDecoder) patchRest(st int, pr *patchRun, m *arModel, dims []arDim, devL, devU []uint8, row []int32, dev []uint8, listed []int32) error {
 	for ; st != 0; st = patchDual(d, &dims[0], &devL[0], &devU[0], pr) {
-		if st == 2 {
+		switch st {
+		case 2:
 			return fmt.Errorf("index %d out of range in dimension %d", row[pr.j], pr.j+1)
+		case 3:
+			c, ok := d.expGolomb(&m.countExp)
+			if !ok {
+				return errors.New("count too long")
+			}
+			if c+1 > pr.dims-pr.j {
+				return fmt.Errorf("%d dimensions off their centre in a patch of %d", c+1, pr.dims)
+			}
+			pr.cnt, pr.counted, pr.end, pr.step, pr.boff = c+1, c+1, pr.dims, -1, 32
+			continue
+		case 4:
+			return fmt.Errorf("%d dimensions off their centre in a patch of %d", pr.counted, pr.dims)
 		}
 		if done, err := d.patchEscape(pr, dims, row, dev, listed); done || err != nil {
 			return err
@@ -1259,7 +1269,7 @@ func (d *rangeDecoder) patchRest(st int, pr *patchRun, dims []arDim, devL, devU 
 
 // patchEscape reads the Exp-Golomb code of the residual at dimension
 // pr.j, where patchDual returned 1, and records it as patchDual records
-// the others; done: the patch's run is over.
+// the others; done: the patch is over.
 func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev []uint8, listed []int32) (done bool, err error) {
 	j := pr.j
 	k, ok := d.expGolomb(&dims[j].exp)
@@ -1268,8 +1278,8 @@ func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev 
 	}
 	s := -pr.neg
 	v := (k + 1) ^ s - s
-	q := int(unsafe.Slice(pr.centre, pr.end)[j]) + v
-	if bins := unsafe.Slice(pr.bins, pr.end); q < 0 || q >= int(bins[j]) {
+	q := int(unsafe.Slice(pr.centre, pr.dims)[j]) + v
+	if bins := unsafe.Slice(pr.bins, pr.dims); q < 0 || q >= int(bins[j]) {
 		return true, fmt.Errorf("index %d out of range in dimension %d", q, j+1)
 	}
 	row[j], dev[j] = int32(q), uint8(min(abs(v), arDevMax))
@@ -1278,11 +1288,12 @@ func (d *rangeDecoder) patchEscape(pr *patchRun, dims []arDim, row []int32, dev 
 		pr.nl++
 	}
 	pr.j++
-	if j == 0 {
-		return pr.j >= pr.end, nil // the first dimension is not counted
+	if j > 0 { // the first dimension is not counted
+		pr.cnt += pr.step
 	}
-	pr.cnt += pr.step
-	return pr.cnt == 0 || pr.j >= pr.end, nil
+	// Where it is not over, patchDual goes on (at pr.end: the rest flag
+	// if pending, else nothing).
+	return pr.step < 0 && pr.cnt == 0 || pr.j >= pr.end && pr.pending == 0, nil
 }
 
 // countContext is the context of patch i's count of dimensions off their

@@ -217,7 +217,7 @@ unaryend:
 // func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int)
 // runDual's loop carried on past the nonzero residuals of a patch: each
 // is written into the patch (p.row, p.dev, p.listed) and counted (p.cnt
-// += p.step, the busy class then p.busy[min(p.cnt, 31)]) and the run goes
+// += p.step, the busy class then arBusyCounts[min(p.cnt, 31) + p.boff]) and the run goes
 // on, up to p.end or until p.cnt reaches 0. From dimension 0 on (p.j =
 // 0), the first dimension is decoded too, as decodeAdaptive's first
 // call of runDual decodes it (its centre p.centre[0] is then the
@@ -226,8 +226,12 @@ unaryend:
 // 0 there (p.j the dimension after the last decoded), 1 where a
 // magnitude less one reached arMaxUnary at dimension p.j (p.neg its
 // sign; nothing of it written: the caller reads the Exp-Golomb code),
-// or 2 where the index at dimension p.j (written into p.row) is out of
-// [0, p.bins[p.j]).
+// 2 where the index at dimension p.j (written into p.row) is out of
+// [0, p.bins[p.j]), 3 where the count after the rest flag reached
+// arMaxUnary in unary (its Exp-Golomb code follows, for the caller), or
+// 4 where the count, p.counted, exceeds the dimensions after the flag.
+// Where p.pending is not 0, the run stops at p.end for the rest flag
+// (see pflag) and, if it is 1, goes on after it to p.dims.
 TEXT ·patchDual(SB), NOSPLIT, $0-48
 	MOVQ d+0(FP), BX
 	LOADDEC
@@ -269,7 +273,8 @@ pbusy:
 	MOVL $31, CX
 	CMPQ AX, CX
 	CMOVQGT CX, AX
-	MOVQ patchRun_busy(BX), CX
+	ADDQ patchRun_boff(BX), AX
+	LEAQ ·arBusyCounts(SB), CX
 	MOVBLZX (CX)(AX*1), AX
 	MOVQ dims+8(FP), DX
 	LEAQ (DX)(AX*4), DX
@@ -397,11 +402,91 @@ pfirstoff:
 
 pdone:
 	MOVQ p+32(FP), BX
+	CMPQ patchRun_pending(BX), $0
+	JNE pflag
+
+pend:
 	MOVQ R12, patchRun_j(BX)
 	MOVQ d+0(FP), BX
 	STOREDEC
 	MOVQ $0, status+40(FP)
 	RET
+
+pflag:
+	// The rest flag (at p.j = p.end, the flag's dimension), of
+	// probability p.flag[busy class of p.cnt]; then, if it is 1, the
+	// count of the dimensions off their centre after it, in unary with
+	// the probabilities p.count, and the run through them.
+	MOVQ $0, patchRun_pending(BX)
+	MOVQ patchRun_cnt(BX), CX
+	MOVL $31, SI
+	CMPQ CX, SI
+	CMOVQGT SI, CX
+	ADDQ patchRun_boff(BX), CX
+	LEAQ ·arBusyCounts(SB), SI
+	MOVBLZX (SI)(CX*1), CX
+	MOVQ patchRun_flag(BX), AX
+	LEAQ (AX)(CX*4), BX
+	DECIDE(BX)
+	CMPL R10, $const_arTopValue
+	JCS pflagnorm
+
+pflagdone:
+	MOVQ p+32(FP), BX
+	TESTL CX, CX
+	JNE pend // the flag is 0
+	MOVQ $1, patchRun_rest(BX)
+	MOVQ patchRun_count(BX), BX
+	XORL SI, SI
+
+pcountbit:
+	DECIDE(BX)
+	CMPL R10, $const_arTopValue
+	JCS pcountnorm
+
+pcountdone:
+	TESTL CX, CX
+	JNE pcounted
+	ADDQ $4, BX
+	INCQ SI
+	CMPQ SI, $const_arMaxUnary
+	JLT pcountbit
+	// The count's Exp-Golomb code follows: the caller's.
+	MOVQ p+32(FP), BX
+	MOVQ R12, patchRun_j(BX)
+	MOVQ d+0(FP), BX
+	STOREDEC
+	MOVQ $3, status+40(FP)
+	RET
+
+pcounted:
+	// SI+1 dimensions off their centre from p.j on, at most p.dims - p.j.
+	MOVQ p+32(FP), BX
+	INCQ SI
+	MOVQ SI, patchRun_cnt(BX)
+	MOVQ SI, patchRun_counted(BX)
+	MOVQ patchRun_dims(BX), R13
+	MOVQ R13, AX
+	SUBQ R12, AX
+	CMPQ SI, AX
+	JGT pcounterr
+	MOVQ R13, patchRun_end(BX)
+	MOVQ $-1, patchRun_step(BX)
+	MOVQ $32, patchRun_boff(BX)
+	CMPQ R12, R13
+	JLT pbusy
+	JMP pend
+
+pcounterr:
+	MOVQ R12, patchRun_j(BX)
+	MOVQ d+0(FP), BX
+	STOREDEC
+	MOVQ $4, status+40(FP)
+	RET
+
+	NORMDEC(pflagnorm, pflagpast, pflagdone)
+
+	NORMDEC(pcountnorm, pcountpast, pcountdone)
 
 prange:
 	MOVQ R12, patchRun_j(BX)

@@ -116,3 +116,176 @@ func flipBits(rng *rand.Rand, data []byte) []byte {
 	}
 	return out
 }
+
+// patchDualGo is patchDual in Go, decision by decision through d.bit
+// (a decoder without the kernel), for TestPatchDual: the same statuses,
+// writes and counts, in the same order.
+func patchDualGo(d *rangeDecoder, m *arModel, devL, devU, dev, none []uint8, row, centre, bins, listed []int32, flag, count []arProb, p *patchRun) int {
+	dims := m.dims
+	j := p.j
+	act := func(j int, a, b []uint8) int { return int(arDevClasses[(a[j]+b[j])&31]) }
+	// nonzero decodes the sign and magnitude at j and records them; it
+	// returns a status, or -1 to go on.
+	nonzero := func(j, a int) int {
+		neg := d.bit(&dims[j].sign[min(a, 2)])
+		k := 0
+		for k < arMaxUnary && d.bit(&dims[j].mag[min(a/2, 2)][k]) == 1 {
+			k++
+		}
+		if k == arMaxUnary {
+			p.neg, p.j = neg, j
+			return 1
+		}
+		v := k + 1
+		dev[j] = uint8(min(v, arDevMax))
+		if neg == 1 {
+			v = -v
+		}
+		q := centre[j] + int32(v)
+		row[j] = q
+		if uint32(q) >= uint32(bins[j]) {
+			p.j = j
+			return 2
+		}
+		if j >= p.lead {
+			listed[p.nl] = int32(j)
+			p.nl++
+		}
+		return -1
+	}
+	if j < p.end && j == 0 {
+		a := act(0, dev, none)
+		if d.bit(&dims[0].zero[a][0]) == 1 {
+			if st := nonzero(0, a); st >= 0 {
+				return st
+			}
+		}
+		j++
+	}
+	for {
+		for j < p.end {
+			busy := arBusyCounts[min(p.cnt, 31)+p.boff]
+			a := act(j, devL, devU)
+			if d.bit(&dims[j].zero[a][busy]) == 0 {
+				j++
+				continue
+			}
+			if st := nonzero(j, a); st >= 0 {
+				return st
+			}
+			j++
+			p.cnt += p.step
+			if p.cnt == 0 {
+				break
+			}
+		}
+		if p.pending == 0 {
+			p.j = j
+			return 0
+		}
+		p.pending = 0
+		if d.bit(&flag[arBusyCounts[min(p.cnt, 31)+p.boff]]) == 0 {
+			p.j = j
+			return 0
+		}
+		p.rest = 1
+		c := 0
+		for c < arMaxUnary && d.bit(&count[c]) == 1 {
+			c++
+		}
+		p.j = j
+		if c == arMaxUnary {
+			return 3
+		}
+		p.cnt, p.counted = c+1, c+1
+		if c+1 > p.dims-j {
+			return 4
+		}
+		p.end, p.step, p.boff = p.dims, -1, 32
+	}
+}
+
+// TestPatchDual checks patchDual against patchDualGo on random streams
+// (and zeros past their end) with probabilities anywhere in [1, 4095],
+// many near the ends, patches of 1-64 dimensions with random bins,
+// centres, neighbours' distances, rest-flag dimension and lead: the same
+// statuses, indices, distances, lists, counts, coder states and
+// probabilities after every call, through every status (Exp-Golomb
+// residuals and counts, indices out of range, counts too large).
+func TestPatchDual(t *testing.T) {
+	if !patchKernel {
+		t.Skip("no patch kernel on this architecture")
+	}
+	rng := rand.New(rand.NewPCG(24, 45))
+	var statuses [5]int
+	for trial := range 400 {
+		dims := 1 + rng.IntN(64)
+		data := randomBytes(rng, rng.IntN(400))
+		if trial%3 == 0 {
+			clear(data[len(data)/2:])
+		}
+		a := randomProbs(rng, newARModel(dims), trial%2 == 0)
+		for c := range a.flag {
+			for b := range a.flag[c] {
+				a.flag[c][b] = arProb{uint16(1 + rng.IntN(4095)), uint16(1 + rng.IntN(4095))}
+			}
+		}
+		for c := range a.count {
+			for u := range a.count[c] {
+				pa := uint16(1 + rng.IntN(4095))
+				if rng.IntN(2) == 0 {
+					pa = uint16(1 + rng.IntN(30)) // long counts
+				}
+				a.count[c][u] = arProb{pa, pa}
+			}
+		}
+		b := &arModel{dims: slices.Clone(a.dims), flag: a.flag, count: a.count, countExp: a.countExp}
+		da, db := newRangeDecoder(data, true), newRangeDecoder(data, true)
+		db.kernel = false
+		for call := 0; da.pos < len(data)+64 && call < 500; call++ {
+			devL, devU, dev, none := make([]uint8, dims), make([]uint8, dims), make([]uint8, dims), make([]uint8, dims)
+			bins, centre := make([]int32, dims), make([]int32, dims)
+			for j := range dims {
+				devL[j], devU[j], dev[j] = uint8(rng.IntN(16)), uint8(rng.IntN(16)), uint8(rng.IntN(16))
+				bins[j] = int32(1 + rng.IntN([]int{3, 30, 1000}[rng.IntN(3)]))
+				centre[j] = int32(rng.IntN(int(bins[j])))
+			}
+			from := 1 + rng.IntN(dims)
+			pa := patchRun{end: from, step: 1, lead: rng.IntN(dims + 1), dims: dims, cnt: rng.IntN(3)}
+			if rng.IntN(4) != 0 {
+				pa.j, pa.cnt = 0, 0
+			} else {
+				pa.j = rng.IntN(from)
+			}
+			if from < dims {
+				pa.pending = 1
+			}
+			fc, cc := rng.IntN(contexts), rng.IntN(arActivity)
+			pb := pa
+			rowA, rowB := slices.Clone(centre), slices.Clone(centre)
+			devA, devB := slices.Clone(dev), slices.Clone(dev)
+			listA, listB := make([]int32, dims), make([]int32, dims)
+			pa.row, pa.centre, pa.bins, pa.dev, pa.none, pa.listed = &rowA[0], &centre[0], &bins[0], &devA[0], &none[0], &listA[0]
+			pa.flag, pa.count = &a.flag[fc][0], &a.count[cc][0]
+			sa := patchDual(da, &a.dims[0], &devL[0], &devU[0], &pa)
+			sb := patchDualGo(db, b, devL, devU, devB, none, rowB, centre, bins, listB, b.flag[fc][:], b.count[cc][:], &pb)
+			pa.row, pa.centre, pa.bins, pa.dev, pa.none, pa.listed, pa.flag, pa.count = nil, nil, nil, nil, nil, nil, nil, nil
+			statuses[sb]++
+			if sa != sb || pa != pb || !slices.Equal(rowA, rowB) || !slices.Equal(devA, devB) || !slices.Equal(listA, listB) {
+				t.Fatalf("trial %d, call %d (%d dimensions, flag at %d): kernel %d %+v, Go %d %+v", trial, call, dims, from, sa, pa, sb, pb)
+			}
+			if da.rng != db.rng || da.code != db.code || da.pos != db.pos {
+				t.Fatalf("trial %d, call %d: kernel's state %#x %#x %d, Go's %#x %#x %d", trial, call, da.rng, da.code, da.pos, db.rng, db.code, db.pos)
+			}
+			if !slices.Equal(a.dims, b.dims) || a.flag != b.flag || a.count != b.count {
+				t.Fatalf("trial %d, call %d: the probabilities differ", trial, call)
+			}
+		}
+	}
+	for st, n := range statuses {
+		if n == 0 {
+			t.Fatalf("status %d never came (%v): the test covers too little", st, statuses)
+		}
+	}
+	t.Logf("statuses 0-4: %v", statuses)
+}
