@@ -818,6 +818,17 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 		listed = sc.listed[:0]
 		lead = edges.k
 	}
+	// The patch kernel's state, for counted streams (versions 7-8), and
+	// the bytes a patch may write beyond the pending ones: two per
+	// decision, at most 2 + arMaxUnary a dimension and 1 + arMaxUnary
+	// for the flag and the count.
+	var pe *patchRun
+	var listedAll []int32
+	patchRoom := 2 * ((2+arMaxUnary)*dims + 1 + arMaxUnary)
+	if e.kernel && counts != nil && patchKernel {
+		listedAll = make([]int32, dims)
+		pe = &patchRun{centre: &centre32[0], listed: &listedAll[0], lead: lead, dims: dims}
+	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
 			col = 0
@@ -844,10 +855,51 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 			pred = edges.predict(i, col, pred)
 		}
 		act := arContext(idx, i, col, cols, dims, 0, centre[0])
+		row := idx[i*dims : (i+1)*dims]
+		if pe != nil {
+			// Counted streams with the kernel: the patch through
+			// patchEncDual, as the decoder's patchDual decodes it.
+			left32, up32 := centre32, centre32
+			if left != nil {
+				left32 = left
+			}
+			if up != nil {
+				up32 = up
+			}
+			if cap(e.out)-len(e.out) < e.cacheSize+patchRoom {
+				e.out = slices.Grow(e.out, e.cacheSize+patchRoom)
+			}
+			centre32[0] = int32(pred)
+			pe.row, pe.nl, pe.act0 = &row[0], 0, act
+			pe.j, pe.end, pe.cnt, pe.step, pe.boff, pe.bcur = 0, min(from, dims), 0, 1, 0, int(arBusyCounts[0])
+			pe.pending, pe.rest, pe.counted = 0, int(rest[i]), int(counts[i])
+			if from < dims {
+				pe.pending = 1
+				pe.flag = &m.flag[flagContext(i, col, cols, rest)][0]
+				pe.count = &m.count[countContext(counts, i, col, cols)][0]
+			}
+			if st := patchEncDual(e, &mdims[0], &left32[0], &up32[0], pe); st != 0 {
+				e.patchEncRest(st, pe, m, mdims, left32, up32, row, centre32, listedAll, patchRoom)
+			}
+			if edges != nil {
+				end := 0 // 1 + the last dimension off its centre
+				if pe.nl > 0 && int(listedAll[pe.nl-1]) >= from {
+					end = int(listedAll[pe.nl-1]) + 1
+				} else {
+					for j := min(from, dims) - 1; j >= 0; j-- {
+						if int(row[j]) != centre[j] {
+							end = j + 1
+							break
+						}
+					}
+				}
+				edges.updateListed(i, row, end, listedAll[:pe.nl])
+			}
+			continue
+		}
 		e.value(&m.dims[0].zero[act][0], &m.dims[0], act, q-pred)
 		busy, nz := 0, 0
 		remain := -1 // dimensions off their centre still to code (version 7), -1 if not counted
-		row := idx[i*dims : (i+1)*dims]
 		// A missing neighbour stands at the centre (arRestContext).
 		left32, up32 := centre32, centre32
 		if left != nil {
@@ -1217,6 +1269,8 @@ type patchRun struct {
 	j, end      int
 	cnt, step   int
 	boff        int // 0 while counting up, 32 while counting down
+	bcur        int // the encoder's busy class of cnt (patchEncDual)
+	act0        int // the encoder's context class of the first dimension
 	lead, nl    int
 	dims        int
 	pending     int // 1: the rest flag comes at end
@@ -1265,6 +1319,43 @@ func (d *rangeDecoder) patchRest(st int, pr *patchRun, m *arModel, dims []arDim,
 		}
 	}
 	return nil
+}
+
+// patchEncRest goes on with a patch after patchEncDual returned st (not
+// 0): the Exp-Golomb codes of long residuals and counts, each followed
+// by patchEncDual again, or zeroRange's panic. row, left, up, centre and
+// listed hold pe.dims entries; room is the bytes a call may write.
+func (e *rangeEncoder) patchEncRest(st int, pe *patchRun, m *arModel, dims []arDim, left, up, row, centre, listed []int32, room int) {
+	for ; st != 0; st = patchEncDual(e, &dims[0], &left[0], &up[0], pe) {
+		switch st {
+		case 2:
+			zeroRange()
+		case 3:
+			e.expGolomb(&m.countExp, pe.counted-1)
+			pe.cnt, pe.end, pe.step, pe.boff = pe.counted, pe.dims, -1, 32
+		default:
+			j := pe.j
+			e.expGolomb(&dims[j].exp, abs(int(row[j])-int(centre[j]))-1)
+			if j >= pe.lead {
+				listed[pe.nl] = int32(j)
+				pe.nl++
+			}
+			pe.j++
+			if j > 0 { // the first dimension is not counted
+				pe.cnt += pe.step
+				if pe.step < 0 && pe.cnt == 0 {
+					return
+				}
+			}
+			if pe.j >= pe.end && pe.pending == 0 {
+				return
+			}
+		}
+		pe.bcur = int(arBusyCounts[min(pe.cnt, 31)+pe.boff])
+		if cap(e.out)-len(e.out) < e.cacheSize+room {
+			e.out = slices.Grow(e.out, e.cacheSize+room)
+		}
+	}
 }
 
 // patchEscape reads the Exp-Golomb code of the residual at dimension

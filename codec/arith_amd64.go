@@ -75,3 +75,16 @@ func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, e
 //
 //go:noescape
 func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int)
+
+// patchEncDual is patchDual for the encoder, in assembly: a patch of a
+// counted stream coded as encodeAdaptive's calls of valueDual,
+// runEncDual and bit code it, with the coder's state in registers (see
+// patchRun). It returns 0, 1 where a magnitude less one reached
+// arMaxUnary at dimension p.j (the caller writes its Exp-Golomb code and
+// records it), 2 where the range fell to 0, or 3 where the count less
+// one reached arMaxUnary (the caller writes its Exp-Golomb code, then
+// the count down). The caller makes room for the bytes the patch may
+// write (TestPatchEncDual).
+//
+//go:noescape
+func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (status int)

@@ -775,3 +775,284 @@ coded2:
 	XORL R13, R13
 
 	UNARYTAIL(SI, R12, R13, status+80)
+
+// func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (status int)
+// patchDual for the encoder: the residuals of a patch (p.row less
+// p.centre, the first dimension's from its prediction p.centre[0], in
+// the context p.act0, not counted) from p.j on below p.end, each coded as
+// runEncDual codes it, the dimensions off their centre listed and
+// counted as patchDual does; with p.pending, at p.end the rest flag
+// p.rest and, if 1, the count p.counted less one in unary (p.count),
+// then the rest of the patch counting down. Registers as runEncDual's;
+// p, the magnitude, the activity and the unary position live in the
+// frame. It returns 0, 1 where a magnitude less one reached arMaxUnary
+// at dimension p.j (its Exp-Golomb code and bookkeeping are the
+// caller's), 2 where the range fell to 0 (zeroRange's bug), or 3 where
+// the count less one reached arMaxUnary (its Exp-Golomb code, then the
+// count down, are the caller's). The caller makes room for the bytes
+// (pending ones and two per decision).
+TEXT ·patchEncDual(SB), NOSPLIT, $24-48
+	MOVQ e+0(FP), DI
+	MOVQ rangeEncoder_low(DI), R8
+	MOVL rangeEncoder_rng(DI), R10
+	MOVQ rangeEncoder_out(DI), R9
+	MOVQ (rangeEncoder_out+8)(DI), R11
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_j(BX), R12
+	MOVQ patchRun_end(BX), R13
+	CMPQ R12, R13
+	JGE eend
+	TESTQ R12, R12
+	JNE ezeros
+	// The first dimension's zero flag, p.zero[act0][0].
+	MOVQ patchRun_act0(BX), SI
+	MOVQ patchRun_row(BX), AX
+	MOVL (AX), AX
+	MOVQ patchRun_centre(BX), CX
+	SUBL (CX), AX
+	XORL DX, DX
+	TESTL AX, AX
+	SETNE DL
+	NEGL DX
+	MOVQ dims+8(FP), BX
+	LEAQ (SI)(SI*4), AX
+	LEAQ arDim_zero(BX)(AX*4), R14
+	ENCODE(R14)
+	CMPL R10, $const_arTopValue
+	JCS efirstnorm
+
+efirstdone:
+	TESTL DX, DX
+	JNE enonzero
+	INCQ R12
+	CMPQ R12, R13
+	JLT ezeros
+	JMP eend
+
+ezeros:
+	// The context of dimension j as runEncDual finds it, and the zero
+	// flag, p.zero[act][busy]: busy is p.bcur.
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_centre(BX), AX
+	MOVL (AX)(R12*4), CX
+	XORL SI, SI
+	DEV(left+16(FP), SI)
+	DEV(up+24(FP), SI)
+	LEAQ ·arDevClasses(SB), AX
+	MOVBLZX (AX)(SI*1), SI
+	MOVQ patchRun_row(BX), AX
+	XORL DX, DX
+	CMPL (AX)(R12*4), CX
+	SETNE DL
+	NEGL DX
+	MOVQ patchRun_bcur(BX), AX
+	IMUL3Q $arDim__size, R12, BX
+	ADDQ dims+8(FP), BX
+	LEAQ (SI)(SI*4), CX
+	ADDQ CX, AX
+	LEAQ arDim_zero(BX)(AX*4), R14
+	ENCODE(R14)
+	CMPL R10, $const_arTopValue
+	JCS ezeronorm
+
+ezerodone:
+	TESTL DX, DX
+	JNE enonzero
+	INCQ R12
+	CMPQ R12, R13
+	JLT ezeros
+	JMP eend
+
+enonzero:
+	// The residual's magnitude into the frame, the sign, p.sign[min(act,
+	// 2)]: a 1 for a negative residual.
+	MOVQ SI, act-16(SP)
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_row(BX), AX
+	MOVL (AX)(R12*4), AX
+	MOVQ patchRun_centre(BX), CX
+	SUBL (CX)(R12*4), AX
+	MOVL AX, DX
+	SARL $31, DX
+	XORL DX, AX
+	SUBL DX, AX
+	MOVQ AX, mag-8(SP)
+	IMUL3Q $arDim__size, R12, R14
+	ADDQ dims+8(FP), R14
+	MOVL SI, AX
+	MOVL $2, CX
+	CMPL AX, CX
+	CMOVLGT CX, AX
+	LEAQ arDim_sign(R14)(AX*4), R14
+	ENCODE(R14)
+	CMPL R10, $const_arTopValue
+	JCS esignnorm
+
+esigndone:
+	// The magnitude less one in unary up to arMaxUnary, p.mag[min(act/2,
+	// 2)]: a 1 for each position below it, a 0 at it.
+	MOVQ act-16(SP), SI
+	SHRL $1, SI
+	MOVL $2, CX
+	CMPL SI, CX
+	CMOVLGT CX, SI
+	IMUL3Q $(4*const_arMaxUnary), SI, SI
+	IMUL3Q $arDim__size, R12, AX
+	ADDQ dims+8(FP), AX
+	LEAQ arDim_mag(AX)(SI*1), SI
+	MOVQ $0, pos-24(SP)
+
+emag:
+	MOVQ mag-8(SP), AX
+	DECQ AX
+	XORL DX, DX
+	CMPQ pos-24(SP), AX
+	SETNE DL
+	NEGL DX
+	ENCODE(SI)
+	CMPL R10, $const_arTopValue
+	JCS emagnorm
+
+emagdone:
+	TESTL DX, DX
+	JEQ emagend
+	ADDQ $4, SI
+	MOVQ pos-24(SP), AX
+	INCQ AX
+	MOVQ AX, pos-24(SP)
+	CMPQ AX, $const_arMaxUnary
+	JLT emag
+	// The Exp-Golomb code follows: the caller's.
+	MOVQ p+32(FP), BX
+	MOVQ R12, patchRun_j(BX)
+	MOVQ $1, status+40(FP)
+	JMP estore
+
+emagend:
+	// Listed from p.lead on; counted but in the first dimension.
+	MOVQ p+32(FP), BX
+	CMPQ R12, patchRun_lead(BX)
+	JLT enolist
+	MOVQ patchRun_nl(BX), AX
+	MOVQ patchRun_listed(BX), CX
+	MOVL R12, (CX)(AX*4)
+	INCQ AX
+	MOVQ AX, patchRun_nl(BX)
+
+enolist:
+	TESTQ R12, R12
+	JEQ efirstoff
+	INCQ R12
+	MOVQ patchRun_cnt(BX), AX
+	ADDQ patchRun_step(BX), AX
+	MOVQ AX, patchRun_cnt(BX)
+	JEQ eend
+	MOVL $31, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX
+	ADDQ patchRun_boff(BX), AX
+	LEAQ ·arBusyCounts(SB), CX
+	MOVBLZX (CX)(AX*1), AX
+	MOVQ AX, patchRun_bcur(BX)
+	CMPQ R12, R13
+	JLT ezeros
+	JMP eend
+
+efirstoff:
+	INCQ R12
+	CMPQ R12, R13
+	JLT ezeros
+
+eend:
+	MOVQ p+32(FP), BX
+	CMPQ patchRun_pending(BX), $0
+	JNE eflag
+
+eover:
+	MOVQ R12, patchRun_j(BX)
+	MOVQ $0, status+40(FP)
+
+estore:
+	MOVQ R8, rangeEncoder_low(DI)
+	MOVL R10, rangeEncoder_rng(DI)
+	MOVQ R11, (rangeEncoder_out+8)(DI)
+	RET
+
+eflag:
+	// The rest flag p.rest, p.flag[busy].
+	MOVQ $0, patchRun_pending(BX)
+	MOVQ patchRun_rest(BX), DX
+	NEGL DX
+	MOVQ patchRun_bcur(BX), AX
+	MOVQ patchRun_flag(BX), R14
+	LEAQ (R14)(AX*4), R14
+	ENCODE(R14)
+	CMPL R10, $const_arTopValue
+	JCS eflagnorm
+
+eflagdone:
+	MOVQ p+32(FP), BX
+	TESTL DX, DX
+	JEQ eover
+	// The count less one in unary up to arMaxUnary, p.count.
+	MOVQ patchRun_count(BX), SI
+	MOVQ $0, pos-24(SP)
+
+ecount:
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_counted(BX), AX
+	DECQ AX
+	XORL DX, DX
+	CMPQ pos-24(SP), AX
+	SETNE DL
+	NEGL DX
+	ENCODE(SI)
+	CMPL R10, $const_arTopValue
+	JCS ecountnorm
+
+ecountdone:
+	TESTL DX, DX
+	JEQ ecountend
+	ADDQ $4, SI
+	MOVQ pos-24(SP), AX
+	INCQ AX
+	MOVQ AX, pos-24(SP)
+	CMPQ AX, $const_arMaxUnary
+	JLT ecount
+	MOVQ p+32(FP), BX
+	MOVQ R12, patchRun_j(BX)
+	MOVQ $3, status+40(FP)
+	JMP estore
+
+ecountend:
+	// Counting down from p.counted through the rest of the patch.
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_counted(BX), AX
+	MOVQ AX, patchRun_cnt(BX)
+	MOVQ $-1, patchRun_step(BX)
+	MOVQ $32, patchRun_boff(BX)
+	MOVL $31, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX
+	ADDQ $32, AX
+	LEAQ ·arBusyCounts(SB), CX
+	MOVBLZX (CX)(AX*1), AX
+	MOVQ AX, patchRun_bcur(BX)
+	MOVQ patchRun_dims(BX), R13
+	MOVQ R13, patchRun_end(BX)
+	CMPQ R12, R13
+	JLT ezeros
+	JMP eover
+
+zerorange:
+	MOVQ p+32(FP), BX
+	MOVQ R12, patchRun_j(BX)
+	MOVQ $2, status+40(FP)
+	JMP estore
+
+	NORMENC(efirstnorm, efirstflush, efirstbyte, efirstkeep, efirstdone)
+	NORMENC(ezeronorm, ezeroflush, ezerobyte, ezerokeep, ezerodone)
+	NORMENC(esignnorm, esignflush, esignbyte, esignkeep, esigndone)
+	NORMENC(emagnorm, emagflush, emagbyte, emagkeep, emagdone)
+	NORMENC(eflagnorm, eflagflush, eflagbyte, eflagkeep, eflagdone)
+	NORMENC(ecountnorm, ecountflush, ecountbyte, ecountkeep, ecountdone)

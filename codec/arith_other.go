@@ -24,3 +24,7 @@ func runEncDual(e *rangeEncoder, dims *arDim, row, left, up, centre *int32, j, e
 func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int) {
 	panic("codec: no patch kernel on this architecture")
 }
+
+func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (status int) {
+	panic("codec: no patch kernel on this architecture")
+}

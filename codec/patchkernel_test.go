@@ -8,18 +8,26 @@ import (
 )
 
 // TestPatchKernel checks decodeAdaptive's patches through patchDual
-// against its loop of runDual calls (patchKernel off) on counted streams
-// of a tracked 4×4 model: the same indices, the same edge predictor
-// sums, cells and ends, on streams of calm and busy patches with
-// residuals of every size (Exp-Golomb ones, the ends of the bins); and
-// on damaged streams (cut, bits flipped, random) the same error, or the
-// same indices where both decode.
+// against its loop of runDual calls, and encodeAdaptive's through
+// patchEncDual against its calls of valueDual, runEncDual and bit
+// (patchKernel off), on counted streams of tracked 8×8 and 4×4 models:
+// the same bytes, the same indices, the same edge predictor sums, cells
+// and ends, on streams of calm and busy patches with residuals of every
+// size (Exp-Golomb ones, the ends of the bins) and counts beyond the
+// unary part (8×8); and on damaged streams (cut, bits flipped, random)
+// the same error, or the same indices where both decode.
 func TestPatchKernel(t *testing.T) {
 	if !patchKernel {
 		t.Skip("no patch kernel on this architecture")
 	}
+	for _, mi := range []int{0, 1} {
+		testPatchKernel(t, reuseTestModels(t)[mi], uint64(mi))
+	}
+}
+
+func testPatchKernel(t *testing.T, model *Model, seed uint64) {
 	var b bytes.Buffer
-	if _, err := reuseTestModels(t)[1].WriteTo(&b); err != nil {
+	if _, err := model.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
 	m, err := ReadModel(bytes.NewReader(b.Bytes()))
@@ -29,9 +37,9 @@ func TestPatchKernel(t *testing.T) {
 	c := m.Channels[0]
 	dims, k := c.Dims(), c.Leading()
 	if !c.edgePredictable() || k == 0 {
-		t.Skip("the test model has no edge predictor")
+		t.Fatalf("a %d-dimension test model without an edge predictor", dims)
 	}
-	rng := rand.New(rand.NewPCG(24, 44))
+	rng := rand.New(rand.NewPCG(24, 44+seed))
 	indices := func(blocks int, off float64) []int32 {
 		idx := make([]int32, blocks*dims)
 		for i := range idx {
@@ -62,8 +70,13 @@ func TestPatchKernel(t *testing.T) {
 		err := decodeAdaptive(data, got, dims, cols, c.Centre, c.Bins, k, true, true, p)
 		return got, p, err
 	}
+	encode := func(kernel bool, idx []int32, blocks, cols int) []byte {
+		defer func(old bool) { patchKernel = old }(patchKernel)
+		patchKernel = kernel
+		return encodeAdaptive(nil, idx, dims, cols, c.Centre, k, true, true, c.newEdgePredictor(blocks, cols), nil)
+	}
 	const cols = 17
-	escapes, damaged := 0, 0
+	escapes, damaged, longCounts := 0, 0, 0
 	for trial := range 40 {
 		off := []float64{0.02, 0.2, 0.6, 1}[trial%4]
 		blocks := cols * (3 + rng.IntN(12))
@@ -73,7 +86,21 @@ func TestPatchKernel(t *testing.T) {
 				escapes++
 			}
 		}
-		stream := encodeAdaptive(nil, idx, dims, cols, c.Centre, k, true, true, c.newEdgePredictor(blocks, cols), nil)
+		stream := encode(true, idx, blocks, cols)
+		if !bytes.Equal(stream, encode(false, idx, blocks, cols)) {
+			t.Fatalf("%d dimensions, trial %d: the kernel codes other bytes", dims, trial)
+		}
+		for i := range blocks {
+			n := 0
+			for j := restFrom(k); j < dims; j++ {
+				if int(idx[i*dims+j]) != c.Centre[j] {
+					n++
+				}
+			}
+			if n > arMaxUnary {
+				longCounts++
+			}
+		}
 		data, _, err := parseAdaptive(stream)
 		if err != nil {
 			t.Fatal(err)
@@ -100,10 +127,10 @@ func TestPatchKernel(t *testing.T) {
 			}
 		}
 	}
-	if escapes == 0 || damaged == 0 {
-		t.Fatalf("%d Exp-Golomb residuals, %d damaged streams refused: the test covers too little", escapes, damaged)
+	if escapes == 0 || damaged == 0 || dims > restFrom(k)+arMaxUnary && longCounts == 0 {
+		t.Fatalf("%d dimensions: %d Exp-Golomb residuals, %d counts, %d damaged streams refused: the test covers too little", dims, escapes, longCounts, damaged)
 	}
-	t.Logf("%d Exp-Golomb residuals, %d damaged streams refused alike", escapes, damaged)
+	t.Logf("%d dimensions: %d Exp-Golomb residuals, %d counts beyond the unary part, %d damaged streams refused alike", dims, escapes, longCounts, damaged)
 }
 
 // flipBits returns data with a few bits flipped.
