@@ -882,18 +882,8 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 				e.patchEncRest(st, pe, m, mdims, left32, up32, row, centre32, listedAll, patchRoom)
 			}
 			if edges != nil {
-				end := 0 // 1 + the last dimension off its centre
-				if pe.nl > 0 && int(listedAll[pe.nl-1]) >= from {
-					end = int(listedAll[pe.nl-1]) + 1
-				} else {
-					for j := min(from, dims) - 1; j >= 0; j-- {
-						if int(row[j]) != centre[j] {
-							end = j + 1
-							break
-						}
-					}
-				}
-				edges.updateListed(i, row, end, listedAll[:pe.nl])
+				listed := listedAll[:pe.nl]
+				edges.updateListed(i, row, patchEnd(row, centre, listed, from), listed)
 			}
 			continue
 		}
@@ -1105,18 +1095,8 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				}
 			}
 			if edges != nil {
-				end := 0 // 1 + the last dimension off its centre
-				if pr.nl > 0 && int(listedAll[pr.nl-1]) >= from {
-					end = int(listedAll[pr.nl-1]) + 1
-				} else {
-					for j := min(from, dims) - 1; j >= 0; j-- {
-						if int(row[j]) != centre[j] {
-							end = j + 1
-							break
-						}
-					}
-				}
-				edges.updateListed(i, row, end, listedAll[:pr.nl])
+				listed := listedAll[:pr.nl]
+				edges.updateListed(i, row, patchEnd(row, centre, listed, from), listed)
 			}
 			continue
 		}
@@ -1319,6 +1299,22 @@ func (d *rangeDecoder) patchRest(st int, pr *patchRun, m *arModel, dims []arDim,
 		}
 	}
 	return nil
+}
+
+// patchEnd returns 1 + the last dimension of a patch's row off its
+// centre, for updateListed, after the patch kernels: the last listed one
+// where it lies from the rest flag's dimension from on (every one off its
+// centre there is listed), else the last found by a scan below from.
+func patchEnd(row []int32, centre []int, listed []int32, from int) int {
+	if n := len(listed); n > 0 && int(listed[n-1]) >= from {
+		return int(listed[n-1]) + 1
+	}
+	for j := min(from, len(row)) - 1; j >= 0; j-- {
+		if int(row[j]) != centre[j] {
+			return j + 1
+		}
+	}
+	return 0
 }
 
 // patchEncRest goes on with a patch after patchEncDual returned st (not

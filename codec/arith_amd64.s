@@ -89,6 +89,48 @@ PAST: \
 	SUBQ rangeDecoder_in(BX), R8 \
 	MOVQ R8, rangeDecoder_pos(BX)
 
+// SIGNMAG decodes the sign of the residual at dimension R12, in the
+// context of the class of the distances at SI and DI, with
+// p.sign[min(act, 2)] into DI (zero for a negative residual), then its
+// magnitude less one in unary with p.mag[min(act/2, 2)] into SI, up to
+// arMaxUnary; DX is left at the dimension's probabilities. It jumps to
+// END after the unary 0 and falls through where SI reached arMaxUnary.
+// The caller places the normalisations: NORMDEC(SIGNNORM, ..., SIGNDONE)
+// and NORMDEC(MAGNORM, ..., MAGDONE).
+#define SIGNMAG(SIGNNORM, SIGNDONE, MAG, MAGNORM, MAGDONE, END) \
+	ACT(SI) \
+	MOVQ dims+8(FP), DX \
+	IMUL3Q $arDim__size, R12, AX \
+	ADDQ AX, DX \
+	MOVL SI, AX \
+	MOVL $2, CX \
+	CMPL AX, CX \
+	CMOVLGT CX, AX \
+	LEAQ arDim_sign(DX)(AX*4), BX \
+	DECIDE(BX) \
+	MOVL CX, DI \
+	CMPL R10, $const_arTopValue \
+	JCS SIGNNORM \
+SIGNDONE: \
+	SHRL $1, SI \
+	MOVL $2, CX \
+	CMPL SI, CX \
+	CMOVLGT CX, SI \
+	IMUL3Q $(4*const_arMaxUnary), SI, SI \
+	LEAQ arDim_mag(DX)(SI*1), BX \
+	XORL SI, SI \
+MAG: \
+	DECIDE(BX) \
+	CMPL R10, $const_arTopValue \
+	JCS MAGNORM \
+MAGDONE: \
+	TESTL CX, CX \
+	JNE END \
+	ADDQ $4, BX \
+	INCQ SI \
+	CMPQ SI, $const_arMaxUnary \
+	JLT MAG
+
 // func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
 TEXT ·runDual(SB), NOSPLIT, $0-80
 	MOVQ d+0(FP), BX
@@ -127,41 +169,7 @@ zerodone:
 nonzero:
 	// The sign, p.sign[min(act, 2)], then the magnitude less one in
 	// unary, p.mag[min(act/2, 2)], up to arMaxUnary.
-	ACT(SI)
-	MOVQ dims+8(FP), DX
-	IMUL3Q $arDim__size, R12, AX
-	ADDQ AX, DX
-	MOVL SI, AX
-	MOVL $2, CX
-	CMPL AX, CX
-	CMOVLGT CX, AX
-	LEAQ arDim_sign(DX)(AX*4), BX
-	DECIDE(BX)
-	MOVL CX, DI
-	CMPL R10, $const_arTopValue
-	JCS signnorm
-
-signdone:
-	SHRL $1, SI
-	MOVL $2, CX
-	CMPL SI, CX
-	CMOVLGT CX, SI
-	IMUL3Q $(4*const_arMaxUnary), SI, SI
-	LEAQ arDim_mag(DX)(SI*1), BX
-	XORL SI, SI
-
-mag:
-	DECIDE(BX)
-	CMPL R10, $const_arTopValue
-	JCS magnorm
-
-magdone:
-	TESTL CX, CX
-	JNE magend
-	ADDQ $4, BX
-	INCQ SI
-	CMPQ SI, $const_arMaxUnary
-	JLT mag
+	SIGNMAG(signnorm, signdone, mag, magnorm, magdone, magend)
 
 magend:
 	MOVQ SI, k+64(FP)
@@ -303,41 +311,7 @@ pzerodone:
 
 pnonzero:
 	// The sign and the unary magnitude, as runDual decodes them.
-	ACT(SI)
-	MOVQ dims+8(FP), DX
-	IMUL3Q $arDim__size, R12, AX
-	ADDQ AX, DX
-	MOVL SI, AX
-	MOVL $2, CX
-	CMPL AX, CX
-	CMOVLGT CX, AX
-	LEAQ arDim_sign(DX)(AX*4), BX
-	DECIDE(BX)
-	MOVL CX, DI
-	CMPL R10, $const_arTopValue
-	JCS psignnorm
-
-psigndone:
-	SHRL $1, SI
-	MOVL $2, CX
-	CMPL SI, CX
-	CMOVLGT CX, SI
-	IMUL3Q $(4*const_arMaxUnary), SI, SI
-	LEAQ arDim_mag(DX)(SI*1), BX
-	XORL SI, SI
-
-pmag:
-	DECIDE(BX)
-	CMPL R10, $const_arTopValue
-	JCS pmagnorm
-
-pmagdone:
-	TESTL CX, CX
-	JNE pmagend
-	ADDQ $4, BX
-	INCQ SI
-	CMPQ SI, $const_arMaxUnary
-	JLT pmag
+	SIGNMAG(psignnorm, psigndone, pmag, pmagnorm, pmagdone, pmagend)
 	// The Exp-Golomb code follows: the caller's.
 	MOVQ p+32(FP), BX
 	XORL AX, AX
