@@ -101,6 +101,9 @@ func TestCompareMetrics(t *testing.T) {
 					if c.Weights != nil {
 						choice += fmt.Sprintf(" w%v", c.Weights)
 					}
+					if m == SPCATangent {
+						choice += fmt.Sprintf(" ρ%g", c.Ratio)
+					}
 					cvChoice[choice]++
 				}
 				gs := []string{""}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
@@ -44,17 +45,38 @@ const (
 	// metric cannot tell an irrelevant noisy axis from a relevant one
 	// (moons5d, README "Classification").
 	SPCASelect
+	// SPCATangent fits one SPCA model per class, like SPCAPerClass, but
+	// measures in the input space: the distance from a query q to a
+	// sample x is |x - q|² - (1 - 1/Ratio²)(t·(x - q))² under the square
+	// root, t the unit direction at q of the first curves of the class
+	// models (the gradients of their first unfolded coordinates, summed
+	// with their signs aligned). The neighbourhoods are ellipses drawn
+	// out along the class curves by Ratio (the seed's rationale for the
+	// SPCA metric in classification), but the curves give only the
+	// direction: the scales stay those of the input, so an axis of noise
+	// keeps the weight Euclidean k-NN gives it. TrainSelect chooses Ratio
+	// from TangentRatios (1 is Euclidean k-NN).
+	SPCATangent
 )
 
-var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class", SPCAUnfolded: "spca-unfolded", SPCASelect: "spca-select"}
+// TangentRatios are the elongations of SPCATangent's neighbourhoods that
+// TrainSelect tries; DefaultTangentRatio is Train's.
+var TangentRatios = []float64{1, 1.5, 2, 3, 5}
+
+// DefaultTangentRatio is the Ratio Train gives an SPCATangent
+// classifier: the value leave-one-out chose most often on the sparse
+// sets of testimages (classify/MEASUREMENTS.md, session 18).
+const DefaultTangentRatio = 2
+
+var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class", SPCAUnfolded: "spca-unfolded", SPCASelect: "spca-select", SPCATangent: "spca-tangent"}
 
 // Metrics lists every metric.
 func Metrics() []Metric {
-	return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass, SPCAUnfolded, SPCASelect}
+	return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass, SPCAUnfolded, SPCASelect, SPCATangent}
 }
 
 // lastMetric is the largest valid Metric.
-const lastMetric = SPCASelect
+const lastMetric = SPCATangent
 
 // MetricNames returns the names of Metrics, for help texts.
 func MetricNames() []string {
@@ -111,6 +133,9 @@ type Classifier struct {
 	// distance (SPCASelect: 1 for a kept response dimension, 0 for a
 	// dropped one); nil means 1 for every dimension.
 	Weights []float64
+	// Ratio is the elongation of SPCATangent's neighbourhoods along the
+	// class curves (>= 1; 1 is Euclidean); 0 for the other metrics.
+	Ratio float64
 	// Values are the label values of the classes as given by the user
 	// (a CSV column), saved with the classifier; nil means 0, 1, ...
 	Values []float64
@@ -157,7 +182,10 @@ func train(x mat.Matrix, label []int, classes int, metric Metric, k int, opt spc
 			return nil, err
 		}
 		c.Models = []*spca.Model{m}
-	case SPCAPerClass:
+	case SPCAPerClass, SPCATangent:
+		if metric == SPCATangent {
+			c.Ratio = DefaultTangentRatio
+		}
 		if opt.DensityFloor == 0 {
 			// A class's responses must keep growing beyond its own
 			// support, which is where the classes meet: with the
@@ -268,6 +296,10 @@ func (c *Classifier) build() error {
 			u, _, err := c.Models[0].UnfoldBatch(q)
 			return u, err
 		}}
+	case SPCATangent:
+		// The input itself: the class models give only the direction
+		// along which distances shrink (tangents).
+		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) { return mat.DenseCopyOf(q), nil }}
 	default:
 		for _, m := range c.Models {
 			maps = append(maps, responses(m))
@@ -390,6 +422,13 @@ func keepNearest(nb []neighbour, x neighbour, m int) []neighbour {
 // its m nearest training samples (all of them if fewer) in the order of
 // closer.
 func (c *Classifier) distances(q mat.Matrix, m int) ([][]neighbour, error) {
+	return c.distancesWith(q, m, nil)
+}
+
+// distancesWith is distances with SPCATangent's directions at the
+// queries, tangents(q), given (or computed if nil): they do not depend
+// on Ratio, so TrainSelect computes them once for every ratio it tries.
+func (c *Classifier) distancesWith(q mat.Matrix, m int, tq *mat.Dense) ([][]neighbour, error) {
 	if err := c.checkQueries(q); err != nil {
 		return nil, err
 	}
@@ -401,6 +440,18 @@ func (c *Classifier) distances(q mat.Matrix, m int) ([][]neighbour, error) {
 		out[i] = backing[i*m : i*m : (i+1)*m]
 	}
 	overflow := make([]bool, n)
+	shrink := 0.0
+	if c.Metric == SPCATangent {
+		if tq == nil {
+			var err error
+			if tq, err = c.tangents(q); err != nil {
+				return nil, err
+			}
+		}
+		shrink = 1 - 1/(c.Ratio*c.Ratio)
+	} else {
+		tq = nil
+	}
 	// The queries mapped once per distinct map: the SPCA metrics'
 	// transform of every query ran once per class.
 	mapped := map[int]*mat.Dense{}
@@ -420,8 +471,17 @@ func (c *Classifier) distances(q mat.Matrix, m int) ([][]neighbour, error) {
 		parallel.For(n, func(i int) {
 			a := fq.RawRowView(i)
 			nb := out[i]
+			var t []float64
+			if tq != nil {
+				t = tq.RawRowView(i)
+			}
 			for j, row := range c.idx[cl] {
-				d := math.Sqrt(sqDist(a, f.RawRowView(j), c.Weights))
+				var d float64
+				if t != nil {
+					d = math.Sqrt(tangentSqDist(a, f.RawRowView(j), t, shrink))
+				} else {
+					d = math.Sqrt(sqDist(a, f.RawRowView(j), c.Weights))
+				}
 				if math.IsInf(d, 0) || math.IsNaN(d) {
 					overflow[i] = true
 					return
@@ -454,6 +514,79 @@ func sqDist(a, b, w []float64) float64 {
 		s += w[k] * e * e
 	}
 	return s
+}
+
+// tangentSqDist returns |b - a|² - shrink·(t·(b - a))², the squared
+// SPCATangent distance (t a unit vector, shrink = 1 - 1/Ratio² in [0, 1)).
+func tangentSqDist(a, b, t []float64, shrink float64) float64 {
+	s, dot := 0.0, 0.0
+	for k := range a {
+		e := b[k] - a[k]
+		s += e * e
+		dot += t[k] * e
+	}
+	// At least s/Ratio² in exact arithmetic; never below 0 by rounding.
+	return max(0, s-shrink*dot*dot)
+}
+
+// tangentStep is the step of the central differences of tangents, as a
+// share of the largest distance between the training samples of a class
+// model: small beside the curves' bends, large beside the forward
+// transform's tolerance.
+const tangentStep = 0.005
+
+// tangents returns, for every row of q, the unit direction along the
+// first curves of the SPCATangent class models: the sum of the unit
+// gradients of their first unfolded coordinates (central differences),
+// each with the sign that agrees with the first's; a zero row where
+// they cancel or vanish (the distance is then Euclidean).
+func (c *Classifier) tangents(q mat.Matrix) (*mat.Dense, error) {
+	n, d := q.Dims()
+	out := mat.NewDense(n, d, nil)
+	// Every query moved by ±h along every axis, in one batch per model.
+	moved := mat.NewDense(2*d*n, d, nil)
+	g := make([]float64, d)
+	for ci, m := range c.Models {
+		h := tangentStep * m.MaxDistance()
+		for i := range n {
+			for j := range d {
+				for s, sign := range []float64{1, -1} {
+					row := moved.RawRowView((i*d+j)*2 + s)
+					for k := range d {
+						row[k] = q.At(i, k)
+					}
+					row[j] += sign * h
+				}
+			}
+		}
+		u, _, err := m.UnfoldBatch(moved)
+		if err != nil {
+			return nil, err
+		}
+		for i := range n {
+			norm := 0.0
+			for j := range d {
+				g[j] = (u.At((i*d+j)*2, 0) - u.At((i*d+j)*2+1, 0)) / (2 * h)
+				norm += g[j] * g[j]
+			}
+			if !(norm > 0) || math.IsInf(norm, 0) {
+				continue
+			}
+			t := out.RawRowView(i)
+			sign := 1 / math.Sqrt(norm)
+			if ci > 0 && floats.Dot(t, g) < 0 {
+				sign = -sign
+			}
+			floats.AddScaled(t, sign, g)
+		}
+	}
+	for i := range n {
+		t := out.RawRowView(i)
+		if norm := floats.Norm(t, 2); norm > 0 {
+			floats.Scale(1/norm, t)
+		}
+	}
+	return out, nil
 }
 
 // vote returns the majority label of the k nearest of nb, a list in the
@@ -712,8 +845,9 @@ func TrainSelect(x mat.Matrix, label []int, classes int, metric Metric, ks []int
 	var best *Classifier
 	bestAcc := -1.0
 	var last error
+	triedEuclidean := false
 	for i, opt := range grid {
-		if metric == SPCAUnfolded && opt.Gamma != grid[0].Gamma && i > 0 {
+		if (metric == SPCAUnfolded || metric == SPCATangent) && opt.Gamma != grid[0].Gamma && i > 0 {
 			continue // Gamma does not change the unfolded coordinates
 		}
 		c, err := train(x, label, classes, metric, 1, opt)
@@ -725,6 +859,35 @@ func TrainSelect(x mat.Matrix, label []int, classes int, metric Metric, ks []int
 				continue
 			}
 			return nil, 0, err
+		}
+		if metric == SPCATangent {
+			if err := c.checkQueries(x); err != nil {
+				return nil, 0, err
+			}
+			tq, err := c.tangents(x)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, r := range TangentRatios {
+				if r == 1 && triedEuclidean {
+					continue // the same distances for every model
+				}
+				cr := *c
+				cr.Ratio = r
+				nb, err := cr.distancesWith(x, looNeighbours(ks), tq)
+				if err != nil {
+					return nil, 0, err
+				}
+				acc, err := cr.selectK(nb, ks)
+				if err != nil {
+					return nil, 0, err
+				}
+				if acc > bestAcc {
+					best, bestAcc = &cr, acc
+				}
+			}
+			triedEuclidean = true
+			continue
 		}
 		var acc float64
 		if metric == SPCASelect {

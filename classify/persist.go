@@ -17,7 +17,7 @@ import (
 )
 
 // ModelMagic is the first 8 bytes of a classifier file, in the format
-// (little-endian), version 1 or 2:
+// (little-endian), version 1, 2 or 3:
 //
 //	magic     [8]byte "SPCAknn\x00"
 //	version   uint32
@@ -27,13 +27,15 @@ import (
 //	labels    n uint32
 //	models    uint32 count, then each: uint64 length, an SPCA model file
 //	weights   version 2 only: d float64, the dimension weights
+//	ratio     version 3 only: float64, SPCATangent's Ratio (finite, >= 1)
 //	checksum  uint32 CRC-32C of everything before it
 //
 // A classifier file holds its training samples (k-NN has no other
 // model) and, for the SPCA metrics, the SPCA models. Version 2 is
 // written only for classifiers with dimension weights (SPCASelect), so
 // the files of the other metrics are unchanged and older builds read
-// them.
+// them. Version 3 is written only for SPCATangent, and SPCATangent only
+// in version 3.
 const ModelMagic = "SPCAknn\x00"
 
 // Magic is ModelMagic.
@@ -44,7 +46,7 @@ const Magic = ModelMagic
 
 const (
 	fileMagic   = ModelMagic
-	fileVersion = 2
+	fileVersion = 3
 	maxSamples  = 1 << 24
 	// maxFileBytes bounds a classifier file, as a codec model's.
 	maxFileBytes = 1 << 30
@@ -83,6 +85,9 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 	if c.Weights != nil {
 		version = 2
 	}
+	if c.Metric == SPCATangent {
+		version = 3
+	}
 	u32(version)
 	for _, v := range []int{int(c.Metric), c.K, c.classes, n, d} {
 		u32(v)
@@ -113,6 +118,9 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 	}
 	for _, v := range c.Weights {
 		f64(v)
+	}
+	if version == 3 {
+		f64(c.Ratio)
 	}
 	b = checksum.Append(b)
 	k, err := w.Write(b)
@@ -158,6 +166,8 @@ func Read(r io.Reader) (*Classifier, error) {
 	switch {
 	case metric < Euclidean || metric > lastMetric:
 		return fail("unknown metric %d", int(metric))
+	case (metric == SPCATangent) != (version == 3):
+		return fail("metric %v in a version %d file (%v is stored in version 3 only)", metric, version, SPCATangent)
 	case classes < 2 || classes > 1<<16:
 		return fail("%d classes", classes)
 	case n < 1 || n > maxSamples || d < 1 || d > MaxDim:
@@ -226,6 +236,14 @@ func Read(r io.Reader) (*Classifier, error) {
 			} else {
 				return fail("dimension weight %d is %g, not in [0, 1]", j+1, v)
 			}
+		}
+	}
+	if version == 3 {
+		if !need(8) {
+			return fail("truncated ratio")
+		}
+		if c.Ratio = f64(); !(c.Ratio >= 1) || math.IsInf(c.Ratio, 0) {
+			return fail("ratio %g, want a finite value >= 1", c.Ratio)
 		}
 	}
 	if len(p) != 0 {
@@ -305,8 +323,13 @@ func readFile(r io.Reader, head []byte) ([]byte, error) {
 			return b, err
 		}
 	}
-	if version == 2 {
+	switch version {
+	case 2:
 		if ok, err := take(8 * int64(d)); !ok {
+			return b, err
+		}
+	case 3:
+		if ok, err := take(8); !ok {
 			return b, err
 		}
 	}
@@ -326,7 +349,7 @@ func modelCount(metric Metric, classes int) int {
 	switch metric {
 	case SPCA, SPCAUnfolded, SPCASelect:
 		return 1
-	case SPCAPerClass:
+	case SPCAPerClass, SPCATangent:
 		return classes
 	}
 	return 0

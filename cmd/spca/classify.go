@@ -172,6 +172,8 @@ type classifyRowJSON struct {
 	Gamma *float64 `json:"gamma,omitempty"`
 	// Dims are the response dimensions (from 1) that spca-select keeps.
 	Dims []int `json:"dims,omitempty"`
+	// Ratio is spca-tangent's elongation of the neighbourhoods.
+	Ratio number `json:"ratio,omitempty"`
 }
 
 // classifyGrid returns the SPCA options that k-NN training chooses from
@@ -236,7 +238,7 @@ func runClassifyEval(c *cli.Context) error {
 		if err != nil {
 			return fail("classify eval: %v: %s", m, brief(err))
 		}
-		row := classifyRowJSON{Metric: m.String(), K: cl.K, LOO: number(loo)}
+		row := classifyRowJSON{Metric: m.String(), K: cl.K, LOO: number(loo), Ratio: number(cl.Ratio)}
 		if len(cl.Models) > 0 {
 			o := cl.Models[0].Options()
 			row.SPCAK, row.Gamma = number(o.K), &o.Gamma
@@ -280,13 +282,16 @@ func runClassifyEval(c *cli.Context) error {
 			}
 			dims = strings.Join(d, ",")
 		}
+		if r.Ratio > 0 {
+			dims = fmt.Sprintf("ratio %g", float64(r.Ratio))
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.4f\t%s\n", r.Metric, r.K, sk, g, dims, float64(r.LOO), test)
 	}
 	return tw.Flush()
 }
 
 func metricFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: strings.Join(classify.MetricNames(), ", ") + " (spca-select: spca on the response dimensions chosen by leave-one-out)"}
+	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: strings.Join(classify.MetricNames(), ", ") + " (spca-select: spca on the response dimensions chosen by leave-one-out; spca-tangent: input distances shrunk along the per-class SPCA curves by a ratio chosen by leave-one-out)"}
 }
 
 // nearestFlag is classify's --nearest with the help text usage.
@@ -375,6 +380,9 @@ func runClassifyTrain(c *cli.Context) error {
 			// The SPCA neighbourhood and gamma, chosen with k unless given.
 			opt := cl.Models[0].Options()
 			spcaText = fmt.Sprintf(", SPCA K %s, gamma %s", formatFloat(opt.K), formatGamma(opt.Gamma))
+		}
+		if cl.Metric == classify.SPCATangent {
+			spcaText += ", ratio " + formatFloat(cl.Ratio)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d%s -> %s\n", cl.Metric, cl.K, spcaText, out)
 	}

@@ -148,13 +148,15 @@ type alignmentInfo struct {
 type knnInfo struct {
 	Kind string `json:"kind"`
 	fileHeader
-	Metric    string     `json:"metric"`
-	K         int        `json:"k"`
-	Samples   int        `json:"samples"`
-	Dimension int        `json:"dimension"`
-	Labels    []number   `json:"labels"`
-	Weights   []number   `json:"weights,omitempty"`
-	SPCA      []spcaInfo `json:"spca,omitempty"`
+	Metric    string   `json:"metric"`
+	K         int      `json:"k"`
+	Samples   int      `json:"samples"`
+	Dimension int      `json:"dimension"`
+	Labels    []number `json:"labels"`
+	Weights   []number `json:"weights,omitempty"`
+	// Ratio is spca-tangent's elongation of the neighbourhoods.
+	Ratio number     `json:"ratio,omitempty"`
+	SPCA  []spcaInfo `json:"spca,omitempty"`
 }
 
 // codedInfo is the JSON description of a coded image (its header).
@@ -635,7 +637,7 @@ func describeKNN(c *classify.Classifier) (knnInfo, [][2]string) {
 		}
 	}
 	info := knnInfo{Kind: kindKNN, Metric: c.Metric.String(), K: c.K, Samples: c.Samples(), Dimension: c.Dim(),
-		Labels: numbers(labels), Weights: numbers(c.Weights)}
+		Labels: numbers(labels), Weights: numbers(c.Weights), Ratio: number(c.Ratio)}
 	rows := [][2]string{
 		{"metric", c.Metric.String()},
 		{"k", fmt.Sprint(c.K)},
@@ -650,6 +652,9 @@ func describeKNN(c *classify.Classifier) (knnInfo, [][2]string) {
 			}
 		}
 		rows = append(rows, [2]string{"response dimensions", joinInts(kept, ",")})
+	}
+	if c.Metric == classify.SPCATangent {
+		rows = append(rows, [2]string{"ratio", formatFloat(c.Ratio) + " (distances along the class curves divided by it)"})
 	}
 	for i, m := range c.Models {
 		info.SPCA = append(info.SPCA, describeSPCA(m))
