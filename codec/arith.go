@@ -825,7 +825,13 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 	var pe *patchRun
 	var listedAll []int32
 	patchRoom := 2 * ((2+arMaxUnary)*dims + 1 + arMaxUnary)
-	if e.kernel && counts != nil && patchKernel {
+	// Only with leading dimensions (lead > 0): the kernels take the
+	// first dimension's centre to be its prediction, which decides
+	// whether a first dimension without leading ones is listed for the
+	// edge predictor (with lead 0 it listed it off its prediction, not
+	// off its centre, and the predictor's sums then indexed past their
+	// end: TestPatchKernelNoLeading).
+	if e.kernel && counts != nil && patchKernel && lead > 0 {
 		listedAll = make([]int32, dims)
 		pe = &patchRun{centre: &centre32[0], listed: &listedAll[0], lead: lead, dims: dims}
 	}
@@ -1033,7 +1039,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 	// The patch kernel's state, for counted streams (versions 7-8).
 	var pr *patchRun
 	var listedAll []int32
-	if d.kernel && counts != nil && patchKernel {
+	if d.kernel && counts != nil && patchKernel && lead > 0 { // as encodeAdaptive
 		listedAll = make([]int32, dims)
 		bins32 := make([]int32, dims)
 		for j, b := range bins[:dims] {
