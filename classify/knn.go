@@ -535,6 +535,11 @@ func tangentSqDist(a, b, t []float64, shrink float64) float64 {
 // transform's tolerance.
 const tangentStep = 0.005
 
+// tangentBatchRows bounds the moved queries tangents unfolds at once:
+// all at once took two matrices of 16·d²·n bytes (10,000 queries of 50
+// dimensions: 800 MB each).
+var tangentBatchRows = 1 << 14
+
 // tangents returns, for every row of q, the unit direction along the
 // first curves of the SPCATangent class models: the sum of the unit
 // gradients of their first unfolded coordinates (central differences),
@@ -543,41 +548,47 @@ const tangentStep = 0.005
 func (c *Classifier) tangents(q mat.Matrix) (*mat.Dense, error) {
 	n, d := q.Dims()
 	out := mat.NewDense(n, d, nil)
-	// Every query moved by ±h along every axis, in one batch per model.
-	moved := mat.NewDense(2*d*n, d, nil)
+	// The queries moved by ±h along every axis, unfolded in batches of
+	// at most tangentBatchRows rows (2·d a query).
+	per := max(1, tangentBatchRows/(2*d))
+	moved := mat.NewDense(2*d*min(n, per), d, nil)
 	g := make([]float64, d)
 	for ci, m := range c.Models {
 		h := tangentStep * m.MaxDistance()
-		for i := range n {
-			for j := range d {
-				for s, sign := range []float64{1, -1} {
-					row := moved.RawRowView((i*d+j)*2 + s)
-					for k := range d {
-						row[k] = q.At(i, k)
+		for i0 := 0; i0 < n; i0 += per {
+			nb := min(per, n-i0)
+			mv := moved.Slice(0, 2*d*nb, 0, d).(*mat.Dense)
+			for i := range nb {
+				for j := range d {
+					for s, sign := range []float64{1, -1} {
+						row := mv.RawRowView((i*d+j)*2 + s)
+						for k := range d {
+							row[k] = q.At(i0+i, k)
+						}
+						row[j] += sign * h
 					}
-					row[j] += sign * h
 				}
 			}
-		}
-		u, _, err := m.UnfoldBatch(moved)
-		if err != nil {
-			return nil, err
-		}
-		for i := range n {
-			norm := 0.0
-			for j := range d {
-				g[j] = (u.At((i*d+j)*2, 0) - u.At((i*d+j)*2+1, 0)) / (2 * h)
-				norm += g[j] * g[j]
+			u, _, err := m.UnfoldBatch(mv)
+			if err != nil {
+				return nil, err
 			}
-			if !(norm > 0) || math.IsInf(norm, 0) {
-				continue
+			for i := range nb {
+				norm := 0.0
+				for j := range d {
+					g[j] = (u.At((i*d+j)*2, 0) - u.At((i*d+j)*2+1, 0)) / (2 * h)
+					norm += g[j] * g[j]
+				}
+				if !(norm > 0) || math.IsInf(norm, 0) {
+					continue
+				}
+				t := out.RawRowView(i0 + i)
+				sign := 1 / math.Sqrt(norm)
+				if ci > 0 && floats.Dot(t, g) < 0 {
+					sign = -sign
+				}
+				floats.AddScaled(t, sign, g)
 			}
-			t := out.RawRowView(i)
-			sign := 1 / math.Sqrt(norm)
-			if ci > 0 && floats.Dot(t, g) < 0 {
-				sign = -sign
-			}
-			floats.AddScaled(t, sign, g)
 		}
 	}
 	for i := range n {

@@ -81,6 +81,16 @@ func TestTangentGeometry(t *testing.T) {
 	if align < 0.9 {
 		t.Errorf("mean |cos| between the tangent and the rings %.3f, want >= 0.9", align)
 	}
+	// In batches of 3 queries (tangentBatchRows): the same directions.
+	defer func(old int) { tangentBatchRows = old }(tangentBatchRows)
+	tangentBatchRows = 2 * 2 * 3
+	tb, err := c.tangents(test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(tb, tq) {
+		t.Errorf("the tangents in batches of 3 queries differ from those in one batch")
+	}
 	a, tv := test.X.RawRowView(0), tq.RawRowView(0)
 	along := []float64{a[0] + 0.1*tv[0], a[1] + 0.1*tv[1]}
 	across := []float64{a[0] - 0.1*tv[1], a[1] + 0.1*tv[0]}
