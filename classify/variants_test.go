@@ -318,19 +318,12 @@ func TestVariantAtlas(t *testing.T) {
 			choices[key]++
 			fmt.Printf("%s pair %d: euclidean %.4f (k %d) atlas %.4f (%s k %d, loo %.4f) %v\n", set, s, ea, e.K, aa, key, bc.k, bacc, time.Since(t0).Round(time.Second))
 		}
-		diff := make([]float64, len(eu))
-		for i := range eu {
-			diff[i] = at[i] - eu[i]
-		}
-		me, se := meanSD(eu)
-		ma, sa := meanSD(at)
-		md, sd := meanSD(diff)
 		for _, key := range cfgOrder {
 			m, sd := meanSD(cfgDiff[key])
 			fmt.Printf("  %s: %+.4f±%.4f (%d pairs)\n", key, m, sd, len(cfgDiff[key]))
 		}
 		cfgDiff, cfgOrder = map[string][]float64{}, nil
-		fmt.Printf("%s: euclidean %.4f±%.4f atlas %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, ma, sa, md, sd, choices)
+		printPaired(set, "atlas", eu, at, choices)
 	}
 }
 
@@ -466,14 +459,7 @@ func TestVariantDensify(t *testing.T) {
 			choices[key]++
 			fmt.Printf("%s pair %d: euclidean %.4f (k %d) densified %v %.4f (%s k %d, loo %.4f) %v\n", set, s, ea, e.K, metric, aa, key, best.K, bacc, time.Since(t0).Round(time.Second))
 		}
-		diff := make([]float64, len(eu))
-		for i := range eu {
-			diff[i] = at[i] - eu[i]
-		}
-		me, se := meanSD(eu)
-		ma, sa := meanSD(at)
-		md, sd := meanSD(diff)
-		fmt.Printf("%s: euclidean %.4f±%.4f densified %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, ma, sa, md, sd, choices)
+		printPaired(set, "densified", eu, at, choices)
 	}
 }
 
@@ -598,14 +584,7 @@ func TestVariantLocalSPCA(t *testing.T) {
 			choices[key]++
 			fmt.Printf("%s pair %d: euclidean %.4f (k %d) local %.4f (%s k %d, loo %.4f) %v\n", set, s, ea, e.K, aa, key, bk, bacc, time.Since(t0).Round(time.Second))
 		}
-		diff := make([]float64, len(eu))
-		for i := range eu {
-			diff[i] = at[i] - eu[i]
-		}
-		me, se := meanSD(eu)
-		ma, sa := meanSD(at)
-		md, sd := meanSD(diff)
-		fmt.Printf("%s: euclidean %.4f±%.4f local %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, ma, sa, md, sd, choices)
+		printPaired(set, "local", eu, at, choices)
 	}
 }
 
@@ -846,14 +825,7 @@ func TestVariantTangent(t *testing.T) {
 			m, sd := meanSD(cfgDiff[key])
 			fmt.Printf("  %s: %+.4f±%.4f\n", key, m, sd)
 		}
-		diff := make([]float64, len(eu))
-		for i := range eu {
-			diff[i] = at[i] - eu[i]
-		}
-		me, se := meanSD(eu)
-		ma, sa := meanSD(at)
-		md, sd := meanSD(diff)
-		fmt.Printf("%s: euclidean %.4f±%.4f tangent %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, ma, sa, md, sd, choices)
+		printPaired(set, "tangent", eu, at, choices)
 	}
 }
 
@@ -1227,14 +1199,7 @@ func TestVariantCurveDenoise(t *testing.T) {
 			m, sd := meanSD(cfgDiff[key])
 			fmt.Printf("  %s: %+.4f±%.4f\n", key, m, sd)
 		}
-		diff := make([]float64, len(eu))
-		for i := range eu {
-			diff[i] = at[i] - eu[i]
-		}
-		me, se := meanSD(eu)
-		ma, sa := meanSD(at)
-		md, sd := meanSD(diff)
-		fmt.Printf("%s: euclidean %.4f±%.4f denoised %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, ma, sa, md, sd, choices)
+		printPaired(set, "denoised", eu, at, choices)
 	}
 }
 
@@ -1295,4 +1260,18 @@ func TestVariantTransductive(t *testing.T) {
 		m, sd := meanSD(diff)
 		fmt.Printf("%s: transductive spca - euclidean %+.4f±%.4f\n", set, m, sd)
 	}
+}
+
+// printPaired prints a variant's held-out accuracy beside Euclidean k-NN's
+// over the seed pairs (mean ± sd) and their paired difference, with the
+// configurations leave-one-out chose.
+func printPaired(set, name string, eu, at []float64, choices map[string]int) {
+	diff := make([]float64, len(eu))
+	for i := range eu {
+		diff[i] = at[i] - eu[i]
+	}
+	me, se := meanSD(eu)
+	ma, sa := meanSD(at)
+	md, sd := meanSD(diff)
+	fmt.Printf("%s: euclidean %.4f±%.4f %s %.4f±%.4f (%+.4f±%.4f) %v\n", set, me, se, name, ma, sa, md, sd, choices)
 }

@@ -26,15 +26,7 @@ func TestPatchKernel(t *testing.T) {
 }
 
 func testPatchKernel(t *testing.T, model *Model, seed uint64) {
-	var b bytes.Buffer
-	if _, err := model.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	m, err := ReadModel(bytes.NewReader(b.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := m.Channels[0]
+	c := rereadModel(t, model).Channels[0]
 	dims, k := c.Dims(), c.Leading()
 	if !c.edgePredictable() || k == 0 {
 		t.Fatalf("a %d-dimension test model without an edge predictor", dims)

@@ -59,6 +59,20 @@ func reuseTestModels(t testing.TB) []*Model {
 	return ms
 }
 
+// rereadModel returns m written and read back, as a loaded model file
+// is (the sections read on first use, the tables rebuilt).
+func rereadModel(t testing.TB, m *Model) *Model {
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadModel(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // reuseCases are images of odd sizes and kinds: large, tiny, thin, flat,
 // noise, colour (its luma with a grey model), 16-bit grey.
 func reuseCases() []reuseCase {

@@ -102,15 +102,7 @@ func TestTrackedThenCodebook(t *testing.T) {
 // alone changes nothing). Removing update's write, or it and the fill,
 // makes this fail, checked.
 func TestTrackedEnds(t *testing.T) {
-	var b bytes.Buffer
-	if _, err := reuseTestModels(t)[1].WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	m, err := ReadModel(bytes.NewReader(b.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := m.Channels[0]
+	c := rereadModel(t, reuseTestModels(t)[1]).Channels[0]
 	dims, k := c.Dims(), c.Leading()
 	if !c.edgePredictable() || !c.newEdgePredictor(1, 1).centreZero || c.bookSize() <= maxBook || !c.keysFit() {
 		t.Skip("the test model tracks no ends")
