@@ -262,7 +262,13 @@ func (c *Classifier) rows(ix []int) *mat.Dense {
 func (c *Classifier) build() error {
 	var maps []feature
 	switch c.Metric {
-	case Euclidean:
+	case Euclidean, SPCATangent:
+		// SPCATangent measures in the input itself (the class models
+		// give only the direction along which distances shrink:
+		// tangents), scaled as Euclidean's: its distances are
+		// Euclidean's shrunk along t, which would underflow or
+		// overflow alike (arcs-thin at 1e-300: every distance 0,
+		// accuracy 0.5; at 1e300 every query refused).
 		s := extremeScale(c.x)
 		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) {
 			f := mat.DenseCopyOf(q)
@@ -296,14 +302,13 @@ func (c *Classifier) build() error {
 			u, _, err := c.Models[0].UnfoldBatch(q)
 			return u, err
 		}}
-	case SPCATangent:
-		// The input itself: the class models give only the direction
-		// along which distances shrink (tangents).
-		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) { return mat.DenseCopyOf(q), nil }}
 	default:
 		for _, m := range c.Models {
 			maps = append(maps, responses(m))
 		}
+	}
+	if msg := tangentSpan(c); msg != "" {
+		return &DataError{msg}
 	}
 	c.maps = make([]feature, c.classes)
 	c.mapIndex = make([]int, c.classes)
@@ -534,6 +539,24 @@ func tangentSqDist(a, b, t []float64, shrink float64) float64 {
 // model: small beside the curves' bends, large beside the forward
 // transform's tolerance.
 const tangentStep = 0.005
+
+// tangentSpan returns why the SPCATangent classifier c's class models
+// give no finite step for tangents' central differences, or "". A model
+// file may hold any positive largest distance: +Inf, or one whose
+// product with its scale overflows, made every query fail as 'spca: bad
+// data: row 1, column 1 is +Inf'. (A step that underflows to 0 gives no
+// direction: the distance is then Euclidean.)
+func tangentSpan(c *Classifier) string {
+	if c.Metric != SPCATangent {
+		return ""
+	}
+	for cl, m := range c.Models {
+		if math.IsInf(tangentStep*m.MaxDistance(), 0) {
+			return fmt.Sprintf("class %d's SPCA model spans %g: no finite step for its directions", cl, m.MaxDistance())
+		}
+	}
+	return ""
+}
 
 // tangentBatchRows bounds the moved queries tangents unfolds at once:
 // all at once took two matrices of 16·d²·n bytes (10,000 queries of 50

@@ -249,6 +249,9 @@ func Read(r io.Reader) (*Classifier, error) {
 	if len(p) != 0 {
 		return fail("%d bytes after the models", len(p))
 	}
+	if msg := tangentSpan(c); msg != "" {
+		return fail("%s", msg)
+	}
 	if err := c.build(); err != nil {
 		return fail("%v", err)
 	}
