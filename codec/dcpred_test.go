@@ -170,7 +170,7 @@ func TestTrackedCells(t *testing.T) {
 	}
 	plain, tracked := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
 	// As trackCells, whether or not the channel has a codebook.
-	tracked.cells, tracked.bins, tracked.ref = newCellNumbers(blocks), c.Bins[:k], make([]int32, blocks)
+	tracked.track(c, blocks, nil)
 	for i := 0; i < blocks; i++ {
 		plain.update(i, idx[i*dims:(i+1)*dims])
 		tracked.update(i, idx[i*dims:(i+1)*dims])
@@ -278,6 +278,15 @@ func TestUpdateTo(t *testing.T) {
 		t.Skip("centre levels not 0: updateTo visits every dimension")
 	}
 	whole, upTo, listed := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
+	// Tracking cells, updateListed takes updateListedTracked.
+	var tracked *edgePredictor
+	if c.Leading() > 0 && c.cellsNumbered(blocks) {
+		tracked = c.newEdgePredictor(blocks, cols)
+		tracked.track(c, blocks, nil)
+		if !tracked.trackedListed {
+			t.Fatal("a tracking predictor with centre levels 0 does not take updateListedTracked")
+		}
+	}
 	rng := rand.New(rand.NewPCG(24, 4))
 	for i := 0; i < blocks; i++ {
 		row := make([]int32, dims)
@@ -297,6 +306,13 @@ func TestUpdateTo(t *testing.T) {
 		whole.update(i, row)
 		upTo.updateTo(i, row, end)
 		listed.updateListed(i, row, end, off)
+		if tracked != nil {
+			tracked.updateListed(i, row, end, off)
+			if math.Float64bits(whole.right[i]) != math.Float64bits(tracked.right[i]) || math.Float64bits(whole.low[i]) != math.Float64bits(tracked.low[i]) ||
+				math.Float64bits(whole.mean[i]) != math.Float64bits(tracked.mean[i]) {
+				t.Fatalf("patch %d: updateListedTracked's edges differ from update's", i)
+			}
+		}
 		if whole.right[i] != upTo.right[i] || whole.low[i] != upTo.low[i] || whole.mean[i] != upTo.mean[i] {
 			t.Fatalf("patch %d (centre from %d on): updateTo's edges differ from update's", i, end)
 		}
