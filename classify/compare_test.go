@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/spcalab/spca/spca"
 	"github.com/spcalab/spca/testimages"
 )
@@ -101,8 +103,11 @@ func TestCompareMetrics(t *testing.T) {
 					if c.Weights != nil {
 						choice += fmt.Sprintf(" w%v", c.Weights)
 					}
-					if m == SPCATangent {
+					if m == SPCATangent || m == SPCAFisher {
 						choice += fmt.Sprintf(" ρ%g", c.Ratio)
+					}
+					if m == SPCAFisher && !isIdentity(c.Frame) {
+						choice += " framed"
 					}
 					cvChoice[choice]++
 				}
@@ -191,4 +196,17 @@ func meanSD(v []float64) (float64, float64) {
 		return mean, 0
 	}
 	return mean, math.Sqrt(ss / float64(len(v)-1))
+}
+
+// isIdentity reports whether f is the identity matrix.
+func isIdentity(f *mat.Dense) bool {
+	r, _ := f.Dims()
+	for i := range r {
+		for j := range r {
+			if v := f.At(i, j); i == j && v != 1 || i != j && v != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -10,12 +10,18 @@
 // so each class is seen in its own curvilinear frame. SPCATangent keeps
 // the input distances but shrinks them along the first curves of the
 // per-class models at the query by a ratio (Classifier.Ratio): the
-// neighbourhoods are ellipses along the class curves.
+// neighbourhoods are ellipses along the class curves. SPCAFisher measures
+// the same in a frame (Classifier.Frame) that weighs each direction by
+// how far the classes lie apart along it near the samples: the mean
+// outer product of every sample's gap (the mean of its nearest samples
+// of another class minus that of its nearest of its own), so that an
+// axis of noise spread alike in every class loses most of its weight.
 //
 // Select chooses k by leave-one-out cross-validation on the training
 // samples, for a fair comparison of the metrics at each one's best k;
 // TrainSelect also chooses the SPCA options (K and gamma, SelectionGrid)
-// and SPCATangent's ratio (TangentRatios) by the same leave-one-out
+// and SPCATangent's ratio (TangentRatios), and SPCAFisher's frame
+// (the identity first, then FisherShares), by the same leave-one-out
 // accuracy.
 //
 // # Use
@@ -52,5 +58,9 @@
 // beats both on spirals-thin (+1.9; TestKNNTangentSpiralsThin), where the
 // SPCA fitted to both classes does not find the arms' direction but one
 // fitted to each class does, and ties on moons5d (-0.1), whose irrelevant
-// axes it weighs as Euclidean k-NN does.
+// axes it weighs as Euclidean k-NN does. SPCAFisher beats both on moons5d
+// (TestKNNFisherMoons5D): its frame gives the noise axes little weight,
+// which no metric fitted without the labels can do; it keeps
+// SPCATangent's wins on the 2-D sets, where the frame is chosen only
+// when leave-one-out prefers it (classify/MEASUREMENTS.md, session 19).
 package classify

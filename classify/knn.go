@@ -57,26 +57,54 @@ const (
 	// keeps the weight Euclidean k-NN gives it. TrainSelect chooses Ratio
 	// from TangentRatios (1 is Euclidean k-NN).
 	SPCATangent
+	// SPCAFisher is SPCATangent in a frame that weighs the input
+	// directions by how far the classes lie apart along them, locally:
+	// every sample's gap, the mean of its nearest samples of another
+	// class minus that of its nearest of its own, and the directions of
+	// the mean outer product of the gaps (the between-class scatter of
+	// discriminant adaptive nearest neighbours) weighted by its
+	// eigenvalues (Classifier.Frame). An axis of noise spread alike in
+	// every class leaves the gaps nearly untouched and gets little
+	// weight; SPCATangent keeps it at Euclidean's (moons5d,
+	// classify/MEASUREMENTS.md, session 19). The class curves still draw
+	// the neighbourhoods out along themselves by Ratio. TrainSelect
+	// chooses the frame's share with K, Ratio and k (FisherShares; the
+	// first frame tried is the identity, SPCATangent).
+	SPCAFisher
 )
 
 // TangentRatios are the elongations of SPCATangent's neighbourhoods that
 // TrainSelect tries; DefaultTangentRatio is Train's.
 var TangentRatios = []float64{1, 1.5, 2, 3, 5}
 
+// FisherShares are the floors s of SPCAFisher's frame weights that
+// TrainSelect tries after the identity: the eigenvector of the gaps'
+// scatter with eigenvalue λ gets the weight (λ/λmax + s)/(1 + s) in the
+// squared distance, so a direction without gaps keeps s/(1+s) of its
+// Euclidean weight. DefaultFisherShare is Train's.
+var FisherShares = []float64{1, 0.3, 0.1, 0.03}
+
+// DefaultFisherShare is the share of SPCAFisher's frame that Train uses.
+const DefaultFisherShare = 0.1
+
+// fisherNeighbours is the number of nearest samples of each class whose
+// mean SPCAFisher's gaps take.
+const fisherNeighbours = 10
+
 // DefaultTangentRatio is the Ratio Train gives an SPCATangent
 // classifier: the value leave-one-out chose most often on the sparse
 // sets of testimages (classify/MEASUREMENTS.md, session 18).
 const DefaultTangentRatio = 2
 
-var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class", SPCAUnfolded: "spca-unfolded", SPCASelect: "spca-select", SPCATangent: "spca-tangent"}
+var metricNames = [...]string{Euclidean: "euclidean", Mahalanobis: "mahalanobis", SPCA: "spca", SPCAPerClass: "spca-per-class", SPCAUnfolded: "spca-unfolded", SPCASelect: "spca-select", SPCATangent: "spca-tangent", SPCAFisher: "spca-fisher"}
 
 // Metrics lists every metric.
 func Metrics() []Metric {
-	return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass, SPCAUnfolded, SPCASelect, SPCATangent}
+	return []Metric{Euclidean, Mahalanobis, SPCA, SPCAPerClass, SPCAUnfolded, SPCASelect, SPCATangent, SPCAFisher}
 }
 
 // lastMetric is the largest valid Metric.
-const lastMetric = SPCATangent
+const lastMetric = SPCAFisher
 
 // MetricNames returns the names of Metrics, for help texts.
 func MetricNames() []string {
@@ -136,6 +164,9 @@ type Classifier struct {
 	// Ratio is the elongation of SPCATangent's neighbourhoods along the
 	// class curves (>= 1; 1 is Euclidean); 0 for the other metrics.
 	Ratio float64
+	// Frame is SPCAFisher's map of the samples (d×d, applied as Frame·x)
+	// before the tangent distance; nil for the other metrics.
+	Frame *mat.Dense
 	// Values are the label values of the classes as given by the user
 	// (a CSV column), saved with the classifier; nil means 0, 1, ...
 	Values []float64
@@ -182,9 +213,13 @@ func train(x mat.Matrix, label []int, classes int, metric Metric, k int, opt spc
 			return nil, err
 		}
 		c.Models = []*spca.Model{m}
-	case SPCAPerClass, SPCATangent:
-		if metric == SPCATangent {
+	case SPCAPerClass, SPCATangent, SPCAFisher:
+		if metric != SPCAPerClass {
 			c.Ratio = DefaultTangentRatio
+		}
+		if metric == SPCAFisher {
+			frames := c.fisherFrames([]float64{DefaultFisherShare})
+			c.Frame = frames[len(frames)-1]
 		}
 		if opt.DensityFloor == 0 {
 			// A class's responses must keep growing beyond its own
@@ -301,6 +336,18 @@ func (c *Classifier) build() error {
 		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) {
 			u, _, err := c.Models[0].UnfoldBatch(q)
 			return u, err
+		}}
+	case SPCAFisher:
+		// SPCATangent's input, scaled alike, then mapped by the frame.
+		s, frame := extremeScale(c.x), c.Frame
+		maps = []feature{func(q mat.Matrix) (*mat.Dense, error) {
+			qs := mat.DenseCopyOf(q)
+			if s != 1 {
+				qs.Scale(1/s, qs)
+			}
+			var f mat.Dense
+			f.Mul(qs, frame.T())
+			return &f, nil
 		}}
 	default:
 		for _, m := range c.Models {
@@ -446,12 +493,15 @@ func (c *Classifier) distancesWith(q mat.Matrix, m int, tq *mat.Dense) ([][]neig
 	}
 	overflow := make([]bool, n)
 	shrink := 0.0
-	if c.Metric == SPCATangent {
+	if c.Metric == SPCATangent || c.Metric == SPCAFisher {
 		if tq == nil {
 			var err error
 			if tq, err = c.tangents(q); err != nil {
 				return nil, err
 			}
+		}
+		if c.Frame != nil {
+			tq = framed(c.Frame, tq)
 		}
 		shrink = 1 - 1/(c.Ratio*c.Ratio)
 	} else {
@@ -534,6 +584,112 @@ func tangentSqDist(a, b, t []float64, shrink float64) float64 {
 	return max(0, s-shrink*dot*dot)
 }
 
+// framed returns the directions of the rows of t (unit or zero vectors)
+// mapped by frame and scaled back to unit length (zero stays zero).
+func framed(frame, t *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Mul(t, frame.T())
+	n, _ := out.Dims()
+	for i := range n {
+		r := out.RawRowView(i)
+		if norm := floats.Norm(r, 2); norm > 0 && !math.IsInf(norm, 0) {
+			floats.Scale(1/norm, r)
+		} else {
+			clear(r)
+		}
+	}
+	return &out
+}
+
+// fisherFrames returns SPCAFisher's frames of the training samples: the
+// identity, then one per share of shares. Every sample's gaps (to each
+// other class: the mean of its fisherNeighbours nearest samples of that
+// class minus the mean of its nearest of its own, itself left out)
+// give the between-class scatter B = mean of gap·gapᵀ; with B = V Λ Vᵀ,
+// the frame for share s is diag(√((λ/λmax + s)/(1 + s))) Vᵀ. Where B
+// vanishes (no gap) every frame is the identity.
+func (c *Classifier) fisherFrames(shares []float64) []*mat.Dense {
+	n, d := c.x.Dims()
+	// The samples scaled as the metric's map does: the gaps' outer
+	// products of samples at 1e300 overflow (the frame does not depend
+	// on the scale).
+	x := c.x
+	if s := extremeScale(c.x); s != 1 {
+		x = mat.NewDense(n, d, nil)
+		x.Scale(1/s, c.x)
+	}
+	ident := mat.NewDense(d, d, nil)
+	for j := range d {
+		ident.Set(j, j, 1)
+	}
+	out := []*mat.Dense{ident}
+	gaps := make([][]float64, n)
+	parallel.For(n, func(i int) {
+		a := x.RawRowView(i)
+		near := make([][]neighbour, c.classes)
+		for l := range n {
+			if l != i {
+				cl := c.label[l]
+				near[cl] = keepNearest(near[cl], neighbour{sqDist(a, x.RawRowView(l), nil), l}, fisherNeighbours)
+			}
+		}
+		own := near[c.label[i]]
+		if len(own) == 0 {
+			return
+		}
+		mean := func(nb []neighbour) []float64 {
+			m := make([]float64, d)
+			for k := range nb {
+				floats.AddScaled(m, 1/float64(len(nb)), x.RawRowView(nb[k].row))
+			}
+			return m
+		}
+		ownMean := mean(own)
+		for cl, nb := range near {
+			if cl == c.label[i] || len(nb) == 0 {
+				continue
+			}
+			g := mean(nb)
+			floats.Sub(g, ownMean)
+			gaps[i] = append(gaps[i], g...)
+		}
+	})
+	b := mat.NewSymDense(d, nil)
+	count := 0
+	for _, g := range gaps {
+		for o := 0; o < len(g); o += d {
+			b.SymRankOne(b, 1, mat.NewVecDense(d, g[o:o+d]))
+			count++
+		}
+	}
+	var es mat.EigenSym
+	if count == 0 || !es.Factorize(b, true) {
+		for range shares {
+			out = append(out, ident)
+		}
+		return out
+	}
+	lambda := es.Values(nil)
+	top := floats.Max(lambda)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	for _, s := range shares {
+		if !(top > 0) || math.IsInf(top, 0) {
+			out = append(out, ident)
+			continue
+		}
+		f := mat.NewDense(d, d, nil)
+		for j := range d {
+			w := math.Sqrt((max(lambda[j], 0)/top + s) / (1 + s))
+			for k := range d {
+				f.Set(j, k, w*v.At(k, j))
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // tangentStep is the step of the central differences of tangents, as a
 // share of the largest distance between the training samples of a class
 // model: small beside the curves' bends, large beside the forward
@@ -547,7 +703,7 @@ const tangentStep = 0.005
 // data: row 1, column 1 is +Inf'. (A step that underflows to 0 gives no
 // direction: the distance is then Euclidean.)
 func tangentSpan(c *Classifier) string {
-	if c.Metric != SPCATangent {
+	if c.Metric != SPCATangent && c.Metric != SPCAFisher {
 		return ""
 	}
 	for cl, m := range c.Models {
@@ -879,9 +1035,12 @@ func TrainSelect(x mat.Matrix, label []int, classes int, metric Metric, ks []int
 	var best *Classifier
 	bestAcc := -1.0
 	var last error
-	triedEuclidean := false
+	// triedEuclidean[f]: Ratio 1 in frame f was measured (the same
+	// distances for every model); fisher: SPCAFisher's frames.
+	triedEuclidean := map[int]bool{}
+	var fisher []*mat.Dense
 	for i, opt := range grid {
-		if (metric == SPCAUnfolded || metric == SPCATangent) && opt.Gamma != grid[0].Gamma && i > 0 {
+		if (metric == SPCAUnfolded || metric == SPCATangent || metric == SPCAFisher) && opt.Gamma != grid[0].Gamma && i > 0 {
 			continue // Gamma does not change the unfolded coordinates
 		}
 		c, err := train(x, label, classes, metric, 1, opt)
@@ -894,7 +1053,7 @@ func TrainSelect(x mat.Matrix, label []int, classes int, metric Metric, ks []int
 			}
 			return nil, 0, err
 		}
-		if metric == SPCATangent {
+		if metric == SPCATangent || metric == SPCAFisher {
 			if err := c.checkQueries(x); err != nil {
 				return nil, 0, err
 			}
@@ -902,25 +1061,42 @@ func TrainSelect(x mat.Matrix, label []int, classes int, metric Metric, ks []int
 			if err != nil {
 				return nil, 0, err
 			}
-			for _, r := range TangentRatios {
-				if r == 1 && triedEuclidean {
-					continue // the same distances for every model
+			frames := []*mat.Dense{nil}
+			if metric == SPCAFisher {
+				if fisher == nil {
+					// They depend on the samples only, not on the model.
+					fisher = c.fisherFrames(FisherShares)
 				}
-				cr := *c
-				cr.Ratio = r
-				nb, err := cr.distancesWith(x, looNeighbours(ks), tq)
-				if err != nil {
-					return nil, 0, err
-				}
-				acc, err := cr.selectK(nb, ks)
-				if err != nil {
-					return nil, 0, err
-				}
-				if acc > bestAcc {
-					best, bestAcc = &cr, acc
-				}
+				frames = fisher
 			}
-			triedEuclidean = true
+			for fi, frame := range frames {
+				cf := *c
+				cf.Frame = frame
+				if metric == SPCAFisher {
+					if err := cf.build(); err != nil {
+						return nil, 0, err
+					}
+				}
+				for _, r := range TangentRatios {
+					if r == 1 && triedEuclidean[fi] {
+						continue // the same distances for every model
+					}
+					cr := cf
+					cr.Ratio = r
+					nb, err := cr.distancesWith(x, looNeighbours(ks), tq)
+					if err != nil {
+						return nil, 0, err
+					}
+					acc, err := cr.selectK(nb, ks)
+					if err != nil {
+						return nil, 0, err
+					}
+					if acc > bestAcc {
+						best, bestAcc = &cr, acc
+					}
+				}
+				triedEuclidean[fi] = true
+			}
 			continue
 		}
 		var acc float64

@@ -17,7 +17,7 @@ import (
 )
 
 // ModelMagic is the first 8 bytes of a classifier file, in the format
-// (little-endian), version 1, 2 or 3:
+// (little-endian), version 1, 2, 3 or 4:
 //
 //	magic     [8]byte "SPCAknn\x00"
 //	version   uint32
@@ -27,7 +27,8 @@ import (
 //	labels    n uint32
 //	models    uint32 count, then each: uint64 length, an SPCA model file
 //	weights   version 2 only: d float64, the dimension weights
-//	ratio     version 3 only: float64, SPCATangent's Ratio (finite, >= 1)
+//	ratio     versions 3 and 4: float64, the tangent Ratio (finite, >= 1)
+//	frame     version 4 only: d·d float64, SPCAFisher's Frame row by row (finite)
 //	checksum  uint32 CRC-32C of everything before it
 //
 // A classifier file holds its training samples (k-NN has no other
@@ -35,7 +36,8 @@ import (
 // written only for classifiers with dimension weights (SPCASelect), so
 // the files of the other metrics are unchanged and older builds read
 // them. Version 3 is written only for SPCATangent, and SPCATangent only
-// in version 3.
+// in version 3; version 4 only for SPCAFisher, and SPCAFisher only in
+// version 4.
 const ModelMagic = "SPCAknn\x00"
 
 // Magic is ModelMagic.
@@ -46,7 +48,7 @@ const Magic = ModelMagic
 
 const (
 	fileMagic   = ModelMagic
-	fileVersion = 3
+	fileVersion = 4
 	maxSamples  = 1 << 24
 	// maxFileBytes bounds a classifier file, as a codec model's.
 	maxFileBytes = 1 << 30
@@ -85,8 +87,11 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 	if c.Weights != nil {
 		version = 2
 	}
-	if c.Metric == SPCATangent {
+	switch c.Metric {
+	case SPCATangent:
 		version = 3
+	case SPCAFisher:
+		version = 4
 	}
 	u32(version)
 	for _, v := range []int{int(c.Metric), c.K, c.classes, n, d} {
@@ -119,8 +124,15 @@ func (c *Classifier) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range c.Weights {
 		f64(v)
 	}
-	if version == 3 {
+	if version >= 3 {
 		f64(c.Ratio)
+	}
+	if version == 4 {
+		for j := range d {
+			for k := range d {
+				f64(c.Frame.At(j, k))
+			}
+		}
 	}
 	b = checksum.Append(b)
 	k, err := w.Write(b)
@@ -168,6 +180,8 @@ func Read(r io.Reader) (*Classifier, error) {
 		return fail("unknown metric %d", int(metric))
 	case (metric == SPCATangent) != (version == 3):
 		return fail("metric %v in a version %d file (%v is stored in version 3 only)", metric, version, SPCATangent)
+	case (metric == SPCAFisher) != (version == 4):
+		return fail("metric %v in a version %d file (%v is stored in version 4 only)", metric, version, SPCAFisher)
 	case classes < 2 || classes > 1<<16:
 		return fail("%d classes", classes)
 	case n < 1 || n > maxSamples || d < 1 || d > MaxDim:
@@ -238,12 +252,27 @@ func Read(r io.Reader) (*Classifier, error) {
 			}
 		}
 	}
-	if version == 3 {
+	if version >= 3 {
 		if !need(8) {
 			return fail("truncated ratio")
 		}
 		if c.Ratio = f64(); !(c.Ratio >= 1) || math.IsInf(c.Ratio, 0) {
 			return fail("ratio %g, want a finite value >= 1", c.Ratio)
+		}
+	}
+	if version == 4 {
+		if !need(8 * d * d) {
+			return fail("truncated frame")
+		}
+		c.Frame = mat.NewDense(d, d, nil)
+		for j := range d {
+			for k := range d {
+				v := f64()
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fail("frame value %d, %d is %g", j+1, k+1, v)
+				}
+				c.Frame.Set(j, k, v)
+			}
 		}
 	}
 	if len(p) != 0 {
@@ -335,6 +364,10 @@ func readFile(r io.Reader, head []byte) ([]byte, error) {
 		if ok, err := take(8); !ok {
 			return b, err
 		}
+	case 4:
+		if ok, err := take(8 + 8*int64(d)*int64(d)); !ok {
+			return b, err
+		}
 	}
 	if ok, err := take(4); !ok {
 		return b, err
@@ -352,7 +385,7 @@ func modelCount(metric Metric, classes int) int {
 	switch metric {
 	case SPCA, SPCAUnfolded, SPCASelect:
 		return 1
-	case SPCAPerClass, SPCATangent:
+	case SPCAPerClass, SPCATangent, SPCAFisher:
 		return classes
 	}
 	return 0

@@ -89,7 +89,7 @@ func equalInts(a, b []int) bool {
 // are tried as given and with their checksum recomputed, so that
 // mutations reach the fields behind it.
 func FuzzRead(f *testing.F) {
-	for _, metric := range []Metric{Euclidean, SPCA, SPCASelect, SPCATangent} {
+	for _, metric := range []Metric{Euclidean, SPCA, SPCASelect, SPCATangent, SPCAFisher} {
 		c, _ := smallClassifier(f, metric)
 		f.Add(encode(f, c))
 	}

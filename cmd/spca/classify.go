@@ -172,7 +172,7 @@ type classifyRowJSON struct {
 	Gamma *float64 `json:"gamma,omitempty"`
 	// Dims are the response dimensions (from 1) that spca-select keeps.
 	Dims []int `json:"dims,omitempty"`
-	// Ratio is spca-tangent's elongation of the neighbourhoods.
+	// Ratio is spca-tangent's and spca-fisher's elongation of the neighbourhoods.
 	Ratio number `json:"ratio,omitempty"`
 }
 
@@ -291,7 +291,7 @@ func runClassifyEval(c *cli.Context) error {
 }
 
 func metricFlag() cli.Flag {
-	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: strings.Join(classify.MetricNames(), ", ") + " (spca-select: spca on the response dimensions chosen by leave-one-out; spca-tangent: input distances shrunk along the per-class SPCA curves by a ratio chosen by leave-one-out)"}
+	return &cli.StringFlag{Name: flagMetric, Value: classify.SPCA.String(), Usage: strings.Join(classify.MetricNames(), ", ") + " (spca-select: spca on the response dimensions chosen by leave-one-out; spca-tangent: input distances shrunk along the per-class SPCA curves by a ratio chosen by leave-one-out; spca-fisher: spca-tangent in a frame that weighs directions by the local gaps between the classes)"}
 }
 
 // nearestFlag is classify's --nearest with the help text usage.
@@ -381,7 +381,7 @@ func runClassifyTrain(c *cli.Context) error {
 			opt := cl.Models[0].Options()
 			spcaText = fmt.Sprintf(", SPCA K %s, gamma %s", formatFloat(opt.K), formatGamma(opt.Gamma))
 		}
-		if cl.Metric == classify.SPCATangent {
+		if cl.Metric == classify.SPCATangent || cl.Metric == classify.SPCAFisher {
 			spcaText += ", ratio " + formatFloat(cl.Ratio)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "classify train: %v, k = %d%s -> %s\n", cl.Metric, cl.K, spcaText, out)

@@ -20,6 +20,7 @@ import (
 	"github.com/spcalab/spca/colorspace"
 	"github.com/spcalab/spca/spca"
 	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/floats"
 )
 
 func infoCommand() *cli.Command {
@@ -154,7 +155,7 @@ type knnInfo struct {
 	Dimension int      `json:"dimension"`
 	Labels    []number `json:"labels"`
 	Weights   []number `json:"weights,omitempty"`
-	// Ratio is spca-tangent's elongation of the neighbourhoods.
+	// Ratio is spca-tangent's and spca-fisher's elongation of the neighbourhoods.
 	Ratio number     `json:"ratio,omitempty"`
 	SPCA  []spcaInfo `json:"spca,omitempty"`
 }
@@ -653,8 +654,19 @@ func describeKNN(c *classify.Classifier) (knnInfo, [][2]string) {
 		}
 		rows = append(rows, [2]string{"response dimensions", joinInts(kept, ",")})
 	}
-	if c.Metric == classify.SPCATangent {
+	if c.Metric == classify.SPCATangent || c.Metric == classify.SPCAFisher {
 		rows = append(rows, [2]string{"ratio", formatFloat(c.Ratio) + " (distances along the class curves divided by it)"})
+	}
+	if c.Frame != nil {
+		// The weight of each of the frame's directions in the squared
+		// distance: the squared norm of its row.
+		var w []string
+		r, _ := c.Frame.Dims()
+		for j := range r {
+			row := c.Frame.RawRowView(j)
+			w = append(w, fmt.Sprintf("%.3g", floats.Dot(row, row)))
+		}
+		rows = append(rows, [2]string{"frame", "weights " + strings.Join(w, ", ") + " along the directions of the class gaps"})
 	}
 	for i, m := range c.Models {
 		info.SPCA = append(info.SPCA, describeSPCA(m))
