@@ -40,3 +40,28 @@ func BenchmarkPredict(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPredictTangent labels 600 held-out moons5d samples with
+// spca-tangent and spca-fisher classifiers of the 200 training samples
+// (K 0.1, k 3): the cost a query adds over Euclidean k-NN is the
+// tangents' SPCA unfolding; spca-fisher's frame adds a d×d product.
+func BenchmarkPredictTangent(b *testing.B) {
+	train, _ := testimages.GenerateClasses("moons5d", 200, 1)
+	test, _ := testimages.GenerateClasses("moons5d", 600, 2)
+	opt := spca.DefaultOptions()
+	opt.Seed, opt.Resolution, opt.K = 1, 1<<14, 0.1
+	for _, m := range []Metric{SPCATangent, SPCAFisher} {
+		c, err := Train(train.X, train.Label, 2, m, 3, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(m.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Predict(test.X); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
