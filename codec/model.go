@@ -698,6 +698,11 @@ func (m *Model) SetStep(step float64) error {
 	m.idOnce = sync.Once{}
 	m.stepMu.Lock()
 	m.stepped, m.stepBasis = nil, nil // derived at the old scale
+	// minStep's bisection starts from the step: found again, as a
+	// model read at this step finds it (kept, the rate searches after
+	// SetStep chose other finest steps than such a model's, and coded
+	// other files at rates beyond them).
+	m.finest, m.finestKnown = 0, false
 	m.stepMu.Unlock()
 	return nil
 }
