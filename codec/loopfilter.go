@@ -66,8 +66,8 @@ func loopFilterEach(pix []uint8, stride, w, h int, taps *[loopTaps]int8, each fu
 	fill := func(dst []int32, y int) {
 		row := pix[min(max(y, 0), h-1)*stride:][:w]
 		d := dst[loopReach : loopReach+w]
-		for x, v := range row {
-			d[x] = int32(v)
+		for x := widenKernel(d, row); x < len(row); x++ {
+			d[x] = int32(row[x])
 		}
 		for x := 0; x < loopReach; x++ {
 			dst[x], dst[loopReach+w+x] = int32(row[0]), int32(row[w-1])

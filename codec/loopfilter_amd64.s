@@ -163,3 +163,23 @@ evenLoop:
 	VZEROUPPER
 evenDone:
 	RET
+
+// func widenAVX2(dst []int32, src []uint8)
+// dst[i] = int32(src[i]) for i < len(src), a multiple of 8 (dst at
+// least as long), 8 pixels a step by VPMOVZXBD.
+TEXT ·widenAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), CX
+	SHRQ $3, CX
+	JZ widendone
+widenloop:
+	VPMOVZXBD (SI), Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $8, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ widenloop
+	VZEROUPPER
+widendone:
+	RET

@@ -25,3 +25,6 @@ func dotKernel(a, b []int16) int64 {
 
 // evenDiffKernel does nothing: the AVX2 pass is amd64's.
 func evenDiffKernel(d []int16, a, b, r []uint8) int { return 0 }
+
+// widenKernel does nothing: the AVX2 pass is amd64's.
+func widenKernel(dst []int32, src []uint8) int { return 0 }

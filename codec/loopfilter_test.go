@@ -490,3 +490,35 @@ func TestEvenDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenKernel checks the loop filter's row copy kernel against the
+// Go loop: every length up to 70, the pixels it returns as copied
+// (widened without sign), the rest of dst untouched.
+func TestWidenKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 11))
+	for n := 0; n <= 70; n++ {
+		src := make([]uint8, n)
+		for i := range src {
+			src[i] = uint8(rng.IntN(256))
+		}
+		src = append(src, 255, 128) // beyond len(src): not read into dst
+		src = src[:n]
+		dst := make([]int32, n+3)
+		for i := range dst {
+			dst[i] = -7
+		}
+		got := widenKernel(dst[:n], src)
+		if hasAVX2 && got != n&^7 || !hasAVX2 && got != 0 {
+			t.Fatalf("n %d: kernel took %d pixels", n, got)
+		}
+		for i := range dst {
+			want := int32(-7)
+			if i < got {
+				want = int32(src[i])
+			}
+			if dst[i] != want {
+				t.Fatalf("n %d: dst[%d] = %d, want %d", n, i, dst[i], want)
+			}
+		}
+	}
+}
