@@ -1,0 +1,124 @@
+package gridcode
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestKernels checks JoinPlanes and UndiffAxes with the AVX2 kernels
+// (joinAVX2, addLagAVX2) against the same with them off and against
+// AddPlane, Unzigzag and the one-loop Undiff, on grids of 1-4 axes of
+// 1-16 nodes (blocks and rows of every length modulo 4), widths 1-8 and
+// values that wrap. Without AVX2 both sides are the Go loops.
+func TestKernels(t *testing.T) {
+	if !hasAVX2 {
+		t.Log("no AVX2: the Go loops only")
+	}
+	defer func(k bool) { hasAVX2 = k }(hasAVX2)
+	kernel := hasAVX2
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 600 {
+		g := make([]int, 1+rng.IntN(4))
+		n := 1 + rng.IntN(3) // grids in a row
+		for j := range g {
+			g[j] = 1 + rng.IntN(16)
+			n *= g[j]
+		}
+		w := 1 + trial%8
+		planes := make([]byte, w*n)
+		for i := range planes {
+			planes[i] = byte(rng.Uint32())
+		}
+		if trial%3 == 0 { // small differences: the high planes zero
+			for i := n; i < len(planes); i++ {
+				planes[i] = 0
+			}
+		}
+		lo := rng.IntN(len(g))
+		want := make([]int64, n)
+		for b := range w {
+			AddPlane(want, planes[b*n:(b+1)*n], b)
+		}
+		Unzigzag(want)
+		undiffRef(want, g)
+		var got [2][]int64
+		for k, on := range []bool{kernel, false} {
+			hasAVX2 = on
+			v := make([]int64, n)
+			for i := range v {
+				v[i] = int64(rng.Uint64()) // JoinPlanes sets every value
+			}
+			JoinPlanes(v, planes, g[len(g)-1])
+			UndiffAxes(v, g, lo, len(g)-1)
+			UndiffAxes(v, g, 0, lo)
+			got[k] = v
+		}
+		if !slices.Equal(got[0], got[1]) {
+			t.Fatalf("shape %v (%d values), width %d, lo %d: kernels and Go loops differ", g, n, w, lo)
+		}
+		if !slices.Equal(got[0], want) {
+			t.Fatalf("shape %v (%d values), width %d, lo %d: not AddPlane, Unzigzag and Undiff", g, n, w, lo)
+		}
+	}
+}
+
+// TestScale checks Scale and Scale32 (AVX-512 where the CPU has it)
+// against the conversion and product by Go, value by value, on int64s of
+// every size (rounded conversions above 2^53, and to float32), strides
+// 1-5 and lengths 0-37, the values between the strides untouched.
+func TestScale(t *testing.T) {
+	if !hasAVX512 {
+		t.Log("no AVX-512: the Go loops only")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 400 {
+		n, stride := trial%38, 1+rng.IntN(5)
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = int64(rng.Uint64()) >> rng.IntN(64)
+		}
+		res := []float64{0x1p-20, 0.3, -1e-7, 1}[trial%4]
+		dst := make([]float64, n*stride+3)
+		dst32 := make([]float32, n*stride+3)
+		for i := range dst {
+			dst[i], dst32[i] = -0.5, -0.5
+		}
+		Scale(dst, stride, v, res)
+		Scale32(dst32, stride, v, res)
+		for i := range dst {
+			want, want32 := -0.5, float32(-0.5)
+			if i%stride == 0 && i/stride < n {
+				want = float64(v[i/stride]) * res
+				want32 = float32(want)
+			}
+			if dst[i] != want || dst32[i] != want32 {
+				t.Fatalf("%d values, stride %d, res %g: at %d %g and %g, want %g and %g", n, stride, res, i, dst[i], dst32[i], want, want32)
+			}
+		}
+	}
+}
+
+// BenchmarkScale times Scale on a lattice coordinate of the 8×8 colour
+// codec model (112,047 nodes of 4 coordinates), with and without the
+// kernel.
+func BenchmarkScale(b *testing.B) {
+	defer func(k bool) { hasAVX512 = k }(hasAVX512)
+	v := make([]int64, 112047)
+	for i := range v {
+		v[i] = int64(i * 37)
+	}
+	dst := make([]float64, 4*len(v))
+	for _, on := range []bool{false, true} {
+		hasAVX512 = on
+		name := "go"
+		if on {
+			name = "kernel"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				Scale(dst, 4, v, 0x1p-20)
+			}
+		})
+	}
+}
