@@ -425,6 +425,13 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 			row[i] += p
 		}
 	case 3: // Average
+		if i := unfilterRGB(filter, row, prev, bpp); i > 0 {
+			// The kernel's rows of 3-byte pixels, its last pixel here.
+			for ; i < len(row); i++ {
+				row[i] = byte(avgByte(int(row[i-3]), int(prev[i]), int(row[i])))
+			}
+			break
+		}
 		for lane := 0; lane < bpp && lane < len(row); lane++ {
 			a := 0
 			for i := lane; i < len(row); i += bpp {
@@ -433,6 +440,12 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 			}
 		}
 	case 4: // Paeth
+		if i := unfilterRGB(filter, row, prev, bpp); i > 0 {
+			for ; i < len(row); i++ {
+				row[i] = byte(paethByte(int(row[i-3]), int(prev[i]), int(prev[i-3]), int(row[i])))
+			}
+			break
+		}
 		// One byte lane at a time: a (left, then the result) and c
 		// (upper left) stay in registers.
 		for lane := 0; lane < bpp && lane < len(row); lane++ {

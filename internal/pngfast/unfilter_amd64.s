@@ -1,0 +1,89 @@
+#include "textflag.h"
+
+// Words 0-2 of a pixel of 3 bytes (word 3, the next pixel's byte, kept).
+DATA rgbMask<>+0(SB)/8, $0x0000ffffffffffff
+DATA rgbMask<>+8(SB)/8, $0
+GLOBL rgbMask<>(SB), RODATA|NOPTR, $16
+
+DATA lowBytes<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA lowBytes<>+8(SB)/8, $0x00ff00ff00ff00ff
+GLOBL lowBytes<>(SB), RODATA|NOPTR, $16
+
+// func averageRGBAVX(row, prev []byte, n int)
+// Unfilters the first n pixels (3 bytes each) of an Average row, the
+// pixel before the first taken as 0: row[i] += (left + up) >> 1, a pixel
+// at a time in 16-bit lanes. Each pixel's 4-byte load and store reach
+// the next pixel's first byte (stored back unchanged): row and prev hold
+// 3n+1 bytes or more.
+TEXT ·averageRGBAVX(SB), NOSPLIT, $0-56
+	MOVQ row_base+0(FP), SI
+	MOVQ prev_base+24(FP), DX
+	MOVQ n+48(FP), CX
+	TESTQ CX, CX
+	JZ   avgdone
+	VPXOR   X15, X15, X15
+	VMOVDQU rgbMask<>(SB), X14
+	VMOVDQU lowBytes<>(SB), X13
+	VPXOR   X0, X0, X0          // left
+avg:
+	MOVL       (SI), X1
+	VPUNPCKLBW X15, X1, X1      // raw
+	MOVL       (DX), X2
+	VPUNPCKLBW X15, X2, X2      // up
+	VPADDW     X0, X2, X2
+	VPSRLW     $1, X2, X2
+	VPAND      X14, X2, X2
+	VPADDW     X2, X1, X1
+	VPAND      X13, X1, X0
+	VPACKUSWB  X0, X0, X1
+	MOVL       X1, (SI)
+	ADDQ       $3, SI
+	ADDQ       $3, DX
+	DECQ       CX
+	JNZ        avg
+avgdone:
+	RET
+
+// func paethRGBAVX(row, prev []byte, n int)
+// Unfilters the first n pixels of a Paeth row as averageRGBAVX does an
+// Average row: the one of left a, up b and up-left c nearest a+b-c, ties
+// to a then b (paethByte), in 16-bit lanes.
+TEXT ·paethRGBAVX(SB), NOSPLIT, $0-56
+	MOVQ row_base+0(FP), SI
+	MOVQ prev_base+24(FP), DX
+	MOVQ n+48(FP), CX
+	TESTQ CX, CX
+	JZ   paethdone
+	VPXOR   X15, X15, X15
+	VMOVDQU rgbMask<>(SB), X14
+	VMOVDQU lowBytes<>(SB), X13
+	VPXOR   X0, X0, X0          // left a
+	VPXOR   X3, X3, X3          // up-left c
+paeth:
+	MOVL       (SI), X1
+	VPUNPCKLBW X15, X1, X1      // raw
+	MOVL       (DX), X2
+	VPUNPCKLBW X15, X2, X2      // up b
+	VPSUBW     X3, X2, X4       // b-c
+	VPSUBW     X3, X0, X5       // a-c
+	VPADDW     X4, X5, X6       // a+b-2c
+	VPABSW     X4, X4           // pa
+	VPABSW     X5, X5           // pb
+	VPABSW     X6, X6           // pc
+	VPCMPGTW   X6, X5, X7       // pb > pc
+	VPBLENDVB  X7, X3, X2, X8   // b, or c where pb > pc
+	VPMINSW    X6, X5, X9
+	VPCMPGTW   X9, X4, X10      // pa > min(pb, pc)
+	VPBLENDVB  X10, X8, X0, X11 // a, or that where pa > min
+	VPAND      X14, X11, X11
+	VPADDW     X11, X1, X1
+	VPAND      X13, X1, X0
+	VMOVDQA    X2, X3
+	VPACKUSWB  X0, X0, X1
+	MOVL       X1, (SI)
+	ADDQ       $3, SI
+	ADDQ       $3, DX
+	DECQ       CX
+	JNZ        paeth
+paethdone:
+	RET
