@@ -720,11 +720,12 @@ func (c *Channel) setStep(step float64) error {
 		}
 		n := len(norm) / k
 		var col []float64
-		if c.basis != nil {
-			col = c.basis.scratch(n)
-			defer c.basis.free(col)
-		} else {
-			col = make([]float64, n)
+		// With the basis's responses, each quantiser comes from one pass
+		// over them (centredDeadZoneScaled) where a column's extremes are
+		// known (finite).
+		var nlo, nhi []float64
+		if c.basis != nil && len(norm) > 0 && &norm[0] == &c.basis.norm[0] {
+			nlo, nhi = c.basis.normRange(k)
 		}
 		for j := 0; j < k; j++ {
 			// One response unit is one step of the unfolded coordinate
@@ -735,14 +736,27 @@ func (c *Channel) setStep(step float64) error {
 			if !(scale[j] <= maxLevels) {
 				return &stepError{fmt.Sprintf("codec: a step of %.3g gives about %.3g bins in SPCA dimension %d (at most %d): choose a larger step", step, scale[j], j+1, maxLevels)}
 			}
-			for i := range col {
-				col[i] = norm[i*k+j] * scale[j]
-			}
 			var q *ScalarQuantizer
-			if c.basis != nil {
-				q, err = centredDeadZoneIn(col, medianScaled(c.basis.mid[j], n, scale[j]))
-			} else {
-				q, err = centredDeadZone(col)
+			if nlo != nil {
+				q, err = centredDeadZoneScaled(norm, k, j, scale[j], medianScaled(c.basis.mid[j], n, scale[j]), nlo[j], nhi[j])
+			}
+			if q == nil && err == nil {
+				if col == nil {
+					if c.basis != nil {
+						col = c.basis.scratch(n)
+						defer c.basis.free(col)
+					} else {
+						col = make([]float64, n)
+					}
+				}
+				for i := range col {
+					col[i] = norm[i*k+j] * scale[j]
+				}
+				if c.basis != nil {
+					q, err = centredDeadZoneIn(col, medianScaled(c.basis.mid[j], n, scale[j]))
+				} else {
+					q, err = centredDeadZone(col)
+				}
 			}
 			if err != nil {
 				return err
@@ -805,13 +819,47 @@ func centredDeadZoneIn(x []float64, mid float64) (*ScalarQuantizer, error) {
 	if err != nil {
 		return nil, err
 	}
+	return q.shifted(mid), nil
+}
+
+// shifted returns q with its levels and thresholds moved by mid.
+func (q *ScalarQuantizer) shifted(mid float64) *ScalarQuantizer {
 	for i := range q.Levels {
 		q.Levels[i] += mid
 	}
 	for i := range q.Thresholds {
 		q.Thresholds[i] += mid
 	}
-	return q, nil
+	return q
+}
+
+// centredDeadZoneScaled is centredDeadZoneIn of column j of the n×k
+// values norm, each times scale, about mid, in one pass over them
+// without a copy, bit for bit: the values' extremes are those of the
+// column's, nlo and nhi, scaled and less mid (rounding keeps the order).
+// It returns nil and no error where those are not finite (a NaN or an
+// infinity in the column, which centredDeadZoneIn reports).
+func centredDeadZoneScaled(norm []float64, k, j int, scale, mid, nlo, nhi float64) (*ScalarQuantizer, error) {
+	lo, hi := float64(nlo*scale)-mid, float64(nhi*scale)-mid
+	if math.IsNaN(lo) || math.IsInf(lo, 0) || math.IsNaN(hi) || math.IsInf(hi, 0) {
+		return nil, nil
+	}
+	g, err := newDeadZoneGrid(lo, hi, 1, 0)
+	if err != nil {
+		return nil, err
+	}
+	sum, cnt := g.sum, g.cnt
+	for i := j; i < len(norm); i += k {
+		v := float64(norm[i]*scale) - mid
+		c := int(math.Floor(math.Abs(v) + deadZone)) // deadZoneCell(v, 1)
+		if v < 0 {
+			c = -c
+		}
+		c -= g.kLo
+		sum[c] += v
+		cnt[c]++
+	}
+	return g.quantizer().shifted(mid), nil
 }
 
 // responses returns the range of every unfolded coordinate over the

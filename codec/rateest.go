@@ -69,17 +69,22 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 		}
 		busy, n := 0, 0
 		lead := max(1, k)
+		tl := t.restTails(lead, cols)
 		for i0 := 0; i0 < rows; i0 += stride * cols {
 			for i := i0; i < min(rows, i0+cols); i++ {
 				col := i - i0
 				n++
 				row := t.y.RawRowView(i)
-				// The rest ends after its last coefficient off zero:
-				// found from the end, the ones after it cost nothing.
+				// The rest ends after its last coefficient off zero, the
+				// ones after it cost nothing: the largest of the row's
+				// magnitudes from the end (tl.mag, increasing) whose
+				// cell is not zero is the last one off zero (the
+				// magnitudes after it are all smaller), found in a few
+				// instead of scanning the rest's zeros.
 				end := from
-				for j := dims - 1; j >= lead; j-- {
-					if estCell(row[j]*inv) != 0 {
-						end = j + 1
+				for r := tl.at[i]; r < tl.at[i+1]; r++ {
+					if estCell(math.Float64frombits(tl.mag[r])*inv) != 0 {
+						end = int(tl.j[r]) + 1
 						break
 					}
 				}
@@ -114,7 +119,7 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 		// Each coefficient's cells lie within its extremes' (estCell is
 		// monotonic): the leading ones' anywhere, the rest's within
 		// the cell of their largest magnitude (t.absMax).
-		absMax := t.restMagnitudes(lead, cols)
+		absMax := tl.absMax
 		scaleUp := float64(rows) / float64(n)
 		for cl := 0; cl < estBusy; cl++ {
 			for j := 0; j < dims; j++ {
@@ -180,28 +185,60 @@ func newEstScratch(dims int) *estScratch {
 	return &estScratch{counts: make([]int32, estBusy*dims*estWidth)}
 }
 
-// restMagnitudes returns the largest magnitude of each of t's
-// coefficients from the lead-th on (indexed by coefficient) in the rows
-// of patches rateEstimate takes, found once: compared as the bits of the
-// magnitudes (ordered as their values; a NaN is above every number).
-func (t *stepFree) restMagnitudes(lead, cols int) []float64 {
-	if t.absMax == nil {
-		rows, dims := t.y.Dims()
-		bits := make([]uint64, dims)
-		am := bits[lead:]
-		for i0 := 0; i0 < rows; i0 += estRowStride * cols {
-			for i := i0; i < min(rows, i0+cols); i++ {
-				for j, v := range t.y.RawRowView(i)[lead:dims] {
-					am[j] = max(am[j], math.Float64bits(v)&^(1<<63))
+// restTails holds, for the rows of patches rateEstimate takes, where
+// each one's rest ends at any step (rateEstimate), and each coefficient's
+// largest magnitude from the lead-th on (absMax, indexed by
+// coefficient): found once per image (stepFree.restTails).
+type restTails struct {
+	// Row i's coefficients from the end whose magnitude exceeds every
+	// one after it (the rest's from lead on): their magnitudes' bits
+	// in mag[at[i]:at[i+1]] (increasing; ordered as their values, a NaN
+	// above every number), their coefficients in j (decreasing). Zeros
+	// are left out: their cell is zero at every step. Rows not taken
+	// have none.
+	at     []int32
+	mag    []uint64
+	j      []int32
+	absMax []float64
+}
+
+// restTails returns t's restTails for coefficients from lead on, in
+// the rows of patches a rateEstimate of stride estRowStride takes (which
+// hold those of every multiple of it), computed once.
+func (t *stepFree) restTails(lead, cols int) *restTails {
+	if t.tails != nil {
+		return t.tails
+	}
+	rows, dims := t.y.Dims()
+	tl := &restTails{at: make([]int32, rows+1)}
+	bits := make([]uint64, dims)
+	am := bits[lead:]
+	for i0 := 0; i0 < rows; i0 += estRowStride * cols {
+		for i := i0; i < min(rows, i0+estRowStride*cols); i++ {
+			tl.at[i] = int32(len(tl.mag))
+			if i >= i0+cols {
+				continue // the rows of patches between
+			}
+			rest := t.y.RawRowView(i)[lead:dims]
+			top := uint64(0)
+			for j := len(rest) - 1; j >= 0; j-- {
+				b := math.Float64bits(rest[j]) &^ (1 << 63)
+				am[j] = max(am[j], b)
+				if b > top {
+					top = b
+					tl.mag = append(tl.mag, b)
+					tl.j = append(tl.j, int32(lead+j))
 				}
 			}
 		}
-		t.absMax = make([]float64, dims)
-		for j, b := range bits {
-			t.absMax[j] = math.Float64frombits(b)
-		}
 	}
-	return t.absMax
+	tl.at[rows] = int32(len(tl.mag))
+	tl.absMax = make([]float64, dims)
+	for j, b := range bits {
+		tl.absMax[j] = math.Float64frombits(b)
+	}
+	t.tails = tl
+	return tl
 }
 
 // estNear is the grid steps (stepGrid) within which rateModel takes

@@ -47,6 +47,26 @@ type stepBasis struct {
 	sortOnce sync.Once
 	sorted   [][]float64
 	derived  atomic.Int32
+	// normLo and normHi are the extremes of norm's columns (normRange).
+	rangeOnce      sync.Once
+	normLo, normHi []float64
+}
+
+// normRange returns the smallest and largest value of each of norm's k
+// columns (a NaN where the column holds one), found once.
+func (bs *stepBasis) normRange(k int) (lo, hi []float64) {
+	bs.rangeOnce.Do(func() {
+		bs.normLo, bs.normHi = make([]float64, k), make([]float64, k)
+		for j := range k {
+			bs.normLo[j], bs.normHi[j] = math.Inf(1), math.Inf(-1)
+		}
+		for i := 0; i+k <= len(bs.norm); i += k {
+			for j, v := range bs.norm[i : i+k] {
+				bs.normLo[j], bs.normHi[j] = min(bs.normLo[j], v), max(bs.normHi[j], v)
+			}
+		}
+	})
+	return bs.normLo, bs.normHi
 }
 
 // sortedResp returns resp's k columns, each sorted ascending, computed on

@@ -155,9 +155,9 @@ type stepFree struct {
 	slow   []int
 	isSlow []bool
 	idx    []int32 // the indices of the current step (quantize)
-	// absMax is each coefficient's largest magnitude, for rateEstimate
-	// (restMagnitudes).
-	absMax []float64
+	// tails are where the rows' rests end, for rateEstimate
+	// (restTails).
+	tails *restTails
 }
 
 // transformSamples is the step-free part of quantizeSamples (exact and
