@@ -851,7 +851,9 @@ func centredDeadZoneScaled(norm []float64, k, j int, scale, mid, nlo, nhi float6
 	sum, cnt := g.sum, g.cnt
 	for i := j; i < len(norm); i += k {
 		v := float64(norm[i]*scale) - mid
-		c := int(math.Floor(math.Abs(v) + deadZone)) // deadZoneCell(v, 1)
+		// deadZoneCell(v, 1): the conversion truncates, which floors
+		// the non-negative sum (below maxLevels: the grid's range).
+		c := int(math.Abs(v) + deadZone)
 		if v < 0 {
 			c = -c
 		}

@@ -318,12 +318,9 @@ func (b *Model) finestStep(bases []*stepBasis) float64 {
 		if bs.rest == nil && c.Dims() > k {
 			return 0
 		}
+		nlo, nhi := bs.normRange(k)
 		for j := 0; j < k; j++ {
-			d := lead{ext: bs.ext[j], lo: math.Inf(1), hi: math.Inf(-1), mid: bs.mid[j], n: bs.n}
-			for i := j; i < len(bs.norm); i += k {
-				d.lo, d.hi = min(d.lo, bs.norm[i]), max(d.hi, bs.norm[i])
-			}
-			leads = append(leads, d)
+			leads = append(leads, lead{ext: bs.ext[j], lo: nlo[j], hi: nhi[j], mid: bs.mid[j], n: bs.n})
 		}
 		for _, s := range bs.rest {
 			rest = append(rest, [2]float64{s.vals[0], s.vals[len(s.vals)-1]})
