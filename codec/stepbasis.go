@@ -40,10 +40,12 @@ type stepBasis struct {
 	// sorted holds resp's columns sorted ascending (sortedResp), for
 	// centreFromBasis; nil where a column holds a NaN. derived counts
 	// the steps centreFromBasis has derived: the sort costs about two
-	// steps' counts of the cells (callgrind, one --bpp 1 file decoded:
-	// 184 M instructions with the count, 194 M with the sort), so a
-	// process that derives one step counts, and one deriving more sorts
-	// at the second.
+	// or three steps' counts of the cells (callgrind, one --bpp 1 file
+	// decoded: 184 M instructions with the count, 194 M with the sort;
+	// an 8×8 --bpp 1 encode of kodim13 in two probes: 437.7 M sorting
+	// at the second step, 428.1 M counting both), so a process that
+	// derives one or two steps (most --bpp encodes of one image) counts,
+	// and one deriving more (a batch) sorts at the third.
 	sortOnce sync.Once
 	sorted   [][]float64
 	derived  atomic.Int32
@@ -496,7 +498,7 @@ func (c *Channel) centreFromBasis(bs *stepBasis) {
 		scale = c.SPCA.Scale()
 	}
 	var sorted [][]float64
-	if k > 0 && c.Lead != nil && bs.derived.Add(1) > 1 {
+	if k > 0 && c.Lead != nil && bs.derived.Add(1) > 2 {
 		sorted = bs.sortedResp(k)
 	}
 	var counts []int
