@@ -29,27 +29,17 @@ func TestKNNFisherMoons5D(t *testing.T) {
 	set := "moons5d"
 	acc := map[Metric]float64{}
 	const pairs = 2
-	for s := 1; s <= pairs; s++ {
-		train, _ := testimages.GenerateClasses(set, testimages.ClassTrainSize(set), uint64(2*s-1))
-		test, _ := testimages.GenerateClasses(set, 600, uint64(2*s))
-		for _, m := range []Metric{Euclidean, Mahalanobis, SPCAFisher} {
-			grid := SelectionGrid(base)
-			if m == SPCAFisher {
-				grid = grid[:0]
-				for _, o := range SelectionGrid(base) {
-					if o.Gamma == 0 && (o.K == 0.1 || o.K == 0.3) {
-						grid = append(grid, o)
-					}
+	for _, m := range []Metric{Euclidean, Mahalanobis, SPCAFisher} {
+		grid := SelectionGrid(base)
+		if m == SPCAFisher {
+			grid = grid[:0]
+			for _, o := range SelectionGrid(base) {
+				if o.Gamma == 0 && (o.K == 0.1 || o.K == 0.3) {
+					grid = append(grid, o)
 				}
 			}
-			c, _, err := TrainSelect(train.X, train.Label, 2, m, ks, grid)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := c.Accuracy(test.X, test.Label)
-			if err != nil {
-				t.Fatal(err)
-			}
+		}
+		for _, a := range pairAccuracies(t, set, pairs, m, grid) {
 			acc[m] += a / pairs
 		}
 	}
