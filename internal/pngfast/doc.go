@@ -12,7 +12,11 @@
 // takes ~20-30 % less CPU than klauspost/compress's HuffmanOnly level,
 // which it replaced (BenchmarkEncode), for 0.3 % more bytes (no stored
 // blocks, no table reuse across blocks, code lengths sent without runs).
-// Every PNG decoder reads the same pixels.
+// Every PNG decoder reads the same pixels. On amd64 with AVX2 and BMI2,
+// kernels (write_amd64.s) filter RGB rows 8 pixels a step, sum the
+// Adler-32 32 bytes a step (also when reading), count the bytes eight
+// from one load and join the codes by BMI2's shifts: the same file for
+// ~60 % fewer instructions of the colour writer.
 //
 // Decode reads 8-bit grey, RGB and RGBA PNG files, non-interlaced, in one
 // pass: the chunks through IEND with 64 KB reads (image/png reads 4 KB at

@@ -99,6 +99,10 @@ const sampleRows = 4
 func subRGB(dst, src []byte) {
 	var prev uint64 // the previous pixel, in the low 4 bytes
 	i, j := 0, 0
+	if k := subRGBKernel(dst, src); k > 0 {
+		i, j = 3*k, 4*k
+		prev = uint64(binary.LittleEndian.Uint32(src[j-4:]))
+	}
 	for ; j+16 <= len(src) && i+12 <= len(dst); i, j = i+12, j+16 {
 		s, d := src[j:j+16:j+16], dst[i:i+12:i+12]
 		a, b := binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:])

@@ -1,0 +1,79 @@
+package pngfast
+
+import "golang.org/x/sys/cpu"
+
+// hasAVX2 selects the writer's kernels and the Adler-32 kernel (tests
+// switch it off): the Sub filter of RGB rows and the Adler-32 by AVX2,
+// the Huffman codes of the literals by BMI2's shifts.
+var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
+
+// adlerBlocksAVX2 returns the byte sum a of p and b = Σ (len(p)−i)·p[i],
+// what p adds to Adler-32 sums that start at 0. len(p) is a multiple of
+// 32, at least 32 and at most adlerChunk.
+//
+//go:noescape
+func adlerBlocksAVX2(p []byte) (a, b uint64)
+
+// subRGBAVX2 writes the Sub filter of pixels 1 to 8n of the RGBA pixels
+// src into dst (3 bytes a pixel, from dst[3]): 8 pixels a step.
+//
+//go:noescape
+func subRGBAVX2(dst, src []byte, n int)
+
+// huffLitsBMI2 appends the literals p (len(p) a multiple of 3) to the
+// bits acc (n of them, fewer than 8) and the bytes out[:o] as
+// flushSampled's loop does: codes from code's low 16 bits, lengths from
+// lens. out has room for 8 bytes past the last whole byte written.
+//
+//go:noescape
+func huffLitsBMI2(out []byte, o int, acc uint64, n uint, p []byte, code *[numLit]uint32, lens *[numLit]uint8) (int, uint64, uint)
+
+// adlerBlocks is adlerBlocksAVX2 where it runs, else it returns ok false.
+func adlerBlocks(p []byte) (a, b uint64, ok bool) {
+	if !hasAVX2 {
+		return 0, 0, false
+	}
+	a, b = adlerBlocksAVX2(p)
+	return a, b, true
+}
+
+// subRGBKernel filters the first 1+8k pixels of a row of RGBA src into
+// dst (subRGB's work) and returns how many: none without AVX2 or for a
+// row of fewer than 9 pixels.
+func subRGBKernel(dst, src []byte) int {
+	k := (min(len(src)/4, len(dst)/3) - 1) / 8
+	if !hasAVX2 || k < 1 {
+		return 0
+	}
+	dst[0], dst[1], dst[2] = src[0], src[1], src[2]
+	subRGBAVX2(dst, src, k)
+	return 1 + 8*k
+}
+
+// huffLits codes the literals of q, three at a time, by huffLitsBMI2 and
+// returns the rest of q (fewer than 3 bytes), or q itself without BMI2.
+func huffLits(h *huffWriter, out []byte, o int, acc uint64, n uint, q []byte) (int, uint64, uint, []byte) {
+	if !hasAVX2 {
+		return o, acc, n, q
+	}
+	m := len(q) / 3 * 3
+	o, acc, n = huffLitsBMI2(out, o, acc, n, q[:m], &h.code, &h.litLen)
+	return o, acc, n, q[m:]
+}
+
+// countBytesAsm adds the bytes of p (len(p) a multiple of 8) to the four
+// counting arrays in turn.
+//
+//go:noescape
+func countBytesAsm(c *[4][256]uint32, p []byte)
+
+// countKernel counts the bytes of p up to a multiple of 8 (count's work)
+// and returns the rest of p, or p itself without the kernels.
+func countKernel(c *[4][256]uint32, p []byte) []byte {
+	if !hasAVX2 {
+		return p
+	}
+	m := len(p) &^ 7
+	countBytesAsm(c, p[:m])
+	return p[m:]
+}

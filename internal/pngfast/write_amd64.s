@@ -1,0 +1,201 @@
+#include "textflag.h"
+
+// Weights of the 32 bytes of a block in Adler-32's second sum: 32 down to 1.
+DATA adlerWeights<>+0(SB)/8, $0x191a1b1c1d1e1f20
+DATA adlerWeights<>+8(SB)/8, $0x1112131415161718
+DATA adlerWeights<>+16(SB)/8, $0x090a0b0c0d0e0f10
+DATA adlerWeights<>+24(SB)/8, $0x0102030405060708
+GLOBL adlerWeights<>(SB), RODATA|NOPTR, $32
+
+DATA ones16<>+0(SB)/8, $0x0001000100010001
+DATA ones16<>+8(SB)/8, $0x0001000100010001
+DATA ones16<>+16(SB)/8, $0x0001000100010001
+DATA ones16<>+24(SB)/8, $0x0001000100010001
+GLOBL ones16<>(SB), RODATA|NOPTR, $32
+
+// func adlerBlocksAVX2(p []byte) (a, b uint64)
+// Per 32-byte block: the byte sums by VPSADBW (64-bit lanes, added into
+// Y0), the sums before the block (Y1: 32 times them go to b), and the
+// bytes weighted 32..1 (VPMADDUBSW, VPMADDWD: 32-bit lanes, at most
+// 31,110 a block, so 2,048 blocks stay below 2^26 a lane).
+TEXT ·adlerBlocksAVX2(SB), NOSPLIT, $0-40
+	MOVQ    p_base+0(FP), SI
+	MOVQ    p_len+8(FP), CX
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU adlerWeights<>(SB), Y14
+	VMOVDQU ones16<>(SB), Y13
+
+adlerLoop:
+	VMOVDQU    (SI), Y3
+	VPADDQ     Y0, Y1, Y1
+	VPSADBW    Y15, Y3, Y4
+	VPADDQ     Y4, Y0, Y0
+	VPMADDUBSW Y14, Y3, Y5
+	VPMADDWD   Y13, Y5, Y5
+	VPADDD     Y5, Y2, Y2
+	ADDQ       $32, SI
+	SUBQ       $32, CX
+	JNZ        adlerLoop
+
+	VEXTRACTI128 $1, Y0, X4
+	VPADDQ       X4, X0, X0
+	VPSHUFD      $0x4e, X0, X4
+	VPADDQ       X4, X0, X0
+	MOVQ         X0, AX
+	VEXTRACTI128 $1, Y1, X4
+	VPADDQ       X4, X1, X1
+	VPSHUFD      $0x4e, X1, X4
+	VPADDQ       X4, X1, X1
+	MOVQ         X1, BX
+	VEXTRACTI128 $1, Y2, X4
+	VPADDD       X4, X2, X2
+	VPSHUFD      $0x4e, X2, X4
+	VPADDD       X4, X2, X2
+	VPSHUFD      $0xb1, X2, X4
+	VPADDD       X4, X2, X2
+	MOVL         X2, DX
+	SHLQ         $5, BX
+	ADDQ         DX, BX
+	MOVQ         AX, a+24(FP)
+	MOVQ         BX, b+32(FP)
+	VZEROUPPER
+	RET
+
+// Bytes 0-2, 4-6, 8-10, 12-14 of each lane to its first 12 bytes.
+DATA packRGB<>+0(SB)/8, $0x0908060504020100
+DATA packRGB<>+8(SB)/8, $0x808080800e0d0c0a
+DATA packRGB<>+16(SB)/8, $0x0908060504020100
+DATA packRGB<>+24(SB)/8, $0x808080800e0d0c0a
+GLOBL packRGB<>(SB), RODATA|NOPTR, $32
+
+// Dwords 0-2 and 4-6: the two lanes' 12 bytes side by side.
+DATA joinRGB<>+0(SB)/8, $0x0000000100000000
+DATA joinRGB<>+8(SB)/8, $0x0000000400000002
+DATA joinRGB<>+16(SB)/8, $0x0000000600000005
+DATA joinRGB<>+24(SB)/8, $0x0000000700000003
+GLOBL joinRGB<>(SB), RODATA|NOPTR, $32
+
+// func subRGBAVX2(dst, src []byte, n int)
+// Pixels 1 to 8n: each RGBA pixel minus the one before it (a load 4
+// bytes back), alpha dropped, 24 bytes stored a step.
+TEXT ·subRGBAVX2(SB), NOSPLIT, $0-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	ADDQ    $3, DI
+	ADDQ    $4, SI
+	VMOVDQU packRGB<>(SB), Y15
+	VMOVDQU joinRGB<>(SB), Y14
+
+subLoop:
+	VMOVDQU      (SI), Y0
+	VMOVDQU      -4(SI), Y1
+	VPSUBB       Y1, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMD       Y0, Y14, Y0
+	VMOVDQU      X0, (DI)
+	VEXTRACTI128 $1, Y0, X1
+	MOVQ         X1, 16(DI)
+	ADDQ         $32, SI
+	ADDQ         $24, DI
+	DECQ         CX
+	JNZ          subLoop
+	VZEROUPPER
+	RET
+
+// func huffLitsBMI2(out []byte, o int, acc uint64, n uint, p []byte, code *[257]uint32, lens *[257]uint8) (int, uint64, uint)
+// flushSampled's loop: each step stores the accumulator's 8 bytes at
+// out[o], keeps its bits past the whole bytes (fewer than 8), then ORs in
+// three literals' codes (at most 45 bits), each shifted by the bits
+// before it.
+TEXT ·huffLitsBMI2(SB), NOSPLIT, $0-112
+	MOVQ out_base+0(FP), DI
+	ADDQ o+24(FP), DI
+	MOVQ acc+32(FP), R8
+	MOVQ n+40(FP), R9
+	MOVQ p_base+48(FP), SI
+	MOVQ p_len+56(FP), CX
+	ADDQ SI, CX
+	MOVQ code+72(FP), R10
+	MOVQ lens+80(FP), R11
+	CMPQ SI, CX
+	JAE  huffDone
+
+huffLoop:
+	MOVQ    R8, (DI)
+	MOVQ    R9, BX
+	ANDQ    $-8, BX
+	SHRXQ   BX, R8, R8
+	SHRQ    $3, BX
+	ADDQ    BX, DI
+	ANDQ    $7, R9
+	MOVBLZX (SI), AX
+	MOVWLZX (R10)(AX*4), DX
+	MOVBLZX (R11)(AX*1), AX
+	SHLXQ   R9, DX, DX
+	ORQ     DX, R8
+	ADDQ    AX, R9
+	MOVBLZX 1(SI), AX
+	MOVWLZX (R10)(AX*4), DX
+	MOVBLZX (R11)(AX*1), AX
+	SHLXQ   R9, DX, DX
+	ORQ     DX, R8
+	ADDQ    AX, R9
+	MOVBLZX 2(SI), AX
+	MOVWLZX (R10)(AX*4), DX
+	MOVBLZX (R11)(AX*1), AX
+	SHLXQ   R9, DX, DX
+	ORQ     DX, R8
+	ADDQ    AX, R9
+	ADDQ    $3, SI
+	CMPQ    SI, CX
+	JB      huffLoop
+
+huffDone:
+	SUBQ out_base+0(FP), DI
+	MOVQ DI, ret+88(FP)
+	MOVQ R8, ret1+96(FP)
+	MOVQ R9, ret2+104(FP)
+	RET
+
+// func countBytesAsm(c *[4][256]uint32, p []byte)
+// Adds the bytes of p (len(p) a multiple of 8) to the four counting
+// arrays in turn, eight bytes from one load.
+TEXT ·countBytesAsm(SB), NOSPLIT, $0-32
+	MOVQ c+0(FP), DI
+	MOVQ p_base+8(FP), SI
+	MOVQ p_len+16(FP), CX
+	ADDQ SI, CX
+	CMPQ SI, CX
+	JAE  countDone
+
+countLoop:
+	MOVQ    (SI), AX
+	MOVBLZX AL, BX
+	INCL    (DI)(BX*4)
+	MOVBLZX AH, DX
+	INCL    1024(DI)(DX*4)
+	SHRQ    $16, AX
+	MOVBLZX AL, BX
+	INCL    2048(DI)(BX*4)
+	MOVBLZX AH, DX
+	INCL    3072(DI)(DX*4)
+	SHRQ    $16, AX
+	MOVBLZX AL, BX
+	INCL    (DI)(BX*4)
+	MOVBLZX AH, DX
+	INCL    1024(DI)(DX*4)
+	SHRQ    $16, AX
+	MOVBLZX AL, BX
+	INCL    2048(DI)(BX*4)
+	MOVBLZX AH, DX
+	INCL    3072(DI)(DX*4)
+	ADDQ    $8, SI
+	CMPQ    SI, CX
+	JB      countLoop
+
+countDone:
+	RET

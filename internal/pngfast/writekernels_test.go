@@ -1,0 +1,222 @@
+package pngfast
+
+import (
+	"bytes"
+	"hash/adler32"
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/spcalab/spca/testimages"
+)
+
+// withKernels runs f with the writer's kernels (hasAVX2) on where the
+// machine has them, then off, and returns both results.
+func withKernels[T any](f func() T) (kernel, goOnly T) {
+	defer func(k bool) { hasAVX2 = k }(hasAVX2)
+	kernel = f()
+	hasAVX2 = false
+	return kernel, f()
+}
+
+// TestWriteKernelsMatchGo checks the writer's kernels against the Go
+// loops and a byte-at-a-time definition: subRGB on rows of 0-80 and
+// 1000 pixels (random bytes and bytes near 0 and 255), the bytes past
+// the row untouched; adlerSums against hash/adler32 from sums already
+// under way, every length up to 300 and past the 64 KB reductions, of
+// random and 0xff bytes; count on every length up to 40 and long runs.
+func TestWriteKernelsMatchGo(t *testing.T) {
+	if !hasAVX2 {
+		t.Log("no AVX2 and BMI2: the Go loops only")
+	}
+	rng := rand.New(rand.NewPCG(24, 6))
+	fill := func(b []byte, kind int) {
+		for i := range b {
+			if kind == 0 {
+				b[i] = byte(rng.Uint32())
+			} else {
+				b[i] = []byte{0, 1, 2, 127, 128, 254, 255}[rng.IntN(7)]
+			}
+		}
+	}
+	for trial := range 400 {
+		w := trial % 81
+		if trial >= 380 {
+			w = 1000 + trial%3
+		}
+		src := make([]byte, 4*w)
+		fill(src, trial%2)
+		want := make([]byte, 3*w)
+		var prev [3]byte
+		for x := range w {
+			for c := range 3 {
+				want[3*x+c] = src[4*x+c] - prev[c]
+				prev[c] = src[4*x+c]
+			}
+		}
+		k, g := withKernels(func() []byte {
+			dst := bytes.Repeat([]byte{0xa5}, 3*w+40)
+			subRGB(dst[:3*w], src)
+			return dst
+		})
+		for name, got := range map[string][]byte{"kernel": k, "Go": g} {
+			if !bytes.Equal(got[:3*w], want) || !bytes.Equal(got[3*w:], bytes.Repeat([]byte{0xa5}, 40)) {
+				t.Fatalf("subRGB (%s), %d pixels: %v, want %v then 40 bytes 0xa5", name, w, got, want)
+			}
+		}
+	}
+	for kind := range 2 {
+		data := make([]byte, 300<<10)
+		fill(data, kind)
+		if kind == 1 {
+			for i := range data {
+				data[i] = 0xff
+			}
+		}
+		var lengths []int
+		for n := range 301 {
+			lengths = append(lengths, n)
+		}
+		lengths = append(lengths, 1<<16-1, 1<<16, 1<<16+33, 200000, len(data)-40)
+		for _, n := range lengths {
+			for _, head := range []int{0, 7, 31} {
+				p := data[head+1 : head+1+n]
+				// The sums after data[:head+1] (a run already under way).
+				sa0, sb0 := uint64(1), uint64(0)
+				for _, b := range data[:head+1] {
+					sa0 = (sa0 + uint64(b)) % adlerMod
+					sb0 = (sb0 + sa0) % adlerMod
+				}
+				want := adler32.Checksum(data[:head+1+n])
+				k, g := withKernels(func() uint32 {
+					sa, sb := adlerSums(sa0, sb0, p)
+					if sa >= adlerMod || sb >= adlerMod {
+						return 0 // not reduced: never an Adler-32 of these data
+					}
+					return uint32(sb)<<16 | uint32(sa)
+				})
+				if k != want || g != want {
+					t.Fatalf("adlerSums of %d bytes after %d: kernel %08x, Go %08x, want %08x", n, head+1, k, g, want)
+				}
+			}
+		}
+	}
+	for _, n := range append([]int{0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 40}, 70001) {
+		p := make([]byte, n)
+		fill(p, n%2)
+		var want [256]uint32
+		for _, b := range p {
+			want[b]++
+		}
+		k, g := withKernels(func() [256]uint32 {
+			h := newHuffWriter()
+			h.reset()
+			h.count(p[:n/3])
+			h.count(p[n/3:])
+			var sum [256]uint32
+			for s := range 256 {
+				sum[s] = h.counts[0][s] + h.counts[1][s] + h.counts[2][s] + h.counts[3][s]
+			}
+			return sum
+		})
+		if k != want || g != want {
+			t.Fatalf("count of %d bytes: kernel %v, Go %v, want %v", n, k, g, want)
+		}
+	}
+}
+
+// TestHuffLitsKernel checks that the Huffman kernel writes the bytes of
+// the Go loop: blocks of skewed bytes (codes of 1 to 15 bits; a
+// geometric law, so that the rarest values take the longest codes) and
+// of flat ones, of every length 0-50 and long, one stream after another
+// with the bit accumulator left at every offset.
+func TestHuffLitsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 7))
+	var blocks [][]byte
+	for n := range 51 {
+		blocks = append(blocks, make([]byte, n))
+	}
+	blocks = append(blocks, make([]byte, 70001), make([]byte, 1<<16))
+	longest := uint8(0)
+	for i, b := range blocks {
+		for j := range b {
+			if i%2 == 0 {
+				b[j] = byte(rng.Uint32())
+				continue
+			}
+			v := 0
+			for v < 255 && rng.IntN(3) != 0 {
+				v++
+			}
+			b[j] = byte(v)
+		}
+	}
+	k, g := withKernels(func() []byte {
+		h := newHuffWriter()
+		h.reset()
+		for _, b := range blocks {
+			h.tally(b)
+			h.flush(b)
+			longest = max(longest, slicesMax(h.litLen[:]))
+		}
+		h.close()
+		return bytes.Clone(h.out)
+	})
+	if !bytes.Equal(k, g) {
+		t.Fatalf("kernel's stream of %d bytes differs from Go's of %d", len(k), len(g))
+	}
+	if longest != maxLitLn {
+		t.Errorf("longest code %d bits: the blocks test no %d-bit code", longest, maxLitLn)
+	}
+	var all []byte
+	for _, b := range blocks {
+		all = append(all, b...)
+	}
+	if got := inflate(t, k); !bytes.Equal(got, all) {
+		t.Fatalf("the stream inflates to %d bytes, not the %d written", len(got), len(all))
+	}
+}
+
+func slicesMax(s []uint8) uint8 {
+	m := uint8(0)
+	for _, v := range s {
+		m = max(m, v)
+	}
+	return m
+}
+
+// TestEncodeKernelsSameFile checks that Encode writes the same file with
+// and without the kernels, grey and RGB, photograph-like and noise, odd
+// sizes and sub-images, and that image/png reads back the pixels.
+func TestEncodeKernelsSameFile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 8))
+	noise := image.NewRGBA(image.Rect(0, 0, 1001, 70))
+	for i := range noise.Pix {
+		noise.Pix[i] = byte(rng.Uint32()) | byte(i%4/3*255)
+	}
+	tex := testimages.Texture(517, 131, 4)
+	photo := image.NewRGBA(tex.Rect)
+	for i, v := range tex.Pix {
+		photo.Pix[4*i], photo.Pix[4*i+1], photo.Pix[4*i+2], photo.Pix[4*i+3] = v, v/2+byte(i%7), 255-v, 255
+	}
+	for name, m := range map[string]image.Image{
+		"rgb noise":     noise,
+		"rgb noise sub": noise.SubImage(image.Rect(3, 2, 700, 69)),
+		"rgb photo":     photo,
+		"rgb 9x3":       photo.SubImage(image.Rect(0, 0, 9, 3)),
+		"rgb 17x1":      photo.SubImage(image.Rect(5, 7, 22, 8)),
+		"grey":          tex,
+	} {
+		k, g := withKernels(func() []byte {
+			var w bytes.Buffer
+			if err := Encode(&w, m); err != nil {
+				t.Fatal(err)
+			}
+			return w.Bytes()
+		})
+		if !bytes.Equal(k, g) {
+			t.Fatalf("%s: the kernels' file (%d bytes) differs from Go's (%d)", name, len(k), len(g))
+		}
+		samePixels(t, m, k)
+	}
+}
