@@ -954,6 +954,18 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 	if dc.err != nil {
 		return nil, dc.err
 	}
+	// A fit gives finite values. A scale of +Inf was read and mapped
+	// every sample to the origin: Unfold and Inverse gave ±Inf, and a
+	// codec channel coded every patch as the same one (a 40×33 texture
+	// in 169 bytes instead of 471, no error).
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"scale", m.scale}, {"largest distance", m.dmax}, {"Newton tolerance", m.tolN}} {
+		if math.IsInf(f.v, 0) {
+			return nil, &FormatError{fmt.Sprintf("the model's %s is %g", f.name, f.v)}
+		}
+	}
 	if err := o.validate(d); err != nil || !(m.scale > 0) || !(m.dmax > 0) || !(m.tolN > 0) || o.MaxIter > 10000 {
 		return nil, &FormatError{"invalid options or normalisation"}
 	}

@@ -312,6 +312,8 @@ func FuzzRead(f *testing.F) {
 	good := b.Bytes()
 	f.Add(good)
 	f.Add(good[:100])
+	f.Add(withNormalisation(f, good, 0, math.Inf(1))) // a scale of +Inf (refused)
+	f.Add(withNormalisation(f, good, 1, 1e300))       // a large finite largest distance
 	if h, err := hostile.SPCALattice(good); err == nil {
 		f.Add(h) // issue 23: 2^26 nodes declared, none held
 	}
