@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -65,7 +66,11 @@ const maxInflation = 1032
 // *image.NRGBA, non-interlaced — the types and pixels image/png returns.
 // It reads r through to the IEND chunk, checking every chunk's CRC and
 // the zlib checksum, and is at least as strict as image/png: whenever
-// image/png rejects a file, Decode returns an error. For other PNG files
+// image/png rejects a file, from any reader, Decode returns an error.
+// Like image/png it ignores IDAT chunks after the one where the zlib
+// stream ends, or after another chunk, but refuses bytes after the
+// stream inside its chunk, which image/png reads from some readers and
+// refuses from others. For other PNG files
 // it returns an error wrapping ErrUnsupported, for data that are not PNG
 // ErrNotPNG, for malformed files a FormatError (or a read error of r).
 func Decode(r io.Reader, o *DecodeOptions) (image.Image, error) {
@@ -108,6 +113,7 @@ type header struct {
 type readState struct {
 	br   *bufio.Reader
 	idat []byte    // the IDAT chunks' data, concatenated
+	ends []int     // where each IDAT chunk's data ends in idat
 	inf  *inflater // nil until first used
 	raw  []byte    // the inflated rows, filter bytes and all
 	prev []byte    // a first row's zero previous row
@@ -115,8 +121,10 @@ type readState struct {
 }
 
 var readStates = kept[readState]{
-	new:  func() *readState { return &readState{br: bufio.NewReaderSize(nil, 64<<10)} },
-	keep: func(st *readState) bool { return cap(st.idat) <= maxKeptBytes && cap(st.raw) <= maxKeptBytes },
+	new: func() *readState { return &readState{br: bufio.NewReaderSize(nil, 64<<10)} },
+	keep: func(st *readState) bool {
+		return cap(st.idat) <= maxKeptBytes && cap(st.raw) <= maxKeptBytes && cap(st.ends) <= maxKeptBytes/8
+	},
 }
 
 // maxKeptBytes caps a buffer kept across calls (that of an image of a
@@ -164,6 +172,7 @@ func (st *readState) readChunks(opt DecodeOptions) (hd header, idat []byte, err 
 		return hd, st.idat, ErrNotPNG
 	}
 	idat = st.idat[:0]
+	st.ends = st.ends[:0]
 	seenIHDR, seenIDAT, afterIDAT := false, false, false
 	for {
 		if _, err := io.ReadFull(br, b[:8]); err != nil {
@@ -196,7 +205,12 @@ func (st *readState) readChunks(opt DecodeOptions) (hd header, idat []byte, err 
 			}
 		case "IDAT":
 			if afterIDAT {
-				return hd, idat, FormatError("IDAT chunks not consecutive")
+				// As image/png: ignored (its CRC checked) once another
+				// chunk came after the IDAT chunks; their data end there.
+				if crc, err = st.skipChunk(n, crc); err != nil {
+					return hd, idat, err
+				}
+				break
 			}
 			seenIDAT = true
 			// Grow by what arrives, not by what the length claims.
@@ -209,6 +223,9 @@ func (st *readState) readChunks(opt DecodeOptions) (hd header, idat []byte, err 
 				}
 				crc = crc32.Update(crc, crc32.IEEETable, p)
 				rest -= k
+			}
+			if n > 0 {
+				st.ends = append(st.ends, len(idat))
 			}
 		case "IEND":
 			if !seenIDAT {
@@ -224,13 +241,8 @@ func (st *readState) readChunks(opt DecodeOptions) (hd header, idat []byte, err 
 				return hd, idat, fmt.Errorf("%w: unknown critical chunk %q", ErrUnsupported, typ[:])
 			}
 			afterIDAT = seenIDAT
-			for rest := int(n); rest > 0; {
-				p := st.skip[:min(rest, len(st.skip))]
-				if _, err := io.ReadFull(br, p); err != nil {
-					return hd, idat, readError(err)
-				}
-				crc = crc32.Update(crc, crc32.IEEETable, p)
-				rest -= len(p)
+			if crc, err = st.skipChunk(n, crc); err != nil {
+				return hd, idat, err
 			}
 		}
 		if _, err := io.ReadFull(br, b[:4]); err != nil {
@@ -243,6 +255,30 @@ func (st *readState) readChunks(opt DecodeOptions) (hd header, idat []byte, err 
 			return hd, idat, nil
 		}
 	}
+}
+
+// skipChunk reads the n bytes of a chunk's data, adding them to its CRC.
+func (st *readState) skipChunk(n uint32, crc uint32) (uint32, error) {
+	for rest := int(n); rest > 0; {
+		p := st.skip[:min(rest, len(st.skip))]
+		if _, err := io.ReadFull(st.br, p); err != nil {
+			return crc, readError(err)
+		}
+		crc = crc32.Update(crc, crc32.IEEETable, p)
+		rest -= len(p)
+	}
+	return crc, nil
+}
+
+// idatEndsAt reports whether an IDAT chunk's data end at n in the
+// concatenated data. Bytes after the zlib stream are read where the
+// stream ends with its chunk: image/png never reads the chunks after it
+// (and ignores them), whatever its reader. Inside that chunk they are
+// refused: image/png reads them or not as its reader splits the file
+// (from a bytes.Reader, or one byte a call).
+func (st *readState) idatEndsAt(n int) bool {
+	_, found := slices.BinarySearch(st.ends, n)
+	return found
 }
 
 // parseHeader checks an IHDR chunk's data.
@@ -317,7 +353,7 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	if st.inf == nil {
 		st.inf = new(inflater)
 	}
-	if err := st.inf.inflate(idat, raw); err != nil {
+	if err := st.inf.inflate(idat, raw); err != nil && !(err == errTrailing && st.idatEndsAt(st.inf.end)) {
 		return nil, err
 	}
 	var pix []byte

@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"testing/iotest"
 
 	"github.com/spcalab/spca/testimages"
 )
@@ -227,6 +228,13 @@ func FuzzDecode(f *testing.F) {
 	rows := bytes.Repeat([]byte{4, 200, 3, 9, 1, 7, 250, 0}, 3)
 	f.Add(file(chunk("IHDR", ihdr(7, 3, 0)), chunk("IDAT", zlibOf(rows)), chunk("IEND", nil)))
 	f.Add(file(chunk("IHDR", ihdr(1, 3, 2)), chunk("pHYs", make([]byte, 9)), chunk("IDAT", zlibOf(rows[:12])), chunk("IEND", nil)))
+	// Bytes after the zlib stream: in IDAT chunks after its own (read),
+	// after tEXt (read), in its own chunk (refused).
+	z := zlibOf(rows)
+	head := chunk("IHDR", ihdr(7, 3, 0))
+	f.Add(file(head, chunk("IDAT", z), chunk("IDAT", []byte{1, 2, 3}), chunk("IEND", nil)))
+	f.Add(file(head, chunk("IDAT", z), chunk("tEXt", []byte("k\x00v")), chunk("IDAT", z), chunk("IEND", nil)))
+	f.Add(file(head, chunk("IDAT", append(bytes.Clone(z), 1)), chunk("IEND", nil)))
 	rng := rand.New(rand.NewPCG(15, 8)) // crafted: Paeth and Average rows, long codes
 	for i, ct := range []byte{0, 2, 6, 0} {
 		f.Add(craftedPNG(rng, 3+2*i, 4, ct, []byte{5}, []float64{0, 3, 30, 0.7}[i], []int{1, -2, 9, 0}[i], false))
@@ -243,6 +251,11 @@ func FuzzDecode(f *testing.F) {
 		want, werr := png.Decode(bytes.NewReader(data))
 		if werr != nil {
 			t.Fatalf("decoded a %T %v that image/png rejects: %v", got, got.Bounds(), werr)
+		}
+		// Nor from a reader of one byte a call (it reads bytes after the
+		// zlib stream or not as its reader splits the file).
+		if _, werr := png.Decode(iotest.OneByteReader(bytes.NewReader(data))); werr != nil {
+			t.Fatalf("decoded a %T %v that image/png rejects one byte a call: %v", got, got.Bounds(), werr)
 		}
 		if !sameImage(got, want) {
 			t.Fatalf("decoded %T %v, image/png %T %v, or other pixels", got, got.Bounds(), want, want.Bounds())

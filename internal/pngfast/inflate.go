@@ -14,7 +14,8 @@ import (
 // It accepts exactly the streams compress/flate and compress/zlib
 // accept, with their checks (complete codes but for the single code of
 // one bit, lengths within the alphabets, distances within the data
-// decoded so far, the Adler-32), and no bytes after the stream.
+// decoded so far, the Adler-32), and no bytes after the stream
+// (errTrailing: Decode takes them in whole IDAT chunks).
 type inflater struct {
 	lit [litTableLen]uint32
 	// seconds is pairLiterals' scratch.
@@ -28,6 +29,7 @@ type inflater struct {
 	bb      uint64 // bits loaded, the next in the low bits (and above nb, the bytes from pos on)
 	nb      uint   // how many of bb's bits are loaded and unread
 	final   bool
+	end     int // the stream's length, Adler-32 included, where inflate returned errTrailing
 }
 
 const (
@@ -255,10 +257,15 @@ func (f *inflater) inflate(in, out []byte) error {
 		return FormatError("pixel data checksum mismatch")
 	}
 	if end+4 != len(in) {
-		return FormatError("data after the pixel data")
+		f.end = end + 4
+		return errTrailing
 	}
 	return nil
 }
+
+// errTrailing is inflate's error for bytes after the Adler-32 (the
+// stream's length in f.end).
+const errTrailing = FormatError("data after the pixel data")
 
 // refill loads bytes into the bit buffer until it holds at least 56
 // bits, zeros past the end of the input (more than the buffer can hold
