@@ -23,7 +23,7 @@ func addLagAVX2(v []int64, s int)
 // joinKernel sets the first values of v as joinAVX2 and returns how many
 // (none without AVX2 or for widths above 3).
 func joinKernel(v []int64, planes []byte, w int) int {
-	if !hasAVX2 || w > 3 || len(v) < 4 || len(planes) < w*len(v) {
+	if !hasAVX2 || w < 1 || w > 3 || len(v) < 4 || len(planes) < w*len(v) {
 		return 0
 	}
 	joinAVX2(v, planes, w)
