@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/spcalab/spca/internal/atomicfile"
@@ -274,6 +275,9 @@ func Read(r io.Reader) (*Classifier, error) {
 				c.Frame.Set(j, k, v)
 			}
 		}
+		if msg := frameShape(c.Frame); msg != "" {
+			return fail("%s", msg)
+		}
 	}
 	if len(p) != 0 {
 		return fail("%d bytes after the models", len(p))
@@ -285,6 +289,40 @@ func Read(r io.Reader) (*Classifier, error) {
 		return fail("%v", err)
 	}
 	return c, nil
+}
+
+// frameTol bounds the rounding of a frame's rows' norms and products:
+// Train's eigenvectors are orthonormal to ~1e-15.
+const frameTol = 1e-9
+
+// frameShape returns why frame is not one fisherFrames makes, or "": its
+// rows are orthogonal with norms at most 1, the largest 1 (the weights
+// √((λ/λmax+s)/(1+s)) of orthonormal eigenvectors). Other frames were
+// read, and then a frame of values 1e200 or 5e-324 refused every query
+// ('its distance overflows'), and a frame of zeros gave every query the
+// first class.
+func frameShape(frame *mat.Dense) string {
+	d, _ := frame.Dims()
+	top := 0.0
+	for j := range d {
+		rj := frame.RawRowView(j)
+		for k := range j + 1 {
+			g := floats.Dot(rj, frame.RawRowView(k))
+			switch {
+			case k == j && !(g <= 1+frameTol):
+				return fmt.Sprintf("frame row %d has a squared norm of %g, more than 1", j+1, g)
+			case k < j && !(math.Abs(g) <= frameTol):
+				return fmt.Sprintf("frame rows %d and %d are not orthogonal (product %g)", k+1, j+1, g)
+			}
+			if k == j {
+				top = max(top, g)
+			}
+		}
+	}
+	if !(top >= 1-frameTol) {
+		return fmt.Sprintf("the frame's largest row has a squared norm of %g, want 1", top)
+	}
+	return ""
 }
 
 // fixedBytes is the size of a classifier's label values, samples, labels
