@@ -22,7 +22,7 @@ func TestRestTails(t *testing.T) {
 		t.Fatal("no rate model")
 	}
 	tf := in.chans[0]
-	rows, dims := tf.y.Dims()
+	_, dims := tf.y.Dims()
 	// Rows with zeros, equal magnitudes of either sign and a NaN.
 	row := tf.y.RawRowView(0)
 	for j := 1; j < dims; j++ {
@@ -33,10 +33,17 @@ func TestRestTails(t *testing.T) {
 		row[j] = math.Copysign(3, float64(j%2)-0.5)
 	}
 	tf.y.RawRowView(2)[dims/2] = math.NaN()
-	lead := restFrom(m.Channels[0].Leading())
+	taken, checked := checkRestTails(t, tf, restFrom(m.Channels[0].Leading()))
+	t.Logf("%d rows taken, %d ends checked", taken, checked)
+}
+
+// checkRestTails checks tf's restTails from lead on (TestRestTails)
+// and returns how many rows it took and ends it checked.
+func checkRestTails(t *testing.T, tf *stepFree, lead int) (taken, checked int) {
+	t.Helper()
+	rows, dims := tf.y.Dims()
 	cols := tf.grid.Cols()
 	tl := tf.restTails(lead, cols)
-	taken, checked := 0, 0
 	for i0 := 0; i0 < rows; i0 += estRowStride * cols {
 		for i := i0; i < min(rows, i0+cols); i++ {
 			taken++
@@ -82,7 +89,7 @@ func TestRestTails(t *testing.T) {
 			t.Errorf("coefficient %d: largest magnitude %v, want %v", j, got, want)
 		}
 	}
-	t.Logf("%d rows taken, %d ends checked", taken, checked)
+	return taken, checked
 }
 
 // TestCentredDeadZoneScaled checks that the lead quantiser's one pass
