@@ -678,16 +678,24 @@ func (c *Classifier) fisherFrames(shares []float64) []*mat.Dense {
 			out = append(out, ident)
 			continue
 		}
-		f := mat.NewDense(d, d, nil)
-		for j := range d {
-			w := math.Sqrt((max(lambda[j], 0)/top + s) / (1 + s))
-			for k := range d {
-				f.Set(j, k, w*v.At(k, j))
-			}
-		}
-		out = append(out, f)
+		out = append(out, shareFrame(&v, lambda, top, s))
 	}
 	return out
+}
+
+// shareFrame returns the frame diag(√((λ_j/top + s)/(1 + s))) Vᵀ of the
+// directions v (columns) and their scatter lambda (below 0 counts as 0)
+// for the share s.
+func shareFrame(v *mat.Dense, lambda []float64, top, s float64) *mat.Dense {
+	d := len(lambda)
+	f := mat.NewDense(d, d, nil)
+	for j := range d {
+		w := math.Sqrt((max(lambda[j], 0)/top + s) / (1 + s))
+		for k := range d {
+			f.Set(j, k, w*v.At(k, j))
+		}
+	}
+	return f
 }
 
 // tangentStep is the step of the central differences of tangents, as a

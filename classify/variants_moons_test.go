@@ -25,6 +25,13 @@ import (
 // unfolded coordinates (row j: the gradient of coordinate j), by central
 // differences of step h.
 func unfoldJacobians(mod *spca.Model, q *mat.Dense, h float64) []*mat.Dense {
+	return batchJacobians(mod.UnfoldBatch, q, h)
+}
+
+// batchJacobians returns, for every row of q, the d×d Jacobian of the
+// map batch (row j: the gradient of its output j), by central
+// differences of step h.
+func batchJacobians(batch func(mat.Matrix) (*mat.Dense, spca.BatchStats, error), q *mat.Dense, h float64) []*mat.Dense {
 	n, d := q.Dims()
 	mv := mat.NewDense(2*d*n, d, nil)
 	for i := range n {
@@ -36,7 +43,7 @@ func unfoldJacobians(mod *spca.Model, q *mat.Dense, h float64) []*mat.Dense {
 			}
 		}
 	}
-	u, _, err := mod.UnfoldBatch(mv)
+	u, _, err := batch(mv)
 	if err != nil {
 		panic(err)
 	}
