@@ -7,7 +7,8 @@ package classify
 // Fisher weights of one SPCA model of all the samples; SPCA fitted after
 // spca-fisher's frame; the density exponent in that frame; frames built
 // from SPCA without the labels' gaps (negentropy of the unfolded
-// coordinates, the scatter of the projections on the class curves);
+// coordinates, the scatter of the projections on the class curves, the
+// share of each principal axis's variance they keep);
 // what the stretch adds inside spca-fisher; and the bound a metric of
 // the moons' plane has (oracle plane, Bayes). Measurements, not checks:
 // they run only with SPCA_VARIANTS=1 (SPCA_SEEDS pairs from SPCA_FIRST,
@@ -600,24 +601,11 @@ func curveProjections(mods []*spca.Model, x *mat.Dense, label []int) *mat.Dense 
 // scatterFrames returns the identity and, for every share s, the frame
 // diag(√((λ/λmax + s)/(1+s))) Vᵀ of the covariance of p = V Λ Vᵀ.
 func scatterFrames(p *mat.Dense, shares []float64) ([]*mat.Dense, []float64) {
-	_, d := p.Dims()
-	ident := mat.NewDense(d, d, nil)
-	for j := range d {
-		ident.Set(j, j, 1)
-	}
-	var cov mat.SymDense
-	stat.CovarianceMatrix(&cov, p, nil)
-	var es mat.EigenSym
-	if !es.Factorize(&cov, true) {
-		panic("eigen")
-	}
-	lambda := es.Values(nil)
-	var v mat.Dense
-	es.VectorsTo(&v)
+	lambda, v := covEigen(p)
 	top := slicesMax(lambda)
-	out := []*mat.Dense{ident}
+	out := []*mat.Dense{identity(len(lambda))}
 	for _, s := range shares {
-		out = append(out, shareFrame(&v, lambda, top, s))
+		out = append(out, shareFrame(v, lambda, top, s))
 	}
 	for j := range lambda {
 		lambda[j] /= top
@@ -663,7 +651,11 @@ func TestVariantCurveFrame(t *testing.T) {
 					}
 					mods = []*spca.Model{m}
 				}
-				frames, lam := scatterFrames(curveProjections(mods, train.X, train.Label), shares)
+				proj := curveProjections(mods, train.X, train.Label)
+				frames, lam := scatterFrames(proj, shares)
+				if os.Getenv("SPCA_CURVE") == "explained" {
+					frames, lam = explainedFrames(train.X, proj, shares)
+				}
 				lams[c.Models[0].Options().K] = lam
 				return frames
 			}, true)
@@ -838,4 +830,56 @@ func variantPair(set string, s int) (train, test testimages.Labelled, e *Classif
 	e, _, _ = TrainSelect(train.X, train.Label, 2, Euclidean, ks, nil)
 	ea, _ = e.Accuracy(test.X, test.Label)
 	return train, test, e, ea
+}
+
+// explainedFrames returns the identity and, for every share s, the frame
+// of the principal axes e_j of the samples x weighted by the share of
+// x's variance along e_j that the projections p on the class curves
+// keep, r_j = var(p·e_j)/var(x·e_j) (shareFrame), and r/max r: near 1
+// along the manifold's plane whatever its spread, near 0 along noise the
+// curves average out.
+func explainedFrames(x, p *mat.Dense, shares []float64) ([]*mat.Dense, []float64) {
+	_, d := x.Dims()
+	_, e := covEigen(x)
+	var px, pp mat.Dense
+	px.Mul(x, e)
+	pp.Mul(p, e)
+	r := make([]float64, d)
+	for j := range d {
+		_, sx := meanSD(mat.Col(nil, j, &px))
+		_, sp := meanSD(mat.Col(nil, j, &pp))
+		r[j] = sp * sp / (sx * sx)
+	}
+	top := slicesMax(r)
+	out := []*mat.Dense{identity(d)}
+	for _, s := range shares {
+		out = append(out, shareFrame(e, r, top, s))
+	}
+	for j := range r {
+		r[j] /= top
+	}
+	return out, r
+}
+
+// identity returns the d×d identity matrix.
+func identity(d int) *mat.Dense {
+	f := mat.NewDense(d, d, nil)
+	for j := range d {
+		f.Set(j, j, 1)
+	}
+	return f
+}
+
+// covEigen returns the eigenvalues (ascending) and eigenvectors (columns)
+// of the covariance of the rows of x.
+func covEigen(x *mat.Dense) ([]float64, *mat.Dense) {
+	var cov mat.SymDense
+	stat.CovarianceMatrix(&cov, x, nil)
+	var es mat.EigenSym
+	if !es.Factorize(&cov, true) {
+		panic("eigen")
+	}
+	var v mat.Dense
+	es.VectorsTo(&v)
+	return es.Values(nil), &v
 }
