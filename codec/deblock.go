@@ -330,12 +330,13 @@ type deblockScratch struct {
 	whole     []int16
 	von, kpix []uint8
 	vonF      []float64 // searchDeblockFloat's band
+	kmins     []uint8   // searchDeblockAt's first strengths of a row's or band's edges
 	rec       []uint8   // the encoder's 8-bit reconstruction (encodeVersion)
 }
 
 var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, keep: func(x any) bool {
 	sc := x.(*deblockScratch)
-	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues
+	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues && cap(sc.kmins) <= maxKeptValues
 }}
 
 // wholeErrors converts orig to whole (same length) and returns the
@@ -753,6 +754,57 @@ type edgeSums struct {
 	count   [deblockNever + 1]int     // count[k]: samples that change value from strength k on
 	moved   float64                   // the magnitudes of every term added to diff
 	terms   int
+	// tab holds alpha and beta for the kernels that find the edges'
+	// first strengths a row or a band at a time; nil where the
+	// thresholds do not grow with the strength (they count on it).
+	tab *kminTable
+	kt  kminTable
+}
+
+// kminTable holds the thresholds alpha of strengths 1..maxDeblock, then
+// beta, 4 copies each: the operands of the kmin kernels' comparisons.
+type kminTable [2 * maxDeblock][4]float64
+
+// setTable fills the kernels' table from the thresholds if they grow
+// with the strength (none NaN), and leaves tab nil otherwise.
+func (s *edgeSums) setTable() {
+	for k := 1; k <= maxDeblock; k++ {
+		if k > 1 && !(s.alpha[k-1] <= s.alpha[k] && s.beta[k-1] <= s.beta[k]) {
+			s.tab = nil
+			return
+		}
+		s.kt[k-1] = [4]float64{s.alpha[k], s.alpha[k], s.alpha[k], s.alpha[k]}
+		s.kt[maxDeblock+k-1] = [4]float64{s.beta[k], s.beta[k], s.beta[k], s.beta[k]}
+	}
+	s.tab = &s.kt
+}
+
+// kminRow returns the first strengths (kmin) of the vertical edges of
+// row, at x = n, 2n, ... while x+1 < len(row), in ks's storage: by the
+// kernel where it runs (a third of the search's instructions went to
+// kmin, most of its time to mispredicted branches), the rest one by one.
+func (s *edgeSums) kminRow(row []float64, n int, ks []uint8) []uint8 {
+	m := 0
+	if len(row) >= 2 {
+		m = (len(row) - 2) / n
+	}
+	ks = ks[:m]
+	for j := kminRowKernel(s.tab, row, n, ks); j < m; j++ {
+		x := n * (j + 1)
+		ks[j] = uint8(s.kmin(row[x-2], row[x-1], row[x], row[x+1]))
+	}
+	return ks
+}
+
+// kminCols returns the first strengths of the horizontal edges of the
+// columns of the four rows of w samples, as kminRow.
+func (s *edgeSums) kminCols(rows []float64, w int, ks []uint8) []uint8 {
+	ks = ks[:w]
+	r1, r0, s0, s1 := rows[:w], rows[w:2*w], rows[2*w:3*w], rows[3*w:4*w]
+	for x := kminColsKernel(s.tab, r1, r0, s0, s1, ks); x < w; x++ {
+		ks[x] = uint8(s.kmin(r1[x], r0[x], s0[x], s1[x]))
+	}
+	return ks
 }
 
 // firstBelow returns the first strength k whose threshold t[k] exceeds v
@@ -875,8 +927,8 @@ func (s *edgeSums) edge(px, o *[4]float64, ka, kb int) {
 // band adds the changes of the four rows of rec from index at (w samples
 // each) around a horizontal edge, orig the originals, and reports
 // whether it could: not if a vertical edge there clips its move at its
-// first strength. von and kpix are scratch of 4w values.
-func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix []uint8) bool {
+// first strength. von and kpix are scratch of 4w values, ks of 2w.
+func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix, ks []uint8) bool {
 	const never = deblockNever
 	rows, band := rec[at:][:4*w], orig[at:][:4*w]
 	diff, count, moved, terms := s.diff, s.count, s.moved, s.terms
@@ -889,9 +941,10 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix [
 	// strength they set it from.
 	for r := range 4 {
 		row, vr, kr := rows[r*w:][:w], von[r*w:][:w], kpix[r*w:][:w]
-		for x := n; x+1 < w; x += n {
+		kv := s.kminRow(row, n, ks[w:])
+		for j, x := 0, n; x+1 < w; j, x = j+1, x+n {
 			e := row[x-2 : x+2 : x+2]
-			k := s.kmin(e[0], e[1], e[2], e[3])
+			k := int(kv[j])
 			if k == never {
 				continue
 			}
@@ -909,12 +962,13 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix [
 	}
 	// The horizontal edge, column by column, in each state of its
 	// samples: from ka on, those whose vertical edge is on.
+	kh := s.kminCols(rows, w, ks)
 	for x := range w {
 		ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
 		off := [4]float64{rows[x], rows[w+x], rows[2*w+x], rows[3*w+x]}
 		if ks == [4]uint8{never, never, never, never} {
 			// No vertical edge sets these samples: one state.
-			if kh := s.kmin(off[0], off[1], off[2], off[3]); kh < never {
+			if kh := int(kh[x]); kh < never {
 				o := [4]float64{band[x], band[w+x], band[2*w+x], band[3*w+x]}
 				s.edge(&off, &o, kh, never)
 			}
@@ -952,13 +1006,14 @@ func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, 
 		s.doubled = s.doubled && s.alpha[k] == 2*s.beta[k] && !math.IsInf(s.alpha[k], 0)
 	}
 	s.invA, s.invB = 1/s.alpha[1], 1/s.beta[1]
+	s.setTable()
 	sc := deblockScratches.Get().(*deblockScratch)
 	defer deblockScratches.Put(sc)
-	sc.vonF, sc.kpix = resize(sc.vonF, 4*w), resize(sc.kpix, 4*w)
-	von, kpix := sc.vonF, sc.kpix
+	sc.vonF, sc.kpix, sc.kmins = resize(sc.vonF, 4*w), resize(sc.kpix, 4*w), resize(sc.kmins, 2*w)
+	von, kpix, ks := sc.vonF, sc.kpix, sc.kmins
 	for y := 0; y < h; y++ {
 		if b := (y + 2) / n * n; b >= n && b+1 < h && y <= b+1 {
-			if at := (b - 2) * w; y == b-2 && !s.band(orig.Pix, rec.Pix, at, w, n, von, kpix) {
+			if at := (b - 2) * w; y == b-2 && !s.band(orig.Pix, rec.Pix, at, w, n, von, kpix, ks) {
 				// The band filtered at each strength.
 				for k := 1; k <= maxDeblock; k++ {
 					copy(von, rec.Pix[at:][:4*w])
@@ -977,9 +1032,10 @@ func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, 
 			continue
 		}
 		row, orow := rec.Pix[y*w:][:w], orig.Pix[y*w:][:w]
-		for x := n; x+1 < w; x += n {
+		kv := s.kminRow(row, n, ks)
+		for j, x := 0, n; x+1 < w; j, x = j+1, x+n {
 			e := row[x-2 : x+2 : x+2]
-			if k := s.kmin(e[0], e[1], e[2], e[3]); k < never {
+			if k := int(kv[j]); k < never {
 				px := [4]float64{e[0], e[1], e[2], e[3]}
 				o := [4]float64{orow[x-2], orow[x-1], orow[x], orow[x+1]}
 				s.edge(&px, &o, k, never)
