@@ -789,12 +789,12 @@ func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float6
 		return
 	}
 	nz = nz[:len(y)]
-	n := 0
-	for j, yj := range y {
+	n, done := nonzeroKernel(y, nz)
+	for j := done; j < len(y); j++ {
 		// Stored always, kept if nonzero: counted rather than
 		// appended.
 		nz[n] = j
-		if yj != 0 {
+		if y[j] != 0 {
 			n++
 		}
 	}

@@ -84,3 +84,24 @@ func quantize8Kernel(dst []uint8, stride int, src []float64, n int) bool {
 	quantize8AVX(dst, stride, src, n)
 	return true
 }
+
+// nonzeroAVX writes to nz the indices of the nonzero values of y (len(y)
+// a multiple of 4, nz as long) in order and returns how many.
+//
+//go:noescape
+func nonzeroAVX(y []float64, nz []int) int
+
+// nonzeroKernel lists the nonzero values of y's whole groups of 4 in nz
+// (pixelsFrom's list: a compare and a mask for 4 values instead of a
+// branch and a store each: most of pixelsFrom's own instructions) and returns how
+// many it listed and how many values it went through (0, 0 without AVX).
+func nonzeroKernel(y []float64, nz []int) (n, done int) {
+	m := len(y) &^ 3
+	if !hasAVX || m == 0 {
+		return 0, 0
+	}
+	if len(nz) < m {
+		panic("codec: nonzeroKernel: short list")
+	}
+	return nonzeroAVX(y[:m], nz), m
+}

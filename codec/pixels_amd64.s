@@ -178,3 +178,43 @@ qcol:
 qdone:
 	VZEROUPPER
 	RET
+
+// func nonzeroAVX(y []float64, nz []int) int
+// Writes to nz the indices j, in order, of the y[j] that are not 0 as Go
+// compares (VCMPPD NEQ_UQ: NaN kept, ±0 skipped), 4 values a compare,
+// the set bits of its mask taken lowest first; len(y) is a multiple of 4
+// and nz holds len(y). Returns how many.
+TEXT ·nonzeroAVX(SB), NOSPLIT, $0-56
+	MOVQ   y_base+0(FP), SI
+	MOVQ   y_len+8(FP), CX
+	MOVQ   nz_base+24(FP), DI
+	XORQ   DX, DX
+	XORQ   AX, AX
+	VXORPD Y15, Y15, Y15
+
+nzGroup:
+	CMPQ      DX, CX
+	JAE       nzDone
+	VMOVUPD   (SI)(DX*8), Y0
+	VCMPPD    $4, Y15, Y0, Y0
+	VMOVMSKPD Y0, BX
+
+nzBits:
+	TESTQ BX, BX
+	JZ    nzNext
+	BSFQ  BX, R8
+	ADDQ  DX, R8
+	MOVQ  R8, (DI)(AX*8)
+	INCQ  AX
+	LEAQ  -1(BX), R9
+	ANDQ  R9, BX
+	JMP   nzBits
+
+nzNext:
+	ADDQ $4, DX
+	JMP  nzGroup
+
+nzDone:
+	MOVQ AX, ret+48(FP)
+	VZEROUPPER
+	RET

@@ -10,3 +10,6 @@ func pixels16Kernel(pix, start, w0, y []float64) bool { return false }
 
 // quantize8Kernel reports false: the AVX rounding is amd64's.
 func quantize8Kernel(dst []uint8, stride int, src []float64, n int) bool { return false }
+
+// nonzeroKernel lists nothing: the AVX kernel is amd64's.
+func nonzeroKernel(y []float64, nz []int) (n, done int) { return 0, 0 }

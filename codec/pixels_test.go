@@ -3,6 +3,7 @@ package codec
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -223,6 +224,45 @@ func TestQuantize8Kernel(t *testing.T) {
 					t.Fatalf("n %d, stride %d, byte %d (row %d, column %d): kernel %d, want %d", n, stride, i, r, c, dst[i], want)
 				}
 			}
+		}
+	}
+}
+
+// TestNonzeroKernel checks the kernel's list of nonzero coefficients
+// against Go's y[j] != 0 (NaN kept, ±0 skipped) on 0-70 values of which
+// none, some or all are zero.
+func TestNonzeroKernel(t *testing.T) {
+	if !hasAVX {
+		t.Log("no AVX: the Go loop only")
+	}
+	rng := rand.New(rand.NewPCG(24, 17))
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 5e-324, -1}
+	for trial := range 2000 {
+		y := make([]float64, trial%71)
+		for i := range y {
+			switch r := rng.IntN(10); {
+			case r < trial%11:
+				y[i] = special[rng.IntN(len(special))]
+			default:
+				y[i] = rng.NormFloat64()
+			}
+		}
+		var want []int
+		for j, v := range y {
+			if v != 0 {
+				want = append(want, j)
+			}
+		}
+		nz := make([]int, len(y))
+		n, done := nonzeroKernel(y, nz)
+		for j := done; j < len(y); j++ {
+			if y[j] != 0 {
+				nz[n] = j
+				n++
+			}
+		}
+		if !slices.Equal(nz[:n], want) {
+			t.Fatalf("%v: listed %v, want %v", y, nz[:n], want)
 		}
 	}
 }
