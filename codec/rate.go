@@ -127,6 +127,9 @@ func stepForRate(img image.Image, m *Model, bpp float64, o *Options, in *encodeI
 	// The estimate (rateModel) proposes each probe's step where it has
 	// one; without it the secant below does.
 	est := newRateModel(img, m, &opt, in, pixels)
+	if est != nil {
+		defer est.release()
+	}
 	bestErr := math.Inf(1)     // of rate
 	var px, pr float64         // the previous probe
 	x0, lastK := x, math.NaN() // the model's step, and the grid step of the last probe

@@ -3,6 +3,7 @@ package codec
 import (
 	"image"
 	"math"
+	"sync"
 )
 
 // estHalf bounds the cells rateEstimate counts per coefficient: cells
@@ -33,13 +34,20 @@ const estWidth = 2*estHalf + 1
 // (a multiple of estRowStride). sc holds its arrays.
 func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, pixels float64, stride int, sc *estScratch) float64 {
 	bits := 0.0
+	sc.busy = true
 	for ci, t := range in.chans {
 		c, bs := m.Channels[ci], bases[ci]
 		rows, dims := t.y.Dims()
 		k := c.Leading()
 		from := restFrom(k)
+		// The histograms, zero on entry: each call clears the ranges
+		// it read (every count lies in them), not the 656 KB (8×8).
+		// The rest's zero cells, most of the cells, are counted apart
+		// in zeros (a small array, by class and coefficient) and added
+		// to the histograms' middles before the entropy: the same
+		// counts.
 		counts := sc.counts[:estBusy*dims*estWidth]
-		clear(counts)
+		zeros := sc.zeros[:estBusy*dims]
 		chBits := 0.0
 		dc := resize(sc.dc, rows)
 		sc.dc = dc
@@ -51,21 +59,26 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 		}
 		// The histograms' offsets for each count of coefficients off
 		// zero (their busy class).
-		var classAt [estBusy + 1]int
+		var classAt, zeroAt [estBusy + 1]int
 		for nz := range classAt {
-			classAt[nz] = arBusyClass(nz) * dims * estWidth
+			zeroAt[nz] = arBusyClass(nz) * dims
+			classAt[nz] = zeroAt[nz] * estWidth
 		}
 		cols := t.grid.Cols()
-		// The first coefficient's cells of every patch, which the
-		// predictions read.
-		for i := 0; i < rows; i++ {
-			var v float64
-			if k > 0 {
-				v = float64(t.resp[i*k]*scale[0]) - mid[0]
-			} else {
-				v = t.y.At(i, 0) * inv
+		// The first coefficient's cells, which the predictions read:
+		// in the rows of patches taken and the ones above them
+		// (arDCPrediction), not every row (the coarse estimate takes
+		// one in 8).
+		for i0 := 0; i0 < rows; i0 += stride * cols {
+			for i := max(0, i0-cols); i < min(rows, i0+cols); i++ {
+				var v float64
+				if k > 0 {
+					v = float64(t.resp[i*k]*scale[0]) - mid[0]
+				} else {
+					v = t.y.At(i, 0) * inv
+				}
+				dc[i] = estCell(v)
 			}
-			dc[i] = estCell(v)
 		}
 		busy, n := 0, 0
 		lead := max(1, k)
@@ -105,13 +118,17 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 						nz = min(nz+1, estBusy)
 					}
 				}
-				at := classAt[nz]
+				at, zat := classAt[nz], zeroAt[nz]
 				for j := lead; j < end; j++ {
-					q := estCell(row[j]*inv) + estHalf
-					counts[at+j*estWidth+int(q)]++
-					if q != estHalf && nz < estBusy {
+					v := row[j] * inv
+					if math.Abs(v)+deadZone < 1 { // estCell(v) == 0
+						zeros[zat+j]++
+						continue
+					}
+					counts[at+j*estWidth+int(estCell(v)+estHalf)]++
+					if nz < estBusy {
 						nz++
-						at = classAt[nz]
+						at, zat = classAt[nz], zeroAt[nz]
 					}
 				}
 			}
@@ -129,6 +146,8 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 					lo, hi = estHalf-c, estHalf+c
 				}
 				h := counts[(cl*dims+j)*estWidth:][:estWidth]
+				h[estHalf] += zeros[cl*dims+j]
+				zeros[cl*dims+j] = 0
 				tot := 0.0
 				for _, cnt := range h[lo : hi+1] {
 					tot += float64(cnt)
@@ -139,6 +158,7 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 						chBits -= float64(f * math.Log2(f/tot))
 					}
 				}
+				clear(h[lo : hi+1])
 			}
 		}
 		if busy > 0 && busy < n {
@@ -147,6 +167,7 @@ func rateEstimate(in *encodeInput, bases []*stepBasis, m *Model, step float64, p
 		}
 		bits += float64(chBits * scaleUp)
 	}
+	sc.busy = false
 	return bits / pixels
 }
 
@@ -175,14 +196,36 @@ func estCell(v float64) int32 {
 	return int32(a)
 }
 
-// estScratch holds rateEstimate's arrays.
+// estScratch holds rateEstimate's arrays. counts and zeros are zero
+// between calls (each clears what it counted), so that a scratch serves
+// the next image without clearing 656 KB (8×8) again.
 type estScratch struct {
 	counts []int32
+	zeros  []int32
 	dc     []int32
+	// busy is set while a rateEstimate counts: a scratch it left
+	// (a panic) is not zero, and goes back to no pool.
+	busy bool
 }
 
-func newEstScratch(dims int) *estScratch {
-	return &estScratch{counts: make([]int32, estBusy*dims*estWidth)}
+// estScratches holds estScratch values between images.
+var estScratches = sync.Pool{New: func() any { return new(estScratch) }}
+
+// takeEstScratch returns a scratch for channels of up to dims
+// coefficients, zeroed (putEstScratch hands it back).
+func takeEstScratch(dims int) *estScratch {
+	sc := estScratches.Get().(*estScratch)
+	if n := estBusy * dims * estWidth; len(sc.counts) < n {
+		sc.counts, sc.zeros = make([]int32, n), make([]int32, estBusy*dims)
+	}
+	return sc
+}
+
+// putEstScratch hands sc back to the pool once no rateEstimate uses it.
+func putEstScratch(sc *estScratch) {
+	if !sc.busy {
+		estScratches.Put(sc)
+	}
 }
 
 // restTails holds, for the rows of patches rateEstimate takes, where
@@ -325,7 +368,15 @@ func newRateModel(img image.Image, m *Model, o *Options, in *encodeInput, pixels
 		}
 	}
 	rows, _ := in.chans[0].y.Dims()
-	return &rateModel{in: in, m: m, bases: bases, pixels: pixels, sc: newEstScratch(dims), slope: -1.2, coarse: rows >= estCoarsePatches}
+	return &rateModel{in: in, m: m, bases: bases, pixels: pixels, sc: takeEstScratch(dims), slope: -1.2, coarse: rows >= estCoarsePatches}
+}
+
+// release hands the model's scratch back: r estimates nothing more.
+func (r *rateModel) release() {
+	if r.sc != nil {
+		putEstScratch(r.sc)
+		r.sc = nil
+	}
 }
 
 // at returns g(x), the log of the estimate at step e^x: taken along the
