@@ -245,6 +245,10 @@ type restTails struct {
 	absMax []float64
 }
 
+// restTailsPool holds restTails arrays between images (stepFree's
+// release hands them back).
+var restTailsPool = sync.Pool{New: func() any { return new(restTails) }}
+
 // restTails returns t's restTails for coefficients from lead on, in
 // the rows of patches a rateEstimate of stride estRowStride takes (which
 // hold those of every multiple of it), computed once.
@@ -253,12 +257,17 @@ func (t *stepFree) restTails(lead, cols int) *restTails {
 		return t.tails
 	}
 	rows, dims := t.y.Dims()
-	tl := &restTails{at: make([]int32, rows+1)}
+	// In the arrays of an earlier image's (every entry of at is set).
+	tl := restTailsPool.Get().(*restTails)
+	tl.at = resize(tl.at, rows+1)
 	// Room for the magnitudes of the rows taken (9.4 a row on kgray and
 	// the crops with the 8×8 model, 4.4 with the 4×4): appends that grow
 	// them cost allocations and copies.
 	size := (rows/(estRowStride*cols) + 1) * cols * ((dims-lead)/6 + 2)
-	tl.mag, tl.j = make([]uint64, 0, size), make([]int32, 0, size)
+	if cap(tl.mag) < size {
+		tl.mag, tl.j = make([]uint64, 0, size), make([]int32, 0, size)
+	}
+	tl.mag, tl.j = tl.mag[:0], tl.j[:0]
 	bits := make([]uint64, dims)
 	am := bits[lead:]
 	for i0 := 0; i0 < rows; i0 += estRowStride * cols {
@@ -281,7 +290,7 @@ func (t *stepFree) restTails(lead, cols int) *restTails {
 		}
 	}
 	tl.at[rows] = int32(len(tl.mag))
-	tl.absMax = make([]float64, dims)
+	tl.absMax = resize(tl.absMax, dims)
 	for j, b := range bits {
 		tl.absMax[j] = math.Float64frombits(b)
 	}

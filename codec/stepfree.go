@@ -132,6 +132,10 @@ func (in *encodeInput) release() {
 			continue
 		}
 		releasePlane(t.y, t.idx)
+		if t.tails != nil {
+			restTailsPool.Put(t.tails)
+			t.tails = nil
+		}
 		// The last probe's indices are t's when it was not kept.
 		for _, cc := range [][]*codedChannel{in.kept, in.last} {
 			if ci < len(cc) && cc[ci] != nil && cap(cc[ci].idx) > 0 && !sameArray(cc[ci].idx, t.idx) {
