@@ -288,10 +288,16 @@ func TestNeighbourDensity(t *testing.T) {
 // TestLevelInverse checks that the per-level inverse of a gamma-0 model
 // gives exactly Inverse of the levels, with levels inside, at and beyond
 // the ends of the responses' range (clamped), and that a model whose
-// metric is conditional has none.
+// metric is conditional has none; in 3 dimensions and in 4 (invert4's
+// path, the 4×4 codec's).
 func TestLevelInverse(t *testing.T) {
-	const d = 3
-	rng := rand.New(rand.NewPCG(11, 12))
+	for _, d := range []int{3, 4} {
+		testLevelInverse(t, d)
+	}
+}
+
+func testLevelInverse(t *testing.T, d int) {
+	rng := rand.New(rand.NewPCG(11, uint64(d)))
 	for gamma, m := range gammaModels(t, rng, d) {
 		c := m.Scale()
 		levels := make([][]float64, d)
@@ -310,7 +316,9 @@ func TestLevelInverse(t *testing.T) {
 		b := make([]int, d)
 		r := make([]float64, d)
 		got, want := make([]float64, d), make([]float64, d)
-		for trial := 0; trial < 2000; trial++ {
+		const trials = 2000
+		inside := 0 // trials invert4 answered
+		for trial := 0; trial < trials; trial++ {
 			for j := range b {
 				b[j] = rng.IntN(len(levels[j]))
 				r[j] = levels[j][b[j]]
@@ -320,8 +328,18 @@ func TestLevelInverse(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !slices.Equal(got, want) {
-				t.Fatalf("levels %v: %v, Inverse %v", b, got, want)
+				t.Fatalf("d %d, levels %v: %v, Inverse %v", d, b, got, want)
 			}
+			var g4 [4]float64
+			if d == 4 && m.lat.reduce && inv.invert4(&g4, (*[4]int)(b)) {
+				inside++
+				if !slices.Equal(g4[:], want) {
+					t.Fatalf("levels %v: invert4 %v, Inverse %v", b, g4, want)
+				}
+			}
+		}
+		if d == 4 && inside < trials/10 { // ~23 %: levels beyond the ends leave the lattice
+			t.Errorf("invert4 answered %d of %d trials: its path is not tested", inside, trials)
 		}
 	}
 }
