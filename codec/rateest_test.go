@@ -17,13 +17,7 @@ import (
 // seeds than the models', grey and colour (4:2:0).
 func TestRateEstimate(t *testing.T) {
 	for _, c := range rateEstimateCases(t) {
-		in := &encodeInput{share: true}
-		b := c.img.Bounds()
-		pixels := float64(b.Dx() * b.Dy())
-		est := newRateModel(c.img, c.m, &Options{}, in, pixels)
-		if est == nil {
-			t.Fatalf("%T: no rate model", c.img)
-		}
+		in, pixels, est := caseRateModel(t, c.img, c.m)
 		v := encodeFormat(c.img, c.m)
 		var ratios []float64
 		for _, f := range []float64{0.5, 0.71, 1, 1.41, 2} {
@@ -78,6 +72,20 @@ func TestRateSearchProbes(t *testing.T) {
 
 // rateEstimateCases are the models and images of the rate estimate's
 // tests: textures of other seeds than the models'.
+// caseRateModel returns the rate model the search builds for img (the
+// input shared as in an encode) and img's number of pixels.
+func caseRateModel(t *testing.T, img image.Image, m *Model) (*encodeInput, float64, *rateModel) {
+	t.Helper()
+	in := &encodeInput{share: true}
+	b := img.Bounds()
+	pixels := float64(b.Dx() * b.Dy())
+	est := newRateModel(img, m, &Options{}, in, pixels)
+	if est == nil {
+		t.Fatalf("%T: no rate model", img)
+	}
+	return in, pixels, est
+}
+
 func rateEstimateCases(t *testing.T) []struct {
 	m   *Model
 	img image.Image

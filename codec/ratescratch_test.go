@@ -17,13 +17,7 @@ func TestRateEstimateScratch(t *testing.T) {
 	shared := takeEstScratch(64)
 	defer putEstScratch(shared)
 	for _, c := range rateEstimateCases(t) {
-		in := &encodeInput{share: true}
-		b := c.img.Bounds()
-		pixels := float64(b.Dx() * b.Dy())
-		est := newRateModel(c.img, c.m, &Options{}, in, pixels)
-		if est == nil {
-			t.Fatalf("%T: no rate model", c.img)
-		}
+		in, pixels, est := caseRateModel(t, c.img, c.m)
 		dims := 0
 		for _, ch := range c.m.Channels {
 			dims = max(dims, ch.Dims())
