@@ -44,9 +44,14 @@ const (
 	distTableLen = 1 << 13 // >= 1<<distBits + 32<<(maxCodeLen-distBits)
 )
 
-// A table entry: the code's length in bits 0-3, the extra bits that
-// follow it (for a subtable: the bits that index it) in bits 4-7, its kind in bits 8-10, its value (literal byte,
-// base length or distance, subtable offset) from bit 16 on.
+// A table entry: the code's length in bits 0-3 (bits 4-7 zero: the
+// kernel shifts the bit buffer by the entry and subtracts its low byte),
+// its kind in bits 8-10, the extra bits that follow it (for a subtable:
+// the bits that index it; for literals: how many, 1 or 2) in bits 12-15,
+// its value (literal bytes, base length or distance, subtable offset)
+// from bit 16 on.
+const extraShift = 12
+
 const (
 	kindLiteral = iota << 8
 	kindLength  // a length (literal/length code) or a distance
@@ -60,7 +65,7 @@ const (
 // their code lengths.
 var litEntries, distEntries = func() (lit [288]uint32, dist [32]uint32) {
 	for s := range 256 {
-		lit[s] = uint32(s)<<16 | 1<<4 | kindLiteral
+		lit[s] = uint32(s)<<16 | 1<<extraShift | kindLiteral
 	}
 	lit[256] = kindEnd
 	base := 3
@@ -75,7 +80,7 @@ var litEntries, distEntries = func() (lit [288]uint32, dist [32]uint32) {
 		case s > 285:
 			lit[s] = kindInvalid
 		default:
-			lit[s] = uint32(base)<<16 | uint32(extra)<<4 | kindLength
+			lit[s] = uint32(base)<<16 | uint32(extra)<<extraShift | kindLength
 			base += 1 << extra
 		}
 	}
@@ -89,7 +94,7 @@ var litEntries, distEntries = func() (lit [288]uint32, dist [32]uint32) {
 			dist[s] = kindInvalid
 			continue
 		}
-		dist[s] = uint32(base)<<16 | uint32(extra)<<4 | kindLength
+		dist[s] = uint32(base)<<16 | uint32(extra)<<extraShift | kindLength
 		base += 1 << extra
 	}
 	return lit, dist
@@ -154,7 +159,7 @@ func buildTable(table []uint32, lengths []uint8, entries []uint32, primary uint)
 		}
 		p := r & (n - 1)
 		if table[p]&kindMask != kindSub {
-			table[p] = uint32(off)<<16 | uint32(subBits)<<4 | kindSub
+			table[p] = uint32(off)<<16 | uint32(subBits)<<extraShift | kindSub
 			off += 1 << subBits
 		}
 		sub := table[table[p]>>16 : int(table[p]>>16)+1<<subBits]
@@ -214,7 +219,7 @@ func pairLiterals(table *[litTableLen]uint32, lengths []uint8, seconds *[1 << (l
 		}
 		rem := litBits - uint32(l1)
 		r := int(bits.Reverse16(uint16(c)) >> (16 - l1))
-		first := uint32(s)<<16 | 2<<4 | kindLiteral | uint32(l1)
+		first := uint32(s)<<16 | 2<<extraShift | kindLiteral | uint32(l1)
 		for k, p := range sec[:1<<rem] {
 			if p&15 <= rem {
 				table[r|k<<l1] = first + p
@@ -222,6 +227,11 @@ func pairLiterals(table *[litTableLen]uint32, lengths []uint8, seconds *[1 << (l
 		}
 	}
 }
+
+// kernelOutMargin is the output codes' kernel (amd64) keeps free: four
+// entries of two literals and a match of 258 bytes copied 16 bytes a
+// step (inflate_amd64.s's loop checks against it as a constant).
+const kernelOutMargin = 320
 
 // errInflate is the FormatError of a malformed zlib stream.
 const errInflate = FormatError("invalid compressed pixel data")
@@ -453,6 +463,13 @@ func (f *inflater) codes(out []byte, o int) (int, error) {
 	lit := &f.lit
 	const litMask = 1<<litBits - 1
 	for pos+8 <= len(in) && len(out)-o >= 6 {
+		// The kernel, where it runs, decodes while both ends are far,
+		// and stops before a symbol it leaves to this loop: the end of
+		// the block, an invalid code or distance.
+		pos, bb, nb, o = codesKernel(f, in, pos, bb, nb, out, o)
+		if pos+8 > len(in) || len(out)-o < 6 {
+			break
+		}
 		bb |= binary.LittleEndian.Uint64(in[pos:]) << nb
 		pos += int(63-nb) >> 3
 		nb |= 56
@@ -465,21 +482,21 @@ func (f *inflater) codes(out []byte, o int) (int, error) {
 			nb -= uint(e & 15)
 			w := out[o : o+2]
 			w[0], w[1] = byte(e>>16), byte(e>>24)
-			o += int(e >> 4 & 3)
+			o += int(e >> extraShift & 3)
 			e = lit[bb&litMask]
 			if e&kindMask == kindLiteral {
 				bb >>= e & 15
 				nb -= uint(e & 15)
 				w := out[o : o+2]
 				w[0], w[1] = byte(e>>16), byte(e>>24)
-				o += int(e >> 4 & 3)
+				o += int(e >> extraShift & 3)
 				e = lit[bb&litMask]
 				if e&kindMask == kindLiteral {
 					bb >>= e & 15
 					nb -= uint(e & 15)
 					w := out[o : o+2]
 					w[0], w[1] = byte(e>>16), byte(e>>24)
-					o += int(e >> 4 & 3)
+					o += int(e >> extraShift & 3)
 					continue
 				}
 			}
@@ -487,7 +504,7 @@ func (f *inflater) codes(out []byte, o int) (int, error) {
 		// e is the next entry, not consumed, not a literal of the first
 		// table: a longer code (a single literal), a length or the end.
 		if e&kindMask == kindSub {
-			e = lit[(e>>16+uint32(bb>>litBits)&(1<<(e>>4&15)-1))&(litTableLen-1)]
+			e = lit[(e>>16+uint32(bb>>litBits)&(1<<(e>>extraShift&15)-1))&(litTableLen-1)]
 		}
 		bb >>= e & 15
 		nb -= uint(e & 15)
@@ -534,20 +551,20 @@ func (f *inflater) codes(out []byte, o int) (int, error) {
 // and copies; bb holds at least 33 bits.
 func (f *inflater) match(out []byte, o int, e uint32, bb uint64, nb uint) (int, uint64, uint, error) {
 	const distMask = 1<<distBits - 1
-	x := uint(e >> 4 & 15)
+	x := uint(e >> extraShift & 15)
 	length := int(e>>16) + int(bb&(1<<x-1))
 	bb >>= x
 	nb -= x
 	d := f.dist[bb&distMask]
 	if d&kindMask == kindSub {
-		d = f.dist[(d>>16+uint32(bb>>distBits)&(1<<(d>>4&15)-1))&(distTableLen-1)]
+		d = f.dist[(d>>16+uint32(bb>>distBits)&(1<<(d>>extraShift&15)-1))&(distTableLen-1)]
 	}
 	if d&kindMask != kindLength {
 		return o, bb, nb, errInflate
 	}
 	bb >>= d & 15
 	nb -= uint(d & 15)
-	x = uint(d >> 4 & 15)
+	x = uint(d >> extraShift & 15)
 	dist := int(d>>16) + int(bb&(1<<x-1))
 	bb >>= x
 	nb -= x
@@ -593,14 +610,14 @@ func (f *inflater) slowCodes(out []byte, o int) (int, error) {
 		bb := f.bb
 		e := f.lit[bb&(1<<litBits-1)]
 		if e&kindMask == kindSub {
-			e = f.lit[(e>>16+uint32(bb>>litBits)&(1<<(e>>4&15)-1))&(litTableLen-1)]
+			e = f.lit[(e>>16+uint32(bb>>litBits)&(1<<(e>>extraShift&15)-1))&(litTableLen-1)]
 		}
 		bb >>= e & 15
 		nb := f.nb - uint(e&15)
 		switch e & kindMask {
 		case kindLiteral:
 			f.bb, f.nb = bb, nb
-			n := int(e >> 4 & 3)
+			n := int(e >> extraShift & 3)
 			if n > len(out)-o {
 				return o, FormatError("too much pixel data")
 			}

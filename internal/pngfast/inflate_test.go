@@ -481,7 +481,7 @@ func TestPairLiterals(t *testing.T) {
 			if e2&kindMask != kindLiteral || l+e2&15 > litBits {
 				continue
 			}
-			table[i] = e&0xff0000 | (e2>>16&0xff)<<24 | 2<<4 | kindLiteral | (l + e2&15)
+			table[i] = e&0xff0000 | (e2>>16&0xff)<<24 | 2<<extraShift | kindLiteral | (l + e2&15)
 		}
 	}
 	rng := rand.New(rand.NewPCG(12, 286))
