@@ -1,0 +1,88 @@
+package pngfast
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"testing"
+	"testing/iotest"
+)
+
+// TestDecodeIDATLayoutsMatchImagePNG decodes files whose IDAT chunks are
+// laid out in ways TestDecodeTrailingMatchesImagePNG does not: empty
+// chunks before, inside and after the stream, the stream one byte a
+// chunk, its two-byte header alone, the checksum split byte by byte,
+// empty chunks between the stream's end and garbage, and no IEND. Decode,
+// from three kinds of reader, reads exactly the files image/png reads
+// from every reader, with its pixels.
+func TestDecodeIDATLayoutsMatchImagePNG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 26))
+	garbage := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		return b
+	}
+	accepted, refused := 0, 0
+	for _, c := range []struct {
+		w, h int
+		ct   byte
+	}{{3, 4, 0}, {17, 5, 2}, {9, 7, 6}, {1, 1, 0}} {
+		bpp := map[byte]int{0: 1, 2: 3, 6: 4}[c.ct]
+		var rows []byte
+		for range c.h {
+			rows = append(rows, byte(rng.IntN(5)))
+			rows = append(rows, garbage(c.w*bpp)...)
+		}
+		z := zlibOf(rows)
+		head := chunk("IHDR", ihdr(uint32(c.w), uint32(c.h), c.ct))
+		cut := 1 + rng.IntN(len(z)-1)
+		end := chunk("IEND", nil)
+		empty := chunk("IDAT", nil)
+		var bytewise [][]byte
+		bytewise = append(bytewise, head)
+		for i := range z {
+			bytewise = append(bytewise, chunk("IDAT", z[i:i+1]))
+		}
+		n := len(z)
+		for name, data := range map[string][]byte{
+			"an empty IDAT before":              file(head, empty, chunk("IDAT", z), end),
+			"an empty IDAT inside":              file(head, chunk("IDAT", z[:cut]), empty, chunk("IDAT", z[cut:]), end),
+			"empty IDATs then garbage after":    file(head, chunk("IDAT", z), empty, empty, chunk("IDAT", garbage(6)), end),
+			"one byte a chunk":                  file(append(bytewise, end)...),
+			"the zlib header alone":             file(head, chunk("IDAT", z[:2]), chunk("IDAT", z[2:]), end),
+			"checksum byte by byte":             file(head, chunk("IDAT", z[:n-4]), chunk("IDAT", z[n-4:n-3]), chunk("IDAT", z[n-3:n-2]), chunk("IDAT", z[n-2:n-1]), chunk("IDAT", z[n-1:]), end),
+			"checksum byte by byte, then junk":  file(head, chunk("IDAT", z[:n-2]), chunk("IDAT", z[n-2:n-1]), chunk("IDAT", z[n-1:]), chunk("IDAT", garbage(2)), end),
+			"only empty IDATs":                  file(head, empty, empty, end),
+			"no IEND":                           file(head, chunk("IDAT", z)),
+			"no IEND, a garbage IDAT after":     file(head, chunk("IDAT", z), chunk("IDAT", garbage(3))),
+			"IEND with data":                    file(head, chunk("IDAT", z), chunk("IEND", []byte{0})),
+			"stream short by one byte":          file(head, chunk("IDAT", z[:n-1]), end),
+			"stream short, the byte after tEXt": file(head, chunk("IDAT", z[:n-1]), chunk("tEXt", []byte("k\x00v")), chunk("IDAT", z[n-1:]), end),
+		} {
+			want := imagePNGEveryReader(t, data)
+			for rname, r := range map[string]io.Reader{
+				"bytes":    bytes.NewReader(data),
+				"one byte": iotest.OneByteReader(bytes.NewReader(data)),
+				"data EOF": iotest.DataErrReader(bytes.NewReader(data)),
+			} {
+				got, err := Decode(r, nil)
+				switch {
+				case want == nil && err == nil:
+					t.Errorf("%dx%d colour type %d, %s, %s reader: decoded, where image/png refuses it from some reader", c.w, c.h, c.ct, name, rname)
+				case want != nil && (err != nil || !sameImage(got, want)):
+					t.Errorf("%dx%d colour type %d, %s, %s reader: %v, or pixels other than image/png's", c.w, c.h, c.ct, name, rname, err)
+				}
+			}
+			if want != nil {
+				accepted++
+			} else {
+				refused++
+			}
+		}
+	}
+	if accepted < 4*5 || refused < 4*5 {
+		t.Errorf("image/png read %d files and refused %d, want at least 20 of each", accepted, refused)
+	}
+}
