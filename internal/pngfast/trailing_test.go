@@ -2,6 +2,7 @@ package pngfast
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -80,21 +81,7 @@ func TestDecodeTrailingMatchesImagePNG(t *testing.T) {
 			"checksum short, rest after":     file(head, chunk("IDAT", z[:len(z)-2]), chunk("IDAT", z[len(z)-2:]), end),
 			"checksum in an IDAT after tEXt": file(head, chunk("IDAT", z[:len(z)-4]), text, chunk("IDAT", z[len(z)-4:]), end),
 		} {
-			want := imagePNGEveryReader(t, data)
-			for rname, r := range map[string]io.Reader{
-				"bytes":    bytes.NewReader(data),
-				"one byte": iotest.OneByteReader(bytes.NewReader(data)),
-				"data EOF": iotest.DataErrReader(bytes.NewReader(data)),
-			} {
-				got, err := Decode(r, nil)
-				switch {
-				case want == nil && err == nil:
-					t.Errorf("%dx%d colour type %d, %s, %s reader: decoded, where image/png refuses it from some reader", c.w, c.h, c.ct, name, rname)
-				case want != nil && (err != nil || !sameImage(got, want)):
-					t.Errorf("%dx%d colour type %d, %s, %s reader: %v, or pixels other than image/png's", c.w, c.h, c.ct, name, rname, err)
-				}
-			}
-			if want != nil {
+			if decodesLikeImagePNG(t, fmt.Sprintf("%dx%d colour type %d, %s", c.w, c.h, c.ct, name), data) {
 				accepted++
 			} else {
 				refused++
@@ -104,4 +91,26 @@ func TestDecodeTrailingMatchesImagePNG(t *testing.T) {
 	if accepted < 4*6 || refused < 4*6 {
 		t.Errorf("image/png read %d files and refused %d, want at least 24 of each", accepted, refused)
 	}
+}
+
+// decodesLikeImagePNG checks that Decode, from three kinds of reader,
+// reads data exactly when image/png reads it from every reader, with its
+// pixels, and reports whether image/png reads it.
+func decodesLikeImagePNG(t *testing.T, what string, data []byte) bool {
+	t.Helper()
+	want := imagePNGEveryReader(t, data)
+	for rname, r := range map[string]io.Reader{
+		"bytes":    bytes.NewReader(data),
+		"one byte": iotest.OneByteReader(bytes.NewReader(data)),
+		"data EOF": iotest.DataErrReader(bytes.NewReader(data)),
+	} {
+		got, err := Decode(r, nil)
+		switch {
+		case want == nil && err == nil:
+			t.Errorf("%s, %s reader: decoded, where image/png refuses it from some reader", what, rname)
+		case want != nil && (err != nil || !sameImage(got, want)):
+			t.Errorf("%s, %s reader: %v, or pixels other than image/png's", what, rname, err)
+		}
+	}
+	return want != nil
 }
