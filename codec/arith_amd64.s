@@ -131,6 +131,96 @@ MAGDONE: \
 	CMPQ SI, $const_arMaxUnary \
 	JLT MAG
 
+// patchDual's decisions branch on their outcome (where DECIDE selects
+// both by masks and the caller branched on the mask after it), each
+// outcome adapting the probability by its own constants: a decision of
+// the zero flags, magnitudes, rest flag and count took 38 instructions
+// with DECIDE, its normalisation check and the branch, 23 so (the
+// outcomes are the ones DECIDE selects, the adaptations the same
+// operations). The sign, which no predictor can guess, keeps DECIDE.
+
+// BOUND compares the decoder's code with the bound of a 0 of the
+// probability at P: it leaves the bound in AX, the slow estimate in
+// R14 and the flags of the code less the bound (carry: a 0, for
+// ZEROARM; else a 1, for ONEARM). Clobbers CX.
+#define BOUND(P) \
+	MOVL R10, CX \
+	SHRL $const_arProbBits, CX \
+	MOVWLZX (P), AX \
+	MOVWLZX 2(P), R14 \
+	ADDL R14, AX \
+	SHRL $1, AX \
+	IMULL CX, AX \
+	CMPL R11, AX
+
+// ZEROARM ends BOUND's decision at P as a 0, as DECIDE does: the range
+// becomes the bound and the estimates adapt as a - (a-t)>>s with t =
+// 4097 - 2^s. Clobbers AX, CX and R14.
+#define ZEROARM(P) \
+	MOVL AX, R10 \
+	MOVWLZX (P), AX \
+	LEAL -(1<<const_arProbBits+1-1<<const_arAdaptFast)(AX), CX \
+	SARL $const_arAdaptFast, CX \
+	SUBL CX, AX \
+	MOVW AX, (P) \
+	LEAL -(1<<const_arProbBits+1-1<<const_arAdaptSlow)(R14), CX \
+	SARL $const_arAdaptSlow, CX \
+	SUBL CX, R14 \
+	MOVW R14, 2(P)
+
+// ONEARM ends BOUND's decision at P as a 1, as DECIDE does: the bound
+// comes off the range and the code, and the estimates adapt as a - a>>s.
+// Clobbers AX, CX and R14.
+#define ONEARM(P) \
+	SUBL AX, R10 \
+	SUBL AX, R11 \
+	MOVWLZX (P), AX \
+	MOVL AX, CX \
+	SHRL $const_arAdaptFast, CX \
+	SUBL CX, AX \
+	MOVW AX, (P) \
+	MOVL R14, CX \
+	SHRL $const_arAdaptSlow, CX \
+	SUBL CX, R14 \
+	MOVW R14, 2(P)
+
+// SIGNMAGB is SIGNMAG with the magnitude's decisions through BOUND: it
+// jumps to ZERO at the unary 0, where the caller ends the decision
+// (ZEROARM at BX), and falls through where SI reached arMaxUnary.
+#define SIGNMAGB(SIGNNORM, SIGNDONE, MAG, MAGNORM, MAGDONE, ZERO) \
+	ACT(SI) \
+	MOVQ dims+8(FP), DX \
+	IMUL3Q $arDim__size, R12, AX \
+	ADDQ AX, DX \
+	MOVL SI, AX \
+	MOVL $2, CX \
+	CMPL AX, CX \
+	CMOVLGT CX, AX \
+	LEAQ arDim_sign(DX)(AX*4), BX \
+	DECIDE(BX) \
+	MOVL CX, DI \
+	CMPL R10, $const_arTopValue \
+	JCS SIGNNORM \
+SIGNDONE: \
+	SHRL $1, SI \
+	MOVL $2, CX \
+	CMPL SI, CX \
+	CMOVLGT CX, SI \
+	IMUL3Q $(4*const_arMaxUnary), SI, SI \
+	LEAQ arDim_mag(DX)(SI*1), BX \
+	XORL SI, SI \
+MAG: \
+	BOUND(BX) \
+	JCS ZERO \
+	ONEARM(BX) \
+	CMPL R10, $const_arTopValue \
+	JCS MAGNORM \
+MAGDONE: \
+	ADDQ $4, BX \
+	INCQ SI \
+	CMPQ SI, $const_arMaxUnary \
+	JLT MAG
+
 // func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
 TEXT ·runDual(SB), NOSPLIT, $0-80
 	MOVQ d+0(FP), BX
@@ -221,7 +311,6 @@ unaryend:
 	RET
 
 	NORMDEC(unarynorm, unarypast, unarydone)
-
 // func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (status int)
 // runDual's loop carried on past the nonzero residuals of a patch: each
 // is written into the patch (p.row, p.dev, p.listed) and counted (p.cnt
@@ -260,19 +349,25 @@ TEXT ·patchDual(SB), NOSPLIT, $0-48
 	MOVQ DX, BX
 	LEAQ (AX)(AX*4), AX
 	LEAQ arDim_zero(BX)(AX*4), BX
-	DECIDE(BX)
+	BOUND(BX)
+	JCC pfirstone
+	ZEROARM(BX)
 	CMPL R10, $const_arTopValue
 	JCS pfirstnorm
 
 pfirstdone:
-	TESTL CX, CX
-	JEQ pnonzero
 	INCQ R12
 	CMPQ R12, R13
 	JLT pbusy
 	JMP pdone
 
 	NORMDEC(pfirstnorm, pfirstpast, pfirstdone)
+
+pfirstone:
+	ONEARM(BX)
+	CMPL R10, $const_arTopValue
+	JCC pnonzero
+	NORMDEC(pfirstonenorm, pfirstonepast, pnonzero)
 
 pbusy:
 	// DX: the model's dimensions offset by the busy class of p.cnt.
@@ -295,13 +390,13 @@ pzeros:
 	ADDQ DX, BX
 	LEAQ (AX)(AX*4), AX
 	LEAQ arDim_zero(BX)(AX*4), BX
-	DECIDE(BX)
+	BOUND(BX)
+	JCC pzeroone
+	ZEROARM(BX)
 	CMPL R10, $const_arTopValue
 	JCS pzeronorm
 
 pzerodone:
-	TESTL CX, CX
-	JEQ pnonzero
 	INCQ R12
 	CMPQ R12, R13
 	JLT pzeros
@@ -309,9 +404,15 @@ pzerodone:
 
 	NORMDEC(pzeronorm, pzeropast, pzerodone)
 
+pzeroone:
+	ONEARM(BX)
+	CMPL R10, $const_arTopValue
+	JCC pnonzero
+	NORMDEC(pzeroonenorm, pzeroonepast, pnonzero)
+
 pnonzero:
 	// The sign and the unary magnitude, as runDual decodes them.
-	SIGNMAG(psignnorm, psigndone, pmag, pmagnorm, pmagdone, pmagend)
+	SIGNMAGB(psignnorm, psigndone, pmag, pmagnorm, pmagdone, pmagzero)
 	// The Exp-Golomb code follows: the caller's.
 	MOVQ p+32(FP), BX
 	XORL AX, AX
@@ -323,6 +424,12 @@ pnonzero:
 	STOREDEC
 	MOVQ $1, status+40(FP)
 	RET
+
+pmagzero:
+	// The magnitude's unary 0.
+	ZEROARM(BX)
+	CMPL R10, $const_arTopValue
+	JCS pmagzeronorm
 
 pmagend:
 	// |v| = SI+1; dev[j] = min(|v|, arDevMax); row[j] = centre[j] + v
@@ -401,26 +508,26 @@ pflag:
 	MOVBLZX (SI)(CX*1), CX
 	MOVQ patchRun_flag(BX), AX
 	LEAQ (AX)(CX*4), BX
-	DECIDE(BX)
+	BOUND(BX)
+	JCS pflagzero
+	ONEARM(BX)
 	CMPL R10, $const_arTopValue
 	JCS pflagnorm
 
 pflagdone:
 	MOVQ p+32(FP), BX
-	TESTL CX, CX
-	JNE pend // the flag is 0
 	MOVQ $1, patchRun_rest(BX)
 	MOVQ patchRun_count(BX), BX
 	XORL SI, SI
 
 pcountbit:
-	DECIDE(BX)
+	BOUND(BX)
+	JCS pcountzero
+	ONEARM(BX)
 	CMPL R10, $const_arTopValue
 	JCS pcountnorm
 
 pcountdone:
-	TESTL CX, CX
-	JNE pcounted
 	ADDQ $4, BX
 	INCQ SI
 	CMPQ SI, $const_arMaxUnary
@@ -432,6 +539,12 @@ pcountdone:
 	STOREDEC
 	MOVQ $3, status+40(FP)
 	RET
+
+pcountzero:
+	// The count's unary 0.
+	ZEROARM(BX)
+	CMPL R10, $const_arTopValue
+	JCS pcountzeronorm
 
 pcounted:
 	// SI+1 dimensions off their centre from p.j on, at most p.dims - p.j.
@@ -458,9 +571,23 @@ pcounterr:
 	MOVQ $4, status+40(FP)
 	RET
 
+pflagzero:
+	// The rest flag is 0: the patch ends.
+	ZEROARM(BX)
+	CMPL R10, $const_arTopValue
+	JCS pflagzeronorm
+
+pflagzerodone:
+	MOVQ p+32(FP), BX
+	JMP pend
+
 	NORMDEC(pflagnorm, pflagpast, pflagdone)
 
+	NORMDEC(pflagzeronorm, pflagzeropast, pflagzerodone)
+
 	NORMDEC(pcountnorm, pcountpast, pcountdone)
+
+	NORMDEC(pcountzeronorm, pcountzeropast, pcounted)
 
 prange:
 	MOVQ R12, patchRun_j(BX)
@@ -472,6 +599,8 @@ prange:
 	NORMDEC(psignnorm, psignpast, psigndone)
 
 	NORMDEC(pmagnorm, pmagpast, pmagdone)
+
+	NORMDEC(pmagzeronorm, pmagzeropast, pmagend)
 
 // Registers of valueDual: R8 low, R10 the range, R9 the output's array,
 // R11 its length, DI the encoder, DX the bit as a mask (all ones for a
