@@ -327,13 +327,20 @@ func arContext(idx []int32, i, col, cols, dims, j, cj int) int {
 		up = int(idx[(i-cols)*dims+j])
 	}
 	if j == 0 {
-		if !hasLeft || !hasUp {
-			return 0
-		}
-		ul := int(idx[(i-cols-1)*dims])
-		return arActivityClass((abs(left-ul) + abs(up-ul) + 1) / 2)
+		return dcContext(idx, i, col, cols, dims)
 	}
 	return arActivityClass(abs(left-cj) + abs(up-cj))
+}
+
+// dcContext is arContext of the first dimension: the class of the mean
+// distance of the left and upper indices from the upper-left one, 0
+// without all three.
+func dcContext(idx []int32, i, col, cols, dims int) int {
+	if col == 0 || i < cols {
+		return 0
+	}
+	left, up, ul := int(idx[(i-1)*dims]), int(idx[(i-cols)*dims]), int(idx[(i-cols-1)*dims])
+	return arActivityClass((abs(left-ul) + abs(up-ul) + 1) / 2)
 }
 
 // arNeighbours returns the indices of the left and upper neighbours of
@@ -727,47 +734,48 @@ var arClassDevs = [arActivity]uint8{0, 1, 2, 3, 5, 9}
 // arDevs holds, for decodeAdaptive's run, the capped distance from
 // their centre of the indices of the last cols+1 patches decoded (a
 // ring: the current patch, its left and its upper neighbour never share
-// a slot), and a row of zeros for missing neighbours, which stand at the
-// centre (arRestContext).
+// a slot), and after them a row of zeros for missing neighbours, which
+// stand at the centre (arRestContext): rows of dims entries in ring.
 type arDevs struct {
 	ring       []uint8
-	none       []uint8
+	none       []uint8 // the last row of ring
 	dims, size int
 	slot       int // of the next patch
 }
 
 func newARDevs(cols, dims int) *arDevs {
-	return &arDevs{ring: make([]uint8, (cols+1)*dims), none: make([]uint8, dims), dims: dims, size: cols + 1}
+	ring := make([]uint8, (cols+2)*dims)
+	return &arDevs{ring: ring, none: ring[(cols+1)*dims:], dims: dims, size: cols + 1}
 }
 
-// next returns the cleared row of the next patch in raster order (i, in
-// column col), and the rows of its left and upper neighbours.
-func (a *arDevs) next(i, col, cols int) (dev, left, up []uint8) {
-	d, slot, ring := a.dims, a.slot, a.ring
+// next returns where ring holds the cleared row of the next patch in
+// raster order (i, in column col), and the rows of its left and upper
+// neighbours: offsets, not slices (building the three slices was most
+// of next's ~85 instructions a 4×4 patch, 2.6 % of the decode's).
+func (a *arDevs) next(i, col, cols int) (dev, left, up int) {
+	d, slot := a.dims, a.slot
 	above := slot + 1
 	if above == a.size {
 		above = 0
 	}
 	a.slot = above
-	dev = ring[slot*d : slot*d+d]
+	dev = slot * d
 	if d == 16 {
-		// 4×4 patches: two stores, where clear called memclr (with the
-		// slicing, next was ~120 instructions a patch, 2.9 % of a 4×4
-		// decode's).
-		*(*[16]uint8)(dev) = [16]uint8{}
+		// 4×4 patches: two stores, where clear called memclr.
+		*(*[16]uint8)(a.ring[dev:]) = [16]uint8{}
 	} else {
-		clear(dev)
+		clear(a.ring[dev : dev+d])
 	}
-	left, up = a.none, a.none
+	left, up = a.size*d, a.size*d // none
 	if col > 0 {
 		prev := slot - 1
 		if prev < 0 {
 			prev = a.size - 1
 		}
-		left = ring[prev*d : prev*d+d]
+		left = prev * d
 	}
 	if i >= cols {
-		up = ring[above*d : above*d+d]
+		up = above * d
 	}
 	return dev, left, up
 }
@@ -1031,6 +1039,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		lead = edges.k
 	}
 	devs := newARDevs(cols, dims)
+	ring := devs.ring
 	mdims := m.dims[:dims] // for runDual: dims entries, as devs' rows
 	centre32 := make([]int32, dims)
 	for j, c := range centre {
@@ -1058,8 +1067,17 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		}
 		listed = listed[:0]
 		row := idx[i*dims : (i+1)*dims]
-		copy(row[1:], centre32[1:]) // run leaves its zeros there
-		dev, devL, devU := devs.next(i, col, cols)
+		if dims == 16 {
+			// Through a copy of the array: copying it at once, or
+			// copy, calls memmove (~30 instructions a 4×4 patch).
+			c := *(*[16]int32)(centre32)
+			*(*[16]int32)(row) = c // run leaves its zeros there; row[0] is set below
+		} else {
+			copy(row[1:], centre32[1:])
+		}
+		// The rows of the patch's and its neighbours' distances, at
+		// offsets o, oL and oU of ring (dims entries each).
+		o, oL, oU := devs.next(i, col, cols)
 		// The first dimension, predicted from the neighbours (the rest
 		// flag comes after it: from >= 1).
 		var pred int
@@ -1071,7 +1089,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				pred = edges.predict(i, col, pred)
 			}
 		}
-		dev[0] = arClassDevs[arContext(idx, i, col, cols, dims, 0, centre[0])]
+		ring[o] = arClassDevs[dcContext(idx, i, col, cols, dims)]
 		if pr != nil {
 			// Counted streams with the kernel: the patch's dimensions
 			// through patchDual, a call for those before the rest
@@ -1081,7 +1099,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				return fmt.Errorf("index %d out of range in dimension %d", pred, 1)
 			}
 			centre32[0], row[0] = int32(pred), int32(pred)
-			pr.row, pr.dev, pr.nl = &row[0], &dev[0], 0
+			pr.row, pr.dev, pr.nl = &row[0], &ring[o], 0
 			pr.j, pr.end, pr.cnt, pr.step, pr.boff = 0, min(from, dims), 0, 1, 0
 			pr.pending, pr.rest, pr.counted = 0, 0, 0
 			if from < dims {
@@ -1089,8 +1107,8 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 				pr.flag = &m.flag[flagContext(i, col, cols, rest)][0]
 				pr.count = &m.count[countContext(counts, i, col, cols)][0]
 			}
-			if st := patchDual(d, &mdims[0], &devL[0], &devU[0], pr); st != 0 {
-				if err := d.patchRest(st, pr, m, mdims, devL, devU, row, dev, listedAll); err != nil {
+			if st := patchDual(d, &mdims[0], &ring[oL], &ring[oU], pr); st != 0 {
+				if err := d.patchRest(st, pr, m, mdims, ring[oL:oL+dims], ring[oU:oU+dims], row, ring[o:o+dims], listedAll); err != nil {
 					return err
 				}
 			}
@@ -1106,6 +1124,7 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			}
 			continue
 		}
+		dev, devL, devU := ring[o:o+dims], ring[oL:oL+dims], ring[oU:oU+dims]
 		var v int
 		var err error
 		if d.kernel {
