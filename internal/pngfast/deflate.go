@@ -390,38 +390,26 @@ func (h *huffWriter) count(p []byte) {
 }
 
 // subAdler writes into dst the Sub filter of src (each byte minus the
-// byte bpp before it) and adds dst to the Adler-32 sums, eight bytes at a
-// time: a byte-wise subtraction in a uint64 that keeps each byte's borrow
-// from reaching the next, and the word's byte sum and weighted sum by
-// multiplication of 16-bit lanes.
+// byte bpp before it), eight bytes at a time by a byte-wise subtraction
+// in a uint64 that keeps each byte's borrow from reaching the next
+// (subBytes), then adds dst to the Adler-32 sums by adlerSums, whose
+// kernel takes 32 bytes a step (the sums taken word by word in the
+// filter's loop were 4 % of the instructions of a 4×4 grey batch decode
+// to PNG: 12 kodim13-24, 43 M of 961 M).
 func (h *huffWriter) subAdler(dst, src []byte, bpp int) {
-	const high = 0x8080808080808080
 	dst = dst[:len(src)]
-	sa, sb := uint64(h.adlerA), uint64(h.adlerB)
 	i := 0
 	for ; i < bpp && i < len(src); i++ {
-		b := src[i]
-		dst[i] = b
-		sa += uint64(b)
-		sb += sa
+		dst[i] = src[i]
 	}
-	for i+8 <= len(src) {
-		end := min(len(src), i+1<<16)
-		for ; i+8 <= end; i += 8 {
-			x := binary.LittleEndian.Uint64(src[i:])
-			y := binary.LittleEndian.Uint64(src[i-bpp:])
-			v := ((x | high) - (y &^ high)) ^ ((x ^ ^y) & high)
-			binary.LittleEndian.PutUint64(dst[i:], v)
-			sa, sb = adlerWord(sa, sb, v)
-		}
-		sa %= adlerMod
-		sb %= adlerMod
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		y := binary.LittleEndian.Uint64(src[i-bpp:])
+		binary.LittleEndian.PutUint64(dst[i:], subBytes(x, y))
 	}
 	for ; i < len(src); i++ {
-		b := src[i] - src[i-bpp]
-		dst[i] = b
-		sa += uint64(b)
-		sb += sa
+		dst[i] = src[i] - src[i-bpp]
 	}
-	h.adlerA, h.adlerB = uint32(sa%adlerMod), uint32(sb%adlerMod)
+	sa, sb := adlerSums(uint64(h.adlerA), uint64(h.adlerB), dst)
+	h.adlerA, h.adlerB = uint32(sa), uint32(sb)
 }
