@@ -2,8 +2,9 @@ package codec
 
 import "golang.org/x/sys/cpu"
 
-// hasAVX selects the AVX kernel of pixelsFrom (same sums to the last bit).
-var hasAVX = cpu.X86.HasAVX
+// hasAVX selects the AVX kernel of pixelsFrom (same sums to the last bit),
+// hasAVX512 its AVX-512 kernel for 8×8 patches.
+var hasAVX, hasAVX512 = cpu.X86.HasAVX, cpu.X86.HasAVX512F
 
 // pixelsAVX is pixelsFrom's sums for len(pix) a multiple of 16: pix[p] =
 // start[p] + Σ_t float64(w0[nz[t]·d+p]·y[nz[t]]) over t in order (d =
@@ -15,6 +16,12 @@ var hasAVX = cpu.X86.HasAVX
 //go:noescape
 func pixelsAVX(pix, start, w0, y []float64, nz []int)
 
+// pixelsAVX512 is pixelsAVX for len(pix) a multiple of 64 (8×8 patches),
+// 64 pixels at once, 8 per AVX-512 register: the same products and sums.
+//
+//go:noescape
+func pixelsAVX512(pix, start, w0, y []float64, nz []int)
+
 // pixelsKernel runs pixelsAVX where it applies and reports whether it did.
 func pixelsKernel(pix, start, w0, y []float64, nz []int) bool {
 	d := len(pix)
@@ -23,6 +30,11 @@ func pixelsKernel(pix, start, w0, y []float64, nz []int) bool {
 	}
 	if len(start) < d || len(w0) < len(y)*d {
 		panic("codec: pixelsKernel: short start or weights")
+	}
+	if hasAVX512 && d%64 == 0 {
+		// A colour batch decode spent 6 % of its time in pixelsAVX.
+		pixelsAVX512(pix, start, w0, y, nz)
+		return true
 	}
 	pixelsAVX(pix, start, w0, y, nz)
 	return true

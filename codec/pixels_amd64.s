@@ -4,7 +4,9 @@
 // For every group of 16 pixels p..p+15 (len(pix) = d, a multiple of 16):
 // pix[p+i] = start[p+i] + Σ_t float64(w0[nz[t]·d+p+i]·y[nz[t]]), the
 // products rounded by VMULPD and added by VADDPD in the order of t, as
-// pixelsFrom's Go loop sums them (no fused multiply-add).
+// pixelsFrom's Go loop sums them (no fused multiply-add). Two groups go
+// through the list at once (8 sums in flight: with 4, each step waited on
+// the latency of its additions), the last odd group on its own.
 TEXT ·pixelsAVX(SB), NOSPLIT, $0-120
 	MOVQ pix_base+0(FP), DI
 	MOVQ pix_len+8(FP), DX      // d
@@ -16,6 +18,58 @@ TEXT ·pixelsAVX(SB), NOSPLIT, $0-120
 	MOVQ DX, R11
 	SHLQ $3, R11                // row stride of w0 in bytes
 	XORQ BX, BX                 // p
+pair:
+	LEAQ 32(BX), R12
+	CMPQ R12, DX
+	JGT  group
+	LEAQ (SI)(BX*8), R12        // &start[p]
+	VMOVUPD (R12), Y0
+	VMOVUPD 32(R12), Y1
+	VMOVUPD 64(R12), Y2
+	VMOVUPD 96(R12), Y3
+	VMOVUPD 128(R12), Y4
+	VMOVUPD 160(R12), Y5
+	VMOVUPD 192(R12), Y6
+	VMOVUPD 224(R12), Y7
+	LEAQ (R8)(BX*8), R13        // &w0[p]
+	XORQ R14, R14               // t
+	TESTQ CX, CX
+	JZ   storepair
+looppair:
+	MOVQ (R10)(R14*8), AX       // j = nz[t]
+	VBROADCASTSD (R9)(AX*8), Y8 // y[j]
+	IMULQ R11, AX               // j·d·8
+	VMULPD (R13)(AX*1), Y8, Y9
+	VADDPD Y9, Y0, Y0
+	VMULPD 32(R13)(AX*1), Y8, Y10
+	VADDPD Y10, Y1, Y1
+	VMULPD 64(R13)(AX*1), Y8, Y11
+	VADDPD Y11, Y2, Y2
+	VMULPD 96(R13)(AX*1), Y8, Y12
+	VADDPD Y12, Y3, Y3
+	VMULPD 128(R13)(AX*1), Y8, Y9
+	VADDPD Y9, Y4, Y4
+	VMULPD 160(R13)(AX*1), Y8, Y10
+	VADDPD Y10, Y5, Y5
+	VMULPD 192(R13)(AX*1), Y8, Y11
+	VADDPD Y11, Y6, Y6
+	VMULPD 224(R13)(AX*1), Y8, Y12
+	VADDPD Y12, Y7, Y7
+	INCQ R14
+	CMPQ R14, CX
+	JLT  looppair
+storepair:
+	LEAQ (DI)(BX*8), R15        // &pix[p]
+	VMOVUPD Y0, (R15)
+	VMOVUPD Y1, 32(R15)
+	VMOVUPD Y2, 64(R15)
+	VMOVUPD Y3, 96(R15)
+	VMOVUPD Y4, 128(R15)
+	VMOVUPD Y5, 160(R15)
+	VMOVUPD Y6, 192(R15)
+	VMOVUPD Y7, 224(R15)
+	ADDQ $32, BX
+	JMP  pair
 group:
 	CMPQ BX, DX
 	JGE  done
@@ -52,6 +106,75 @@ store:
 	ADDQ $16, BX
 	JMP  group
 done:
+	VZEROUPPER
+	RET
+
+// func pixelsAVX512(pix, start, w0, y []float64, nz []int)
+// pixelsAVX for len(pix) a multiple of 64: 64 pixels, 8 per AVX-512
+// register, go through the list at once (the same products and sums).
+TEXT ·pixelsAVX512(SB), NOSPLIT, $0-120
+	MOVQ pix_base+0(FP), DI
+	MOVQ pix_len+8(FP), DX      // d
+	MOVQ start_base+24(FP), SI
+	MOVQ w0_base+48(FP), R8
+	MOVQ y_base+72(FP), R9
+	MOVQ nz_base+96(FP), R10
+	MOVQ nz_len+104(FP), CX
+	MOVQ DX, R11
+	SHLQ $3, R11                // row stride of w0 in bytes
+	XORQ BX, BX                 // p
+group512:
+	CMPQ BX, DX
+	JGE  done512
+	LEAQ (SI)(BX*8), R12        // &start[p]
+	VMOVUPD (R12), Z0
+	VMOVUPD 64(R12), Z1
+	VMOVUPD 128(R12), Z2
+	VMOVUPD 192(R12), Z3
+	VMOVUPD 256(R12), Z4
+	VMOVUPD 320(R12), Z5
+	VMOVUPD 384(R12), Z6
+	VMOVUPD 448(R12), Z7
+	LEAQ (R8)(BX*8), R13        // &w0[p]
+	XORQ R14, R14               // t
+	TESTQ CX, CX
+	JZ   store512
+loop512:
+	MOVQ (R10)(R14*8), AX       // j = nz[t]
+	VBROADCASTSD (R9)(AX*8), Z8 // y[j]
+	IMULQ R11, AX               // j·d·8
+	VMULPD (R13)(AX*1), Z8, Z9
+	VADDPD Z9, Z0, Z0
+	VMULPD 64(R13)(AX*1), Z8, Z10
+	VADDPD Z10, Z1, Z1
+	VMULPD 128(R13)(AX*1), Z8, Z11
+	VADDPD Z11, Z2, Z2
+	VMULPD 192(R13)(AX*1), Z8, Z12
+	VADDPD Z12, Z3, Z3
+	VMULPD 256(R13)(AX*1), Z8, Z13
+	VADDPD Z13, Z4, Z4
+	VMULPD 320(R13)(AX*1), Z8, Z14
+	VADDPD Z14, Z5, Z5
+	VMULPD 384(R13)(AX*1), Z8, Z15
+	VADDPD Z15, Z6, Z6
+	VMULPD 448(R13)(AX*1), Z8, Z16
+	VADDPD Z16, Z7, Z7
+	INCQ R14
+	CMPQ R14, CX
+	JLT  loop512
+store512:
+	LEAQ (DI)(BX*8), R15        // &pix[p]
+	VMOVUPD Z0, (R15)
+	VMOVUPD Z1, 64(R15)
+	VMOVUPD Z2, 128(R15)
+	VMOVUPD Z3, 192(R15)
+	VMOVUPD Z4, 256(R15)
+	VMOVUPD Z5, 320(R15)
+	VMOVUPD Z6, 384(R15)
+	VMOVUPD Z7, 448(R15)
+	ADDQ $64, BX
+	JMP  group512
+done512:
 	VZEROUPPER
 	RET
 

@@ -1,0 +1,91 @@
+package codec
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestPixelsAVXWidths checks both assembly kernels of pixelsFrom's sums
+// against its Go loop to the last bit, each at every width it takes:
+// pixelsAVX at 1 to 8 groups of 16 pixels (pairs of groups and a last
+// odd one), pixelsAVX512 at 1 and 2 groups of 64, on the values of
+// TestPixelsKernel (zeros skipped, ±0, subnormals, magnitudes far apart,
+// NaN and infinities).
+func TestPixelsAVXWidths(t *testing.T) {
+	if !hasAVX {
+		t.Skip("no AVX")
+	}
+	rng := rand.New(rand.NewPCG(24, 64))
+	value := func() float64 { return kernelTestValue(rng, true) }
+	type kernel struct {
+		name string
+		run  func(pix, start, w0, y []float64, nz []int)
+		dims []int
+		ok   bool
+	}
+	for _, k := range []kernel{
+		{"pixelsAVX", pixelsAVX, []int{16, 32, 48, 64, 80, 96, 112, 128}, true},
+		{"pixelsAVX512", pixelsAVX512, []int{64, 128}, hasAVX512},
+	} {
+		if !k.ok {
+			t.Logf("%s: no AVX-512, not run", k.name)
+			continue
+		}
+		for _, dims := range k.dims {
+			for trial := 0; trial < 100; trial++ {
+				from := rng.IntN(dims / 2)
+				weights, start := kernelTestPatch(dims, value)
+				y := make([]float64, dims-from)
+				var nz []int
+				for i := range y {
+					if rng.IntN(3) > 0 {
+						y[i] = value()
+					}
+					if y[i] != 0 {
+						nz = append(nz, i)
+					}
+				}
+				w0 := weights[from*dims:]
+				got, want := make([]float64, dims), make([]float64, dims)
+				k.run(got, start, w0, y, nz)
+				pixelsFromGo(want, start, y, w0, nz)
+				for p := range want {
+					if math.Float64bits(got[p]) != math.Float64bits(want[p]) && !(math.IsNaN(got[p]) && math.IsNaN(want[p])) {
+						t.Fatalf("%s, dims %d, trial %d, pixel %d: kernel %v, Go %v", k.name, dims, trial, p, got[p], want[p])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkPixelsAVX times the kernels of pixelsFrom's sums on an 8×8
+// patch of 16 nonzero coefficients after 4 leading ones (about the
+// colour batch decode's mean).
+func BenchmarkPixelsAVX(b *testing.B) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	const dims, from = 64, 4
+	weights, start := kernelTestPatch(dims, func() float64 { return rng.Float64() - 0.5 })
+	y := make([]float64, dims-from)
+	var nz []int
+	for i := range 16 {
+		j := 3 * i
+		y[j] = rng.Float64()
+		nz = append(nz, j)
+	}
+	w0 := weights[from*dims:]
+	pix := make([]float64, dims)
+	b.Run("AVX2", func(b *testing.B) {
+		for range b.N {
+			pixelsAVX(pix, start, w0, y, nz)
+		}
+	})
+	if hasAVX512 {
+		b.Run("AVX512", func(b *testing.B) {
+			for range b.N {
+				pixelsAVX512(pix, start, w0, y, nz)
+			}
+		})
+	}
+}
