@@ -211,3 +211,128 @@ loopycc:
 	VZEROUPPER
 doneycc:
 	RET
+
+// The AVX-512 kernel's steps (16 pixels a step, 8 per register), with
+// the constants of rgbaConsts broadcast from their first copy.
+
+// QUANT8 is QUANT for the 8 values in V, left as int32 in the 8 lanes of
+// X: the truncation plus 1 where the fraction is at least 1/2 (masked
+// addition, K1), the same integers.
+#define QUANT8(V, X) \
+	VMAXPD Z7, V, V \
+	VMINPD.BCST K_MAX(AX), V, V \
+	VRNDSCALEPD $3, V, Z4 \
+	VSUBPD Z4, V, V \
+	VCMPPD.BCST $0x1d, K_HALF(AX), V, K1 \
+	VADDPD.BCST K_ONE(AX), Z4, K1, Z4 \
+	VCVTTPD2DQ Z4, X
+
+// RGBA8 is RGBA4 for the 8 Y' samples at YOFF(SI), storing the 32 bytes
+// of their pixels at DOFF(DI) (alpha in Y6). Z0-Z4 scratch.
+#define RGBA8(YOFF, CB, CR, DOFF) \
+	VMOVUPD YOFF(SI), Z0 \
+	VSUBPD.BCST K_ZERO(AX), CR, CR \
+	VMULPD.BCST K_CR(AX), CR, CR \
+	VADDPD CR, Z0, Z1 \
+	VSUBPD.BCST K_ZERO(AX), CB, CB \
+	VMULPD.BCST K_CB(AX), CB, CB \
+	VADDPD CB, Z0, Z2 \
+	VMULPD.BCST K_KR(AX), Z1, Z3 \
+	VSUBPD Z3, Z0, Z0 \
+	VMULPD.BCST K_KB(AX), Z2, Z3 \
+	VSUBPD Z3, Z0, Z0 \
+	VDIVPD.BCST K_KG(AX), Z0, Z0 \
+	QUANT8(Z1, Y1) \
+	QUANT8(Z0, Y0) \
+	QUANT8(Z2, Y2) \
+	VPSLLD $8, Y0, Y0 \
+	VPSLLD $16, Y2, Y2 \
+	VPOR Y0, Y1, Y1 \
+	VPOR Y2, Y1, Y1 \
+	VPOR Y6, Y1, Y1 \
+	VMOVDQU Y1, DOFF(DI)
+
+// DOUBLE8 is DOUBLE4 for the 8 half-resolution samples a..a+7 (RA and RB
+// point at a−1). Z12-Z15 scratch.
+#define DOUBLE8(RA, RB, E, O) \
+	VMOVUPD 8(RA), Z12 \
+	VMULPD.BCST K_NINE(AX), Z12, Z12 \
+	VMOVUPD 8(RB), Z13 \
+	VMULPD.BCST K_THREE(AX), Z13, Z13 \
+	VMOVUPD (RA), Z14 \
+	VMULPD.BCST K_THREE(AX), Z14, Z14 \
+	VADDPD Z14, Z12, E \
+	VADDPD Z13, E, E \
+	VADDPD (RB), E, E \
+	VMULPD.BCST K_16TH(AX), E, E \
+	VMOVUPD 16(RA), Z15 \
+	VMULPD.BCST K_THREE(AX), Z15, Z15 \
+	VADDPD Z15, Z12, O \
+	VADDPD Z13, O, O \
+	VADDPD 16(RB), O, O \
+	VMULPD.BCST K_16TH(AX), O, O
+
+// INTERLEAVE8 puts E and O in pixel order: LO = E0 O0 ... E3 O3, HI = E4
+// O4 ... E7 O7 (Z28, Z29: the permutations' indices).
+#define INTERLEAVE8(E, O, LO, HI) \
+	VMOVAPD E, LO \
+	VPERMT2PD O, Z28, LO \
+	VMOVAPD E, HI \
+	VPERMT2PD O, Z29, HI
+
+DATA interleave8<>+0(SB)/8, $0
+DATA interleave8<>+8(SB)/8, $8
+DATA interleave8<>+16(SB)/8, $1
+DATA interleave8<>+24(SB)/8, $9
+DATA interleave8<>+32(SB)/8, $2
+DATA interleave8<>+40(SB)/8, $10
+DATA interleave8<>+48(SB)/8, $3
+DATA interleave8<>+56(SB)/8, $11
+DATA interleave8<>+64(SB)/8, $4
+DATA interleave8<>+72(SB)/8, $12
+DATA interleave8<>+80(SB)/8, $5
+DATA interleave8<>+88(SB)/8, $13
+DATA interleave8<>+96(SB)/8, $6
+DATA interleave8<>+104(SB)/8, $14
+DATA interleave8<>+112(SB)/8, $7
+DATA interleave8<>+120(SB)/8, $15
+GLOBL interleave8<>(SB), RODATA|NOPTR, $128
+
+// func rgba420AVX512(dst []uint8, y, cbA, cbB, crA, crB []float64, k *rgbaTable)
+// rgba420AVX for len(y)/16 groups of 16 pixels: the chroma rows from
+// their sample a−1 for the group of pixels 2a..2a+15 (DOUBLE8 reads
+// a−1..a+8).
+TEXT ·rgba420AVX512(SB), NOSPLIT, $0-152
+	MOVQ dst_base+0(FP), DI
+	MOVQ y_base+24(FP), SI
+	MOVQ y_len+32(FP), CX
+	MOVQ cbA_base+48(FP), R8
+	MOVQ cbB_base+72(FP), R9
+	MOVQ crA_base+96(FP), R10
+	MOVQ crB_base+120(FP), R11
+	MOVQ k+144(FP), AX
+	SHRQ $4, CX
+	JZ   done512
+	VPXORQ Z7, Z7, Z7
+	VPCMPEQD Y6, Y6, Y6
+	VPSLLD $24, Y6, Y6
+	VMOVDQU64 interleave8<>+0(SB), Z28
+	VMOVDQU64 interleave8<>+64(SB), Z29
+loop512:
+	DOUBLE8(R8, R9, Z16, Z17)
+	INTERLEAVE8(Z16, Z17, Z18, Z19)
+	DOUBLE8(R10, R11, Z20, Z21)
+	INTERLEAVE8(Z20, Z21, Z22, Z23)
+	RGBA8(0, Z18, Z22, 0)
+	RGBA8(64, Z19, Z23, 32)
+	ADDQ $64, DI
+	ADDQ $128, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, R11
+	DECQ CX
+	JNZ  loop512
+	VZEROUPPER
+done512:
+	RET
