@@ -785,7 +785,7 @@ func (c *Channel) pixels(pix, y, weights []float64, nz []int) {
 // GOAMD64=v3 do), which would give other pixels than amd64's.
 func (c *Channel) pixelsFrom(pix, start, y []float64, from int, weights []float64, nz []int) {
 	dims := len(pix)
-	if pixels16Kernel(pix, start, weights[from*dims:], y) {
+	if pixels16Kernel(pix, start, weights[from*dims:], y) || pixels64Kernel(pix, start, weights[from*dims:], y) {
 		return
 	}
 	nz = nz[:len(y)]

@@ -341,3 +341,84 @@ nzDone:
 	MOVQ AX, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func pixels64AVX512(pix, start, w0, y []float64)
+// pixelsAVX512 for 64 pixels (an 8×8 patch, len(y) at most 64) over the
+// coefficients of y that are not 0, found here as a bit mask (8 compares
+// instead of nonzeroAVX's list): pix[i] = start[i] + Σ_j
+// float64(w0[64·j+i]·y[j]) over j in order where y[j] != 0 as Go compares
+// (±0 skipped, NaN kept), the same products and sums.
+TEXT ·pixels64AVX512(SB), NOSPLIT, $0-96
+	MOVQ pix_base+0(FP), DI
+	MOVQ start_base+24(FP), SI
+	MOVQ w0_base+48(FP), R8
+	MOVQ y_base+72(FP), R9
+	MOVQ y_len+80(FP), CX
+	XORQ BX, BX                 // the mask of nonzero coefficients
+	XORQ DX, DX                 // the first coefficient of a group of 8
+	VPXORQ Z9, Z9, Z9
+mask64:
+	MOVQ CX, AX
+	SUBQ DX, AX                 // coefficients left
+	JLE  sums64
+	CMPQ AX, $8
+	JGE  whole64
+	MOVQ $1, R10
+	SHLXQ AX, R10, R10
+	DECQ R10
+	KMOVW R10, K2
+	VMOVUPD.Z (R9)(DX*8), K2, Z10 // the last, short group (no load past y)
+	JMP  cmp64
+whole64:
+	VMOVUPD (R9)(DX*8), Z10
+cmp64:
+	VCMPPD $4, Z9, Z10, K1      // not equal, or unordered (NaN)
+	KMOVW K1, R11
+	SHLXQ DX, R11, R11
+	ORQ  R11, BX
+	ADDQ $8, DX
+	JMP  mask64
+sums64:
+	VMOVUPD (SI), Z0
+	VMOVUPD 64(SI), Z1
+	VMOVUPD 128(SI), Z2
+	VMOVUPD 192(SI), Z3
+	VMOVUPD 256(SI), Z4
+	VMOVUPD 320(SI), Z5
+	VMOVUPD 384(SI), Z6
+	VMOVUPD 448(SI), Z7
+	TESTQ BX, BX
+	JZ   store64
+loop64:
+	TZCNTQ BX, AX               // j, in increasing order
+	VBROADCASTSD (R9)(AX*8), Z8
+	SHLQ $9, AX                 // j·64·8
+	VMULPD (R8)(AX*1), Z8, Z10
+	VADDPD Z10, Z0, Z0
+	VMULPD 64(R8)(AX*1), Z8, Z11
+	VADDPD Z11, Z1, Z1
+	VMULPD 128(R8)(AX*1), Z8, Z12
+	VADDPD Z12, Z2, Z2
+	VMULPD 192(R8)(AX*1), Z8, Z13
+	VADDPD Z13, Z3, Z3
+	VMULPD 256(R8)(AX*1), Z8, Z14
+	VADDPD Z14, Z4, Z4
+	VMULPD 320(R8)(AX*1), Z8, Z15
+	VADDPD Z15, Z5, Z5
+	VMULPD 384(R8)(AX*1), Z8, Z16
+	VADDPD Z16, Z6, Z6
+	VMULPD 448(R8)(AX*1), Z8, Z17
+	VADDPD Z17, Z7, Z7
+	BLSRQ BX, BX
+	JNZ  loop64
+store64:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VZEROUPPER
+	RET

@@ -89,3 +89,61 @@ func BenchmarkPixelsAVX(b *testing.B) {
 		})
 	}
 }
+
+// TestPixels64Kernel checks that the 8×8 AVX-512 kernel, which finds the
+// nonzero coefficients itself (a mask of 8 compares), gives the Go loop's
+// sums over the list pixelsFrom makes to the last bit (zeros of both
+// signs skipped, NaN and infinities kept) for 0 to 64 coefficients (short
+// last groups of 8), and that pixelsFrom gives the same pixels with it,
+// with the AVX kernels alone and in Go.
+func TestPixels64Kernel(t *testing.T) {
+	if !hasAVX || !hasAVX512 {
+		t.Skip("no AVX-512")
+	}
+	defer func(a, b bool) { hasAVX, hasAVX512 = a, b }(hasAVX, hasAVX512)
+	rng := rand.New(rand.NewPCG(24, 65))
+	value := func() float64 { return kernelTestValue(rng, true) }
+	const dims = 64
+	c := &Channel{}
+	for trial := 0; trial < 1000; trial++ {
+		from := rng.IntN(dims)
+		weights, start := kernelTestPatch(dims, value)
+		y := make([]float64, rng.IntN(dims-from+1))
+		var nz []int
+		for j := range y {
+			if rng.IntN(4) > 0 {
+				y[j] = value()
+			}
+			if y[j] != 0 {
+				nz = append(nz, j)
+			}
+		}
+		w0 := weights[from*dims:]
+		want := make([]float64, dims)
+		pixelsFromGo(want, start, y, w0, nz)
+		same := func(what string, got []float64) {
+			t.Helper()
+			for p := range want {
+				if math.Float64bits(got[p]) != math.Float64bits(want[p]) && !(math.IsNaN(got[p]) && math.IsNaN(want[p])) {
+					t.Fatalf("trial %d (from %d, %d coefficients), pixel %d: %s %v, Go %v", trial, from, len(y), p, what, got[p], want[p])
+				}
+			}
+		}
+		got := make([]float64, dims)
+		hasAVX, hasAVX512 = true, true
+		if !pixels64Kernel(got, start, w0, y) {
+			t.Fatal("pixels64Kernel did not run")
+		}
+		same("kernel", got)
+		scratch := make([]int, dims)
+		for _, k := range []struct {
+			what        string
+			avx, avx512 bool
+		}{{"pixelsFrom", true, true}, {"pixelsFrom by AVX", true, false}, {"pixelsFrom in Go", false, false}} {
+			hasAVX, hasAVX512 = k.avx, k.avx512
+			clear(got)
+			c.pixelsFrom(got, start, y, from, weights, scratch)
+			same(k.what, got)
+		}
+	}
+}

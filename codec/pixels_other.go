@@ -8,6 +8,9 @@ func pixelsKernel(pix, start, w0, y []float64, nz []int) bool { return false }
 // pixels16Kernel reports false: the AVX kernel of pixelsFrom is amd64's.
 func pixels16Kernel(pix, start, w0, y []float64) bool { return false }
 
+// pixels64Kernel reports false: the AVX-512 kernel of pixelsFrom is amd64's.
+func pixels64Kernel(pix, start, w0, y []float64) bool { return false }
+
 // quantize8Kernel reports false: the AVX rounding is amd64's.
 func quantize8Kernel(dst []uint8, stride int, src []float64, n int) bool { return false }
 
