@@ -107,8 +107,10 @@ func BenchmarkFromYCbCr420(b *testing.B) {
 }
 
 // TestFromYCbCr420Into checks that FromYCbCr420Into sets every pixel of
-// an image of the planes' size, holding other pixels, to FromYCbCr420's,
-// and leaves an image of another size or stride alone.
+// an image whose buffer has room for the planes' size (the same size, a
+// larger one, a wider stride, the size turned by a quarter), holding other
+// pixels, to FromYCbCr420's, in FromYCbCr420's layout on that buffer, and
+// leaves an image with too small a buffer alone.
 func TestFromYCbCr420Into(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 5))
 	const w, h = 37, 21
@@ -122,19 +124,23 @@ func TestFromYCbCr420Into(t *testing.T) {
 	for _, into := range []*image.RGBA{
 		image.NewRGBA(image.Rect(0, 0, w, h)),
 		image.NewRGBA(image.Rect(0, 0, w, h+1)),
+		image.NewRGBA(image.Rect(0, 0, h, w)),
+		image.NewRGBA(image.Rect(0, 0, w, h-1)),
 		{Pix: make([]uint8, 4*(w+1)*h), Stride: 4 * (w + 1), Rect: image.Rect(0, 0, w, h)},
+		{Pix: make([]uint8, 4*w*h-1, 4*w*h), Stride: 4 * w, Rect: image.Rect(0, 0, w, h-1)},
 	} {
 		for i := range into.Pix {
 			into.Pix[i] = uint8(rng.Uint32())
 		}
 		before := bytes.Clone(into.Pix)
+		rect, stride, room := into.Rect, into.Stride, cap(into.Pix)
+		fits := room >= 4*w*h
 		got := FromYCbCr420Into(into, y, cb, cr)
-		fits := into.Rect == want.Rect && into.Stride == want.Stride
-		if used := &got.Pix[0] == &into.Pix[0]; used != fits || !fits && !bytes.Equal(into.Pix, before) {
-			t.Errorf("into a %v image of stride %d: used %v, want %v", into.Rect, into.Stride, used, fits)
+		if used := got == into && &got.Pix[0] == &into.Pix[0]; used != fits || !fits && (!bytes.Equal(into.Pix, before) || into.Rect != rect || into.Stride != stride) {
+			t.Errorf("into a %v image of stride %d, room for %d pixels: used %v, want %v", rect, stride, room/4, used, fits)
 		}
 		if !bytes.Equal(got.Pix, want.Pix) || got.Rect != want.Rect || got.Stride != want.Stride {
-			t.Errorf("into a %v image of stride %d: pixels or layout differ from FromYCbCr420's", into.Rect, into.Stride)
+			t.Errorf("into a %v image of stride %d: pixels or layout differ from FromYCbCr420's", rect, stride)
 		}
 	}
 }
