@@ -280,3 +280,90 @@ func TestDecodeKernelMatchesImagePNG(t *testing.T) {
 		t.Fatalf("%d files checked", checked)
 	}
 }
+
+// TestBuildTable checks buildTable's tables code by code: every symbol's
+// canonical code (reversed, as the bits arrive) leads, through a
+// subtable if it is longer than the first table's bits, to the symbol's
+// entry with its length; the first table's other entries are subtable
+// pointers (as many as the long codes' distinct first bits) or invalid
+// where no code reaches (the single code of one bit, no code). Codes of
+// random skewed counts of 2 to 288 symbols limited to 15 bits (2 to 19
+// symbols, 7 bits, for the code-length code),
+// into tables of 12, 8 and 7 first bits; stale tables are reused.
+func TestBuildTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 21))
+	var sc huffScratch
+	var table [litTableLen]uint32
+	entries := make([]uint32, 288)
+	for s := range entries {
+		entries[s] = uint32(s)<<16 | kindLength | uint32(s%13)<<extraShift
+	}
+	for trial := range 400 {
+		primary := []uint{litBits, distBits, maxCLLn}[trial%3]
+		lengths := make([]uint8, 2+rng.IntN(287))
+		if primary == maxCLLn {
+			lengths = make([]uint8, 2+rng.IntN(numCL-1))
+		}
+		switch trial % 10 {
+		case 0:
+			clear(lengths)
+		case 1:
+			clear(lengths)
+			lengths[rng.IntN(len(lengths))] = 1
+		default:
+			freq := make([]uint32, len(lengths))
+			for s := range freq {
+				if rng.IntN(4) > 0 {
+					freq[s] = uint32(rng.ExpFloat64()*float64(1+trial*trial)) + 1
+				}
+			}
+			limit := uint8(maxCodeLen)
+			if primary == maxCLLn {
+				limit = 7
+			}
+			sc.lengths(freq, lengths, limit)
+		}
+		for i := range table {
+			table[i] = rng.Uint32() // stale
+		}
+		if !buildTable(table[:], lengths, entries, primary) {
+			t.Fatalf("trial %d: code refused", trial)
+		}
+		n := 1 << primary
+		codes := canonicalCodes(lengths)
+		reached := make([]bool, n)
+		prefixes := map[int]bool{}
+		for s, l := range lengths {
+			if l == 0 {
+				continue
+			}
+			r := 0
+			for i := range int(l) {
+				r |= int(codes[s]>>i&1) << (int(l) - 1 - i)
+			}
+			e := table[r&(n-1)]
+			if uint(l) > primary {
+				if e&kindMask != kindSub {
+					t.Fatalf("trial %d: symbol %d (%d bits): first entry %#x, no subtable", trial, s, l, e)
+				}
+				prefixes[r&(n-1)] = true
+				e = table[int(e>>16)+(r>>primary)&(1<<(e>>extraShift&15)-1)]
+			} else {
+				for k := r; k < n; k += 1 << l {
+					reached[k] = true
+					if table[k] != e {
+						t.Fatalf("trial %d: symbol %d: entries %d and %d differ", trial, s, r, k)
+					}
+				}
+			}
+			if e != entries[s]|uint32(l) {
+				t.Fatalf("trial %d: symbol %d (%d bits, code %b): entry %#x, want %#x", trial, s, l, codes[s], e, entries[s]|uint32(l))
+			}
+		}
+		for k := range n {
+			if e := table[k]; !reached[k] && !(prefixes[k] && e&kindMask == kindSub) && e != kindInvalid {
+				t.Fatalf("trial %d: entry %d reached by no code is %#x", trial, k, e)
+			}
+		}
+	}
+}
