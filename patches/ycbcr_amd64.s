@@ -156,14 +156,15 @@ loop420:
 done420:
 	RET
 
-// func yccRowAVX(y, cb, cr []float64, pix []uint8, k *rgbaTable)
-// yccRow for len(y)/4 groups of 4 opaque RGBA pixels (pix at least
-// 4·len(y) bytes; cb, cr at least as long as y): the bytes R, G, B to
+// func yccRowAVX(y, cb, cr []float64, pix []uint8, k *rgbaTable) int
+// yccRow for len(y)/4 groups of 4 RGBA pixels (pix at least 4·len(y)
+// bytes; cb, cr at least as long as y) up to the first group with a pixel
+// not opaque (VPTEST of the alpha bits), returning the pixels done: the bytes R, G, B to
 // float64, luma's ((kr·R + kg·G) + kb·B) with products rounded (VMULPD, no
 // fused multiply-add), R itself where R = G = B (VBLENDVPD), then
 // chromaZero + (B − Y')/cbScale and chromaZero + (R − Y')/crScale by
 // VDIVPD, as YCbCr computes them.
-TEXT ·yccRowAVX(SB), NOSPLIT, $0-104
+TEXT ·yccRowAVX(SB), NOSPLIT, $0-112
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), CX
 	MOVQ cb_base+24(FP), R8
@@ -173,9 +174,12 @@ TEXT ·yccRowAVX(SB), NOSPLIT, $0-104
 	SHRQ $2, CX
 	JZ   doneycc
 	VPCMPEQD X7, X7, X7
+	VPSLLD $24, X7, X8       // 0xff000000 in each int32 lane: alpha
 	VPSRLD $24, X7, X7       // 0xff in each int32 lane
 loopycc:
 	VMOVDQU (SI), X0         // 4 pixels R G B A
+	VPTEST X8, X0            // CF: every alpha bit set
+	JCC  stopycc
 	VPAND X7, X0, X1
 	VCVTDQ2PD X1, Y1         // R
 	VPSRLD $8, X0, X2
@@ -208,8 +212,12 @@ loopycc:
 	ADDQ $32, R9
 	DECQ CX
 	JNZ  loopycc
+stopycc:
 	VZEROUPPER
 doneycc:
+	SUBQ y_base+0(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, ret+104(FP)
 	RET
 
 // The AVX-512 kernel's steps (16 pixels a step, 8 per register), with

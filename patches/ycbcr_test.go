@@ -53,7 +53,7 @@ func TestRGBARowFast(t *testing.T) {
 
 // TestYCbCr420ToRows checks YCbCr420To's rows of *image.RGBA (on amd64
 // CPUs with AVX: the kernel, 4 opaque pixels at a time, the Go loop for
-// the tail and for rows with a transparent pixel) against YCbCr, which
+// the tail and from a group with a transparent pixel on) against YCbCr, which
 // visits each pixel, and Halve, to the last bit: every width from 1 to 41,
 // 1 to 4 rows, random colours, grey pixels (R = G = B: luma is R itself)
 // and now and then a pixel with alpha below 0xff (non-premultiplied).
