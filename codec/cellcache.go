@@ -44,19 +44,6 @@ func (cc *cellCache) invert(li *spca.LevelInverse, cell []int, key uint64, s *sp
 	return row
 }
 
-// row4 returns the row of the cell numbered key in a cache of k = 4, and
-// whether it holds that cell's inverse; if not, the slot is the cell's
-// from now on and the caller must write its inverse to the row.
-func (cc *cellCache) row4(key uint64) (*[4]float64, bool) {
-	h := cc.slot(key)
-	row := (*[4]float64)(cc.rows[4*h:])
-	if cc.keys[h] == key+1 {
-		return row, true
-	}
-	cc.keys[h] = key + 1
-	return row, false
-}
-
 // slot returns the slot of the cell numbered key.
 func (cc *cellCache) slot(key uint64) int {
 	return int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(len(cc.keys)-1)) // Fibonacci hashing

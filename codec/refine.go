@@ -196,23 +196,15 @@ func (rf *refiner) prefetch(pf *[maxPrefetch]uintptr, i, hi int) {
 
 // refine4 is refineK for 4 leading dimensions with the cache: the same
 // moves tried in the same order, the same sums (dist4 adds as dist2
-// does), with the cell, its number and its inverse in arrays and the
-// cache's hits inline (TestRefine4).
+// does), each patch's search through search4 (TestRefine4).
 func (rf *refiner) refine4(lo, hi int) {
-	c, y, idx, li, cache, lambda, s := rf.c, rf.y, rf.idx, rf.li, rf.cache, rf.lambda, rf.s
+	c, y, idx, cache := rf.c, rf.y, rf.idx, rf.cache
 	_, dims := y.Dims()
-	st := [4]uint64(rf.strides[:4])
-	top := [4]int{c.Bins[0], c.Bins[1], c.Bins[2], c.Bins[3]}
-	ctr := [4]int{c.Centre[0], c.Centre[1], c.Centre[2], c.Centre[3]}
-	var tmp [4]int
-	// inverse returns the inverse of the cell tc numbered key.
-	inverse := func(tc *[4]int, key uint64) *[4]float64 {
-		row, ok := cache.row4(key)
-		if !ok {
-			tmp = *tc
-			li.Invert(row[:], tmp[:], s)
-		}
-		return row
+	p := refine4Run{
+		keys: unsafe.Pointer(unsafe.SliceData(cache.keys)), rows: unsafe.Pointer(unsafe.SliceData(cache.rows)),
+		mask: uint64(len(cache.keys) - 1), lambda: rf.lambda, st: [4]uint64(rf.strides[:4]),
+		top: [4]int{c.Bins[0], c.Bins[1], c.Bins[2], c.Bins[3]},
+		ctr: [4]int{c.Centre[0], c.Centre[1], c.Centre[2], c.Centre[3]},
 	}
 	var pf [maxPrefetch]uintptr
 	for i := lo; i < hi; i++ {
@@ -225,57 +217,132 @@ func (rf *refiner) refine4(lo, hi int) {
 		}
 		if a := i + 1; a < hi {
 			next := (*[4]int32)(idx[a*dims:])
-			key := uint64(next[0])*st[0] + uint64(next[1])*st[1] + uint64(next[2])*st[2] + uint64(next[3])*st[3]
-			np = cache.hint4(&pf, np, key, next, &st, &top)
+			key := uint64(next[0])*p.st[0] + uint64(next[1])*p.st[1] + uint64(next[2])*p.st[2] + uint64(next[3])*p.st[3]
+			np = cache.hint4(&pf, np, key, next, &p.st, &p.top)
 		}
 		prefetchLines(&pf, np)
-		x := (*[4]float64)(y.RawRowView(i)[:4])
+		p.x = (*[4]float64)(y.RawRowView(i)[:4])
 		out := (*[4]int32)(idx[i*dims : i*dims+4])
-		cell := [4]int{int(out[0]), int(out[1]), int(out[2]), int(out[3])}
-		key := uint64(cell[0])*st[0] + uint64(cell[1])*st[1] + uint64(cell[2])*st[2] + uint64(cell[3])*st[3]
-		r := bitsOff(cell[1], ctr[1]) + bitsOff(cell[2], ctr[2]) + bitsOff(cell[3], ctr[3])
-		best := dist4(inverse(&cell, key), x) + lambda*float64(r)
-		from := -1 // the move that led here: back is no better
-		for move := 0; move < maxRefine; move++ {
-			bj, bv, br := -1, 0, 0
-			for j := 0; j < 4; j++ {
-				for d := -1; d <= 1; d += 2 {
-					v := cell[j] + d
-					if v < 0 || v >= top[j] || 2*j+(d+1)/2 == from {
-						continue
-					}
-					rt := r
-					if j > 0 {
-						rt += bitsOff(v, ctr[j]) - bitsOff(cell[j], ctr[j])
-					}
-					rate := lambda * float64(rt)
-					if !(rate < best) {
-						continue
-					}
-					try := cell
-					try[j] = v
-					tkey := key - st[j]
-					if d > 0 {
-						tkey = key + st[j]
-					}
-					if e := dist4(inverse(&try, tkey), x) + rate; e < best {
-						best, bj, bv, br = e, j, v, rt
-					}
-				}
-			}
-			if bj < 0 {
-				break
-			}
-			from = 2*bj + (1-(bv-cell[bj]))/2 // the opposite direction
-			if bv > cell[bj] {
-				key += st[bj]
-			} else {
-				key -= st[bj]
-			}
-			cell[bj], r = bv, br
+		p.start(out)
+		row := slot4(p.keys, p.rows, p.mask, p.key)
+		if row == nil {
+			row = rf.fill4(&p, p.key, &p.cell)
 		}
-		*out = [4]int32{int32(cell[0]), int32(cell[1]), int32(cell[2]), int32(cell[3])}
+		p.best = dist4(row, p.x) + p.lambda*float64(p.r)
+		for search4(&p) {
+			// The candidate p.c is not in the cache: its inverse goes
+			// in, and the search goes on from it.
+			j, d := p.c>>1, p.c&1*2-1
+			try := p.cell
+			try[j] += d
+			rf.fill4(&p, p.key+uint64(d)*p.st[j], &try)
+		}
+		*out = [4]int32{int32(p.cell[0]), int32(p.cell[1]), int32(p.cell[2]), int32(p.cell[3])}
 	}
+}
+
+// refine4Run is the state of refine4's search of a patch's cell: the
+// patch's leading coefficients x; the cell cache's arrays (keys and
+// rows from their starts, mask their slots less one); λ; the cells'
+// strides (numbers), bins and centres; the cell, its number key, its rate
+// r (before λ) and its dimensions' rates boff (the first's unused), and
+// its D + λR best; the move that leads back (from) and the moves made.
+// Within a round of the 8 moves, c is the next one, 2j for dimension j's
+// index less one, 2j+1 for plus one, and bc, br the best so far (-1: none)
+// and its rate.
+type refine4Run struct {
+	x          *[4]float64
+	keys, rows unsafe.Pointer
+	mask       uint64
+	lambda     float64
+	st         [4]uint64
+	top, ctr   [4]int
+	cell, boff [4]int
+	key        uint64
+	r          int
+	best       float64
+	from, move int
+	c, bc, br  int
+}
+
+// start sets p's search at the cell out, before its D + λR (best).
+func (p *refine4Run) start(out *[4]int32) {
+	p.cell = [4]int{int(out[0]), int(out[1]), int(out[2]), int(out[3])}
+	p.key = uint64(p.cell[0])*p.st[0] + uint64(p.cell[1])*p.st[1] + uint64(p.cell[2])*p.st[2] + uint64(p.cell[3])*p.st[3]
+	p.boff = [4]int{0, bitsOff(p.cell[1], p.ctr[1]), bitsOff(p.cell[2], p.ctr[2]), bitsOff(p.cell[3], p.ctr[3])}
+	p.r = p.boff[1] + p.boff[2] + p.boff[3]
+	p.from, p.move, p.c, p.bc = -1, 0, 0, -1
+}
+
+// search4Go is search4 in Go: refineK's steepest descent from p's state
+// on, the moves' inverses read from the cache. It returns true where the
+// inverse of move p.c is not in the cache (the caller puts it in and
+// calls again), false when the search is over (p.cell).
+func search4Go(p *refine4Run) bool {
+	for {
+		for ; p.c < 8; p.c++ {
+			c := p.c
+			if c == p.from { // back is no better
+				continue
+			}
+			j, d := c>>1, c&1*2-1
+			v := p.cell[j] + d
+			if uint(v) >= uint(p.top[j]) {
+				continue
+			}
+			rt := p.r
+			if j > 0 {
+				rt += bitsOff(v, p.ctr[j]) - p.boff[j]
+			}
+			// The distance is ≥ 0, so a rate term alone at least best
+			// cannot win (x + y ≥ y for x ≥ 0).
+			rate := p.lambda * float64(rt)
+			if !(rate < p.best) {
+				continue
+			}
+			row := slot4(p.keys, p.rows, p.mask, p.key+uint64(d)*p.st[j]) // key ∓ st[j], modulo 2^64
+			if row == nil {
+				return true
+			}
+			if e := dist4(row, p.x) + rate; e < p.best {
+				p.best, p.bc, p.br = e, c, rt
+			}
+		}
+		if p.bc < 0 {
+			return false
+		}
+		j, d := p.bc>>1, p.bc&1*2-1
+		p.cell[j] += d
+		p.key += uint64(d) * p.st[j]
+		p.boff[j] = bitsOff(p.cell[j], p.ctr[j])
+		p.r, p.from = p.br, p.bc^1 // the opposite direction
+		if p.move++; p.move == maxRefine {
+			return false
+		}
+		p.c, p.bc = 0, -1
+	}
+}
+
+// slot4 returns the inverse of the cell numbered key from refine4's
+// cache (the starts of its keys and rows, mask its slots less one), or
+// nil if its slot holds another cell: cellCache.invert's lookup, without
+// the slices.
+func slot4(keys, rows unsafe.Pointer, mask, key uint64) *[4]float64 {
+	h := uintptr((key * 0x9E3779B97F4A7C15) >> 32 & mask) // cellCache.slot
+	if *(*uint64)(unsafe.Add(keys, 8*h)) != key+1 {
+		return nil
+	}
+	return (*[4]float64)(unsafe.Add(rows, 32*h))
+}
+
+// fill4 makes the slot of the cell numbered key (indices cell) in p's
+// cache that cell's, with its inverse, and returns the inverse.
+func (rf *refiner) fill4(p *refine4Run, key uint64, cell *[4]int) *[4]float64 {
+	h := uintptr((key * 0x9E3779B97F4A7C15) >> 32 & p.mask)
+	*(*uint64)(unsafe.Add(p.keys, 8*h)) = key + 1
+	row := (*[4]float64)(unsafe.Add(p.rows, 32*h))
+	rf.li.Invert(row[:], cell[:], rf.s)
+	return row
 }
 
 // bitsOff is the rate (before λ) refineNearest counts for index v of a
