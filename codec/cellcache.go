@@ -82,32 +82,6 @@ func (cc *cellCache) hint(p *[maxPrefetch]uintptr, n int, key uint64, cell []int
 	return n
 }
 
-// hint4 is hint for a cache of k = 4 (cell and strides of 4 dimensions,
-// top the bins), unrolled, the addresses computed from the arrays' starts
-// (a slot is below len(cc.keys)): hint's closure and bounds checks cost
-// refine4 ~375 instructions a patch.
-func (cc *cellCache) hint4(p *[maxPrefetch]uintptr, n int, key uint64, cell *[4]int32, st *[4]uint64, top *[4]int) int {
-	keys, rows := uintptr(unsafe.Pointer(unsafe.SliceData(cc.keys))), uintptr(unsafe.Pointer(unsafe.SliceData(cc.rows)))
-	mask := uint64(len(cc.keys) - 1)
-	slot := func(key uint64) uintptr { return uintptr((key * 0x9E3779B97F4A7C15) >> 32 & mask) } // cc.slot
-	h := slot(key)
-	p[n], p[n+1] = keys+8*h, rows+32*h
-	n += 2
-	for j := range 4 {
-		if cell[j] > 0 {
-			h := slot(key - st[j])
-			p[n], p[n+1] = keys+8*h, rows+32*h
-			n += 2
-		}
-		if int(cell[j])+1 < top[j] {
-			h := slot(key + st[j])
-			p[n], p[n+1] = keys+8*h, rows+32*h
-			n += 2
-		}
-	}
-	return n
-}
-
 // takeCellCache returns a cache of the channel's cell inverses for one
 // goroutine to use until it hands it back (putCellCache).
 func (c *Channel) takeCellCache() *cellCache {

@@ -49,7 +49,8 @@ func TestCellCache(t *testing.T) {
 // prefetches: a cell's slot (key and row) and its neighbours' one bin
 // away in each dimension, none beyond the bins (at the first and last
 // bin of a dimension a neighbour is missing), and no more than
-// maxHintDims dimensions' neighbours; hint4 the same as hint for k = 4.
+// maxHintDims dimensions' neighbours; hint4 and hintLines4 the same as hint
+// for k = 4.
 func TestCellCacheHint(t *testing.T) {
 	for _, k := range []int{1, 4, maxHintDims + 2} {
 		bins := make([]int, k)
@@ -102,11 +103,17 @@ func TestCellCacheHint(t *testing.T) {
 				t.Fatalf("k %d, cell %v: hint gave %d addresses %v, want %d %v", k, cell, n, pf[:n], len(want), want)
 			}
 			if k == 4 {
-				var pf4 [maxPrefetch]uintptr
-				pf4[0], pf4[1] = 7, 9
-				n := cc.hint4(&pf4, 2, key, (*[4]int32)(cell), (*[4]uint64)(strides), (*[4]int)(bins))
-				if !slices.Equal(pf4[:n], want) {
-					t.Fatalf("cell %v: hint4 gave %d addresses %v, want %d %v", cell, n, pf4[:n], len(want), want)
+				p := refine4Run{keys: unsafe.Pointer(&cc.keys[0]), rows: unsafe.Pointer(&cc.rows[0]), mask: uint64(len(cc.keys) - 1),
+					st: [4]uint64(strides), top: [4]int(bins)}
+				for _, hint := range []func(*[maxPrefetch]uintptr) int{
+					func(pf *[maxPrefetch]uintptr) int { return hint4(&p, pf, 2, key, (*[4]int32)(cell)) },
+					func(pf *[maxPrefetch]uintptr) int { return hintLines4(&p, pf, 2, key, (*[4]int32)(cell)) },
+				} {
+					var pf4 [maxPrefetch]uintptr
+					pf4[0], pf4[1] = 7, 9
+					if n := hint(&pf4); !slices.Equal(pf4[:n], want) {
+						t.Fatalf("cell %v: hint4 or hintLines4 gave %d addresses %v, want %d %v", cell, n, pf4[:n], len(want), want)
+					}
 				}
 			}
 		}

@@ -197,3 +197,64 @@ store:
 	MOVQ R13, refine4Run_from(DI)
 	MOVSD X0, refine4Run_best(DI)
 	RET
+
+// HINTSLOT writes the addresses of the slot of the cell numbered K (key
+// and row) at pf[CX] and pf[CX+1] and adds 2 to CX. Clobbers AX and BX.
+#define HINTSLOT(K) \
+	MOVQ K, AX \
+	IMULQ R13, AX \
+	SHRQ $32, AX \
+	ANDQ R12, AX \
+	LEAQ (R10)(AX*8), BX \
+	MOVQ BX, (SI)(CX*8) \
+	SHLQ $5, AX \
+	ADDQ R11, AX \
+	MOVQ AX, 8(SI)(CX*8) \
+	ADDQ $2, CX
+
+// HINTDIM writes the slots of the neighbours in dimension J that lie
+// within the bins (SKIPLO, SKIPHI its labels). Clobbers DX and R14.
+#define HINTDIM(J, SKIPLO, SKIPHI) \
+	MOVLQSX (4*J)(R9), DX \
+	TESTQ DX, DX \
+	JLE SKIPLO \
+	MOVQ R8, R14 \
+	SUBQ (refine4Run_st+8*J)(DI), R14 \
+	HINTSLOT(R14) \
+SKIPLO: \
+	INCQ DX \
+	CMPQ DX, (refine4Run_top+8*J)(DI) \
+	JGE SKIPHI \
+	MOVQ R8, R14 \
+	ADDQ (refine4Run_st+8*J)(DI), R14 \
+	HINTSLOT(R14) \
+SKIPHI:
+
+// func hintLines4(p *refine4Run, pf *[maxPrefetch]uintptr, n int, key uint64, cell *[4]int32) (count int)
+TEXT ·hintLines4(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), DI
+	MOVQ pf+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ key+24(FP), R8
+	MOVQ cell+32(FP), R9
+	MOVQ refine4Run_keys(DI), R10
+	MOVQ refine4Run_rows(DI), R11
+	MOVQ refine4Run_mask(DI), R12
+	MOVQ $0x9E3779B97F4A7C15, R13
+	HINTSLOT(R8)
+	HINTDIM(0, lo0, hi0)
+	HINTDIM(1, lo1, hi1)
+	HINTDIM(2, lo2, hi2)
+	HINTDIM(3, lo3, hi3)
+	MOVQ CX, count+40(FP)
+	// prefetchLines(pf, CX)
+	TESTQ CX, CX
+	JLE hinted
+hint:
+	MOVQ (SI), AX
+	PREFETCHT0 (AX)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ hint
+hinted:
+	RET
