@@ -119,3 +119,66 @@ outsideDone:
 	SETNE  ret+72(FP)
 	VZEROUPPER
 	RET
+
+// func restCountsAVX2(idx []int32, dims, from int, c, counts []int32, flags []uint8)
+// Per patch i: SI at idx[i*dims+from], DI at c, BX the 8-chunks left, AX
+// the equal ones; R8 the chunks of 8 (len(c)>>3), R9 4 if a last chunk of
+// 4 follows, R10 the patch's stride in bytes, R11 counts, R12 flags, R13
+// the patches left, R14 the next patch's first index.
+TEXT ·restCountsAVX2(SB), NOSPLIT, $0-112
+	MOVQ idx_base+0(FP), R14
+	MOVQ dims+24(FP), R10
+	SHLQ $2, R10
+	MOVQ from+32(FP), AX
+	LEAQ (R14)(AX*4), R14
+	MOVQ c_len+48(FP), R8
+	MOVQ R8, R9
+	ANDQ $4, R9
+	SHRQ $3, R8
+	MOVQ counts_base+64(FP), R11
+	MOVQ counts_len+72(FP), R13
+	MOVQ flags_base+88(FP), R12
+	TESTQ R13, R13
+	JZ countsDone
+countsPatch:
+	MOVQ R14, SI
+	MOVQ c_base+40(FP), DI
+	XORL AX, AX
+	MOVQ R8, BX
+	TESTQ BX, BX
+	JZ countsFour
+countsEight:
+	VMOVDQU  (SI), Y0
+	VPCMPEQD (DI), Y0, Y0
+	VMOVMSKPS Y0, DX
+	POPCNTL  DX, DX
+	ADDL     DX, AX
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	DECQ     BX
+	JNZ      countsEight
+countsFour:
+	TESTQ R9, R9
+	JZ countsOne
+	VMOVDQU  (SI), X0
+	VPCMPEQD (DI), X0, X0
+	VMOVMSKPS X0, DX
+	POPCNTL  DX, DX
+	ADDL     DX, AX
+countsOne:
+	// The count of those off c, and the flag: 1 where it is not 0.
+	MOVQ c_len+48(FP), DX
+	SUBL AX, DX
+	MOVL DX, (R11)
+	XORL AX, AX
+	TESTL DX, DX
+	SETNE AL
+	MOVB AL, (R12)
+	ADDQ $4, R11
+	INCQ R12
+	ADDQ R10, R14
+	DECQ R13
+	JNZ countsPatch
+	VZEROUPPER
+countsDone:
+	RET

@@ -16,3 +16,8 @@ func sameCountAVX2(a, b []int32) int {
 func anyOutsideAVX2(q, lo, span []int32) bool {
 	panic("codec: no AVX2 kernel on this architecture")
 }
+
+// restCountsAVX2 is amd64's (hasGather is false elsewhere).
+func restCountsAVX2(idx []int32, dims, from int, c, counts []int32, flags []uint8) {
+	panic("codec: restCountsAVX2 without AVX2")
+}

@@ -138,6 +138,11 @@ func restCountsInto(flags []uint8, counts []int32, idx []int32, dims, from int, 
 	}
 	const block = 4096
 	parallel.For((n+block-1)/block, func(b int) {
+		if w := len(c32); restCountsKernel && w >= 4 && w%4 == 0 {
+			lo, hi := b*block, min(n, (b+1)*block)
+			restCountsAVX2(idx[lo*dims:hi*dims], dims, from, c32, counts[lo:hi], flags[lo:hi])
+			return
+		}
 		for i := b * block; i < min(n, (b+1)*block); i++ {
 			row := idx[i*dims+from : (i+1)*dims]
 			row = row[:len(c32)]
@@ -157,6 +162,10 @@ func restCountsInto(flags []uint8, counts []int32, idx []int32, dims, from int, 
 		}
 	})
 }
+
+// restCountsKernel selects restCountsAVX2 for restCountsInto where it
+// has AVX2 (hasGather); the tests turn it off.
+var restCountsKernel = hasGather
 
 // restFlagsInto is restFlags writing into flags (one per patch, all 0).
 func restFlagsInto(flags []uint8, idx []int32, dims, from int, centre []int) []uint8 {

@@ -159,9 +159,23 @@ func TestZigzag(t *testing.T) {
 // and its flags against restFlagsInto, on indices mostly at their
 // centres, with extreme values (the branch-free count's d = q - c).
 func TestRestCounts(t *testing.T) {
+	kernel := restCountsKernel
+	defer func() { restCountsKernel = kernel }()
+	for _, restCountsKernel = range []bool{false, kernel} {
+		testRestCounts(t)
+	}
+}
+
+// testRestCounts is TestRestCounts with or without restCountsAVX2
+// (restCountsKernel): dims - from a multiple of 8, of 4 (the 4×4 models' 12),
+// and neither.
+func testRestCounts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 12))
-	for _, dims := range []int{2, 5, 64} {
-		for _, from := range []int{1, dims / 2, dims - 1} {
+	for _, dims := range []int{2, 5, 16, 64} {
+		for _, from := range []int{1, 4, dims / 2, dims - 1} {
+			if from >= dims {
+				continue
+			}
 			n := 9000 // more than restCountsInto's block of patches
 			centre := make([]int, dims)
 			for j := range centre {
@@ -188,7 +202,7 @@ func TestRestCounts(t *testing.T) {
 					}
 				}
 				if int(counts[i]) != c || flags[i] != want[i] {
-					t.Fatalf("dims %d from %d patch %d: count %d flag %d, want %d %d", dims, from, i, counts[i], flags[i], c, want[i])
+					t.Fatalf("dims %d from %d patch %d (AVX2 %v): count %d flag %d, want %d %d", dims, from, i, restCountsKernel, counts[i], flags[i], c, want[i])
 				}
 			}
 		}
