@@ -199,7 +199,8 @@ store:
 	RET
 
 // HINTSLOT writes the addresses of the slot of the cell numbered K (key
-// and row) at pf[CX] and pf[CX+1] and adds 2 to CX. Clobbers AX and BX.
+// and row) at pf[CX] and pf[CX+1], asks for their lines and adds 2 to
+// CX. Clobbers AX and BX.
 #define HINTSLOT(K) \
 	MOVQ K, AX \
 	IMULQ R13, AX \
@@ -207,9 +208,11 @@ store:
 	ANDQ R12, AX \
 	LEAQ (R10)(AX*8), BX \
 	MOVQ BX, (SI)(CX*8) \
+	PREFETCHT0 (BX) \
 	SHLQ $5, AX \
 	ADDQ R11, AX \
 	MOVQ AX, 8(SI)(CX*8) \
+	PREFETCHT0 (AX) \
 	ADDQ $2, CX
 
 // HINTDIM writes the slots of the neighbours in dimension J that lie
@@ -247,7 +250,8 @@ TEXT ·hintLines4(SB), NOSPLIT, $0-48
 	HINTDIM(2, lo2, hi2)
 	HINTDIM(3, lo3, hi3)
 	MOVQ CX, count+40(FP)
-	// prefetchLines(pf, CX)
+	// prefetchLines(pf, n): the slots' lines are asked for above.
+	MOVQ n+16(FP), CX
 	TESTQ CX, CX
 	JLE hinted
 hint:
