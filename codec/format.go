@@ -712,7 +712,7 @@ func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells,
 			}
 		})
 	} else {
-		c.eachPatch(idx, lead, grid, out, func(by, bx int, pix []float64) {
+		c.eachPatch(idx, lead, grid, out, g8, func(by, bx int, pix []float64) {
 			if !sixteen && (bx+1)*n <= w && (by+1)*n <= h &&
 				quantize8Kernel(g8.Pix[by*n*g8.Stride+bx*n:], g8.Stride, pix[:n*n], n) {
 				return
@@ -961,7 +961,7 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 	} else {
 		plane = patches.NewPlane(w, h)
 	}
-	c.eachPatch(idx, lead, grid, out, func(by, bx int, pix []float64) {
+	c.eachPatch(idx, lead, grid, out, nil, func(by, bx int, pix []float64) {
 		for r := 0; r < n && by*n+r < h; r++ {
 			x0, x1 := bx*n, min(bx*n+n, w)
 			at := (by*n+r)*w + x0
@@ -985,7 +985,11 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 // the leading coefficients from lead (the indices' leadRows), the others
 // from their quantisers' levels (or the outlier patch of out), then the
 // inverse PCA (pixels). emit may reuse nothing of pix after it returns.
-func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, emit func(by, bx int, pix []float64)) {
+//
+// Where g8 is not nil (the 8-bit image emit writes into), a 4×4 patch
+// that lies within it, is no outlier and is not shifted goes straight
+// to its pixels in g8 (recon16Kernel: the same pixels), without emit.
+func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
 	levels := make([][]float64, dims-k)
 	for j, q := range c.Rest {
@@ -1003,10 +1007,16 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 		leadPix = c.leadPixels(lead.rows, weights, grid.Blocks()/2)
 		defer putFloats(leadPix)
 	}
+	direct := g8 != nil && leadPix != nil && dims == 16
 	parallel.For(grid.Rows(), func(by int) {
 		sc := takePatchScratch(dims)
 		defer patchScratches.Put(sc)
 		y, pix, nz := sc.y, sc.pix, sc.nz
+		// The blocks of this row within the image: direct's.
+		inside := 0
+		if direct && (by+1)*4 <= grid.H {
+			inside = grid.W / 4
+		}
 		for bx := 0; bx < cols; bx++ {
 			i := by*cols + bx
 			switch {
@@ -1022,6 +1032,13 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				// Sliced once: the index arithmetic and checks per
 				// dimension were ~110 instructions a 4×4 patch.
 				ls := levels[:end-k]
+				if bx < inside && !out.moves(i) {
+					at := by*4*g8.Stride + bx*4
+					start := leadPix[int(lead.ref[i])*dims:][:dims]
+					if recon16Kernel(g8.Pix[at:], g8.Stride, start, weights[k*dims:], ls, idx[i*dims+k:i*dims+end]) {
+						continue
+					}
+				}
 				ix, yk := idx[i*dims+k:i*dims+end], y[k:end]
 				ix, yk = ix[:len(ls)], yk[:len(ls)]
 				for j, l := range ls {

@@ -152,6 +152,11 @@ func (o *outliers) shiftPixels(i int, pix, weights []float64) {
 	}
 }
 
+// moves reports whether shiftPixels moves the pixels of patch i.
+func (o *outliers) moves(i int) bool {
+	return o != nil && o.shift != nil && o.shift[i] != 0 && o.at[i] < 0
+}
+
 // patch writes the coefficients of patch i into y and reports true if it
 // is an outlier; o may be nil (no outliers).
 func (o *outliers) patch(i int, y []float64) bool {

@@ -144,3 +144,24 @@ func nonzeroKernel(y []float64, nz []int) (n, done int) {
 	}
 	return nonzeroAVX(y[:m], nz), m
 }
+
+// recon16AVX reconstructs a 4×4 patch from its indices beyond the
+// leading ones straight into 8-bit pixels (see recon16Kernel).
+//
+//go:noescape
+func recon16AVX(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) (ok bool)
+
+// recon16Kernel writes the 8-bit pixels of a 4×4 patch into the rows
+// dst[r·stride:][:4]: what pixels16Kernel of y[j] = levels[j][ix[j]]
+// (the coefficients after the leading ones, whose pixels start holds)
+// and quantize8Kernel make, in one call without y or pix (the two
+// kernels, their calls and the levels' gathering were ~1/5 of a 4×4 grey
+// batch decode's instructions). It reports false, writing nothing,
+// without AVX, where the arguments are short, or where an index is out
+// of its levels' range.
+func recon16Kernel(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) bool {
+	if !hasAVX || len(levels) < len(ix) || len(start) < 16 || len(w0) < 16*len(ix) || stride < 4 || len(dst) < 3*stride+4 {
+		return false
+	}
+	return recon16AVX(dst, stride, start, w0, levels, ix)
+}

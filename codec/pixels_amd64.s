@@ -242,6 +242,10 @@ GLOBL q8max<>(SB), RODATA|NOPTR, $8
 // patches.Quantize8 does (constants in Y8-Y11: Q8_CONSTS).
 #define Q8(src, dst) \
 	VMOVUPD src, Y0 \
+	Q8Y0(dst)
+
+// Q8Y0 is Q8 of the 4 values in Y0.
+#define Q8Y0(dst) \
 	VROUNDPD $3, Y0, Y1 \
 	VSUBPD Y1, Y0, Y2 \
 	VCMPPD $0x0D, Y8, Y2, Y3 \
@@ -421,4 +425,73 @@ store64:
 	VMOVUPD Z6, 384(DI)
 	VMOVUPD Z7, 448(DI)
 	VZEROUPPER
+	RET
+
+// func recon16AVX(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) (ok bool)
+// A 4×4 patch from its indices ix beyond the leading ones, as
+// pixels16AVX then quantize4x4AVX make it from y[j] = levels[j][ix[j]]:
+// pix[i] = start[i] + Σ_j float64(w0[16·j+i]·y[j]) over j in order
+// where y[j] != 0 (±0 skipped, NaN kept), rounded to 8 bits into the
+// rows dst[r·stride:][:4]. Returns false, writing nothing, where an
+// ix[j] is out of [0, len(levels[j])). levels holds len(ix) slices.
+TEXT ·recon16AVX(SB), NOSPLIT, $0-129
+	MOVQ start_base+32(FP), SI
+	MOVQ w0_base+56(FP), R8
+	MOVQ levels_base+80(FP), R9
+	MOVQ ix_base+104(FP), R10
+	MOVQ ix_len+112(FP), CX
+	VMOVUPD (SI), Y12
+	VMOVUPD 32(SI), Y13
+	VMOVUPD 64(SI), Y14
+	VMOVUPD 96(SI), Y15
+	VXORPD Y9, Y9, Y9
+	TESTQ CX, CX
+	JZ   rstore
+rloop:
+	MOVLQSX (R10), AX           // ix[j]
+	CMPQ AX, 8(R9)              // unsigned: negative ones too
+	JCC  rbad
+	MOVQ (R9), BX               // levels[j]
+	LEAQ (BX)(AX*8), BX         // &levels[j][ix[j]]
+	VUCOMISD (BX), X9
+	JNE  radd
+	JPS  radd                   // NaN: kept, as y[j] != 0 is true
+	JMP  rnext
+radd:
+	VBROADCASTSD (BX), Y4
+	VMULPD (R8), Y4, Y5
+	VADDPD Y5, Y12, Y12
+	VMULPD 32(R8), Y4, Y6
+	VADDPD Y6, Y13, Y13
+	VMULPD 64(R8), Y4, Y7
+	VADDPD Y7, Y14, Y14
+	VMULPD 96(R8), Y4, Y8
+	VADDPD Y8, Y15, Y15
+rnext:
+	ADDQ $4, R10
+	ADDQ $24, R9
+	ADDQ $128, R8
+	DECQ CX
+	JNZ  rloop
+rstore:
+	MOVQ dst_base+0(FP), DI
+	MOVQ stride+24(FP), DX
+	Q8_CONSTS
+	VMOVAPD Y12, Y0
+	Q8Y0((DI))
+	ADDQ DX, DI
+	VMOVAPD Y13, Y0
+	Q8Y0((DI))
+	ADDQ DX, DI
+	VMOVAPD Y14, Y0
+	Q8Y0((DI))
+	ADDQ DX, DI
+	VMOVAPD Y15, Y0
+	Q8Y0((DI))
+	VZEROUPPER
+	MOVB $1, ok+128(FP)
+	RET
+rbad:
+	VZEROUPPER
+	MOVB $0, ok+128(FP)
 	RET

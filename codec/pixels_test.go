@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -263,6 +264,110 @@ func TestNonzeroKernel(t *testing.T) {
 		}
 		if !slices.Equal(nz[:n], want) {
 			t.Fatalf("%v: listed %v, want %v", y, nz[:n], want)
+		}
+	}
+}
+
+// TestRecon16Kernel checks the one-call reconstruction of a 4×4 patch
+// against decoding's Go sums (pixelsFromGo of the gathered levels'
+// nonzero coefficients, then patches.Quantize8 of each pixel): the same bytes, only
+// the patch's, for 0-60 coefficients after the leading ones whose levels
+// hold zeros, −0, NaN, infinities and values that round near the
+// halves; and false, nothing written, for an index out of its levels'
+// range (negative ones too).
+func TestRecon16Kernel(t *testing.T) {
+	if !hasAVX {
+		t.Skip("no AVX: the kernel does not run")
+	}
+	rng := rand.New(rand.NewPCG(24, 21))
+	special := []float64{0, 0, 0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 5e-324, 0.5, -0.5}
+	for trial := range 3000 {
+		n := trial % 61
+		levels := make([][]float64, n)
+		ix := make([]int32, n)
+		y := make([]float64, n)
+		for j := range levels {
+			levels[j] = make([]float64, 1+rng.IntN(40))
+			for b := range levels[j] {
+				if rng.IntN(4) == 0 {
+					levels[j][b] = special[rng.IntN(len(special))]
+				} else {
+					levels[j][b] = rng.NormFloat64() * 30
+				}
+			}
+			ix[j] = int32(rng.IntN(len(levels[j])))
+			y[j] = levels[j][ix[j]]
+		}
+		start, w0 := make([]float64, 16), make([]float64, 16*n)
+		for i := range start {
+			start[i] = 128 + rng.NormFloat64()*60
+		}
+		for i := range w0 {
+			w0[i] = rng.NormFloat64() * 0.3
+		}
+		stride := 4 + rng.IntN(9)
+		dst := make([]uint8, 3*stride+4+3)
+		for i := range dst {
+			dst[i] = 0xA5
+		}
+		bad := n > 0 && trial%7 == 0
+		if bad {
+			j := rng.IntN(n)
+			ix[j] = []int32{-1, int32(len(levels[j])), math.MaxInt32, math.MinInt32}[rng.IntN(4)]
+		}
+		ok := recon16Kernel(dst, stride, start, w0, levels, ix)
+		if ok == bad {
+			t.Fatalf("trial %d: kernel %v with an index out of range %v", trial, ok, bad)
+		}
+		var nz []int
+		for j, v := range y {
+			if v != 0 {
+				nz = append(nz, j)
+			}
+		}
+		pix := make([]float64, 16)
+		pixelsFromGo(pix, start, y, w0, nz)
+		for i := range dst {
+			r, col := i/stride, i%stride
+			want := uint8(0xA5)
+			if !bad && r < 4 && col < 4 {
+				want = patches.Quantize8(pix[4*r+col])
+			}
+			if dst[i] != want {
+				t.Fatalf("trial %d (%d coefficients), stride %d, byte %d: kernel %d, want %d", trial, n, stride, i, dst[i], want)
+			}
+		}
+	}
+}
+
+// TestRecon16Decode decodes the 4×4 test model's files of images of odd
+// sizes (patches across the right and lower edges, outliers) with the
+// AVX kernels, whose eachPatch writes most patches by recon16Kernel, and
+// without them: the same pixels.
+func TestRecon16Decode(t *testing.T) {
+	if !hasAVX {
+		t.Skip("no AVX: the kernel does not run")
+	}
+	m := reuseTestModels(t)[1]
+	if m.Channels[0].Dims() != 16 {
+		t.Fatalf("test model of %d dimensions, want 4×4", m.Channels[0].Dims())
+	}
+	for _, c := range reuseCases() {
+		var b bytes.Buffer
+		if err := Encode(&b, c.img, m, nil); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		decode := func(avx bool) []byte {
+			defer func(had bool) { hasAVX = had }(hasAVX)
+			hasAVX = avx
+			img, err := Decode(bytes.NewReader(b.Bytes()), m)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			return pixelBytesOf(img)
+		}
+		if !bytes.Equal(decode(true), decode(false)) {
+			t.Fatalf("%s: the pixels differ without AVX", c.name)
 		}
 	}
 }
