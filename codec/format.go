@@ -11,6 +11,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/klauspost/compress/fse"
 	"github.com/spcalab/spca/internal/checksum"
@@ -987,8 +988,9 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 // inverse PCA (pixels). emit may reuse nothing of pix after it returns.
 //
 // Where g8 is not nil (the 8-bit image emit writes into), a 4×4 patch
-// that lies within it, is no outlier and is not shifted goes straight
-// to its pixels in g8 (recon16Kernel: the same pixels), without emit.
+// of a model with leading dimensions that lies within it, is no outlier
+// and is not shifted goes straight to its pixels in g8 (recon16Kernel:
+// the same pixels), without emit.
 func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
 	levels := make([][]float64, dims-k)
@@ -1007,7 +1009,14 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 		leadPix = c.leadPixels(lead.rows, weights, grid.Blocks()/2)
 		defer putFloats(leadPix)
 	}
-	direct := g8 != nil && leadPix != nil && dims == 16
+	// recon16's lengths: the image's rows hold the grid's, weights hold
+	// dims×dims values, levels and idx's rows dims-k from k on.
+	direct := g8 != nil && dims == 16 && k > 0 && g8.Stride >= grid.W && len(g8.Pix) >= grid.H*g8.Stride &&
+		len(weights) >= dims*dims && len(levels) == dims-k
+	var w0 *float64
+	if direct {
+		w0 = &weights[k*dims]
+	}
 	parallel.For(grid.Rows(), func(by int) {
 		sc := takePatchScratch(dims)
 		defer patchScratches.Put(sc)
@@ -1033,9 +1042,17 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				// dimension were ~110 instructions a 4×4 patch.
 				ls := levels[:end-k]
 				if bx < inside && !out.moves(i) {
+					// The leading cell's pixels: leadPix's, else its
+					// sums here (pixels' sums over y[:end] in two calls,
+					// the same sums in the same order).
+					var start []float64
+					if leadPix != nil {
+						start = leadPix[int(lead.ref[i])*dims:][:dims]
+					} else if pixels16Kernel(pix, c.PCA.Mean[:dims], weights, lead.row(i, k)) {
+						start = pix
+					}
 					at := by*4*g8.Stride + bx*4
-					start := leadPix[int(lead.ref[i])*dims:][:dims]
-					if recon16Kernel(g8.Pix[at:], g8.Stride, start, weights[k*dims:], ls, idx[i*dims+k:i*dims+end]) {
+					if start != nil && recon16(&g8.Pix[at], g8.Stride, &start[0], w0, unsafe.SliceData(ls), unsafe.SliceData(idx[i*dims+k:i*dims+end]), len(ls)) {
 						continue
 					}
 				}

@@ -1,6 +1,10 @@
 package codec
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // hasAVX selects the AVX kernel of pixelsFrom (same sums to the last bit),
 // hasAVX512 its AVX-512 kernels for 8×8 patches (pixels64AVX512 also uses
@@ -149,7 +153,7 @@ func nonzeroKernel(y []float64, nz []int) (n, done int) {
 // leading ones straight into 8-bit pixels (see recon16Kernel).
 //
 //go:noescape
-func recon16AVX(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) (ok bool)
+func recon16AVX(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) (ok bool)
 
 // recon16Kernel writes the 8-bit pixels of a 4×4 patch into the rows
 // dst[r·stride:][:4]: what pixels16Kernel of y[j] = levels[j][ix[j]]
@@ -163,5 +167,13 @@ func recon16Kernel(dst []uint8, stride int, start, w0 []float64, levels [][]floa
 	if !hasAVX || len(levels) < len(ix) || len(start) < 16 || len(w0) < 16*len(ix) || stride < 4 || len(dst) < 3*stride+4 {
 		return false
 	}
-	return recon16AVX(dst, stride, start, w0, levels, ix)
+	return recon16(&dst[0], stride, &start[0], unsafe.SliceData(w0), unsafe.SliceData(levels), unsafe.SliceData(ix), len(ix))
+}
+
+// recon16 is recon16Kernel given pointers, for a caller that made sure
+// of the lengths: dst holds 3·stride+4 bytes, start 16 values, levels
+// and ix n entries and w0 16·n values (slices in a call per patch, and
+// their checks, were ~130 instructions of a 4×4 patch).
+func recon16(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) bool {
+	return hasAVX && recon16AVX(dst, stride, start, w0, levels, ix, n)
 }

@@ -427,19 +427,20 @@ store64:
 	VZEROUPPER
 	RET
 
-// func recon16AVX(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) (ok bool)
+// func recon16AVX(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) (ok bool)
 // A 4×4 patch from its indices ix beyond the leading ones, as
 // pixels16AVX then quantize4x4AVX make it from y[j] = levels[j][ix[j]]:
 // pix[i] = start[i] + Σ_j float64(w0[16·j+i]·y[j]) over j in order
 // where y[j] != 0 (±0 skipped, NaN kept), rounded to 8 bits into the
 // rows dst[r·stride:][:4]. Returns false, writing nothing, where an
-// ix[j] is out of [0, len(levels[j])). levels holds len(ix) slices.
-TEXT ·recon16AVX(SB), NOSPLIT, $0-129
-	MOVQ start_base+32(FP), SI
-	MOVQ w0_base+56(FP), R8
-	MOVQ levels_base+80(FP), R9
-	MOVQ ix_base+104(FP), R10
-	MOVQ ix_len+112(FP), CX
+// ix[j] is out of [0, len(levels[j])). levels and ix hold n entries, w0
+// 16·n and start 16.
+TEXT ·recon16AVX(SB), NOSPLIT, $0-57
+	MOVQ start+16(FP), SI
+	MOVQ w0+24(FP), R8
+	MOVQ levels+32(FP), R9
+	MOVQ ix+40(FP), R10
+	MOVQ n+48(FP), CX
 	VMOVUPD (SI), Y12
 	VMOVUPD 32(SI), Y13
 	VMOVUPD 64(SI), Y14
@@ -474,8 +475,8 @@ rnext:
 	DECQ CX
 	JNZ  rloop
 rstore:
-	MOVQ dst_base+0(FP), DI
-	MOVQ stride+24(FP), DX
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), DX
 	Q8_CONSTS
 	VMOVAPD Y12, Y0
 	Q8Y0((DI))
@@ -489,9 +490,9 @@ rstore:
 	VMOVAPD Y15, Y0
 	Q8Y0((DI))
 	VZEROUPPER
-	MOVB $1, ok+128(FP)
+	MOVB $1, ok+56(FP)
 	RET
 rbad:
 	VZEROUPPER
-	MOVB $0, ok+128(FP)
+	MOVB $0, ok+56(FP)
 	RET
