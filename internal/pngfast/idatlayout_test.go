@@ -15,25 +15,13 @@ import (
 // from every reader, with its pixels.
 func TestDecodeIDATLayoutsMatchImagePNG(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 26))
-	garbage := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		return b
-	}
+	garbage := func(n int) []byte { return randomBytes(rng, n) }
 	accepted, refused := 0, 0
 	for _, c := range []struct {
 		w, h int
 		ct   byte
 	}{{3, 4, 0}, {17, 5, 2}, {9, 7, 6}, {1, 1, 0}} {
-		bpp := map[byte]int{0: 1, 2: 3, 6: 4}[c.ct]
-		var rows []byte
-		for range c.h {
-			rows = append(rows, byte(rng.IntN(5)))
-			rows = append(rows, garbage(c.w*bpp)...)
-		}
-		z := zlibOf(rows)
+		z := zlibOf(randomFilteredRows(rng, c.w, c.h, c.ct))
 		head := chunk("IHDR", ihdr(uint32(c.w), uint32(c.h), c.ct))
 		cut := 1 + rng.IntN(len(z)-1)
 		end := chunk("IEND", nil)

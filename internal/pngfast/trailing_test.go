@@ -39,25 +39,13 @@ func imagePNGEveryReader(t *testing.T, data []byte) image.Image {
 // pixels, and refuses the others (Decode refused every such file).
 func TestDecodeTrailingMatchesImagePNG(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 26))
-	garbage := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		return b
-	}
+	garbage := func(n int) []byte { return randomBytes(rng, n) }
 	accepted, refused := 0, 0
 	for _, c := range []struct {
 		w, h int
 		ct   byte
 	}{{3, 4, 0}, {17, 5, 2}, {64, 40, 6}, {1, 1, 2}} {
-		bpp := map[byte]int{0: 1, 2: 3, 6: 4}[c.ct]
-		var rows []byte
-		for range c.h {
-			rows = append(rows, byte(rng.IntN(5)))
-			rows = append(rows, garbage(c.w*bpp)...)
-		}
-		z := zlibOf(rows)
+		z := zlibOf(randomFilteredRows(rng, c.w, c.h, c.ct))
 		head := chunk("IHDR", ihdr(uint32(c.w), uint32(c.h), c.ct))
 		cut := 1 + rng.IntN(len(z)-1) // a split inside the stream
 		end := chunk("IEND", nil)
@@ -113,4 +101,26 @@ func decodesLikeImagePNG(t *testing.T, what string, data []byte) bool {
 		}
 	}
 	return want != nil
+}
+
+// randomBytes returns n bytes drawn from rng.
+func randomBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// randomFilteredRows returns the filtered scanlines of a w×h image of
+// 8-bit colour type ct (0 grey, 2 RGB, 6 RGBA): each row a random filter
+// type 0-4 and random bytes.
+func randomFilteredRows(rng *rand.Rand, w, h int, ct byte) []byte {
+	bpp := map[byte]int{0: 1, 2: 3, 6: 4}[ct]
+	var rows []byte
+	for range h {
+		rows = append(rows, byte(rng.IntN(5)))
+		rows = append(rows, randomBytes(rng, w*bpp)...)
+	}
+	return rows
 }
