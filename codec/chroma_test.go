@@ -115,11 +115,11 @@ func TestChromaSubsampling(t *testing.T) {
 }
 
 // TestDecodeIntoRGBA checks DecodeOptions.IntoRGBA: the decode of a 4:2:0
-// file into an RGBA image whose buffer has room for it (its size, holding
-// another image's pixels; larger; of a wider stride; turned by a quarter)
-// returns that image with the decoded pixels (every one set) in Decode's
-// layout; an image of too small a buffer, or the decode of a 4:4:4 file,
-// leaves it alone.
+// file into a whole RGBA image with room for it (its size, holding
+// another image's pixels; larger; turned by a quarter) returns that image
+// with the decoded pixels (every one set) in Decode's layout; an image too
+// small, of a wider stride or a sub-image of a taller one, or the decode of
+// a 4:4:4 file, leaves it alone.
 func TestDecodeIntoRGBA(t *testing.T) {
 	for _, sub := range []bool{true, false} {
 		m := smallColorModel(t, sub)
@@ -140,22 +140,30 @@ func TestDecodeIntoRGBA(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := want.Bounds()
-		for _, into := range []*image.RGBA{
-			prev.(*image.RGBA),
-			image.NewRGBA(image.Rect(0, 0, b.Dx()+1, b.Dy())),
-			image.NewRGBA(image.Rect(0, 0, b.Dy(), b.Dx())),
-			image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()-1)),
-			{Pix: make([]uint8, 4*(b.Dx()+2)*b.Dy()), Stride: 4 * (b.Dx() + 2), Rect: b},
+		parent := image.NewRGBA(image.Rect(0, 0, b.Dx(), 2*b.Dy()))
+		for _, c := range []struct {
+			into *image.RGBA
+			fits bool // a whole image with room for the decoded one
+		}{
+			{prev.(*image.RGBA), true},
+			{image.NewRGBA(image.Rect(0, 0, b.Dx()+1, b.Dy())), true},
+			{image.NewRGBA(image.Rect(0, 0, b.Dy(), b.Dx())), true},
+			{image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()-1)), false},
+			{&image.RGBA{Pix: make([]uint8, 4*(b.Dx()+2)*b.Dy()), Stride: 4 * (b.Dx() + 2), Rect: b}, false},
+			// The top rows of a taller image: the decode must not write
+			// the parent's other rows.
+			{parent.SubImage(image.Rect(0, 0, b.Dx(), b.Dy()/2)).(*image.RGBA), false},
 		} {
+			into := c.into
 			before := bytes.Clone(into.Pix)
-			rect, stride, room := into.Rect, into.Stride, cap(into.Pix)
+			rect, stride := into.Rect, into.Stride
 			got, err := DecodeWith(bytes.NewReader(files[0]), m, &DecodeOptions{IntoRGBA: into})
 			if err != nil {
 				t.Fatal(err)
 			}
 			g := got.(*image.RGBA)
 			used := &g.Pix[0] == &into.Pix[0]
-			if use := sub && room >= 4*b.Dx()*b.Dy(); used != use || !use && (!bytes.Equal(into.Pix, before) || into.Rect != rect || into.Stride != stride) {
+			if use := sub && c.fits; used != use || !use && (!bytes.Equal(into.Pix, before) || into.Rect != rect || into.Stride != stride) {
 				t.Errorf("4:2:0 %v: decode into a %v image of stride %d: used %v, want %v", sub, rect, stride, used, use)
 			}
 			if !bytes.Equal(g.Pix, want.(*image.RGBA).Pix) || g.Rect != b || g.Stride != 4*b.Dx() {

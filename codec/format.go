@@ -1342,10 +1342,12 @@ type DecodeOptions struct {
 	// IntoRGBA is Into for the decode of an 8-bit colour file with
 	// half-resolution chroma (4:2:0 models): 1.5 MB of fresh memory per
 	// 768×512 image, whose page clearing was 5 % of the CPU of a colour
-	// batch decode. Any image whose pixel buffer has room for the
-	// decoded one (its capacity) serves: it is made the decoded image's
-	// size on that buffer (patches.FromYCbCr420Into), so that a batch
-	// turning from landscape to portrait takes no new one.
+	// batch decode. Any whole image (at the origin, contiguous rows, its
+	// Pix exactly its pixels) with room for the decoded one serves: it is
+	// made the decoded image's size on that buffer
+	// (patches.FromYCbCr420Into), so that a batch turning from landscape
+	// to portrait takes no new one. A sub-image of a larger image is
+	// never written.
 	IntoRGBA *image.RGBA
 }
 

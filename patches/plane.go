@@ -449,20 +449,30 @@ func halveRows(dst, r0, r1 []float64) {
 }
 
 // FromYCbCr420Into is FromYCbCr420 of 8-bit pixels written into m and
-// returned, if m's pixel buffer has room for them (its capacity): m is
-// then made a y.W×y.H image at the origin with contiguous rows on that
-// buffer, and every pixel is set; otherwise they go into a new image. A
+// returned, if m is a whole image (at the origin, with contiguous rows,
+// its Pix exactly its pixels, as NewRGBA makes it) with room for them:
+// m is then made a y.W×y.H image at the origin with contiguous rows on
+// that buffer, and every pixel is set; otherwise they go into a new
+// image. Only m.Pix[:len] is written: a sub-image's Pix runs on over its
+// parent's other pixels, so a sub-image is never whole unless it is all
+// of its parent. A
 // batch that hands each decoded image, once written out, to the next
 // saves the fresh memory of an image per file (1.5 MB for 768×512:
 // clearing its fresh pages was 5 % of the CPU of a colour batch decode),
 // also when it turns from landscape to portrait (kodim17 and kodim20 of
 // kodim13-24 took a new image each).
+// wholeRGBA reports whether m's Pix holds exactly its pixels, at the
+// origin, in contiguous rows.
+func wholeRGBA(m *image.RGBA) bool {
+	return m != nil && m.Rect.Min == (image.Point{}) && m.Stride == 4*m.Rect.Dx() && len(m.Pix) == m.Stride*m.Rect.Dy()
+}
+
 func FromYCbCr420Into(m *image.RGBA, y, cb, cr Plane) *image.RGBA {
 	checkPlane("FromYCbCr420", y)
 	checkHalf("FromYCbCr420", cb, y.W, y.H)
 	checkHalf("FromYCbCr420", cr, y.W, y.H)
 	w, hw := y.W, cb.W
-	if m == nil || cap(m.Pix) < 4*w*y.H {
+	if !wholeRGBA(m) || len(m.Pix) < 4*w*y.H {
 		m = image.NewRGBA(image.Rect(0, 0, y.W, y.H))
 	} else {
 		m.Pix, m.Stride, m.Rect = m.Pix[:4*w*y.H], 4*w, image.Rect(0, 0, y.W, y.H)

@@ -107,10 +107,12 @@ func BenchmarkFromYCbCr420(b *testing.B) {
 }
 
 // TestFromYCbCr420Into checks that FromYCbCr420Into sets every pixel of
-// an image whose buffer has room for the planes' size (the same size, a
-// larger one, a wider stride, the size turned by a quarter), holding other
-// pixels, to FromYCbCr420's, in FromYCbCr420's layout on that buffer, and
-// leaves an image with too small a buffer alone.
+// a whole image (at the origin, contiguous rows, its Pix exactly its
+// pixels) with room for the planes' size (the same size, a larger one,
+// the size turned by a quarter), holding other pixels, to FromYCbCr420's,
+// in FromYCbCr420's layout on that buffer, and leaves alone an image too
+// small, of a wider stride, with room only beyond its Pix's length, or a
+// sub-image whose Pix runs on over its parent's other pixels.
 func TestFromYCbCr420Into(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 5))
 	const w, h = 37, 21
@@ -121,23 +123,31 @@ func TestFromYCbCr420Into(t *testing.T) {
 		}
 	}
 	want := FromYCbCr420(y, cb, cr, false).(*image.RGBA)
-	for _, into := range []*image.RGBA{
-		image.NewRGBA(image.Rect(0, 0, w, h)),
-		image.NewRGBA(image.Rect(0, 0, w, h+1)),
-		image.NewRGBA(image.Rect(0, 0, h, w)),
-		image.NewRGBA(image.Rect(0, 0, w, h-1)),
-		{Pix: make([]uint8, 4*(w+1)*h), Stride: 4 * (w + 1), Rect: image.Rect(0, 0, w, h)},
-		{Pix: make([]uint8, 4*w*h-1, 4*w*h), Stride: 4 * w, Rect: image.Rect(0, 0, w, h-1)},
+	// The top rows of a taller image: its Pix runs on over the parent's
+	// other rows, which the decode must not write.
+	parent := image.NewRGBA(image.Rect(0, 0, w, 2*h))
+	top := parent.SubImage(image.Rect(0, 0, w, h/2)).(*image.RGBA)
+	for _, c := range []struct {
+		into *image.RGBA
+		use  bool
+	}{
+		{image.NewRGBA(image.Rect(0, 0, w, h)), true},
+		{image.NewRGBA(image.Rect(0, 0, w, h+1)), true},
+		{image.NewRGBA(image.Rect(0, 0, h, w)), true},
+		{image.NewRGBA(image.Rect(0, 0, w, h-1)), false},
+		{&image.RGBA{Pix: make([]uint8, 4*(w+1)*h), Stride: 4 * (w + 1), Rect: image.Rect(0, 0, w, h)}, false},
+		{&image.RGBA{Pix: make([]uint8, 4*w*(h-1), 4*w*h), Stride: 4 * w, Rect: image.Rect(0, 0, w, h-1)}, false},
+		{top, false},
 	} {
+		into := c.into
 		for i := range into.Pix {
 			into.Pix[i] = uint8(rng.Uint32())
 		}
 		before := bytes.Clone(into.Pix)
-		rect, stride, room := into.Rect, into.Stride, cap(into.Pix)
-		fits := room >= 4*w*h
+		rect, stride := into.Rect, into.Stride
 		got := FromYCbCr420Into(into, y, cb, cr)
-		if used := got == into && &got.Pix[0] == &into.Pix[0]; used != fits || !fits && (!bytes.Equal(into.Pix, before) || into.Rect != rect || into.Stride != stride) {
-			t.Errorf("into a %v image of stride %d, room for %d pixels: used %v, want %v", rect, stride, room/4, used, fits)
+		if used := got == into && &got.Pix[0] == &into.Pix[0]; used != c.use || !c.use && (!bytes.Equal(into.Pix, before) || into.Rect != rect || into.Stride != stride) {
+			t.Errorf("into a %v image of stride %d and %d bytes: used %v, want %v", rect, stride, len(before), used, c.use)
 		}
 		if !bytes.Equal(got.Pix, want.Pix) || got.Rect != want.Rect || got.Stride != want.Stride {
 			t.Errorf("into a %v image of stride %d: pixels or layout differ from FromYCbCr420's", rect, stride)
