@@ -989,7 +989,7 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 //
 // Where g8 is not nil (the 8-bit image emit writes into), a 4×4 patch
 // of a model with leading dimensions that lies within it, is no outlier
-// and is not shifted goes straight to its pixels in g8 (recon16Kernel:
+// and is not shifted goes straight to its pixels in g8 (recon16:
 // the same pixels), without emit.
 func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()

@@ -1,10 +1,6 @@
 package codec
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
 // hasAVX selects the AVX kernel of pixelsFrom (same sums to the last bit),
 // hasAVX512 its AVX-512 kernels for 8×8 patches (pixels64AVX512 also uses
@@ -150,30 +146,22 @@ func nonzeroKernel(y []float64, nz []int) (n, done int) {
 }
 
 // recon16AVX reconstructs a 4×4 patch from its indices beyond the
-// leading ones straight into 8-bit pixels (see recon16Kernel).
+// leading ones straight into 8-bit pixels (see recon16).
 //
 //go:noescape
 func recon16AVX(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) (ok bool)
 
-// recon16Kernel writes the 8-bit pixels of a 4×4 patch into the rows
-// dst[r·stride:][:4]: what pixels16Kernel of y[j] = levels[j][ix[j]]
-// (the coefficients after the leading ones, whose pixels start holds)
-// and quantize8Kernel make, in one call without y or pix (the two
-// kernels, their calls and the levels' gathering were ~1/5 of a 4×4 grey
-// batch decode's instructions). It reports false, writing nothing,
-// without AVX, where the arguments are short, or where an index is out
-// of its levels' range.
-func recon16Kernel(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) bool {
-	if !hasAVX || len(levels) < len(ix) || len(start) < 16 || len(w0) < 16*len(ix) || stride < 4 || len(dst) < 3*stride+4 {
-		return false
-	}
-	return recon16(&dst[0], stride, &start[0], unsafe.SliceData(w0), unsafe.SliceData(levels), unsafe.SliceData(ix), len(ix))
-}
-
-// recon16 is recon16Kernel given pointers, for a caller that made sure
-// of the lengths: dst holds 3·stride+4 bytes, start 16 values, levels
-// and ix n entries and w0 16·n values (slices in a call per patch, and
-// their checks, were ~130 instructions of a 4×4 patch).
+// recon16 writes the 8-bit pixels of a 4×4 patch into the rows
+// dst[r·stride:][:4] (dst points at the first): what pixels16Kernel of
+// y[j] = levels[j][ix[j]] (the n coefficients after the leading ones,
+// whose pixels start holds) and quantize8Kernel make, in one call without
+// y or pix (the two kernels, their calls and the levels' gathering were
+// ~1/5 of a 4×4 grey batch decode's instructions). It reports false,
+// writing nothing, without AVX or where an index is out of its levels'
+// range. The caller makes sure of the lengths: dst holds 3·stride+4
+// bytes, start 16 values, levels and ix n entries and w0 16·n values
+// (slices in a call per patch, and their checks, were ~130 instructions
+// of a 4×4 patch).
 func recon16(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) bool {
 	return hasAVX && recon16AVX(dst, stride, start, w0, levels, ix, n)
 }

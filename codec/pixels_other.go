@@ -17,11 +17,6 @@ func quantize8Kernel(dst []uint8, stride int, src []float64, n int) bool { retur
 // nonzeroKernel lists nothing: the AVX kernel is amd64's.
 func nonzeroKernel(y []float64, nz []int) (n, done int) { return 0, 0 }
 
-// recon16Kernel reports false: the AVX kernel is amd64's.
-func recon16Kernel(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) bool {
-	return false
-}
-
 // recon16 reports false: the AVX kernel is amd64's.
 func recon16(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) bool {
 	return false

@@ -6,9 +6,19 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/spcalab/spca/patches"
 )
+
+// recon16Kernel is recon16 on slices, their lengths checked: false
+// where they are short.
+func recon16Kernel(dst []uint8, stride int, start, w0 []float64, levels [][]float64, ix []int32) bool {
+	if len(levels) < len(ix) || len(start) < 16 || len(w0) < 16*len(ix) || stride < 4 || len(dst) < 3*stride+4 {
+		return false
+	}
+	return recon16(&dst[0], stride, &start[0], unsafe.SliceData(w0), unsafe.SliceData(levels), unsafe.SliceData(ix), len(ix))
+}
 
 // kernelTestPatch returns a dims×dims weight matrix and a start of
 // dims values drawn from value, in that order (the kernels' tests' draws).
