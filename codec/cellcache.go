@@ -46,7 +46,7 @@ func (cc *cellCache) invert(li *spca.LevelInverse, cell []int, key uint64, s *sp
 
 // slot returns the slot of the cell numbered key.
 func (cc *cellCache) slot(key uint64) int {
-	return int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(len(cc.keys)-1)) // Fibonacci hashing
+	return hashCell(key, len(cc.keys)-1)
 }
 
 // maxPrefetch bounds the addresses of one prefetchLines call: two rows

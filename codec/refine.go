@@ -333,7 +333,7 @@ func search4Go(p *refine4Run) bool {
 // patch.
 func hint4(p *refine4Run, pf *[maxPrefetch]uintptr, n int, key uint64, cell *[4]int32) int {
 	keys, rows := uintptr(p.keys), uintptr(p.rows)
-	slot := func(key uint64) uintptr { return uintptr((key * 0x9E3779B97F4A7C15) >> 32 & p.mask) } // cellCache.slot
+	slot := func(key uint64) uintptr { return uintptr(hashCell(key, int(p.mask))) } // cellCache.slot
 	h := slot(key)
 	pf[n], pf[n+1] = keys+8*h, rows+32*h
 	n += 2
@@ -357,7 +357,7 @@ func hint4(p *refine4Run, pf *[maxPrefetch]uintptr, n int, key uint64, cell *[4]
 // nil if its slot holds another cell: cellCache.invert's lookup, without
 // the slices.
 func slot4(keys, rows unsafe.Pointer, mask, key uint64) *[4]float64 {
-	h := uintptr((key * 0x9E3779B97F4A7C15) >> 32 & mask) // cellCache.slot
+	h := uintptr(hashCell(key, int(mask))) // cellCache.slot
 	if *(*uint64)(unsafe.Add(keys, 8*h)) != key+1 {
 		return nil
 	}
@@ -367,7 +367,7 @@ func slot4(keys, rows unsafe.Pointer, mask, key uint64) *[4]float64 {
 // fill4 makes the slot of the cell numbered key (indices cell) in p's
 // cache that cell's, with its inverse, and returns the inverse.
 func (rf *refiner) fill4(p *refine4Run, key uint64, cell *[4]int) *[4]float64 {
-	h := uintptr((key * 0x9E3779B97F4A7C15) >> 32 & p.mask)
+	h := uintptr(hashCell(key, int(p.mask)))
 	*(*uint64)(unsafe.Add(p.keys, 8*h)) = key + 1
 	row := (*[4]float64)(unsafe.Add(p.rows, 32*h))
 	rf.li.Invert(row[:], cell[:], rf.s)
