@@ -1,0 +1,132 @@
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/spcalab/spca/internal/checksum"
+	"github.com/spcalab/spca/testimages"
+)
+
+// kernelModels are the models whose decodes go through the kernels
+// of the 4×4 and 8×8 paths: the tracked 8×8 and 4×4 grey models
+// (patchDual, recon16, pixels16, the AVX-512 and AVX2 8×8 sums) and a
+// 4×4 colour 4:2:0 model (its three planes through patchDual,
+// DecodeOptions.IntoRGBA), trained small.
+var kernelModels = sync.OnceValues(func() ([]*Model, error) {
+	ms, err := reuseModels()
+	if err != nil {
+		return nil, err
+	}
+	o := DefaultTrainOptions()
+	o.Samples, o.SPCA.Resolution = 400, 1024
+	o.Patch, o.Step, o.Gamma, o.Color, o.Subsample = 4, 12, 0, true, true
+	colour, err := Train([]image.Image{testimages.ColorTexture(128, 128, 5)}, &o)
+	if err != nil {
+		return nil, err
+	}
+	return []*Model{ms[0], ms[1], colour}, nil
+})
+
+// kernelConfig is a set of the decoder's kernel switches.
+type kernelConfig struct {
+	name              string
+	avx, avx512, dual bool
+}
+
+// kernelFuzzPixels is FuzzDecodeKernels' pixel budget, below
+// FuzzDecode's: each input is decoded 36 times.
+const kernelFuzzPixels = 1 << 16
+
+// decodeWithKernels decodes file with the kernels of k, into a fresh
+// image or, if dirty, into a reused one whose pixels are all 0x5a (a
+// decode must set every pixel), and reports its pixels' hash or its
+// error, or a panic.
+func decodeWithKernels(file []byte, m *Model, k kernelConfig, dirty bool) (out string) {
+	defer useKernels(k)()
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprint("panic: ", r)
+		}
+	}()
+	o := &DecodeOptions{MaxPixels: kernelFuzzPixels}
+	if dirty {
+		if h, err := DecodeHeader(bytes.NewReader(file)); err == nil && int64(h.Width)*int64(h.Height) <= kernelFuzzPixels {
+			r := image.Rect(0, 0, h.Width, h.Height)
+			g, c := image.NewGray(r), image.NewRGBA(r)
+			for _, p := range [][]uint8{g.Pix, c.Pix} {
+				for i := range p {
+					p[i] = 0x5a
+				}
+			}
+			o.Into, o.IntoRGBA = g, c
+		}
+	}
+	img, err := DecodeWith(bytes.NewReader(file), m, o)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return fmt.Sprint(img.Bounds(), " ", sum8(pixelBytesOf(img)))
+}
+
+// FuzzDecodeKernels checks, on any input, that the decoder's kernels
+// (the 4×4 patch kernel patchDual, recon16AVX's direct 4×4 pixels, the
+// AVX-512 and AVX2 8×8 sums) give what the pure-Go paths give: the same
+// pixels or the same error, never a panic; and that a decode into a
+// reused image (Into, IntoRGBA) filled with other pixels gives the
+// pixels of a fresh one. FuzzDecode's models have no 4×4 one, so the
+// direct 4×4 path met no hostile stream there.
+func FuzzDecodeKernels(f *testing.F) {
+	ms, err := kernelModels()
+	if err != nil {
+		f.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(23, 5))
+	imgs := []image.Image{testimages.Texture(37, 21, 9), testimages.Texture(4, 17, 2), testimages.ColorTexture(27, 18, 4)}
+	for _, m := range ms {
+		for _, img := range imgs {
+			if _, grey := img.(*image.Gray); m.Color == grey {
+				continue
+			}
+			var b bytes.Buffer
+			if err := Encode(&b, img, m, nil); err != nil {
+				f.Fatal(err)
+			}
+			good := b.Bytes()
+			if got := decodeWithKernels(good, m, decodeKernelConfigs()[0], true); !strings.HasPrefix(got, fmt.Sprint(img.Bounds())) {
+				f.Fatalf("%d×%d model, its own file of %v: %s", m.Patch, m.Patch, img.Bounds(), got)
+			}
+			f.Add(good)
+			body := good[:len(good)-4]
+			for range 3 {
+				bad := bytes.Clone(body)
+				p := len(bad)/3 + rng.IntN(len(bad)-len(bad)/3)
+				bad[p] ^= 1 << rng.IntN(8)
+				f.Add(checksum.Append(bad))
+			}
+		}
+	}
+	configs := decodeKernelConfigs()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range [][]byte{data, checksum.Refresh(data)} {
+			for mi, m := range ms {
+				want := decodeWithKernels(d, m, configs[len(configs)-1], false)
+				for _, k := range configs {
+					for _, dirty := range []bool{false, true} {
+						if k == configs[len(configs)-1] && !dirty {
+							continue
+						}
+						if got := decodeWithKernels(d, m, k, dirty); got != want {
+							t.Fatalf("model %d, kernels %q, into a reused image %v: %s; the Go paths: %s", mi, k.name, dirty, got, want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
