@@ -122,29 +122,47 @@ func TestEncodeEveryWidth(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 14))
 	for w := 1; w <= 72; w++ {
 		for h := 1; h <= 3; h++ {
-			for name, m := range widthImages(rng, w, h) {
-				k, g := withKernels(func() []byte {
-					var b bytes.Buffer
-					if err := Encode(&b, m); err != nil {
-						t.Fatalf("%s %dx%d: %v", name, w, h, err)
-					}
-					return b.Bytes()
-				})
-				if !bytes.Equal(k, g) {
-					t.Fatalf("%s %dx%d: the kernels write another file (%d bytes, Go %d)", name, w, h, len(k), len(g))
-				}
-				samePixels(t, m, k)
-				if _, is16 := m.(*image.Gray16); is16 {
-					continue // Decode leaves 16-bit files to image/png
-				}
-				ours, err := Decode(bytes.NewReader(k), nil)
-				if err != nil {
-					t.Fatalf("%s %dx%d: Decode cannot read it: %v", name, w, h, err)
-				}
-				if x, y, ok := firstDiff(m, ours); !ok {
-					t.Fatalf("%s %dx%d: Decode reads another pixel at (%d, %d)", name, w, h, x, y)
-				}
+			checkEncodeWidth(t, rng, w, h)
+		}
+	}
+}
+
+// TestEncodeWideRows checks Encode as TestEncodeEveryWidth does on rows
+// longer than adlerSums' 64 KB chunk (a grey row's Sub filter and its
+// Adler-32 sums are taken a row at a time, c934cb9): RGB rows of 65538
+// bytes, grey rows of 65537 and 131081 (two chunks and a tail), and
+// 16-bit rows twice as long.
+func TestEncodeWideRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 6))
+	for _, w := range []int{21846, 65537, 131081} {
+		checkEncodeWidth(t, rng, w, 2)
+	}
+}
+
+// checkEncodeWidth is TestEncodeEveryWidth at width w and height h.
+func checkEncodeWidth(t *testing.T, rng *rand.Rand, w, h int) {
+	t.Helper()
+	for name, m := range widthImages(rng, w, h) {
+		k, g := withKernels(func() []byte {
+			var b bytes.Buffer
+			if err := Encode(&b, m); err != nil {
+				t.Fatalf("%s %dx%d: %v", name, w, h, err)
 			}
+			return b.Bytes()
+		})
+		if !bytes.Equal(k, g) {
+			t.Fatalf("%s %dx%d: the kernels write another file (%d bytes, Go %d)", name, w, h, len(k), len(g))
+		}
+		samePixels(t, m, k)
+		if _, is16 := m.(*image.Gray16); is16 {
+			continue // Decode leaves 16-bit files to image/png
+		}
+		ours, err := Decode(bytes.NewReader(k), nil)
+		if err != nil {
+			t.Fatalf("%s %dx%d: Decode cannot read it: %v", name, w, h, err)
+		}
+		if x, y, ok := firstDiff(m, ours); !ok {
+			t.Fatalf("%s %dx%d: Decode reads another pixel at (%d, %d)", name, w, h, x, y)
 		}
 	}
 }
