@@ -130,3 +130,42 @@ func FuzzDecodeKernels(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeKernelsEverySize codes images of every width and height from
+// 1 to 17 (none to four whole 4×4 blocks, and every part-block at the
+// right and bottom edges; none to two 8×8 blocks) with each of
+// kernelModels and checks that every decoder kernel set, into a fresh
+// image and into a reused one holding other pixels, gives the pixels of
+// the pure-Go paths.
+func TestDecodeKernelsEverySize(t *testing.T) {
+	ms, err := kernelModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := decodeKernelConfigs()
+	for mi, m := range ms {
+		for w := 1; w <= 17; w++ {
+			for h := 1; h <= 17; h++ {
+				var img image.Image = testimages.Texture(w, h, uint64(w*32+h))
+				if m.Color {
+					img = testimages.ColorTexture(w, h, uint64(w*32+h))
+				}
+				var b bytes.Buffer
+				if err := Encode(&b, img, m, nil); err != nil {
+					t.Fatalf("model %d, %d×%d: %v", mi, w, h, err)
+				}
+				want := decodeWithKernels(b.Bytes(), m, configs[len(configs)-1], false)
+				if !strings.HasPrefix(want, fmt.Sprint(img.Bounds())) {
+					t.Fatalf("model %d, %d×%d: %s", mi, w, h, want)
+				}
+				for _, k := range configs {
+					for _, dirty := range []bool{false, true} {
+						if got := decodeWithKernels(b.Bytes(), m, k, dirty); got != want {
+							t.Fatalf("model %d, %d×%d, kernels %q, into a reused image %v: %s; the Go paths: %s", mi, w, h, k.name, dirty, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
