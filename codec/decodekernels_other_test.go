@@ -15,3 +15,10 @@ func useKernels(k kernelConfig) (restore func()) {
 	hasAVX, patchKernel = k.avx, k.dual
 	return func() { hasAVX, patchKernel = a, c }
 }
+
+// encodeKernelConfigs are the pure-Go paths alone.
+func encodeKernelConfigs() []kernelConfig { return decodeKernelConfigs() }
+
+// useEncodeKernels is useKernels: the encoder's other kernels are
+// amd64's.
+func useEncodeKernels(k kernelConfig) (restore func()) { return useKernels(k) }

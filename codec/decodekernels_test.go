@@ -169,3 +169,40 @@ func TestDecodeKernelsEverySize(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeKernelsEverySize codes images of every width and height from
+// 1 to 17 with each of kernelModels, with every kernel set of the
+// encoder (the 4×4 refinement's search4 and hintLines4 are assembly in
+// every set; restCountsAVX2, patchEncDual, the AVX-512 and AVX2 sums and
+// searches are switched): the bytes of the pure-Go paths.
+func TestEncodeKernelsEverySize(t *testing.T) {
+	ms, err := kernelModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := encodeKernelConfigs()
+	encode := func(img image.Image, m *Model, k kernelConfig) []byte {
+		defer useEncodeKernels(k)()
+		var b bytes.Buffer
+		if err := Encode(&b, img, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	for mi, m := range ms {
+		for w := 1; w <= 17; w++ {
+			for h := 1; h <= 17; h++ {
+				var img image.Image = testimages.Texture(w, h, uint64(w*32+h))
+				if m.Color {
+					img = testimages.ColorTexture(w, h, uint64(w*32+h))
+				}
+				want := encode(img, m, configs[len(configs)-1])
+				for _, k := range configs[:len(configs)-1] {
+					if got := encode(img, m, k); !bytes.Equal(got, want) {
+						t.Fatalf("model %d, %d×%d, kernels %q: %d bytes unlike the Go paths' %d", mi, w, h, k.name, len(got), len(want))
+					}
+				}
+			}
+		}
+	}
+}
