@@ -131,18 +131,15 @@ func FuzzDecodeKernels(f *testing.F) {
 	})
 }
 
-// TestDecodeKernelsEverySize codes images of every width and height from
-// 1 to 17 (none to four whole 4×4 blocks, and every part-block at the
-// right and bottom edges; none to two 8×8 blocks) with each of
-// kernelModels and checks that every decoder kernel set, into a fresh
-// image and into a reused one holding other pixels, gives the pixels of
-// the pure-Go paths.
-func TestDecodeKernelsEverySize(t *testing.T) {
+// everySize calls check with each of kernelModels (numbered mi) and an
+// image of its kind of every width and height from 1 to 17: none to four
+// whole 4×4 blocks and every part-block at the right and bottom edges,
+// none to two 8×8 blocks.
+func everySize(t *testing.T, check func(mi int, m *Model, img image.Image)) {
 	ms, err := kernelModels()
 	if err != nil {
 		t.Fatal(err)
 	}
-	configs := decodeKernelConfigs()
 	for mi, m := range ms {
 		for w := 1; w <= 17; w++ {
 			for h := 1; h <= 17; h++ {
@@ -150,36 +147,43 @@ func TestDecodeKernelsEverySize(t *testing.T) {
 				if m.Color {
 					img = testimages.ColorTexture(w, h, uint64(w*32+h))
 				}
-				var b bytes.Buffer
-				if err := Encode(&b, img, m, nil); err != nil {
-					t.Fatalf("model %d, %d×%d: %v", mi, w, h, err)
-				}
-				want := decodeWithKernels(b.Bytes(), m, configs[len(configs)-1], false)
-				if !strings.HasPrefix(want, fmt.Sprint(img.Bounds())) {
-					t.Fatalf("model %d, %d×%d: %s", mi, w, h, want)
-				}
-				for _, k := range configs {
-					for _, dirty := range []bool{false, true} {
-						if got := decodeWithKernels(b.Bytes(), m, k, dirty); got != want {
-							t.Fatalf("model %d, %d×%d, kernels %q, into a reused image %v: %s; the Go paths: %s", mi, w, h, k.name, dirty, got, want)
-						}
-					}
-				}
+				check(mi, m, img)
 			}
 		}
 	}
 }
 
-// TestEncodeKernelsEverySize codes images of every width and height from
-// 1 to 17 with each of kernelModels, with every kernel set of the
-// encoder (the 4×4 refinement's search4 and hintLines4 are assembly in
-// every set; restCountsAVX2, patchEncDual, the AVX-512 and AVX2 sums and
-// searches are switched): the bytes of the pure-Go paths.
+// TestDecodeKernelsEverySize codes images of every size (everySize) and
+// checks that every decoder kernel set, into a fresh image and into a
+// reused one holding other pixels, gives the pixels of the pure-Go paths.
+func TestDecodeKernelsEverySize(t *testing.T) {
+	configs := decodeKernelConfigs()
+	everySize(t, func(mi int, m *Model, img image.Image) {
+		size := img.Bounds().Size()
+		var b bytes.Buffer
+		if err := Encode(&b, img, m, nil); err != nil {
+			t.Fatalf("model %d, %v: %v", mi, size, err)
+		}
+		want := decodeWithKernels(b.Bytes(), m, configs[len(configs)-1], false)
+		if !strings.HasPrefix(want, fmt.Sprint(img.Bounds())) {
+			t.Fatalf("model %d, %v: %s", mi, size, want)
+		}
+		for _, k := range configs {
+			for _, dirty := range []bool{false, true} {
+				if got := decodeWithKernels(b.Bytes(), m, k, dirty); got != want {
+					t.Fatalf("model %d, %v, kernels %q, into a reused image %v: %s; the Go paths: %s", mi, size, k.name, dirty, got, want)
+				}
+			}
+		}
+	})
+}
+
+// TestEncodeKernelsEverySize codes images of every size (everySize) with
+// every kernel set of the encoder (the 4×4 refinement's search4 and
+// hintLines4 are assembly in every set; restCountsAVX2, patchEncDual,
+// the AVX-512 and AVX2 sums and searches are switched): the bytes of the
+// pure-Go paths.
 func TestEncodeKernelsEverySize(t *testing.T) {
-	ms, err := kernelModels()
-	if err != nil {
-		t.Fatal(err)
-	}
 	configs := encodeKernelConfigs()
 	encode := func(img image.Image, m *Model, k kernelConfig) []byte {
 		defer useEncodeKernels(k)()
@@ -189,20 +193,12 @@ func TestEncodeKernelsEverySize(t *testing.T) {
 		}
 		return b.Bytes()
 	}
-	for mi, m := range ms {
-		for w := 1; w <= 17; w++ {
-			for h := 1; h <= 17; h++ {
-				var img image.Image = testimages.Texture(w, h, uint64(w*32+h))
-				if m.Color {
-					img = testimages.ColorTexture(w, h, uint64(w*32+h))
-				}
-				want := encode(img, m, configs[len(configs)-1])
-				for _, k := range configs[:len(configs)-1] {
-					if got := encode(img, m, k); !bytes.Equal(got, want) {
-						t.Fatalf("model %d, %d×%d, kernels %q: %d bytes unlike the Go paths' %d", mi, w, h, k.name, len(got), len(want))
-					}
-				}
+	everySize(t, func(mi int, m *Model, img image.Image) {
+		want := encode(img, m, configs[len(configs)-1])
+		for _, k := range configs[:len(configs)-1] {
+			if got := encode(img, m, k); !bytes.Equal(got, want) {
+				t.Fatalf("model %d, %v, kernels %q: %d bytes unlike the Go paths' %d", mi, img.Bounds().Size(), k.name, len(got), len(want))
 			}
 		}
-	}
+	})
 }
