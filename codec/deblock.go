@@ -913,6 +913,12 @@ func (s *edgeSums) changes(o, from, v *[4]float64, ka, kb int) {
 func (s *edgeSums) edge(px, o *[4]float64, ka, kb int) {
 	p1, p0, q0, q1 := px[0], px[1], px[2], px[3]
 	d := (4*(q0-p0) + p1 - q1) / 8
+	if math.Abs(d) <= s.tc[ka] {
+		// Not clipped at ka (the loop's first dk equals d): the same
+		// values up to kb, in one call.
+		s.changes(o, px, &[4]float64{p1 + d/2, p0 + d, q0 - d, q1 - d/2}, ka, kb)
+		return
+	}
 	for k := ka; k < kb; k++ {
 		dk := max(-s.tc[k], min(s.tc[k], d)) // as floatEdge
 		end := k + 1
@@ -942,7 +948,13 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix, 
 	for r := range 4 {
 		row, vr, kr := rows[r*w:][:w], von[r*w:][:w], kpix[r*w:][:w]
 		kv := s.kminRow(row, n, ks[w:])
-		for j, x := 0, n; x+1 < w; j, x = j+1, x+n {
+		for j := 0; j < len(kv); j++ {
+			// The kernel takes the edges that pass unclipped; the
+			// others come here.
+			if j = edgeRunKernel(s, row, band[r*w:][:w], kv, j, n, n, 1, vr, kr, edgeRunSet); j == len(kv) {
+				break
+			}
+			x := n * (j + 1)
 			e := row[x-2 : x+2 : x+2]
 			k := int(kv[j])
 			if k == never {
@@ -963,7 +975,12 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix, 
 	// The horizontal edge, column by column, in each state of its
 	// samples: from ka on, those whose vertical edge is on.
 	kh := s.kminCols(rows, w, ks)
-	for x := range w {
+	for x := 0; x < w; x++ {
+		// The kernel takes the columns of one state whose edge passes
+		// unclipped; the others come here.
+		if x = edgeRunKernel(s, rows, band, kh, x, 2*w, 1, w, nil, kpix, edgeRunCheck); x == w {
+			break
+		}
 		ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
 		off := [4]float64{rows[x], rows[w+x], rows[2*w+x], rows[3*w+x]}
 		if ks == [4]uint8{never, never, never, never} {
@@ -993,6 +1010,15 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix, 
 	}
 	return true
 }
+
+// The modes of edgeRunKernel: edges of a row, with their samples and
+// strengths set in von and kpix too, columns of one state (no vertical
+// edge sets their samples, by kpix).
+const (
+	edgeRunPlain = iota
+	edgeRunSet
+	edgeRunCheck
+)
 
 // searchDeblockAt is searchDeblockFloat at the thresholds of each
 // strength that params gives, which must grow with the strength.
@@ -1033,7 +1059,11 @@ func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, 
 		}
 		row, orow := rec.Pix[y*w:][:w], orig.Pix[y*w:][:w]
 		kv := s.kminRow(row, n, ks)
-		for j, x := 0, n; x+1 < w; j, x = j+1, x+n {
+		for j := 0; j < len(kv); j++ {
+			if j = edgeRunKernel(s, row, orow, kv, j, n, n, 1, nil, nil, edgeRunPlain); j == len(kv) {
+				break
+			}
+			x := n * (j + 1)
 			e := row[x-2 : x+2 : x+2]
 			if k := int(kv[j]); k < never {
 				px := [4]float64{e[0], e[1], e[2], e[3]}
