@@ -761,6 +761,20 @@ type edgeSums struct {
 	kt  kminTable
 }
 
+// newEdgeSums returns sums at zero with the thresholds of each strength
+// that params gives.
+func newEdgeSums(params func(k int) (alpha, beta, tc float64)) *edgeSums {
+	s := new(edgeSums)
+	s.doubled = true
+	for k := 1; k <= maxDeblock; k++ {
+		s.alpha[k], s.beta[k], s.tc[k] = params(k)
+		s.doubled = s.doubled && s.alpha[k] == 2*s.beta[k] && !math.IsInf(s.alpha[k], 0)
+	}
+	s.invA, s.invB = 1/s.alpha[1], 1/s.beta[1]
+	s.setTable()
+	return s
+}
+
 // kminTable holds the thresholds alpha of strengths 1..maxDeblock, then
 // beta, 4 copies each: the operands of the kmin kernels' comparisons.
 type kminTable [2 * maxDeblock][4]float64
@@ -976,9 +990,9 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix, 
 	// samples: from ka on, those whose vertical edge is on.
 	kh := s.kminCols(rows, w, ks)
 	for x := 0; x < w; x++ {
-		// The kernel takes the columns of one state whose edge passes
-		// unclipped; the others come here.
-		if x = edgeRunKernel(s, rows, band, kh, x, 2*w, 1, w, nil, kpix, edgeRunCheck); x == w {
+		// The kernel takes the columns whose edges pass unclipped in
+		// each state; the others come here.
+		if x = edgeRunKernel(s, rows, band, kh, x, 2*w, 1, w, von, kpix, edgeRunCheck); x == w {
 			break
 		}
 		ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
@@ -1025,14 +1039,7 @@ const (
 func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) deblockSearch {
 	const never = deblockNever
 	w, h := rec.W, rec.H
-	s := new(edgeSums)
-	s.doubled = true
-	for k := 1; k <= maxDeblock; k++ {
-		s.alpha[k], s.beta[k], s.tc[k] = params(k)
-		s.doubled = s.doubled && s.alpha[k] == 2*s.beta[k] && !math.IsInf(s.alpha[k], 0)
-	}
-	s.invA, s.invB = 1/s.alpha[1], 1/s.beta[1]
-	s.setTable()
+	s := newEdgeSums(params)
 	sc := deblockScratches.Get().(*deblockScratch)
 	defer deblockScratches.Put(sc)
 	sc.vonF, sc.kpix, sc.kmins = resize(sc.vonF, 4*w), resize(sc.kpix, 4*w), resize(sc.kmins, 2*w)

@@ -20,7 +20,7 @@ func edgeRunKernel(s *edgeSums, rec, orig []float64, ks []uint8, i, at, step, st
 	first, last := at+i*step, at+(len(ks)-1)*step
 	if i < 0 || step < 1 || stride < 1 || first-2*stride < 0 || last+stride >= min(len(rec), len(orig)) ||
 		mode == edgeRunSet && (stride != 1 || last+1 >= min(len(von), len(kpix))) ||
-		mode == edgeRunCheck && last+stride >= len(kpix) {
+		mode == edgeRunCheck && last+stride >= min(len(von), len(kpix)) {
 		panic("codec: edgeRunKernel: edges outside the samples")
 	}
 	return edgeRunAVX2(s, rec, orig, ks, i, at, step, stride, von, kpix, mode)

@@ -24,13 +24,12 @@ func TestEdgeRunKernel(t *testing.T) {
 		"step 15 n 4": func(k int) (float64, float64, float64) { return deblockParams(k, 15, 4) },
 		"clipping":    func(k int) (float64, float64, float64) { kf := float64(k); return 6 * kf, 3 * kf, 0.3 * kf },
 		"negative tc": func(k int) (float64, float64, float64) { kf := float64(k); return 6 * kf, 3 * kf, -kf },
+		"not doubled": func(k int) (float64, float64, float64) { kf := float64(k); return 5 * kf, 3 * kf, kf },
+		"not growing": func(k int) (float64, float64, float64) { kf := float64(9 - k); return 4 * kf, 2 * kf, kf },
 	}
-	ran, left := 0, 0
+	ran, left, states := 0, 0, 0
 	for name, p := range params {
-		s := new(edgeSums)
-		for k := 1; k <= maxDeblock; k++ {
-			s.alpha[k], s.beta[k], s.tc[k] = p(k)
-		}
+		s := newEdgeSums(p)
 		sample := func(prev float64) float64 {
 			switch rng.IntN(40) {
 			case 0:
@@ -90,7 +89,16 @@ func TestEdgeRunKernel(t *testing.T) {
 							}
 						}
 					}
-					von := make([]float64, w)
+					von := make([]float64, len(r))
+					if mode == edgeRunCheck {
+						// The samples as vertical edges set them.
+						for i, v := range r {
+							von[i] = v
+							if rng.IntN(2) == 0 {
+								von[i] = sample(v)
+							}
+						}
+					}
 					kp := kpix
 					if mode == edgeRunSet {
 						kp = make([]uint8, w)
@@ -112,8 +120,14 @@ func TestEdgeRunKernel(t *testing.T) {
 								break
 							}
 							if mode == edgeRunCheck && kpix[q-2*w]&kpix[q-w]&kpix[q]&kpix[q+w] != deblockNever {
-								want = j
-								break
+								// edgeSums.band's states; none added
+								// if one may clip.
+								if s.tab == nil || !refStates(&ref, r, von, o, kpix, q, w) {
+									want = j
+									break
+								}
+								states++
+								continue
 							}
 							if ka == deblockNever {
 								continue
@@ -165,8 +179,45 @@ func TestEdgeRunKernel(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("the kernel ran %d times and left %d edges to the caller", ran, left)
-	if ran < 1000 || left < 1000 {
+	t.Logf("the kernel ran %d times and left %d edges to the caller; %d columns of several states", ran, left, states)
+	if ran < 1000 || left < 1000 || states < 1000 {
 		t.Fatalf("the kernel ran %d times and left %d edges to the caller", ran, left)
 	}
+}
+
+// refStates adds the changes of the column of q0 = q in the states of
+// its samples (edgeSums.band's loop: rec as they are, von as their
+// vertical edges set them from kpix on), and reports whether it did: not
+// if the move of one may clip.
+func refStates(s *edgeSums, rec, von, orig []float64, kpix []uint8, q, w int) bool {
+	type state struct {
+		px     [4]float64
+		kh, kb int
+	}
+	ks := [4]uint8{kpix[q-2*w], kpix[q-w], kpix[q], kpix[q+w]}
+	off := [4]float64{rec[q-2*w], rec[q-w], rec[q], rec[q+w]}
+	on := [4]float64{von[q-2*w], von[q-w], von[q], von[q+w]}
+	var states []state
+	for ka := 1; ka <= maxDeblock; {
+		kb, px := deblockNever, off
+		for r, k := range ks {
+			if int(k) <= ka {
+				px[r] = on[r]
+			} else {
+				kb = min(kb, int(k))
+			}
+		}
+		if kh := max(ka, s.kmin(px[0], px[1], px[2], px[3])); kh < kb {
+			if d := (4*(px[2]-px[1]) + px[0] - px[3]) / 8; !(math.Abs(d) <= s.tc[kh]) {
+				return false
+			}
+			states = append(states, state{px, kh, kb})
+		}
+		ka = kb
+	}
+	o := [4]float64{orig[q-2*w], orig[q-w], orig[q], orig[q+w]}
+	for _, st := range states {
+		s.edge(&st.px, &o, st.kh, st.kb)
+	}
+	return true
 }
