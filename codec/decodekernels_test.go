@@ -43,10 +43,15 @@ type kernelConfig struct {
 // FuzzDecode's: each input is decoded 36 times.
 const kernelFuzzPixels = 1 << 16
 
+// intoGuard is how many bytes follow a reused image's pixels in
+// decodeWithKernels' buffers.
+const intoGuard = 256
+
 // decodeWithKernels decodes file with the kernels of k, into a fresh
 // image or, if dirty, into a reused one whose pixels are all 0x5a (a
-// decode must set every pixel), and reports its pixels' hash or its
-// error, or a panic.
+// decode must set every pixel) and whose pixel buffer runs on into
+// guard bytes (a decode must write none of them), and reports its
+// pixels' hash or its error, or a panic.
 func decodeWithKernels(file []byte, m *Model, k kernelConfig, dirty bool) (out string) {
 	defer useKernels(k)()
 	defer func() {
@@ -55,19 +60,25 @@ func decodeWithKernels(file []byte, m *Model, k kernelConfig, dirty bool) (out s
 		}
 	}()
 	o := &DecodeOptions{MaxPixels: kernelFuzzPixels}
+	var bufs [][]uint8
 	if dirty {
 		if h, err := DecodeHeader(bytes.NewReader(file)); err == nil && int64(h.Width)*int64(h.Height) <= kernelFuzzPixels {
 			r := image.Rect(0, 0, h.Width, h.Height)
 			g, c := image.NewGray(r), image.NewRGBA(r)
-			for _, p := range [][]uint8{g.Pix, c.Pix} {
-				for i := range p {
-					p[i] = 0x5a
-				}
+			for _, p := range []*[]uint8{&g.Pix, &c.Pix} {
+				buf := bytes.Repeat([]uint8{0x5a}, len(*p)+intoGuard)
+				*p, bufs = buf[:len(*p)], append(bufs, buf)
 			}
 			o.Into, o.IntoRGBA = g, c
 		}
 	}
 	img, err := DecodeWith(bytes.NewReader(file), m, o)
+	for _, buf := range bufs {
+		n := len(buf) - intoGuard
+		if !bytes.Equal(buf[n:], bytes.Repeat([]uint8{0x5a}, intoGuard)) {
+			return fmt.Sprintf("wrote past the %d bytes of a reused image", n)
+		}
+	}
 	if err != nil {
 		return "error: " + err.Error()
 	}
