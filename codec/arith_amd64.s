@@ -879,6 +879,55 @@ coded2:
 
 	UNARYTAIL(SI, R12, R13, status+80)
 
+// patchEncDual's decisions branch on the bit, which the encoder knows
+// before it codes it (where ENCODE selects both outcomes by masks, and
+// the caller branched on the bit after it), each outcome adapting the
+// probability by its own constants, as the decoder's ZEROARM and ONEARM:
+// a zero flag took ~78 instructions with ENCODE, ~58 so, a unary 1 ~45,
+// ~24 so (the same range, low and probabilities: TestPatchKernel).
+
+// ENC0 codes a 0 with the probability at P as rangeEncoder.bit does:
+// the range becomes the bound, and the estimates adapt as a - (a-t)>>s
+// with t = 4097 - 2^s. Clobbers AX, BX and CX.
+#define ENC0(P) \
+	MOVWLZX (P), AX \
+	MOVWLZX 2(P), BX \
+	LEAL (AX)(BX*1), CX \
+	SHRL $1, CX \
+	SHRL $const_arProbBits, R10 \
+	IMULL CX, R10 \
+	LEAL -(1<<const_arProbBits+1-1<<const_arAdaptFast)(AX), CX \
+	SARL $const_arAdaptFast, CX \
+	SUBL CX, AX \
+	MOVW AX, (P) \
+	LEAL -(1<<const_arProbBits+1-1<<const_arAdaptSlow)(BX), CX \
+	SARL $const_arAdaptSlow, CX \
+	SUBL CX, BX \
+	MOVW BX, 2(P)
+
+// ENC1 codes a 1 with the probability at P as rangeEncoder.bit does:
+// the bound goes onto low and off the range, and the estimates adapt as
+// a - a>>s. Clobbers AX, BX and CX.
+#define ENC1(P) \
+	MOVWLZX (P), AX \
+	MOVWLZX 2(P), BX \
+	ADDL BX, AX \
+	SHRL $1, AX \
+	MOVL R10, CX \
+	SHRL $const_arProbBits, CX \
+	IMULL CX, AX \
+	ADDQ AX, R8 \
+	SUBL AX, R10 \
+	MOVWLZX (P), AX \
+	MOVL AX, CX \
+	SHRL $const_arAdaptFast, CX \
+	SUBL CX, AX \
+	MOVW AX, (P) \
+	MOVL BX, CX \
+	SHRL $const_arAdaptSlow, CX \
+	SUBL CX, BX \
+	MOVW BX, 2(P)
+
 // func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (status int)
 // patchDual for the encoder: the residuals of a patch (p.row less
 // p.centre, the first dimension's from its prediction p.centre[0], in
@@ -886,15 +935,16 @@ coded2:
 // runEncDual codes it, the dimensions off their centre listed and
 // counted as patchDual does; with p.pending, at p.end the rest flag
 // p.rest and, if 1, the count p.counted less one in unary (p.count),
-// then the rest of the patch counting down. Registers as runEncDual's;
-// p, the magnitude, the activity and the unary position live in the
-// frame. It returns 0, 1 where a magnitude less one reached arMaxUnary
-// at dimension p.j (its Exp-Golomb code and bookkeeping are the
-// caller's), 2 where the range fell to 0 (zeroRange's bug), or 3 where
-// the count less one reached arMaxUnary (its Exp-Golomb code, then the
-// count down, are the caller's). The caller makes room for the bytes
+// then the rest of the patch counting down. Registers as runEncDual's,
+// but DX the residual (then the unary 1s still to code) and SI the
+// activity class (then the unary probabilities); p and the magnitude
+// live in the frame. It returns 0, 1 where a magnitude less one reached
+// arMaxUnary at dimension p.j (its Exp-Golomb code and bookkeeping are
+// the caller's), 2 where the range fell to 0 (zeroRange's bug), or 3
+// where the count less one reached arMaxUnary (its Exp-Golomb code, then
+// the count down, are the caller's). The caller makes room for the bytes
 // (pending ones and two per decision).
-TEXT ·patchEncDual(SB), NOSPLIT, $24-48
+TEXT ·patchEncDual(SB), NOSPLIT, $8-48
 	MOVQ e+0(FP), DI
 	MOVQ rangeEncoder_low(DI), R8
 	MOVL rangeEncoder_rng(DI), R10
@@ -910,31 +960,33 @@ TEXT ·patchEncDual(SB), NOSPLIT, $24-48
 	// The first dimension's zero flag, p.zero[act0][0].
 	MOVQ patchRun_act0(BX), SI
 	MOVQ patchRun_row(BX), AX
-	MOVL (AX), AX
+	MOVL (AX), DX
 	MOVQ patchRun_centre(BX), CX
-	SUBL (CX), AX
-	XORL DX, DX
-	TESTL AX, AX
-	SETNE DL
-	NEGL DX
+	SUBL (CX), DX
 	MOVQ dims+8(FP), BX
 	LEAQ (SI)(SI*4), AX
 	LEAQ arDim_zero(BX)(AX*4), R14
-	ENCODE(R14)
+	TESTL DX, DX
+	JNE efirstone
+	ENC0(R14)
 	CMPL R10, $const_arTopValue
 	JCS efirstnorm
 
 efirstdone:
-	TESTL DX, DX
-	JNE enonzero
 	INCQ R12
 	CMPQ R12, R13
 	JLT ezeros
 	JMP eend
 
+efirstone:
+	ENC1(R14)
+	CMPL R10, $const_arTopValue
+	JCS efirstonenorm
+	JMP enonzero
+
 ezeros:
 	// The context of dimension j as runEncDual finds it, and the zero
-	// flag, p.zero[act][busy]: busy is p.bcur.
+	// flag, p.zero[act][busy]: busy is p.bcur; DX the residual.
 	MOVQ p+32(FP), BX
 	MOVQ patchRun_centre(BX), AX
 	MOVL (AX)(R12*4), CX
@@ -944,57 +996,57 @@ ezeros:
 	LEAQ ·arDevClasses(SB), AX
 	MOVBLZX (AX)(SI*1), SI
 	MOVQ patchRun_row(BX), AX
-	XORL DX, DX
-	CMPL (AX)(R12*4), CX
-	SETNE DL
-	NEGL DX
+	MOVL (AX)(R12*4), DX
+	SUBL CX, DX
 	MOVQ patchRun_bcur(BX), AX
 	IMUL3Q $arDim__size, R12, BX
 	ADDQ dims+8(FP), BX
 	LEAQ (SI)(SI*4), CX
 	ADDQ CX, AX
 	LEAQ arDim_zero(BX)(AX*4), R14
-	ENCODE(R14)
+	TESTL DX, DX
+	JNE ezone
+	ENC0(R14)
 	CMPL R10, $const_arTopValue
 	JCS ezeronorm
 
 ezerodone:
-	TESTL DX, DX
-	JNE enonzero
 	INCQ R12
 	CMPQ R12, R13
 	JLT ezeros
 	JMP eend
 
+ezone:
+	ENC1(R14)
+	CMPL R10, $const_arTopValue
+	JCS ezeronenorm
+
 enonzero:
-	// The residual's magnitude into the frame, the sign, p.sign[min(act,
-	// 2)]: a 1 for a negative residual.
-	MOVQ SI, act-16(SP)
-	MOVQ p+32(FP), BX
-	MOVQ patchRun_row(BX), AX
-	MOVL (AX)(R12*4), AX
-	MOVQ patchRun_centre(BX), CX
-	SUBL (CX)(R12*4), AX
+	// The sign, p.sign[min(act, 2)]: a 1 for a negative residual, coded
+	// by ENCODE's masks (a branch on it would be a coin flip); its
+	// magnitude into the frame.
+	MOVL DX, AX
+	SARL $31, AX
+	XORL AX, DX
+	SUBL AX, DX
+	MOVQ DX, mag-8(SP)
 	MOVL AX, DX
-	SARL $31, DX
-	XORL DX, AX
-	SUBL DX, AX
-	MOVQ AX, mag-8(SP)
-	IMUL3Q $arDim__size, R12, R14
-	ADDQ dims+8(FP), R14
 	MOVL SI, AX
 	MOVL $2, CX
 	CMPL AX, CX
 	CMOVLGT CX, AX
+	IMUL3Q $arDim__size, R12, R14
+	ADDQ dims+8(FP), R14
 	LEAQ arDim_sign(R14)(AX*4), R14
 	ENCODE(R14)
 	CMPL R10, $const_arTopValue
 	JCS esignnorm
 
 esigndone:
-	// The magnitude less one in unary up to arMaxUnary, p.mag[min(act/2,
-	// 2)]: a 1 for each position below it, a 0 at it.
-	MOVQ act-16(SP), SI
+	// The magnitude less one, k, in unary up to arMaxUnary, p.mag[min(act/2,
+	// 2)]: min(k, arMaxUnary) 1s (DX counting them down), then a 0 if k
+	// is below arMaxUnary.
+	MOVQ mag-8(SP), DX
 	SHRL $1, SI
 	MOVL $2, CX
 	CMPL SI, CX
@@ -1003,46 +1055,46 @@ esigndone:
 	IMUL3Q $arDim__size, R12, AX
 	ADDQ dims+8(FP), AX
 	LEAQ arDim_mag(AX)(SI*1), SI
-	MOVQ $0, pos-24(SP)
+	DECQ DX
+	MOVL $const_arMaxUnary, AX
+	CMPQ DX, AX
+	CMOVQHI AX, DX
 
-emag:
-	MOVQ mag-8(SP), AX
-	DECQ AX
-	XORL DX, DX
-	CMPQ pos-24(SP), AX
-	SETNE DL
-	NEGL DX
-	ENCODE(SI)
+emagone:
+	// One conditional branch a position, as a loop on the bit would be.
+	TESTQ DX, DX
+	JEQ emagtail
+	ENC1(SI)
 	CMPL R10, $const_arTopValue
 	JCS emagnorm
 
 emagdone:
-	TESTL DX, DX
-	JEQ emagend
 	ADDQ $4, SI
-	MOVQ pos-24(SP), AX
-	INCQ AX
-	MOVQ AX, pos-24(SP)
+	DECQ DX
+	JMP emagone
+
+emagtail:
+	MOVQ mag-8(SP), AX
+	DECQ AX
 	CMPQ AX, $const_arMaxUnary
-	JLT emag
-	// The Exp-Golomb code follows: the caller's.
-	MOVQ p+32(FP), BX
-	MOVQ R12, patchRun_j(BX)
-	MOVQ $1, status+40(FP)
-	JMP estore
+	JCC emagbig
+	ENC0(SI)
+	CMPL R10, $const_arTopValue
+	JCS emagzeronorm
 
 emagend:
-	// Listed from p.lead on; counted but in the first dimension.
+	// Listed from p.lead on, without a branch (j < p.lead only while
+	// p.nl is 0, where the store is overwritten or left past p.nl);
+	// counted but in the first dimension.
 	MOVQ p+32(FP), BX
-	CMPQ R12, patchRun_lead(BX)
-	JLT enolist
 	MOVQ patchRun_nl(BX), AX
 	MOVQ patchRun_listed(BX), CX
 	MOVL R12, (CX)(AX*4)
-	INCQ AX
+	XORL CX, CX
+	CMPQ R12, patchRun_lead(BX)
+	SETGE CL
+	ADDQ CX, AX
 	MOVQ AX, patchRun_nl(BX)
-
-enolist:
 	TESTQ R12, R12
 	JEQ efirstoff
 	INCQ R12
@@ -1060,6 +1112,13 @@ enolist:
 	CMPQ R12, R13
 	JLT ezeros
 	JMP eend
+
+emagbig:
+	// The Exp-Golomb code follows: the caller's.
+	MOVQ p+32(FP), BX
+	MOVQ R12, patchRun_j(BX)
+	MOVQ $1, status+40(FP)
+	JMP estore
 
 efirstoff:
 	INCQ R12
@@ -1084,48 +1143,57 @@ estore:
 eflag:
 	// The rest flag p.rest, p.flag[busy].
 	MOVQ $0, patchRun_pending(BX)
-	MOVQ patchRun_rest(BX), DX
-	NEGL DX
 	MOVQ patchRun_bcur(BX), AX
 	MOVQ patchRun_flag(BX), R14
 	LEAQ (R14)(AX*4), R14
-	ENCODE(R14)
+	CMPQ patchRun_rest(BX), $0
+	JNE eflagone
+	ENC0(R14)
 	CMPL R10, $const_arTopValue
 	JCS eflagnorm
 
 eflagdone:
 	MOVQ p+32(FP), BX
-	TESTL DX, DX
-	JEQ eover
-	// The count less one in unary up to arMaxUnary, p.count.
-	MOVQ patchRun_count(BX), SI
-	MOVQ $0, pos-24(SP)
+	JMP eover
 
-ecount:
+eflagone:
+	ENC1(R14)
+	CMPL R10, $const_arTopValue
+	JCS eflagonenorm
+
+eflagonedone:
+	// The count less one, k, in unary up to arMaxUnary, p.count:
+	// min(k, arMaxUnary) 1s, then a 0 if k is below arMaxUnary (k
+	// unsigned, as the position's count up to it was).
 	MOVQ p+32(FP), BX
-	MOVQ patchRun_counted(BX), AX
-	DECQ AX
-	XORL DX, DX
-	CMPQ pos-24(SP), AX
-	SETNE DL
-	NEGL DX
-	ENCODE(SI)
+	MOVQ patchRun_count(BX), SI
+	MOVQ patchRun_counted(BX), DX
+	DECQ DX
+	MOVL $const_arMaxUnary, AX
+	CMPQ DX, AX
+	CMOVQHI AX, DX
+
+ecountone:
+	TESTQ DX, DX
+	JEQ ecounttail
+	ENC1(SI)
 	CMPL R10, $const_arTopValue
 	JCS ecountnorm
 
 ecountdone:
-	TESTL DX, DX
-	JEQ ecountend
 	ADDQ $4, SI
-	MOVQ pos-24(SP), AX
-	INCQ AX
-	MOVQ AX, pos-24(SP)
-	CMPQ AX, $const_arMaxUnary
-	JLT ecount
+	DECQ DX
+	JMP ecountone
+
+ecounttail:
 	MOVQ p+32(FP), BX
-	MOVQ R12, patchRun_j(BX)
-	MOVQ $3, status+40(FP)
-	JMP estore
+	MOVQ patchRun_counted(BX), AX
+	DECQ AX
+	CMPQ AX, $const_arMaxUnary
+	JCC ecountbig
+	ENC0(SI)
+	CMPL R10, $const_arTopValue
+	JCS ecountzeronorm
 
 ecountend:
 	// Counting down from p.counted through the rest of the patch.
@@ -1147,6 +1215,11 @@ ecountend:
 	JLT ezeros
 	JMP eover
 
+ecountbig:
+	MOVQ R12, patchRun_j(BX)
+	MOVQ $3, status+40(FP)
+	JMP estore
+
 zerorange:
 	MOVQ p+32(FP), BX
 	MOVQ R12, patchRun_j(BX)
@@ -1154,8 +1227,13 @@ zerorange:
 	JMP estore
 
 	NORMENC(efirstnorm, efirstflush, efirstbyte, efirstkeep, efirstdone)
+	NORMENC(efirstonenorm, efirstoneflush, efirstonebyte, efirstonekeep, enonzero)
 	NORMENC(ezeronorm, ezeroflush, ezerobyte, ezerokeep, ezerodone)
+	NORMENC(ezeronenorm, ezeroneflush, ezeronebyte, ezeronekeep, enonzero)
 	NORMENC(esignnorm, esignflush, esignbyte, esignkeep, esigndone)
 	NORMENC(emagnorm, emagflush, emagbyte, emagkeep, emagdone)
+	NORMENC(emagzeronorm, emagzeroflush, emagzerobyte, emagzerokeep, emagend)
 	NORMENC(eflagnorm, eflagflush, eflagbyte, eflagkeep, eflagdone)
+	NORMENC(eflagonenorm, eflagoneflush, eflagonebyte, eflagonekeep, eflagonedone)
 	NORMENC(ecountnorm, ecountflush, ecountbyte, ecountkeep, ecountdone)
+	NORMENC(ecountzeronorm, ecountzeroflush, ecountzerobyte, ecountzerokeep, ecountend)
