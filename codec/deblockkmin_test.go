@@ -35,14 +35,7 @@ func TestKminKernels(t *testing.T) {
 	}
 	checked := 0
 	for name, p := range params {
-		s := new(edgeSums)
-		s.doubled = true
-		for k := 1; k <= maxDeblock; k++ {
-			s.alpha[k], s.beta[k], s.tc[k] = p(k)
-			s.doubled = s.doubled && s.alpha[k] == 2*s.beta[k] && !math.IsInf(s.alpha[k], 0)
-		}
-		s.invA, s.invB = 1/s.alpha[1], 1/s.beta[1]
-		s.setTable()
+		s := newEdgeSums(p)
 		if (s.tab == nil) != (name == "not growing") {
 			t.Fatalf("%s: table %v", name, s.tab != nil)
 		}
