@@ -1046,15 +1046,8 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 		centre32[j] = int32(c)
 	}
 	// The patch kernel's state, for counted streams (versions 7-8).
-	var pr *patchRun
-	var listedAll []int32
 	if d.kernel && counts != nil && patchKernel && lead > 0 { // as encodeAdaptive
-		listedAll = make([]int32, dims)
-		bins32 := make([]int32, dims)
-		for j, b := range bins[:dims] {
-			bins32[j] = int32(min(b, math.MaxInt32))
-		}
-		pr = &patchRun{centre: &centre32[0], bins: &bins32[0], listed: &listedAll[0], none: &devs.none[0], lead: lead, dims: dims}
+		return decodePatches(d, data, idx, dims, cols, centre, bins, from, m, rest, counts, edges, devs, centre32)
 	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
@@ -1090,40 +1083,6 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 			}
 		}
 		ring[o] = arClassDevs[dcContext(idx, i, col, cols, dims)]
-		if pr != nil {
-			// Counted streams with the kernel: the patch's dimensions
-			// through patchDual, a call for those before the rest
-			// flag and one for those after. The first dimension's
-			// residual is from pred, its centre for patchDual.
-			if pred < 0 || pred >= bins[0] {
-				return fmt.Errorf("index %d out of range in dimension %d", pred, 1)
-			}
-			centre32[0], row[0] = int32(pred), int32(pred)
-			pr.row, pr.dev, pr.nl = &row[0], &ring[o], 0
-			pr.j, pr.end, pr.cnt, pr.step, pr.boff = 0, min(from, dims), 0, 1, 0
-			pr.pending, pr.rest, pr.counted = 0, 0, 0
-			if from < dims {
-				pr.pending = 1
-				pr.flag = &m.flag[flagContext(i, col, cols, rest)][0]
-				pr.count = &m.count[countContext(counts, i, col, cols)][0]
-			}
-			if st := patchDual(d, &mdims[0], &ring[oL], &ring[oU], pr); st != 0 {
-				if err := d.patchRest(st, pr, m, mdims, ring[oL:oL+dims], ring[oU:oU+dims], row, ring[o:o+dims], listedAll); err != nil {
-					return err
-				}
-			}
-			if pr.rest != 0 {
-				rest[i], counts[i] = 1, int32(pr.counted)
-				if pr.cnt > 0 {
-					return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
-				}
-			}
-			if edges != nil {
-				listed := listedAll[:pr.nl]
-				edges.updateListed(i, row, patchEnd(row, centre, listed, from), listed)
-			}
-			continue
-		}
 		dev, devL, devU := ring[o:o+dims], ring[oL:oL+dims], ring[oU:oU+dims]
 		var v int
 		var err error
@@ -1241,6 +1200,132 @@ func decodeAdaptive(data []byte, idx []int32, dims, cols int, centre, bins []int
 	}
 	if d.pos > len(data)+arSlack {
 		return errors.New("stream too short")
+	}
+	return nil
+}
+
+// heldPrediction stands for the first dimension's centre while
+// decodePatches decodes a patch before its prediction: patchDual then
+// writes heldPrediction plus the residual into the row, which lies in
+// [0, math.MaxInt32) for every residual an Exp-Golomb code of at most
+// arMaxExpLen bits gives.
+const heldPrediction = 1 << 30
+
+// decodePatches is decodeAdaptive's loop for counted streams through the
+// patch kernel (patchDual), the decoder's state and checks as there, in
+// another order: a patch's residuals are decoded before its first
+// dimension's prediction, and the edges of the patch before it
+// (updateListed) go after them, with their table slots prefetched
+// before. The cell of the patch before is known once its first index is
+// (the prediction plus the residual); its slots in the cache of recent
+// cells and in the table of cells missed the processor's caches (two
+// loads, ~7 % of a 4×4 batch decode's samples) and the prediction,
+// hence the next patch's first decision, waited on them. The residuals
+// do not depend on the prediction (the first dimension's context is
+// dcContext's, from the neighbours' final indices), so now the slots
+// come in while the patch is decoded. The first index is checked after
+// the prediction, before the patch's other errors, as it was found
+// first.
+func decodePatches(d *rangeDecoder, data []byte, idx []int32, dims, cols int, centre, bins []int, from int, m *arModel, rest []uint8, counts []int32, edges *edgePredictor, devs *arDevs, centre32 []int32) error {
+	n := len(idx) / dims
+	ring := devs.ring
+	mdims := m.dims[:dims]
+	// Two arrays of listed dimensions: the patch's, and the one before's
+	// until its edges are updated.
+	listed, other := make([]int32, dims), make([]int32, dims)
+	bins32 := make([]int32, dims)
+	for j, b := range bins[:dims] {
+		bins32[j] = int32(min(b, math.MaxInt32))
+	}
+	centre32[0], bins32[0] = heldPrediction, math.MaxInt32
+	pr := &patchRun{centre: &centre32[0], bins: &bins32[0], none: &devs.none[0], lead: edges.k, dims: dims}
+	var prevListed []int32 // the patch before's listed dimensions
+	prevEnd := 0           // and patchEnd
+	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
+		if col == cols {
+			col = 0
+		}
+		// A stream read far past its end is truncated or hostile: stop
+		// before decoding the rest of the image from zeros.
+		if d.pos > len(data)+arSlack {
+			return errors.New("stream too short")
+		}
+		at := i * dims
+		row := idx[at : at+dims]
+		if dims == 16 {
+			// Through a copy of the array (see decodeAdaptive).
+			c := *(*[16]int32)(centre32)
+			*(*[16]int32)(row) = c
+		} else {
+			copy(row, centre32)
+		}
+		o, oL, oU := devs.next(i, col, cols)
+		// dcContext's class, written out (the call was ~50
+		// instructions a patch).
+		dc := 0
+		if col > 0 && i >= cols {
+			l, u, ul := int(idx[at-dims]), int(idx[at-cols*dims]), int(idx[at-(cols+1)*dims])
+			dc = arActivityClass((abs(l-ul) + abs(u-ul) + 1) / 2)
+		}
+		ring[o] = arClassDevs[dc]
+		var key uint64 // of the patch before's cell
+		if i > 0 && edges.trackedListed {
+			key = edges.hintUpdate(idx[at-dims : at])
+		}
+		pr.row, pr.dev, pr.listed, pr.nl = &row[0], &ring[o], &listed[0], 0
+		pr.j, pr.end, pr.cnt, pr.step, pr.boff = 0, min(from, dims), 0, 1, 0
+		pr.pending, pr.rest, pr.counted = 0, 0, 0
+		if from < dims {
+			pr.pending = 1
+			pr.flag = &m.flag[flagContext(i, col, cols, rest)][0]
+			pr.count = &m.count[countContext(counts, i, col, cols)][0]
+		}
+		var err error
+		if st := patchDual(d, &mdims[0], &ring[oL], &ring[oU], pr); st != 0 {
+			err = d.patchRest(st, pr, m, mdims, ring[oL:oL+dims], ring[oU:oU+dims], row, ring[o:o+dims], listed)
+		}
+		if i > 0 {
+			if prev := idx[at-dims : at]; edges.trackedListed {
+				edges.updateListedKey(i-1, key, prev, prevEnd, prevListed)
+			} else {
+				edges.updateListed(i-1, prev, prevEnd, prevListed)
+			}
+		}
+		var pred int
+		if edges.answers(i, col) {
+			pred = edges.predict(i, col, 0) // the fallback is not used
+		} else {
+			pred = edges.predict(i, col, arDCPrediction(idx, i, col, cols, dims, centre[0]))
+		}
+		if pred < 0 || pred >= bins[0] {
+			return fmt.Errorf("index %d out of range in dimension %d", pred, 1)
+		}
+		if err != nil && pr.j == 0 {
+			return err // the first residual's own code
+		}
+		if q := pred + int(row[0]) - heldPrediction; q < 0 || q >= bins[0] {
+			return fmt.Errorf("index %d out of range in dimension %d", q, 1)
+		} else {
+			row[0] = int32(q)
+		}
+		if err != nil {
+			return err
+		}
+		if pr.rest != 0 {
+			rest[i], counts[i] = 1, int32(pr.counted)
+			if pr.cnt > 0 {
+				return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
+			}
+		}
+		prevListed = listed[:pr.nl]
+		prevEnd = patchEnd(row, centre, prevListed, from)
+		listed, other = other, listed
+	}
+	if d.pos > len(data)+arSlack {
+		return errors.New("stream too short")
+	}
+	if n > 0 {
+		edges.updateListed(n-1, idx[(n-1)*dims:], prevEnd, prevListed)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package codec
 import (
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/spcalab/spca/spca"
 )
@@ -307,15 +308,25 @@ func (p *edgePredictor) updateListed(i int, row []int32, end int, listed []int32
 // order, with the checks of the general case done once in trackCells
 // (updateAt was ~360 instructions a patch of a 4×4 decode).
 func (p *edgePredictor) updateListedTracked(i int, row []int32, end int, listed []int32) {
-	k := p.k
 	var key uint64
-	if k == 4 {
+	if p.k == 4 {
 		// cellKey's, here: the call cost 3 % of updateListedTracked.
-		b, q := (*[4]int)(p.bins), (*[4]int32)(row)
-		key = ((uint64(q[0])*uint64(b[1])+uint64(q[1]))*uint64(b[2])+uint64(q[2]))*uint64(b[3]) + uint64(q[3])
+		key = cellKey4(p.bins, row)
 	} else {
 		key = p.cellKey(row)
 	}
+	p.updateListedKey(i, key, row, end, listed)
+}
+
+// cellKey4 is cellKey for 4 leading dimensions, of bins bins.
+func cellKey4(bins []int, row []int32) uint64 {
+	b, q := (*[4]int)(bins), (*[4]int32)(row)
+	return ((uint64(q[0])*uint64(b[1])+uint64(q[1]))*uint64(b[2])+uint64(q[2]))*uint64(b[3]) + uint64(q[3])
+}
+
+// updateListedKey is updateListedTracked given the key of row's cell.
+func (p *edgePredictor) updateListedKey(i int, key uint64, row []int32, end int, listed []int32) {
+	k := p.k
 	var r, lo, a float64
 	if e := &p.recent[key&(recentCells-1)]; e.key == key+1 {
 		p.ref[i] = e.num
@@ -338,6 +349,22 @@ func (p *edgePredictor) updateListedTracked(i int, row []int32, end int, listed 
 		}
 	}
 	p.right[i], p.low[i], p.mean[i] = r, lo, a
+}
+
+// hintUpdate prefetches the slots of the cell of a patch whose indices
+// are row that updateListedTracked reads first, in the cache of recent
+// cells and in the table of cells, and returns its key for
+// updateListedKey; it must track cells (trackedListed).
+func (p *edgePredictor) hintUpdate(row []int32) uint64 {
+	var key uint64
+	if p.k == 4 {
+		key = cellKey4(p.bins, row)
+	} else {
+		key = p.cellKey(row)
+	}
+	prefetchTwo(uintptr(unsafe.Pointer(&p.recent[key&(recentCells-1)])),
+		uintptr(unsafe.Pointer(&p.cells.slots[hashCell(key, len(p.cells.slots)-1)])))
+	return key
 }
 
 // hintCell prefetches the table slot (trackCells) of the leading cell
@@ -417,8 +444,7 @@ func (p *edgePredictor) cellKey(row []int32) uint64 {
 	if p.k == 4 {
 		// The loop's multiplications, unrolled (~60 instructions a
 		// patch with the loop's checks, 1.4 % of a 4×4 decode's).
-		b, r := (*[4]int)(p.bins), (*[4]int32)(row)
-		return ((uint64(r[0])*uint64(b[1])+uint64(r[1]))*uint64(b[2])+uint64(r[2]))*uint64(b[3]) + uint64(r[3])
+		return cellKey4(p.bins, row)
 	}
 	var key uint64
 	for j, v := range row[:p.k] {

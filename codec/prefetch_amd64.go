@@ -7,3 +7,8 @@ package codec
 //
 //go:noescape
 func prefetchLines(p *[maxPrefetch]uintptr, n int)
+
+// prefetchTwo is prefetchLines for two addresses, without the array.
+//
+//go:noescape
+func prefetchTwo(a, b uintptr)

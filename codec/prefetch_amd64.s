@@ -14,3 +14,11 @@ loop:
 	JNZ loop
 done:
 	RET
+
+// func prefetchTwo(a, b uintptr)
+TEXT ·prefetchTwo(SB), NOSPLIT, $0-16
+	MOVQ a+0(FP), AX
+	MOVQ b+8(FP), BX
+	PREFETCHT0 (AX)
+	PREFETCHT0 (BX)
+	RET
