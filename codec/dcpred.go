@@ -646,6 +646,15 @@ func (g *levelGuide) nearest(y0 float64) int {
 	for hi > 0 && v[hi-1] >= y0 {
 		hi--
 	}
+	if hi < len(v) {
+		// The first step up, taken a third of the time (4×4,
+		// kodim13-24), by a flag as below, not a branch.
+		step := 0
+		if v[hi] < y0 {
+			step = 1
+		}
+		hi += step
+	}
 	for hi < len(v) && v[hi] < y0 {
 		hi++
 	}
@@ -653,10 +662,23 @@ func (g *levelGuide) nearest(y0 float64) int {
 	// levels are below y0 and from hi on at or above it, and y0 − v is
 	// −(v − y0) exactly (rounding to nearest is symmetric), so the
 	// distances are the same numbers without the sign tests.
-	if hi < len(v) && (hi == 0 || y0-v[hi-1] > v[hi]-y0) {
-		return hi // nearer above (the ones below are farther)
+	switch {
+	case hi > 0 && hi < len(v):
+		// Nearer above (the ones below are farther), or below: a
+		// coin flip that the branch predictor missed half the time,
+		// so selected by a flag, not a branch. Above, the walk below
+		// stops at once: y0 − v[hi−1] > 0 >= y0 − v[hi].
+		up := 0
+		if y0-v[hi-1] > v[hi]-y0 {
+			up = 1
+		}
+		hi += up - 1
+	case hi == 0:
+		return 0
+	default:
+		hi-- // beyond the last
 	}
-	hi-- // the nearest is below: the first of equal distances
+	// The first of equal distances.
 	d := y0 - v[hi]
 	for hi > 0 && y0-v[hi-1] == d {
 		hi--
