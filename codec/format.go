@@ -1048,6 +1048,13 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 					var start []float64
 					if leadPix != nil {
 						start = leadPix[int(lead.ref[i])*dims:][:dims]
+						if a := i + 2; a < len(lead.ref) {
+							// The leading cell's pixels two patches on,
+							// read out of order: its two lines come in
+							// while this patch is written.
+							p := unsafe.Pointer(&leadPix[int(lead.ref[a])*dims])
+							prefetchTwo(uintptr(p), uintptr(p)+64)
+						}
 					} else if pixels16Kernel(pix, c.PCA.Mean[:dims], weights, lead.row(i, k)) {
 						start = pix
 					}
