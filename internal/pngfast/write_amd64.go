@@ -20,6 +20,12 @@ func adlerBlocksAVX2(p []byte) (a, b uint64)
 //go:noescape
 func subRGBAVX2(dst, src []byte, n int)
 
+// subBytesAVX2 writes into dst the Sub filter of src's bytes bpp to
+// bpp+32n-1 (each minus the byte bpp before it): 32 bytes a step.
+//
+//go:noescape
+func subBytesAVX2(dst, src []byte, bpp, n int)
+
 // huffLitsBMI2 appends the literals p (len(p) a multiple of 3) to the
 // bits acc (n of them, fewer than 8) and the bytes out[:o] as
 // flushSampled's loop does: codes from code's low 16 bits, lengths from
@@ -48,6 +54,18 @@ func subRGBKernel(dst, src []byte) int {
 	dst[0], dst[1], dst[2] = src[0], src[1], src[2]
 	subRGBAVX2(dst, src, k)
 	return 1 + 8*k
+}
+
+// subKernel filters src's bytes from bpp on into dst (subAdler's work)
+// up to a multiple of 32 and returns where it stopped: bpp without AVX2
+// or for fewer than 32 bytes after the first bpp. len(src) >= bpp.
+func subKernel(dst, src []byte, bpp int) int {
+	k := (min(len(src), len(dst)) - bpp) / 32
+	if !hasAVX2 || k < 1 {
+		return bpp
+	}
+	subBytesAVX2(dst, src, bpp, k)
+	return bpp + 32*k
 }
 
 // huffLits codes the literals of q, three at a time, by huffLitsBMI2 and

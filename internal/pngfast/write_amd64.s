@@ -106,6 +106,30 @@ subLoop:
 	VZEROUPPER
 	RET
 
+// func subBytesAVX2(dst, src []byte, bpp, n int)
+// Bytes bpp to bpp+32n-1: each byte of src minus the byte bpp before it,
+// 32 a step.
+TEXT ·subBytesAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ bpp+48(FP), AX
+	MOVQ n+56(FP), CX
+	ADDQ AX, DI
+	MOVQ SI, R8
+	ADDQ AX, SI
+
+subBytesLoop:
+	VMOVDQU (SI), Y0
+	VPSUBB  (R8), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, R8
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     subBytesLoop
+	VZEROUPPER
+	RET
+
 // func huffLitsBMI2(out []byte, o int, acc uint64, n uint, p []byte, code *[257]uint32, lens *[257]uint8) (int, uint64, uint)
 // flushSampled's loop: each step stores the accumulator's 8 bytes at
 // out[o], keeps its bits past the whole bytes (fewer than 8), then ORs in
