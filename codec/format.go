@@ -546,7 +546,7 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y 
 // nil (p is then only g's size: Luminance(g), which it stands for, gives
 // the same responses).
 func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
-	buf := planeBuffers.Get().(*planeBuffer)
+	buf := takePlaneBuffer(p, n)
 	if g != nil {
 		y, grid = c.PCA.ProjectGrayTo(buf.y, g, n)
 	} else {
@@ -580,6 +580,16 @@ func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, 
 type planeBuffer struct {
 	y   []float64
 	idx []int32
+}
+
+// takePlaneBuffer returns the kept planeBuffer whose responses fit the
+// n×n patches of p most closely (keptPool.getFit): the channels of a
+// colour image take theirs at once, and the last one kept (Get) was often
+// a chroma channel's for the luma, which then made new ones (5-15 MB of
+// fresh memory in the first images of a colour batch).
+func takePlaneBuffer(p patches.Plane, n int) *planeBuffer {
+	need := patches.NewGrid(p.W, p.H, n).Blocks() * n * n
+	return planeBuffers.getFit(need, func(x any) int { return cap(x.(*planeBuffer).y) }).(*planeBuffer)
 }
 
 var planeBuffers = keptPool{New: func() any { return new(planeBuffer) }, keep: func(x any) bool {

@@ -3,6 +3,8 @@ package codec
 import (
 	"runtime"
 	"testing"
+
+	"github.com/spcalab/spca/patches"
 )
 
 // keptPool keeps up to maxKept accepted values across collections (which
@@ -56,5 +58,23 @@ func TestReleaseBuffers(t *testing.T) {
 	}
 	if planeBuffers.Get() == any(kept) {
 		t.Error("Get returned a buffer kept before ReleaseBuffers")
+	}
+}
+
+// takePlaneBuffer hands each channel of a colour image the kept buffer
+// that fits its patches: the luma plane the large one even where a chroma
+// channel's small one was kept last (Get's choice).
+func TestTakePlaneBufferFits(t *testing.T) {
+	ReleaseBuffers()
+	defer ReleaseBuffers()
+	large := &planeBuffer{y: make([]float64, 64*64)} // 64 8×8 patches of 64 responses
+	small := &planeBuffer{y: make([]float64, 16*64)}
+	planeBuffers.Put(large)
+	planeBuffers.Put(small)
+	if b := takePlaneBuffer(patches.Plane{W: 64, H: 60}, 8); b != large {
+		t.Fatalf("a 64×60 plane took a buffer of %d values, want the kept %d", cap(b.y), cap(large.y))
+	}
+	if b := takePlaneBuffer(patches.Plane{W: 32, H: 32}, 8); b != small {
+		t.Fatalf("a 32×32 plane took a buffer of %d values, want the kept %d", cap(b.y), cap(small.y))
 	}
 }

@@ -181,7 +181,7 @@ type stepFree struct {
 // transformSamples is the step-free part of quantizeSamples (exact and
 // without nearest).
 func (c *Channel) transformSamples(p patches.Plane, g *image.Gray, n int, exact bool) *stepFree {
-	buf := planeBuffers.Get().(*planeBuffer)
+	buf := takePlaneBuffer(p, n)
 	t := &stepFree{idx: buf.idx}
 	if g != nil {
 		t.y, t.grid = c.PCA.ProjectGrayTo(buf.y, g, n)
