@@ -347,7 +347,12 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	stride := 1 + n
 	total := stride * hd.h
 	if cap(st.raw) < total {
-		st.raw = make([]byte, total)
+		// Room for the image turned a quarter too (its rows are as
+		// many bytes as its columns here): a batch of landscape and
+		// portrait photographs took a new buffer, fresh memory, at
+		// each turn (768×512: 1,180,160 bytes, 512×768: 1,180,416).
+		turned := (1 + int64(hd.h)*int64(hd.bpp)) * int64(hd.w)
+		st.raw = make([]byte, total, max(int64(total), min(turned, math.MaxInt)))
 	}
 	raw := st.raw[:total]
 	if st.inf == nil {

@@ -1,6 +1,7 @@
 package pngfast
 
 import (
+	"bufio"
 	"bytes"
 	"image"
 	"image/color"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // reuseImages are images of odd sizes and contents (noise, flat, ramps,
@@ -222,5 +224,42 @@ func TestDecodeInto(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if n := after.TotalAlloc - before.TotalAlloc; n > 100<<10 {
 		t.Errorf("5 decodes of a 768×512 grey PNG into an image: %d bytes allocated, want under 100 KB", n)
+	}
+}
+
+// Decode keeps its buffer of inflated rows for an image turned a quarter
+// (a batch of landscape and portrait photographs): the portrait's rows
+// take more bytes than the landscape's (768×512 RGB: 1,180,416 against
+// 1,180,160), and each turn took a new buffer.
+func TestDecodeTurnedKeepsRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	files := make([][]byte, 2)
+	for i, sz := range [][2]int{{96, 64}, {64, 96}} {
+		m := image.NewRGBA(image.Rect(0, 0, sz[0], sz[1]))
+		for j := range m.Pix {
+			m.Pix[j] = byte(rng.IntN(256)) | byte(255*(j%4/3))
+		}
+		var b bytes.Buffer
+		if err := png.Encode(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		files[i] = b.Bytes()
+	}
+	rows := func() *byte {
+		st := readStates.get()
+		defer readStates.put(st)
+		return unsafe.SliceData(st.raw)
+	}
+	readStates.put(&readState{br: bufio.NewReaderSize(nil, 64<<10)}) // no buffer yet
+	var first *byte
+	for i, f := range append(files, files...) {
+		if _, err := Decode(bytes.NewReader(f), nil); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = rows()
+		} else if rows() != first {
+			t.Fatalf("decode %d (%s) took a new buffer of rows", i, []string{"landscape", "portrait"}[i%2])
+		}
 	}
 }
