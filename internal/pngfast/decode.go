@@ -418,23 +418,37 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 			copy(pix[n*y:], cur[1:])
 			y++
 			cur = next
+		} else if y+1 < hd.h && hd.bpp == 3 && cur[0] == raw[(y+1)*stride] && unfilterRGBPair(cur[0], cur[1:], raw[(y+1)*stride+1:(y+2)*stride], prev) {
+			// Two RGB rows of Average or Paeth at once, the same way.
+			copyRow(hd, pix, raw, y)
+			y++
+			cur = raw[y*stride : (y+1)*stride]
 		} else if err := unfilter(cur[0], cur[1:], prev, hd.bpp); err != nil {
 			return nil, err
 		}
 		prev = cur[1:]
-		if hd.colorType == 2 {
-			row := pix[4*hd.w*y : 4*hd.w*(y+1)]
-			// 4 pixels a byte shuffle where the CPU has it (a byte at a
-			// time, this copy was 4 % of a colour encode from PNG).
-			k := rgbrows.ToRGBA(row, raw[y*stride+1:]) // the next row's bytes may be read, not used
-			for i, j := 3*k, 4*k; i+2 < n && j+3 < len(row); i, j = i+3, j+4 {
-				row[j], row[j+1], row[j+2], row[j+3] = cur[1+i], cur[2+i], cur[3+i], 0xff
-			}
-		} else {
-			copy(pix[n*y:], cur[1:])
-		}
+		copyRow(hd, pix, raw, y)
 	}
 	return img, nil
+}
+
+// copyRow copies row y of the unfiltered rows raw (each a filter byte and
+// the row's bytes) into the image's pixels pix: RGB rows to RGBA.
+func copyRow(hd header, pix, raw []byte, y int) {
+	n := hd.w * hd.bpp
+	stride := 1 + n
+	cur := raw[y*stride : (y+1)*stride]
+	if hd.colorType == 2 {
+		row := pix[4*hd.w*y : 4*hd.w*(y+1)]
+		// 4 pixels a byte shuffle where the CPU has it (a byte at a
+		// time, this copy was 4 % of a colour encode from PNG).
+		k := rgbrows.ToRGBA(row, raw[y*stride+1:]) // the next row's bytes may be read, not used
+		for i, j := 3*k, 4*k; i+2 < n && j+3 < len(row); i, j = i+3, j+4 {
+			row[j], row[j+1], row[j+2], row[j+3] = cur[1+i], cur[2+i], cur[3+i], 0xff
+		}
+	} else {
+		copy(pix[n*y:], cur[1:])
+	}
 }
 
 // compact reports whether an image of bounds r, stride and n bytes of

@@ -36,3 +36,50 @@ func unfilterRGB(filter byte, row, prev []byte, bpp int) int {
 	}
 	return 3 * n
 }
+
+// averageRGBPairAVX unfilters the first n pixels (n ≥ 1) of two Average
+// rows of 3-byte pixels, r1 below r0 below prev (each 3n+4 bytes or
+// more), their chains interleaved.
+//
+//go:noescape
+func averageRGBPairAVX(r0, r1, prev []byte, n int)
+
+// paethRGBPairAVX is averageRGBPairAVX for two Paeth rows.
+//
+//go:noescape
+func paethRGBPairAVX(r0, r1, prev []byte, n int)
+
+// unfilterRGBPair unfilters two rows of 3-byte pixels filtered alike with
+// Average (filter 3) or Paeth (4), r1 below r0 below prev, and reports
+// whether it did: not without AVX, for other filters, or for rows of
+// fewer than 3 pixels. The kernels take the pixels but the last two
+// (their loads reach 4 bytes past a pixel's start); those are done here,
+// r0's then r1's. Each pixel waits on its left neighbour: one row at a
+// time left the processor idle between the dependent steps.
+func unfilterRGBPair(filter byte, r0, r1, prev []byte) bool {
+	n := len(r0)/3 - 2
+	if !hasAVX || n < 1 || len(r0)%3 != 0 || len(r1) != len(r0) || len(prev) < len(r0) {
+		return false
+	}
+	switch filter {
+	case 3:
+		averageRGBPairAVX(r0, r1, prev, n)
+		for _, rp := range [2][2][]byte{{r0, prev}, {r1, r0}} {
+			row, up := rp[0], rp[1]
+			for i := 3 * n; i < len(row); i++ {
+				row[i] = byte(avgByte(int(row[i-3]), int(up[i]), int(row[i])))
+			}
+		}
+	case 4:
+		paethRGBPairAVX(r0, r1, prev, n)
+		for _, rp := range [2][2][]byte{{r0, prev}, {r1, r0}} {
+			row, up := rp[0], rp[1]
+			for i := 3 * n; i < len(row); i++ {
+				row[i] = byte(paethByte(int(row[i-3]), int(up[i]), int(up[i-3]), int(row[i])))
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}

@@ -127,3 +127,149 @@ paethlast:
 	MOVL       X1, (SI)
 paethdone:
 	RET
+
+// AVGSTEP unfilters one pixel of an Average row in 16-bit lanes: raw
+// (the filtered bytes) becomes the pixel's bytes, packed in its low
+// dword, a its left neighbour (word 3 zero), up the pixel above (word 3
+// zero); tmp is scratch. The chain from a to a is 4 steps.
+#define AVGSTEP(raw, up, a, tmp) \
+	VPADDW    a, up, tmp; \
+	VPSRLW    $1, tmp, tmp; \
+	VPADDW    tmp, raw, raw; \
+	VPAND     X12, raw, a; \
+	VPAND     X13, raw, raw; \
+	VPACKUSWB raw, raw, raw
+
+// PAETHSTEP is AVGSTEP for a Paeth pixel: a left, b up, c up-left (words
+// 3 zero), X8-X11 scratch, ties to a then b (paethByte).
+#define PAETHSTEP(raw, a, b, c) \
+	VPSUBW     c, b, X8; \
+	VPSUBW     c, a, X9; \
+	VPADDW     X8, X9, X10; \
+	VPABSW     X8, X8; \
+	VPABSW     X9, X9; \
+	VPABSW     X10, X10; \
+	VPCMPGTW   X10, X9, X11; \
+	VPBLENDVB  X11, c, b, X11; \
+	VPMINSW    X10, X9, X9; \
+	VPCMPGTW   X9, X8, X9; \
+	VPBLENDVB  X9, X11, a, X11; \
+	VPADDW     X11, raw, raw; \
+	VPAND      X12, raw, a; \
+	VPAND      X13, raw, raw; \
+	VPACKUSWB  raw, raw, raw
+
+// LOADPX loads the 4 bytes at addr into the words of x.
+#define LOADPX(addr, x) \
+	MOVL       addr, x; \
+	VPUNPCKLBW X15, x, x
+
+// func averageRGBPairAVX(r0, r1, prev []byte, n int)
+// Unfilters the first n pixels (n ≥ 1) of two Average rows of 3-byte
+// pixels, r1 below r0 below prev, all of 3n+4 bytes or more: pixel j of
+// r0, then pixel j-1 of r1, whose up pixel is r0's just made (kept in a
+// register). Each row's pixels wait on their left neighbours; the two
+// rows' chains overlap. Loads of the next pixels come before the stores
+// that reach their first bytes (averageRGBAVX), and each store's fourth
+// byte is the next pixel's, unchanged.
+TEXT ·averageRGBPairAVX(SB), NOSPLIT, $0-80
+	MOVQ r0_base+0(FP), SI
+	MOVQ r1_base+24(FP), DI
+	MOVQ prev_base+48(FP), DX
+	MOVQ n+72(FP), CX
+	VPXOR   X15, X15, X15
+	VMOVDQU rgbMask<>(SB), X14
+	VMOVDQU lowBytes<>(SB), X13
+	VPAND   X14, X13, X12
+	VPXOR   X0, X0, X0          // r0's left
+	VPXOR   X4, X4, X4          // r1's left
+	// Pixel 0 of r0.
+	LOADPX((SI), X1)
+	LOADPX((DX), X2)
+	VPAND   X14, X2, X2
+	MOVL    3(SI), R8
+	AVGSTEP(X1, X2, X0, X8)
+	MOVL    X1, (SI)
+	VMOVDQA X0, X6              // r1's up
+	LOADPX((DI), X5)
+	DECQ    CX
+	JZ      avgpairlast
+avgpair:
+	// Pixel j of r0 (its bytes in R8), pixel j-1 of r1 (in X5).
+	VMOVD      R8, X1
+	VPUNPCKLBW X15, X1, X1
+	LOADPX(3(DX), X2)
+	VPAND      X14, X2, X2
+	MOVL       6(SI), R8
+	AVGSTEP(X1, X2, X0, X8)
+	MOVL       X1, 3(SI)
+	MOVL       3(DI), R9
+	AVGSTEP(X5, X6, X4, X9)
+	MOVL       X5, (DI)
+	VMOVDQA    X0, X6
+	VMOVD      R9, X5
+	VPUNPCKLBW X15, X5, X5
+	ADDQ       $3, SI
+	ADDQ       $3, DI
+	ADDQ       $3, DX
+	DECQ       CX
+	JNZ        avgpair
+avgpairlast:
+	// Pixel n-1 of r1.
+	AVGSTEP(X5, X6, X4, X9)
+	MOVL X5, (DI)
+	RET
+
+// func paethRGBPairAVX(r0, r1, prev []byte, n int)
+// Unfilters the first n pixels (n ≥ 1) of two Paeth rows as
+// averageRGBPairAVX does two Average rows.
+TEXT ·paethRGBPairAVX(SB), NOSPLIT, $0-80
+	MOVQ r0_base+0(FP), SI
+	MOVQ r1_base+24(FP), DI
+	MOVQ prev_base+48(FP), DX
+	MOVQ n+72(FP), CX
+	VPXOR   X15, X15, X15
+	VMOVDQU rgbMask<>(SB), X14
+	VMOVDQU lowBytes<>(SB), X13
+	VPAND   X14, X13, X12
+	VPXOR   X0, X0, X0          // r0's left a
+	VPXOR   X3, X3, X3          // r0's up-left c
+	VPXOR   X4, X4, X4          // r1's left
+	VPXOR   X7, X7, X7          // r1's up-left
+	// Pixel 0 of r0.
+	LOADPX((SI), X1)
+	LOADPX((DX), X2)
+	VPAND   X14, X2, X2
+	MOVL    3(SI), R8
+	PAETHSTEP(X1, X0, X2, X3)
+	MOVL    X1, (SI)
+	VMOVDQA X2, X3
+	VMOVDQA X0, X6              // r1's up
+	LOADPX((DI), X5)
+	DECQ    CX
+	JZ      paethpairlast
+paethpair:
+	VMOVD      R8, X1
+	VPUNPCKLBW X15, X1, X1
+	LOADPX(3(DX), X2)
+	VPAND      X14, X2, X2
+	MOVL       6(SI), R8
+	PAETHSTEP(X1, X0, X2, X3)
+	MOVL       X1, 3(SI)
+	VMOVDQA    X2, X3
+	MOVL       3(DI), R9
+	PAETHSTEP(X5, X4, X6, X7)
+	MOVL       X5, (DI)
+	VMOVDQA    X6, X7
+	VMOVDQA    X0, X6
+	VMOVD      R9, X5
+	VPUNPCKLBW X15, X5, X5
+	ADDQ       $3, SI
+	ADDQ       $3, DI
+	ADDQ       $3, DX
+	DECQ       CX
+	JNZ        paethpair
+paethpairlast:
+	PAETHSTEP(X5, X4, X6, X7)
+	MOVL X5, (DI)
+	RET
