@@ -54,6 +54,7 @@ type loadConfig struct {
 	autoOrient bool
 	assumeSRGB bool
 	into       image.Image
+	noAlpha    *bool
 }
 
 // LoadOption sets a rarely needed parameter of Load and Decode.
@@ -77,6 +78,14 @@ func MaxPixels(n int) LoadOption {
 // image, each page of it faulted in and cleared.
 func Into(img image.Image) LoadOption {
 	return func(c *loadConfig) { c.into = img }
+}
+
+// NoAlpha has Load and Decode set *known to whether the file they read
+// holds no alpha: an 8-bit grey or RGB PNG (without a tRNS chunk), a PGM
+// or a PPM. Its image is then opaque without a look at its pixels (a
+// batch encoder checked every input). False says nothing either way.
+func NoAlpha(known *bool) LoadOption {
+	return func(c *loadConfig) { c.noAlpha = known }
 }
 
 // AutoOrientation sets whether JPEG images are rotated and flipped upright
@@ -282,6 +291,12 @@ func (p *replay) Seek(offset int64, whence int) (int64, error) {
 
 func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 	cfg := config(opts)
+	noAlpha := func(known bool) {
+		if cfg.noAlpha != nil {
+			*cfg.noAlpha = known
+		}
+	}
+	noAlpha(false)
 	start, err := rs.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, &nameError{msg: "seek", err: err}
@@ -292,6 +307,11 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 		// decoded below in image/png's words.
 		img, err := pngfast.Decode(rs, &pngfast.DecodeOptions{MaxPixels: cfg.maxPixels, Into: cfg.into})
 		if err == nil {
+			// Grey or RGB (pngfast reads no tRNS), else NRGBA.
+			switch img.(type) {
+			case *image.Gray, *image.RGBA:
+				noAlpha(true)
+			}
 			return img, nil
 		}
 		if errors.Is(err, pngfast.ErrTooLarge) {
@@ -361,6 +381,9 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 		// (FuzzDecode): every later step blamed the output ("png:
 		// invalid image size: 48x0") or the encoder.
 		return nil, &nameError{msg: fmt.Sprintf("%s: empty image %d×%d", format, b.Dx(), b.Dy())}
+	}
+	if format == "pgm" || format == "ppm" {
+		noAlpha(true)
 	}
 	if format == "jpeg" && hdr.ColorModel == color.GrayModel {
 		if _, ok := img.(*image.Gray); !ok {

@@ -587,7 +587,8 @@ func runEncode(c *cli.Context) error {
 	ext := ".spc"
 	var last image.Image // coded: the next input may be read into it
 	err := runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
-		img, err := loadInputImage(c, in, patches.Into(last))
+		var noAlpha bool // the reader knows the image is opaque
+		img, err := loadInputImage(c, in, patches.Into(last), patches.NoAlpha(&noAlpha))
 		last = nil
 		if err != nil {
 			return err
@@ -597,7 +598,7 @@ func runEncode(c *cli.Context) error {
 		} else if model.Color && !hasChroma {
 			coloured++
 		}
-		if !opacity.Of(img) {
+		if !noAlpha && !opacity.Of(img) {
 			seeThrough++
 		}
 		o := opt
