@@ -37,15 +37,12 @@ func TestPixelsAVXWidths(t *testing.T) {
 				from := rng.IntN(dims / 2)
 				weights, start := kernelTestPatch(dims, value)
 				y := make([]float64, dims-from)
-				var nz []int
 				for i := range y {
 					if rng.IntN(3) > 0 {
 						y[i] = value()
 					}
-					if y[i] != 0 {
-						nz = append(nz, i)
-					}
 				}
+				nz := nonzeroIndices(y)
 				w0 := weights[from*dims:]
 				got, want := make([]float64, dims), make([]float64, dims)
 				k.run(got, start, w0, y, nz)
@@ -109,15 +106,12 @@ func TestPixels64Kernel(t *testing.T) {
 		from := rng.IntN(dims)
 		weights, start := kernelTestPatch(dims, value)
 		y := make([]float64, rng.IntN(dims-from+1))
-		var nz []int
 		for j := range y {
 			if rng.IntN(4) > 0 {
 				y[j] = value()
 			}
-			if y[j] != 0 {
-				nz = append(nz, j)
-			}
 		}
+		nz := nonzeroIndices(y)
 		w0 := weights[from*dims:]
 		want := make([]float64, dims)
 		pixelsFromGo(want, start, y, w0, nz)

@@ -56,6 +56,19 @@ func kernelTestValue(rng *rand.Rand, nonFinite bool) float64 {
 	return (rng.Float64() - 0.5) * 600
 }
 
+// nonzeroIndices lists the places of y's nonzero values in order (zeros
+// of both signs left out, NaN kept): the list pixelsFrom's sums go over,
+// written out as the tests' reference.
+func nonzeroIndices(y []float64) []int {
+	var nz []int
+	for j, v := range y {
+		if v != 0 {
+			nz = append(nz, j)
+		}
+	}
+	return nz
+}
+
 // TestPixelsKernel checks that the assembly kernel of pixelsFrom (where
 // the processor has one) gives its Go loop's sums to the last bit: the
 // same products, rounded, added in the same order, on coefficients that
@@ -76,12 +89,7 @@ func TestPixelsKernel(t *testing.T) {
 					y[i] = value()
 				}
 			}
-			nz := make([]int, 0, len(y))
-			for j, v := range y {
-				if v != 0 {
-					nz = append(nz, j)
-				}
-			}
+			nz := nonzeroIndices(y)
 			w0 := weights[from*dims:]
 			got, want := make([]float64, dims), make([]float64, dims)
 			if !pixelsKernel(got, start, w0, y, nz) {
@@ -118,12 +126,7 @@ func TestPixels16Kernel(t *testing.T) {
 		for i := range y {
 			y[i] = value()
 		}
-		var nz []int
-		for j, v := range y {
-			if v != 0 {
-				nz = append(nz, j)
-			}
-		}
+		nz := nonzeroIndices(y)
 		w0 := weights[from*dims:]
 		got, want := make([]float64, dims), make([]float64, dims)
 		pixelsFromGo(want, start, y, w0, nz)
@@ -329,12 +332,7 @@ func TestRecon16Kernel(t *testing.T) {
 		if ok == bad {
 			t.Fatalf("trial %d: kernel %v with an index out of range %v", trial, ok, bad)
 		}
-		var nz []int
-		for j, v := range y {
-			if v != 0 {
-				nz = append(nz, j)
-			}
-		}
+		nz := nonzeroIndices(y)
 		pix := make([]float64, 16)
 		pixelsFromGo(pix, start, y, w0, nz)
 		for i := range dst {
