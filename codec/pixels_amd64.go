@@ -163,5 +163,14 @@ func recon16AVX(dst *uint8, stride int, start, w0 *float64, levels *[]float64, i
 // (slices in a call per patch, and their checks, were ~130 instructions
 // of a 4×4 patch).
 func recon16(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) bool {
+	if hasAVX && hasAVX512 {
+		return recon16AVX512(dst, stride, start, w0, levels, ix, n)
+	}
 	return hasAVX && recon16AVX(dst, stride, start, w0, levels, ix, n)
 }
+
+// recon16AVX512 is recon16AVX without a branch per coefficient (see
+// pixels_amd64.s): the same pixels.
+//
+//go:noescape
+func recon16AVX512(dst *uint8, stride int, start, w0 *float64, levels *[]float64, ix *int32, n int) (ok bool)

@@ -287,11 +287,24 @@ func TestNonzeroKernel(t *testing.T) {
 // the patch's, for 0-60 coefficients after the leading ones whose levels
 // hold zeros, −0, NaN, infinities and values that round near the
 // halves; and false, nothing written, for an index out of its levels'
-// range (negative ones too).
+// range (negative ones too); starts at exact halves and weights that are
+// infinite or NaN (added only where their coefficient is not 0). It checks each kernel set with AVX (the
+// AVX-512 kernel, then the AVX one as on a machine without AVX-512).
 func TestRecon16Kernel(t *testing.T) {
 	if !hasAVX {
 		t.Skip("no AVX: the kernel does not run")
 	}
+	for _, k := range decodeKernelConfigs() {
+		if k.avx {
+			t.Run(k.name, func(t *testing.T) {
+				defer useKernels(k)()
+				checkRecon16Kernel(t)
+			})
+		}
+	}
+}
+
+func checkRecon16Kernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 21))
 	special := []float64{0, 0, 0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 5e-324, 0.5, -0.5}
 	for trial := range 3000 {
@@ -314,9 +327,18 @@ func TestRecon16Kernel(t *testing.T) {
 		start, w0 := make([]float64, 16), make([]float64, 16*n)
 		for i := range start {
 			start[i] = 128 + rng.NormFloat64()*60
+			if trial%3 == 0 {
+				// Exact halves (rounded up), also past 0 and 255.
+				start[i] = float64(rng.IntN(300)-20) + 0.5
+			}
 		}
 		for i := range w0 {
 			w0[i] = rng.NormFloat64() * 0.3
+			if trial%5 == 0 && rng.IntN(20) == 0 {
+				// A weight times a zero coefficient must not be added
+				// (Inf·0 is NaN).
+				w0[i] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
+			}
 		}
 		stride := 4 + rng.IntN(9)
 		dst := make([]uint8, 3*stride+4+3)
