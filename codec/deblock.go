@@ -180,6 +180,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	// (pixel differences are at most 255: clamped past them they decide
 	// alike), then the strengths.
 	var th16 [24]int16
+	var th32 [16]int32 // a_k, b_k for deblockVert4ErrKernel
 	for k := maxDeblock; k >= 1; k-- {
 		th := newDeblockThresholds(deblockParams(k, step, n))
 		// The largest |4(q0 − p0) + p1 − q1| of an edge that passes.
@@ -187,6 +188,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 			return false
 		}
 		th16[k-1], th16[8+k-1], th16[16+k-1] = int16(min(max(th.a, 0), 256)), int16(min(max(th.b, 0), 256)), int16(k)
+		th32[k-1], th32[8+k-1] = int32(th16[k-1]), int32(th16[8+k-1])
 		for d := 0; d < 256; d++ {
 			if d < th.a {
 				kA[d] = uint8(k)
@@ -203,6 +205,10 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	}
 	moved := edgeMoved
 	var diff [never + 1]int64 // diff[k]: change of the error from strength k on
+	// hsum[k-1]: changes of the error at strength k that the kernels add
+	// up as each strength's own total, not a difference.
+	var hsum [maxDeblock]int64
+	orig8, is8 := any(orig).([]uint8)
 	// Vertical edges, row by row. Around each horizontal edge, in the
 	// band of its four rows y−2..y+1 (disjoint bands: n >= 4), von holds
 	// every pixel as its vertical edge sets it, kpix that edge's kmin
@@ -211,7 +217,17 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	// memory.)
 	vertical := func(y int, vr, kr []uint8) {
 		rr, or := rec[y*w:][:w], orig[y*w:][:w]
-		for x := n; x+1 < w; x += n {
+		x := n
+		if n == 4 && is8 && w >= 2 {
+			// 4×4 patches: the row's edges are its bytes from 2 on in
+			// fours, 16 edges at a time in AVX-512.
+			var v, kr2 []uint8
+			if vr != nil {
+				v, kr2 = vr[2:], kr[2:]
+			}
+			x += 4 * deblockVert4ErrKernel(rr[2:], orig8[y*w+2:][:w-2], v, kr2, (w-2)/4, &th32, &hsum)
+		}
+		for ; x+1 < w; x += n {
 			// The edge's four pixels resliced: one bounds check each.
 			e := rr[x-2 : x+2 : x+2]
 			p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
@@ -240,12 +256,10 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	sc.von, sc.kpix = resize(sc.von, 4*w), resize(sc.kpix, 4*w)
 	von, kpix := sc.von, sc.kpix
 	// Horizontal edges: with 8-bit originals, whole groups of 16 columns
-	// strength by strength in AVX2 (hsum, each strength's own total, not
-	// a difference); the other columns state by state. A column whose
+	// strength by strength in AVX2 (into hsum); the other columns state
+	// by state. A column whose
 	// four pixels no vertical edge sets (most, with 8-pixel patches) has
 	// one state.
-	var hsum [maxDeblock]int64
-	orig8, is8 := any(orig).([]uint8)
 	for y := n; y+1 < h; y += n {
 		copy(von, rec[(y-2)*w:][:4*w])
 		// kpix all never, by doubling copies (a byte loop was 1 % of an

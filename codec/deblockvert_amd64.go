@@ -1,0 +1,46 @@
+package codec
+
+// deblockVert4ErrAVX512 is the vertical edges of one row of 4×4 patches
+// in deblockErrorsByEdge: rec and orig start two pixels before the row's
+// first edge (x = 4), so that edge j is the bytes 4j..4j+3 (p1 p0 | q0
+// q1), n edges (a multiple of 16, at most maxVert4ErrEdges). An edge
+// passes at strength k where |q0 − p0| < a_k and both |p1 − p0| and
+// |q1 − q0| < b_k (th: a_1..a_8, b_1..b_8; they must not shrink as k
+// grows, as deblockParams's do not, so an edge passes from its first
+// strength on); sums[k-1] adds the changes of the squared error
+// (edgeMoved's delta) of the edges that pass at k. With von and kpix (a
+// band row; nil otherwise), edge j's four bytes there get its pixels as
+// it sets them (rec's where it never passes) and its first strength
+// (maxDeblock+1 where none). Every sum is an integer, so the kernel's
+// order of adding them gives the Go loop's totals.
+//
+//go:noescape
+func deblockVert4ErrAVX512(rec, orig, von, kpix []uint8, n int, th *[16]int32, sums *[maxDeblock]int64)
+
+// maxVert4ErrEdges keeps deblockVert4ErrAVX512's 32-bit lanes exact: an
+// edge changes the error by at most 4·255·510 in magnitude, and each of
+// the 16 lanes takes every 16th edge.
+const maxVert4ErrEdges = 16 * 4096
+
+// deblockVert4ErrKernel runs deblockVert4ErrAVX512 over the first whole
+// groups of 16 of the n edges of a row of 4×4 patches (rec, orig and,
+// in a band, von and kpix from the row's byte 2 on), adding its sums to
+// h, and returns the edges it covered (0 without AVX-512).
+func deblockVert4ErrKernel(rec, orig, von, kpix []uint8, n int, th *[16]int32, h *[maxDeblock]int64) int {
+	n &^= 15
+	if !hasAVX512 || n == 0 {
+		return 0
+	}
+	if len(rec) < 4*n || len(orig) < 4*n || von != nil && (len(von) < 4*n || len(kpix) < 4*n) {
+		panic("codec: deblockVert4ErrKernel: short rows")
+	}
+	for j := 0; j < n; j += maxVert4ErrEdges {
+		c := min(maxVert4ErrEdges, n-j)
+		var v, k []uint8
+		if von != nil {
+			v, k = von[4*j:], kpix[4*j:]
+		}
+		deblockVert4ErrAVX512(rec[4*j:], orig[4*j:], v, k, c, th, h)
+	}
+	return n
+}

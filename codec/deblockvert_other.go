@@ -1,0 +1,11 @@
+//go:build !amd64
+
+package codec
+
+// deblockVert4ErrKernel reports 0: the AVX-512 kernel is amd64's.
+func deblockVert4ErrKernel(rec, orig, von, kpix []uint8, n int, th *[16]int32, h *[maxDeblock]int64) int {
+	return 0
+}
+
+// hasAVX512 is amd64's (pixels_amd64.go): no AVX-512 kernel elsewhere.
+var hasAVX512 = false

@@ -1,0 +1,140 @@
+package codec
+
+import (
+	"image"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// vert4Reference is deblockVert4ErrKernel's work in Go, edge by edge as
+// deblockErrorsByEdge's loop does it: the sums of each strength's edges
+// that pass and, with von, the pixels and first strengths.
+func vert4Reference(rec, orig, von, kpix []uint8, n int, th *[16]int32) (sums [maxDeblock]int64) {
+	for j := 0; j < n; j++ {
+		e, o := rec[4*j:][:4], orig[4*j:][:4]
+		p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
+		k := maxDeblock + 1
+		for s := maxDeblock; s >= 1; s-- {
+			if abs(q0-p0) < int(th[s-1]) && abs(p1-p0) < int(th[8+s-1]) && abs(q1-q0) < int(th[8+s-1]) {
+				k = s
+			}
+		}
+		if k > maxDeblock {
+			continue
+		}
+		np1, np0, nq0, nq1, delta := edgeMoved(p1, p0, q0, q1, int(o[0]), int(o[1]), int(o[2]), int(o[3]))
+		for s := k; s <= maxDeblock; s++ {
+			sums[s-1] += delta
+		}
+		if von != nil {
+			copy(von[4*j:], []uint8{np1, np0, nq0, nq1})
+			copy(kpix[4*j:], []uint8{uint8(k), uint8(k), uint8(k), uint8(k)})
+		}
+	}
+	return sums
+}
+
+// TestDeblockVert4Kernel compares the AVX-512 kernel with vert4Reference
+// on random rows (smooth ones, where edges pass, rough ones and ones at
+// 0 and 255), thresholds from 0 (nothing passes) to 256 (everything
+// does) and growing with the strength, 16 to 80 edges at unaligned
+// offsets, with and without a band's planes. A planted bug (np0's
+// rounding by 8 instead of 4) fails it.
+func TestDeblockVert4Kernel(t *testing.T) {
+	if deblockVert4ErrKernel(make([]uint8, 64), make([]uint8, 64), nil, nil, 16, new([16]int32), new([maxDeblock]int64)) == 0 {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(24, 4))
+	for trial := 0; trial < 400; trial++ {
+		n := 16 * (1 + rng.IntN(5))
+		off := rng.IntN(64)
+		rec, orig := make([]uint8, off+4*n), make([]uint8, off+4*n)
+		base := rng.IntN(256)
+		for i := range rec {
+			switch trial % 4 {
+			case 0: // smooth
+				rec[i] = uint8(min(255, max(0, base+rng.IntN(9)-4)))
+			case 1: // rough
+				rec[i] = uint8(rng.IntN(256))
+			case 2: // the extremes
+				rec[i] = uint8(255 * rng.IntN(2))
+			default: // steps a few levels high
+				rec[i] = uint8(min(255, max(0, base+3*rng.IntN(5)+i/16)))
+			}
+			orig[i] = uint8(min(255, max(0, int(rec[i])+rng.IntN(11)-5)))
+		}
+		var th [16]int32
+		a, b := int32(rng.IntN(3)), int32(rng.IntN(3))
+		for k := range maxDeblock {
+			a, b = min(256, a+int32(rng.IntN(40))), min(256, b+int32(rng.IntN(20)))
+			th[k], th[8+k] = a, b
+		}
+		band := trial%3 != 0
+		var von, kpix, wantVon, wantKpix []uint8
+		if band {
+			von, kpix = slices.Clone(rec), make([]uint8, len(rec))
+			for i := range kpix {
+				kpix[i] = maxDeblock + 1
+			}
+			wantVon, wantKpix = slices.Clone(von), slices.Clone(kpix)
+			von, kpix = von[off:], kpix[off:]
+		}
+		var got [maxDeblock]int64
+		got[3] = 7 // the kernel adds
+		if deblockVert4ErrKernel(rec[off:], orig[off:], von, kpix, n+rng.IntN(16), &th, &got) != n {
+			t.Fatalf("trial %d: not %d edges", trial, n)
+		}
+		got[3] -= 7
+		var wv, wk []uint8
+		if band {
+			wv, wk = wantVon[off:], wantKpix[off:]
+		}
+		if want := vert4Reference(rec[off:], orig[off:], wv, wk, n, &th); got != want {
+			t.Fatalf("trial %d: sums %v, want %v", trial, got, want)
+		}
+		if band && (!slices.Equal(von, wv) || !slices.Equal(kpix, wk)) {
+			t.Fatalf("trial %d: band pixels or strengths differ", trial)
+		}
+	}
+}
+
+// TestDeblockErrorsByEdgeVert4 checks the search by edge on 4×4 patches
+// of images wide enough for the vertical-edge kernel (whole groups of 16
+// edges and a rest), with it and without, against filtering a copy at
+// every strength.
+func TestDeblockErrorsByEdgeVert4(t *testing.T) {
+	defer func(k bool) { hasAVX512 = k }(hasAVX512)
+	have := hasAVX512
+	rng := rand.New(rand.NewPCG(4, 24))
+	for _, w := range []int{66, 69, 70, 134, 261} {
+		const h = 23
+		for trial := 0; trial < 3; trial++ {
+			rec := image.NewGray(image.Rect(0, 0, w, h))
+			orig := make([]uint8, w*h)
+			for i := range rec.Pix {
+				v := 128 + 100*math.Sin(float64(i%w)/9+float64(trial)) + float64(rng.IntN(1+6*trial))
+				v += float64((i%w/4*7+i/w/4*13)%11) * float64(trial)
+				rec.Pix[i] = uint8(math.Max(0, math.Min(255, v)))
+				orig[i] = uint8(math.Max(0, math.Min(255, math.Round(v+float64(rng.IntN(9))-4))))
+			}
+			for _, step := range []float64{6, 25, 90} {
+				hasAVX512 = false
+				want := deblockErrorsGray8(orig, rec, step, 4)
+				hasAVX512 = have
+				if got := deblockErrorsGray8(orig, rec, step, 4); !slices.Equal(got, want) {
+					t.Fatalf("w %d trial %d step %g: %v with the kernel, %v without", w, trial, step, got, want)
+				}
+				for k := 0; k <= maxDeblock; k++ {
+					work := image.NewGray(rec.Rect)
+					copy(work.Pix, rec.Pix)
+					deblockImage(work, k, step, 4)
+					if s := float64(sse8(work.Pix, orig)); s != want[k] {
+						t.Fatalf("w %d trial %d step %g strength %d: %g, a filtered copy %g", w, trial, step, k, want[k], s)
+					}
+				}
+			}
+		}
+	}
+}
