@@ -208,10 +208,13 @@ func projectTo[T uint8 | float64](p *PCA, buf []float64, pix []T, stride, w, h, 
 			}
 		}
 		if n == 8 && 8*by+8 <= h {
-			// The 8×8 blocks inside the plane, rows copied whole (8-bit
-			// samples by the AVX-512 kernel where the CPU has it).
-			if p8, ok := any(pix).([]uint8); ok {
-				bx = projectGray8Row(data[by*cols*d:], p8[8*by*stride:], stride, w, basis, shift)
+			// The 8×8 blocks inside the plane, rows copied whole (by the
+			// AVX-512 kernels, read in place, where the CPU has it).
+			switch p := any(pix).(type) {
+			case []uint8:
+				bx = projectGray8Row(data[by*cols*d:], p[8*by*stride:], stride, w, basis, shift)
+			case []float64:
+				bx = projectFloat8Row(data[by*cols*d:], p[8*by*stride:], stride, w, basis, shift)
 			}
 			b := (*[64]float64)(block)
 			for ; 8*bx+8 <= w; bx++ {

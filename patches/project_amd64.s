@@ -210,6 +210,64 @@ gdone:
 	VZEROUPPER
 	RET
 
+// FROW8 adds the products of the 8 samples of the plane row at R12 (8
+// doubles) with basis rows R11 on, in the order of the samples, and
+// steps R11 past the 8 basis rows and R12 to the next plane row.
+#define FROW8 \
+	VBROADCASTSD (R12), Z8 \
+	MULADD8 \
+	VBROADCASTSD 8(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	VBROADCASTSD 16(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	VBROADCASTSD 24(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	VBROADCASTSD 32(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	VBROADCASTSD 40(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	VBROADCASTSD 48(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	VBROADCASTSD 56(R12), Z8 \
+	ADDQ $512, R11 \
+	MULADD8 \
+	ADDQ $512, R11 \
+	ADDQ DX, R12
+
+// func projectFloat8AVX512(dst, pix []float64, stride, n int, basis, shift []float64)
+// For each of n 8×8 blocks side by side, the first at pix (rows stride
+// doubles apart, the next 8 doubles to the right), its 64 responses into
+// dst (64 each) as projectAVX512 sums them for the block's samples
+// copied row by row, read from the plane where they lie.
+TEXT ·projectFloat8AVX512(SB), NOSPLIT, $0-112
+	GRAYARGS
+	SHLQ $3, DX                 // the stride in bytes
+fblock:
+	TESTQ CX, CX
+	JZ    fdone
+	ZERO8
+	MOVQ R8, R11                // &basis[0]
+	MOVQ SI, R12                // the block's first row
+	MOVQ $8, R13
+frow:
+	FROW8
+	DECQ R13
+	JNZ  frow
+	SUBSTORE8(R9, DI)
+	ADDQ $512, DI
+	ADDQ $64, SI
+	DECQ CX
+	JMP  fblock
+fdone:
+	VZEROUPPER
+	RET
+
 // ROW4X4(off) converts the 16 bytes at R12 (row r of 4 side-by-side 4×4
 // blocks) to doubles: blocks 0 and 1's 4 samples to off(SP) and
 // 128+off(SP), blocks 2 and 3's to 256+off(SP) and 384+off(SP) (block k's

@@ -10,3 +10,6 @@ func projectGray8Row(dst []float64, pix []uint8, stride, w int, basis, shift []f
 
 // projectGray4Row does nothing (the AVX-512 kernel is amd64's): 0 blocks.
 func projectGray4Row(dst []float64, pix []uint8, stride, w int, basis, shift []float64) int { return 0 }
+
+// projectFloat8Row does nothing (the AVX-512 kernel is amd64's): 0 blocks.
+func projectFloat8Row(dst, pix []float64, stride, w int, basis, shift []float64) int { return 0 }
