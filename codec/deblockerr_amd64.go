@@ -1,5 +1,7 @@
 package codec
 
+import "golang.org/x/sys/cpu"
+
 // deblockHorizErrAVX adds up, for each strength k = 1..8, the change of
 // the squared error that filtering one horizontal edge at strength k
 // makes over the columns 0..n-1 (n a multiple of 16, at most
@@ -16,7 +18,16 @@ package codec
 //go:noescape
 func deblockHorizErrAVX(rec, von, kpix, orig []uint8, w, n int, th *[24]int16, sums *[maxDeblock]int64)
 
-// The kernel knows 8 strengths.
+// deblockHorizErrAVX512 is deblockHorizErrAVX for n a multiple of 32,
+// 32 columns at a time (AVX-512BW), with the same sums.
+//
+//go:noescape
+func deblockHorizErrAVX512(rec, von, kpix, orig []uint8, w, n int, th *[24]int16, sums *[maxDeblock]int64)
+
+// hasAVX512BW selects deblockHorizErrAVX512 (tests switch it off).
+var hasAVX512BW = hasAVX512 && cpu.X86.HasAVX512BW
+
+// The kernels know 8 strengths.
 var _ = [1]struct{}{}[maxDeblock-8]
 
 // maxHorizErrColumns keeps deblockHorizErrAVX's 32-bit sums exact: a
@@ -40,9 +51,24 @@ func deblockHorizErrKernel(rec, von, kpix, orig []uint8, off, w int, th *[24]int
 	var sums [maxDeblock]int64
 	for x := 0; x < n; x += maxHorizErrColumns {
 		c := min(maxHorizErrColumns, n-x)
-		deblockHorizErrAVX(rec[off+x:end], von[off+x:end], kpix[off+x:end], orig[off+x:end], w, c, th, &sums)
-		for k, s := range sums {
-			h[k] += s
+		// 32 columns at a time with AVX-512, the last 16 (if any) with
+		// AVX2: each call sets sums.
+		c32 := 0
+		if hasAVX512BW {
+			c32 = c &^ 31
+		}
+		if c32 > 0 {
+			deblockHorizErrAVX512(rec[off+x:end], von[off+x:end], kpix[off+x:end], orig[off+x:end], w, c32, th, &sums)
+			for k, s := range sums {
+				h[k] += s
+			}
+		}
+		if c > c32 {
+			o := off + x + c32
+			deblockHorizErrAVX(rec[o:end], von[o:end], kpix[o:end], orig[o:end], w, c-c32, th, &sums)
+			for k, s := range sums {
+				h[k] += s
+			}
 		}
 	}
 	return n

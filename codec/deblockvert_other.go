@@ -7,5 +7,6 @@ func deblockVert4ErrKernel(rec, orig, von, kpix []uint8, n int, th *[16]int32, h
 	return 0
 }
 
-// hasAVX512 is amd64's (pixels_amd64.go): no AVX-512 kernel elsewhere.
-var hasAVX512 = false
+// hasAVX512 and hasAVX512BW are amd64's (pixels_amd64.go, deblockerr_amd64.go):
+// no AVX-512 kernel elsewhere.
+var hasAVX512, hasAVX512BW = false, false

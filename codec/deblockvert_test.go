@@ -138,3 +138,64 @@ func TestDeblockErrorsByEdgeVert4(t *testing.T) {
 		}
 	}
 }
+
+// TestDeblockHorizErrKernels compares deblockHorizErrKernel (AVX-512
+// over whole groups of 32 columns and AVX2 over a last 16, or AVX2
+// alone) with the sums in Go, column by column and strength by strength,
+// on random bands of 4 rows (vertical edges on from random strengths,
+// never on, or always), widths 16 to 300, thresholds 0 to 256 growing
+// with the strength. A planted bug (kpix < k for kpix <= k in the
+// AVX-512 kernel) fails it.
+func TestDeblockHorizErrKernels(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer func(k bool) { hasAVX512BW = k }(hasAVX512BW)
+	have := hasAVX512BW
+	rng := rand.New(rand.NewPCG(42, 4))
+	for trial := 0; trial < 300; trial++ {
+		w := 16 + rng.IntN(285)
+		rec, von, kpix, orig := make([]uint8, 4*w), make([]uint8, 4*w), make([]uint8, 4*w), make([]uint8, 4*w)
+		base := rng.IntN(256)
+		for i := range rec {
+			if trial%3 == 0 {
+				rec[i] = uint8(rng.IntN(256))
+			} else {
+				rec[i] = uint8(min(255, max(0, base+rng.IntN(13)-6)))
+			}
+			von[i] = uint8(min(255, max(0, int(rec[i])+rng.IntN(7)-3)))
+			orig[i] = uint8(min(255, max(0, int(rec[i])+rng.IntN(11)-5)))
+			kpix[i] = uint8(rng.IntN(maxDeblock + 2))
+		}
+		var th [24]int16
+		a, b := int16(rng.IntN(3)), int16(rng.IntN(3))
+		for k := range maxDeblock {
+			a, b = min(256, a+int16(rng.IntN(30))), min(256, b+int16(rng.IntN(15)))
+			th[k], th[8+k], th[16+k] = a, b, int16(k+1)
+		}
+		var want [maxDeblock]int64
+		n := w &^ 15
+		for x := 0; x < n; x++ {
+			for k := 1; k <= maxDeblock; k++ {
+				var px [4]int
+				for r := range px {
+					px[r] = int(rec[r*w+x])
+					if int(kpix[r*w+x]) <= k {
+						px[r] = int(von[r*w+x])
+					}
+				}
+				if abs(px[2]-px[1]) < int(th[k-1]) && abs(px[0]-px[1]) < int(th[8+k-1]) && abs(px[3]-px[2]) < int(th[8+k-1]) {
+					_, _, _, _, d := edgeMoved(px[0], px[1], px[2], px[3], int(orig[x]), int(orig[w+x]), int(orig[2*w+x]), int(orig[3*w+x]))
+					want[k-1] += d
+				}
+			}
+		}
+		for _, on := range []bool{false, have} {
+			hasAVX512BW = on
+			var got [maxDeblock]int64
+			if c := deblockHorizErrKernel(rec, von, kpix, orig, 0, w, &th, &got); c != n || got != want {
+				t.Fatalf("trial %d w %d AVX-512 %v: %d columns, sums %v, want %d, %v", trial, w, on, c, got, n, want)
+			}
+		}
+	}
+}
