@@ -28,3 +28,6 @@ func evenDiffKernel(d []int16, a, b, r []uint8) int { return 0 }
 
 // widenKernel does nothing: the AVX2 pass is amd64's.
 func widenKernel(dst []int32, src []uint8) int { return 0 }
+
+// loopAVX512 is amd64's switch (loopfilter_amd64.go), off elsewhere.
+var loopAVX512 = false

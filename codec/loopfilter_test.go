@@ -35,10 +35,11 @@ func loopFilterReference(src []uint8, w, h int, taps *[loopTaps]int8) []uint8 {
 // TestLoopFilterGray checks the decoder's loop filter against its
 // definition on random pixels and taps (the extremes included), images
 // narrower and shorter than the support and a stride wider than the
-// rows; with no taps it changes nothing, and a flat image stays flat.
+// rows (widths of whole, half and no steps of the kernels), with each
+// kernel; with no taps it changes nothing, and a flat image stays flat.
 func TestLoopFilterGray(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	sizes := [][2]int{{1, 1}, {2, 5}, {7, 3}, {4, 9}, {33, 17}, {64, 48}}
+	sizes := [][2]int{{1, 1}, {2, 5}, {7, 3}, {4, 9}, {33, 17}, {64, 48}, {24, 7}, {47, 9}}
 	for _, sz := range sizes {
 		w, h := sz[0], sz[1]
 		for trial := 0; trial < 4; trial++ {
@@ -64,14 +65,16 @@ func TestLoopFilterGray(t *testing.T) {
 				copy(pix[y*stride:], src[y*w:(y+1)*w])
 				pix[y*stride+w] = 77 // beyond the row: must stay
 			}
-			for _, avx := range []bool{hasAVX2, false} { // the kernel, then the Go loop alone
+			// The AVX-512 kernel, the AVX2 one, then the Go loop alone.
+			for _, k := range [][2]bool{{hasAVX2, loopAVX512}, {hasAVX2, false}, {false, false}} {
+				avx := k[0]
 				for y := 0; y < h; y++ {
 					copy(pix[y*stride:], src[y*w:(y+1)*w])
 				}
-				was := hasAVX2
-				hasAVX2 = avx
+				was, was512 := hasAVX2, loopAVX512
+				hasAVX2, loopAVX512 = k[0], k[1]
 				loopFilterGray(pix, stride, w, h, &taps)
-				hasAVX2 = was
+				hasAVX2, loopAVX512 = was, was512
 				for y := 0; y < h; y++ {
 					for x := 0; x < w; x++ {
 						if got := pix[y*stride+x]; got != want[y*w+x] {
