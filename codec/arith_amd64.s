@@ -186,9 +186,12 @@ MAGDONE: \
 
 // SIGNMAGB is SIGNMAG with the magnitude's decisions through BOUND: it
 // jumps to ZERO at the unary 0, where the caller ends the decision
-// (ZEROARM at BX), and falls through where SI reached arMaxUnary.
+// (ZEROARM at BX), and falls through where SI reached arMaxUnary. The
+// class of dimension j is the one its zero flag took, which patchDual
+// keeps in its result's slot: ACT's chain of three loads lay between
+// the zero flag's mispredicted branch and the sign's decision.
 #define SIGNMAGB(SIGNNORM, SIGNDONE, MAG, MAGNORM, MAGDONE, ZERO) \
-	ACT(SI) \
+	MOVQ status+40(FP), SI \
 	MOVQ dims+8(FP), DX \
 	IMUL3Q $arDim__size, R12, AX \
 	ADDQ AX, DX \
@@ -346,6 +349,7 @@ TEXT ·patchDual(SB), NOSPLIT, $0-48
 	MOVQ patchRun_dev(BX), SI
 	MOVQ patchRun_none(BX), DI
 	ACT(AX)
+	MOVQ AX, status+40(FP)
 	MOVQ DX, BX
 	LEAQ (AX)(AX*4), AX
 	LEAQ arDim_zero(BX)(AX*4), BX
@@ -386,6 +390,7 @@ pbusy:
 
 pzeros:
 	ACT(AX)
+	MOVQ AX, status+40(FP)
 	IMUL3Q $arDim__size, R12, BX
 	ADDQ DX, BX
 	LEAQ (AX)(AX*4), AX
