@@ -1213,18 +1213,21 @@ const heldPrediction = 1 << 30
 
 // decodePatches is decodeAdaptive's loop for counted streams through the
 // patch kernel (patchDual), the decoder's state and checks as there, in
-// another order: a patch's residuals are decoded before its first
-// dimension's prediction, and the edges of the patch before it
-// (updateListed) go after them, with their table slots prefetched
-// before. The cell of the patch before is known once its first index is
-// (the prediction plus the residual); its slots in the cache of recent
-// cells and in the table of cells missed the processor's caches (two
-// loads, ~7 % of a 4×4 batch decode's samples) and the prediction,
-// hence the next patch's first decision, waited on them. The residuals
+// another order: a patch's residuals are decoded after its first
+// dimension's prediction is found but before it is added: the residuals
 // do not depend on the prediction (the first dimension's context is
-// dcContext's, from the neighbours' final indices), so now the slots
-// come in while the patch is decoded. The first index is checked after
-// the prediction, before the patch's other errors, as it was found
+// dcContext's, from the neighbours' final indices), only the next
+// patch's first decision does, through the first index. The edges of
+// the patch before (updateListed) and the prediction come before
+// patchDual in the program (their table slots prefetched as the loop
+// begins), so that they are done while the patch's decisions are
+// decoded: after patchDual they waited for its last branch, often
+// mispredicted, and the next patch's first decision for them (4×4 batch
+// decode, BenchmarkDecodeFiles on the AMD Zen 5 of session 23: ~-2.5 %
+// of the CPU). Session 21 had moved them after patchDual (the slots of
+// the cache of recent cells and of the table of cells missed the
+// caches: two loads, ~7 % of the samples then). The first index's
+// prediction is checked before the patch's errors, as it was found
 // first.
 func decodePatches(d *rangeDecoder, data []byte, idx []int32, dims, cols int, centre, bins []int, from int, m *arModel, rest []uint8, counts []int32, edges *edgePredictor, devs *arDevs, centre32 []int32) error {
 	n := len(idx) / dims
@@ -1280,10 +1283,6 @@ func decodePatches(d *rangeDecoder, data []byte, idx []int32, dims, cols int, ce
 			pr.flag = &m.flag[flagContext(i, col, cols, rest)][0]
 			pr.count = &m.count[countContext(counts, i, col, cols)][0]
 		}
-		var err error
-		if st := patchDual(d, &mdims[0], &ring[oL], &ring[oU], pr); st != 0 {
-			err = d.patchRest(st, pr, m, mdims, ring[oL:oL+dims], ring[oU:oU+dims], row, ring[o:o+dims], listed)
-		}
 		if i > 0 {
 			if prev := idx[at-dims : at]; edges.trackedListed {
 				edges.updateListedKey(i-1, key, prev, prevEnd, prevListed)
@@ -1299,6 +1298,10 @@ func decodePatches(d *rangeDecoder, data []byte, idx []int32, dims, cols int, ce
 		}
 		if pred < 0 || pred >= bins[0] {
 			return fmt.Errorf("index %d out of range in dimension %d", pred, 1)
+		}
+		var err error
+		if st := patchDual(d, &mdims[0], &ring[oL], &ring[oU], pr); st != 0 {
+			err = d.patchRest(st, pr, m, mdims, ring[oL:oL+dims], ring[oU:oU+dims], row, ring[o:o+dims], listed)
 		}
 		if err != nil && pr.j == 0 {
 			return err // the first residual's own code
