@@ -206,18 +206,14 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 	}
 	limit := outlierMiss * step
 	safe := c.restSafe(limit)
-	// With AVX2 the first 8*(m/8) rest dimensions of a patch are checked
-	// against their safe runs 8 at a time (anyOutsideAVX2, the spans
-	// biased), and only a patch with a cell outside them goes through
-	// the loop below from its start.
+	// With AVX2 the first 8*(m/8) rest dimensions of a patch are tested
+	// 8 at a time (restFarAVX2), and the loop below takes the rest, or
+	// the whole patch where the kernel leaves it the decision.
 	m8 := 0
-	var safeLo, safeSpan []int32
+	var far restFar
 	if hasGather {
 		m8 = (dims - k) &^ 7
-		safeLo, safeSpan = make([]int32, m8), make([]int32, m8)
-		for j, s := range safe[:m8] {
-			safeLo[j], safeSpan[j] = s.lo, int32(s.span^0x80000000)
-		}
+		far = newRestFar(safe[:m8], c.Rest[:m8], sc)
 	}
 	const rowsPerTask = 1024
 	parallel.For((n+rowsPerTask-1)/rowsPerTask, func(t int) {
@@ -225,8 +221,14 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 			row, cell := y.RawRowView(i), idx[i*dims:(i+1)*dims]
 			rest, safe := cell[k:], safe[:dims-k]
 			from := 0
-			if m8 > 0 && !anyOutsideAVX2(rest[:m8], safeLo, safeSpan) {
-				from = m8
+			if m8 > 0 {
+				switch restFarAVX2(rest[:m8], row[k:k+m8], far.lo, far.span, far.at, far.lenB, far.levels, limit) {
+				case 0:
+					from = m8
+				case 1:
+					flag[i] = true
+					from = len(rest)
+				}
 			}
 			for j := from; j < len(rest); j++ {
 				q := rest[j]
@@ -288,6 +290,33 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 		}
 	}
 	return o
+}
+
+// restFar holds restFarAVX2's tables for the first rest quantisers of a
+// channel: their safe runs (lo, span biased by 0x80000000), where each
+// one's levels start in levels, and their counts (biased).
+type restFar struct {
+	lo, span, at, lenB []int32
+	levels             []float64
+}
+
+// newRestFar returns the tables of quantisers qs with safe runs safe, in
+// sc's buffers.
+func newRestFar(safe []cellRange, qs []*ScalarQuantizer, sc *encodeScratch) restFar {
+	m := len(safe)
+	ints := resize(sc.farInts, 4*m)
+	sc.farInts = ints
+	f := restFar{lo: ints[:m], span: ints[m : 2*m], at: ints[2*m : 3*m], lenB: ints[3*m:], levels: sc.levels[:0]}
+	for j, s := range safe {
+		f.lo[j], f.span[j] = s.lo, int32(s.span^0x80000000)
+		f.at[j], f.lenB[j] = int32(len(f.levels)), int32(uint32(len(qs[j].Levels))^0x80000000)
+		f.levels = append(f.levels, qs[j].Levels...)
+	}
+	if len(f.levels) > math.MaxInt32 {
+		panic("codec: newRestFar: levels past int32")
+	}
+	sc.levels = f.levels
+	return f
 }
 
 // cellRange is a run of cells lo..lo+span of a quantiser.

@@ -198,31 +198,81 @@ func TestRestSafe(t *testing.T) {
 	}
 }
 
-// TestAnyOutside checks findOutliers' AVX2 screen against the scalar
-// test it stands for, uint32(q-lo) > span, at the run's ends, below it
-// (the difference wraps), for spans of 0 and of 2^32-1 and a lo past
-// every cell, for lengths of 8 to 64.
-func TestAnyOutside(t *testing.T) {
+// restFarGo is findOutliers' loop over the cells q with coefficients
+// row, as restFarAVX2 answers for it: 1 if one outside its safe run lies
+// farther than limit from its level, else 0; 2 if the loop, reaching a
+// cell outside its run past its quantiser's levels, panics.
+func restFarGo(q []int32, row []float64, safe []cellRange, levels [][]float64, limit float64) (r int) {
+	defer func() {
+		if recover() != nil {
+			r = 2
+		}
+	}()
+	for j, c := range q {
+		if uint32(c-safe[j].lo) > safe[j].span && math.Abs(row[j]-levels[j][c]) > limit {
+			return 1
+		}
+	}
+	return 0
+}
+
+// TestRestFar checks findOutliers' AVX2 kernel against the loop it
+// stands for: cells at their safe run's ends, below it (the difference
+// wraps), runs of 0 and of 2^32-1 cells and a lo past every cell; cells
+// outside far from their levels, just within limit and just past it,
+// coefficients NaN, ±Inf and ±0; cells past their quantiser's levels
+// (the kernel leaves those patches to the loop, which fails on them as
+// before, and must answer 2 exactly when the loop would reach one: it
+// may answer 2 too where a far cell comes first in the same group of 8);
+// lengths of 8 to 64.
+func TestRestFar(t *testing.T) {
 	if !hasGather {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(24, 13))
-	for trial := range 3000 {
+	var sc encodeScratch
+	const limit = 1.5
+	for trial := range 6000 {
 		n := 8 * (1 + trial%8)
-		q, lo, span := make([]int32, n), make([]int32, n), make([]int32, n)
-		want := false
+		q, row := make([]int32, n), make([]float64, n)
+		safe, qs, levels := make([]cellRange, n), make([]*ScalarQuantizer, n), make([][]float64, n)
+		bad := false // a cell outside its run past its levels
 		for j := range n {
-			l := int32(rng.IntN(20))
-			s := []uint32{0, 1, 5, 1<<32 - 1, uint32(rng.IntN(30))}[rng.IntN(5)]
-			v := l + int32(rng.IntN(int(min(s, 40))+1))
-			if rng.IntN(4*n) == 0 {
-				v = l + []int32{-1, int32(min(s, 1<<30)) + 1, math.MinInt32, math.MaxInt32}[rng.IntN(4)]
+			nl := 1 + rng.IntN(40)
+			lv := make([]float64, nl)
+			for i := range lv {
+				lv[i] = float64(i-nl/2) * 3
 			}
-			q[j], lo[j], span[j] = v, l, int32(s^0x80000000)
-			want = want || uint32(v-l) > s
+			qs[j], levels[j] = &ScalarQuantizer{Levels: lv}, lv
+			l := int32(rng.IntN(nl + 1))
+			s := []uint32{0, 1, 5, 1<<32 - 1, uint32(rng.IntN(30))}[rng.IntN(5)]
+			v := int32(rng.IntN(nl))
+			if rng.IntN(3*n) == 0 {
+				v = []int32{-1, int32(nl), int32(nl) + 7, math.MinInt32, math.MaxInt32}[rng.IntN(5)]
+			}
+			q[j], safe[j] = v, cellRange{lo: l, span: s}
+			out := uint32(v-l) > s
+			bad = bad || out && (v < 0 || int(v) >= nl)
+			level := 0.0
+			if v >= 0 && int(v) < nl {
+				level = lv[v]
+			}
+			switch rng.IntN(10) {
+			case 0:
+				row[j] = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}[rng.IntN(5)]
+			case 1:
+				row[j] = level + []float64{limit, -limit, math.Nextafter(limit, 2), -math.Nextafter(limit, 2)}[rng.IntN(4)]
+			case 2:
+				row[j] = level + 100*rng.NormFloat64()
+			default:
+				row[j] = level + rng.Float64() - 0.5
+			}
 		}
-		if got := anyOutsideAVX2(q, lo, span); got != want {
-			t.Fatalf("trial %d: %v, want %v (q %v lo %v)", trial, got, want, q, lo)
+		f := newRestFar(safe, qs, &sc)
+		got := restFarAVX2(q, row, f.lo, f.span, f.at, f.lenB, f.levels, limit)
+		want := restFarGo(q, row, safe, levels, limit)
+		if got != want && !(got == 2 && bad) {
+			t.Fatalf("trial %d: %d, want %d (q %v safe %v row %v)", trial, got, want, q, safe, row)
 		}
 	}
 }

@@ -87,38 +87,92 @@ sameDone:
 	MOVQ AX, ret+48(FP)
 	RET
 
-// func anyOutsideAVX2(q, lo, span []int32) bool
-// Whether uint32(q[j]-lo[j]) > uint32(span[j])^0x80000000 for some j <
-// len(q) (a multiple of 8): span comes biased by 0x80000000, the
-// differences are biased here, and the signed VPCMPGTD compares them as
-// unsigned; 8 at a time, the masks or-ed.
-TEXT ·anyOutsideAVX2(SB), NOSPLIT, $0-73
+// func restFarAVX2(q []int32, row []float64, lo, span, at, lenB []int32, levels []float64, limit float64) int
+// Per group of 8 dimensions (len(q) a multiple of 8): the cells outside
+// their safe runs, uint32(q−lo) > span (the differences biased by
+// 0x80000000 and compared signed with span, biased too); none, the next
+// group.
+// Else 2 if one of those cells is past its quantiser's levels (unsigned
+// q >= len, lenB biased as span), and for the others their levels
+// gathered from levels[at[j]+q[j]] (masked lanes load nothing) and
+// compared as findOutliers does: |row[j] − level| (the difference
+// rounded, the sign bit cleared) > limit, false for NaN (VCMPPD
+// GT_OQ); 1 at the first group with one. 0 if none.
+TEXT ·restFarAVX2(SB), NOSPLIT, $0-184
 	MOVQ q_base+0(FP), SI
 	MOVQ q_len+8(FP), CX
-	MOVQ lo_base+24(FP), DI
-	MOVQ span_base+48(FP), DX
-	VPXOR Y3, Y3, Y3
+	MOVQ row_base+24(FP), R10
+	MOVQ lo_base+48(FP), DI
+	MOVQ span_base+72(FP), DX
+	MOVQ at_base+96(FP), R8
+	MOVQ lenB_base+120(FP), R11
+	MOVQ levels_base+144(FP), R9
+	VBROADCASTSD limit+168(FP), Y8
 	MOVQ $0x80000000, AX
 	MOVQ AX, X4
 	VPBROADCASTD X4, Y4
+	MOVQ $0x7fffffffffffffff, AX
+	MOVQ AX, X7
+	VPBROADCASTQ X7, Y7
+	XORQ AX, AX
 	SHRQ $3, CX
-	JZ   outsideDone
-outsideLoop:
+	JZ   farDone
+farLoop:
 	VMOVDQU  (SI), Y0
-	VPSUBD   (DI), Y0, Y0
-	VPXOR    Y4, Y0, Y0
-	VPCMPGTD (DX), Y0, Y0
-	VPOR     Y0, Y3, Y3
-	ADDQ     $32, SI
-	ADDQ     $32, DI
-	ADDQ     $32, DX
-	DECQ     CX
-	JNZ      outsideLoop
-outsideDone:
-	VPTEST Y3, Y3
-	SETNE  ret+72(FP)
+	VPSUBD   (DI), Y0, Y1
+	VPXOR    Y4, Y1, Y1
+	VPCMPGTD (DX), Y1, Y1        // outside the safe run
+	VPTEST   Y1, Y1
+	JZ       farNext
+	VPXOR    Y4, Y0, Y2
+	VMOVDQU  (R11), Y3
+	VPCMPGTD Y2, Y3, Y3          // q < len, unsigned
+	VPANDN   Y1, Y3, Y5          // outside and past the levels
+	VPTEST   Y5, Y5
+	JNZ      farBad
+	VPADDD   (R8), Y0, Y2        // the levels' places
+	VPMOVSXDQ X1, Y3
+	VMOVDQU  Y3, Y9
+	VXORPD   Y5, Y5, Y5
+	VGATHERDPD Y3, (R9)(X2*8), Y5
+	VMOVUPD  (R10), Y6
+	VSUBPD   Y5, Y6, Y6
+	VANDPD   Y7, Y6, Y6
+	VCMPPD   $0x1e, Y8, Y6, Y6
+	VANDPD   Y9, Y6, Y6
+	VEXTRACTI128 $1, Y1, X10
+	VPMOVSXDQ X10, Y3
+	VMOVDQU  Y3, Y11
+	VEXTRACTI128 $1, Y2, X12
+	VXORPD   Y5, Y5, Y5
+	VGATHERDPD Y3, (R9)(X12*8), Y5
+	VMOVUPD  32(R10), Y13
+	VSUBPD   Y5, Y13, Y13
+	VANDPD   Y7, Y13, Y13
+	VCMPPD   $0x1e, Y8, Y13, Y13
+	VANDPD   Y11, Y13, Y13
+	VORPD    Y13, Y6, Y6
+	VPTEST   Y6, Y6
+	JNZ      farFound
+farNext:
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	ADDQ $32, R11
+	ADDQ $64, R10
+	DECQ CX
+	JNZ  farLoop
+farDone:
+	MOVQ AX, ret+176(FP)
 	VZEROUPPER
 	RET
+farFound:
+	MOVQ $1, AX
+	JMP  farDone
+farBad:
+	MOVQ $2, AX
+	JMP  farDone
 
 // func restCountsAVX2(idx []int32, dims, from int, c, counts []int32, flags []uint8)
 // Per patch i: SI at idx[i*dims+from], DI at c, BX the 8-chunks left, AX

@@ -13,7 +13,7 @@ func sameCountAVX2(a, b []int32) int {
 	panic("codec: no AVX2 kernel on this architecture")
 }
 
-func anyOutsideAVX2(q, lo, span []int32) bool {
+func restFarAVX2(q []int32, row []float64, lo, span, at, lenB []int32, levels []float64, limit float64) int {
 	panic("codec: no AVX2 kernel on this architecture")
 }
 
