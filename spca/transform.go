@@ -596,7 +596,7 @@ func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
 		return false
 	}
 	m := v.m
-	l := m.lat
+	l := &m.lat // not a copy of the struct (160 bytes a call)
 	base := c0.off + c1.off + c2.off + c3.off
 	frac := [4]float64{c0.frac, c1.frac, c2.frac, c3.frac}
 	var x [4]float64
