@@ -220,7 +220,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 		x := n
 		if n == 4 && is8 && w >= 2 {
 			// 4×4 patches: the row's edges are its bytes from 2 on in
-			// fours, 16 edges at a time in AVX-512.
+			// fours, 16 edges at a time in AVX-512 (all of them).
 			var v, kr2 []uint8
 			if vr != nil {
 				v, kr2 = vr[2:], kr[2:]

@@ -3,7 +3,7 @@ package codec
 // deblockVert4ErrAVX512 is the vertical edges of one row of 4×4 patches
 // in deblockErrorsByEdge: rec and orig start two pixels before the row's
 // first edge (x = 4), so that edge j is the bytes 4j..4j+3 (p1 p0 | q0
-// q1), n edges (a multiple of 16, at most maxVert4ErrEdges). An edge
+// q1), n edges (at most maxVert4ErrEdges). An edge
 // passes at strength k where |q0 − p0| < a_k and both |p1 − p0| and
 // |q1 − q0| < b_k (th: a_1..a_8, b_1..b_8; they must not shrink as k
 // grows, as deblockParams's do not, so an edge passes from its first
@@ -22,13 +22,12 @@ func deblockVert4ErrAVX512(rec, orig, von, kpix []uint8, n int, th *[16]int32, s
 // the 16 lanes takes every 16th edge.
 const maxVert4ErrEdges = 16 * 4096
 
-// deblockVert4ErrKernel runs deblockVert4ErrAVX512 over the first whole
-// groups of 16 of the n edges of a row of 4×4 patches (rec, orig and,
-// in a band, von and kpix from the row's byte 2 on), adding its sums to
-// h, and returns the edges it covered (0 without AVX-512).
+// deblockVert4ErrKernel runs deblockVert4ErrAVX512 over the n edges of
+// a row of 4×4 patches (rec, orig and, in a band, von and kpix from the
+// row's byte 2 on), adding its sums to h, and returns the edges it
+// covered (n, or 0 without AVX-512).
 func deblockVert4ErrKernel(rec, orig, von, kpix []uint8, n int, th *[16]int32, h *[maxDeblock]int64) int {
-	n &^= 15
-	if !hasAVX512 || n == 0 {
+	if !hasAVX512 || n <= 0 {
 		return 0
 	}
 	if len(rec) < 4*n || len(orig) < 4*n || von != nil && (len(von) < 4*n || len(kpix) < 4*n) {

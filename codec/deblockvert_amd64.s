@@ -5,7 +5,7 @@
 // in Z7 below b_k), their change added to its sums (acc), and one taken
 // from their first strength (Z31).
 #define STRENGTH(aoff, boff, acc) \
-	VPCMPD.BCST $1, aoff(SI), Z6, K1 \
+	VPCMPD.BCST $1, aoff(SI), Z6, K4, K1 \
 	VPCMPD.BCST $1, boff(SI), Z7, K1, K3 \
 	VPADDD Z9, acc, K3, acc \
 	VPSUBD Z29, Z31, K3, Z31
@@ -29,7 +29,10 @@
 
 // func deblockVert4ErrAVX512(rec, orig, von, kpix []uint8, n int, th *[16]int32, sums *[8]int64)
 // See deblockvert_amd64.go. 16 edges per step, one in each 32-bit lane
-// (the edge's four pixels are the lane's four bytes).
+// (the edge's four pixels are the lane's four bytes); K4 masks the lanes
+// past the last edge of a last step (masked loads and stores: nothing
+// past it is read or written; its lanes pass at no strength and change
+// nothing).
 TEXT ·deblockVert4ErrAVX512(SB), NOSPLIT, $0-120
 	MOVQ rec_base+0(FP), R8
 	MOVQ orig_base+24(FP), R9
@@ -39,6 +42,8 @@ TEXT ·deblockVert4ErrAVX512(SB), NOSPLIT, $0-120
 	MOVQ th+104(FP), SI
 	MOVQ sums+112(FP), DI
 	SHLQ $2, CX                 // bytes
+	MOVL $0xffff, AX
+	KMOVW AX, K5                // every lane
 	MOVL $255, AX
 	VPBROADCASTD AX, Z24
 	MOVL $4, AX
@@ -64,7 +69,19 @@ TEXT ·deblockVert4ErrAVX512(SB), NOSPLIT, $0-120
 loop:
 	CMPQ BX, CX
 	JGE  done
-	VMOVDQU32 (R8)(BX*1), Z0
+	KMOVW K5, K4
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $64
+	JGE  whole
+	// The last edges: (CX − BX)/4 lanes.
+	SHRQ $2, AX
+	MOVL $1, DX
+	SHLXL AX, DX, DX
+	DECL DX
+	KMOVW DX, K4
+whole:
+	VMOVDQU32.Z (R8)(BX*1), K4, Z0
 	VPANDD Z24, Z0, Z1          // p1
 	VPSRLD $8, Z0, Z2
 	VPANDD Z24, Z2, Z2          // p0
@@ -80,7 +97,7 @@ loop:
 	VPMAXSD Z9, Z7, Z7          // max(|p1 − p0|, |q1 − q0|)
 	// Strength 8 (the thresholds do not shrink with k): K2, the edges
 	// that pass at all; d8 = 4(q0 − p0) + p1 − q1 there, 0 elsewhere.
-	VPCMPD.BCST $1, 28(SI), Z6, K1
+	VPCMPD.BCST $1, 28(SI), Z6, K4, K1
 	VPCMPD.BCST $1, 60(SI), Z7, K1, K2
 	VPSLLD $2, Z5, Z5
 	VPADDD Z1, Z5, Z5
@@ -111,7 +128,7 @@ loop:
 	VPMAXSD Z27, Z13, Z13
 	VPMINSD Z24, Z13, Z13       // nq1
 	// The edge's change of the error: Σ (np − p)(np + p − 2o).
-	VMOVDQU32 (R9)(BX*1), Z14
+	VMOVDQU32.Z (R9)(BX*1), K4, Z14
 	VPANDD Z24, Z14, Z15
 	VPADDD Z15, Z15, Z15
 	VPADDD Z1, Z10, Z9
@@ -162,9 +179,9 @@ loop:
 	VPORD Z11, Z10, Z10
 	VPORD Z12, Z13, Z13
 	VPORD Z13, Z10, Z10
-	VMOVDQU32 Z10, (R10)(BX*1)
+	VMOVDQU32 Z10, K4, (R10)(BX*1)
 	VPMULLD Z30, Z31, Z31
-	VMOVDQU32 Z31, (R11)(BX*1)
+	VMOVDQU32 Z31, K4, (R11)(BX*1)
 next:
 	ADDQ $64, BX
 	JMP  loop

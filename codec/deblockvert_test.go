@@ -39,18 +39,22 @@ func vert4Reference(rec, orig, von, kpix []uint8, n int, th *[16]int32) (sums [m
 // TestDeblockVert4Kernel compares the AVX-512 kernel with vert4Reference
 // on random rows (smooth ones, where edges pass, rough ones and ones at
 // 0 and 255), thresholds from 0 (nothing passes) to 256 (everything
-// does) and growing with the strength, 16 to 80 edges at unaligned
-// offsets, with and without a band's planes. A planted bug (np0's
-// rounding by 8 instead of 4) fails it.
+// does) and growing with the strength, 1 to 80 edges (whole groups of
+// 16 and a masked last one) at unaligned offsets, with and without a
+// band's planes. Planted bugs fail it: np0's rounding by 8 instead of 4,
+// a kmin step under the wrong mask, the last group's stores unmasked.
 func TestDeblockVert4Kernel(t *testing.T) {
 	if deblockVert4ErrKernel(make([]uint8, 64), make([]uint8, 64), nil, nil, 16, new([16]int32), new([maxDeblock]int64)) == 0 {
 		t.Skip("no AVX-512")
 	}
 	rng := rand.New(rand.NewPCG(24, 4))
 	for trial := 0; trial < 400; trial++ {
-		n := 16 * (1 + rng.IntN(5))
+		n := 1 + rng.IntN(80)
 		off := rng.IntN(64)
-		rec, orig := make([]uint8, off+4*n), make([]uint8, off+4*n)
+		// Bytes past the last edge too: the kernel neither writes nor
+		// counts them.
+		size := off + 4*n + rng.IntN(70)
+		rec, orig := make([]uint8, size), make([]uint8, size)
 		base := rng.IntN(256)
 		for i := range rec {
 			switch trial % 4 {
@@ -83,7 +87,7 @@ func TestDeblockVert4Kernel(t *testing.T) {
 		}
 		var got [maxDeblock]int64
 		got[3] = 7 // the kernel adds
-		if deblockVert4ErrKernel(rec[off:], orig[off:], von, kpix, n+rng.IntN(16), &th, &got) != n {
+		if deblockVert4ErrKernel(rec[off:], orig[off:], von, kpix, n, &th, &got) != n {
 			t.Fatalf("trial %d: not %d edges", trial, n)
 		}
 		got[3] -= 7
