@@ -18,6 +18,9 @@ type lattice struct {
 	strides []int
 	x       []float64 // positions, prod(g)×d, axis 0 slowest
 	reduce  bool      // evalCell can use evalCellReduce (set by setStrides)
+	// inv4 is 1/step per axis where d = 4 (set by setStrides): the
+	// Jacobian's reciprocals of evalCell4, which divided at every call.
+	inv4 [4]float64
 }
 
 func (l *lattice) size() int {
@@ -29,6 +32,11 @@ func (l *lattice) size() int {
 }
 
 func (l *lattice) setStrides() {
+	if l.d == 4 {
+		for j := range 4 {
+			l.inv4[j] = 1 / l.step[j]
+		}
+	}
 	l.strides = make([]int, l.d)
 	s := 1
 	l.reduce = l.d <= maxReduceDim

@@ -16,7 +16,7 @@ func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 	}
 	if hasAVX {
 		_ = l.x[4*(base+s0+s1+s2+s3)+3] // the farthest corner, as below
-		c := [8]float64{frac[0], frac[1], frac[2], frac[3], 1 / l.step[0], 1 / l.step[1], 1 / l.step[2], 1 / l.step[3]}
+		c := [8]float64{frac[0], frac[1], frac[2], frac[3], l.inv4[0], l.inv4[1], l.inv4[2], l.inv4[3]}
 		gradCell4AVX(&l.x[4*base], 4*s0, 4*s1, 4*s2, 4*s3, &c, (*[4]float64)(dst[:4]), (*[16]float64)(jac[:16]))
 		return
 	}
