@@ -349,7 +349,7 @@ func BenchmarkLoopFilter(b *testing.B) {
 // differences (±510) and lengths around the kernel's steps and chunks.
 func TestDotInt16(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 15, 16, 17, 100, dotChunk - 1, dotChunk, dotChunk + 31, 3*dotChunk + 5} {
+	for _, n := range []int{0, 1, 15, 16, 17, 32, 47, 48, 100, dotChunk - 1, dotChunk - 16, dotChunk, dotChunk + 31, 3*dotChunk + 5} {
 		for trial := 0; trial < 3; trial++ {
 			a, b := make([]int16, n), make([]int16, n)
 			var want int64
@@ -364,13 +364,14 @@ func TestDotInt16(t *testing.T) {
 				}
 				want += int64(a[i]) * int64(b[i])
 			}
-			for _, avx := range []bool{hasAVX2, false} {
-				was := hasAVX2
-				hasAVX2 = avx
+			// AVX-512 (where the machine has it), AVX2 alone, Go.
+			for _, k := range [][2]bool{{hasAVX2, hasAVX512BW}, {hasAVX2, false}, {false, false}} {
+				was, was512 := hasAVX2, hasAVX512BW
+				hasAVX2, hasAVX512BW = k[0], k[1]
 				got := dotInt16(a, b)
-				hasAVX2 = was
+				hasAVX2, hasAVX512BW = was, was512
 				if got != want {
-					t.Fatalf("n %d trial %d (AVX2 %v): %d, want %d", n, trial, avx, got, want)
+					t.Fatalf("n %d trial %d (AVX2 %v, AVX-512 %v): %d, want %d", n, trial, k[0], k[1], got, want)
 				}
 			}
 		}
