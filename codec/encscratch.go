@@ -29,7 +29,7 @@ type encodeScratch struct {
 
 var encodeScratches = keptPool{New: func() any { return new(encodeScratch) }, keep: func(x any) bool {
 	s := x.(*encodeScratch)
-	return max(cap(s.at), cap(s.rows), cap(s.shifts), cap(s.flag), cap(s.cand), cap(s.farInts), cap(s.levels), cap(s.outAt), cap(s.vals),
+	return max(cap(s.at), cap(s.rows), cap(s.shifts), cap(s.flag), cap(s.cand), cap(s.farInts), cap(s.outAt), cap(s.vals),
 		cap(s.rest), cap(s.counts), cap(s.bytes), cap(s.body), cap(s.file)) <= maxKeptValues
 }}
 

@@ -85,3 +85,28 @@ func (c *Channel) finders() (lead, rest []cellFinder) {
 	})
 	return c.leadFind, c.restFind
 }
+
+// levelTable holds the levels of a channel's rest quantisers in one
+// slice, for levelsAVX2 and restFarAVX2: dimension j's start in flat and its count,
+// biased by 0x80000000 (the kernel compares them signed).
+type levelTable struct {
+	at, lenB []int32
+	flat     []float64
+}
+
+// restLevels returns the levels of the channel's rest quantisers in one
+// table, built on first use; nil if they are too many for int32 places.
+func (c *Channel) restLevels() *levelTable {
+	c.levOnce.Do(func() {
+		t := &levelTable{at: make([]int32, len(c.Rest)), lenB: make([]int32, len(c.Rest))}
+		for j, q := range c.Rest {
+			t.at[j], t.lenB[j] = int32(len(t.flat)), int32(uint32(len(q.Levels))^0x80000000)
+			t.flat = append(t.flat, q.Levels...)
+			if len(t.flat) > math.MaxInt32 {
+				return
+			}
+		}
+		c.restLev = t
+	})
+	return c.restLev
+}

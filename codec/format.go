@@ -1008,6 +1008,10 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 		levels[j] = q.Levels
 	}
 	weights := c.pixelWeights()
+	var lt *levelTable // the levels' lookup by levelsAVX2
+	if hasGather {
+		lt = c.restLevels()
+	}
 	cols := grid.Cols()
 	// Where patches share rows (distinct cells, not a codebook), each
 	// row's pixel sums over the leading coefficients are computed once:
@@ -1075,8 +1079,15 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				ix, yk := idx[i*dims+k:i*dims+end], y[k:end]
 				ix, yk = ix[:len(ls)], yk[:len(ls)]
-				for j, l := range ls {
-					yk[j] = l[ix[j]]
+				j := 0
+				if lt != nil {
+					j = len(ls) &^ 3
+					if j > 0 && !levelsAVX2(yk[:j], ix, lt.at, lt.lenB, lt.flat) {
+						j = 0 // an index past its levels: the loop fails on it
+					}
+				}
+				for ; j < len(ls); j++ {
+					yk[j] = ls[j][ix[j]]
 				}
 				if leadPix != nil {
 					// 4×4: the kernel called here, not through pixelsFrom.

@@ -278,6 +278,8 @@ type Channel struct {
 	leadFind  []cellFinder // see finders
 	restFind  []cellFinder
 	restTab   *restTable // restFind flattened for restIndices
+	levOnce   sync.Once
+	restLev   *levelTable // see restLevels
 	levelOnce sync.Once
 	levelInv  *spca.LevelInverse // see levelInverse
 	cellsMu   sync.Mutex
@@ -964,6 +966,8 @@ func (c *Channel) setQuantizers(bins []int, scale []float64, lead, rest []*Scala
 	c.pixOnce = [2]sync.Once{}
 	c.pix8, c.pix16 = nil, nil
 	c.findOnce = sync.Once{}
+	c.levOnce = sync.Once{}
+	c.restLev = nil
 	c.leadFind, c.restFind = nil, nil
 	c.restTab = nil
 	c.levelOnce = sync.Once{}

@@ -211,9 +211,9 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 	// the whole patch where the kernel leaves it the decision.
 	m8 := 0
 	var far restFar
-	if hasGather {
+	if hasGather && c.restLevels() != nil {
 		m8 = (dims - k) &^ 7
-		far = newRestFar(safe[:m8], c.Rest[:m8], sc)
+		far = newRestFar(c, safe[:m8], sc)
 	}
 	const rowsPerTask = 1024
 	parallel.For((n+rowsPerTask-1)/rowsPerTask, func(t int) {
@@ -222,7 +222,7 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 			rest, safe := cell[k:], safe[:dims-k]
 			from := 0
 			if m8 > 0 {
-				switch restFarAVX2(rest[:m8], row[k:k+m8], far.lo, far.span, far.at, far.lenB, far.levels, limit) {
+				switch restFarAVX2(rest[:m8], row[k:k+m8], far.lo, far.span, far.at, far.lenB, far.flat, limit) {
 				case 0:
 					from = m8
 				case 1:
@@ -293,29 +293,23 @@ func (c *Channel) findOutliers(y *mat.Dense, idx []int32, step float64, slow []i
 }
 
 // restFar holds restFarAVX2's tables for the first rest quantisers of a
-// channel: their safe runs (lo, span biased by 0x80000000), where each
-// one's levels start in levels, and their counts (biased).
+// channel: their safe runs (lo, span biased by 0x80000000) and their
+// levels (the channel's restLevels).
 type restFar struct {
-	lo, span, at, lenB []int32
-	levels             []float64
+	lo, span []int32
+	*levelTable
 }
 
-// newRestFar returns the tables of quantisers qs with safe runs safe, in
-// sc's buffers.
-func newRestFar(safe []cellRange, qs []*ScalarQuantizer, sc *encodeScratch) restFar {
+// newRestFar returns the tables of the first len(safe) rest quantisers of
+// c with safe runs safe, lo and span in sc's buffer.
+func newRestFar(c *Channel, safe []cellRange, sc *encodeScratch) restFar {
 	m := len(safe)
-	ints := resize(sc.farInts, 4*m)
+	ints := resize(sc.farInts, 2*m)
 	sc.farInts = ints
-	f := restFar{lo: ints[:m], span: ints[m : 2*m], at: ints[2*m : 3*m], lenB: ints[3*m:], levels: sc.levels[:0]}
+	f := restFar{lo: ints[:m], span: ints[m:], levelTable: c.restLevels()}
 	for j, s := range safe {
 		f.lo[j], f.span[j] = s.lo, int32(s.span^0x80000000)
-		f.at[j], f.lenB[j] = int32(len(f.levels)), int32(uint32(len(qs[j].Levels))^0x80000000)
-		f.levels = append(f.levels, qs[j].Levels...)
 	}
-	if len(f.levels) > math.MaxInt32 {
-		panic("codec: newRestFar: levels past int32")
-	}
-	sc.levels = f.levels
 	return f
 }
 

@@ -268,11 +268,58 @@ func TestRestFar(t *testing.T) {
 				row[j] = level + rng.Float64() - 0.5
 			}
 		}
-		f := newRestFar(safe, qs, &sc)
-		got := restFarAVX2(q, row, f.lo, f.span, f.at, f.lenB, f.levels, limit)
+		f := newRestFar(&Channel{Rest: qs}, safe, &sc)
+		got := restFarAVX2(q, row, f.lo, f.span, f.at, f.lenB, f.flat, limit)
 		want := restFarGo(q, row, safe, levels, limit)
 		if got != want && !(got == 2 && bad) {
 			t.Fatalf("trial %d: %d, want %d (q %v safe %v row %v)", trial, got, want, q, safe, row)
+		}
+	}
+}
+
+// TestLevelsKernel checks eachPatch's gather of the rest levels against
+// the lookup it stands for, levels[j][ix[j]]: lengths 0 to 64 by fours,
+// quantisers of 1 to 40 levels (the table's places growing from 0), and
+// indices at each end of their levels, past them (count, count+5, -1,
+// the int32 extremes), where the kernel must report false.
+func TestLevelsKernel(t *testing.T) {
+	if !hasGather {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(31, 7))
+	for trial := range 4000 {
+		n := 4 * (trial % 17)
+		rest := make([]*ScalarQuantizer, n+rng.IntN(3))
+		for j := range rest {
+			lv := make([]float64, 1+rng.IntN(40))
+			for i := range lv {
+				lv[i] = rng.NormFloat64() * 100
+			}
+			rest[j] = &ScalarQuantizer{Levels: lv}
+		}
+		c := &Channel{Rest: rest}
+		lt := c.restLevels()
+		ix, y := make([]int32, n), make([]float64, n)
+		bad := false
+		for j := range ix {
+			nl := len(rest[j].Levels)
+			ix[j] = []int32{0, int32(nl - 1), int32(rng.IntN(nl))}[rng.IntN(3)]
+			if rng.IntN(2*n) == 0 {
+				ix[j] = []int32{int32(nl), int32(nl) + 5, -1, math.MinInt32, math.MaxInt32}[rng.IntN(5)]
+				bad = true
+			}
+		}
+		ok := levelsAVX2(y, ix, lt.at, lt.lenB, lt.flat)
+		if ok == bad {
+			t.Fatalf("trial %d: kernel reports %v with an index past the levels %v", trial, ok, bad)
+		}
+		if !ok {
+			continue
+		}
+		for j, v := range y {
+			if want := rest[j].Levels[ix[j]]; math.Float64bits(v) != math.Float64bits(want) {
+				t.Fatalf("trial %d: y[%d] = %v, want %v", trial, j, v, want)
+			}
 		}
 	}
 }

@@ -174,6 +174,50 @@ farBad:
 	MOVQ $2, AX
 	JMP  farDone
 
+// func levelsAVX2(y []float64, ix, at, lenB []int32, levels []float64) bool
+// Per group of 4 (len(y) a multiple of 4): false if an index is past its
+// quantiser's levels (unsigned ix >= len, the indices biased by
+// 0x80000000 and compared signed with lenB, biased too), else the levels
+// levels[at[j]+ix[j]] gathered into y[j]; true at the end.
+TEXT ·levelsAVX2(SB), NOSPLIT, $0-121
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ ix_base+24(FP), SI
+	MOVQ at_base+48(FP), R8
+	MOVQ lenB_base+72(FP), R11
+	MOVQ levels_base+96(FP), R9
+	MOVQ $0x80000000, AX
+	MOVQ AX, X4
+	VPBROADCASTD X4, X4
+	SHRQ $2, CX
+	JZ   levOK
+levLoop:
+	VMOVDQU  (SI), X0
+	VPXOR    X4, X0, X1
+	VMOVDQU  (R11), X2
+	VPCMPGTD X1, X2, X2          // ix < len, unsigned
+	VMOVMSKPS X2, AX
+	CMPL     AX, $15
+	JNE      levBad
+	VPADDD   (R8), X0, X0        // the levels' places
+	VPCMPEQD Y3, Y3, Y3
+	VGATHERDPD Y3, (R9)(X0*8), Y5
+	VMOVUPD  Y5, (DI)
+	ADDQ $16, SI
+	ADDQ $16, R8
+	ADDQ $16, R11
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  levLoop
+levOK:
+	MOVB $1, ret+120(FP)
+	VZEROUPPER
+	RET
+levBad:
+	MOVB $0, ret+120(FP)
+	VZEROUPPER
+	RET
+
 // func restCountsAVX2(idx []int32, dims, from int, c, counts []int32, flags []uint8)
 // Per patch i: SI at idx[i*dims+from], DI at c, BX the 8-chunks left, AX
 // the equal ones; R8 the chunks of 8 (len(c)>>3), R9 4 if a last chunk of
