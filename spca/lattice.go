@@ -144,7 +144,7 @@ func (l *lattice) eval4(u, dst, jac []float64, idx []int, frac []float64) {
 	outside := false
 	for j := range 4 {
 		p := (uu[j] - lo[j]) / step[j]
-		i := max(0, min(g[j]-2, int(math.Floor(p))))
+		i := floorCell(p, g[j]-2)
 		f := p - float64(i)
 		ix[j], fr[j] = i, f
 		outside = outside || f < 0 || f > 1
@@ -155,6 +155,17 @@ func (l *lattice) eval4(u, dst, jac []float64, idx []int, frac []float64) {
 		return
 	}
 	l.evalCell4(base, dst, jac, frac)
+}
+
+// floorCell is max(0, min(top, int(math.Floor(p)))) for every p (NaN,
+// infinities and -0 too, as each architecture converts them): from 0 on
+// the floor is the truncation, and below 0 (or NaN) the truncation is at
+// most 0 as the floor is, so the clamp gives 0 either way. It leaves
+// math.Floor out of eval4's and metricForward4's loops: its SSE4.1 test
+// and fallback call (GOAMD64=v1) made the compiler keep their state on
+// the stack.
+func floorCell(p float64, top int) int {
+	return max(0, min(top, int(p)))
 }
 
 // evalAny is eval for any d.

@@ -456,7 +456,7 @@ func (m *Model) metricForward4(u, r *[4]float64) {
 	tables := (*[4][]float64)(m.tables)
 	for j := range 4 {
 		p := (u[j] - lo[j]) / ts[j]
-		i := max(0, min(tn[j]-2, int(math.Floor(p))))
+		i := floorCell(p, tn[j]-2)
 		f := p - float64(i)
 		t := tables[j][i : i+2 : i+2]
 		r[j] = c[j] * (t[0] + float64(f*(t[1]-t[0])))
