@@ -30,7 +30,15 @@ func loopRowKernel(out []uint8, rows *[2*loopReach + 1][]int32, t *[loopTaps + 2
 	if loopAVX512 {
 		// 16 pixels a step: loopRowAVX2 was 5 % of a 4×4 batch
 		// decode's samples.
-		loopRowAVX512(out[:n], rows, t)
+		m := n &^ 15
+		loopRowAVX512(out[:m], rows, t)
+		if m < n { // the last 8 pixels, 8 at a time
+			var tail [2*loopReach + 1][]int32
+			for i, r := range rows {
+				tail[i] = r[m:]
+			}
+			loopRowAVX2(out[m:n], &tail, t)
+		}
 		return n
 	}
 	loopRowAVX2(out[:n], rows, t)
@@ -41,8 +49,9 @@ func loopRowKernel(out []uint8, rows *[2*loopReach + 1][]int32, t *[loopTaps + 2
 // off to run the Go loop alone).
 var loopAVX512 = hasAVX512
 
-// loopRowAVX512 is loopRowAVX2 16 pixels at a time (AVX-512F), the
-// last 8 of out, if any, as loopRowAVX2 takes them: the same pixels.
+// loopRowAVX512 is loopRowAVX2 16 pixels at a time (AVX-512F) for the
+// first len(out)&^15 pixels of out: the same pixels (loopRowKernel hands
+// a last 8 to loopRowAVX2).
 //
 //go:noescape
 func loopRowAVX512(out []uint8, rows *[2*loopReach + 1][]int32, t *[loopTaps + 2]int32)
