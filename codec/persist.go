@@ -1008,8 +1008,10 @@ func readChannel(r *modelReader, patch int, thresholds, ints, sectioned bool) (*
 	if r.err == nil && n > uint64(len(r.b)) {
 		return nil, &ModelError{"truncated SPCA model"}
 	}
-	// A bytes.Buffer: spca reads its lattice planes in place (Next).
-	sm, err := spca.ReadLimited(bytes.NewBuffer(r.take(int(n))), &r.budget)
+	// A bytes.Buffer: spca reads its lattice planes in place (Next). Its
+	// bytes were checked by the file's CRC-32C (checksum.Valid of the
+	// section or the whole content) before they were parsed.
+	sm, err := spca.ReadEmbedded(bytes.NewBuffer(r.take(int(n))), &r.budget)
 	if err == nil && r.err != nil {
 		err = r.err
 	}

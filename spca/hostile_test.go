@@ -330,3 +330,52 @@ func TestReadNegative32(t *testing.T) {
 		}
 	}
 }
+
+// ReadEmbedded reads the model ReadLimited reads, within the same memory
+// bound, and does not compare the model's own checksum (its caller
+// checked the bytes with the checksum of the file around them): a
+// changed checksum, which ReadLimited refuses, reads.
+func TestReadEmbedded(t *testing.T) {
+	m, _ := smallModel(t)
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	for _, r := range []func([]byte) io.Reader{
+		func(d []byte) io.Reader { return bytes.NewBuffer(d) }, // planes read in place
+		func(d []byte) io.Reader { return bytes.NewReader(d) },
+		func(d []byte) io.Reader { return streamReader{bytes.NewReader(d)} },
+	} {
+		limit := int64(64 << 20)
+		want, err := spca.ReadLimited(r(data), &limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		limitE := int64(64 << 20)
+		got, err := spca.ReadEmbedded(r(data), &limitE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limitE != limit {
+			t.Errorf("ReadEmbedded left %d bytes of the limit, ReadLimited %d", limitE, limit)
+		}
+		var wb, gb bytes.Buffer
+		want.WriteTo(&wb)
+		got.WriteTo(&gb)
+		if !bytes.Equal(wb.Bytes(), gb.Bytes()) {
+			t.Error("ReadEmbedded read another model than ReadLimited")
+		}
+		bad := bytes.Clone(data)
+		bad[len(bad)-1] ^= 1
+		if _, err := spca.ReadEmbedded(r(bad), nil); err != nil {
+			t.Errorf("ReadEmbedded of a model with another checksum: %v", err)
+		}
+		if _, err := spca.ReadLimited(r(bad), nil); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+			t.Errorf("ReadLimited of a model with another checksum: %v, want a checksum mismatch", err)
+		}
+		if _, err := spca.ReadEmbedded(r(data[:len(data)-2]), nil); err == nil {
+			t.Error("ReadEmbedded of a model without the end of its checksum: no error")
+		}
+	}
+}
