@@ -380,6 +380,10 @@ func (r *modelReader) fastPath(k int) (*storedFast, error) {
 	return s, nil
 }
 
+// fastInts keeps storedFast.decode's integer scratch for the next
+// channel; nothing decoded refers to it.
+var fastInts = sync.Pool{New: func() any { return new([]int64) }}
+
 // decode returns the fast path with its values.
 func (s *storedFast) decode() *fastPath {
 	f := *s.f
@@ -391,7 +395,14 @@ func (s *storedFast) decode() *fastPath {
 		n *= g
 	}
 	f.vals = make([]float32, n*k)
-	v := make([]int64, n)
+	// The integer scratch of the channel decoded before (a colour model
+	// has three fast paths alike): 512 KB of fresh pages each.
+	sp := fastInts.Get().(*[]int64)
+	defer fastInts.Put(sp)
+	if cap(*sp) < n {
+		*sp = make([]int64, n)
+	}
+	v := (*sp)[:n]
 	// The planes, Unzigzag and the last axis in one pass (JoinPlanes),
 	// the other axes by gridcode's AVX2 row additions, then the values
 	// stored (Scale32: the pass over axis 0 that also stored them took 3
