@@ -16,19 +16,39 @@ import (
 // so the caches live on the channel (takeCellCache), one per goroutine at
 // a time.
 type cellCache struct {
-	k    int
-	keys []uint64 // key+1 of each slot; 0: empty
-	rows []float64
+	k, sw int // values a row; words a slot (cellSlotWords)
+	mask  int // slots less one
+	// slots holds slot h in words h·sw to (h+1)·sw: the cell's key+1
+	// (0: empty), then padding, then its row (the last k words, float64).
+	slots []uint64
 }
 
-// cellCacheBits is log2 of a cache's slots (650 KB for k = 4): the
+// cellCacheBits is log2 of a cache's slots (1 MB for k = 4): the
 // refinement of kodim13-24 in 4×4 took 24 ms of CPU per image without the
 // cache, 12–13 with 2^12 to 2^14 slots and 15–19 with 2^15 (one core,
 // min of 3; larger tables miss the processor's caches).
 const cellCacheBits = 14
 
+// cellSlotWords is the size of a slot for rows of k values: the key and
+// the row rounded up to 32 bytes, so that for k = 4 a slot is one 64-byte
+// line of the 64-byte aligned array and its row the line's second half
+// (aligned). A lookup reads one line, where keys and rows in arrays of
+// their own cost it two, and refine4's prefetches of a patch's 9 slots
+// were 18 lines.
+func cellSlotWords(k int) int { return (k + 1 + 3) &^ 3 }
+
 func newCellCache(k, bits int) *cellCache {
-	return &cellCache{k: k, keys: make([]uint64, 1<<bits), rows: make([]float64, k<<bits)}
+	sw := cellSlotWords(k)
+	n := sw << bits
+	buf := make([]uint64, n+7)
+	o := int(-uintptr(unsafe.Pointer(&buf[0])) & 63 / 8) // to a 64-byte boundary
+	return &cellCache{k: k, sw: sw, mask: 1<<bits - 1, slots: buf[o : o+n : o+n]}
+}
+
+// row returns slot h's row.
+func (cc *cellCache) row(h int) []float64 {
+	w := cc.slots[(h+1)*cc.sw-cc.k : (h+1)*cc.sw]
+	return unsafe.Slice((*float64)(unsafe.Pointer(&w[0])), cc.k)
 }
 
 // invert returns the inverse of cell (whose number is key) through li,
@@ -36,9 +56,9 @@ func newCellCache(k, bits int) *cellCache {
 // call.
 func (cc *cellCache) invert(li *spca.LevelInverse, cell []int, key uint64, s *spca.MetricScratch) []float64 {
 	h := cc.slot(key)
-	row := cc.rows[h*cc.k : (h+1)*cc.k]
-	if cc.keys[h] != key+1 {
-		cc.keys[h] = key + 1
+	row := cc.row(h)
+	if cc.slots[h*cc.sw] != key+1 {
+		cc.slots[h*cc.sw] = key + 1
 		li.Invert(row, cell, s)
 	}
 	return row
@@ -46,12 +66,12 @@ func (cc *cellCache) invert(li *spca.LevelInverse, cell []int, key uint64, s *sp
 
 // slot returns the slot of the cell numbered key.
 func (cc *cellCache) slot(key uint64) int {
-	return hashCell(key, len(cc.keys)-1)
+	return hashCell(key, cc.mask)
 }
 
 // maxPrefetch bounds the addresses of one prefetchLines call: two rows
 // of a patch and, for up to maxHintDims leading dimensions, a cell's and
-// its two neighbours' slots (key and row: two lines each).
+// its two neighbours' slots (up to two lines each).
 const (
 	maxHintDims = 8
 	maxPrefetch = 2 + 2 + 4*maxHintDims
@@ -61,14 +81,19 @@ const (
 // numbered key (indices cell, strides as cellStrides) and of its
 // neighbours one bin away in each of its first maxHintDims dimensions
 // that lie within bins, and returns the new count: the slots
-// refineNearest reads first for that cell. (With k = 4 a row is 32
-// bytes of a 32-byte aligned array: one line.)
+// refineNearest reads first for that cell. A slot's address is its
+// start, followed by its last word's where that lies in another line
+// (not for k = 4: a slot is a line).
 func (cc *cellCache) hint(p *[maxPrefetch]uintptr, n int, key uint64, cell []int32, strides []uint64, bins []int) int {
 	add := func(key uint64) {
 		h := cc.slot(key)
-		p[n] = uintptr(unsafe.Pointer(&cc.keys[h]))
-		p[n+1] = uintptr(unsafe.Pointer(&cc.rows[h*cc.k]))
-		n += 2
+		a, b := uintptr(unsafe.Pointer(&cc.slots[h*cc.sw])), uintptr(unsafe.Pointer(&cc.slots[(h+1)*cc.sw-1]))
+		p[n] = a
+		n++
+		if a>>6 != b>>6 {
+			p[n] = b
+			n++
+		}
 	}
 	add(key)
 	for j, v := range cell[:min(len(cell), maxHintDims)] {

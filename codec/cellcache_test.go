@@ -64,9 +64,15 @@ func TestCellCacheHint(t *testing.T) {
 			p *= uint64(bins[j])
 		}
 		cc := newCellCache(k, 6)
-		addr := func(key uint64) [2]uintptr {
+		// A slot's lines: its first and, if another, its last.
+		addr := func(key uint64) []uintptr {
 			h := cc.slot(key)
-			return [2]uintptr{uintptr(unsafe.Pointer(&cc.keys[h])), uintptr(unsafe.Pointer(&cc.rows[h*k]))}
+			a := uintptr(unsafe.Pointer(&cc.slots[h*cc.sw]))
+			b := uintptr(unsafe.Pointer(&cc.row(h)[k-1]))
+			if a>>6 == b>>6 {
+				return []uintptr{a}
+			}
+			return []uintptr{a, b}
 		}
 		rng := rand.New(rand.NewPCG(3, uint64(k)))
 		for trial := 0; trial < 200; trial++ {
@@ -87,23 +93,24 @@ func TestCellCacheHint(t *testing.T) {
 			pf[0], pf[1] = 7, 9 // before n: kept
 			n := cc.hint(&pf, 2, key, cell, strides, bins)
 			want := []uintptr{7, 9}
-			a := addr(key)
-			want = append(want, a[:]...)
+			want = append(want, addr(key)...)
 			for j := 0; j < min(k, maxHintDims); j++ {
 				if cell[j] > 0 {
-					a := addr(key - strides[j])
-					want = append(want, a[:]...)
+					want = append(want, addr(key-strides[j])...)
 				}
 				if int(cell[j]) < bins[j]-1 {
-					a := addr(key + strides[j])
-					want = append(want, a[:]...)
+					want = append(want, addr(key+strides[j])...)
 				}
 			}
 			if !slices.Equal(pf[:n], want) {
 				t.Fatalf("k %d, cell %v: hint gave %d addresses %v, want %d %v", k, cell, n, pf[:n], len(want), want)
 			}
 			if k == 4 {
-				p := refine4Run{keys: unsafe.Pointer(&cc.keys[0]), rows: unsafe.Pointer(&cc.rows[0]), mask: uint64(len(cc.keys) - 1),
+				// refine4's layout: a slot a line, aligned.
+				if len(addr(key)) != 1 || cc.sw*8 != slot4Bytes || uintptr(unsafe.Pointer(&cc.slots[0]))&63 != 0 {
+					t.Fatalf("k = 4: a slot of %d bytes (refine4's %d) in %d lines, slots at %p", cc.sw*8, slot4Bytes, len(addr(key)), &cc.slots[0])
+				}
+				p := refine4Run{slots: unsafe.Pointer(&cc.slots[0]), mask: uint64(cc.mask),
 					st: [4]uint64(strides), top: [4]int(bins)}
 				for _, hint := range []func(*[maxPrefetch]uintptr) int{
 					func(pf *[maxPrefetch]uintptr) int { return hint4(&p, pf, 2, key, (*[4]int32)(cell)) },

@@ -201,8 +201,7 @@ func (rf *refiner) refine4(lo, hi int) {
 	c, y, idx, cache := rf.c, rf.y, rf.idx, rf.cache
 	_, dims := y.Dims()
 	p := refine4Run{
-		keys: unsafe.Pointer(unsafe.SliceData(cache.keys)), rows: unsafe.Pointer(unsafe.SliceData(cache.rows)),
-		mask: uint64(len(cache.keys) - 1), lambda: rf.lambda, st: [4]uint64(rf.strides[:4]),
+		slots: unsafe.Pointer(unsafe.SliceData(cache.slots)), mask: uint64(cache.mask), lambda: rf.lambda, st: [4]uint64(rf.strides[:4]),
 		top: [4]int{c.Bins[0], c.Bins[1], c.Bins[2], c.Bins[3]},
 		ctr: [4]int{c.Centre[0], c.Centre[1], c.Centre[2], c.Centre[3]},
 	}
@@ -225,7 +224,7 @@ func (rf *refiner) refine4(lo, hi int) {
 		p.x = (*[4]float64)(y.RawRowView(i)[:4])
 		out := (*[4]int32)(idx[i*dims : i*dims+4])
 		p.start(out)
-		row := slot4(p.keys, p.rows, p.mask, p.key)
+		row := slot4(p.slots, p.mask, p.key)
 		if row == nil {
 			row = rf.fill4(&p, p.key, &p.cell)
 		}
@@ -243,8 +242,8 @@ func (rf *refiner) refine4(lo, hi int) {
 }
 
 // refine4Run is the state of refine4's search of a patch's cell: the
-// patch's leading coefficients x; the cell cache's arrays (keys and
-// rows from their starts, mask their slots less one); λ; the cells'
+// patch's leading coefficients x; the cell cache's slots (from their
+// start, cellSlotWords(4) words each; mask their count less one); λ; the cells'
 // strides (numbers), bins and centres; the cell, its number key, its rate
 // r (before λ) and its dimensions' rates boff (the first's unused), and
 // its D + λR best; the move that leads back (from) and the moves made.
@@ -253,7 +252,7 @@ func (rf *refiner) refine4(lo, hi int) {
 // and its rate.
 type refine4Run struct {
 	x          *[4]float64
-	keys, rows unsafe.Pointer
+	slots      unsafe.Pointer
 	mask       uint64
 	lambda     float64
 	st         [4]uint64
@@ -301,7 +300,7 @@ func search4Go(p *refine4Run) bool {
 			if !(rate < p.best) {
 				continue
 			}
-			row := slot4(p.keys, p.rows, p.mask, p.key+uint64(d)*p.st[j]) // key ∓ st[j], modulo 2^64
+			row := slot4(p.slots, p.mask, p.key+uint64(d)*p.st[j]) // key ∓ st[j], modulo 2^64
 			if row == nil {
 				return true
 			}
@@ -324,52 +323,53 @@ func search4Go(p *refine4Run) bool {
 	}
 }
 
-// hint4 is cellCache.hint for refine4's cache (p's arrays, strides and
+// hint4 is cellCache.hint for refine4's cache (p's slots, strides and
 // bins): it appends to pf, from n on, the addresses of the slots of the
 // cell numbered key (indices cell) and of its neighbours one bin away
-// within the bins, and returns the new count. Unrolled, the addresses
-// computed from the arrays' starts (a slot is below the cache's length):
-// hint's closure and bounds checks cost refine4 ~375 instructions a
-// patch.
+// within the bins (a slot is a line), and returns the new count.
+// Unrolled, the addresses computed from the slots' start (a slot is below
+// the cache's length): hint's closure and bounds checks cost refine4 ~375
+// instructions a patch.
 func hint4(p *refine4Run, pf *[maxPrefetch]uintptr, n int, key uint64, cell *[4]int32) int {
-	keys, rows := uintptr(p.keys), uintptr(p.rows)
+	slots := uintptr(p.slots)
 	slot := func(key uint64) uintptr { return uintptr(hashCell(key, int(p.mask))) } // cellCache.slot
-	h := slot(key)
-	pf[n], pf[n+1] = keys+8*h, rows+32*h
-	n += 2
+	pf[n] = slots + slot4Bytes*slot(key)
+	n++
 	for j := range 4 {
 		if cell[j] > 0 {
-			h := slot(key - p.st[j])
-			pf[n], pf[n+1] = keys+8*h, rows+32*h
-			n += 2
+			pf[n] = slots + slot4Bytes*slot(key-p.st[j])
+			n++
 		}
 		if int(cell[j])+1 < p.top[j] {
-			h := slot(key + p.st[j])
-			pf[n], pf[n+1] = keys+8*h, rows+32*h
-			n += 2
+			pf[n] = slots + slot4Bytes*slot(key+p.st[j])
+			n++
 		}
 	}
 	return n
 }
 
+// slot4Bytes is the size of a slot of refine4's cache, its row at
+// offset slot4Bytes-32.
+const slot4Bytes = 8 * 8 // cellSlotWords(4) words
+
 // slot4 returns the inverse of the cell numbered key from refine4's
-// cache (the starts of its keys and rows, mask its slots less one), or
-// nil if its slot holds another cell: cellCache.invert's lookup, without
-// the slices.
-func slot4(keys, rows unsafe.Pointer, mask, key uint64) *[4]float64 {
-	h := uintptr(hashCell(key, int(mask))) // cellCache.slot
-	if *(*uint64)(unsafe.Add(keys, 8*h)) != key+1 {
+// cache (the start of its slots, mask their count less one), or nil if
+// its slot holds another cell: cellCache.invert's lookup, without the
+// slices.
+func slot4(slots unsafe.Pointer, mask, key uint64) *[4]float64 {
+	s := unsafe.Add(slots, slot4Bytes*uintptr(hashCell(key, int(mask)))) // cellCache.slot
+	if *(*uint64)(s) != key+1 {
 		return nil
 	}
-	return (*[4]float64)(unsafe.Add(rows, 32*h))
+	return (*[4]float64)(unsafe.Add(s, slot4Bytes-32))
 }
 
 // fill4 makes the slot of the cell numbered key (indices cell) in p's
 // cache that cell's, with its inverse, and returns the inverse.
 func (rf *refiner) fill4(p *refine4Run, key uint64, cell *[4]int) *[4]float64 {
-	h := uintptr(hashCell(key, int(p.mask)))
-	*(*uint64)(unsafe.Add(p.keys, 8*h)) = key + 1
-	row := (*[4]float64)(unsafe.Add(p.rows, 32*h))
+	s := unsafe.Add(p.slots, slot4Bytes*uintptr(hashCell(key, int(p.mask))))
+	*(*uint64)(s) = key + 1
+	row := (*[4]float64)(unsafe.Add(s, slot4Bytes-32))
 	rf.li.Invert(row[:], cell[:], rf.s)
 	return row
 }

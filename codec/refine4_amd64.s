@@ -2,7 +2,8 @@
 #include "go_asm.h"
 
 // Registers of search4: DI the state p, SI its x, R8 the cell's key, R9
-// its rate r, R10 and R11 the cache's keys and rows, R12 its mask, R13
+// its rate r, R10 the cache's slots (64 bytes each: the key+1, then from
+// byte 32 the row), R12 its mask, R13
 // the move back (from), CX the round's best move so far (bc, -1: none),
 // R15 the cache's hash multiplier, X0 best, X1 λ; AX, BX, DX, R14 and
 // X2-X4 scratch.
@@ -40,22 +41,22 @@
 	SHRQ $32, BX \
 	ANDQ R12, BX \
 	INCQ AX \
-	CMPQ AX, (R10)(BX*8) \
+	SHLQ $6, BX \
+	ADDQ R10, BX \
+	CMPQ AX, (BX) \
 	JNE MISS \
-	SHLQ $5, BX \
-	ADDQ R11, BX \
-	MOVSD (BX), X3 \
+	MOVSD 32(BX), X3 \
 	SUBSD (SI), X3 \
 	MULSD X3, X3 \
-	MOVSD 8(BX), X4 \
+	MOVSD 40(BX), X4 \
 	SUBSD 8(SI), X4 \
 	MULSD X4, X4 \
 	ADDSD X4, X3 \
-	MOVSD 16(BX), X4 \
+	MOVSD 48(BX), X4 \
 	SUBSD 16(SI), X4 \
 	MULSD X4, X4 \
 	ADDSD X4, X3 \
-	MOVSD 24(BX), X4 \
+	MOVSD 56(BX), X4 \
 	SUBSD 24(SI), X4 \
 	MULSD X4, X4 \
 	ADDSD X4, X3 \
@@ -84,8 +85,7 @@ TEXT ·search4(SB), NOSPLIT, $0-9
 	MOVQ refine4Run_x(DI), SI
 	MOVQ refine4Run_key(DI), R8
 	MOVQ refine4Run_r(DI), R9
-	MOVQ refine4Run_keys(DI), R10
-	MOVQ refine4Run_rows(DI), R11
+	MOVQ refine4Run_slots(DI), R10
 	MOVQ refine4Run_mask(DI), R12
 	MOVQ refine4Run_from(DI), R13
 	MOVQ refine4Run_bc(DI), CX
@@ -198,22 +198,18 @@ store:
 	MOVSD X0, refine4Run_best(DI)
 	RET
 
-// HINTSLOT writes the addresses of the slot of the cell numbered K (key
-// and row) at pf[CX] and pf[CX+1], asks for their lines and adds 2 to
-// CX. Clobbers AX and BX.
+// HINTSLOT writes the address of the slot of the cell numbered K (a
+// line) at pf[CX], asks for its line and adds 1 to CX. Clobbers AX.
 #define HINTSLOT(K) \
 	MOVQ K, AX \
 	IMULQ R13, AX \
 	SHRQ $32, AX \
 	ANDQ R12, AX \
-	LEAQ (R10)(AX*8), BX \
-	MOVQ BX, (SI)(CX*8) \
-	PREFETCHT0 (BX) \
-	SHLQ $5, AX \
-	ADDQ R11, AX \
-	MOVQ AX, 8(SI)(CX*8) \
+	SHLQ $6, AX \
+	ADDQ R10, AX \
+	MOVQ AX, (SI)(CX*8) \
 	PREFETCHT0 (AX) \
-	ADDQ $2, CX
+	INCQ CX
 
 // HINTDIM writes the slots of the neighbours in dimension J that lie
 // within the bins (SKIPLO, SKIPHI its labels). Clobbers DX and R14.
@@ -240,8 +236,7 @@ TEXT ·hintLines4(SB), NOSPLIT, $0-48
 	MOVQ n+16(FP), CX
 	MOVQ key+24(FP), R8
 	MOVQ cell+32(FP), R9
-	MOVQ refine4Run_keys(DI), R10
-	MOVQ refine4Run_rows(DI), R11
+	MOVQ refine4Run_slots(DI), R10
 	MOVQ refine4Run_mask(DI), R12
 	MOVQ $0x9E3779B97F4A7C15, R13
 	HINTSLOT(R8)

@@ -45,9 +45,11 @@ func TestSearch4(t *testing.T) {
 		for j := range x {
 			x[j] = float64(out[j]) + float64(rng.IntN(9)-4)/4
 		}
-		keys, rows := [2][]uint64{}, [2][]float64{}
-		for k := range 2 {
-			keys[k], rows[k] = make([]uint64, 64), make([]float64, 4*64)
+		// Two caches of 64 slots, refine4's layout (newCellCache's).
+		caches := [2]*cellCache{newCellCache(4, 6), newCellCache(4, 6)}
+		put := func(k int, h, key uint64, v [4]float64) {
+			caches[k].slots[h*8] = key + 1
+			copy(caches[k].row(int(h)), v[:])
 		}
 		// Some slots hold cells (right or colliding) from the start.
 		for range rng.IntN(64) {
@@ -59,21 +61,19 @@ func TestSearch4(t *testing.T) {
 			h := (key * 0x9E3779B97F4A7C15) >> 32 & 63
 			v := inverse(&cell)
 			for k := range 2 {
-				keys[k][h] = key + 1
-				copy(rows[k][4*h:], v[:])
+				put(k, h, key, v)
 			}
 		}
 		var ps [2]refine4Run
 		for k := range 2 {
 			q := &ps[k]
 			*q = p
-			q.x, q.keys, q.rows, q.mask = &x, unsafe.Pointer(&keys[k][0]), unsafe.Pointer(&rows[k][0]), 63
+			q.x, q.slots, q.mask = &x, unsafe.Pointer(&caches[k].slots[0]), 63
 			q.start(&out)
 			// The cell's own inverse, as refine4 finds it.
 			h := (q.key * 0x9E3779B97F4A7C15) >> 32 & 63
 			v := inverse(&q.cell)
-			keys[k][h] = q.key + 1
-			copy(rows[k][4*h:], v[:])
+			put(k, h, q.key, v)
 			q.best = dist4(&v, q.x) + q.lambda*float64(q.r)
 		}
 		start := ps[0].cell
@@ -83,7 +83,7 @@ func TestSearch4(t *testing.T) {
 			}
 			missGo, miss := search4Go(&ps[0]), search4(&ps[1])
 			a, b := ps[0], ps[1]
-			a.x, b.x, a.keys, b.keys, a.rows, b.rows = nil, nil, nil, nil, nil, nil
+			a.x, b.x, a.slots, b.slots = nil, nil, nil, nil
 			if missGo != miss || a != b {
 				t.Fatalf("trial %d call %d: search4 returned %v with state\n%+v\nsearch4Go %v with\n%+v", trial, call, miss, b, missGo, a)
 			}
@@ -98,9 +98,7 @@ func TestSearch4(t *testing.T) {
 				try[j] += d
 				key := q.key + uint64(d)*q.st[j]
 				h := (key * 0x9E3779B97F4A7C15) >> 32 & 63
-				v := inverse(&try)
-				keys[k][h] = key + 1
-				copy(rows[k][4*h:], v[:])
+				put(k, h, key, inverse(&try))
 			}
 		}
 		if ps[0].cell != start {
