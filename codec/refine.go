@@ -230,12 +230,7 @@ func (rf *refiner) refine4(lo, hi int) {
 		}
 		p.best = dist4(row, p.x) + p.lambda*float64(p.r)
 		for search4(&p) {
-			// The candidate p.c is not in the cache: its inverse goes
-			// in, and the search goes on from it.
-			j, d := p.c>>1, p.c&1*2-1
-			try := p.cell
-			try[j] += d
-			rf.fill4(&p, p.key+uint64(d)*p.st[j], &try)
+			rf.fillRound(&p)
 		}
 		*out = [4]int32{int32(p.cell[0]), int32(p.cell[1]), int32(p.cell[2]), int32(p.cell[3])}
 	}
@@ -321,6 +316,41 @@ func search4Go(p *refine4Run) bool {
 		}
 		p.c, p.bc = 0, -1
 	}
+}
+
+// fillRound puts into p's cache the inverse of the candidate p.c, which
+// search4 found missing, and those of the round's later candidates it
+// will try that are missing too, p.c's last (filled in order, two
+// candidates of one slot leave the later one; p.c's is there when the
+// search goes on from it). The misses of a patch come together, in parts
+// of an image whose cells the cache has not seen: filled one at a time,
+// each cost a return from search4 and a re-entry at p.c (a mispredicted
+// branch or two).
+func (rf *refiner) fillRound(p *refine4Run) {
+	for c := p.c + 1; c < 8; c++ {
+		j, d := c>>1, c&1*2-1
+		v := p.cell[j] + d
+		if c == p.from || uint(v) >= uint(p.top[j]) {
+			continue
+		}
+		// search4's test of the rate; the best may still fall before
+		// the search reaches c, which then leaves its inverse unused.
+		rt := p.r
+		if j > 0 {
+			rt += bitsOff(v, p.ctr[j]) - p.boff[j]
+		}
+		key := p.key + uint64(d)*p.st[j]
+		if !(p.lambda*float64(rt) < p.best) || slot4(p.slots, p.mask, key) != nil {
+			continue
+		}
+		try := p.cell
+		try[j] = v
+		rf.fill4(p, key, &try)
+	}
+	j, d := p.c>>1, p.c&1*2-1
+	try := p.cell
+	try[j] += d
+	rf.fill4(p, p.key+uint64(d)*p.st[j], &try)
 }
 
 // hint4 is cellCache.hint for refine4's cache (p's slots, strides and
