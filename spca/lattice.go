@@ -21,6 +21,20 @@ type lattice struct {
 	// inv4 is 1/step per axis where d = 4 (set by setStrides): the
 	// Jacobian's reciprocals of evalCell4, which divided at every call.
 	inv4 [4]float64
+	// nk is the Newton step's constants where d = 4 (set by setStrides).
+	nk newton4Consts
+}
+
+// newton4Consts are what newtonCell4 needs of a lattice of 4 axes, as
+// newtonCell4AVX reads them (offsets fixed: lo 0, step 32, clampLo 64,
+// clampHi 96, top 128, st 144, one 160): clampU4's bounds, eval4's
+// cells' tops (g−2) and strides, and whether they fit the kernel's
+// 32-bit integers (ok).
+type newton4Consts struct {
+	lo, step, clampLo, clampHi [4]float64
+	top, st                    [4]int32
+	one                        [4]float64
+	ok                         bool
 }
 
 func (l *lattice) size() int {
@@ -46,6 +60,24 @@ func (l *lattice) setStrides() {
 		if l.g[j] < 2 {
 			l.reduce = false
 		}
+	}
+	l.setNewton4()
+}
+
+// setNewton4 sets nk from the axes and strides (d = 4).
+func (l *lattice) setNewton4() {
+	l.nk = newton4Consts{}
+	if l.d != 4 {
+		return
+	}
+	k := &l.nk
+	k.ok = l.reduce && 4*l.size() <= math.MaxInt32
+	for j := range 4 {
+		w := l.width(j) // clampU4's
+		k.lo[j], k.step[j] = l.lo[j], l.step[j]
+		k.clampLo[j], k.clampHi[j] = l.lo[j]-w, l.lo[j]+2*w
+		k.top[j], k.st[j] = int32(l.g[j]-2), int32(l.strides[j])
+		k.one[j] = 1
 	}
 }
 
@@ -157,32 +189,52 @@ func (l *lattice) eval4(u, dst, jac []float64, idx []int, frac []float64) {
 	l.evalCell4(base, dst, jac, frac)
 }
 
-// evalJac4 is eval4 with the Jacobian on arrays (reduce, d = 4): the
-// same cells, fractions and sums, the kernel called here. eval's chain
-// of calls and slices around the kernel (eval, eval4, evalCell4) was
-// about as many instructions as the Newton step's own.
-func (l *lattice) evalJac4(u, dst *[4]float64, jac *[16]float64) {
-	lo, step, g, st := (*[4]float64)(l.lo), (*[4]float64)(l.step), (*[4]int)(l.g), (*[4]int)(l.strides)
-	var c [8]float64 // the fractions, then 1/step: gradCell4AVX's
-	base := 0
-	outside := false
+// newtonCell4Go is where newtonStep4 evaluates the lattice, from the
+// unfolded coordinates u and the sample x (input units) of a model of
+// mean and scale: it writes z = (x − mean)/scale, un = u/scale and the
+// fractions c of un's cell, returns the cell's base and flags 1 where
+// clampU4 would clamp un (nothing else then set), 2 where a fraction
+// lies outside [0, 1] (eval4's evalOutside); eval4's operations in its
+// order, clampU4's bounds from nk (the same values).
+func (l *lattice) newtonCell4Go(u, x, mean *[4]float64, scale float64, z, un, c *[4]float64) (base, flags int) {
+	k := &l.nk
 	for j := range 4 {
-		p := (u[j] - lo[j]) / step[j]
+		z[j] = (x[j] - mean[j]) / scale
+		un[j] = u[j] / scale
+	}
+	for j := range 4 {
+		if v := un[j]; v < k.clampLo[j] || v > k.clampHi[j] {
+			return 0, 1
+		}
+	}
+	g, st := (*[4]int)(l.g), (*[4]int)(l.strides)
+	for j := range 4 {
+		p := (un[j] - k.lo[j]) / k.step[j]
 		i := floorCell(p, g[j]-2)
 		f := p - float64(i)
 		c[j] = f
-		outside = outside || f < 0 || f > 1
+		if f < 0 || f > 1 {
+			flags = 2
+		}
 		base += i * st[j]
 	}
+	return base, flags
+}
+
+// evalCellJac4 is eval4's evaluation with the Jacobian on arrays, given
+// the cell's base and fractions (c[:4]; c[4:] is scratch) and whether a
+// fraction lies outside [0, 1].
+func (l *lattice) evalCellJac4(base int, outside bool, dst *[4]float64, jac *[16]float64, c *[8]float64) {
 	if outside {
 		l.evalOutside(base, dst[:], jac[:], c[:4])
 		return
 	}
 	if hasAVX {
+		st := (*[4]int)(l.strides)
 		s0, s1, s2, s3 := st[0], st[1], st[2], st[3]
 		_ = l.x[4*(base+s0+s1+s2+s3)+3] // the farthest corner, as gradCell4Go
 		c[4], c[5], c[6], c[7] = l.inv4[0], l.inv4[1], l.inv4[2], l.inv4[3]
-		gradCell4AVX(&l.x[4*base], 4*s0, 4*s1, 4*s2, 4*s3, &c, dst, jac)
+		gradCell4AVX(&l.x[4*base], 4*s0, 4*s1, 4*s2, 4*s3, c, dst, jac)
 		return
 	}
 	l.gradCell4Go(base, dst[:], jac[:], c[:4])

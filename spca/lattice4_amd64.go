@@ -21,3 +21,10 @@ func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float6
 //
 //go:noescape
 func gradCell4AVX(p *float64, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
+
+// newtonCell4AVX is newtonCell4Go with the four axes in the lanes of
+// AVX registers: three divisions of four lanes where the Go code takes
+// twelve (the Newton step's divisions were most of its own time).
+//
+//go:noescape
+func newtonCell4AVX(u, x, mean *[4]float64, scale float64, k *newton4Consts, z, un *[4]float64, c *[4]float64) (base int, flags int)

@@ -186,3 +186,69 @@ TEXT ·gradCell4AVX(SB), NOSPLIT, $0-64
 	VMOVUPD Y11, 96(DX)
 	VZEROUPPER
 	RET
+
+// func newtonCell4AVX(u, x, mean *[4]float64, scale float64, k *newton4Consts, z, un *[4]float64, c *[4]float64) (base int, flags int)
+// newtonCell4Go on the four axes at once: the same divisions and
+// subtractions lane by lane (VDIVPD rounds each lane as DIVSD does), the
+// clamp's and the cell's tests as ordered compares (false for NaN, as
+// Go's < and >), the cell's index by truncation to int32 (the clamp
+// bounds p to a few cells, and NaN gives the minimum integer in either
+// width: 0 after the clamp to [0, top]).
+TEXT ·newtonCell4AVX(SB), NOSPLIT, $0-80
+	MOVQ u+0(FP), AX
+	MOVQ x+8(FP), BX
+	MOVQ mean+16(FP), CX
+	VBROADCASTSD scale+24(FP), Y15
+	MOVQ k+32(FP), DX
+	MOVQ z+40(FP), SI
+	MOVQ un+48(FP), DI
+	MOVQ c+56(FP), R8
+	VMOVUPD (BX), Y0
+	VSUBPD (CX), Y0, Y0
+	VDIVPD Y15, Y0, Y0
+	VMOVUPD Y0, (SI)
+	VMOVUPD (AX), Y1
+	VDIVPD Y15, Y1, Y1
+	VMOVUPD Y1, (DI)
+	// Clamped: un < clampLo or un > clampHi in any lane.
+	VCMPPD $0x11, 64(DX), Y1, Y2
+	VCMPPD $0x1e, 96(DX), Y1, Y3
+	VORPD Y3, Y2, Y2
+	VMOVMSKPD Y2, R9
+	TESTL R9, R9
+	JNZ clamped
+	// p = (un − lo)/step; i = max(0, min(top, int(p))); f = p − i.
+	VSUBPD 0(DX), Y1, Y4
+	VDIVPD 32(DX), Y4, Y4
+	VCVTTPD2DQY Y4, X5
+	VPMINSD 128(DX), X5, X5
+	VPXOR X6, X6, X6
+	VPMAXSD X6, X5, X5
+	VCVTDQ2PD X5, Y6
+	VSUBPD Y6, Y4, Y7
+	VMOVUPD Y7, (R8)
+	// Outside: f < 0 or f > 1 in any lane.
+	VXORPD Y8, Y8, Y8
+	VCMPPD $0x11, Y8, Y7, Y9
+	VCMPPD $0x1e, 160(DX), Y7, Y10
+	VORPD Y10, Y9, Y9
+	VMOVMSKPD Y9, R10
+	// base = Σ i·stride.
+	VPMULLD 144(DX), X5, X5
+	VPHADDD X5, X5, X5
+	VPHADDD X5, X5, X5
+	VMOVD X5, R11
+	MOVLQSX R11, R11
+	XORQ R12, R12
+	TESTL R10, R10
+	SETNE R12
+	SHLQ $1, R12
+	MOVQ R11, base+64(FP)
+	MOVQ R12, flags+72(FP)
+	VZEROUPPER
+	RET
+clamped:
+	MOVQ $0, base+64(FP)
+	MOVQ $1, flags+72(FP)
+	VZEROUPPER
+	RET

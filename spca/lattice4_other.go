@@ -11,3 +11,7 @@ func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float6
 func gradCell4AVX(p *float64, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64) {
 	panic("spca: no AVX kernel on this architecture")
 }
+
+func newtonCell4AVX(u, x, mean *[4]float64, scale float64, k *newton4Consts, z, un *[4]float64, c *[4]float64) (base int, flags int) {
+	panic("spca: no AVX kernel on this architecture")
+}

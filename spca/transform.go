@@ -859,26 +859,28 @@ func (m *Model) newtonStepAny(u, x []float64, w *work) (step float64, ok bool) {
 // newtonStep4 is NewtonStep for d = 4 on arrays: the same operations
 // (the residual's norm, unused, left out), the bounds checked once; its
 // loops were ~270 instructions a step, 2.3 % of a 4×4 batch encode's.
-// The scratch stays on the stack and the lattice's evaluation is
-// evalJac4's, not eval's chain of calls (eval, eval4, evalCell4).
+// The scratch stays on the stack, and up to the lattice's cell the step
+// is newtonCell4's (by AVX, 3 divisions of 4 lanes for 12), its
+// evaluation evalCellJac4's, not eval's chain of calls.
 func (m *Model) newtonStep4(u, x *[4]float64, w *work) (step float64, ok bool) {
 	l := &m.lat
 	if !l.reduce {
 		return m.newtonStepAny(u[:], x[:], w)
 	}
-	mean := (*[4]float64)(m.mean)
-	scale := m.scale
-	var z, un [4]float64
-	for k := range 4 {
-		z[k] = (x[k] - mean[k]) / scale
-		un[k] = u[k] / scale
+	mean, scale := (*[4]float64)(m.mean), m.scale
+	var z, un, xx, b [4]float64
+	var c [8]float64
+	var jac [16]float64
+	var base, flags int
+	if hasAVX && l.nk.ok {
+		base, flags = newtonCell4AVX(u, x, mean, scale, &l.nk, &z, &un, (*[4]float64)(c[:4]))
+	} else {
+		base, flags = l.newtonCell4Go(u, x, mean, scale, &z, &un, (*[4]float64)(c[:4]))
 	}
-	if l.clampU4(&un) {
+	if flags&1 != 0 { // clampU4 would clamp un
 		return 0, false
 	}
-	var xx, b [4]float64
-	var jac [16]float64
-	l.evalJac4(&un, &xx, &jac)
+	l.evalCellJac4(base, flags&2 != 0, &xx, &jac, &c)
 	for k := range 4 {
 		b[k] = z[k] - xx[k]
 	}
