@@ -1314,14 +1314,20 @@ func decodePatches(d *rangeDecoder, data []byte, idx []int32, dims, cols int, ce
 		if err != nil {
 			return err
 		}
-		if pr.rest != 0 {
-			rest[i], counts[i] = 1, int32(pr.counted)
-			if pr.cnt > 0 {
-				return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
-			}
+		// The rest flag and count stored whatever they are (rest and
+		// counts are cleared: a patch without the flag keeps 0 and 0)
+		// and the count's check by a minimum: no branch on the flag,
+		// which the predictor missed often.
+		rest[i], counts[i] = uint8(pr.rest), int32(pr.counted)
+		if min(pr.rest, pr.cnt) > 0 {
+			return fmt.Errorf("%d dimensions of patch %d off their centre beyond its last", pr.cnt, i+1)
 		}
 		prevListed = listed[:pr.nl]
-		prevEnd = patchEnd(row, centre, prevListed, from)
+		if from == 4 && dims >= 4 {
+			prevEnd = patchEnd4(row, centre, listed, pr.nl)
+		} else {
+			prevEnd = patchEnd(row, centre, prevListed, from)
+		}
 		listed, other = other, listed
 	}
 	if d.pos > len(data)+arSlack {
@@ -1428,6 +1434,36 @@ func patchEnd(row []int32, centre []int, listed []int32, from int) int {
 		}
 	}
 	return 0
+}
+
+// patchEnd4 is patchEnd(row, centre, listed[:n], 4) without branches on
+// the data, for 4×4 models (four leading dimensions, the rest flag's
+// at 4): the last listed dimension's end where n > 0, else the last
+// off its centre below 4's, each set by a conditional move (listed
+// dimensions lie from 4 on). The scan's exit and the test of the last
+// listed one were about one mispredicted branch a patch (cachegrind's
+// model: 45 k in a decode of 4 images). row, centre and listed hold at
+// least 4 entries.
+func patchEnd4(row []int32, centre []int, listed []int32, n int) int {
+	r, c := (*[4]int32)(row), (*[4]int)(centre)
+	end := 0
+	if int(r[0]) != c[0] {
+		end = 1
+	}
+	if int(r[1]) != c[1] {
+		end = 2
+	}
+	if int(r[2]) != c[2] {
+		end = 3
+	}
+	if int(r[3]) != c[3] {
+		end = 4
+	}
+	last := int(listed[n-1+int(b2u(n == 0))]) + 1
+	if n != 0 {
+		end = last
+	}
+	return end
 }
 
 // patchEncRest goes on with a patch after patchEncDual returned st (not

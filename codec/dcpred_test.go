@@ -322,3 +322,38 @@ func TestUpdateTo(t *testing.T) {
 		}
 	}
 }
+
+// TestLocoMedian checks locoMedian, which selects by masks, against
+// LOCO-I's median selected by branches, bit for bit: on random means,
+// many of them equal, and on NaN, ±Inf and ±0 in every position (where
+// a, b and c tie, both masks are set and min(a, b) must win).
+func TestLocoMedian(t *testing.T) {
+	branchy := func(a, b, c float64) float64 {
+		switch {
+		case c >= max(a, b):
+			return min(a, b)
+		case c <= min(a, b):
+			return max(a, b)
+		}
+		return float64(a + b - c)
+	}
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 0.5, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
+	check := func(a, b, c float64) {
+		if got, want := locoMedian(a, b, c), branchy(a, b, c); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("locoMedian(%v, %v, %v) = %v (%#x), want %v (%#x)", a, b, c, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+	for _, a := range special {
+		for _, b := range special {
+			for _, c := range special {
+				check(a, b, c)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(24, 46))
+	for range 100000 {
+		v := [3]float64{rng.NormFloat64() * 100, float64(rng.IntN(5)), rng.Float64()}
+		check(v[rng.IntN(3)], v[rng.IntN(3)], v[rng.IntN(3)])
+		check(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
+	}
+}

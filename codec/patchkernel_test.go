@@ -308,3 +308,33 @@ func TestPatchDual(t *testing.T) {
 	}
 	t.Logf("statuses 0-4: %v", statuses)
 }
+
+// TestPatchEnd4 checks patchEnd4, without branches on the data, against
+// patchEnd on random 4×4 rows: leading indices at or off their centre,
+// lists of dimensions from 4 on (empty ones too), and a stale entry in
+// the list's array past n.
+func TestPatchEnd4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 47))
+	centre := []int{7, 3, 0, 12, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5}
+	for range 20000 {
+		row := make([]int32, 16)
+		for j := range row {
+			row[j] = int32(centre[j])
+			if rng.IntN(2) == 0 {
+				row[j] += int32(1 + rng.IntN(3))
+			}
+		}
+		listed := make([]int32, 16)
+		n := 0
+		for j := 4; j < 16; j++ {
+			if int(row[j]) != centre[j] {
+				listed[n] = int32(j)
+				n++
+			}
+		}
+		listed[n%16] = int32(rng.IntN(16)) // stale
+		if got, want := patchEnd4(row, centre, listed, n), patchEnd(row, centre, listed[:n], 4); got != want {
+			t.Fatalf("row %v, listed %v: patchEnd4 %d, patchEnd %d", row, listed[:n], got, want)
+		}
+	}
+}
