@@ -41,6 +41,7 @@ func TestAppFor(t *testing.T) {
 		{"encode", "--help"}, {"decode", "--help"}, {"--quiet", "decode", "-h"},
 		{"encode"}, {"decode", "--model"}, {"decode", "--nosuchflag", "x.spc"},
 		{"encode", "--bpp", "0.5", "--step", "2", "-o", "x.spc", "a.png"},
+		{"--version"}, {"-v"},
 	} {
 		argv := append([]string{"spca"}, args...)
 		var outs [2]string
@@ -59,6 +60,12 @@ func TestAppFor(t *testing.T) {
 	}
 	if got := len(appFor([]string{"spca", "decode", "x.spc"}).Commands); got != 1 {
 		t.Errorf("decode app: %d commands, want 1", got)
+	}
+	if got := len(appFor([]string{"spca", "--version"}).Commands); got != 0 {
+		t.Errorf("--version app: %d commands, want none", got)
+	}
+	if got, want := len(appFor([]string{"spca", "--version", "fit"}).Commands), len(newApp().Commands); got != want {
+		t.Errorf("--version fit app: %d commands, want all %d", got, want)
 	}
 	if got, want := len(appFor([]string{"spca", "info", "decode"}).Commands), len(newApp().Commands); got != want {
 		t.Errorf("info app: %d commands, want all %d", got, want)
