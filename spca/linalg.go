@@ -227,13 +227,12 @@ func quickSelect(x []float64, k int) float64 {
 // FMAs (arm64, GOAMD64=v3) they would give other solutions than amd64.
 func solve4(a *[16]float64, b *[4]float64) bool {
 	var x [4]float64
-	var det float64
+	var det, scale float64
 	if hasSolve4Kernel {
-		det = solve4AVX(a, b, &x)
+		det, scale = solve4AVX(a, b, &x)
 	} else {
-		det = solve4Go(a, b, &x)
+		det, scale = solve4Go(a, b, &x), maxAbs16(a)
 	}
-	scale := maxAbs16(a)
 	if !(math.Abs(det) > 1e-12*scale*scale*scale*scale) {
 		return false
 	}

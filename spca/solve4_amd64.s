@@ -32,16 +32,38 @@ GLOBL solve4SignEven<>(SB), RODATA|NOPTR, $32
 	VXORPD SG1, Y14, Y14 \
 	VADDPD Y14, Y13, OUT
 
-// func solve4AVX(a *[16]float64, b *[4]float64, x *[4]float64) (det float64)
+// func solve4AVX(a *[16]float64, b *[4]float64, x *[4]float64) (det, scale float64)
 // solve4Go's determinant and adjugate times b (before the division by
 // the determinant) with the rows in registers: the same products,
-// rounded, summed in the same order (TestSolve4Kernel).
-TEXT ·solve4AVX(SB), NOSPLIT, $96-32
+// rounded, summed in the same order (TestSolve4Kernel); and scale,
+// maxAbs16(a): the largest of the entries' bits with the sign cleared,
+// compared as integers (nonnegative: a signed compare serves).
+TEXT ·solve4AVX(SB), NOSPLIT, $96-40
 	MOVQ a+0(FP), SI
 	VMOVUPD 0(SI), Y0
 	VMOVUPD 32(SI), Y1
 	VMOVUPD 64(SI), Y2
 	VMOVUPD 96(SI), Y3
+
+	VPCMPEQQ Y7, Y7, Y7
+	VPSRLQ $1, Y7, Y7
+	VPAND Y7, Y0, Y4
+	VPAND Y7, Y1, Y5
+	VPCMPGTQ Y4, Y5, Y6
+	VBLENDVPD Y6, Y5, Y4, Y4
+	VPAND Y7, Y2, Y5
+	VPCMPGTQ Y4, Y5, Y6
+	VBLENDVPD Y6, Y5, Y4, Y4
+	VPAND Y7, Y3, Y5
+	VPCMPGTQ Y4, Y5, Y6
+	VBLENDVPD Y6, Y5, Y4, Y4
+	VEXTRACTI128 $1, Y4, X5
+	VPCMPGTQ X4, X5, X6
+	VBLENDVPD X6, X5, X4, X4
+	VPSHUFD $0x4e, X4, X5
+	VPCMPGTQ X4, X5, X6
+	VBLENDVPD X6, X5, X4, X4
+	VMOVSD X4, scale+32(FP)
 
 	// s0..s3 = r0[0,0,0,1]·r1[1,2,3,2] - r1[0,0,0,1]·r0[1,2,3,2] (Y4),
 	// c0..c3 likewise of rows 2 and 3 (Y5).

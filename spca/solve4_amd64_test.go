@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// solve4AVX returns the determinant and adjugate-times-b of solve4Go bit
-// for bit, on random matrices of mixed magnitudes and signs, nearly
+// solve4AVX returns the determinant and adjugate-times-b of solve4Go and
+// maxAbs16's scale bit for bit, on random matrices of mixed magnitudes and signs, nearly
 // singular ones, exact zeros of both signs, infinities and NaNs (every
 // lane and sign pattern of the adjugate's terms is exercised, and a
 // planted swap of two columns' sign masks fails it).
@@ -32,9 +32,12 @@ func TestSolve4Kernel(t *testing.T) {
 			for k := range 4 {
 				a[12+k] = a[k] + a[4+k] + 1e-9*rng.NormFloat64()
 			}
-		case 2: // special values here and there
+		case 2: // special values here and there, NaNs of other payloads
 			for range 1 + rng.IntN(4) {
 				a[rng.IntN(16)] = special[rng.IntN(len(special))]
+			}
+			if rng.IntN(4) == 0 {
+				a[rng.IntN(16)] = math.Float64frombits(0x7ff0000000000000 | rng.Uint64()>>12 | 1 | rng.Uint64()&(1<<63))
 			}
 			if rng.IntN(2) == 0 {
 				b[rng.IntN(4)] = special[rng.IntN(len(special))]
@@ -47,7 +50,10 @@ func TestSolve4Kernel(t *testing.T) {
 		var xg, xk [4]float64
 		ag, bg := a, b
 		dg := solve4Go(&ag, &bg, &xg)
-		dk := solve4AVX(&a, &b, &xk)
+		dk, sk := solve4AVX(&a, &b, &xk)
+		if sg := maxAbs16(&ag); math.Float64bits(sg) != math.Float64bits(sk) {
+			t.Fatalf("trial %d: scale %v (%#x), maxAbs16 %v (%#x); a %v", trial, sk, math.Float64bits(sk), sg, math.Float64bits(sg), a)
+		}
 		if !equalBits(a[:], ag[:]) || !equalBits(b[:], bg[:]) {
 			t.Fatalf("trial %d: the kernel changed its inputs", trial)
 		}
