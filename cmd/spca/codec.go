@@ -824,7 +824,12 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 // checked between images. The coders keep their buffers across images: a
 // 768×512 grey image allocates 4-14 MB when it is the first, 0.2-0.4 MB
 // after (60 images: 20-30 MB), so that a batch of them ends without a
-// collection; an image of many megapixels still drops them after it.
+// collection; a colour image 31.5 MB as the first, 2-4 MB for the next
+// two, 0.25-0.5 MB after (12 images: ~45 MB, 32 MB dropped them at the
+// second or third image, and the collection that followed cost the batch
+// ~210-240 of its ~840 page faults: kodim13-24 with the colour model,
+// from PPM or PNG); an image of many megapixels still drops them after
+// it.
 // Dropping them at the second image, as before, started a collection at
 // once (the ballast and the start's never-touched allocations count as
 // heap): ~200 more page faults (span sets), ~150 more context switches and
@@ -832,7 +837,7 @@ func runBatch(c *cli.Context, ext *string, setup func() error, op func(m *codec.
 // model, 12 kgray images, GOGC=off as the stand-in, 16 interleaved rounds,
 // load 16-22: batch encode from PNG median ratio 0.954, decode to PNG
 // 0.91; 60 images, max RSS 46 -> 49 MB (encode), 32 -> 32 (decode)).
-var batchGrowth uint64 = 32 << 20
+var batchGrowth uint64 = 64 << 20
 
 // groupFiles is how many outputs of a batch are synced together
 // (atomicfile.Group): an fsync per 768×512 decoded image was 6-10 % of the
