@@ -223,6 +223,7 @@ func canonical(lengths []uint8, codes []uint32) {
 // huffScratch holds the work arrays of lengths.
 type huffScratch struct {
 	sym    []uint64 // count<<16 | symbol
+	spare  []uint64 // sortCounts' other buffer
 	weight []uint64
 	parent []int32
 	depth  []uint16
@@ -256,7 +257,7 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 			lengths[s], lengths[other] = 1, 1
 			return
 		}
-		slices.Sort(sc.sym)
+		sc.sym, sc.spare = sortCounts(sc.sym, sc.spare)
 		// Two queues: the sorted leaves and the internal nodes, made
 		// in increasing weight order.
 		m := 2*n - 1
@@ -302,6 +303,42 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 			}
 		}
 	}
+}
+
+// sortCounts sorts keys, count<<16 | symbol with the symbols increasing
+// (each distinct), as slices.Sort would, and returns them with the other
+// buffer: a stable radix sort of the counts a byte at a time (up to 2
+// passes on a block's literals), where pdqsort's compares of ~256 keys
+// mispredicted (1.3-1.6 % of a colour batch decode to PNG, perf). The
+// stable passes keep a count's symbols in their increasing input order,
+// the order of the whole key.
+func sortCounts(keys, spare []uint64) (sorted, other []uint64) {
+	var top uint64
+	for _, k := range keys {
+		top |= k
+	}
+	spare = slices.Grow(spare[:0], len(keys))[:len(keys)]
+	for shift := uint(16); top>>shift != 0; shift += 8 {
+		var at [256]int32
+		for _, k := range keys {
+			at[uint8(k>>shift)]++
+		}
+		if int(at[uint8(keys[0]>>shift)]) == len(keys) {
+			continue // one digit for all: the pass would not move a key
+		}
+		sum := int32(0)
+		for d, c := range at {
+			at[d] = sum
+			sum += c
+		}
+		for _, k := range keys {
+			d := uint8(k >> shift)
+			spare[at[d]] = k
+			at[d]++
+		}
+		keys, spare = spare, keys
+	}
+	return keys, spare
 }
 
 // adlerWord adds the eight bytes of v, the first in the low byte, to the

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -159,4 +160,33 @@ func FuzzHuffWriter(f *testing.F) {
 			t.Fatalf("read back %q, want %q", got, data)
 		}
 	})
+}
+
+// TestSortCounts compares sortCounts with slices.Sort on keys as lengths
+// builds them (symbols increasing, counts of 1 to 32 bits, many tied).
+func TestSortCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var spare []uint64
+	for k := range 3000 {
+		n := rng.IntN(300)
+		bitsOf := 1 + rng.IntN(32)
+		keys := make([]uint64, 0, n)
+		for s := range n {
+			if rng.IntN(4) == 0 {
+				continue
+			}
+			c := rng.Uint64() & (1<<bitsOf - 1)
+			if k%3 == 0 {
+				c = uint64(rng.IntN(4)) << (8 * rng.IntN(4)) // ties, one digit
+			}
+			keys = append(keys, c<<16|uint64(s))
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		var got []uint64
+		got, spare = sortCounts(slices.Clone(keys), spare)
+		if !slices.Equal(got, want) {
+			t.Fatalf("keys %x: sorted %x, want %x", keys, got, want)
+		}
+	}
 }
