@@ -842,6 +842,9 @@ func encodeAdaptive(dst []byte, idx []int32, dims, cols int, centre []int, leadi
 	if e.kernel && counts != nil && patchKernel && lead > 0 {
 		listedAll = make([]int32, dims)
 		pe = &patchRun{centre: &centre32[0], listed: &listedAll[0], lead: lead, dims: dims}
+		if patchEncVector && dims <= 64 {
+			pe.vec = 1
+		}
 	}
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
 		if col == cols {
@@ -1370,6 +1373,7 @@ type patchRun struct {
 	boff        int // 0 while counting up, 32 while counting down
 	bcur        int // the encoder's busy class of cnt (patchEncDual)
 	act0        int // the encoder's context class of the first dimension
+	vec         int // 1: patchEncDual's prologue (patchEncVector, dims <= 64)
 	lead, nl    int
 	dims        int
 	pending     int // 1: the rest flag comes at end

@@ -88,3 +88,8 @@ func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (st
 //
 //go:noescape
 func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (status int)
+
+// patchEncVector selects patchEncDual's AVX-512 prologue (see patchRun's
+// vec): the residuals and contexts of a patch's dimensions found 16 at a
+// time instead of one at each zero flag.
+var patchEncVector = hasAVX512

@@ -28,3 +28,6 @@ func patchDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, p *patchRun) (st
 func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (status int) {
 	panic("codec: no patch kernel on this architecture")
 }
+
+// patchEncVector is patchEncDual's AVX-512 prologue: amd64 only.
+const patchEncVector = false
