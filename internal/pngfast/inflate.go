@@ -21,15 +21,18 @@ type inflater struct {
 	// seconds is pairLiterals' scratch.
 	seconds [1 << (litBits - 1)]uint32
 	dist    [distTableLen]uint32
-	cl      [1 << maxCLLn]uint32
-	lens    [maxNumLit + maxNumDist]uint8
-	in      []byte
-	pos     int    // next byte of in to load
-	over    int    // zero bytes loaded past the end of in
-	bb      uint64 // bits loaded, the next in the low bits (and above nb, the bytes from pos on)
-	nb      uint   // how many of bb's bits are loaded and unread
-	final   bool
-	end     int // the stream's length, Adler-32 included, where inflate returned errTrailing
+	// fast is the kernel's first table (buildFast), where the table of
+	// the next 12 bits is built only where the kernel runs.
+	fast  [1 << litBits]uint32
+	cl    [1 << maxCLLn]uint32
+	lens  [maxNumLit + maxNumDist]uint8
+	in    []byte
+	pos   int    // next byte of in to load
+	over  int    // zero bytes loaded past the end of in
+	bb    uint64 // bits loaded, the next in the low bits (and above nb, the bytes from pos on)
+	nb    uint   // how many of bb's bits are loaded and unread
+	final bool
+	end   int // the stream's length, Adler-32 included, where inflate returned errTrailing
 }
 
 const (
@@ -251,6 +254,100 @@ func pairLiterals(table *[litTableLen]uint32, lengths []uint8, seconds *[1 << (l
 	}
 }
 
+// A fast entry (the kernel's table, buildFast) is an entry of the first
+// literal/length table, or one that decodes a whole match: a length
+// code, its extra bits and a distance code fit in the 12 bits that index
+// it. Such an entry holds the bits the match takes, its distance's extra
+// bits included, in bits 0-4 (bits 5-7 zero), kindMatch, the distance's
+// extra bits in bits 12-15, the length in bits 16-24 and the distance
+// symbol in bits 25-29. The other entries that are not literals are
+// kindFastOther: the kernel decodes those symbols by lit and dist.
+// Matches were half of a held-out colour PNG's symbols, mostly 3-6 bytes
+// long: their two lookups in a row, and the branch between a literal and
+// a match, which a photograph's data leave to chance, cost more than the
+// bytes they make (~26 cycles a symbol; 4.7 M symbols in 12 images).
+const (
+	kindMatch     = 1 << 8
+	kindFastOther = 2 << 8
+)
+
+// fastDistBase is the base distance of each distance symbol: the kernel
+// indexes it by bits 25-31 of any entry, literals too (7 bits).
+var fastDistBase = func() (b [128]uint32) {
+	for s := range maxNumDist {
+		b[s] = distEntries[s] >> 16
+	}
+	return b
+}()
+
+// distSymbol is the distance symbol of a base distance.
+func distSymbol(base uint32) uint32 {
+	if base <= 4 {
+		return base - 1
+	}
+	e := uint32(bits.Len32(base-1)) - 2 // the extra bits
+	return 2*e + 2 + (base-1)>>e&1
+}
+
+// buildFast builds the kernel's table from the first table and the
+// distance table of the block (lit and dist), the code lengths of its
+// literal/length alphabet given. It copies the first table, and rewrites
+// the entries of each length code of 12 bits or fewer (the canonical
+// codes, as buildTable assigns them): a match where its extra bits and
+// the distance's code fit in the entry's 12 bits, kindFastOther where not
+// (a longer distance code, or an invalid one).
+func (f *inflater) buildFast(lengths []uint8) {
+	copy(f.fast[:], f.lit[:len(f.fast)])
+	for k, e := range f.fast {
+		if e&kindMask > kindEnd {
+			f.fast[k] = e&^kindMask | kindFastOther // subtables and invalid codes
+		}
+	}
+	var count [maxCodeLen + 1]int
+	for _, l := range lengths {
+		count[l]++
+	}
+	var next [maxCodeLen + 1]int
+	code := 0
+	for l := 1; l <= maxCodeLen; l++ {
+		code <<= 1
+		next[l] = code
+		code += count[l]
+	}
+	for s, l := range lengths {
+		if l == 0 {
+			continue
+		}
+		c := next[l]
+		next[l]++
+		if s <= 256 || uint(l) > litBits {
+			continue
+		}
+		r := int(bits.Reverse16(uint16(c)) >> (16 - l))
+		e := litEntries[s]
+		x := uint(e >> extraShift & 15)
+		for j := range 1 << (litBits - uint(l)) {
+			k := r | j<<l
+			f.fast[k] = kindFastOther
+			if e&kindMask != kindLength || uint(l)+x > litBits {
+				continue // symbols 286-287, or extra bits past the entry's
+			}
+			// The bits after the code: extra bits, then the distance.
+			length := e>>16 + uint32(j)&(1<<x-1)
+			room := litBits - uint(l) - x
+			rest := uint32(j >> x)
+			d := f.dist[rest&(1<<distBits-1)]
+			if d&kindMask == kindSub {
+				d = f.dist[(d>>16+rest>>distBits&(1<<(d>>extraShift&15)-1))&(distTableLen-1)]
+			}
+			if d&kindMask != kindLength || uint(d&15) > room {
+				continue
+			}
+			f.fast[k] = uint32(l) + uint32(x) + d&15 + d>>extraShift&15 | kindMatch | d&(15<<extraShift) | length<<16 | distSymbol(d>>16)<<25
+		}
+	}
+}
+
 // kernelOutMargin is the output codes' kernel (amd64) keeps free: four
 // entries of two literals and a match of 258 bytes copied 16 bytes a
 // step (inflate_amd64.s's loop checks against it as a constant).
@@ -362,10 +459,15 @@ func (f *inflater) block(out []byte, o int) (int, error) {
 		}
 		buildTable(f.lit[:], f.lens[:288], litEntries[:], litBits)
 		pairLiterals(&f.lit, f.lens[:288], &f.seconds)
-		for s := range 32 {
-			f.lens[s] = 5
+		lit := f.lens[:288]
+		var dist [32]uint8
+		for s := range dist {
+			dist[s] = 5
 		}
-		buildTable(f.dist[:], f.lens[:32], distEntries[:], distBits)
+		buildTable(f.dist[:], dist[:], distEntries[:], distBits)
+		if hasBMI2 {
+			f.buildFast(lit)
+		}
 	case 2:
 		if err := f.tables(); err != nil {
 			return o, err
@@ -472,6 +574,9 @@ func (f *inflater) tables() error {
 		return errInflate
 	}
 	pairLiterals(&f.lit, lens[:nlit], &f.seconds)
+	if hasBMI2 {
+		f.buildFast(lens[:nlit])
+	}
 	return nil
 }
 
