@@ -12,9 +12,9 @@
 	ADDQ  BX, SI; \
 	ORL   $56, DX
 
-// FAST decodes the symbol of the fast entry of the next 12 bits without
-// a branch between a literal and a match: it takes the entry's bits (25
-// at most), and stores 16 bytes at DI, the first two the literals or a
+// FAST2 decodes the symbol of the fast entry of the next 12 bits without
+// a branch between a literal and a match: it takes the entry's bits
+// (maxFastBits at most), and stores 16 bytes at DI, the first two the literals or a
 // match's 16 bytes (from out's start for a literal, its word 0 replaced
 // by the literals), then moves DI by the literals or the length. It
 // jumps to other for an entry of another kind (nothing taken), to far
@@ -23,10 +23,67 @@
 // literal within 16 bytes of out's start (taken: AX the entry, BX the
 // bytes to make, R8 the source, R12 the literals, R13 the distance).
 // CX keeps the bit buffer from before the entry.
-#define FAST \
+#define FAST2 \
 	MOVL    R9, BX; \
 	ANDL    $0xfff, BX; \
 	MOVL    (R10)(BX*4), AX; \
+	TESTL   $0x600, AX; \
+	JNZ     other; \
+	MOVQ    R9, CX; \
+	SHRXQ   AX, R9, R9; \
+	SUBB    AL, DL; \
+	BEXTRL  R14, AX, R13; \
+	MOVL    AX, BX; \
+	ANDL    $31, BX; \
+	SUBL    R13, BX; \
+	SHRXQ   BX, CX, R15; \
+	BZHIQ   R13, R15, R15; \
+	MOVL    AX, BX; \
+	SHRL    $25, BX; \
+	ADDL    (R11)(BX*4), R15; \
+	MOVQ    DI, R8; \
+	SUBQ    R15, R8; \
+	MOVL    AX, R12; \
+	SHRL    $16, R12; \
+	MOVL    R12, BX; \
+	ANDL    $0x1ff, BX; \
+	TESTL   $0x100, AX; \
+	CMOVQEQ 0(SP), R8; \
+	CMOVQEQ R13, BX; \
+	CMPQ    R8, 0(SP); \
+	JLO     far; \
+	MOVQ    DI, R13; \
+	SUBQ    R8, R13; \
+	CMPQ    R13, $16; \
+	JLO     near; \
+	CMPQ    BX, $16; \
+	JHI     near; \
+	MOVWLZX (R8), R15; \
+	TESTL   $0x100, AX; \
+	CMOVLEQ R12, R15; \
+	VMOVDQU (R8), X0; \
+	VPINSRW $0, R15, X0, X0; \
+	VMOVDQU X0, (DI); \
+	ADDQ    BX, DI
+
+// FAST1 is FAST with the bit buffer refilled after the entry's load,
+// before its bits are taken: the refill waits on the last entry's bits,
+// as the load does, and the two overlap (a refill before the lookup, at
+// the loop's top, added two steps to each two entries' chain of
+// dependent steps). Two entries of maxFastBits leave 12 bits for the
+// next lookup.
+#define FAST1 \
+	MOVL    R9, BX; \
+	ANDL    $0xfff, BX; \
+	MOVL    (R10)(BX*4), AX; \
+	MOVQ    (SI), BX; \
+	SHLXQ   DX, BX, BX; \
+	ORQ     BX, R9; \
+	MOVL    $63, BX; \
+	SUBL    DX, BX; \
+	SHRL    $3, BX; \
+	ADDQ    BX, SI; \
+	ORL     $56, DX; \
 	TESTL   $0x600, AX; \
 	JNZ     other; \
 	MOVQ    R9, CX; \
@@ -92,16 +149,21 @@ TEXT ·codesBMI2(SB), NOSPLIT, $40-144
 	ADDQ o+104(FP), DI
 	MOVL $0x040C, R14
 
+reloop:
+	// Other symbols leave the bit buffer with fewer bits than the next
+	// lookup's.
+	CMPQ SI, 8(SP)
+	JHI  done
+	REFILL
+
 loop:
 	CMPQ SI, 8(SP)
 	JHI  done
 	CMPQ DI, 16(SP)
 	JHI  done
-	REFILL
-	// Two fast entries take 50 bits at most.
-	FAST
-	FAST
-	JMP loop
+	FAST1
+	FAST2
+	JMP  loop
 
 far:
 	// A distance before the output's start: the entry given back.
@@ -116,7 +178,7 @@ near:
 	JNZ   copy
 	MOVW  R12, (DI) // the second overwritten next if one literal
 	ADDQ  BX, DI
-	JMP   loop
+	JMP   reloop
 
 copy:
 	// Copy BX bytes from R8 to DI, R13 behind: 16 or 8 bytes a step
@@ -133,7 +195,7 @@ copy16:
 	SUBQ    $16, BX
 	JGT     copy16
 	ADDQ    BX, DI
-	JMP     loop
+	JMP     reloop
 
 short:
 	CMPQ R13, $8
@@ -147,7 +209,7 @@ copy8:
 	SUBQ $8, BX
 	JGT  copy8
 	ADDQ BX, DI
-	JMP  loop
+	JMP  reloop
 
 bytes:
 	MOVB (R8), CX
@@ -156,7 +218,7 @@ bytes:
 	INCQ DI
 	DECQ BX
 	JNZ  bytes
-	JMP  loop
+	JMP  reloop
 
 other:
 	// The entry of the first table, not a literal of it: a longer code,
@@ -194,7 +256,7 @@ other:
 	SHRL  $16, AX
 	MOVB  AX, (DI)
 	INCQ  DI
-	JMP   loop
+	JMP   reloop
 
 notsub:
 	// BX: the kind of entry AX.

@@ -115,8 +115,9 @@ func TestInflateKernelMatches(t *testing.T) {
 // its bits (and random bits after them) by the first and distance
 // tables: a literal entry is the first table's, a match entry holds the
 // length, distance symbol and extra bits and the bits taken that the two
-// tables give, and an entry of another kind is one where they give no
-// literal and no match within 12 bits. Codes of random counts, skewed or
+// tables give, and an entry of another kind (kindFastOther, or the
+// first table's subtable or invalid code) is one where they give no
+// literal and no match within 12 bits and maxFastBits. Codes of random counts, skewed or
 // flat, and the fixed code.
 func TestBuildFast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 12))
@@ -173,7 +174,7 @@ func TestBuildFast(t *testing.T) {
 					t.Fatalf("trial %d: fast entry %#x of bits %#x is a literal, the first table's %#x", trial, fe, k, e)
 				}
 				continue
-			case kindFastOther:
+			case kindFastOther, kindSub, kindInvalid:
 				if e&kindMask == kindLiteral {
 					t.Fatalf("trial %d: fast entry of bits %#x is not a literal, the first table's %#x is", trial, k, e)
 				}
@@ -196,7 +197,7 @@ func TestBuildFast(t *testing.T) {
 			if d&kindMask == kindSub {
 				d = f.dist[(d>>16+uint32(bb>>(n+distBits))&(1<<(d>>extraShift&15)-1))&(distTableLen-1)]
 			}
-			fits := d&kindMask == kindLength && n+uint(d&15) <= litBits
+			fits := d&kindMask == kindLength && n+uint(d&15) <= litBits && n+uint(d&15+d>>extraShift&15) <= maxFastBits
 			if fe&kindMask != kindMatch {
 				if fits {
 					t.Fatalf("trial %d: bits %#x hold a whole match's codes, fast entry %#x", trial, k, fe)
