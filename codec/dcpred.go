@@ -367,17 +367,25 @@ func (p *edgePredictor) hintUpdate(row []int32) uint64 {
 	return key
 }
 
-// hintCell prefetches the table slot (trackCells) of the leading cell
-// lead of a patch to come, if the predictor tracks cells.
+// hintCell prefetches the slots (trackCells) of the leading cell lead of
+// a patch to come that updateListedKey reads first, if the predictor
+// tracks cells: in the cache of recent cells and in the table of cells.
+// The recent cell's slot was the encoder's: 64 % of updateListedKey's
+// samples of a 4×4 batch encode sat on its load.
 func (p *edgePredictor) hintCell(lead []int32) {
 	if p.cells == nil {
 		return
 	}
 	var key uint64
-	for j, v := range lead[:p.k] {
-		key = key*uint64(p.bins[j]) + uint64(v)
+	if p.k == 4 {
+		key = cellKey4(p.bins, lead)
+	} else {
+		for j, v := range lead[:p.k] {
+			key = key*uint64(p.bins[j]) + uint64(v)
+		}
 	}
-	p.cells.hint(key)
+	prefetchTwo(uintptr(unsafe.Pointer(&p.recent[key&(recentCells-1)])),
+		uintptr(unsafe.Pointer(&p.cells.slots[hashCell(key, len(p.cells.slots)-1)])))
 }
 
 // updateAt is updateTo, or updateListed where list.
