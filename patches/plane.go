@@ -186,9 +186,10 @@ func storedYCbCr(m *image.YCbCr) [3]Plane {
 // linear light. Alpha is ignored.
 func Luminance(img image.Image) Plane { return LuminanceTo(nil, img) }
 
-// LuminanceTo is Luminance with the samples of a grey image (8 or 16 bit)
-// in buf where its capacity holds them, so that an encoder of many images
-// can reuse one plane (3 MB for 768×512); other images get a new plane.
+// LuminanceTo is Luminance with the samples in buf where its capacity
+// holds them, so that an encoder of many images can reuse one plane (3 MB
+// for 768×512; a grey model's batch of colour PNGs took a new plane, fresh
+// memory, for each image); a *image.YCbCr gets a new plane.
 func LuminanceTo(buf []float64, img image.Image) Plane {
 	if p, ok := greyTo(buf, img); ok {
 		return p
@@ -197,7 +198,30 @@ func LuminanceTo(buf []float64, img image.Image) Plane {
 		return storedYCbCr(m)[0]
 	}
 	bd := img.Bounds()
-	p := NewPlane(bd.Dx(), bd.Dy())
+	w, h := bd.Dx(), bd.Dy()
+	p := Plane{W: w, H: h, Pix: buf[:0]}
+	if cap(buf) >= w*h {
+		p.Pix = buf[:w*h]
+	} else {
+		p = NewPlane(w, h)
+	}
+	if m, ok := img.(*image.RGBA); ok {
+		// visitRGB's opaque pixels without its call of f a pixel.
+		for y := range h {
+			dst := p.Pix[y*w:][:w]
+			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):][:4*w]
+			for x := range dst {
+				px := row[4*x : 4*x+4]
+				if px[3] != 0xff {
+					c := color.NRGBAModel.Convert(color.RGBA{px[0], px[1], px[2], px[3]}).(color.NRGBA)
+					dst[x] = luma(float64(c.R), float64(c.G), float64(c.B))
+					continue
+				}
+				dst[x] = luma(float64(px[0]), float64(px[1]), float64(px[2]))
+			}
+		}
+		return p
+	}
 	visitRGB(img, func(i int, r, g, b float64) { p.Pix[i] = luma(r, g, b) })
 	return p
 }

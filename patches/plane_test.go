@@ -175,7 +175,8 @@ func TestRoundPositive(t *testing.T) {
 }
 
 // LuminanceTo gives Luminance's plane whatever buf held, in buf's storage
-// for grey images where it is large enough.
+// where it is large enough, and for a *image.RGBA (opaque pixels and not)
+// the luma of visitRGB's values.
 func TestLuminanceTo(t *testing.T) {
 	g := image.NewGray(image.Rect(3, 2, 20, 13))
 	g16 := image.NewGray16(g.Rect)
@@ -188,9 +189,19 @@ func TestLuminanceTo(t *testing.T) {
 	}
 	for i := range rgba.Pix {
 		rgba.Pix[i] = uint8(i * 3)
+		if i%8 == 3 || i%12 == 7 {
+			rgba.Pix[i] = 0xff // opaque pixels among the others
+		}
 	}
-	for _, img := range []image.Image{g, g16, rgba} {
+	for _, img := range []image.Image{g, g16, rgba, rgba.SubImage(image.Rect(4, 3, 17, 12))} {
 		want := Luminance(img)
+		if _, ok := img.(*image.RGBA); ok {
+			var vals []float64
+			visitRGB(img, func(i int, r, g, b float64) { vals = append(vals, luma(r, g, b)) })
+			if !slices.Equal(vals, want.Pix) {
+				t.Fatalf("%v: Luminance of a *image.RGBA is not visitRGB's luma", img.Bounds())
+			}
+		}
 		buf := make([]float64, len(want.Pix)+3)
 		for i := range buf {
 			buf[i] = math.NaN()
@@ -199,9 +210,8 @@ func TestLuminanceTo(t *testing.T) {
 		if got.W != want.W || got.H != want.H || !slices.Equal(got.Pix, want.Pix) {
 			t.Fatalf("%T: LuminanceTo differs from Luminance", img)
 		}
-		_, isRGBA := img.(*image.RGBA)
-		if reused := &got.Pix[0] == &buf[0]; reused == isRGBA {
-			t.Errorf("%T: buffer reused %v", img, reused)
+		if &got.Pix[0] != &buf[0] {
+			t.Errorf("%T: buffer not reused", img)
 		}
 		if short := LuminanceTo(make([]float64, 2), img); !slices.Equal(short.Pix, want.Pix) {
 			t.Errorf("%T: short buffer differs", img)
