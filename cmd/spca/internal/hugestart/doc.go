@@ -17,16 +17,21 @@
 // The runtime maps the heap in 4 MB steps as it grows, and a mapping made
 // after the advice does not carry it, so the runtime is made to map the
 // rest of its arena at once: a page mapped just past the arena makes it
-// reserve elsewhere for a large allocation, never touched, and then map
-// the rest of the current arena, which is advised (adviseFenced; no
-// collection, GOGC raised until the first one). Where the runtime does
+// reserve elsewhere for a large allocation and then map the rest of the
+// current arena, which is advised (adviseFenced; no collection, GOGC
+// raised until the first one). On amd64 that allocation is a goroutine's
+// stack of one arena, never touched, which the runtime frees to the heap
+// when the goroutine ends; elsewhere heap allocations, never touched,
+// kept for the process's life. Where the runtime does
 // otherwise, the heap is grown at once by one large allocation, never
 // touched, advised, and handed back by a collection for the later
 // allocations to reuse (advise; the collection cost a decode process ~90
 // page faults and ~50 context switches more). Packages are initialised
 // in import-path order, and this one (github.com/spcalab/spca/cmd/...)
 // comes before most of the heavy ones (gonum.org, github.com/urfave); the
-// runtime itself has touched the first 2 MB block by then.
+// runtime itself has touched the first 2 MB block by then, which is made
+// one huge page (MADV_COLLAPSE) for every command: its free pages were
+// faulted in 4 KB at a time.
 //
 // Only encode and decode (the first command-line argument that is not a
 // flag) do it, and info, whose load time of a codec model is meant to be

@@ -36,8 +36,9 @@ func Done() bool { return done }
 // BallastBytes is the size of the heap ballast allocated at start.
 const BallastBytes = 64 << 20
 
-// ballast is allocated at start and never touched: it takes address space
-// but no memory (see TakeBallast).
+// ballast is allocated at start where the way the heap was advised needs
+// it (heapSteps, advise) and never touched: it takes address space but no
+// memory (see TakeBallast).
 var ballast []byte
 
 // TakeBallast returns the heap ballast allocated at start, nil if none,

@@ -23,11 +23,82 @@ const huge = 2 << 20
 // 64-bit Linux (runtime.heapArenaBytes).
 const heapArena = 64 << 20
 
+// heapStep is the size and alignment of the steps in which the runtime
+// maps heap memory (runtime.pallocChunkBytes).
+const heapStep = 4 << 20
+
 func init() {
+	coding := codingCommand(os.Args)
+	collapseHeap(coding)
 	growStack()
-	if codingCommand(os.Args) {
+	if coding {
 		start()
 	}
+}
+
+// madvCollapse is Linux's MADV_COLLAPSE (6.1; the same number on every
+// architecture, golang.org/x/sys/unix), which package syscall lacks.
+const madvCollapse = 25
+
+// top is the heap's lowest free page when collapseHeap made the 2 MB
+// block holding it (and any written block above) one huge page, nil
+// otherwise; never touched.
+var top *[plugBytes]byte
+
+// collapseHeap makes the 2 MB block of the heap where the runtime's start
+// and the first package initialisations allocated, 4 KB pages at a time
+// (a block gets a huge page only at its first fault, and nothing was
+// advised then), one huge page: MADV_COLLAPSE, where the kernel copies
+// the block's pages into a new 2 MB page (~0.5 ms here). The heap takes
+// its lowest free pages first, and the rest of a process filled that
+// block's free pages 4 KB a fault: ~100 faults of `spca --version`, ~35
+// of a decode after internal/hugestart ran (stacks, spans of small
+// objects), 11-20 µs each on the machines spca runs on (virtual ones).
+// A block above it that has pages in memory already (the first
+// allocations may cross a 2 MB boundary, and another P's page cache may
+// hold pages there) is collapsed too. Where it fails (a kernel before
+// 6.1, transparent huge pages off, no free 2 MB page) the coding
+// commands plug the free pages instead (plug).
+//
+// For a coding command, the heap above that block is advised first: its
+// first fault then takes a 2 MB page. The command advises it again later
+// (adviseFenced), but meanwhile other goroutines (or the runtime on a P
+// it took back from a long syscall such as the collapse) may touch the
+// next block, which then had 4 KB pages for good: ~350 faults more in 1
+// of 40 decode processes.
+func collapseHeap(coding bool) {
+	q := new([plugBytes]byte) // the heap's lowest free page
+	lo := uintptr(unsafe.Pointer(q)) &^ (huge - 1)
+	if coding && unsafe.Sizeof(uintptr(0)) == 8 { // the arena, the runtime's own range
+		syscall.Syscall(syscall.SYS_MADVISE, lo, lo&^(heapArena-1)+heapArena-lo, syscall.MADV_HUGEPAGE)
+	}
+	// Within the heap's 4 MB step (the runtime maps the heap in aligned
+	// steps of 4 MB on every platform), so that no other mapping is
+	// collapsed.
+	end := lo&^(heapStep-1) + heapStep
+	n := 0
+	for blk := lo; blk < end && resident(blk); blk += huge {
+		if !collapse(blk) {
+			return
+		}
+		n++
+	}
+	if n > 0 {
+		top = q
+	}
+}
+
+// collapse makes the 2 MB block at blk one huge page and reports whether
+// it did. A try fails now and then (EAGAIN: a page of the block busy for
+// a moment; 1 in 10 here), and the next one succeeds.
+func collapse(blk uintptr) bool {
+	for range 4 {
+		_, _, err := syscall.Syscall(syscall.SYS_MADVISE, blk, huge, madvCollapse)
+		if err != syscall.EAGAIN {
+			return err == 0
+		}
+	}
+	return false
 }
 
 // stackFrame is the stack frame of growStack: more than the 32 KB to
@@ -54,10 +125,12 @@ func growStack() byte {
 // compiler keeps the frame.
 var stackIndex = 0
 
-// start grows and advises the heap and sets the ballast. Under a memory
-// limit the allocations adviseFenced leaves (132 MB) would count against
-// it until the first collection: advise frees its own at once, and sets
-// no ballast there.
+// start grows and advises the heap, and sets the ballast where its steps
+// need one (heapSteps, advise; the stack step of amd64 sets none: GOGC,
+// raised until the first collection, holds it off as the ballast did).
+// Under a memory limit the allocations heapSteps leave (132 MB) would
+// count against it until the first collection: advise frees its own at
+// once, and sets no ballast there.
 func start() {
 	if Limited() || !adviseFenced() {
 		advise()
@@ -73,12 +146,18 @@ func codingCommand(args []string) bool {
 }
 
 // raisedGC is the GOGC setting that holds off the collector after
-// adviseFenced: its heap goal before a first collection is 4 MB ×
-// raisedGC / 100 = 260 MB, the 132 MB of untouched allocations plus 128
-// MB, and the first collection starts 50-115 MB of allocation later
-// (the trigger lies at 70-95 % of the goal), as with advise's ballast
-// (45-60 MB). Coding a 768×512 image allocates 12-27 MB.
+// adviseFenced took its steps with heap allocations (see heapSteps): its
+// heap goal before a first collection is 4 MB × raisedGC / 100 = 260 MB,
+// the 132 MB of untouched allocations plus 128 MB, and the first
+// collection starts 50-115 MB of allocation later (the trigger lies at
+// 70-95 % of the goal), as with advise's ballast (45-60 MB). Coding a
+// 768×512 image allocates 12-27 MB.
 const raisedGC = 6500
+
+// raisedGCStack is raisedGC where the step was a goroutine stack (see
+// stackStep), which leaves nothing allocated: the same goal of 128 MB of
+// allocation.
+const raisedGCStack = 3200
 
 // adviseFenced backs the heap with 2 MB pages as advise does, without
 // the collection that advise needs to free its allocation: that
@@ -86,9 +165,9 @@ const raisedGC = 6500
 // the collector's span sets, the roots it scans) and ~50 context
 // switches (8×8 model, kodim13: 551 -> 464 faults, median CPU 37.4 ->
 // 34.6 ms at load 15, interleaved). It reports false, having changed
-// nothing but address space and the heap's plugs, when the runtime did
-// not place the allocations as this expects (another Go version or
-// address-space layout); advise then does the job.
+// nothing but address space, the heap's plugs and the advice, when the
+// runtime did not place the allocations as this expects (another Go
+// version or address-space layout); advise then does the job.
 //
 // The runtime maps heap memory 4 MB at a time as the heap grows into the
 // arena it reserved, and a mapping made after the advice does not carry
@@ -98,44 +177,42 @@ const raisedGC = 6500
 // page placed just past the arena, then an allocation larger than the
 // arena's rest, make it do so; the mapped rest, free, is advised. The
 // rest of the first arena is 0-60 MB (the runtime starts the heap at a
-// random 4 MB step of it), so the step is taken twice: the first
-// allocation, of a page more than an arena, gets a new reservation of two
-// arenas (128 MB) and occupies 68 MB of it; a fence past those and the
-// ballast (64 MB) make the runtime map the other 60 MB. The two
-// allocations are never touched: they cost address space only. They
-// count as heap at once, though (advise's collection is what frees
-// them), so GOGC is raised to raisedGC until the first collection or
-// Release.
+// random 4 MB step of it), so more is needed: stackStep's allocation is
+// a goroutine stack of one arena, freed and advised after; heapSteps, where
+// stackStep is not available, allocate on the heap twice.
 func adviseFenced() bool {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		return false // heapArena is 4 MB on 32-bit platforms
 	}
 	gc := setGCPercent(-1)
+	// The goroutine of the stack step starts before the plugs: starting
+	// it allocates (its stack, maybe a thread's), which may make the
+	// runtime map and touch heap above the plugs before the advice.
+	step := newStackStep()
 	plug()
 	last := uintptr(unsafe.Pointer(plugs[len(plugs)-1]))
 	arena := last &^ (heapArena - 1)
+	// The heap from the block above the plugs to the arena's end is
+	// advised now (the part mapped already) and again after the step,
+	// which maps the rest; blocks collapseHeap made huge pages too (the
+	// advice changes nothing there but says what they are).
+	start := (last + huge - 1) &^ (huge - 1)
+	if top != nil {
+		start = last &^ (huge - 1)
+	}
+	adviseRest(start, arena)
 	if !fence(arena + heapArena) {
+		step.cancel()
 		setGCPercent(gc)
 		return false
 	}
-	first := make([]byte, heapArena+plugBytes)
-	v := uintptr(unsafe.Pointer(unsafe.SliceData(first)))
-	if v%heapArena != 0 || v >= arena && v <= arena+heapArena || !fence(v+2*heapArena) {
-		setGCPercent(gc) // grown in place: the fence did not hold
-		return false
+	ok, raised := false, int32(raisedGCStack)
+	if step != nil {
+		ok = step.run(start, arena)
+	} else {
+		ok, raised = heapSteps(start, arena), raisedGC
 	}
-	// The rest of the arena is mapped now. The new arena is mapped where
-	// first lies only until the second step; advised after it, or, if it
-	// fails, after all the same: advise's collection then frees first's
-	// pages and the rest of the arena into advised memory.
-	start := (last + huge - 1) &^ (huge - 1)
-	syscall.Syscall(syscall.SYS_MADVISE, start, arena+heapArena-start, syscall.MADV_HUGEPAGE)
-	ballast = make([]byte, BallastBytes)
-	syscall.Syscall(syscall.SYS_MADVISE, v, 2*heapArena, syscall.MADV_HUGEPAGE)
-	runtime.KeepAlive(first)
-	w := uintptr(unsafe.Pointer(unsafe.SliceData(ballast)))
-	if w%heapArena != 0 || w >= v && w <= v+2*heapArena {
-		ballast = nil
+	if !ok {
 		setGCPercent(gc)
 		return false
 	}
@@ -143,9 +220,100 @@ func adviseFenced() bool {
 		setGCPercent(gc) // GOGC=off stays off
 		return true
 	}
-	setGCPercent(max(gc, raisedGC))
+	setGCPercent(max(gc, raised))
 	gcToRestore <- gc
 	runtime.SetFinalizer(&sentinel{}, func(*sentinel) { Release() })
+	return true
+}
+
+// adviseRest advises the heap from start to the end of the arena at
+// arena; parts not mapped yet are not advised (their mapping will not
+// carry it).
+func adviseRest(start, arena uintptr) {
+	syscall.Syscall(syscall.SYS_MADVISE, start, arena+heapArena-start, syscall.MADV_HUGEPAGE)
+}
+
+// stackStep makes the runtime map the rest of an arena (fenced) with a
+// goroutine whose stack grows to one arena, 64 MB (bigFrame's frame),
+// which the runtime takes from a new reservation of an arena: when the
+// goroutine ends, the runtime hands the stack back to the heap at once
+// (stacks are not garbage collected), advised. Nothing is left allocated,
+// and the freed arena is heap for later allocations, where heapSteps
+// keep 132 MB of untouched allocations for the process's life, whose
+// span entries alone (8 bytes a page) cost ~33 page faults. The pages
+// the goroutine touched, at the top of the stack, are the arena's last.
+type stackStep struct {
+	todo  chan [2]uintptr // start and arena for adviseRest
+	ended chan struct{}
+	sp    uintptr // bigFrame's stack pointer
+}
+
+// newStackStep starts the goroutine of a stack step, which waits for run
+// or cancel; nil where bigFrame is not available.
+func newStackStep() *stackStep {
+	if !haveBigFrame {
+		return nil
+	}
+	s := &stackStep{todo: make(chan [2]uintptr, 1), ended: make(chan struct{})}
+	go s.grow()
+	return s
+}
+
+func (s *stackStep) grow() {
+	defer close(s.ended)
+	r, ok := <-s.todo
+	if !ok {
+		return
+	}
+	s.sp = bigFrame()
+	// At once: the heap may take the new pages before run returns.
+	adviseRest(r[0], r[1])
+	syscall.Syscall(syscall.SYS_MADVISE, s.sp&^(heapArena-1), heapArena, syscall.MADV_HUGEPAGE)
+}
+
+// run takes the step for the arena at arena, fenced, and reports whether
+// the stack lay outside it (else the fence did not hold).
+func (s *stackStep) run(start, arena uintptr) bool {
+	s.todo <- [2]uintptr{start, arena}
+	<-s.ended
+	v := s.sp &^ (heapArena - 1)
+	return v < arena || v > arena+heapArena
+}
+
+// cancel ends the goroutine of s without the step; nothing if s is nil.
+func (s *stackStep) cancel() {
+	if s != nil {
+		close(s.todo)
+	}
+}
+
+// heapSteps makes the runtime map the rest of the arena at arena (fenced)
+// and 60 MB of a new one with two allocations, never touched, and
+// advises them. The first, of a page more than an arena, gets a new
+// reservation of two arenas (128 MB) and occupies 68 MB of it; a fence
+// past those and the ballast (64 MB) make the runtime map the other 60 MB.
+// The two allocations cost address space only, but they count as heap
+// (advise's collection is what frees them), so GOGC is raised to raisedGC
+// until the first collection or Release.
+func heapSteps(start, arena uintptr) bool {
+	first := make([]byte, heapArena+plugBytes)
+	v := uintptr(unsafe.Pointer(unsafe.SliceData(first)))
+	if v%heapArena != 0 || v >= arena && v <= arena+heapArena || !fence(v+2*heapArena) {
+		return false // grown in place: the fence did not hold
+	}
+	// The rest of the arena is mapped now. The new arena is mapped where
+	// first lies only until the second step; advised after it, or, if it
+	// fails, after all the same: advise's collection then frees first's
+	// pages and the rest of the arena into advised memory.
+	adviseRest(start, arena)
+	ballast = make([]byte, BallastBytes)
+	syscall.Syscall(syscall.SYS_MADVISE, v, 2*heapArena, syscall.MADV_HUGEPAGE)
+	runtime.KeepAlive(first)
+	w := uintptr(unsafe.Pointer(unsafe.SliceData(ballast)))
+	if w%heapArena != 0 || w >= v && w <= v+2*heapArena {
+		ballast = nil
+		return false
+	}
 	return true
 }
 
@@ -233,6 +401,13 @@ var plugs []*[plugBytes]byte
 func plug() {
 	if plugs != nil {
 		return // done (adviseFenced, then advise)
+	}
+	if top != nil {
+		// The blocks in use are huge pages (collapseHeap): their free
+		// pages cost no fault. The one plug is the page above which the
+		// advice starts.
+		plugs = []*[plugBytes]byte{top}
+		return
 	}
 	plugs = make([]*[plugBytes]byte, 0, 2*huge/plugBytes)
 	for len(plugs) < cap(plugs) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -145,6 +146,7 @@ func TestPlug(t *testing.T) {
 }
 
 func checkPlug(t *testing.T) {
+	top = nil // the plugs are what the start falls back on where collapseHeap fails
 	plug()
 	defer func() { plugs = nil }()
 	last := uintptr(unsafe.Pointer(plugs[len(plugs)-1]))
@@ -197,8 +199,22 @@ func checkFenced(t *testing.T) {
 		t.Fatal("adviseFenced reported false: the heap is not advised without a collection")
 	}
 	defer func() { plugs, ballast = nil, nil }()
-	if got := debug.SetGCPercent(raisedGC); got != raisedGC {
-		t.Errorf("GOGC %d after adviseFenced, want %d", got, raisedGC)
+	want := raisedGC
+	if haveBigFrame {
+		want = raisedGCStack
+		// The stack step leaves nothing allocated: no ballast, no 64 MB
+		// stack (its goroutine ended), and the arena it took is free heap.
+		if ballast != nil {
+			t.Errorf("a ballast of %d bytes after the stack step", len(ballast))
+		}
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if m.StackInuse > 16<<20 || m.HeapIdle < heapArena {
+			t.Errorf("stacks in use %d bytes, free heap %d bytes after the stack step: the 64 MB stack was not freed", m.StackInuse, m.HeapIdle)
+		}
+	}
+	if got := debug.SetGCPercent(int(want)); got != int(want) {
+		t.Errorf("GOGC %d after adviseFenced, want %d", got, want)
 	}
 	// Allocations as a coding process makes them: large buffers and small
 	// objects, all written.
@@ -277,4 +293,56 @@ func within(vmas [][2]uintptr, lo, hi uintptr) bool {
 		lo = next
 	}
 	return true
+}
+
+// TestCollapse checks in a fresh process (as TestPlug) that collapseHeap
+// made the heap's block in use at start one huge page: the mapping
+// holding top has a 2 MB page (AnonHugePages in /proc/self/smaps), which
+// nothing else gives it in a test binary (not a coding command: nothing is
+// advised). It fails without the collapse.
+func TestCollapse(t *testing.T) {
+	if os.Getenv("HUGESTART_COLLAPSE_CHILD") == "1" {
+		checkCollapse(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCollapse$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "HUGESTART_COLLAPSE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), "--- SKIP: TestCollapse") {
+		t.Skipf("child: %s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestCollapse") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func checkCollapse(t *testing.T) {
+	if top == nil {
+		if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(thp), "[never]") {
+			t.Skip("no transparent huge pages")
+		}
+		t.Fatal("collapseHeap made no huge page (a kernel before 6.1?)")
+	}
+	a := uintptr(unsafe.Pointer(top))
+	data, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := false
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"):
+			lo, hi, _ := strings.Cut(f[0], "-")
+			l, _ := strconv.ParseUint(lo, 16, 64)
+			h, _ := strconv.ParseUint(hi, 16, 64)
+			in = uintptr(l) <= a && a < uintptr(h)
+		case in && len(f) >= 2 && f[0] == "AnonHugePages:":
+			if kb, _ := strconv.Atoi(f[1]); kb < huge>>10 {
+				t.Errorf("the mapping holding top %#x has %s kB in huge pages, want at least %d", a, f[1], huge>>10)
+			}
+			return
+		}
+	}
+	t.Errorf("no mapping holds top %#x", a)
 }
