@@ -83,3 +83,17 @@ func unfilterRGBPair(filter byte, r0, r1, prev []byte) bool {
 	}
 	return true
 }
+
+// unfilterGrey8AVX unfilters chunks×8 diagonal steps of 8 grey rows from
+// step t0 on (see unfilter_amd64.s): base is row 0's byte t0, the rows
+// stride bytes apart, prev the byte t0 of the row above them; masks the
+// rows' filters (Paeth, Average, Sub, Up words), state the left and
+// up-left bytes of each row's first byte.
+//
+//go:noescape
+func unfilterGrey8AVX(base *byte, stride int, prev *byte, chunks int, masks *[4][8]uint16, state *[2][8]uint16)
+
+// unfilterGrey8 is unfilterGrey8AVX (hasAVX).
+func unfilterGrey8(base *byte, stride int, prev *byte, chunks int, masks *[4][8]uint16, state *[2][8]uint16) {
+	unfilterGrey8AVX(base, stride, prev, chunks, masks, state)
+}

@@ -273,3 +273,383 @@ paethpairlast:
 	PAETHSTEP(X5, X4, X6, X7)
 	MOVL X5, (DI)
 	RET
+
+// func unfilterGrey8AVX(base *byte, stride int, prev *byte, chunks int, masks *[4][8]uint16, state *[2][8]uint16)
+// Unfilters 8 grey rows (each row's bytes stride apart, the first below
+// prev) along their diagonals, 8 steps a chunk: at step t, byte t-k of
+// row k in word k (its up byte, row k-1's, made at step t-1, and prev's
+// byte t for row 0), the predictions of the filters made in words and
+// each row's chosen by masks (Paeth, Average, Sub, Up; None where none is
+// set). base is row 0's byte t0 (the first step), prev prev's byte t0
+// (t0 >= 8: bytes t0-7..t0 are read); state holds the words of the left
+// and up-left bytes at step t0. A step's 8 bytes are inserted into a
+// register from their rows and extracted back into them (gathered through
+// the stack, each 8-byte load of 8 byte stores waited for them to reach
+// the cache: store forwarding fails).
+TEXT ·unfilterGrey8AVX(SB), NOSPLIT, $0-48
+	MOVQ    base+0(FP), SI
+	MOVQ    stride+8(FP), DX
+	DECQ    DX
+	MOVQ    prev+16(FP), DI
+	MOVQ    chunks+24(FP), CX
+	MOVQ    masks+32(FP), AX
+	VMOVDQU 0(AX), X12
+	VMOVDQU 16(AX), X13
+	VMOVDQU 32(AX), X14
+	VMOVDQU 48(AX), X15
+	MOVQ    state+40(FP), AX
+	VMOVDQU 0(AX), X0
+	VMOVDQU 16(AX), X1
+	TESTQ   CX, CX
+	JZ      grey8done
+
+grey8chunk:
+	// Row k's byte t0-k+j at SI + k*(stride-1) + j: SI, BX = SI+3(stride-1)
+	// and R8 = SI+6(stride-1) with DX = stride-1 scaled by 1, 2 or 4.
+	LEAQ    (SI)(DX*2), BX
+	ADDQ    DX, BX
+	LEAQ    (BX)(DX*2), R8
+	ADDQ    DX, R8
+	// Step t0+0.
+	MOVBLZX   0(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 0(SI)(DX*1), X3, X3
+	VPINSRB   $2, 0(SI)(DX*2), X3, X3
+	VPINSRB   $3, 0(BX), X3, X3
+	VPINSRB   $4, 0(SI)(DX*4), X3, X3
+	VPINSRB   $5, 0(BX)(DX*2), X3, X3
+	VPINSRB   $6, 0(R8), X3, X3
+	VPINSRB   $7, 0(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -7(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 0(SI)
+	VPEXTRB   $1, X5, 0(SI)(DX*1)
+	VPEXTRB   $2, X5, 0(SI)(DX*2)
+	VPEXTRB   $3, X5, 0(BX)
+	VPEXTRB   $4, X5, 0(SI)(DX*4)
+	VPEXTRB   $5, X5, 0(BX)(DX*2)
+	VPEXTRB   $6, X5, 0(R8)
+	VPEXTRB   $7, X5, 0(BX)(DX*4)
+	// Step t0+1.
+	MOVBLZX   1(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 1(SI)(DX*1), X3, X3
+	VPINSRB   $2, 1(SI)(DX*2), X3, X3
+	VPINSRB   $3, 1(BX), X3, X3
+	VPINSRB   $4, 1(SI)(DX*4), X3, X3
+	VPINSRB   $5, 1(BX)(DX*2), X3, X3
+	VPINSRB   $6, 1(R8), X3, X3
+	VPINSRB   $7, 1(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -6(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 1(SI)
+	VPEXTRB   $1, X5, 1(SI)(DX*1)
+	VPEXTRB   $2, X5, 1(SI)(DX*2)
+	VPEXTRB   $3, X5, 1(BX)
+	VPEXTRB   $4, X5, 1(SI)(DX*4)
+	VPEXTRB   $5, X5, 1(BX)(DX*2)
+	VPEXTRB   $6, X5, 1(R8)
+	VPEXTRB   $7, X5, 1(BX)(DX*4)
+	// Step t0+2.
+	MOVBLZX   2(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 2(SI)(DX*1), X3, X3
+	VPINSRB   $2, 2(SI)(DX*2), X3, X3
+	VPINSRB   $3, 2(BX), X3, X3
+	VPINSRB   $4, 2(SI)(DX*4), X3, X3
+	VPINSRB   $5, 2(BX)(DX*2), X3, X3
+	VPINSRB   $6, 2(R8), X3, X3
+	VPINSRB   $7, 2(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -5(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 2(SI)
+	VPEXTRB   $1, X5, 2(SI)(DX*1)
+	VPEXTRB   $2, X5, 2(SI)(DX*2)
+	VPEXTRB   $3, X5, 2(BX)
+	VPEXTRB   $4, X5, 2(SI)(DX*4)
+	VPEXTRB   $5, X5, 2(BX)(DX*2)
+	VPEXTRB   $6, X5, 2(R8)
+	VPEXTRB   $7, X5, 2(BX)(DX*4)
+	// Step t0+3.
+	MOVBLZX   3(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 3(SI)(DX*1), X3, X3
+	VPINSRB   $2, 3(SI)(DX*2), X3, X3
+	VPINSRB   $3, 3(BX), X3, X3
+	VPINSRB   $4, 3(SI)(DX*4), X3, X3
+	VPINSRB   $5, 3(BX)(DX*2), X3, X3
+	VPINSRB   $6, 3(R8), X3, X3
+	VPINSRB   $7, 3(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -4(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 3(SI)
+	VPEXTRB   $1, X5, 3(SI)(DX*1)
+	VPEXTRB   $2, X5, 3(SI)(DX*2)
+	VPEXTRB   $3, X5, 3(BX)
+	VPEXTRB   $4, X5, 3(SI)(DX*4)
+	VPEXTRB   $5, X5, 3(BX)(DX*2)
+	VPEXTRB   $6, X5, 3(R8)
+	VPEXTRB   $7, X5, 3(BX)(DX*4)
+	// Step t0+4.
+	MOVBLZX   4(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 4(SI)(DX*1), X3, X3
+	VPINSRB   $2, 4(SI)(DX*2), X3, X3
+	VPINSRB   $3, 4(BX), X3, X3
+	VPINSRB   $4, 4(SI)(DX*4), X3, X3
+	VPINSRB   $5, 4(BX)(DX*2), X3, X3
+	VPINSRB   $6, 4(R8), X3, X3
+	VPINSRB   $7, 4(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -3(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 4(SI)
+	VPEXTRB   $1, X5, 4(SI)(DX*1)
+	VPEXTRB   $2, X5, 4(SI)(DX*2)
+	VPEXTRB   $3, X5, 4(BX)
+	VPEXTRB   $4, X5, 4(SI)(DX*4)
+	VPEXTRB   $5, X5, 4(BX)(DX*2)
+	VPEXTRB   $6, X5, 4(R8)
+	VPEXTRB   $7, X5, 4(BX)(DX*4)
+	// Step t0+5.
+	MOVBLZX   5(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 5(SI)(DX*1), X3, X3
+	VPINSRB   $2, 5(SI)(DX*2), X3, X3
+	VPINSRB   $3, 5(BX), X3, X3
+	VPINSRB   $4, 5(SI)(DX*4), X3, X3
+	VPINSRB   $5, 5(BX)(DX*2), X3, X3
+	VPINSRB   $6, 5(R8), X3, X3
+	VPINSRB   $7, 5(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -2(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 5(SI)
+	VPEXTRB   $1, X5, 5(SI)(DX*1)
+	VPEXTRB   $2, X5, 5(SI)(DX*2)
+	VPEXTRB   $3, X5, 5(BX)
+	VPEXTRB   $4, X5, 5(SI)(DX*4)
+	VPEXTRB   $5, X5, 5(BX)(DX*2)
+	VPEXTRB   $6, X5, 5(R8)
+	VPEXTRB   $7, X5, 5(BX)(DX*4)
+	// Step t0+6.
+	MOVBLZX   6(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 6(SI)(DX*1), X3, X3
+	VPINSRB   $2, 6(SI)(DX*2), X3, X3
+	VPINSRB   $3, 6(BX), X3, X3
+	VPINSRB   $4, 6(SI)(DX*4), X3, X3
+	VPINSRB   $5, 6(BX)(DX*2), X3, X3
+	VPINSRB   $6, 6(R8), X3, X3
+	VPINSRB   $7, 6(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW -1(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 6(SI)
+	VPEXTRB   $1, X5, 6(SI)(DX*1)
+	VPEXTRB   $2, X5, 6(SI)(DX*2)
+	VPEXTRB   $3, X5, 6(BX)
+	VPEXTRB   $4, X5, 6(SI)(DX*4)
+	VPEXTRB   $5, X5, 6(BX)(DX*2)
+	VPEXTRB   $6, X5, 6(R8)
+	VPEXTRB   $7, X5, 6(BX)(DX*4)
+	// Step t0+7.
+	MOVBLZX   7(SI), R9
+	VMOVD     R9, X3
+	VPINSRB   $1, 7(SI)(DX*1), X3, X3
+	VPINSRB   $2, 7(SI)(DX*2), X3, X3
+	VPINSRB   $3, 7(BX), X3, X3
+	VPINSRB   $4, 7(SI)(DX*4), X3, X3
+	VPINSRB   $5, 7(BX)(DX*2), X3, X3
+	VPINSRB   $6, 7(R8), X3, X3
+	VPINSRB   $7, 7(BX)(DX*4), X3, X3
+	VPMOVZXBW X3, X3
+	VPMOVZXBW 0(DI), X4
+	VPALIGNR  $14, X4, X0, X2
+	VPSUBW    X1, X2, X8
+	VPSUBW    X1, X0, X9
+	VPADDW    X8, X9, X10
+	VPABSW    X8, X8
+	VPABSW    X9, X9
+	VPABSW    X10, X10
+	VPCMPGTW  X10, X9, X11
+	VPBLENDVB X11, X1, X2, X11
+	VPMINSW   X10, X9, X9
+	VPCMPGTW  X9, X8, X9
+	VPBLENDVB X9, X11, X0, X11
+	VPADDW    X0, X2, X5
+	VPSRLW    $1, X5, X5
+	VPAND     X15, X2, X6
+	VPBLENDVB X14, X0, X6, X6
+	VPBLENDVB X13, X5, X6, X6
+	VPBLENDVB X12, X11, X6, X6
+	VPADDW    X6, X3, X0
+	VPAND     lowBytes<>(SB), X0, X0
+	VMOVDQA   X2, X1
+	VPACKUSWB X0, X0, X5
+	VPEXTRB   $0, X5, 7(SI)
+	VPEXTRB   $1, X5, 7(SI)(DX*1)
+	VPEXTRB   $2, X5, 7(SI)(DX*2)
+	VPEXTRB   $3, X5, 7(BX)
+	VPEXTRB   $4, X5, 7(SI)(DX*4)
+	VPEXTRB   $5, X5, 7(BX)(DX*2)
+	VPEXTRB   $6, X5, 7(R8)
+	VPEXTRB   $7, X5, 7(BX)(DX*4)
+	ADDQ    $8, SI
+	ADDQ    $8, DI
+	DECQ    CX
+	JNZ     grey8chunk
+
+grey8done:
+	RET

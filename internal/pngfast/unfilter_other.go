@@ -9,3 +9,8 @@ func unfilterRGB(filter byte, row, prev []byte, bpp int) int { return 0 }
 
 // unfilterRGBPair does no rows (the kernels are amd64's).
 func unfilterRGBPair(filter byte, r0, r1, prev []byte) bool { return false }
+
+// unfilterGrey8 is not called: hasAVX is false (the kernel is amd64's).
+func unfilterGrey8(base *byte, stride int, prev *byte, chunks int, masks *[4][8]uint16, state *[2][8]uint16) {
+	panic("pngfast: no grey band kernel")
+}
