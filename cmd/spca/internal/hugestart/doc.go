@@ -20,7 +20,7 @@
 // reserve elsewhere for a large allocation and then map the rest of the
 // current arena, which is advised (adviseFenced; no collection, GOGC
 // raised until the first one). On amd64 that allocation is a goroutine's
-// stack of one arena, never touched, which the runtime frees to the heap
+// stack of two arenas, never touched, which the runtime frees to the heap
 // when the goroutine ends; elsewhere heap allocations, never touched,
 // kept for the process's life. Where the runtime does
 // otherwise, the heap is grown at once by one large allocation, never

@@ -202,15 +202,15 @@ func checkFenced(t *testing.T) {
 	want := raisedGC
 	if haveBigFrame {
 		want = raisedGCStack
-		// The stack step leaves nothing allocated: no ballast, no 64 MB
+		// The stack step leaves nothing allocated: no ballast, no 128 MB
 		// stack (its goroutine ended), and the arena it took is free heap.
 		if ballast != nil {
 			t.Errorf("a ballast of %d bytes after the stack step", len(ballast))
 		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		if m.StackInuse > 16<<20 || m.HeapIdle < heapArena {
-			t.Errorf("stacks in use %d bytes, free heap %d bytes after the stack step: the 64 MB stack was not freed", m.StackInuse, m.HeapIdle)
+		if m.StackInuse > 16<<20 || m.HeapIdle < stackBytes {
+			t.Errorf("stacks in use %d bytes, free heap %d bytes after the stack step: the 128 MB stack was not freed", m.StackInuse, m.HeapIdle)
 		}
 	}
 	if got := debug.SetGCPercent(int(want)); got != int(want) {
