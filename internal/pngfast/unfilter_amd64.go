@@ -97,3 +97,21 @@ func unfilterGrey8AVX(base *byte, stride int, prev *byte, chunks int, masks *[4]
 func unfilterGrey8(base *byte, stride int, prev *byte, chunks int, masks *[4][8]uint16, state *[2][8]uint16) {
 	unfilterGrey8AVX(base, stride, prev, chunks, masks, state)
 }
+
+// hasAVX512BW selects the RGB band kernel (tests switch it off).
+var hasAVX512BW = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
+
+// unfilterRGB8AVX512 unfilters chunks×8 diagonal steps of 8 rows of
+// 3-byte pixels from step t0 on (see unfilter_amd64.s): base is row 0's
+// pixel t0, the rows stride bytes apart, prev the pixel t0 of the row
+// above them; masks the rows' filters (Paeth, Average, Sub, Up words)
+// and the state's bytes, state the left and up-left
+// pixels of each row's first.
+//
+//go:noescape
+func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16)
+
+// unfilterRGB8 is unfilterRGB8AVX512 (hasAVX512BW).
+func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16) {
+	unfilterRGB8AVX512(base, stride, prev, chunks, masks, state)
+}

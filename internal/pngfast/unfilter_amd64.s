@@ -653,3 +653,467 @@ grey8chunk:
 
 grey8done:
 	RET
+
+// func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16)
+// unfilterGrey8AVX for 8 rows of 3-byte pixels: at step t, pixel t-k of
+// row k in words 4k..4k+2 of a ZMM register (word 4k+3, the next pixel's
+// first byte, predicted 0 by the filters' masks, so that it is stored back
+// unchanged), the row above's pixel one slot down (VALIGNQ), and prev's
+// pixel t for row 0. masks: Paeth, Average, Sub and Up words, the state's
+// bytes. base is row 0's pixel t0, prev prev's pixel t0. The pixels are
+// loaded and stored 4 bytes each; a step's pixels are loaded before the
+// step before stores its own, whose fourth bytes they start with (loaded
+// after, each load waited for those stores to reach the cache: a store
+// that covers part of a load is not forwarded to it).
+TEXT ·unfilterRGB8AVX512(SB), NOSPLIT, $0-48
+	MOVQ      base+0(FP), SI
+	MOVQ      stride+8(FP), DX
+	SUBQ      $3, DX
+	MOVQ      prev+16(FP), DI
+	MOVQ      chunks+24(FP), CX
+	MOVQ      masks+32(FP), AX
+	VMOVDQU64 0(AX), Z12
+	VMOVDQU64 64(AX), Z13
+	VMOVDQU64 128(AX), Z14
+	VMOVDQU64 192(AX), Z15
+	VMOVDQU64 256(AX), Z16
+	MOVQ      state+40(FP), AX
+	VMOVDQU64 0(AX), Z0
+	VMOVDQU64 64(AX), Z1
+	TESTQ     CX, CX
+	JZ        rgb8done
+	// Row k's pixel t0-k+j at SI + k*(stride-3) + 3j: SI, BX = SI+3(stride-3)
+	// and R8 = SI+6(stride-3) with DX = stride-3 scaled by 1, 2 or 4.
+	LEAQ    (SI)(DX*2), BX
+	ADDQ    DX, BX
+	LEAQ    (BX)(DX*2), R8
+	ADDQ    DX, R8
+	VMOVD     0(SI), X20
+	VPINSRD   $1, 0(SI)(DX*1), X20, X20
+	VPINSRD   $2, 0(SI)(DX*2), X20, X20
+	VPINSRD   $3, 0(BX), X20, X20
+	VMOVD     0(SI)(DX*4), X21
+	VPINSRD   $1, 0(BX)(DX*2), X21, X21
+	VPINSRD   $2, 0(R8), X21, X21
+	VPINSRD   $3, 0(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+
+rgb8chunk:
+	// Step t0+0.
+	VPMOVZXBW Y20, Z3
+	VMOVD     0(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     3(SI), X20
+	VPINSRD   $1, 3(SI)(DX*1), X20, X20
+	VPINSRD   $2, 3(SI)(DX*2), X20, X20
+	VPINSRD   $3, 3(BX), X20, X20
+	VMOVD     3(SI)(DX*4), X21
+	VPINSRD   $1, 3(BX)(DX*2), X21, X21
+	VPINSRD   $2, 3(R8), X21, X21
+	VPINSRD   $3, 3(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 0(SI)
+	VPEXTRD   $1, X5, 0(SI)(DX*1)
+	VPEXTRD   $2, X5, 0(SI)(DX*2)
+	VPEXTRD   $3, X5, 0(BX)
+	VMOVD     X6, 0(SI)(DX*4)
+	VPEXTRD   $1, X6, 0(BX)(DX*2)
+	VPEXTRD   $2, X6, 0(R8)
+	VPEXTRD   $3, X6, 0(BX)(DX*4)
+	// Step t0+1.
+	VPMOVZXBW Y20, Z3
+	VMOVD     3(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     6(SI), X20
+	VPINSRD   $1, 6(SI)(DX*1), X20, X20
+	VPINSRD   $2, 6(SI)(DX*2), X20, X20
+	VPINSRD   $3, 6(BX), X20, X20
+	VMOVD     6(SI)(DX*4), X21
+	VPINSRD   $1, 6(BX)(DX*2), X21, X21
+	VPINSRD   $2, 6(R8), X21, X21
+	VPINSRD   $3, 6(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 3(SI)
+	VPEXTRD   $1, X5, 3(SI)(DX*1)
+	VPEXTRD   $2, X5, 3(SI)(DX*2)
+	VPEXTRD   $3, X5, 3(BX)
+	VMOVD     X6, 3(SI)(DX*4)
+	VPEXTRD   $1, X6, 3(BX)(DX*2)
+	VPEXTRD   $2, X6, 3(R8)
+	VPEXTRD   $3, X6, 3(BX)(DX*4)
+	// Step t0+2.
+	VPMOVZXBW Y20, Z3
+	VMOVD     6(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     9(SI), X20
+	VPINSRD   $1, 9(SI)(DX*1), X20, X20
+	VPINSRD   $2, 9(SI)(DX*2), X20, X20
+	VPINSRD   $3, 9(BX), X20, X20
+	VMOVD     9(SI)(DX*4), X21
+	VPINSRD   $1, 9(BX)(DX*2), X21, X21
+	VPINSRD   $2, 9(R8), X21, X21
+	VPINSRD   $3, 9(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 6(SI)
+	VPEXTRD   $1, X5, 6(SI)(DX*1)
+	VPEXTRD   $2, X5, 6(SI)(DX*2)
+	VPEXTRD   $3, X5, 6(BX)
+	VMOVD     X6, 6(SI)(DX*4)
+	VPEXTRD   $1, X6, 6(BX)(DX*2)
+	VPEXTRD   $2, X6, 6(R8)
+	VPEXTRD   $3, X6, 6(BX)(DX*4)
+	// Step t0+3.
+	VPMOVZXBW Y20, Z3
+	VMOVD     9(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     12(SI), X20
+	VPINSRD   $1, 12(SI)(DX*1), X20, X20
+	VPINSRD   $2, 12(SI)(DX*2), X20, X20
+	VPINSRD   $3, 12(BX), X20, X20
+	VMOVD     12(SI)(DX*4), X21
+	VPINSRD   $1, 12(BX)(DX*2), X21, X21
+	VPINSRD   $2, 12(R8), X21, X21
+	VPINSRD   $3, 12(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 9(SI)
+	VPEXTRD   $1, X5, 9(SI)(DX*1)
+	VPEXTRD   $2, X5, 9(SI)(DX*2)
+	VPEXTRD   $3, X5, 9(BX)
+	VMOVD     X6, 9(SI)(DX*4)
+	VPEXTRD   $1, X6, 9(BX)(DX*2)
+	VPEXTRD   $2, X6, 9(R8)
+	VPEXTRD   $3, X6, 9(BX)(DX*4)
+	// Step t0+4.
+	VPMOVZXBW Y20, Z3
+	VMOVD     12(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     15(SI), X20
+	VPINSRD   $1, 15(SI)(DX*1), X20, X20
+	VPINSRD   $2, 15(SI)(DX*2), X20, X20
+	VPINSRD   $3, 15(BX), X20, X20
+	VMOVD     15(SI)(DX*4), X21
+	VPINSRD   $1, 15(BX)(DX*2), X21, X21
+	VPINSRD   $2, 15(R8), X21, X21
+	VPINSRD   $3, 15(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 12(SI)
+	VPEXTRD   $1, X5, 12(SI)(DX*1)
+	VPEXTRD   $2, X5, 12(SI)(DX*2)
+	VPEXTRD   $3, X5, 12(BX)
+	VMOVD     X6, 12(SI)(DX*4)
+	VPEXTRD   $1, X6, 12(BX)(DX*2)
+	VPEXTRD   $2, X6, 12(R8)
+	VPEXTRD   $3, X6, 12(BX)(DX*4)
+	// Step t0+5.
+	VPMOVZXBW Y20, Z3
+	VMOVD     15(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     18(SI), X20
+	VPINSRD   $1, 18(SI)(DX*1), X20, X20
+	VPINSRD   $2, 18(SI)(DX*2), X20, X20
+	VPINSRD   $3, 18(BX), X20, X20
+	VMOVD     18(SI)(DX*4), X21
+	VPINSRD   $1, 18(BX)(DX*2), X21, X21
+	VPINSRD   $2, 18(R8), X21, X21
+	VPINSRD   $3, 18(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 15(SI)
+	VPEXTRD   $1, X5, 15(SI)(DX*1)
+	VPEXTRD   $2, X5, 15(SI)(DX*2)
+	VPEXTRD   $3, X5, 15(BX)
+	VMOVD     X6, 15(SI)(DX*4)
+	VPEXTRD   $1, X6, 15(BX)(DX*2)
+	VPEXTRD   $2, X6, 15(R8)
+	VPEXTRD   $3, X6, 15(BX)(DX*4)
+	// Step t0+6.
+	VPMOVZXBW Y20, Z3
+	VMOVD     18(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     21(SI), X20
+	VPINSRD   $1, 21(SI)(DX*1), X20, X20
+	VPINSRD   $2, 21(SI)(DX*2), X20, X20
+	VPINSRD   $3, 21(BX), X20, X20
+	VMOVD     21(SI)(DX*4), X21
+	VPINSRD   $1, 21(BX)(DX*2), X21, X21
+	VPINSRD   $2, 21(R8), X21, X21
+	VPINSRD   $3, 21(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 18(SI)
+	VPEXTRD   $1, X5, 18(SI)(DX*1)
+	VPEXTRD   $2, X5, 18(SI)(DX*2)
+	VPEXTRD   $3, X5, 18(BX)
+	VMOVD     X6, 18(SI)(DX*4)
+	VPEXTRD   $1, X6, 18(BX)(DX*2)
+	VPEXTRD   $2, X6, 18(R8)
+	VPEXTRD   $3, X6, 18(BX)(DX*4)
+	// Step t0+7.
+	VPMOVZXBW Y20, Z3
+	VMOVD     21(DI), X4
+	VPMOVZXBW X4, X4
+	VPBROADCASTQ X4, Z4
+	VALIGNQ   $7, Z4, Z0, Z2
+	VPSUBW    Z1, Z2, Z8
+	VPSUBW    Z1, Z0, Z9
+	VPADDW    Z8, Z9, Z10
+	VPABSW    Z8, Z8
+	VPABSW    Z9, Z9
+	VPABSW    Z10, Z10
+	VPCMPGTW  Z10, Z9, K1
+	VMOVDQA64 Z2, Z11
+	VMOVDQU16 Z1, K1, Z11
+	VPMINSW   Z10, Z9, Z9
+	VPCMPGTW  Z9, Z8, K2
+	VMOVDQA64 Z0, Z5
+	VMOVDQU16 Z11, K2, Z5
+	VPADDW    Z0, Z2, Z6
+	VPSRLW    $1, Z6, Z6
+	VPANDQ    Z12, Z5, Z5
+	VPANDQ    Z13, Z6, Z6
+	VPANDQ    Z14, Z0, Z7
+	VPANDQ    Z15, Z2, Z9
+	VPORQ     Z5, Z6, Z6
+	VPORQ     Z7, Z9, Z9
+	VPORQ     Z6, Z9, Z9
+	VPADDW    Z9, Z3, Z3
+	VPANDQ    Z16, Z3, Z0
+	VMOVDQA64 Z2, Z1
+	// The next step's pixels, before this step's stores.
+	VMOVD     24(SI), X20
+	VPINSRD   $1, 24(SI)(DX*1), X20, X20
+	VPINSRD   $2, 24(SI)(DX*2), X20, X20
+	VPINSRD   $3, 24(BX), X20, X20
+	VMOVD     24(SI)(DX*4), X21
+	VPINSRD   $1, 24(BX)(DX*2), X21, X21
+	VPINSRD   $2, 24(R8), X21, X21
+	VPINSRD   $3, 24(BX)(DX*4), X21, X21
+	VINSERTI32X4 $1, X21, Y20, Y20
+	VPMOVWB   Z3, Y5
+	VEXTRACTI128 $1, Y5, X6
+	VMOVD     X5, 21(SI)
+	VPEXTRD   $1, X5, 21(SI)(DX*1)
+	VPEXTRD   $2, X5, 21(SI)(DX*2)
+	VPEXTRD   $3, X5, 21(BX)
+	VMOVD     X6, 21(SI)(DX*4)
+	VPEXTRD   $1, X6, 21(BX)(DX*2)
+	VPEXTRD   $2, X6, 21(R8)
+	VPEXTRD   $3, X6, 21(BX)(DX*4)
+	ADDQ    $24, SI
+	ADDQ    $24, BX
+	ADDQ    $24, R8
+	ADDQ    $24, DI
+	DECQ    CX
+	JNZ     rgb8chunk
+
+rgb8done:
+	VZEROUPPER
+	RET
