@@ -72,20 +72,38 @@ func collapseHeap(coding bool) {
 	if coding && unsafe.Sizeof(uintptr(0)) == 8 { // the arena, the runtime's own range
 		syscall.Syscall(syscall.SYS_MADVISE, lo, lo&^(heapArena-1)+heapArena-lo, syscall.MADV_HUGEPAGE)
 	}
-	// Within the heap's 4 MB step (the runtime maps the heap in aligned
-	// steps of 4 MB on every platform), so that no other mapping is
-	// collapsed.
+	// Within the runtime's own address range, so that no other mapping is
+	// collapsed: the arena on 64-bit platforms (the heap's first 4 MB step
+	// may be full: the next one has the runtime's pages then), else the
+	// heap's 4 MB step (the runtime maps the heap in aligned steps of 4
+	// MB on every platform).
 	end := lo&^(heapStep-1) + heapStep
-	n := 0
-	for blk := lo; blk < end && resident(blk); blk += huge {
-		if !collapse(blk) {
-			return
-		}
-		n++
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		end = lo&^(heapArena-1) + heapArena
 	}
-	if n > 0 {
+	blk, ok := collapseFrom(lo, end)
+	if ok && blk > lo {
 		top = q
 	}
+	collapseTried = blk > lo || !ok
+}
+
+// collapseTried records whether collapseHeap found pages in memory in the
+// block of the heap's lowest free page (else the heap's next pages were a
+// fresh block, which needs no collapse): for the tests.
+var collapseTried bool
+
+// collapseFrom collapses the blocks from lo up that have pages in memory,
+// up to end, and returns the first that has none (or end); ok is false if
+// a collapse failed (at the block returned). A block already one huge page
+// takes a syscall that changes nothing.
+func collapseFrom(lo, end uintptr) (blk uintptr, ok bool) {
+	for blk = lo; blk < end && resident(blk); blk += huge {
+		if !collapse(blk) {
+			return blk, false
+		}
+	}
+	return blk, true
 }
 
 // collapse makes the 2 MB block at blk one huge page and reports whether
@@ -216,6 +234,12 @@ func adviseFenced() bool {
 		setGCPercent(gc)
 		return false
 	}
+	// Until the step, allocations (the stack step's goroutine and thread,
+	// growStack's stack) may have made the runtime map and write the next
+	// 4 MB of the arena before any advice could apply there (1 decode
+	// process in 20-60 then took ~350 faults of 4 KB pages in a block):
+	// such blocks are collapsed.
+	collapseFrom(start, arena+heapArena)
 	if gc < 0 {
 		setGCPercent(gc) // GOGC=off stays off
 		return true

@@ -228,12 +228,20 @@ func checkFenced(t *testing.T) {
 			bufs = append(bufs, b)
 		}
 	}
+	// Small objects may still take free slots of spans the runtime
+	// started before the advice, in blocks of 4 KB pages: a few KB.
 	vmas := advisedMappings(t)
+	outside, total := 0, 0
 	for _, b := range bufs {
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		total += len(b)
 		if !within(vmas, p, p+uintptr(len(b))) {
-			t.Fatalf("a %d-byte allocation at %#x lies outside the mappings advised for 2 MB pages %x", len(b), p, vmas)
+			outside += len(b)
+			t.Logf("a %d-byte allocation at %#x lies outside the mappings advised for 2 MB pages %x", len(b), p, vmas)
 		}
+	}
+	if outside > 64<<10 {
+		t.Errorf("%d of the %d bytes allocated lie outside the mappings advised for 2 MB pages", outside, total)
 	}
 	Release()
 	if got := debug.SetGCPercent(100); got != 100 {
@@ -305,21 +313,32 @@ func TestCollapse(t *testing.T) {
 		checkCollapse(t)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCollapse$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "HUGESTART_COLLAPSE_CHILD=1")
-	out, err := cmd.CombinedOutput()
+	// A child whose heap's next pages began a fresh block has nothing to
+	// collapse (it skips), and a collapse may fail for want of a free 2 MB
+	// page: a few children are tried.
+	var out []byte
+	for range 5 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCollapse$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "HUGESTART_COLLAPSE_CHILD=1")
+		var err error
+		out, err = cmd.CombinedOutput()
+		if err == nil && strings.Contains(string(out), "--- PASS: TestCollapse") {
+			return
+		}
+	}
 	if strings.Contains(string(out), "--- SKIP: TestCollapse") {
 		t.Skipf("child: %s", out)
 	}
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestCollapse") {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
+	t.Fatalf("child:\n%s", out)
 }
 
 func checkCollapse(t *testing.T) {
 	if top == nil {
 		if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(thp), "[never]") {
 			t.Skip("no transparent huge pages")
+		}
+		if !collapseTried {
+			t.Skip("the heap's lowest free page began a fresh block: nothing to collapse")
 		}
 		t.Fatal("collapseHeap made no huge page (a kernel before 6.1?)")
 	}
