@@ -83,10 +83,13 @@ func collapseHeap(coding bool) {
 	}
 	blk, ok := collapseFrom(lo, end)
 	if ok && blk > lo {
-		top = q
+		top, collapsedTo = q, blk
 	}
 	collapseTried = blk > lo || !ok
 }
+
+// collapsedTo is the end of the blocks collapseHeap made huge pages.
+var collapsedTo uintptr
 
 // collapseTried records whether collapseHeap found pages in memory in the
 // block of the heap's lowest free page (else the heap's next pages were a
@@ -238,8 +241,10 @@ func adviseFenced() bool {
 	// growStack's stack) may have made the runtime map and write the next
 	// 4 MB of the arena before any advice could apply there (1 decode
 	// process in 20-60 then took ~350 faults of 4 KB pages in a block):
-	// such blocks are collapsed.
-	collapseFrom(start, arena+heapArena)
+	// such blocks are collapsed (from above those collapseHeap did: a
+	// block already one huge page costs a syscall of ~40 µs that changes
+	// nothing).
+	collapseFrom(max(start, collapsedTo), arena+heapArena)
 	if gc < 0 {
 		setGCPercent(gc) // GOGC=off stays off
 		return true
