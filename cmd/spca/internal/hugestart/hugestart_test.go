@@ -183,20 +183,36 @@ func TestFenced(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("adviseFenced is for 64-bit platforms")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFenced$", "-test.count=1", "-test.v")
-	// One P: the page cache of another P may hold free pages below the
-	// plugs (plug allocates on its own P), which small allocations made on
-	// that P take, in a test binary whose other goroutines ran there.
-	cmd.Env = append(os.Environ(), "HUGESTART_FENCED_CHILD=1", "GOGC=100", "GOMAXPROCS=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestFenced") {
-		t.Fatalf("child: %v\n%s", err, out)
+	// A process whose heap already reaches the next arena when the fence
+	// is placed (the runtime starts the heap at a random 4 MB step of its
+	// arena, and the last one leaves no room) finds the fence's address
+	// taken: adviseFenced reports false there and advise does the job. It
+	// happened to 2 of ~800 child processes under load (session 25), so
+	// the child runs up to three times before that counts as a failure; a
+	// runtime that no longer maps an arena's rest fails every time.
+	for try := 1; ; try++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFenced$", "-test.count=1", "-test.v")
+		// One P: the page cache of another P may hold free pages below the
+		// plugs (plug allocates on its own P), which small allocations made on
+		// that P take, in a test binary whose other goroutines ran there.
+		cmd.Env = append(os.Environ(), "HUGESTART_FENCED_CHILD=1", "GOGC=100", "GOMAXPROCS=1")
+		out, err := cmd.CombinedOutput()
+		if err == nil && strings.Contains(string(out), "--- PASS: TestFenced") {
+			return
+		}
+		if try == 3 || !strings.Contains(string(out), errNotFenced) {
+			t.Fatalf("child (run %d): %v\n%s", try, err, out)
+		}
+		t.Logf("child run %d: %s; again", try, errNotFenced)
 	}
 }
 
+// errNotFenced is what checkFenced reports when adviseFenced fails.
+const errNotFenced = "adviseFenced reported false"
+
 func checkFenced(t *testing.T) {
 	if !adviseFenced() {
-		t.Fatal("adviseFenced reported false: the heap is not advised without a collection")
+		t.Fatal(errNotFenced + ": the heap is not advised without a collection")
 	}
 	defer func() { plugs, ballast = nil, nil }()
 	want := raisedGC
