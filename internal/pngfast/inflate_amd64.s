@@ -12,21 +12,14 @@
 	ADDQ  BX, SI; \
 	ORL   $56, DX
 
-// FAST2 decodes the symbol of the fast entry of the next 12 bits without
-// a branch between a literal and a match: it takes the entry's bits
-// (maxFastBits at most), and stores 16 bytes at DI, the first two the literals or a
-// match's 16 bytes (from out's start for a literal, its word 0 replaced
-// by the literals), then moves DI by the literals or the length. It
-// jumps to other for an entry of another kind (nothing taken), to far
-// for a distance before out's start (taken: far gives them back), to
-// near for a match of a distance under 16 or a length over 16, or a
-// literal within 16 bytes of out's start (taken: AX the entry, BX the
-// bytes to make, R8 the source, R12 the literals, R13 the distance).
-// CX keeps the bit buffer from before the entry.
-#define FAST2 \
+// FASTLOOKUP loads the fast entry of the next 12 bits of R9 into AX.
+#define FASTLOOKUP \
 	MOVL    R9, BX; \
 	ANDL    $0xfff, BX; \
-	MOVL    (R10)(BX*4), AX; \
+	MOVL    (R10)(BX*4), AX
+
+// FASTTAKE is FAST2 after its lookup (see FAST2).
+#define FASTTAKE \
 	TESTL   $0x600, AX; \
 	JNZ     other; \
 	MOVQ    R9, CX; \
@@ -66,6 +59,21 @@
 	VMOVDQU X0, (DI); \
 	ADDQ    BX, DI
 
+// FAST2 decodes the symbol of the fast entry of the next 12 bits without
+// a branch between a literal and a match: it takes the entry's bits
+// (maxFastBits at most), and stores 16 bytes at DI, the first two the literals or a
+// match's 16 bytes (from out's start for a literal, its word 0 replaced
+// by the literals), then moves DI by the literals or the length. It
+// jumps to other for an entry of another kind (nothing taken), to far
+// for a distance before out's start (taken: far gives them back), to
+// near for a match of a distance under 16 or a length over 16, or a
+// literal within 16 bytes of out's start (taken: AX the entry, BX the
+// bytes to make, R8 the source, R12 the literals, R13 the distance).
+// CX keeps the bit buffer from before the entry.
+#define FAST2 \
+	FASTLOOKUP; \
+	FASTTAKE
+
 // FAST1 is FAST with the bit buffer refilled after the entry's load,
 // before its bits are taken: the refill waits on the last entry's bits,
 // as the load does, and the two overlap (a refill before the lookup, at
@@ -73,55 +81,9 @@
 // dependent steps). Two entries of maxFastBits leave 12 bits for the
 // next lookup.
 #define FAST1 \
-	MOVL    R9, BX; \
-	ANDL    $0xfff, BX; \
-	MOVL    (R10)(BX*4), AX; \
-	MOVQ    (SI), BX; \
-	SHLXQ   DX, BX, BX; \
-	ORQ     BX, R9; \
-	MOVL    $63, BX; \
-	SUBL    DX, BX; \
-	SHRL    $3, BX; \
-	ADDQ    BX, SI; \
-	ORL     $56, DX; \
-	TESTL   $0x600, AX; \
-	JNZ     other; \
-	MOVQ    R9, CX; \
-	SHRXQ   AX, R9, R9; \
-	SUBB    AL, DL; \
-	BEXTRL  R14, AX, R13; \
-	MOVL    AX, BX; \
-	ANDL    $31, BX; \
-	SUBL    R13, BX; \
-	SHRXQ   BX, CX, R15; \
-	BZHIQ   R13, R15, R15; \
-	MOVL    AX, BX; \
-	SHRL    $25, BX; \
-	ADDL    (R11)(BX*4), R15; \
-	MOVQ    DI, R8; \
-	SUBQ    R15, R8; \
-	MOVL    AX, R12; \
-	SHRL    $16, R12; \
-	MOVL    R12, BX; \
-	ANDL    $0x1ff, BX; \
-	TESTL   $0x100, AX; \
-	CMOVQEQ 0(SP), R8; \
-	CMOVQEQ R13, BX; \
-	CMPQ    R8, 0(SP); \
-	JLO     far; \
-	MOVQ    DI, R13; \
-	SUBQ    R8, R13; \
-	CMPQ    R13, $16; \
-	JLO     near; \
-	CMPQ    BX, $16; \
-	JHI     near; \
-	MOVWLZX (R8), R15; \
-	TESTL   $0x100, AX; \
-	CMOVLEQ R12, R15; \
-	VMOVDQU (R8), X0; \
-	VPINSRW $0, R15, X0, X0; \
-	VMOVDQU X0, (DI); \
-	ADDQ    BX, DI
+	FASTLOOKUP; \
+	REFILL; \
+	FASTTAKE
 
 // func codesBMI2(fast *[1 << litBits]uint32, lit *[litTableLen]uint32, dist *[distTableLen]uint32, base *[128]uint32, in []byte, pos int, bb uint64, nb uint, out []byte, o int) (int, uint64, uint, int)
 // Registers: R9 bit buffer, DX its bits, SI next input byte, DI next
