@@ -1254,6 +1254,9 @@ func decodePatches(d *rangeDecoder, data []byte, idx []int32, dims, cols int, ce
 	}
 	centre32[0], bins32[0] = heldPrediction, math.MaxInt32
 	pr := &patchRun{centre: &centre32[0], bins: &bins32[0], none: &devs.none[0], lead: edges.k, dims: dims}
+	if patchDecVector && dims <= 64 {
+		pr.vec = 1
+	}
 	var prevListed []int32 // the patch before's listed dimensions
 	prevEnd := 0           // and patchEnd
 	for i, col := 0, 0; i < n; i, col = i+1, col+1 {
@@ -1382,7 +1385,7 @@ type patchRun struct {
 	boff        int // 0 while counting up, 32 while counting down
 	bcur        int // the encoder's busy class of cnt (patchEncDual)
 	act0        int // the encoder's context class of the first dimension
-	vec         int // 1: patchEncDual's prologue (patchEncVector, dims <= 64)
+	vec         int // 1: the kernels' AVX-512 prologue (patchEncVector or patchDecVector, dims <= 64)
 	lead, nl    int
 	dims        int
 	pending     int // 1: the rest flag comes at end

@@ -93,3 +93,8 @@ func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (s
 // vec): the residuals and contexts of a patch's dimensions found 16 at a
 // time instead of one at each zero flag.
 var patchEncVector = hasAVX512
+
+// patchDecVector selects patchDual's AVX-512 prologue (see patchRun's
+// vec): the zero flags' contexts of a patch's dimensions found 16 at a
+// time instead of one at each zero flag.
+var patchDecVector = hasAVX512

@@ -332,10 +332,60 @@ unaryend:
 // 4 where the count, p.counted, exceeds the dimensions after the flag.
 // Where p.pending is not 0, the run stops at p.end for the rest flag
 // (see pflag) and, if it is 1, goes on after it to p.dims.
-TEXT ·patchDual(SB), NOSPLIT, $0-48
+TEXT ·patchDual(SB), NOSPLIT, $256-48
 	MOVQ d+0(FP), BX
 	LOADDEC
 	MOVQ p+32(FP), BX
+	CMPQ patchRun_vec(BX), $0
+	JEQ pprepped
+	// With p.vec (AVX-512, p.dims <= 64) the contexts of every dimension
+	// into ctx, 16 a step (the last under a mask): the zero flags' offset
+	// from dims, j*arDim__size + arDim_zero + 4*arBusy*act (16 bits), and
+	// act, the class of devL[j] + devU[j] (ACT), above it. Each zero flag
+	// found them on its own by ACT's chain of three loads, which lay
+	// between a mispredicted outcome and the next decision's bound.
+	MOVQ devL+16(FP), SI
+	MOVQ devU+24(FP), DI
+	MOVQ patchRun_dims(BX), CX
+	VPMOVZXBD ·arDevClasses(SB), Z5
+	VPMOVZXBD ·arDevClasses+16(SB), Z6
+	MOVL $31, AX
+	VPBROADCASTD AX, Z7
+	MOVL $arDim__size, AX
+	VPBROADCASTD AX, Z8
+	VPMOVZXBD encIota<>(SB), Z9
+	VPMULLD Z8, Z9, Z9
+	MOVL $arDim_zero, AX
+	VPBROADCASTD AX, Z10
+	VPADDD Z10, Z9, Z9
+	MOVL $(16*arDim__size), AX
+	VPBROADCASTD AX, Z10
+	MOVL $(4*const_arBusy), AX
+	VPBROADCASTD AX, Z11
+	LEAQ ctx-256(SP), R14
+	XORL AX, AX
+
+pprep:
+	MOVL $0xFFFF, DX
+	BZHIL CX, DX, DX
+	KMOVW DX, K1
+	VPMOVZXBD.Z (SI)(AX*1), K1, Z2
+	VPMOVZXBD.Z (DI)(AX*1), K1, Z3
+	VPADDD Z3, Z2, Z2
+	VPANDD Z7, Z2, Z2
+	VPERMI2D Z6, Z5, Z2
+	VPMULLD Z11, Z2, Z3
+	VPADDD Z9, Z3, Z3
+	VPSLLD $16, Z2, Z2
+	VPORD Z2, Z3, Z3
+	VMOVDQU32 Z3, (R14)(AX*4)
+	VPADDD Z10, Z9, Z9
+	ADDQ $16, AX
+	SUBQ $16, CX
+	JGT pprep
+	VZEROUPPER
+
+pprepped:
 	MOVQ patchRun_j(BX), R12
 	MOVQ patchRun_end(BX), R13
 	CMPQ R12, R13
@@ -387,6 +437,8 @@ pbusy:
 	LEAQ (DX)(AX*4), DX
 	MOVQ devL+16(FP), SI
 	MOVQ devU+24(FP), DI
+	CMPQ patchRun_vec(BX), $0
+	JNE pzerosv
 
 pzeros:
 	ACT(AX)
@@ -414,6 +466,33 @@ pzeroone:
 	CMPL R10, $const_arTopValue
 	JCC pnonzero
 	NORMDEC(pzeroonenorm, pzeroonepast, pnonzero)
+
+pzerosv:
+	// The zero flags with the prologue's contexts: the class is stored
+	// for SIGNMAGB at a 1 only.
+	MOVWLZX ctx-256(SP)(R12*4), BX
+	ADDQ DX, BX
+	BOUND(BX)
+	JCC pzeroonev
+	ZEROARM(BX)
+	CMPL R10, $const_arTopValue
+	JCS pzeronormv
+
+pzerodonev:
+	INCQ R12
+	CMPQ R12, R13
+	JLT pzerosv
+	JMP pdone
+
+	NORMDEC(pzeronormv, pzeropastv, pzerodonev)
+
+pzeroonev:
+	ONEARM(BX)
+	MOVWLZX ctx-254(SP)(R12*4), AX
+	MOVQ AX, status+40(FP)
+	CMPL R10, $const_arTopValue
+	JCC pnonzero
+	NORMDEC(pzeroonenormv, pzeroonepastv, pnonzero)
 
 pnonzero:
 	// The sign and the unary magnitude, as runDual decodes them.
@@ -1386,7 +1465,7 @@ zerorange:
 	NORMENC(ecountzeronorm, ecountzeroflush, ecountzerobyte, ecountzerokeep, ecountend)
 
 // encIota holds the bytes 0, 1, ..., 15: the lanes' dimensions of
-// patchEncDual's prologue.
+// patchEncDual's and patchDual's prologues.
 DATA encIota<>+0(SB)/8, $0x0706050403020100
 DATA encIota<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL encIota<>(SB), RODATA|NOPTR, $16

@@ -31,3 +31,6 @@ func patchEncDual(e *rangeEncoder, dims *arDim, left, up *int32, p *patchRun) (s
 
 // patchEncVector is patchEncDual's AVX-512 prologue: amd64 only.
 const patchEncVector = false
+
+// patchDecVector is patchDual's AVX-512 prologue: amd64 only.
+const patchDecVector = false

@@ -271,6 +271,9 @@ func TestPatchDual(t *testing.T) {
 			}
 			from := 1 + rng.IntN(dims)
 			pa := patchRun{end: from, step: 1, lead: rng.IntN(dims + 1), dims: dims, cnt: rng.IntN(3)}
+			if patchDecVector && trial%4 < 2 {
+				pa.vec = 1 // patchDual's prologue (patchDualGo ignores vec)
+			}
 			if rng.IntN(4) != 0 {
 				pa.j, pa.cnt = 0, 0
 			} else {
