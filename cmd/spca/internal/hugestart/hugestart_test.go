@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -270,15 +271,21 @@ func checkFenced(t *testing.T) {
 	}
 }
 
-// advisedMappings returns the address ranges of this process's mappings
-// with the hugepage advice (VmFlags hg in /proc/self/smaps).
-func advisedMappings(t *testing.T) [][2]uintptr {
+// smapsMapping is one mapping of /proc/self/smaps: its address range,
+// whether it has the hugepage advice (VmFlags hg) and its AnonHugePages.
+type smapsMapping struct {
+	lo, hi  uintptr
+	advised bool
+	hugeKB  int
+}
+
+// smapsMappings reads this process's mappings from /proc/self/smaps.
+func smapsMappings(t *testing.T) []smapsMapping {
 	data, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vmas [][2]uintptr
-	var cur [2]uintptr
+	var ms []smapsMapping
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
 		switch {
@@ -289,13 +296,23 @@ func advisedMappings(t *testing.T) [][2]uintptr {
 			if err1 != nil || err2 != nil {
 				t.Fatalf("smaps line %q", line)
 			}
-			cur = [2]uintptr{uintptr(a), uintptr(b)}
-		case len(f) > 0 && f[0] == "VmFlags:":
-			for _, flag := range f[1:] {
-				if flag == "hg" {
-					vmas = append(vmas, cur)
-				}
-			}
+			ms = append(ms, smapsMapping{lo: uintptr(a), hi: uintptr(b)})
+		case len(ms) > 0 && len(f) >= 2 && f[0] == "AnonHugePages:":
+			ms[len(ms)-1].hugeKB, _ = strconv.Atoi(f[1])
+		case len(ms) > 0 && len(f) > 0 && f[0] == "VmFlags:":
+			ms[len(ms)-1].advised = slices.Contains(f[1:], "hg")
+		}
+	}
+	return ms
+}
+
+// advisedMappings returns the address ranges of this process's mappings
+// with the hugepage advice.
+func advisedMappings(t *testing.T) [][2]uintptr {
+	var vmas [][2]uintptr
+	for _, m := range smapsMappings(t) {
+		if m.advised {
+			vmas = append(vmas, [2]uintptr{m.lo, m.hi})
 		}
 	}
 	return vmas
@@ -359,22 +376,10 @@ func checkCollapse(t *testing.T) {
 		t.Fatal("collapseHeap made no huge page (a kernel before 6.1?)")
 	}
 	a := uintptr(unsafe.Pointer(top))
-	data, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := false
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		switch {
-		case len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"):
-			lo, hi, _ := strings.Cut(f[0], "-")
-			l, _ := strconv.ParseUint(lo, 16, 64)
-			h, _ := strconv.ParseUint(hi, 16, 64)
-			in = uintptr(l) <= a && a < uintptr(h)
-		case in && len(f) >= 2 && f[0] == "AnonHugePages:":
-			if kb, _ := strconv.Atoi(f[1]); kb < huge>>10 {
-				t.Errorf("the mapping holding top %#x has %s kB in huge pages, want at least %d", a, f[1], huge>>10)
+	for _, m := range smapsMappings(t) {
+		if m.lo <= a && a < m.hi {
+			if m.hugeKB < huge>>10 {
+				t.Errorf("the mapping holding top %#x has %d kB in huge pages, want at least %d", a, m.hugeKB, huge>>10)
 			}
 			return
 		}
