@@ -26,7 +26,8 @@ type huffWriter struct {
 	code   [numLit]uint32 // bit-reversed code | length<<16
 	clLen  [numCL]uint8
 	clCode [numCL]uint32
-	counts [4][256]uint32 // of the bytes tallied for the next block
+	counts [4][256]uint32        // of the bytes tallied for the next block
+	rare   [countPiece + 64]byte // count's scratch: the bytes its kernel left
 	scr    huffScratch
 }
 
@@ -35,6 +36,9 @@ const (
 	numCL    = 19  // code-length alphabet
 	maxLitLn = 15
 	maxCLLn  = 7
+	// countPiece is how many bytes count's AVX-512 kernel takes a call:
+	// its byte-lane tallies hold at most 255 a lane.
+	countPiece = 8 << 10
 )
 
 // clOrder is the order in which the code-length code's lengths are sent.
@@ -413,7 +417,7 @@ func (h *huffWriter) adlerByte(b byte) {
 // indexing the bytes).
 func (h *huffWriter) count(p []byte) {
 	c := &h.counts
-	p = countKernel(c, p)
+	p = countKernel(c, p, &h.rare)
 	for ; len(p) >= 4; p = p[4:] {
 		v := binary.LittleEndian.Uint32(p)
 		c[0][byte(v)]++

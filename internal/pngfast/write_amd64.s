@@ -223,3 +223,213 @@ countLoop:
 
 countDone:
 	RET
+
+// func countCommonAVX512(c *[4][256]uint32, p []byte, rare *[countPiece + 64]byte) int
+// Counts the bytes of p (len(p) a multiple of 64, at most countPiece)
+// that are -6 to 5 as signed residuals (t = byte+6 below 12) in byte
+// lanes, one accumulator per value (Z0-Z11: at most countPiece/64 < 256
+// a lane), adds them to c[0] at the end, and packs the other bytes into
+// rare (VPCOMPRESSB, 64 bytes stored a step, the pointer moved by their
+// number), returning how many.
+TEXT ·countCommonAVX512(SB), NOSPLIT, $0-48
+	MOVQ c+0(FP), DI
+	MOVQ p_base+8(FP), SI
+	MOVQ p_len+16(FP), CX
+	MOVQ rare+32(FP), DX
+	MOVQ DX, R8
+	ADDQ SI, CX
+	MOVL         $0, AX
+	VPBROADCASTB AX, Z12
+	VPXORQ       Z0, Z0, Z0
+	MOVL         $1, AX
+	VPBROADCASTB AX, Z13
+	VPXORQ       Z1, Z1, Z1
+	MOVL         $2, AX
+	VPBROADCASTB AX, Z14
+	VPXORQ       Z2, Z2, Z2
+	MOVL         $3, AX
+	VPBROADCASTB AX, Z15
+	VPXORQ       Z3, Z3, Z3
+	MOVL         $4, AX
+	VPBROADCASTB AX, Z16
+	VPXORQ       Z4, Z4, Z4
+	MOVL         $5, AX
+	VPBROADCASTB AX, Z17
+	VPXORQ       Z5, Z5, Z5
+	MOVL         $6, AX
+	VPBROADCASTB AX, Z18
+	VPXORQ       Z6, Z6, Z6
+	MOVL         $7, AX
+	VPBROADCASTB AX, Z19
+	VPXORQ       Z7, Z7, Z7
+	MOVL         $8, AX
+	VPBROADCASTB AX, Z20
+	VPXORQ       Z8, Z8, Z8
+	MOVL         $9, AX
+	VPBROADCASTB AX, Z21
+	VPXORQ       Z9, Z9, Z9
+	MOVL         $10, AX
+	VPBROADCASTB AX, Z22
+	VPXORQ       Z10, Z10, Z10
+	MOVL         $11, AX
+	VPBROADCASTB AX, Z23
+	VPXORQ       Z11, Z11, Z11
+	MOVL         $6, AX
+	VPBROADCASTB AX, Z24
+	MOVL         $12, AX
+	VPBROADCASTB AX, Z25
+	VPTERNLOGD   $0xff, Z26, Z26, Z26
+	VPXORQ       Z30, Z30, Z30
+	CMPQ         SI, CX
+	JAE          commonDone
+
+commonLoop:
+	VMOVDQU8    (SI), Z27
+	VPADDB      Z24, Z27, Z28
+	VPCMPUB     $5, Z25, Z28, K2
+	VPCOMPRESSB Z27, K2, Z29
+	VMOVDQU8    Z29, (DX)
+	KMOVQ       K2, AX
+	POPCNTQ     AX, AX
+	ADDQ        AX, DX
+	VPCMPEQB Z12, Z28, K1
+	VPSUBB   Z26, Z0, K1, Z0
+	VPCMPEQB Z13, Z28, K1
+	VPSUBB   Z26, Z1, K1, Z1
+	VPCMPEQB Z14, Z28, K1
+	VPSUBB   Z26, Z2, K1, Z2
+	VPCMPEQB Z15, Z28, K1
+	VPSUBB   Z26, Z3, K1, Z3
+	VPCMPEQB Z16, Z28, K1
+	VPSUBB   Z26, Z4, K1, Z4
+	VPCMPEQB Z17, Z28, K1
+	VPSUBB   Z26, Z5, K1, Z5
+	VPCMPEQB Z18, Z28, K1
+	VPSUBB   Z26, Z6, K1, Z6
+	VPCMPEQB Z19, Z28, K1
+	VPSUBB   Z26, Z7, K1, Z7
+	VPCMPEQB Z20, Z28, K1
+	VPSUBB   Z26, Z8, K1, Z8
+	VPCMPEQB Z21, Z28, K1
+	VPSUBB   Z26, Z9, K1, Z9
+	VPCMPEQB Z22, Z28, K1
+	VPSUBB   Z26, Z10, K1, Z10
+	VPCMPEQB Z23, Z28, K1
+	VPSUBB   Z26, Z11, K1, Z11
+	ADDQ        $64, SI
+	CMPQ        SI, CX
+	JB          commonLoop
+
+commonDone:
+	VPSADBW       Z30, Z0, Z0
+	VEXTRACTI64X4 $1, Z0, Y12
+	VPADDQ        Y12, Y0, Y0
+	VEXTRACTI128  $1, Y0, X12
+	VPADDQ        X12, X0, X0
+	VPSHUFD       $0x4e, X0, X12
+	VPADDQ        X12, X0, X0
+	MOVQ          X0, AX
+	ADDL          AX, 1000(DI)
+	VPSADBW       Z30, Z1, Z1
+	VEXTRACTI64X4 $1, Z1, Y12
+	VPADDQ        Y12, Y1, Y1
+	VEXTRACTI128  $1, Y1, X12
+	VPADDQ        X12, X1, X1
+	VPSHUFD       $0x4e, X1, X12
+	VPADDQ        X12, X1, X1
+	MOVQ          X1, AX
+	ADDL          AX, 1004(DI)
+	VPSADBW       Z30, Z2, Z2
+	VEXTRACTI64X4 $1, Z2, Y12
+	VPADDQ        Y12, Y2, Y2
+	VEXTRACTI128  $1, Y2, X12
+	VPADDQ        X12, X2, X2
+	VPSHUFD       $0x4e, X2, X12
+	VPADDQ        X12, X2, X2
+	MOVQ          X2, AX
+	ADDL          AX, 1008(DI)
+	VPSADBW       Z30, Z3, Z3
+	VEXTRACTI64X4 $1, Z3, Y12
+	VPADDQ        Y12, Y3, Y3
+	VEXTRACTI128  $1, Y3, X12
+	VPADDQ        X12, X3, X3
+	VPSHUFD       $0x4e, X3, X12
+	VPADDQ        X12, X3, X3
+	MOVQ          X3, AX
+	ADDL          AX, 1012(DI)
+	VPSADBW       Z30, Z4, Z4
+	VEXTRACTI64X4 $1, Z4, Y12
+	VPADDQ        Y12, Y4, Y4
+	VEXTRACTI128  $1, Y4, X12
+	VPADDQ        X12, X4, X4
+	VPSHUFD       $0x4e, X4, X12
+	VPADDQ        X12, X4, X4
+	MOVQ          X4, AX
+	ADDL          AX, 1016(DI)
+	VPSADBW       Z30, Z5, Z5
+	VEXTRACTI64X4 $1, Z5, Y12
+	VPADDQ        Y12, Y5, Y5
+	VEXTRACTI128  $1, Y5, X12
+	VPADDQ        X12, X5, X5
+	VPSHUFD       $0x4e, X5, X12
+	VPADDQ        X12, X5, X5
+	MOVQ          X5, AX
+	ADDL          AX, 1020(DI)
+	VPSADBW       Z30, Z6, Z6
+	VEXTRACTI64X4 $1, Z6, Y12
+	VPADDQ        Y12, Y6, Y6
+	VEXTRACTI128  $1, Y6, X12
+	VPADDQ        X12, X6, X6
+	VPSHUFD       $0x4e, X6, X12
+	VPADDQ        X12, X6, X6
+	MOVQ          X6, AX
+	ADDL          AX, 0(DI)
+	VPSADBW       Z30, Z7, Z7
+	VEXTRACTI64X4 $1, Z7, Y12
+	VPADDQ        Y12, Y7, Y7
+	VEXTRACTI128  $1, Y7, X12
+	VPADDQ        X12, X7, X7
+	VPSHUFD       $0x4e, X7, X12
+	VPADDQ        X12, X7, X7
+	MOVQ          X7, AX
+	ADDL          AX, 4(DI)
+	VPSADBW       Z30, Z8, Z8
+	VEXTRACTI64X4 $1, Z8, Y12
+	VPADDQ        Y12, Y8, Y8
+	VEXTRACTI128  $1, Y8, X12
+	VPADDQ        X12, X8, X8
+	VPSHUFD       $0x4e, X8, X12
+	VPADDQ        X12, X8, X8
+	MOVQ          X8, AX
+	ADDL          AX, 8(DI)
+	VPSADBW       Z30, Z9, Z9
+	VEXTRACTI64X4 $1, Z9, Y12
+	VPADDQ        Y12, Y9, Y9
+	VEXTRACTI128  $1, Y9, X12
+	VPADDQ        X12, X9, X9
+	VPSHUFD       $0x4e, X9, X12
+	VPADDQ        X12, X9, X9
+	MOVQ          X9, AX
+	ADDL          AX, 12(DI)
+	VPSADBW       Z30, Z10, Z10
+	VEXTRACTI64X4 $1, Z10, Y12
+	VPADDQ        Y12, Y10, Y10
+	VEXTRACTI128  $1, Y10, X12
+	VPADDQ        X12, X10, X10
+	VPSHUFD       $0x4e, X10, X12
+	VPADDQ        X12, X10, X10
+	MOVQ          X10, AX
+	ADDL          AX, 16(DI)
+	VPSADBW       Z30, Z11, Z11
+	VEXTRACTI64X4 $1, Z11, Y12
+	VPADDQ        Y12, Y11, Y11
+	VEXTRACTI128  $1, Y11, X12
+	VPADDQ        X12, X11, X11
+	VPSHUFD       $0x4e, X11, X12
+	VPADDQ        X12, X11, X11
+	MOVQ          X11, AX
+	ADDL          AX, 20(DI)
+	SUBQ R8, DX
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET

@@ -19,4 +19,4 @@ func huffLits(h *huffWriter, out []byte, o int, acc uint64, n uint, q []byte) (i
 }
 
 // countKernel leaves p to count's Go loop (the kernel is amd64's).
-func countKernel(c *[4][256]uint32, p []byte) []byte { return p }
+func countKernel(c *[4][256]uint32, p []byte, rare *[countPiece + 64]byte) []byte { return p }

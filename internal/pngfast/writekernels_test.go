@@ -101,9 +101,33 @@ func TestWriteKernelsMatchGo(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range append([]int{0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 40}, 70001) {
+	// count: every length to 300 and past countPiece, of random bytes,
+	// bytes near 0 and 255, small residuals -8 to 7 (the AVX-512
+	// kernel's values -6 to 5 and their neighbours), and runs of one
+	// value at and beside its range's ends.
+	var counts [][]byte
+	for n := range 301 {
 		p := make([]byte, n)
 		fill(p, n%2)
+		counts = append(counts, p)
+	}
+	for _, n := range []int{countPiece - 1, countPiece, countPiece + 64, 70001} {
+		for kind := range 3 {
+			p := make([]byte, n)
+			fill(p, kind%2)
+			if kind == 2 {
+				for i := range p {
+					p[i] = byte(rng.IntN(16) - 8)
+				}
+			}
+			counts = append(counts, p)
+		}
+		for _, v := range []byte{0, 5, 6, 249, 250, 255} {
+			counts = append(counts, bytes.Repeat([]byte{v}, n))
+		}
+	}
+	for _, p := range counts {
+		n := len(p)
 		var want [256]uint32
 		for _, b := range p {
 			want[b]++
@@ -120,7 +144,7 @@ func TestWriteKernelsMatchGo(t *testing.T) {
 			return sum
 		})
 		if k != want || g != want {
-			t.Fatalf("count of %d bytes: kernel %v, Go %v, want %v", n, k, g, want)
+			t.Fatalf("count of %d bytes (first %d): kernel %v, Go %v, want %v", n, p[:min(n, 1)], k, g, want)
 		}
 	}
 }
