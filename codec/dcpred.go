@@ -247,6 +247,7 @@ func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
 		p.first = p.levels[0]
 		p.sorted = increasing(p.first)
 		p.guide = newLevelGuide(p.first, p.sorted)
+		p.guide.byMean(p.mAll, p.wAll[0])
 		return p
 	}
 	p.li = c.levelInverse()
@@ -260,6 +261,7 @@ func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
 	}
 	p.sorted = increasing(p.first)
 	p.guide = newLevelGuide(p.first, p.sorted)
+	p.guide.byMean(p.mAll, p.wAll[0])
 	return p
 }
 
@@ -540,7 +542,7 @@ func (p *edgePredictor) predict(i, col, fallback int) int {
 	}
 	y0 := float64(mean-p.mAll) / p.wAll[0]
 	if p.sorted {
-		return p.guide.nearest(y0)
+		return p.guide.nearestMean(y0, mean)
 	}
 	return nearestScan(p.first, y0)
 }
@@ -633,6 +635,10 @@ type levelGuide struct {
 	levels    []float64
 	lo, scale float64 // interval of y0: (y0 − lo)·scale
 	start     []int32 // per interval, the first index whose level is >= its start; nil: bisect
+
+	// The interval of y0 = (mean − m)/w from mean directly (byMean):
+	// mean·meanScale − meanOff.
+	meanScale, meanOff float64
 }
 
 // newLevelGuide returns the guide of levels, which must increase
@@ -656,15 +662,38 @@ func newLevelGuide(levels []float64, sorted bool) levelGuide {
 	return g
 }
 
-// nearest returns nearestSorted(levels, y0). Any starting index gives
-// the same bracket (the walks restore it); the table only makes the walk
-// short.
+// byMean sets the guide's interval of the target y0 = (mean − m)/w as a
+// function of mean (nearestMean).
+func (g *levelGuide) byMean(m, w float64) {
+	g.meanScale = float64(g.scale / w)
+	g.meanOff = float64(float64(float64(m/w)+g.lo) * g.scale)
+}
+
+// nearestMean is nearest(y0) for y0 = (mean − m)/w (byMean's m and w):
+// the interval comes from mean, not from y0, so the table's and the
+// levels' loads need not wait for the division (the predictor's mean,
+// its division and nearest's loads are a chain of dependent steps a
+// patch). The interval can be rounded differently from y0's own; that
+// changes no result (see nearestAt).
+func (g *levelGuide) nearestMean(y0, mean float64) int {
+	return g.nearestAt(y0, float64(mean*g.meanScale)-g.meanOff)
+}
+
+// nearest returns nearestSorted(levels, y0).
 func (g *levelGuide) nearest(y0 float64) int {
+	return g.nearestAt(y0, float64(y0-g.lo)*g.scale)
+}
+
+// nearestAt returns nearestSorted(levels, y0), starting the walks at
+// the table's interval f (any number, NaN and infinities included). Any
+// starting index gives the same bracket (the walks restore it); the
+// table only makes the walk short where f is near y0's own interval
+// (y0 − lo)·scale.
+func (g *levelGuide) nearestAt(y0, f float64) int {
 	if g.start == nil || y0 != y0 {
 		return nearestSorted(g.levels, y0)
 	}
 	v := g.levels
-	f := float64(y0-g.lo) * g.scale
 	b := 0
 	if f > 0 {
 		b = len(g.start) - 1

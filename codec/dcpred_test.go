@@ -141,6 +141,23 @@ func TestNearestSorted(t *testing.T) {
 			if got := wrong.nearest(y0); got != want {
 				t.Fatalf("levels %v, target %v: guide from wrong starts %d, scan %d", first, y0, got, want)
 			}
+			// And from any interval, right or wrong.
+			for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300,
+				float64(len(guide.start)), rng.Float64() * float64(2*n+2)} {
+				if got := guide.nearestAt(y0, f); got != want {
+					t.Fatalf("levels %v, target %v, interval %v: guide %d, scan %d", first, y0, f, got, want)
+				}
+			}
+			// The interval from the predictor's mean, whose target y0 is.
+			m, w := rng.NormFloat64()*50, rng.NormFloat64()*3
+			mean := float64(y0*w) + m
+			g := guide
+			g.byMean(m, w)
+			if y := float64(mean-m) / w; w != 0 {
+				if got, want := g.nearestMean(y, mean), scan(first, y); got != want {
+					t.Fatalf("levels %v, mean %v (m %v, w %v): guide %d, scan %d", first, mean, m, w, got, want)
+				}
+			}
 		}
 	}
 	if increasing([]float64{1, 1}) || increasing([]float64{math.NaN()}) || increasing(nil) {
