@@ -198,10 +198,9 @@ func TestSubAdler(t *testing.T) {
 	}
 }
 
-// BenchmarkEncodeReal writes the PNGs of the directory SPCA_BENCH_PNG
-// (decoded photographs, say), reporting the time and bytes per image; it
-// skips without it.
-func BenchmarkEncodeReal(b *testing.B) {
+// benchImages decodes the PNGs of the directory SPCA_BENCH_PNG; it skips
+// without them.
+func benchImages(b *testing.B) []image.Image {
 	dir := os.Getenv("SPCA_BENCH_PNG")
 	if dir == "" {
 		b.Skip("SPCA_BENCH_PNG (a directory of PNG files) not set")
@@ -222,6 +221,14 @@ func BenchmarkEncodeReal(b *testing.B) {
 	if len(ims) == 0 {
 		b.Skip("no PNG files in SPCA_BENCH_PNG")
 	}
+	return ims
+}
+
+// BenchmarkEncodeReal writes the PNGs of the directory SPCA_BENCH_PNG
+// (decoded photographs, say), reporting the time and bytes per image; it
+// skips without it.
+func BenchmarkEncodeReal(b *testing.B) {
+	ims := benchImages(b)
 	var w bytes.Buffer
 	total := 0
 	b.ResetTimer()

@@ -1,32 +1,15 @@
 package pngfast
 
 import (
-	"bytes"
 	"image"
-	"image/png"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
 // filteredReal returns the Sub-filtered RGB rows (filter byte first) of
 // the PNGs of SPCA_BENCH_PNG, one slice an image; it skips without them.
 func filteredReal(b *testing.B) [][]byte {
-	dir := os.Getenv("SPCA_BENCH_PNG")
-	if dir == "" {
-		b.Skip("SPCA_BENCH_PNG (a directory of PNG files) not set")
-	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*.png"))
 	var out [][]byte
-	for _, n := range names {
-		f, err := os.ReadFile(n)
-		if err != nil {
-			b.Fatal(err)
-		}
-		m, err := png.Decode(bytes.NewReader(f))
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, m := range benchImages(b) {
 		g, ok := m.(*image.RGBA)
 		if !ok {
 			continue
