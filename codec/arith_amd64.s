@@ -224,6 +224,23 @@ MAGDONE: \
 	CMPQ SI, $const_arMaxUnary \
 	JLT MAG
 
+// CTXLANES sets the lane constants the AVX-512 context prologues of
+// patchDual and patchEncDual share: Z8 arDim's size, Z9 lane i's offset
+// of dims[i].zero, Z10 sixteen dimensions' stride, Z11 the busy classes'
+// stride (4*arBusy).
+#define CTXLANES \
+	MOVL $arDim__size, AX; \
+	VPBROADCASTD AX, Z8; \
+	VPMOVZXBD encIota<>(SB), Z9; \
+	VPMULLD Z8, Z9, Z9; \
+	MOVL $arDim_zero, AX; \
+	VPBROADCASTD AX, Z10; \
+	VPADDD Z10, Z9, Z9; \
+	MOVL $(16*arDim__size), AX; \
+	VPBROADCASTD AX, Z10; \
+	MOVL $(4*const_arBusy), AX; \
+	VPBROADCASTD AX, Z11
+
 // func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
 TEXT ·runDual(SB), NOSPLIT, $0-80
 	MOVQ d+0(FP), BX
@@ -351,17 +368,7 @@ TEXT ·patchDual(SB), NOSPLIT, $256-48
 	VPMOVZXBD ·arDevClasses+16(SB), Z6
 	MOVL $31, AX
 	VPBROADCASTD AX, Z7
-	MOVL $arDim__size, AX
-	VPBROADCASTD AX, Z8
-	VPMOVZXBD encIota<>(SB), Z9
-	VPMULLD Z8, Z9, Z9
-	MOVL $arDim_zero, AX
-	VPBROADCASTD AX, Z10
-	VPADDD Z10, Z9, Z9
-	MOVL $(16*arDim__size), AX
-	VPBROADCASTD AX, Z10
-	MOVL $(4*const_arBusy), AX
-	VPBROADCASTD AX, Z11
+	CTXLANES
 	LEAQ ctx-256(SP), R14
 	XORL AX, AX
 
@@ -1079,17 +1086,7 @@ TEXT ·patchEncDual(SB), NOSPLIT, $528-48
 	VPMOVZXBD ·arDevClasses+16(SB), Z6
 	MOVL $const_arDevMax, AX
 	VPBROADCASTD AX, Z7
-	MOVL $arDim__size, AX
-	VPBROADCASTD AX, Z8
-	VPMOVZXBD encIota<>(SB), Z9
-	VPMULLD Z8, Z9, Z9
-	MOVL $arDim_zero, AX
-	VPBROADCASTD AX, Z10
-	VPADDD Z10, Z9, Z9
-	MOVL $(16*arDim__size), AX
-	VPBROADCASTD AX, Z10
-	MOVL $(4*const_arBusy), AX
-	VPBROADCASTD AX, Z11
+	CTXLANES
 	MOVL $2, AX
 	VPBROADCASTD AX, Z12
 	MOVL $arDim_sign, AX
