@@ -111,6 +111,18 @@ var clEntries = func() (e [19]uint32) {
 	return e
 }()
 
+// firstCodes returns the first canonical code of each length (RFC 1951,
+// 3.2.2) for the counts of codes by length.
+func firstCodes(count *[maxCodeLen + 1]int) (next [maxCodeLen + 1]int) {
+	code := 0
+	for l := 1; l <= maxCodeLen; l++ {
+		code <<= 1
+		next[l] = code
+		code += count[l]
+	}
+	return next
+}
+
 // buildTable fills table for the canonical code of the lengths: its first
 // 1<<primary entries indexed by the next primary bits (reversed code),
 // those of the longer codes pointing at subtables after them indexed by
@@ -132,14 +144,9 @@ func buildTable(table []uint32, lengths []uint8, entries []uint32, primary uint)
 		maxLen = max(maxLen, uint(l))
 	}
 	n := 1 << primary
-	var next [maxCodeLen + 1]int
-	code := 0
-	for l := 1; l <= int(maxLen); l++ {
-		code <<= 1
-		next[l] = code
-		code += count[l]
-	}
-	if maxLen > 0 && code != 1<<maxLen && !(code == 1 && maxLen == 1) {
+	next := firstCodes(&count)
+	// After the longest codes, a complete code has used all 1<<maxLen.
+	if code := next[maxLen] + count[maxLen]; maxLen > 0 && code != 1<<maxLen && !(code == 1 && maxLen == 1) {
 		return false
 	}
 	// The symbols by length, then by value: the canonical order.
@@ -227,13 +234,7 @@ func pairLiterals(table *[litTableLen]uint32, lengths []uint8, seconds *[1 << (l
 		}
 	}
 	// The canonical codes, as buildTable assigns them.
-	var next [maxCodeLen + 1]int
-	code := 0
-	for l := 1; l <= maxCodeLen; l++ {
-		code <<= 1
-		next[l] = code
-		code += count[l]
-	}
+	next := firstCodes(&count)
 	for s, l1 := range lengths[:min(256, len(lengths))] {
 		if l1 == 0 {
 			continue
@@ -309,13 +310,7 @@ func (f *inflater) buildFast(lengths []uint8) {
 	for _, l := range lengths {
 		count[l]++
 	}
-	var next [maxCodeLen + 1]int
-	code := 0
-	for l := 1; l <= maxCodeLen; l++ {
-		code <<= 1
-		next[l] = code
-		code += count[l]
-	}
+	next := firstCodes(&count)
 	for s, l := range lengths {
 		if l == 0 {
 			continue
