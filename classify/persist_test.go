@@ -85,7 +85,9 @@ func equalInts(a, b []int) bool {
 }
 
 // FuzzRead checks that Read never panics, allocates at most
-// hostile.Bound of its input, and that what it accepts predicts. Inputs
+// hostile.Bound of its input, that every rejection is a *FormatError, and
+// that what it accepts predicts and round-trips (written again and read
+// back, the same bytes). Inputs
 // are tried as given and with their checksum recomputed, so that
 // mutations reach the fields behind it.
 func FuzzRead(f *testing.F) {
@@ -106,7 +108,19 @@ func FuzzRead(f *testing.F) {
 			var err error
 			hostile.Check(t, "Read", len(in), func() { c, err = Read(bytes.NewReader(in)) })
 			if err != nil {
+				if !errors.As(err, new(*FormatError)) {
+					t.Fatalf("error of another type: %v", err)
+				}
 				continue
+			}
+			// Read whole: written again and read back, the same bytes.
+			file := encode(t, c)
+			back, err := Read(bytes.NewReader(file))
+			if err != nil {
+				t.Fatalf("an accepted classifier's own file is refused: %v", err)
+			}
+			if !bytes.Equal(encode(t, back), file) {
+				t.Fatal("an accepted classifier read back from its own file writes other bytes")
 			}
 			if _, d := c.x.Dims(); d == 2 {
 				if _, err := c.Predict(q); err != nil {

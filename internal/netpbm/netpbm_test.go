@@ -133,8 +133,10 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-// FuzzDecode: no panic, and what decodes re-encodes and decodes to the
-// same pixels.
+// FuzzDecode: no panic, what decodes re-encodes and decodes to the same
+// pixels, and DecodeInto a reused image of other pixels (8-bit grey or
+// RGBA, the file's shape or turned) gives Decode's pixels or error, and
+// writes nothing past the image's pixels.
 func FuzzDecode(f *testing.F) {
 	for _, img := range testImages() {
 		var buf bytes.Buffer
@@ -145,6 +147,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("P6 1 1 1000\n\x01\xf4\x00\x00\x03\xe8"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img, err := Decode(bytes.NewReader(data))
+		checkDecodeInto(t, data, img, err)
 		if err != nil {
 			return
 		}
@@ -165,6 +168,63 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkDecodeInto decodes data into reused images whose pixels are all
+// 0x5a and run on into guard bytes (a decode must write none): 16 pixels
+// of grey and of RGBA, and, if Decode gave img, images of img's type of
+// its shape and turned. Each gives img's pixels, or fails where Decode
+// failed (err).
+func checkDecodeInto(t *testing.T, data []byte, img image.Image, err error) {
+	const guard = 64
+	dirty := func(n int) (pix, buf []byte) {
+		buf = bytes.Repeat([]byte{0x5a}, n+guard)
+		return buf[:n], buf
+	}
+	var intos []image.Image
+	var bufs [][]byte
+	add := func(m image.Image, buf []byte) { intos, bufs = append(intos, m), append(bufs, buf) }
+	r := image.Rect(0, 0, 4, 4)
+	g, gb := dirty(16)
+	c, cb := dirty(64)
+	add(&image.Gray{Pix: g, Stride: 4, Rect: r}, gb)
+	add(&image.RGBA{Pix: c, Stride: 16, Rect: r}, cb)
+	if err == nil {
+		b := img.Bounds()
+		for _, r := range []image.Rectangle{b, image.Rect(0, 0, b.Dy(), b.Dx())} {
+			switch img.(type) {
+			case *image.Gray:
+				p, buf := dirty(r.Dx() * r.Dy())
+				add(&image.Gray{Pix: p, Stride: r.Dx(), Rect: r}, buf)
+			case *image.RGBA:
+				p, buf := dirty(4 * r.Dx() * r.Dy())
+				add(&image.RGBA{Pix: p, Stride: 4 * r.Dx(), Rect: r}, buf)
+			}
+		}
+	}
+	for i, into := range intos {
+		got, gerr := DecodeInto(bytes.NewReader(data), into)
+		if n := len(bufs[i]) - guard; !bytes.Equal(bufs[i][n:], bytes.Repeat([]byte{0x5a}, guard)) {
+			t.Fatalf("DecodeInto a %T %v wrote past its %d bytes", into, into.Bounds(), n)
+		}
+		if (gerr == nil) != (err == nil) {
+			t.Fatalf("DecodeInto a %T %v: %v; Decode: %v", into, into.Bounds(), gerr, err)
+		}
+		if err != nil {
+			continue
+		}
+		b := img.Bounds()
+		if got.Bounds() != b {
+			t.Fatalf("DecodeInto a %T %v: bounds %v, Decode %v", into, into.Bounds(), got.Bounds(), b)
+		}
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if got.At(x, y) != img.At(x, y) {
+					t.Fatalf("DecodeInto a %T %v: pixel (%d,%d) %v, Decode %v", into, into.Bounds(), x, y, got.At(x, y), img.At(x, y))
+				}
+			}
+		}
+	}
 }
 
 // TestDecodeInto checks that DecodeInto reads an 8-bit greymap into the

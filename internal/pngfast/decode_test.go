@@ -220,7 +220,8 @@ func TestDecodeCorrupt(t *testing.T) {
 
 // FuzzDecode checks that Decode never panics and, whenever it returns an
 // image, image/png returns the same (type, bounds and pixels); so whenever
-// image/png fails, Decode fails too. The seeds run in plain go test.
+// image/png fails, Decode fails too; and that decoding into a reused image
+// (DecodeOptions.Into) gives the same. The seeds run in plain go test.
 func FuzzDecode(f *testing.F) {
 	for _, data := range testPNGs(f) {
 		f.Add(data)
@@ -260,7 +261,41 @@ func FuzzDecode(f *testing.F) {
 		if !sameImage(got, want) {
 			t.Fatalf("decoded %T %v, image/png %T %v, or other pixels", got, got.Bounds(), want, want.Bounds())
 		}
+		// Into a reused image of the kind, turned (reshaped), whose
+		// pixels are all 0x5a and run on into guard bytes: the same
+		// image, every pixel set, no byte past them written.
+		b := got.Bounds()
+		into, buf := dirtyLike(got, image.Rect(0, 0, b.Dy(), b.Dx()))
+		again, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels, Into: into})
+		if err != nil || !sameImage(again, got) {
+			t.Fatalf("into a reused %T %v: %v, or other pixels than a fresh image's", into, into.Bounds(), err)
+		}
+		if n := len(buf) - intoGuard; !bytes.Equal(buf[n:], bytes.Repeat([]byte{0x5a}, intoGuard)) {
+			t.Fatalf("into a reused %T %v: wrote past its %d bytes", into, into.Bounds(), n)
+		}
 	})
+}
+
+// intoGuard is how many bytes follow the pixels of dirtyLike's images.
+const intoGuard = 64
+
+// dirtyLike returns an image of img's type with bounds r, its pixels all
+// 0x5a, and the buffer holding them, which runs on intoGuard bytes of
+// 0x5a past them.
+func dirtyLike(img image.Image, r image.Rectangle) (image.Image, []byte) {
+	px := 4
+	if _, ok := img.(*image.Gray); ok {
+		px = 1
+	}
+	n := px * r.Dx() * r.Dy()
+	buf := bytes.Repeat([]byte{0x5a}, n+intoGuard)
+	switch img.(type) {
+	case *image.Gray:
+		return &image.Gray{Pix: buf[:n], Stride: r.Dx(), Rect: r}, buf
+	case *image.RGBA:
+		return &image.RGBA{Pix: buf[:n], Stride: 4 * r.Dx(), Rect: r}, buf
+	}
+	return &image.NRGBA{Pix: buf[:n], Stride: 4 * r.Dx(), Rect: r}, buf
 }
 
 // BenchmarkDecode reads a 768×512 grey PNG written by image/png with
