@@ -85,7 +85,10 @@ func FuzzRead(f *testing.F) {
 	}
 	img := fuzzImage()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, d := range [][]byte{data, checksum.Refresh(data)} {
+		for i, d := range [][]byte{data, checksum.Refresh(data)} {
+			if i == 1 && bytes.Equal(d, data) {
+				continue // a valid checksum already: the same input again
+			}
 			var m *Model
 			var err error
 			hostile.Check(t, "Read", len(d), func() { m, err = Read(bytes.NewReader(d)) })

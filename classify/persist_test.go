@@ -103,7 +103,10 @@ func FuzzRead(f *testing.F) {
 	}
 	q := mat.NewDense(1, 2, []float64{0.5, 0.25})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, in := range [][]byte{data, checksum.Refresh(data)} {
+		for i, in := range [][]byte{data, checksum.Refresh(data)} {
+			if i == 1 && bytes.Equal(in, data) {
+				continue // a valid checksum already: the same input again
+			}
 			var c *Classifier
 			var err error
 			hostile.Check(t, "Read", len(in), func() { c, err = Read(bytes.NewReader(in)) })

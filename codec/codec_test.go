@@ -669,7 +669,10 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that mutations reach the
 		// header and streams behind it.
-		for _, d := range [][]byte{data, checksum.Refresh(data)} {
+		for i, d := range [][]byte{data, checksum.Refresh(data)} {
+			if i == 1 && bytes.Equal(d, data) {
+				continue // a valid checksum already: the same input again
+			}
 			h, herr := DecodeHeader(bytes.NewReader(d))
 			var fe *FormatError
 			if herr != nil && !errors.As(herr, &fe) {

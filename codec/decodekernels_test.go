@@ -124,7 +124,10 @@ func FuzzDecodeKernels(f *testing.F) {
 	}
 	configs := decodeKernelConfigs()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, d := range [][]byte{data, checksum.Refresh(data)} {
+		for i, d := range [][]byte{data, checksum.Refresh(data)} {
+			if i == 1 && bytes.Equal(d, data) {
+				continue // a valid checksum already: the same input again
+			}
 			for mi, m := range ms {
 				want := decodeWithKernels(d, m, configs[len(configs)-1], false)
 				for _, k := range configs {

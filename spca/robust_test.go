@@ -378,7 +378,10 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with the checksum recomputed, so that a mutated model can
 		// be accepted and used.
-		for _, d := range [][]byte{data, checksum.Refresh(data)} {
+		for i, d := range [][]byte{data, checksum.Refresh(data)} {
+			if i == 1 && bytes.Equal(d, data) {
+				continue // a valid checksum already: the same input again
+			}
 			var m *spca.Model
 			var err error
 			hostile.Check(t, "spca.Read", len(d), func() { m, err = spca.Read(bytes.NewReader(d)) })
