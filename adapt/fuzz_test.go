@@ -57,7 +57,8 @@ func mustRead(tb testing.TB, b []byte) *Model {
 }
 
 // FuzzRead checks that no input makes the model decoder panic or hang,
-// that every rejection is a *FormatError, and that a model it accepts maps
+// that every rejection is a *FormatError, and that a model it accepts
+// round-trips (written again and read back, the same bytes) and maps
 // colours with every method.
 func FuzzRead(f *testing.F) {
 	good := smallModelFile(f)
@@ -105,6 +106,10 @@ func FuzzRead(f *testing.F) {
 			}
 			if err == nil && !bytes.Equal(modelBytes(t, m), modelBytes(t, sm)) {
 				t.Fatal("the model read from a stream differs")
+			}
+			// Read whole: written again and read back, the same bytes.
+			if err == nil && !bytes.Equal(modelBytes(t, readBack(t, m)), modelBytes(t, m)) {
+				t.Fatal("an accepted model read back from its own file writes other bytes")
 			}
 			if err != nil {
 				var fe *FormatError
