@@ -442,7 +442,8 @@ func sizes(n int) []int {
 }
 
 // FuzzInflate checks inflater against compress/zlib on any bytes: both
-// accept the same streams, with the same bytes. The seeds run in plain go
+// accept the same streams, with the same bytes; also with its input and
+// output ending at a page it may not touch. The seeds run in plain go
 // test.
 func FuzzInflate(f *testing.F) {
 	for _, data := range inflateInputs() {
@@ -453,8 +454,27 @@ func FuzzInflate(f *testing.F) {
 		f.Add(deflateBlocks(data))
 	}
 	var inf inflater
+	var inFence, outFence fence
 	f.Fuzz(func(t *testing.T, z []byte) {
 		checkInflate(t, &inf, "fuzz", z)
+		// Again with the stream ending where memory the process may not
+		// touch begins, into an output that ends there too: no byte
+		// after either is read or written (the kernel, assembly, would
+		// fault), and the same result.
+		want, ok, exact := zlibRead(z)
+		size := len(want)
+		if !(ok && exact) {
+			size = 1000
+		}
+		in, out := inFence.at(t, len(z)), outFence.at(t, size)
+		if in == nil || out == nil {
+			return
+		}
+		copy(in, z)
+		err := inf.inflate(in, out)
+		if (err == nil) != (ok && exact) || err == nil && !bytes.Equal(out, want) {
+			t.Fatalf("at the end of readable memory: %v, other bytes or another result than compress/zlib's (accepts: %v)", err, ok && exact)
+		}
 	})
 }
 

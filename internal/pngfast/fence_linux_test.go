@@ -1,0 +1,48 @@
+package pngfast
+
+import (
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// fenceSize is the most bytes a fence holds.
+const fenceSize = 256 << 10
+
+// A fence is fenceSize bytes of memory followed by a page the process
+// may not touch: a slice placed at its end makes a kernel that reads or
+// writes a byte past the slice fault (assembly is not bounds checked,
+// and the bytes after a Go slice are readable). One fence serves one
+// call at a time.
+type fence struct {
+	once sync.Once
+	mem  []byte // the bytes before the forbidden page
+	err  error
+}
+
+// at returns n bytes (n <= fenceSize) ending where the forbidden page
+// begins, or nil where no fence could be made.
+func (f *fence) at(tb testing.TB, n int) []byte {
+	f.once.Do(func() {
+		page := os.Getpagesize()
+		size := (fenceSize+page-1)/page*page + page
+		m, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			f.err = err
+			return
+		}
+		if err := syscall.Mprotect(m[size-page:], syscall.PROT_NONE); err != nil {
+			f.err = err
+			return
+		}
+		f.mem = m[:size-page]
+	})
+	if f.err != nil {
+		tb.Fatalf("fence: %v", f.err)
+	}
+	if n > fenceSize {
+		return nil
+	}
+	return f.mem[len(f.mem)-n : len(f.mem) : len(f.mem)]
+}
