@@ -220,8 +220,9 @@ func TestDecodeCorrupt(t *testing.T) {
 
 // FuzzDecode checks that Decode never panics and, whenever it returns an
 // image, image/png returns the same (type, bounds and pixels); so whenever
-// image/png fails, Decode fails too; and that decoding into a reused image
-// (DecodeOptions.Into) gives the same. The seeds run in plain go test.
+// image/png fails, Decode fails too; and that decoding from a reader of one
+// byte a call, or into a reused image (DecodeOptions.Into), gives the same.
+// The seeds run in plain go test.
 func FuzzDecode(f *testing.F) {
 	for _, data := range testPNGs(f) {
 		f.Add(data)
@@ -243,6 +244,12 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const maxPixels = 1 << 20
 		got, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels})
+		// From a reader of one byte a call, with no Size or Seek: the
+		// same image or an error where the bytes give one.
+		one, oerr := Decode(iotest.OneByteReader(bytes.NewReader(data)), &DecodeOptions{MaxPixels: maxPixels})
+		if (oerr == nil) != (err == nil) || err == nil && !sameImage(one, got) {
+			t.Fatalf("one byte a call: %v; from the bytes: %v, or other pixels", oerr, err)
+		}
 		if err != nil {
 			return
 		}
