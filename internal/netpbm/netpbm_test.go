@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func testImages() []image.Image {
@@ -136,7 +137,8 @@ func TestDecodeErrors(t *testing.T) {
 // FuzzDecode: no panic, what decodes re-encodes and decodes to the same
 // pixels, and DecodeInto a reused image of other pixels (8-bit grey or
 // RGBA, the file's shape or turned) gives Decode's pixels or error, and
-// writes nothing past the image's pixels.
+// writes nothing past the image's pixels; so does Decode from a reader of
+// one byte a call.
 func FuzzDecode(f *testing.F) {
 	for _, img := range testImages() {
 		var buf bytes.Buffer
@@ -202,8 +204,21 @@ func checkDecodeInto(t *testing.T, data []byte, img image.Image, err error) {
 			}
 		}
 	}
-	for i, into := range intos {
-		got, gerr := DecodeInto(bytes.NewReader(data), into)
+	// nil: Decode from a reader of one byte a call.
+	for i, into := range append(intos, nil) {
+		var got image.Image
+		var gerr error
+		if into == nil {
+			got, gerr = Decode(iotest.OneByteReader(bytes.NewReader(data)))
+			if (gerr == nil) != (err == nil) {
+				t.Fatalf("Decode one byte a call: %v; of the bytes: %v", gerr, err)
+			}
+			if err == nil && !sameImage(got, img) {
+				t.Fatalf("Decode one byte a call: other pixels")
+			}
+			continue
+		}
+		got, gerr = DecodeInto(bytes.NewReader(data), into)
 		if n := len(bufs[i]) - guard; !bytes.Equal(bufs[i][n:], bytes.Repeat([]byte{0x5a}, guard)) {
 			t.Fatalf("DecodeInto a %T %v wrote past its %d bytes", into, into.Bounds(), n)
 		}
@@ -213,18 +228,26 @@ func checkDecodeInto(t *testing.T, data []byte, img image.Image, err error) {
 		if err != nil {
 			continue
 		}
-		b := img.Bounds()
-		if got.Bounds() != b {
-			t.Fatalf("DecodeInto a %T %v: bounds %v, Decode %v", into, into.Bounds(), got.Bounds(), b)
+		if !sameImage(got, img) {
+			t.Fatalf("DecodeInto a %T %v: %v, other pixels than Decode's %v", into, into.Bounds(), got.Bounds(), img.Bounds())
 		}
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
-				if got.At(x, y) != img.At(x, y) {
-					t.Fatalf("DecodeInto a %T %v: pixel (%d,%d) %v, Decode %v", into, into.Bounds(), x, y, got.At(x, y), img.At(x, y))
-				}
+	}
+}
+
+// sameImage reports whether a and b have the same bounds and colours.
+func sameImage(a, b image.Image) bool {
+	r := a.Bounds()
+	if b.Bounds() != r {
+		return false
+	}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // TestDecodeInto checks that DecodeInto reads an 8-bit greymap into the
