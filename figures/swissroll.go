@@ -32,7 +32,7 @@ func (r *run) swissroll() (*Figure, error) {
 		Columns: []string{"|ρ(r₁, angle)|", "|ρ(r₂, height)|", "RMSE of the 2-D reconstruction"},
 	}
 	for k, g := range threeGammas {
-		m, err := r.fit(s.X, func(o *spca.Options) { *o = best; o.Gamma = g.gamma; o.Progress = nil })
+		m, err := r.fit(s.X, func(o *spca.Options) { *o = best; o.Gamma, o.Resolution, o.Progress = g.gamma, r.resolution(), nil })
 		if err != nil {
 			return nil, err
 		}
