@@ -36,6 +36,9 @@ var (
 	model66   *Model
 	stepOnce  sync.Once
 	model6    *Model
+
+	variantsMu sync.Mutex
+	variants   = map[float64]*Model{} // gammaVariant's, by gamma
 )
 
 // images returns generated natural-like textures: four to train on, three
@@ -66,6 +69,29 @@ func stepModel(t testing.TB) *Model {
 		model6 = m
 	})
 	return model6
+}
+
+// gammaVariant is trainedModel's variant at gamma g (its SPCA refitted
+// on the same training sample) with total bins. Each gamma is fitted once
+// (2-3 s of CPU) and shared by the tests, which run one at a time and
+// set the bins they need: SetBins on a variant codes exactly as a
+// variant fitted at those bins (same bytes and ID, at 66, 246 and 600
+// after 30 to 600).
+func gammaVariant(t testing.TB, g float64, total int) *Model {
+	variantsMu.Lock()
+	defer variantsMu.Unlock()
+	if v := variants[g]; v != nil {
+		if err := v.SetBins(total); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	v, err := trainedModel(t).variant(g, total, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants[g] = v
+	return v
 }
 
 func trainedModel(t testing.TB) *Model {
@@ -209,11 +235,7 @@ func TestResolutionOrdering(t *testing.T) {
 	_, test := images()
 	models := map[string]*Model{}
 	for name, g := range map[string]float64{"gamma0": 0, "gamma1/3": 1.0 / 3, "gamma1": 1} {
-		v, err := m.variant(g, 66, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		models[name] = v
+		models[name] = gammaVariant(t, g, 66)
 	}
 	pca, err := m.pcaBaseline(66, 0)
 	if err != nil {
@@ -288,10 +310,7 @@ func TestFastPathAgreement(t *testing.T) {
 	m := trainedModel(t)
 	_, test := images()
 	// High resolutions make bins narrow: a poor refinement shows there.
-	hi, err := m.variant(m.Gamma, 246, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hi := gammaVariant(t, m.Gamma, 246)
 	// The entropy-constrained mode: dead-zone cells on the responses,
 	// finer than the fixed-resolution bins, and coefficients beyond SPCA.
 	for _, mm := range []*Model{m, hi, stepModel(t)} {
@@ -478,10 +497,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := b.Bytes()
-	other, err := m.variant(1, 66, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := gammaVariant(t, 1, 66)
 	if _, err := Decode(bytes.NewReader(good), other); !errors.Is(err, ErrWrongModel) {
 		t.Errorf("decoded with another model: %v, want ErrWrongModel", err)
 	} else if msg := err.Error(); !strings.Contains(msg, m.ID().Short()) || !strings.Contains(msg, other.ID().Short()) {

@@ -82,10 +82,7 @@ func TestNearestAssignment(t *testing.T) {
 func TestNearestFallback(t *testing.T) {
 	m := trainedModel(t)
 	_, test := images()
-	fine, err := m.variant(m.Gamma, 600, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fine := gammaVariant(t, m.Gamma, 600)
 	if fine.Channels[0].hasCodebook() {
 		t.Fatalf("%v bins still have a codebook: choose more", fine.Channels[0].Bins)
 	}
