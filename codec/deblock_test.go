@@ -656,10 +656,14 @@ func searchDeblockAtRef(orig, rec patches.Plane, n int, params func(k int) (alph
 			}
 		}
 	}
-	sse0 := sseFloat(rec.Pix, orig.Pix)
+	var lanes sseLanes
+	for y := range h {
+		lanes.addRow(rec.Pix[y*w:][:w], orig.Pix[y*w:][:w])
+	}
+	sse0 := lanes.sum()
 	s := deblockSearch{orig: orig, rec: rec, n: n, params: params,
 		errs: make([]float64, never), bound: make([]float64, never), same: make([]bool, never)}
-	s.errs[0], s.same[0] = sse0, true
+	s.errs[0], s.same[0], s.bound[0] = sse0, true, 4*float64(len(rec.Pix))*0x1p-53*sse0
 	e, c := sse0, 0
 	for k := 1; k <= maxDeblock; k++ {
 		e += diff[k]
