@@ -15,6 +15,8 @@
 #define K_THREE 320 // 3
 #define K_16TH 352  // 1/16
 #define K_KGF 384   // kg (as a factor of luma)
+#define K_ICB 416   // 1/cbScale (of the float64 cbScale)
+#define K_ICR 448   // 1/crScale
 
 // QUANT rounds the 4 values in V as Quantize8 and leaves them as int32 in
 // X (Y4 scratch): the maximum against 0 (Y7, returned for NaN), the minimum
@@ -215,6 +217,71 @@ loopycc:
 stopycc:
 	VZEROUPPER
 doneycc:
+	SUBQ y_base+0(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, ret+104(FP)
+	RET
+
+// func yccRowAVX512(y, cb, cr []float64, pix []uint8, k *rgbaTable) int
+// yccRowAVX for len(y)/8 groups of 8 RGBA pixels, 8 samples per AVX-512
+// register: the same luma; each chroma's (V − Y')/c as q = (V − Y')·(1/c)
+// then q + RN((V − Y') − q·c)·(1/c) by VFNMADD231PD and VFMADD231PD (the
+// division's quotient for every 8-bit colour), plus chromaZero.
+TEXT ·yccRowAVX512(SB), NOSPLIT, $0-112
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ cb_base+24(FP), R8
+	MOVQ cr_base+48(FP), R9
+	MOVQ pix_base+72(FP), SI
+	MOVQ k+96(FP), AX
+	SHRQ $3, CX
+	JZ   doneycc512
+	VPCMPEQD Y7, Y7, Y7
+	VPSLLD $24, Y7, Y8       // 0xff000000 in each int32 lane: alpha
+	VPSRLD $24, Y7, Y7       // 0xff in each int32 lane
+loopycc512:
+	VMOVDQU (SI), Y0         // 8 pixels R G B A
+	VPTEST Y8, Y0            // CF: every alpha bit set
+	JCC  stopycc512
+	VPAND Y7, Y0, Y1
+	VCVTDQ2PD Y1, Z1         // R
+	VPSRLD $8, Y0, Y2
+	VPAND Y7, Y2, Y2
+	VCVTDQ2PD Y2, Z2         // G
+	VPSRLD $16, Y0, Y3
+	VPAND Y7, Y3, Y3
+	VCVTDQ2PD Y3, Z3         // B
+	VMULPD.BCST K_KR(AX), Z1, Z4
+	VMULPD.BCST K_KGF(AX), Z2, Z5
+	VADDPD Z5, Z4, Z4
+	VMULPD.BCST K_KB(AX), Z3, Z5
+	VADDPD Z5, Z4, Z4        // kr·R + kg·G + kb·B
+	VCMPPD $0, Z2, Z1, K1    // R = G
+	VCMPPD $0, Z3, Z2, K2    // G = B
+	KANDW K2, K1, K1
+	VMOVAPD Z1, K1, Z4       // Y' = R where R = G = B
+	VMOVUPD Z4, (DI)
+	VSUBPD Z4, Z3, Z3        // x = B − Y'
+	VMULPD.BCST K_ICB(AX), Z3, Z5
+	VFNMADD231PD.BCST K_CB(AX), Z5, Z3 // x − q·c, exact
+	VFMADD231PD.BCST K_ICB(AX), Z3, Z5
+	VADDPD.BCST K_ZERO(AX), Z5, Z5
+	VMOVUPD Z5, (R8)
+	VSUBPD Z4, Z1, Z1        // x = R − Y'
+	VMULPD.BCST K_ICR(AX), Z1, Z6
+	VFNMADD231PD.BCST K_CR(AX), Z6, Z1
+	VFMADD231PD.BCST K_ICR(AX), Z1, Z6
+	VADDPD.BCST K_ZERO(AX), Z6, Z6
+	VMOVUPD Z6, (R9)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ CX
+	JNZ  loopycc512
+stopycc512:
+	VZEROUPPER
+doneycc512:
 	SUBQ y_base+0(FP), DI
 	SHRQ $3, DI
 	MOVQ DI, ret+104(FP)
