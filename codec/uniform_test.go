@@ -146,6 +146,10 @@ func TestUniformMode(t *testing.T) {
 	o := DefaultTrainOptions()
 	o.Samples = 8000
 	o.Patch = 3 // SPCA on 4 coefficients, dead-zone quantisers on 5
+	// A quarter of the default lattice, for both modes: the same lead
+	// (RMSE 2.13 at 1.18 bpp against 3.88 at 1.24; 2.10 and 3.84 with
+	// the default lattice) at 60 % of the time.
+	o.SPCA.Resolution = 1 << 14
 	fixed, err := Train(train, &o)
 	if err != nil {
 		t.Fatal(err)
