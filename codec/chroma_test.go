@@ -107,7 +107,7 @@ func TestChromaSubsampling(t *testing.T) {
 		t.Error("4:2:0 without colour accepted")
 	}
 	// Grey images have constant chroma: the error names the channel.
-	o.Color, o.Samples = true, 1000
+	o.Color, o.Samples, o.SPCA.Resolution = true, 1000, 1<<12 // the luma fit before the error: coarse
 	_, err = Train([]image.Image{testimages.Texture(64, 64, 1)}, &o)
 	if err == nil || !strings.Contains(err.Error(), "channel 2 (Cb at half resolution") || !strings.Contains(err.Error(), "constant") {
 		t.Errorf("colour model of a grey image: got %v, want an error naming channel 2 and constant data", err)
