@@ -235,7 +235,12 @@ func TestNewtonStep(t *testing.T) {
 				}
 			}
 		}
-		m, err := spca.Fit(x, withGamma(1))
+		// A coarse lattice (1/16 of the default): one step still
+		// leaves 2.6 % (d = 3) and 1.3 % (d = 4) of the distance, 2.5 %
+		// and 1.8 % with the default, at a quarter of the time.
+		o := withGamma(1)
+		o.Resolution = 1 << 14
+		m, err := spca.Fit(x, o)
 		if err != nil {
 			t.Fatal(err)
 		}
