@@ -156,7 +156,8 @@ func TestDeterminism(t *testing.T) {
 	for _, workers := range []int{1, 2, 5} {
 		o := withGamma(1.0 / 3)
 		o.Workers = workers
-		o.MaxReference = 1000 // exercises the seeded subsample
+		o.MaxReference = 1000  // exercises the seeded subsample
+		o.Resolution = 1 << 14 // coarse (1/16 of the default): still split over the workers
 		m, err := spca.Fit(x, o)
 		if err != nil {
 			t.Fatal(err)
@@ -174,6 +175,7 @@ func TestDeterminism(t *testing.T) {
 	}
 	o := withGamma(1.0 / 3)
 	o.MaxReference = 1000
+	o.Resolution = 1 << 14
 	o.Seed = 2
 	m, err := spca.Fit(x, o)
 	if err != nil {
