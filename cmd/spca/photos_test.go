@@ -65,7 +65,10 @@ func TestSynthPhotos(t *testing.T) {
 	}
 	// The pairs feed adapt eval, which scores against the truth too and
 	// gives the corresponding-colours table.
-	stdout, _ := mustRun(t, "adapt", "eval", "--pairs", out, "--quiet", "--json")
+	// A small coarse model (as the adaptation tests'): the output's
+	// shape is checked, not its numbers.
+	small := []string{"--samples", "3000", "--resolution", "4096"}
+	stdout, _ := mustRun(t, append([]string{"adapt", "eval", "--pairs", out, "--quiet", "--json"}, small...)...)
 	var ev evalJSON
 	if err := json.Unmarshal([]byte(stdout), &ev); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
@@ -76,7 +79,7 @@ func TestSynthPhotos(t *testing.T) {
 	if len(ev.Corresponding) != 2 || ev.Corresponding[0].N != 24 || ev.Corresponding[0].Result(adapt.Uncorrected) == nil {
 		t.Errorf("corresponding colours: %+v", ev.Corresponding)
 	}
-	stdout, _ = mustRun(t, "adapt", "eval", "--pairs", out, "--quiet")
+	stdout, _ = mustRun(t, append([]string{"adapt", "eval", "--pairs", out, "--quiet"}, small...)...)
 	for _, want := range []string{"truth mean", "corresponding colours", "ColorChecker (Ohta 1997), 24 surfaces", "cat16"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("adapt eval output lacks %q:\n%s", want, stdout)
