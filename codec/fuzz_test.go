@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
 	"io"
 	"testing"
@@ -14,8 +15,16 @@ import (
 )
 
 // smallModel is a codec model small enough to fuzz (a coarse SPCA
-// lattice, few training patches), with the options changed by set.
+// lattice, few training patches), with the options changed by set: a
+// deep copy of the one trained with these options (cachedTrain).
 func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
+	t.Helper()
+	o := smallOptions(set...)
+	return cachedTrain(t, fmt.Sprintf("smallModel %#v", o), func() (*Model, error) { return trainSmall(o) })
+}
+
+// smallOptions are smallModel's training options.
+func smallOptions(set ...func(*TrainOptions)) TrainOptions {
 	o := DefaultTrainOptions()
 	o.Samples = 300
 	o.Bins = 30
@@ -23,11 +32,12 @@ func smallModel(t testing.TB, set ...func(*TrainOptions)) *Model {
 	for _, f := range set {
 		f(&o)
 	}
-	m, err := Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return o
+}
+
+// trainSmall trains smallModel with options o.
+func trainSmall(o TrainOptions) (*Model, error) {
+	return Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
 }
 
 // plainFile is m's file as written before compression (the bytes its ID
@@ -48,16 +58,15 @@ func compressed(data []byte) []byte {
 
 // smallColorModel is a small colour model (YCbCr, a model per channel)
 // in the entropy-constrained mode with 3×3 patches, its chroma at half
-// resolution if subsample.
+// resolution if subsample: a deep copy of the one trained (cachedTrain).
 func smallColorModel(t testing.TB, subsample bool) *Model {
+	t.Helper()
 	o := DefaultTrainOptions()
 	o.Samples, o.SPCA.Resolution = 300, 1024
 	o.Patch, o.Step, o.Color, o.Subsample = 3, 12, true, subsample
-	m, err := Train([]image.Image{testimages.ColorTexture(128, 128, 5)}, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return cachedTrain(t, fmt.Sprintf("smallColorModel %#v", o), func() (*Model, error) {
+		return Train([]image.Image{testimages.ColorTexture(128, 128, 5)}, &o)
+	})
 }
 
 // smallStepModel is smallModel in the entropy-constrained mode with 3×3
