@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"sync"
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
@@ -31,9 +32,16 @@ func smallModelFile(tb testing.TB) []byte {
 
 // smallModelFileAligned is smallModelFile with the given alignment
 // (both version 7 files, with highlight gains; AlignMatrix with the
-// matrix and its choice).
+// matrix and its choice). Each alignment's model is trained once (1.1 s
+// of CPU, most of it the stored LUT) and its bytes shared: every call
+// gets a copy of its own, which the caller may change.
 func smallModelFileAligned(tb testing.TB, align Alignment) []byte {
 	tb.Helper()
+	smallFilesMu.Lock()
+	defer smallFilesMu.Unlock()
+	if f, ok := smallFiles[align]; ok {
+		return bytes.Clone(f)
+	}
 	a, b := testimages.SceneSet(20, 16, 12, trainSeed)
 	o := testOptions()
 	o.Alignment = align
@@ -43,8 +51,15 @@ func smallModelFileAligned(tb testing.TB, align Alignment) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return modelBytes(tb, m)
+	f := modelBytes(tb, m)
+	smallFiles[align] = f
+	return bytes.Clone(f)
 }
+
+var (
+	smallFilesMu sync.Mutex
+	smallFiles   = map[Alignment][]byte{} // smallModelFileAligned's, by alignment
+)
 
 // mustRead returns the model of the file b.
 func mustRead(tb testing.TB, b []byte) *Model {
