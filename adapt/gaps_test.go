@@ -3,6 +3,7 @@ package adapt
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/spcalab/spca/internal/checksum"
@@ -30,5 +31,24 @@ func TestVersion7NeedsHighlightGains(t *testing.T) {
 		if !errors.As(err, &fe) {
 			t.Errorf("version 7 without highlight gains (read %d): %v, want a *FormatError", w, err)
 		}
+	}
+}
+
+// TestParseMethodNames checks ParseMethod on every method's name,
+// Aligned's too (not in Methods(): only models with a matrix alignment
+// have it), in upper case and with underscores or spaces for hyphens, as
+// its documentation promises ("ignoring case, spaces, hyphens and
+// underscores").
+func TestParseMethodNames(t *testing.T) {
+	for _, m := range append(Methods(), Aligned) {
+		s := m.String()
+		for _, name := range []string{s, strings.ToUpper(s), strings.ReplaceAll(s, "-", "_"), strings.ReplaceAll(s, "-", " "), " " + s + "\t"} {
+			if got, err := ParseMethod(name); err != nil || got != m {
+				t.Errorf("ParseMethod(%q) = %v, %v; want %v", name, got, err, m)
+			}
+		}
+	}
+	if got, err := ParseMethod("Von_Kries"); err != nil || got != VonKries {
+		t.Errorf("ParseMethod(%q) = %v, %v; want %v", "Von_Kries", got, err, VonKries)
 	}
 }
