@@ -402,6 +402,18 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 			in.last[ci] = new(codedChannel)
 		}
 	}
+	// The channels' responses and indices (quantizeSamples), handed back
+	// when the file is out: a colour channel's reconstruction is written
+	// over its responses, dead by then (see below), which the strength's
+	// choice after the channels may still read (deblockSearch.exact).
+	owned := make([]planeBuffer, len(planes))
+	defer func() {
+		for _, b := range owned {
+			if b.y != nil {
+				planeBuffers.Put(&b)
+			}
+		}
+	}()
 	var reused atomic.Int32
 	var wg sync.WaitGroup
 	for ci, p := range planes {
@@ -415,6 +427,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 			var grid patches.Grid
 			var out *outliers
 			var edges *edgePredictor
+			var recInto []float64 // the responses' buffer, free for the reconstruction
 			if kc := in.keptFor(ci, o.Step); kc != nil {
 				// EncodeAtRate's final encode at a probe's step: the
 				// probe's stream, indices and outliers.
@@ -433,7 +446,14 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					y, idx, grid, slow = t.y, c.quantize(t), t.grid, t.slow
 				} else {
 					y, idx, grid, slow = c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
-					defer releasePlane(y, idx) // after the last use below
+					owned[ci] = planeBuffer{y: y.RawMatrix().Data, idx: idx}
+					// Nothing reads y after findOutliers below (the
+					// outliers hold cells, not responses): the colour
+					// reconstruction goes into its buffer, of as many
+					// values (a patch's responses for its samples), where
+					// a buffer of recBuffers was 4.7 MB more of fresh
+					// memory in a process's first 768×512 image.
+					recInto = owned[ci].y
 				}
 				if m.Step > 0 && o.Assign == AssignNearest {
 					c.refineNearest(y, idx, m.Step)
@@ -491,11 +511,16 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 						deblockScratches.Put(sc)
 					}
 				} else {
-					// In a buffer of recBuffers, given back once the
-					// strength is chosen (its search may need it).
-					rec := c.reconstructPlaneInto(recBufs[ci], idx, lead, grid, out)
-					recBufs[ci] = rec.Pix
-					sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
+					// In the responses' buffer or one of recBuffers, given
+					// back once the strength is chosen (its search may
+					// need it).
+					if recInto == nil {
+						rec := c.reconstructPlaneInto(recBufs[ci], idx, lead, grid, out)
+						recBufs[ci] = rec.Pix
+						sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
+					} else {
+						sse[ci] = searchDeblockFloat(p, c.reconstructPlaneInto(recInto, idx, lead, grid, out), m.Step, m.Patch)
+					}
 				}
 			}
 		}()
@@ -503,6 +528,9 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 	wg.Wait()
 	in.reused += int(reused.Load())
 	if auto {
+		if deblockChoiceHook != nil {
+			deblockChoiceHook(sse)
+		}
 		hd.Deblock, _ = chooseDeblock(sse)
 	}
 	if loopRec != nil {
@@ -519,6 +547,12 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 	_, err := w.Write(out)
 	return err
 }
+
+// deblockChoiceHook, nil outside tests, sees the channels' deblocking
+// searches just before the strength is chosen, when the choice may still
+// read their reconstructions (TestRecOverResponses: none may be in a
+// pool by then).
+var deblockChoiceHook func([]deblockSearch)
 
 // grayPixels returns the pixels of img, row after row, where it is an
 // *image.Gray whose rows follow each other in memory; else nil.
