@@ -3,6 +3,8 @@ package adapt
 import (
 	"encoding/binary"
 	"errors"
+	"image"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -51,4 +53,52 @@ func TestParseMethodNames(t *testing.T) {
 	if got, err := ParseMethod("Von_Kries"); err != nil || got != VonKries {
 		t.Errorf("ParseMethod(%q) = %v, %v; want %v", "Von_Kries", got, err, VonKries)
 	}
+}
+
+// TestApplyExactTranslucent checks that ApplyExact maps the colour of a
+// translucent pixel of a premultiplied image (RGBA, RGBA64) like that of
+// an opaque one: with the identity mapper the image comes back within
+// the rounding of un-premultiplying and premultiplying again, alpha
+// unchanged. (TestApplyTypes checks LUT.Apply's colours this way, and
+// ApplyExact's types and bounds only.)
+func TestApplyExactTranslucent(t *testing.T) {
+	r := image.Rect(0, 0, 12, 4)
+	rgba, rgba64 := image.NewRGBA(r), image.NewRGBA64(r)
+	for y := range 4 {
+		for x := range 12 {
+			c := color.NRGBA{uint8(20*x + 7), uint8(60*y + 11), uint8(200 - 15*x), uint8([]int{255, 200, 128, 31}[y])}
+			rgba.Set(x, y, c)
+			rgba64.Set(x, y, c)
+		}
+	}
+	for _, in := range []image.Image{rgba, rgba64} {
+		out, err := ApplyExact(in, Identity())
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0
+		for y := range 4 {
+			for x := range 12 {
+				ir, ig, ib, ia := in.At(x, y).RGBA()
+				or, og, ob, oa := out.At(x, y).RGBA()
+				if ia != oa {
+					t.Fatalf("%T: alpha at (%d, %d) %d -> %d", in, x, y, ia, oa)
+				}
+				for _, v := range [3][2]uint32{{ir, or}, {ig, og}, {ib, ob}} {
+					worst = max(worst, abs16(v[0], v[1])>>8)
+				}
+			}
+		}
+		if worst > 2 {
+			t.Errorf("%T: the identity's exact mapping changes translucent colours by up to %d levels of 255", in, worst)
+		}
+	}
+}
+
+// abs16 returns |a - b| of two 16-bit colour values.
+func abs16(a, b uint32) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
 }
