@@ -118,16 +118,43 @@ func (c *copier) slice(s reflect.Value) reflect.Value {
 	if !ok {
 		q = reflect.MakeSlice(s.Type(), s.Cap(), s.Cap())
 		c.copies[k] = q
-		for i := range s.Cap() {
-			c.copy(q.Index(i), whole.Index(i))
+		if pointerFree(s.Type().Elem()) {
+			reflect.Copy(q, whole)
+		} else {
+			for i := range s.Cap() {
+				c.copy(q.Index(i), whole.Index(i))
+			}
 		}
 	}
 	return q.Slice3(0, s.Len(), s.Cap())
 }
 
+// pointerFree reports whether values of type t hold no pointer, slice,
+// map, interface, function, channel or string: copied by one move.
+func pointerFree(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !pointerFree(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		return pointerFree(t.Elem())
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer, reflect.String:
+		return false
+	}
+	return true
+}
+
 // copy copies src into dst, a zero value of its type; both addressable.
 func (c *copier) copy(dst, src reflect.Value) {
 	if c.err != nil {
+		return
+	}
+	if k := src.Kind(); (k == reflect.Struct || k == reflect.Array) && pointerFree(src.Type()) {
+		open(dst).Set(open(src))
 		return
 	}
 	switch src.Kind() {
