@@ -111,16 +111,23 @@ func (e *FormatError) Error() string { return "adapt: " + e.Msg }
 // WriteTo writes the model in the versioned binary format. Equal models
 // give identical bytes.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	var blobs [2]bytes.Buffer
-	for i, sm := range []*spca.Model{m.A, m.B} {
-		if _, err := sm.WriteTo(&blobs[i]); err != nil {
+	// The SPCA models' sizes, for their lengths before them, counted by
+	// writing them to nowhere: each written into a bytes.Buffer of its
+	// own, grown by doubling, then copied, they took twice their size in
+	// fresh pages more.
+	sms := [2]*spca.Model{m.A, m.B}
+	var blobs [2]int64
+	for i, sm := range sms {
+		n, err := sm.WriteTo(io.Discard)
+		if err != nil {
 			return 0, fmt.Errorf("adapt: %w", err)
 		}
+		blobs[i] = n
 	}
 	// The buffer at its final size (within the small fields): grown by
 	// doubling, it cleared and copied twice the 31.6 MB of the Kodak-relit
 	// model.
-	size := 1024 + blobs[0].Len() + blobs[1].Len()
+	size := 1024 + int(blobs[0]+blobs[1])
 	if m.Support != nil {
 		size += 4 * len(m.Support.Dist)
 	}
@@ -174,9 +181,15 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		put([9]float64(s.Axes))
 		put(s.Var)
 	}
-	for i := range blobs {
-		put(uint64(blobs[i].Len()))
-		buf.Write(blobs[i].Bytes())
+	for i, sm := range sms {
+		put(uint64(blobs[i]))
+		n, err := sm.WriteTo(&buf)
+		if err == nil && n != blobs[i] {
+			err = fmt.Errorf("SPCA model %c wrote %d bytes, then %d", "AB"[i], blobs[i], n)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("adapt: %w", err)
+		}
 	}
 	put([9]float64(m.Anchor))
 	put(m.Ceiling)

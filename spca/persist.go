@@ -178,16 +178,44 @@ func (m *Model) snappedInts(q int, v []int64) bool {
 	return true
 }
 
+// encoder writes a model to w and its checksum h, gathering the small
+// fields in blocks (blk): handed over 8 bytes at a time, the values of a
+// 1<<16-node 4-D model (a codec model's) took a CRC-32C update and a
+// bytes.Buffer write each, 40 % of the write's time.
 type encoder struct {
 	w   io.Writer
 	h   hash.Hash32
 	n   int64
 	err error
 	buf [8]byte
+	blk []byte // at most encoderBlock bytes not yet written
+}
+
+const encoderBlock = 8 << 10
+
+func newEncoder(w io.Writer) *encoder {
+	return &encoder{w: w, h: crc32.New(checksum.Table), blk: make([]byte, 0, encoderBlock)}
 }
 
 func (e *encoder) write(b []byte) {
-	if e.err != nil {
+	if len(e.blk)+len(b) > cap(e.blk) {
+		e.flush()
+		if len(b) >= cap(e.blk) {
+			e.out(b)
+			return
+		}
+	}
+	e.blk = append(e.blk, b...)
+}
+
+// flush writes the gathered bytes.
+func (e *encoder) flush() {
+	e.out(e.blk)
+	e.blk = e.blk[:0]
+}
+
+func (e *encoder) out(b []byte) {
+	if e.err != nil || len(b) == 0 {
 		return
 	}
 	e.h.Write(b)
@@ -195,8 +223,19 @@ func (e *encoder) write(b []byte) {
 	e.n += int64(k)
 	e.err = err
 }
-func (e *encoder) u32(v uint32) { binary.LittleEndian.PutUint32(e.buf[:4], v); e.write(e.buf[:4]) }
-func (e *encoder) u64(v uint64) { binary.LittleEndian.PutUint64(e.buf[:8], v); e.write(e.buf[:8]) }
+
+func (e *encoder) u32(v uint32) {
+	if len(e.blk)+4 > cap(e.blk) {
+		e.flush()
+	}
+	e.blk = binary.LittleEndian.AppendUint32(e.blk, v)
+}
+func (e *encoder) u64(v uint64) {
+	if len(e.blk)+8 > cap(e.blk) {
+		e.flush()
+	}
+	e.blk = binary.LittleEndian.AppendUint64(e.blk, v)
+}
 func (e *encoder) f64(v float64) {
 	e.u64(math.Float64bits(v))
 }
@@ -254,7 +293,7 @@ func (m *Model) extended() bool {
 }
 
 func (m *Model) write(w io.Writer, version uint32) (int64, error) {
-	e := &encoder{w: w, h: crc32.New(checksum.Table)}
+	e := newEncoder(w)
 	e.write([]byte(ModelMagic))
 	if m.extended() {
 		e.u32(version | ExtendedOptions)
@@ -348,6 +387,7 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 			e.f64(v)
 		}
 	}
+	e.flush()
 	sum := e.h.Sum32()
 	binary.LittleEndian.PutUint32(e.buf[:4], sum)
 	if e.err == nil {
