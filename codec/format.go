@@ -1003,6 +1003,8 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 	plane := patches.Plane{W: w, H: h, Pix: buf[:0]}
 	if cap(buf) >= w*h {
 		plane.Pix = buf[:w*h]
+	} else if s := takeSpare(w * h); s != nil {
+		plane.Pix = s
 	} else {
 		plane = patches.NewPlane(w, h)
 	}

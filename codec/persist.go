@@ -164,6 +164,10 @@ var (
 	})
 )
 
+// emptyFrame is a zstd frame of no content: magic, a single-segment
+// header declaring 0 bytes, one last raw block of 0 bytes.
+var emptyFrame = []byte{0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00}
+
 type modelWriter struct {
 	w   io.Writer
 	err error
@@ -796,12 +800,18 @@ func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error)
 		binary.LittleEndian.Uint32(core.b[len(ModelMagic):]) != modelVersionSections {
 		return nil, &ModelError{"section 0: not a model of version 5"}
 	}
+	plain := core.b[:0]
 	core.b = core.b[len(ModelMagic):]
 	core.budget, core.sectioned = lazy.left, true
 	m, err := core.model()
 	if err != nil {
 		return nil, err
 	}
+	// The section's bytes are garbage now, but modelDecoder still refers
+	// to its last output until its next frame: an empty one drops it, and
+	// the bytes become the spare for the first planes to be coded.
+	modelDecoder().DecodeAll(emptyFrame, nil)
+	donate(plain)
 	lazy.left = core.budget
 	nc := len(m.Channels)
 	switch {

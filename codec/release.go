@@ -11,6 +11,7 @@ func ReleaseBuffers() {
 	for _, p := range []*keptPool{&planeBuffers, &lumaBuffers, &colourBuffers, &recBuffers, &deblockScratches, &loopScratches, &encodeScratches, &floatBuffers, &indexBuffers} {
 		p.drain()
 	}
+	dropSpare()
 }
 
 // drain forgets every kept value.

@@ -110,6 +110,19 @@ func (in *encodeInput) prepare(img image.Image, m *Model) {
 		in.done = func() { *buf = in.planes[0].Pix; lumaBuffers.Put(buf) }
 	default:
 		bufs := colourBuffers.Get().(*[3][]float64)
+		if _, rgba := img.(*image.RGBA); rgba && m.Color && m.Subsample {
+			// A process's first image: its planes from the spare where
+			// it holds them (YCbCr420To writes every sample of an
+			// RGBA image's planes into the buffers that fit).
+			for c := range bufs {
+				w, h := m.planeSize(c, b.Dx(), b.Dy())
+				if cap(bufs[c]) < w*h {
+					if s := takeSpare(w * h); s != nil {
+						bufs[c] = s
+					}
+				}
+			}
+		}
 		in.planes = m.planesTo(*bufs, img)
 		in.done = func() {
 			for c := range in.planes {
