@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"image"
@@ -101,4 +102,31 @@ func abs16(a, b uint32) int {
 		return int(a - b)
 	}
 	return int(b - a)
+}
+
+// TestCubeDomainRoundTrip checks WriteCube's DOMAIN_MIN and DOMAIN_MAX
+// lines on a domain other than the unit cube, each channel its own: red
+// first, and read back the same by ReadCube. (Every LUT BuildLUT makes
+// has the unit cube, on which writing the channels in any order passed
+// every other test.)
+func TestCubeDomainRoundTrip(t *testing.T) {
+	l := funcLUT(3, smoothMap)
+	l.DomainMin = [3]float64{0, -0.5, 0.25}
+	l.DomainMax = [3]float64{1, 2, 3.5}
+	var buf bytes.Buffer
+	if err := l.WriteCube(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nDOMAIN_MIN 0 -0.5 0.25\n", "\nDOMAIN_MAX 1 2 3.5\n"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("no line %q in\n%s", strings.TrimSpace(want), buf.String()[:min(buf.Len(), 300)])
+		}
+	}
+	got, err := ReadCube(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DomainMin != l.DomainMin || got.DomainMax != l.DomainMax {
+		t.Errorf("domain read back [%v, %v], written [%v, %v]", got.DomainMin, got.DomainMax, l.DomainMin, l.DomainMax)
+	}
 }
