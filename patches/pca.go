@@ -180,8 +180,15 @@ func projectTo[T uint8 | float64](p *PCA, buf []float64, pix []T, stride, w, h, 
 	if g.Blocks() == 0 {
 		return nil, g
 	}
-	basis := mat.DenseCopyOf(p.Basis).RawMatrix().Data // d×d, row l = sample l
-	shift := make([]float64, d)                        // Mean·Basis, as Forward sums it
+	// d×d, row l = sample l: the basis's own values where they lie so
+	// (a copy of 32 KB a channel and image was a colour batch's 1 MB of
+	// fresh memory).
+	basis := p.Basis.RawMatrix().Data
+	if raw := p.Basis.RawMatrix(); raw.Rows != d || raw.Cols != d || raw.Stride != d {
+		basis = mat.DenseCopyOf(p.Basis).RawMatrix().Data
+	}
+	basis = basis[:d*d]
+	shift := make([]float64, d) // Mean·Basis, as Forward sums it
 	for j := range d {
 		for i, m := range p.Mean {
 			shift[j] += float64(m * basis[i*d+j])
@@ -194,7 +201,13 @@ func projectTo[T uint8 | float64](p *PCA, buf []float64, pix []T, stride, w, h, 
 	}
 	data = data[:g.Blocks()*d]
 	parallel.For(g.Rows(), func(by int) {
-		block := make([]float64, d)
+		// On the stack up to 8×8 patches (made, 32 KB a 768×512 channel
+		// of fresh memory an image).
+		var blockArr [64]float64
+		block := blockArr[:min(d, len(blockArr))]
+		if d > len(blockArr) {
+			block = make([]float64, d)
+		}
 		bx := 0
 		if n == 2 && 2*by+1 < h {
 			// The 2×2 blocks inside the plane: the encoder's default,
