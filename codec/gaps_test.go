@@ -61,28 +61,29 @@ func TestSetBinsID(t *testing.T) {
 	}
 }
 
-// TestSetStepID is TestSetBinsID for SetStep: after SetStep(20) a model
-// of step 12 has the ID of a model trained at step 20, codes files that
-// model decodes to the same pixels and the model of step 12 refuses
-// (coded at the model's own step, a file does not record the step: with
-// the old ID it would decode at step 12).
+// TestSetStepID is TestSetBinsID for SetStep: after SetStep(8) a 4×4
+// gamma-0 model of step 10 has the ID of the same model trained at step
+// 8, codes files that model decodes to the same pixels and the model of
+// step 10 refuses (coded at the model's own step, a file does not record
+// the step: with the old ID it would decode at step 10). Both models are
+// other tests' fixtures.
 func TestSetStepID(t *testing.T) {
-	m := smallStepModel(t) // step 12
-	at12 := m.ID()
-	var file12 bytes.Buffer
-	if _, err := m.WriteTo(&file12); err != nil {
+	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step, o.Patch = 0, 10, 4 })
+	at10 := m.ID()
+	var file10 bytes.Buffer
+	if _, err := m.WriteTo(&file10); err != nil {
 		t.Fatal(err)
 	}
-	read12, err := ReadModel(&file12)
+	read10, err := ReadModel(&file10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	trained20 := smallModel(t, func(o *TrainOptions) { o.Patch, o.Step = 3, 20 })
-	if err := m.SetStep(20); err != nil {
+	trained8 := smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 4, 8, 0 })
+	if err := m.SetStep(8); err != nil {
 		t.Fatal(err)
 	}
-	if got := m.ID(); got != trained20.ID() {
-		t.Errorf("ID after SetStep(20) %s, a model trained at step 20 %s (at step 12 %s)", got.Short(), trained20.ID().Short(), at12.Short())
+	if got := m.ID(); got != trained8.ID() {
+		t.Errorf("ID after SetStep(8) %s, a model trained at step 8 %s (at step 10 %s)", got.Short(), trained8.ID().Short(), at10.Short())
 	}
 	img := testimages.Texture(48, 40, 31)
 	var file bytes.Buffer
@@ -93,13 +94,13 @@ func TestSetStepID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Decode(bytes.NewReader(file.Bytes()), trained20); err != nil {
-		t.Errorf("a file coded after SetStep(20), decoded with a model trained at step 20: %v", err)
+	if got, err := Decode(bytes.NewReader(file.Bytes()), trained8); err != nil {
+		t.Errorf("a file coded after SetStep(8), decoded with a model trained at step 8: %v", err)
 	} else if !imagesEqual(got, want) {
-		t.Error("a file coded after SetStep(20) decodes to other pixels with a model trained at step 20")
+		t.Error("a file coded after SetStep(8) decodes to other pixels with a model trained at step 8")
 	}
-	if _, err := Decode(bytes.NewReader(file.Bytes()), read12); !errors.Is(err, ErrWrongModel) {
-		t.Errorf("a file coded after SetStep(20), decoded with the model of step 12: error %v, want ErrWrongModel", err)
+	if _, err := Decode(bytes.NewReader(file.Bytes()), read10); !errors.Is(err, ErrWrongModel) {
+		t.Errorf("a file coded after SetStep(8), decoded with the model of step 10: error %v, want ErrWrongModel", err)
 	}
 }
 
@@ -110,11 +111,12 @@ func TestSetStepID(t *testing.T) {
 // the file of an encodeAtRate whose final encode codes the image again
 // (no probe's streams kept), so that the final encode's options are
 // checked even where it takes a probe's streams (the probes' options
-// decide the bytes then). The model is 4×4 gamma 0 uniform, whose
-// AssignNearest moves patches to other cells (smallStepModel's 3×3 gamma
-// 1/3 coded the same bytes either way at steps 7 to 45).
+// decide the bytes then). The model is 4×4 gamma 0 (another test's
+// fixture), whose AssignNearest moves patches to other cells
+// (smallStepModel's 3×3 gamma 1/3 coded the same bytes either way at
+// steps 7 to 45).
 func TestEncodeAtRateAssign(t *testing.T) {
-	m := smallModel(t, func(o *TrainOptions) { o.Patch, o.Gamma, o.Uniform, o.Step = 4, 0, true, 8 })
+	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step, o.Patch = 0, 10, 4 })
 	img := testimages.Texture(48, 40, 32)
 	const bpp = 1.5
 	resp := &Options{Assign: AssignResponses}
@@ -157,7 +159,7 @@ func TestEncodeAtRateAssign(t *testing.T) {
 // would have coded every --bpp file at another rate than the previous
 // builds.
 func TestStepForRateTolerance(t *testing.T) {
-	m := smallModel(t, func(o *TrainOptions) { o.Patch, o.Gamma, o.Uniform, o.Step = 4, 0, true, 8 })
+	m := smallModel(t, func(o *TrainOptions) { o.Gamma, o.Step, o.Patch = 0, 10, 4 })
 	img := testimages.Texture(96, 64, 34)
 	for _, bpp := range []float64{0.4, 0.8, 1.5, 2.5} {
 		step, rate, err := StepForRate(img, m, bpp, nil)
