@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"strings"
@@ -128,5 +129,25 @@ func TestCubeDomainRoundTrip(t *testing.T) {
 	}
 	if got.DomainMin != l.DomainMin || got.DomainMax != l.DomainMax {
 		t.Errorf("domain read back [%v, %v], written [%v, %v]", got.DomainMin, got.DomainMax, l.DomainMin, l.DomainMax)
+	}
+}
+
+// TestReadUnknownVersion checks that an adaptation model file of a
+// version this build does not read (0, the next one, 255), its checksum
+// valid, is refused from memory, a stream and a file with a *FormatError
+// naming the version: a later program's file is not parsed as one of
+// this build's layouts (the small model relabelled as the next version
+// reads as complete otherwise).
+func TestReadUnknownVersion(t *testing.T) {
+	top := smallModelFile(t)
+	for _, v := range []uint32{0, modelVersion + 1, 255} {
+		b := append([]byte(nil), top[:len(top)-4]...)
+		binary.LittleEndian.PutUint32(b[len(ModelMagic):], v)
+		for w, err := range readAllWays(t, checksum.Append(b)) {
+			var fe *FormatError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), fmt.Sprintf("version %d", v)) {
+				t.Errorf("version %d (read %d): %v, want a *FormatError naming the version", v, w, err)
+			}
+		}
 	}
 }
