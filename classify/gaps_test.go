@@ -1,12 +1,18 @@
 package classify
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/spca"
 )
 
@@ -92,5 +98,26 @@ func TestMahalanobisNearest(t *testing.T) {
 	}
 	if euclidDiffers < queries/4 {
 		t.Errorf("the Euclidean nearest differs for only %d of %d queries: the samples do not tell the metrics apart", euclidDiffers, queries)
+	}
+}
+
+// TestReadUnknownVersion checks that a classifier file of a version this
+// build does not read (0, the next one, 255), its checksum valid, is
+// refused with a *FormatError naming the version, for every metric's
+// file: a later program's file is not parsed as one of this build's
+// layouts.
+func TestReadUnknownVersion(t *testing.T) {
+	for _, metric := range []Metric{Euclidean, SPCAFisher} {
+		c, _ := smallClassifier(t, metric)
+		file := encode(t, c)
+		for _, v := range []uint32{0, fileVersion + 1, 255} {
+			b := append([]byte(nil), file[:len(file)-4]...)
+			binary.LittleEndian.PutUint32(b[len(fileMagic):], v)
+			_, err := Read(bytes.NewReader(checksum.Append(b)))
+			var fe *FormatError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), fmt.Sprintf("version %d", v)) {
+				t.Errorf("%v, version %d: %v, want a *FormatError naming the version", metric, v, err)
+			}
+		}
 	}
 }
