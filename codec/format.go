@@ -176,7 +176,10 @@ type Options struct {
 	// fixed-resolution mode by default the nearest reconstruction, in the
 	// entropy-constrained mode by default the neighbouring cell with the
 	// best trade of error against bits (refineNearest);
-	// AssignResponses keeps the cells of the SPCA responses.
+	// AssignResponses keeps the cells of the SPCA responses. The
+	// entropy-constrained refinement needs the inverse of the cells'
+	// levels, which only a separable metric has (gamma 0, as the photo
+	// models): with gamma > 0 both assignments code the same cells.
 	Assign Assignment
 	// Step, if > 0, codes at this quantiser step instead of the model's
 	// (entropy-constrained models only): the rate knob of a trained

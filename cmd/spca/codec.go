@@ -76,7 +76,7 @@ func exactFlag() cli.Flag {
 
 func assignFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagAssign, Value: codec.AssignNearest.String(), Usage: "how the encoder assigns patches to cells: " +
-		"`nearest` (fixed-resolution mode: the cell with the nearest reconstruction; entropy-constrained mode: a neighbouring SPCA cell where the error saved outweighs the bits) or responses (the cell of the SPCA responses, the seed's encoder); the decoder is the same"}
+		"`nearest` (fixed-resolution mode: the cell with the nearest reconstruction; entropy-constrained mode: a neighbouring SPCA cell where the error saved outweighs the bits, on models of gamma 0; with gamma > 0 the same cells as responses) or responses (the cell of the SPCA responses, the seed's encoder); the decoder is the same"}
 }
 
 // assignment parses --assign.
