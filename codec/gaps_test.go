@@ -36,23 +36,7 @@ func TestSetBinsID(t *testing.T) {
 	if got := m.ID(); got != trained60.ID() {
 		t.Errorf("ID after SetBins(60) %s, a model trained at 60 bins %s (at 30 bins %s)", got.Short(), trained60.ID().Short(), at30.Short())
 	}
-	img := testimages.Texture(48, 40, 31)
-	var file bytes.Buffer
-	if err := Encode(&file, img, m, nil); err != nil {
-		t.Fatal(err)
-	}
-	want, err := Decode(bytes.NewReader(file.Bytes()), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := Decode(bytes.NewReader(file.Bytes()), trained60); err != nil {
-		t.Errorf("a file coded after SetBins(60), decoded with a model trained at 60 bins: %v", err)
-	} else if !imagesEqual(got, want) {
-		t.Error("a file coded after SetBins(60) decodes to other pixels with a model trained at 60 bins")
-	}
-	if _, err := Decode(bytes.NewReader(file.Bytes()), read30); !errors.Is(err, ErrWrongModel) {
-		t.Errorf("a file coded after SetBins(60), decoded with the model of 30 bins: error %v, want ErrWrongModel", err)
-	}
+	checkCodesForNewModel(t, m, trained60, read30, "SetBins(60)")
 	if err := m.SetBins(30); err != nil {
 		t.Fatal(err)
 	}
@@ -85,22 +69,30 @@ func TestSetStepID(t *testing.T) {
 	if got := m.ID(); got != trained8.ID() {
 		t.Errorf("ID after SetStep(8) %s, a model trained at step 8 %s (at step 10 %s)", got.Short(), trained8.ID().Short(), at10.Short())
 	}
-	img := testimages.Texture(48, 40, 31)
+	checkCodesForNewModel(t, m, trained8, read10, "SetStep(8)")
+}
+
+// checkCodesForNewModel checks that a file m codes after what (a change
+// of its quantisers) decodes with fresh, the model trained with the new
+// quantisers, to the pixels m decodes, and that old, m as it was before
+// what, refuses it with ErrWrongModel.
+func checkCodesForNewModel(t *testing.T, m, fresh, old *Model, what string) {
+	t.Helper()
 	var file bytes.Buffer
-	if err := Encode(&file, img, m, nil); err != nil {
+	if err := Encode(&file, testimages.Texture(48, 40, 31), m, nil); err != nil {
 		t.Fatal(err)
 	}
 	want, err := Decode(bytes.NewReader(file.Bytes()), m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Decode(bytes.NewReader(file.Bytes()), trained8); err != nil {
-		t.Errorf("a file coded after SetStep(8), decoded with a model trained at step 8: %v", err)
+	if got, err := Decode(bytes.NewReader(file.Bytes()), fresh); err != nil {
+		t.Errorf("a file coded after %s, decoded with a model trained so: %v", what, err)
 	} else if !imagesEqual(got, want) {
-		t.Error("a file coded after SetStep(8) decodes to other pixels with a model trained at step 8")
+		t.Errorf("a file coded after %s decodes to other pixels with a model trained so", what)
 	}
-	if _, err := Decode(bytes.NewReader(file.Bytes()), read10); !errors.Is(err, ErrWrongModel) {
-		t.Errorf("a file coded after SetStep(8), decoded with the model of step 10: error %v, want ErrWrongModel", err)
+	if _, err := Decode(bytes.NewReader(file.Bytes()), old); !errors.Is(err, ErrWrongModel) {
+		t.Errorf("a file coded after %s, decoded with the model before it: error %v, want ErrWrongModel", what, err)
 	}
 }
 
