@@ -519,16 +519,18 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 						deblockScratches.Put(sc)
 					}
 				} else {
-					// In the responses' buffer or one of recBuffers, given
-					// back once the strength is chosen (its search may
-					// need it).
-					if recInto == nil {
-						rec := c.reconstructPlaneInto(recBufs[ci], idx, lead, grid, out)
-						recBufs[ci] = rec.Pix
-						sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
-					} else {
-						sse[ci] = searchDeblockFloat(p, c.reconstructPlaneInto(recInto, idx, lead, grid, out), m.Step, m.Patch)
+					// In the responses' buffer, else in one of
+					// recBuffers, given back once the strength is chosen
+					// (its search may need it).
+					buf := recInto
+					if buf == nil {
+						buf = recBufs[ci]
 					}
+					rec := c.reconstructPlaneInto(buf, idx, lead, grid, out)
+					if recInto == nil {
+						recBufs[ci] = rec.Pix
+					}
+					sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
 				}
 			}
 		}()

@@ -183,8 +183,9 @@ func projectTo[T uint8 | float64](p *PCA, buf []float64, pix []T, stride, w, h, 
 	// d×d, row l = sample l: the basis's own values where they lie so
 	// (a copy of 32 KB a channel and image was a colour batch's 1 MB of
 	// fresh memory).
-	basis := p.Basis.RawMatrix().Data
-	if raw := p.Basis.RawMatrix(); raw.Rows != d || raw.Cols != d || raw.Stride != d {
+	raw := p.Basis.RawMatrix()
+	basis := raw.Data
+	if raw.Rows != d || raw.Cols != d || raw.Stride != d {
 		basis = mat.DenseCopyOf(p.Basis).RawMatrix().Data
 	}
 	basis = basis[:d*d]
