@@ -43,7 +43,7 @@ func adaptCommand() *cli.Command {
 		Usage: "correct colours seen under light B so they look as under light A (corresponding-pair SPCA)",
 		UsageText: "spca adapt train (--env-a DIR|FILES --env-b DIR|FILES | --pairs DIR) -o adapt.model [--gamma 1]\n" +
 			"spca adapt apply --model adapt.model [--method spca] -o OUT in.jpg [in2.jpg ...] [--exact]\n" +
-			"spca adapt lut --model adapt.model [--lut-size 33] -o map.cube\n" +
+			"spca adapt lut --model adapt.model [--lut-size 65] -o map.cube\n" +
 			"spca adapt map --model adapt.model [--space xyz|lms|srgb] --in colours.csv [-o mapped.csv]\n" +
 			"spca adapt eval [--pairs DIR] [--model adapt.model] [--json]",
 		Subcommands: subs,
@@ -584,15 +584,16 @@ func adaptLUTCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "lut",
 		Usage: "export the mapping as a 3-D LUT in the .cube format",
-		UsageText: "spca adapt lut --model adapt.model [--method spca] [--lut-size 33] -o map.cube\n\n" +
+		UsageText: "spca adapt lut --model adapt.model [--method spca] [--lut-size 65] -o map.cube\n\n" +
 			"Input and output of the LUT are sRGB-encoded R'G'B' in [0, 1] (DOMAIN_MIN 0 0 0, DOMAIN_MAX " +
-			"1 1 1), red varying fastest. Sizes 17, 33 and 65 are usual; -o - writes to stdout. For spca the " +
+			"1 1 1), red varying fastest. Sizes 17, 33 and 65 are usual; the default is the size adapt apply " +
+			"uses, whose nodes the model stores; fewer nodes follow the map less closely where it curves. -o - writes to stdout. For spca the " +
 			"LUT alone: adapt apply also keeps the exact map's lightness rule (never darker along a ray from black) " +
 			"and interpolates in linear light, which a .cube cannot express.",
 		Flags: []cli.Flag{
 			adaptModelFlag(),
 			methodFlag(),
-			&cli.IntFlag{Name: flagLUTSize, Aliases: []string{flagSize}, Value: 33, Usage: "nodes per axis of the LUT (2 to 256); the cost grows as its cube: 33 takes about a second and writes 1 MB, 256 (16.8 million exact maps) about 40 s, 0.5 GB of memory and a 500 MB file"},
+			&cli.IntFlag{Name: flagLUTSize, Aliases: []string{flagSize}, Value: adapt.DefaultLUTSize, Usage: "nodes per axis of the LUT (2 to 256; the model stores the SPCA LUT of 65 nodes, an 8 MB .cube; other sizes are built on each call, in a time that grows as the cube: 33 about a second and 1 MB, 256 (16.8 million exact maps) about 40 s, 0.5 GB of memory and a 500 MB file)"},
 			adaptOutFlag("output .cube `FILE`, - for stdout (required)"),
 		},
 		Action: runAdaptLUT,

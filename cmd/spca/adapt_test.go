@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -212,6 +213,22 @@ func TestAdaptWorkflow(t *testing.T) {
 	}
 	if stderr != "" {
 		t.Errorf("adapt lut -o - printed %q on stderr, want no summary", stderr)
+	}
+	// Without --lut-size: the size adapt apply uses (it was 33 against
+	// apply's 65 before session 28), whose SPCA nodes the model stores:
+	// written as stored, not rebuilt.
+	def := filepath.Join(dir, "default.cube")
+	mustRun(t, "adapt", "lut", "--model", model, "-o", def)
+	ld, err := adapt.LoadCube(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := adapt.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ld.Size != adapt.DefaultLUTSize || stored.LUT == nil || !slices.Equal(ld.Table, stored.LUT.Table) {
+		t.Errorf("adapt lut without --lut-size: %d nodes per axis, want the %d-node LUT the model stores", ld.Size, adapt.DefaultLUTSize)
 	}
 
 	// map: colours in three spaces, written back in the same space.
