@@ -1,6 +1,10 @@
 package colorspace
 
-import "testing"
+import (
+	"errors"
+	"math"
+	"testing"
+)
 
 // TestCATPublished checks the CAT02 and CAT16 transforms against values
 // published independently of this package. Their other tests check only
@@ -92,6 +96,55 @@ func TestCIETableSums(t *testing.T) {
 		sum, first := moments(c.s)
 		if !near(sum, c.sum, c.tol) || !near(first, c.first, c.tol) {
 			t.Errorf("%s: Σ = %.7f, Σ i·v = %.7f; the CIE table gives %.7f, %.7f", c.name, sum, first, c.sum, c.first)
+		}
+	}
+}
+
+// TestPhysicalTolerance checks Physical's margin at its documented size,
+// LocusTolerance: a chromaticity half of it beyond the locus is physical,
+// three times it beyond is not. TestPhysical's points 0.02 beyond the locus
+// let a margin ten times too wide pass.
+func TestPhysicalTolerance(t *testing.T) {
+	xb, yb, zb := CMF1931()
+	for i := range xb {
+		x, y := XYZ{xb[i], yb[i], zb[i]}.Chromaticity()
+		// Outwards, perpendicular to the chord to the neighbouring samples
+		// (the locus is convex between 420 and 700 nm; elsewhere samples
+		// bunch and the chord is short).
+		if Wavelength(i) < 420 || Wavelength(i) > 700 {
+			continue
+		}
+		px, py := XYZ{xb[i-1], yb[i-1], zb[i-1]}.Chromaticity()
+		nx, ny := XYZ{xb[i+1], yb[i+1], zb[i+1]}.Chromaticity()
+		// The locus runs clockwise with wavelength around the white, so
+		// the outward normal of the chord prev→next is its left-hand one.
+		ex, ey := nx-px, ny-py
+		l := math.Hypot(ex, ey)
+		ox, oy := -ey/l, ex/l
+		if (x-1.0/3)*ox+(y-1.0/3)*oy < 0 {
+			t.Fatalf("%v nm: normal (%v, %v) points inwards", Wavelength(i), ox, oy)
+		}
+		in := XYZFromChromaticity(x+0.5*LocusTolerance*ox, y+0.5*LocusTolerance*oy, 1)
+		out := XYZFromChromaticity(x+3*LocusTolerance*ox, y+3*LocusTolerance*oy, 1)
+		if !in.Physical() {
+			t.Errorf("%v nm moved LocusTolerance/2 out of the locus: not physical", Wavelength(i))
+		}
+		if out.Physical() {
+			t.Errorf("%v nm moved 3 LocusTolerance out of the locus: physical", Wavelength(i))
+		}
+	}
+}
+
+// TestInverseNotFinite checks the documented ErrSingular for a matrix whose
+// determinant overflows: without the check Inverse returns a matrix of zeros
+// and no error.
+func TestInverseNotFinite(t *testing.T) {
+	for _, m := range []Mat3{
+		Diag([3]float64{1e200, 1e200, 1e200}),
+		{math.Inf(1), 0, 0, 0, 1, 0, 0, 0, 1},
+	} {
+		if inv, err := m.Inverse(); !errors.Is(err, ErrSingular) {
+			t.Errorf("Inverse of %v = %v, %v; want ErrSingular", m, inv, err)
 		}
 	}
 }
