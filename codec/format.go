@@ -240,6 +240,9 @@ func getIndices(n int) []int32 {
 	if b := *indexBuffers.getFit(n, func(x any) int { return cap(*x.(*[]int32)) }).(*[]int32); cap(b) >= n {
 		return b[:n]
 	}
+	if s := takeSpareInt32(n); s != nil {
+		return s // a process's first image: its callers write every index
+	}
 	return make([]int32, n)
 }
 
@@ -1594,6 +1597,19 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	errs := make([]error, h.Channels)
 	bufs := recBuffers.Get().(*[3][]float64)
 	defer recBuffers.Put(bufs)
+	// A process's first image: its planes from the spare, luma first,
+	// before the channels' goroutines start. The spare holds the luma
+	// and one chroma plane of a 4:2:0 image; taken as each channel came
+	// to its reconstruction, the chroma channels (a quarter of the
+	// luma's work) took it first and left the luma plane, 3 MB of a
+	// 768×512 image, to fresh memory.
+	for ci := range chans {
+		if n := grids[ci].W * grids[ci].H; cap(bufs[ci]) < n {
+			if s := takeSpare(n); s != nil {
+				bufs[ci] = s
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	for ci := range chans {
 		wg.Add(1)

@@ -812,6 +812,13 @@ func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error)
 	// the bytes become the spare for the first planes to be coded.
 	modelDecoder().DecodeAll(emptyFrame, nil)
 	donate(plain)
+	// So are the packed bytes of section 0 (a lazy section's read takes
+	// a piece of the spare then) and the SPCA models' integer scratch.
+	if src := secs[0].src; src.spare != nil {
+		donate(src.spare)
+		src.spare = nil
+	}
+	donateInts(spca.TakeScratch())
 	lazy.left = core.budget
 	nc := len(m.Channels)
 	switch {
@@ -857,7 +864,7 @@ func (s *sectionSource) read(off int64, n int) ([]byte, error) {
 	s.spare = nil
 	if cap(b) >= n {
 		b = b[:n]
-	} else {
+	} else if b = takeSpareBytes(n); b == nil {
 		b = make([]byte, n)
 	}
 	if _, err := s.file.ReadAt(b, s.base+off); err != nil {

@@ -6,23 +6,29 @@ import (
 )
 
 // spare is memory nothing refers to any more, handed out to the first
-// planes a process codes (takeSpare): a model's inflated section 0 (4.2
-// MB for the colour Kodak model), which the model's parse copies
-// everything it keeps out of (the lattice, the quantisers), and which was
-// left to the collector, that a batch process of a few images never
-// runs. Its float64 view (the section's buffer is a large allocation,
-// aligned to pages) then takes the place of fresh memory that the
-// process's first image would fault in and the kernel clear (two 2 MB
-// pages of the ~17 a colour batch decode touches). TestSpareSection0
-// checks the section's lifetime: a model reading from the spare after
-// its planes wrote into it would code differently.
+// buffers a process codes into (takeSpare): a model's inflated section 0
+// (4.2 MB for the colour Kodak model), which the model's parse copies
+// everything it keeps out of (the lattice, the quantisers), the packed
+// bytes the sections were read into (1.4 MB) and the SPCA models' integer
+// scratch (spca.TakeScratch, 0.9 MB), all left to the collector, that a
+// batch process of a few images never runs. Their float64 views (each an
+// allocation of its own, aligned to 8 bytes at least) then take the
+// place of fresh memory that the process's first image would fault in
+// and the kernel clear (2 MB pages, ~17 of which a colour batch decode
+// touches). TestSpareSection0 checks section 0's lifetime: a model
+// reading from the spare after its planes wrote into it would code
+// differently; TestSpareRegions the pieces' choice.
 var spare struct {
-	mu sync.Mutex
-	f  []float64
+	mu      sync.Mutex
+	regions [][]float64
 }
 
-// donate makes b, which nothing may use after, the spare (the last one
-// donated; the one before is left to the collector).
+// maxSpareRegions bounds the regions kept: a process that loads models
+// one after another keeps the last ones' (the older ones are left to the
+// collector).
+const maxSpareRegions = 4
+
+// donate adds b, which nothing may use after, to the spare.
 func donate(b []byte) {
 	b = b[:cap(b)]
 	if len(b) < 8 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%unsafe.Alignof(float64(0)) != 0 {
@@ -30,26 +36,69 @@ func donate(b []byte) {
 	}
 	f := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8)
 	spare.mu.Lock()
-	spare.f = f
-	spare.mu.Unlock()
+	defer spare.mu.Unlock()
+	if len(spare.regions) == maxSpareRegions {
+		spare.regions = append(spare.regions[:0], spare.regions[1:]...)
+	}
+	spare.regions = append(spare.regions, f)
+}
+
+// donateInts is donate of an integer buffer.
+func donateInts(b []int64) {
+	b = b[:cap(b)]
+	if len(b) == 0 {
+		return
+	}
+	donate(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)*8))
 }
 
 // takeSpare returns n values of the spare, whatever they hold (the
-// caller writes every one), or nil if it has fewer left.
+// caller writes every one), or nil if no region has that many left. They
+// come from the smallest region that holds them (the first of equals),
+// so that the larger ones stay whole for larger buffers: a 768×512
+// colour image's luma plane (3 MB) fits section 0 only, its chroma planes
+// (0.8 MB) the integer scratch or what the luma left of section 0.
 func takeSpare(n int) []float64 {
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
-	if n <= 0 || len(spare.f) < n {
+	if n <= 0 {
 		return nil
 	}
-	s := spare.f[:n:n]
-	spare.f = spare.f[n:]
-	return s
+	best := -1
+	for i, r := range spare.regions {
+		if len(r) >= n && (best < 0 || len(r) < len(spare.regions[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	r := spare.regions[best]
+	spare.regions[best] = r[n:]
+	return r[:n:n]
+}
+
+// takeSpareInt32 is takeSpare of n int32 values.
+func takeSpareInt32(n int) []int32 {
+	f := takeSpare((n + 1) / 2)
+	if f == nil {
+		return nil
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(f))), n)
+}
+
+// takeSpareBytes is takeSpare of n bytes.
+func takeSpareBytes(n int) []byte {
+	f := takeSpare((n + 7) / 8)
+	if f == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(f))), n)
 }
 
 // dropSpare forgets the spare (ReleaseBuffers).
 func dropSpare() {
 	spare.mu.Lock()
-	spare.f = nil
+	spare.regions = nil
 	spare.mu.Unlock()
 }

@@ -483,6 +483,18 @@ type decoder struct {
 // next model read; nothing read refers to it.
 var intScratch = sync.Pool{New: func() any { return new([]int64) }}
 
+// TakeScratch takes the integer scratch kept for the next model read out
+// of its pool and returns it (nil if none is kept): nothing refers to it,
+// and a caller that reads no more models may use its memory (codec hands
+// it to a process's first image); the next read makes its own.
+func TakeScratch() []int64 {
+	sp, ok := intScratch.Get().(*[]int64)
+	if !ok {
+		return nil
+	}
+	return *sp
+}
+
 // Memory bound of Read (issue 23): reading a file of n bytes allocates
 // at most boundBase + boundPerByte×n bytes. The arrays the decoder
 // allocates in proportion to what the file declares are charged against
