@@ -1023,22 +1023,32 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 		plane = patches.NewPlane(w, h)
 	}
 	c.eachPatch(idx, lead, grid, out, nil, func(by, bx int, pix []float64) {
-		for r := 0; r < n && by*n+r < h; r++ {
-			x0, x1 := bx*n, min(bx*n+n, w)
-			at := (by*n+r)*w + x0
-			if n == 8 && x1-x0 == 8 {
-				// A whole row of an 8×8 patch value by value: moves in
-				// registers, not a memmove call per 64 bytes (10 % of
-				// a 12-Mpixel 16-bit grey encode; Go 1.26 compiles an
-				// assignment of the [8]float64 to the call).
-				d, s := plane.Pix[at:at+8:at+8], pix[r*8:r*8+8:r*8+8]
-				d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
-				continue
-			}
-			copy(plane.Pix[at:], pix[r*n:r*n+x1-x0])
+		if n == 8 && by*8+8 <= h && bx*8+8 <= w && copy8x8Kernel(plane.Pix[by*8*w+bx*8:], w, pix) {
+			return
 		}
+		copyPatchRows(plane, n, by, bx, pix)
 	})
 	return plane
+}
+
+// copyPatchRows copies the n×n patch pix at block (by, bx) into plane,
+// its rows and columns within the plane (copy8x8Kernel's Go twin).
+func copyPatchRows(plane patches.Plane, n, by, bx int, pix []float64) {
+	w, h := plane.W, plane.H
+	for r := 0; r < n && by*n+r < h; r++ {
+		x0, x1 := bx*n, min(bx*n+n, w)
+		at := (by*n+r)*w + x0
+		if n == 8 && x1-x0 == 8 {
+			// A whole row of an 8×8 patch value by value: moves in
+			// registers, not a memmove call per 64 bytes (10 % of a
+			// 12-Mpixel 16-bit grey encode; Go 1.26 compiles an
+			// assignment of the [8]float64 to the call).
+			d, s := plane.Pix[at:at+8:at+8], pix[r*8:r*8+8:r*8+8]
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+			continue
+		}
+		copy(plane.Pix[at:], pix[r*n:r*n+x1-x0])
+	}
 }
 
 // eachPatch decodes every patch to its n×n unrounded pixels, in parallel

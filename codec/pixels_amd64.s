@@ -567,3 +567,53 @@ zbad:
 	VZEROUPPER
 	MOVB $0, ok+56(FP)
 	RET
+
+// func copy8x8AVX(dst *float64, stride int, src *float64)
+// The 64 values at src, 8 rows of 8, into dst[r·stride:][:8] for r < 8:
+// every load first (16 YMM), then the stores row by row.
+TEXT ·copy8x8AVX(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), CX
+	MOVQ src+16(FP), SI
+	SHLQ $3, CX // the stride in bytes
+	VMOVUPD 0(SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VMOVUPD 128(SI), Y4
+	VMOVUPD 160(SI), Y5
+	VMOVUPD 192(SI), Y6
+	VMOVUPD 224(SI), Y7
+	VMOVUPD 256(SI), Y8
+	VMOVUPD 288(SI), Y9
+	VMOVUPD 320(SI), Y10
+	VMOVUPD 352(SI), Y11
+	VMOVUPD 384(SI), Y12
+	VMOVUPD 416(SI), Y13
+	VMOVUPD 448(SI), Y14
+	VMOVUPD 480(SI), Y15
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y6, (DI)
+	VMOVUPD Y7, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y8, (DI)
+	VMOVUPD Y9, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y10, (DI)
+	VMOVUPD Y11, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y12, (DI)
+	VMOVUPD Y13, 32(DI)
+	ADDQ    CX, DI
+	VMOVUPD Y14, (DI)
+	VMOVUPD Y15, 32(DI)
+	VZEROUPPER
+	RET
