@@ -22,8 +22,13 @@ var trainedOnce struct {
 
 // cachedTrain returns a deep copy of the model train gives for key,
 // trained on the first call with that key. Every caller gets a model of
-// its own, in the state Train left it (its lazily built tables as far as
-// Train built them), which it may change (SetBins, SetStep, ...).
+// its own, which it may change (SetBins, SetStep, ...), in the state
+// Train left it but for the channels' fast paths, built once on the
+// original (loadFast, as a first encode would): the fast path is an
+// unfolding of 2^16 points, 0.2-0.5 s for each channel of a small model,
+// and the copies, ~140 of them, each built theirs again (~40 s of the
+// package's test CPU, session 28). What the build gives, an error
+// included, is what every copy then has.
 func cachedTrain(t testing.TB, key string, train func() (*Model, error)) *Model {
 	t.Helper()
 	trainedOnce.Lock()
@@ -33,6 +38,9 @@ func cachedTrain(t testing.TB, key string, train func() (*Model, error)) *Model 
 		var err error
 		if m, err = train(); err != nil {
 			t.Fatal(err)
+		}
+		for _, c := range m.Channels {
+			c.loadFast()
 		}
 		if trainedOnce.models == nil {
 			trainedOnce.models = map[string]*Model{}
@@ -244,6 +252,9 @@ func TestDeepCopy(t *testing.T) {
 	fresh, err := trainSmall(smallOptions(step))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, c := range fresh.Channels { // as cachedTrain's original
+		c.loadFast()
 	}
 	a, before := smallModel(t, step), smallModel(t, step)
 	if !reflect.DeepEqual(a, fresh) {
