@@ -110,9 +110,16 @@ func jpegProfile(r io.Reader) ([]byte, error) {
 		if m[0] != 0xFF {
 			return profile, nil
 		}
+		// Fill bytes (0xFF) may precede a marker, any number of them: the
+		// marker's code is the first other byte. Read in pairs, an odd
+		// number of them put the code in m[0] and the profile of such a
+		// file went unseen.
+		for m[1] == 0xFF {
+			if _, err := io.ReadFull(r, m[1:2]); err != nil {
+				return profile, err
+			}
+		}
 		switch {
-		case m[1] == 0xFF: // fill byte
-			continue
 		case m[1] == 0xDA || m[1] == 0xD9: // start of scan, end of image
 			return profile, nil
 		case m[1] >= 0xD0 && m[1] <= 0xD8 || m[1] == 0x01: // no length

@@ -17,15 +17,20 @@ import (
 // ("RGB " or "GRAY") with a desc tag and, if primaries is not nil, rXYZ,
 // gXYZ and bXYZ tags.
 func iccProfile(space, desc string, primaries *[3][3]float64) []byte {
+	d := append([]byte("desc\x00\x00\x00\x00"), binary.BigEndian.AppendUint32(nil, uint32(len(desc)+1))...)
+	d = append(append(d, desc...), 0)
+	d = append(d, make([]byte, 4+4+2+1+67)...) // empty Unicode and ScriptCode parts
+	return iccProfileDesc(space, d, primaries)
+}
+
+// iccProfileDesc is iccProfile with the desc tag's data (a v2 desc or a
+// v4 mluc tag).
+func iccProfileDesc(space string, desc []byte, primaries *[3][3]float64) []byte {
 	type tag struct {
 		sig  string
 		data []byte
 	}
-	var tags []tag
-	d := append([]byte("desc\x00\x00\x00\x00"), binary.BigEndian.AppendUint32(nil, uint32(len(desc)+1))...)
-	d = append(append(d, desc...), 0)
-	d = append(d, make([]byte, 4+4+2+1+67)...) // empty Unicode and ScriptCode parts
-	tags = append(tags, tag{"desc", d})
+	tags := []tag{{"desc", desc}}
 	if primaries != nil {
 		for i, name := range []string{"rXYZ", "gXYZ", "bXYZ"} {
 			x := []byte("XYZ \x00\x00\x00\x00")
