@@ -11,6 +11,7 @@ import (
 
 	kzlib "github.com/klauspost/compress/zlib"
 
+	"github.com/spcalab/spca/internal/fence"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -454,7 +455,7 @@ func FuzzInflate(f *testing.F) {
 		f.Add(deflateBlocks(data))
 	}
 	var inf inflater
-	var inFence, outFence fence
+	var inFence, outFence fence.Fence
 	f.Fuzz(func(t *testing.T, z []byte) {
 		checkInflate(t, &inf, "fuzz", z)
 		// Again with the stream ending where memory the process may not
@@ -466,7 +467,7 @@ func FuzzInflate(f *testing.F) {
 		if !(ok && exact) {
 			size = 1000
 		}
-		in, out := inFence.at(t, len(z)), outFence.at(t, size)
+		in, out := inFence.At(t, len(z)), outFence.At(t, size)
 		if in == nil || out == nil {
 			return
 		}
