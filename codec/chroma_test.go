@@ -57,7 +57,7 @@ func TestChromaSubsampling(t *testing.T) {
 		if dec.Bounds().Dx() != 77 || dec.Bounds().Dy() != 53 {
 			t.Fatalf("4:2:0 %v: decoded %v", sub, dec.Bounds())
 		}
-		rmse[sub] = quality(img, dec, true).RMSE
+		rmse[sub] = Quality(img, dec, true).RMSE
 		luma[sub] = patches.RMSE(patches.Luminance(img), patches.Luminance(dec))
 		t.Logf("4:2:0 %v: %d bytes, RGB RMSE %.3f, luma RMSE %.3f", sub, size[sub], rmse[sub], luma[sub])
 	}
@@ -66,7 +66,7 @@ func TestChromaSubsampling(t *testing.T) {
 	for c := 1; c < 3; c++ {
 		ycc[c] = patches.Double(patches.Halve(ycc[c]), 77, 53)
 	}
-	resampled := quality(img, patches.FromYCbCr(ycc, false), true).RMSE
+	resampled := Quality(img, patches.FromYCbCr(ycc, false), true).RMSE
 	t.Logf("resampling alone: RGB RMSE %.3f", resampled)
 	if math.Abs(luma[true]-luma[false]) > 0.03*luma[false] {
 		t.Errorf("luma RMSE %.3f in 4:2:0, %.3f in 4:4:4", luma[true], luma[false])

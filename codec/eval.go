@@ -263,7 +263,7 @@ func measure(m *Model, images []image.Image, o *Options) (Result, error) {
 				errs[i] = err
 				return
 			}
-			res[i] = quality(img, dec, m.Color)
+			res[i] = Quality(img, dec, m.Color)
 			w, h := img.Bounds().Dx(), img.Bounds().Dy()
 			res[i].BPP = bits / float64(w*h)
 			res[i].FixedBPP = m.FixedLengthBits(w, h) / float64(w*h)
@@ -281,8 +281,12 @@ func measure(m *Model, images []image.Image, o *Options) (Result, error) {
 	return r, nil
 }
 
-// quality compares a decoded image with its original.
-func quality(orig, dec image.Image, color bool) Result {
+// Quality compares a decoded image with its original as Evaluate and
+// RateSweep measure a model's files: SSIM of the luma; RMSE and PSNR of
+// the luma, or for colour (color true) of R, G and B together (the mean
+// of their squared errors). Another codec's files measured by it compare
+// with a model's on the same terms.
+func Quality(orig, dec image.Image, color bool) Result {
 	lo, ld := patches.Luminance(orig), patches.Luminance(dec)
 	r := Result{SSIM: patches.SSIM(lo, ld)}
 	if !color {
@@ -354,7 +358,7 @@ func measureJPEG(images []image.Image, bpp float64, color bool) (Result, error) 
 				return Result{}, err
 			}
 			if diff := math.Abs(rate - bpp); diff < bestDiff {
-				best, bestDiff = quality(img, dec, color), diff
+				best, bestDiff = Quality(img, dec, color), diff
 				best.BPP = rate
 			}
 			if rate > bpp {

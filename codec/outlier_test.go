@@ -92,7 +92,7 @@ func TestOutliers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := quality(rgb, dec, true); r.RMSE > 1.5*limit {
+	if r := Quality(rgb, dec, true); r.RMSE > 1.5*limit {
 		t.Errorf("colour checkerboard: RGB RMSE %.2f (at most %.2f)", r.RMSE, 1.5*limit)
 	} else {
 		t.Logf("colour checkerboard: RGB RMSE %.2f", r.RMSE)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/extcodec"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
@@ -265,6 +266,51 @@ func TestCodec(t *testing.T) {
 		// Luma is coded at full resolution with steps of 9 (see Uniform).
 		if e := patches.RMSE(orig, dec); e > 9/math.Sqrt(12)*1.5 {
 			t.Errorf("luma RMSE %.2f at step 9 with 4:2:0 chroma", e)
+		}
+		// codec eval --rd of a colour model: cjpeg's curve is the image
+		// coded in colour and measured as the model's files (it was the
+		// luminance's, which paid for no chroma and was measured on
+		// the luma).
+		have, _ := extcodec.Available(extcodec.All[:1])
+		if len(have) == 0 {
+			t.Log("cjpeg not installed: codec eval --rd's colour reference not checked")
+			return
+		}
+		stdout, _ := mustRun(t, "codec", "eval", "--rd", "--quiet", "--json", "--model", cm, "--images", img)
+		var rd struct {
+			Curves []struct {
+				Codec  string `json:"codec"`
+				Points []struct {
+					BPP  float64 `json:"bpp"`
+					PSNR float64 `json:"psnr_db"`
+					SSIM float64 `json:"ssim"`
+				} `json:"points"`
+			} `json:"curves"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rd); err != nil {
+			t.Fatalf("codec eval --rd --json: %v\n%s", err, stdout)
+		}
+		want, err := have[0].Sweep([]image.Image{testimages.ColorTexture(45, 31, 7)}, have[0].Qualities, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, cv := range rd.Curves {
+			if cv.Codec != have[0].Name {
+				continue
+			}
+			found = true
+			if len(cv.Points) != len(want) {
+				t.Fatalf("codec eval --rd: %d %s points, want %d", len(cv.Points), cv.Codec, len(want))
+			}
+			for i, p := range cv.Points {
+				if w := want[i]; p.BPP != w.BPP || p.PSNR != w.PSNR || p.SSIM != w.SSIM {
+					t.Errorf("codec eval --rd, %s point %d: %+v; want the colour sweep's %+v", cv.Codec, i, p, w)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("codec eval --rd: no %s curve in\n%s", have[0].Name, stdout)
 		}
 	})
 

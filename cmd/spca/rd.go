@@ -22,7 +22,7 @@ func rdFlag() cli.Flag {
 	return &cli.BoolFlag{Name: flagRD, Usage: "instead: rate–distortion curves of the model (entropy-constrained mode) over quantiser steps, " +
 		"of its PCA baseline with the same quantisers and entropy coder over the same steps (SPCA vs PCA: BD-rates and the gap at each rate point) " +
 		"and of the external codecs on PATH (cjpeg -optimize, cwebp, cjxl, avifenc; the others skipped with a note), " +
-		"with Bjøntegaard delta rates against cjpeg by PSNR and by SSIM (grey)"}
+		"with Bjøntegaard delta rates against cjpeg by PSNR (of R, G and B for a colour model, whose images every codec codes in colour) and by SSIM (of the luma)"}
 }
 
 // rdStepFactors are the multiples of the model's step the curve sweeps.
@@ -129,7 +129,7 @@ func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(st
 		note(m + " not found on PATH: skipped")
 	}
 	for _, x := range have {
-		res, err := x.Sweep(images, x.Qualities)
+		res, err := x.Sweep(images, x.Qualities, model.Color)
 		if err != nil {
 			return nil, err
 		}

@@ -2,8 +2,14 @@ package extcodec
 
 import (
 	"image"
+	"image/color"
+	"image/jpeg"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -20,12 +26,94 @@ func TestSweep(t *testing.T) {
 	}
 	imgs := []image.Image{testimages.Texture(64, 48, 3)}
 	for _, c := range have {
-		res, err := c.Sweep(imgs, []int{30, 90})
+		res, err := c.Sweep(imgs, []int{30, 90}, false)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
 		if !(res[1].BPP > res[0].BPP && res[1].PSNR > res[0].PSNR) {
 			t.Errorf("%s: quality 30 %+v, 90 %+v: rate and PSNR should rise", c.Name, res[0], res[1])
+		}
+	}
+}
+
+// TestSweepColor: a colour sweep codes the image's colours and measures
+// them as a colour model's files are measured (PSNR of R, G and B), a
+// grey one the luminance alone. On stripes of one luma and two chromas,
+// alternating pixel by pixel, cjpeg's 4:2:0 chroma keeps the luma and
+// loses the colours: the colour sweep's PSNR is far below the grey one's.
+// On a colour texture the colour files cost more bits than the grey ones,
+// and cjpeg's are decoded by djpeg, whose chroma interpolation gives a
+// higher PSNR than image/jpeg's repeated samples of the same files.
+func TestSweepColor(t *testing.T) {
+	have, _ := Available(All)
+	var cjpeg *Codec
+	for i := range have {
+		if have[i].Name == All[0].Name {
+			cjpeg = &have[i]
+		}
+	}
+	if cjpeg == nil {
+		t.Skip("cjpeg and djpeg not installed")
+	}
+	stripes := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	for y := 0; y < 48; y++ {
+		for x := 0; x < 64; x++ {
+			// BT.601 luma 135.6 and 135.9.
+			c := color.RGBA{200, 100, 150, 255}
+			if x%2 == 1 {
+				c = color.RGBA{80, 160, 158, 255}
+			}
+			stripes.SetRGBA(x, y, c)
+		}
+	}
+	qs := []int{90}
+	grey, err := cjpeg.Sweep([]image.Image{stripes}, qs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, err := cjpeg.Sweep([]image.Image{stripes}, qs, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(grey[0].PSNR > 40 && col[0].PSNR < 25) {
+		t.Errorf("stripes of one luma: grey sweep %.2f dB, colour %.2f dB; want above 40 and below 25", grey[0].PSNR, col[0].PSNR)
+	}
+	for _, c := range have {
+		tex := testimages.ColorTexture(64, 48, 5)
+		g, err := c.Sweep([]image.Image{tex}, qs, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := c.Sweep([]image.Image{tex}, qs, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(cs[0].BPP > g[0].BPP) {
+			t.Errorf("%s: colour texture at %.3f bpp in colour, %.3f in grey: the chroma should cost bits", c.Name, cs[0].BPP, g[0].BPP)
+		}
+		if c.Name != All[0].Name {
+			continue
+		}
+		// The same file decoded by image/jpeg (cjpeg is deterministic).
+		dir := t.TempDir()
+		in, out := filepath.Join(dir, "t.ppm"), filepath.Join(dir, "t.jpg")
+		if err := patches.Save(in, tex); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(c.enc, c.encArgs(qs[0], in, out)); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		byGo, err := jpeg.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if goPSNR := codec.Quality(tex, byGo, true).PSNR; !(cs[0].PSNR > goPSNR) {
+			t.Errorf("%s: colour texture %.3f dB, decoded by image/jpeg %.3f dB: want djpeg's interpolated chroma ahead", c.Name, cs[0].PSNR, goPSNR)
 		}
 	}
 }
