@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/patches"
+	"github.com/spcalab/spca/testimages"
 )
 
 // The nearest assignment never moves a patch away from its response
@@ -136,5 +137,47 @@ func TestDescend4(t *testing.T) {
 	}
 	if moved < 1000 {
 		t.Fatalf("only %d of 20000 descents moved", moved)
+	}
+}
+
+// TestQuantizeEveryIndex checks that quantizeSamples's paths (exact,
+// fast, nearest) write every index of the patches: it takes its index
+// buffer from a pool uncleared, so a buffer full of garbage must give the
+// indices a zeroed one gives.
+func TestQuantizeEveryIndex(t *testing.T) {
+	_, test := images()
+	defer ReleaseBuffers()
+	// The default 2×2 model (all its dimensions leading, a codebook) and a
+	// 3×3 step model's luma (rest dimensions after the leading ones).
+	type plane struct {
+		m *Model
+		p patches.Plane
+	}
+	var planes []plane
+	for _, img := range test[:2] {
+		planes = append(planes, plane{trainedModel(t), patches.Luminance(img)})
+	}
+	planes = append(planes, plane{smallColorModel(t, true), patches.Luminance(testimages.ColorTexture(64, 48, 9))})
+	for _, mode := range []struct{ exact, nearest bool }{{true, false}, {false, false}, {false, true}} {
+		for _, pl := range planes {
+			m, p := pl.m, pl.p
+			c := m.Channels[0]
+			ReleaseBuffers()
+			_, want, _, _ := c.quantizePlane(p, m.Patch, mode.exact, mode.nearest)
+			want = slices.Clone(want)
+			ReleaseBuffers()
+			garbage := make([]int32, len(want))
+			for i := range garbage {
+				garbage[i] = int32(-1 - i%1000)
+			}
+			planeBuffers.Put(&planeBuffer{idx: garbage})
+			_, got, _, _ := c.quantizePlane(p, m.Patch, mode.exact, mode.nearest)
+			if &got[0] != &garbage[0] {
+				t.Fatal("quantizePlane did not take the pooled index buffer")
+			}
+			if i := slices.IndexFunc(got, func(v int32) bool { return v < 0 }); i >= 0 || !slices.Equal(got, want) {
+				t.Fatalf("exact %v, nearest %v: indices from a buffer of garbage differ from a zeroed one's (first negative at %d)", mode.exact, mode.nearest, i)
+			}
+		}
 	}
 }
