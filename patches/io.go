@@ -398,6 +398,7 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 
 type saveConfig struct {
 	pngLevel png.CompressionLevel
+	opaque   bool
 }
 
 // SaveOption sets a rarely needed parameter of Save.
@@ -409,6 +410,14 @@ type SaveOption func(*saveConfig)
 // coding only, about 8× faster than image/png at that level for ~3 % more bytes.
 func PNGCompression(level png.CompressionLevel) SaveOption {
 	return func(c *saveConfig) { c.pngLevel = level }
+}
+
+// Opaque asserts that img is opaque (an RGBA image's alpha all 0xff, as
+// a colour decode writes it), so that a PNG at png.BestSpeed is written
+// as RGB without looking at the alpha bytes; an RGBA image that is not
+// opaque loses its alpha.
+func Opaque() SaveOption {
+	return func(c *saveConfig) { c.opaque = true }
 }
 
 // Save writes img to path as PNG, as TIFF (Deflate-compressed) if the
@@ -433,6 +442,9 @@ func Save(path string, img image.Image, opts ...SaveOption) error {
 		enc = func(w io.Writer) error { return e.Encode(w, img) }
 		if cfg.pngLevel == png.BestSpeed {
 			enc = func(w io.Writer) error { return pngfast.Encode(w, img) }
+			if cfg.opaque {
+				enc = func(w io.Writer) error { return pngfast.EncodeOpaque(w, img) }
+			}
 		}
 	case ".tif", ".tiff":
 		enc = func(w io.Writer) error {

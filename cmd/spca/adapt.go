@@ -574,7 +574,7 @@ func applyOne(c *cli.Context, in, out string, model *adapt.Model, mapper adapt.M
 	if err != nil {
 		return 0, fail("%s: %s", stdioName(in, "stdin"), adaptBrief(err))
 	}
-	if err := saveOutputImage(c, out, ".png", res); err != nil {
+	if err := saveOutputImage(c, out, ".png", res, false); err != nil {
 		return 0, fail("%s", withPathC(stdioName(out, "stdout"), err))
 	}
 	return share, nil

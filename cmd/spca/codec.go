@@ -703,7 +703,9 @@ func runDecode(c *cli.Context) error {
 			}
 			return fail("%s", withPathC(in, err))
 		}
-		if err := saveOutputImage(c, out, ext, img); err != nil {
+		// A colour decode's RGBA image is opaque (FromYCbCr420Into).
+		_, rgba := img.(*image.RGBA)
+		if err := saveOutputImage(c, out, ext, img, rgba); err != nil {
 			return fail("%s", withPathC(stdioName(out, "stdout"), err))
 		}
 		last, _ = img.(*image.Gray)

@@ -109,8 +109,13 @@ func formatExt(c *cli.Context) (string, error) {
 // (299,050 instead of 298,095), a third of what djpeg spends per image;
 // grey and opaque RGB images then go through internal/pngfast: ~1.5 ms
 // (~4 ms with compress/flate); 301,714 bytes from the default 8×8 model.
-func saveOutputImage(c *cli.Context, out, ext string, img image.Image) error {
+// opaque asserts that img is opaque (patches.Opaque): decode's colour
+// images are, their alpha set by the conversion from YCbCr.
+func saveOutputImage(c *cli.Context, out, ext string, img image.Image, opaque bool) error {
 	if out != stdio {
+		if opaque {
+			return patches.Save(out, img, patches.PNGCompression(png.BestSpeed), patches.Opaque())
+		}
 		return patches.Save(out, img, patches.PNGCompression(png.BestSpeed))
 	}
 	return writeOutput(c, out, func(w io.Writer) error {
@@ -119,6 +124,9 @@ func saveOutputImage(c *cli.Context, out, ext string, img image.Image) error {
 			return netpbm.Encode(w, img)
 		case "tiff":
 			return tiff.Encode(w, img, &tiff.Options{Compression: tiff.Deflate})
+		}
+		if opaque {
+			return pngfast.EncodeOpaque(w, img)
 		}
 		return pngfast.Encode(w, img)
 	})

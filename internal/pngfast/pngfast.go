@@ -13,7 +13,17 @@ import (
 // Encode writes m to w in PNG format: *image.Gray, *image.Gray16 and
 // opaque *image.RGBA (as 8-bit RGB) as described in the package comment,
 // other images by image/png at png.BestSpeed.
-func Encode(w io.Writer, m image.Image) error {
+func Encode(w io.Writer, m image.Image) error { return encode(w, m, false) }
+
+// EncodeOpaque is Encode of an image its caller knows to be opaque (an
+// RGBA image's alpha all 0xff, as a decoder of YCbCr writes it): RGB
+// without the pass over the alpha bytes (0.4 % of a colour batch decode
+// to PNG). An RGBA image that is not opaque loses its alpha.
+func EncodeOpaque(w io.Writer, m image.Image) error { return encode(w, m, true) }
+
+// encode is Encode, taking an RGBA image as opaque without looking if
+// opaque.
+func encode(w io.Writer, m image.Image, opaque bool) error {
 	var pix []byte
 	var stride, depth, bytesPer int
 	var colorType byte // 0 grey, 2 RGB
@@ -24,7 +34,7 @@ func Encode(w io.Writer, m image.Image) error {
 	case *image.Gray16:
 		pix, stride, depth, bytesPer = g.Pix[g.PixOffset(r.Min.X, r.Min.Y):], g.Stride, 16, 2
 	case *image.RGBA:
-		if !opacity.Image(g.Pix, g.Stride, g.PixOffset(r.Min.X, r.Min.Y), r.Dx(), r.Dy(), 1) {
+		if !opaque && !opacity.Image(g.Pix, g.Stride, g.PixOffset(r.Min.X, r.Min.Y), r.Dx(), r.Dy(), 1) {
 			return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, m)
 		}
 		pix, stride, depth, bytesPer, colorType = g.Pix[g.PixOffset(r.Min.X, r.Min.Y):], g.Stride, 8, 3, 2

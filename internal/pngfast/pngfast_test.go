@@ -280,3 +280,52 @@ func TestSubRGB(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeOpaque checks that EncodeOpaque writes the bytes Encode
+// writes for opaque images (RGBA, wide and sub-images, grey), and an
+// RGBA image as RGB without its alpha: a translucent one reads back
+// with its colours, opaque.
+func TestEncodeOpaque(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 4))
+	rgba := image.NewRGBA(image.Rect(0, 0, 3000, 9)) // rows of more than one 64 KB band
+	for i := range rgba.Pix {
+		rgba.Pix[i] = byte(rng.IntN(256)) | byte(i%4/3*255)
+	}
+	for name, m := range map[string]image.Image{
+		"rgba":     rgba,
+		"rgba sub": rgba.SubImage(image.Rect(5, 2, 700, 9)),
+		"grey":     testimages.Texture(65, 33, 4),
+	} {
+		var a, b bytes.Buffer
+		if err := Encode(&a, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := EncodeOpaque(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: EncodeOpaque wrote other bytes than Encode", name)
+		}
+	}
+	translucent := image.NewRGBA(image.Rect(0, 0, 7, 3))
+	copy(translucent.Pix, rgba.Pix)
+	translucent.Pix[7] = 10
+	var b bytes.Buffer
+	if err := EncodeOpaque(&b, translucent); err != nil {
+		t.Fatal(err)
+	}
+	if ct := b.Bytes()[25]; ct != 2 { // IHDR's colour type, after the signature, length, type, size and depth
+		t.Errorf("EncodeOpaque of an RGBA image: colour type %d, want 2 (RGB)", ct)
+	}
+	back, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 21; i++ {
+		got := color.RGBAModel.Convert(back.At(i%7, i/7)).(color.RGBA)
+		p := translucent.Pix[4*i : 4*i+3]
+		if got != (color.RGBA{p[0], p[1], p[2], 255}) {
+			t.Fatalf("pixel %d: %v, want the colours %v, opaque", i, got, p)
+		}
+	}
+}
