@@ -913,7 +913,10 @@ func (c *Channel) leadPixels(rows, weights []float64, most int) []float64 {
 		// The next images of the size then fit, where each that had
 		// more rows than the last took a new buffer (megabytes of page
 		// clearing: ~3 % of a batch decode, 8×8, 768×512).
-		out = make([]float64, count*dims, max(count, min(maxKeptValues/dims, most))*dims)
+		n := max(count, min(maxKeptValues/dims, most)) * dims
+		if out = takeSpare(n); out == nil { // a first image's, where it fits
+			out = make([]float64, count*dims, n)
+		}
 	}
 	out = out[:count*dims]
 	const block = 1024
