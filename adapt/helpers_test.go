@@ -42,14 +42,15 @@ func trainingSets() (a, b []image.Image) {
 	return testimages.SceneSet(trainScenes, trainW, trainH, trainSeed)
 }
 
-// modelBytes returns m as written by WriteTo.
+// modelBytes returns m as WriteTo writes it (marshal's buffer, not a
+// copy: the shared model's file is 30 MB).
 func modelBytes(tb testing.TB, m *Model) []byte {
 	tb.Helper()
-	var buf bytes.Buffer
-	if _, err := m.WriteTo(&buf); err != nil {
+	b, err := m.marshal()
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return buf.Bytes()
+	return b
 }
 
 // readBack returns m written and read again.

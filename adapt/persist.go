@@ -111,6 +111,18 @@ func (e *FormatError) Error() string { return "adapt: " + e.Msg }
 // WriteTo writes the model in the versioned binary format. Equal models
 // give identical bytes.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	b, err := m.marshal()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// marshal returns the model's file (WriteTo's bytes), in a buffer of its
+// own: the tests take a 30 MB model's file from it without copying it
+// out of a writer.
+func (m *Model) marshal() ([]byte, error) {
 	// The SPCA models' sizes, for their lengths before them, counted by
 	// writing them to nowhere: each written into a bytes.Buffer of its
 	// own, grown by doubling, then copied, they took twice their size in
@@ -120,7 +132,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	for i, sm := range sms {
 		n, err := sm.WriteTo(io.Discard)
 		if err != nil {
-			return 0, fmt.Errorf("adapt: %w", err)
+			return nil, fmt.Errorf("adapt: %w", err)
 		}
 		blobs[i] = n
 	}
@@ -141,20 +153,20 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if m.LUT != nil {
 		lut = uint64(m.LUT.Size)
 		if err := m.LUT.check(); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
 	if m.Rays != nil {
 		rn, rr = uint64(m.Rays.N), uint64(m.Rays.R)
 		if err := m.Rays.check(); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
 	if err := errTableSize(lut, rn, rr); err != nil { // Read would refuse the file
-		return 0, fmt.Errorf("adapt: cannot write the model: %s", strings.TrimPrefix(strings.Replace(err.Error(), "adaptation model declares", "it holds", 1), "adapt: "))
+		return nil, fmt.Errorf("adapt: cannot write the model: %s", strings.TrimPrefix(strings.Replace(err.Error(), "adaptation model declares", "it holds", 1), "adapt: "))
 	}
 	if c := m.AlignChoice; c != nil && alignCodes[c.Asked] == 0 {
-		return 0, fmt.Errorf("adapt: cannot write the model: alignment choice asked %v (want auto or matrix)", c.Asked)
+		return nil, fmt.Errorf("adapt: cannot write the model: alignment choice asked %v (want auto or matrix)", c.Asked)
 	}
 	var buf bytes.Buffer
 	buf.Grow(size)
@@ -188,7 +200,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 			err = fmt.Errorf("SPCA model %c wrote %d bytes, then %d", "AB"[i], blobs[i], n)
 		}
 		if err != nil {
-			return 0, fmt.Errorf("adapt: %w", err)
+			return nil, fmt.Errorf("adapt: %w", err)
 		}
 	}
 	put([9]float64(m.Anchor))
@@ -236,8 +248,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		put(m.HighlightGains)
 	}
 	put(checksum.Sum(buf.Bytes()))
-	n, err := w.Write(buf.Bytes())
-	return int64(n), err
+	return buf.Bytes(), nil
 }
 
 // Read reads a model written by WriteTo. Files of another kind (an SPCA
