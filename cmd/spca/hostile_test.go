@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"image"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,15 +48,7 @@ func tinyStepModel(t *testing.T, dir string) string {
 	t.Helper()
 	o := codec.DefaultTrainOptions()
 	o.Samples, o.SPCA.Resolution, o.Step = 300, 1024, 20
-	m, err := codec.Train([]image.Image{testimages.Texture(64, 64, 5)}, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "step.model")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return savedModel(t, filepath.Join(dir, "step.model"), o)
 }
 
 // notInError runs the app like wantError and also checks that the error
