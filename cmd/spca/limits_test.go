@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"math"
@@ -99,6 +100,17 @@ func TestPixelBudget(t *testing.T) {
 	mustRun(t, "encode", "--model", model, "--max-pixels", "6144", "-o", spc, img)
 	wantError(t, []string{"decode", "--model", model, "--max-pixels", "6143", "-o", filepath.Join(dir, "d.png"), spc}, "c.spc", "96×64", "--max-pixels")
 	mustRun(t, "decode", "--model", model, "--max-pixels", "6144", "-o", filepath.Join(dir, "d.png"), spc)
+	// The same budget for an image on standard input, which is read by
+	// its own call (loadInputImage): without --max-pixels there it took
+	// the default budget whatever the flag said.
+	app := newApp()
+	var sink bytes.Buffer
+	app.Reader, app.Writer, app.ErrWriter = bytes.NewReader(readBytes(t, img)), &sink, &sink
+	if err := app.Run([]string{"spca", "encode", "--model", model, "--max-pixels", "6143", "-o", spc, "-"}); err == nil ||
+		!strings.Contains(errorLine(err), "stdin") || !strings.Contains(errorLine(err), "--max-pixels") {
+		t.Errorf("encode - of 6144 pixels under --max-pixels 6143: %v, want an error naming stdin and --max-pixels", err)
+	}
+	pipeStderr(t, readBytes(t, img), "encode", "--model", model, "--max-pixels", "6144", "-o", spc, "-")
 	// 4294967295×4294967295 overflowed the size check: spca info printed
 	// it with -0.000 bits per pixel and exited 0.
 	wide := readBytes(t, spc)
