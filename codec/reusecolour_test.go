@@ -32,15 +32,8 @@ func TestReuseColourBatch(t *testing.T) {
 	refs := make([][]ref, len(ms))
 	for mi, m := range ms {
 		for _, img := range imgs {
-			var b bytes.Buffer
-			if err := Encode(&b, img, m, nil); err != nil {
-				t.Fatal(err)
-			}
-			dec, err := Decode(bytes.NewReader(b.Bytes()), m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			refs[mi] = append(refs[mi], ref{b.Bytes(), pixelBytesOf(dec)})
+			file, pix := codeAndDecode(t, img, m)
+			refs[mi] = append(refs[mi], ref{file, pix})
 		}
 	}
 	batch := func(m *Model, refs []ref, seed uint64) error {
@@ -93,4 +86,19 @@ func TestReuseColourBatch(t *testing.T) {
 			t.Errorf("batch %d at once with others: %v", g, err)
 		}
 	}
+}
+
+// codeAndDecode codes img with m (default options), decodes the file and
+// returns the file and the decoded pixels' bytes.
+func codeAndDecode(t *testing.T, img image.Image, m *Model) (file, pix []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Encode(&b, img, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	dec, err := Decode(bytes.NewReader(b.Bytes()), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), pixelBytesOf(dec)
 }

@@ -65,15 +65,8 @@ func TestSpareSection0(t *testing.T) {
 		}
 		spare.mu.Unlock()
 		before := left()
-		var b bytes.Buffer
-		if err := Encode(&b, img, m, nil); err != nil {
-			t.Fatal(err)
-		}
-		dec, err := Decode(bytes.NewReader(b.Bytes()), m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes(), pixelBytesOf(dec), before - left(), regions
+		file, pix = codeAndDecode(t, img, m)
+		return file, pix, before - left(), regions
 	}
 	f0, p0, _, regions := code(-1)
 	defer ReleaseBuffers()

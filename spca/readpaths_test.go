@@ -32,20 +32,7 @@ func TestReadPathsAgree(t *testing.T) {
 		curve.Set(i, 2, math.Sin(a)*math.Cos(b)+0.01*rng.NormFloat64())
 	}
 	for _, x := range []*mat.Dense{s.X, curve} {
-		o := withGamma(0)
-		o.Resolution = 2048
-		m, err := spca.Fit(x, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.SnapLattice(1e-3); err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if _, err := m.WriteCompactTo(&b); err != nil {
-			t.Fatal(err)
-		}
-		good := b.Bytes()
+		good := snappedCompact(t, x)
 		_, dims := x.Dims()
 		accepted := 0
 		for k := 0; k < 300; k++ {
@@ -83,4 +70,25 @@ func TestReadPathsAgree(t *testing.T) {
 		}
 		t.Logf("%d-D: %d bytes, version %d, %d of 300 inputs accepted and equal", dims, len(good), good[8], accepted)
 	}
+}
+
+// snappedCompact fits x at gamma 0 on a lattice of 2048 nodes, snaps the
+// lattice and returns the model's compact file (version 6: the lattice
+// stored as integers, read through the integer scratch).
+func snappedCompact(t *testing.T, x mat.Matrix) []byte {
+	t.Helper()
+	o := withGamma(0)
+	o.Resolution = 2048
+	m, err := spca.Fit(x, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SnapLattice(1e-3); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := m.WriteCompactTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

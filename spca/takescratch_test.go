@@ -12,22 +12,10 @@ import (
 // the caller's: a model read after it makes its own, and leaves the taken
 // one as the caller wrote it (codec puts a process's first image in it).
 func TestTakeScratch(t *testing.T) {
-	o := withGamma(0)
-	o.Resolution = 2048
-	m, err := spca.Fit(testimages.Spiral(300, 1).X, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.SnapLattice(1e-3); err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if _, err := m.WriteCompactTo(&b); err != nil {
-		t.Fatal(err)
-	}
+	file := snappedCompact(t, testimages.Spiral(300, 1).X)
 	read := func() []byte {
 		t.Helper()
-		r, err := spca.Read(bytes.NewReader(b.Bytes()))
+		r, err := spca.Read(bytes.NewReader(file))
 		if err != nil {
 			t.Fatal(err)
 		}
