@@ -47,10 +47,7 @@ func logDensities(mod *spca.Model, q *mat.Dense, h float64) []float64 {
 // likelihood classifier (the class whose gamma-1 model gives the larger
 // log density) for every option, and the leave-in training accuracy.
 func TestVariantLikelihood(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	for _, set := range sets {
 		for s := first; s < first+seeds; s++ {
 			train, test, _, ea := variantPair(set, s)
@@ -115,10 +112,7 @@ func oddsVote(c *Classifier, nb []neighbour, k, skip int, llr, lambda float64) i
 // shifted by the class-conditional SPCA log density ratio (weight λ),
 // K, ρ, k and λ chosen by leave-one-out (λ only for a strict gain).
 func TestVariantLikelihoodKNN(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	lambdas := []float64{0, 0.03, 0.1, 0.3, 1, 3}
 	bw := 1.0
 	if v, err := strconv.ParseFloat(os.Getenv("SPCA_BW"), 64); err == nil {
@@ -257,10 +251,7 @@ func diagShares(gaps [][]float64, s float64) []float64 {
 // leave-one-out; beside the same weighting of the input axes and of the
 // PCA-whitened (Mahalanobis) axes, the linear controls.
 func TestVariantResponseFisher(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	shares := []float64{-1, 1, 0.3, 0.1, 0.03}
 	for _, set := range sets {
 		var eu, sp, in, wh []float64
@@ -337,10 +328,7 @@ func framedRows(x mat.Matrix, frame *mat.Dense) *mat.Dense {
 // the frame, K, ρ and k chosen by leave-one-out; and how often
 // leave-one-out keeps the stretch (ρ > 1), beside spca-fisher.
 func TestVariantFramedSPCA(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	base := spca.DefaultOptions()
 	base.Seed, base.Resolution = 1, 1<<14
 	for _, set := range sets {
@@ -468,10 +456,7 @@ func selectFramed(x *mat.Dense, label []int, frames func(c *Classifier, opt spca
 // classes' curved plane much); the share s, K, ρ and k chosen by
 // leave-one-out. Control: the same with PCA's axes and projections.
 func TestVariantStructureFrame(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	shares := []float64{1, 0.3, 0.1, 0.03, 0}
 	for _, set := range sets {
 		var eu, sf, pf []float64
@@ -537,10 +522,7 @@ func TestVariantStructureFrame(t *testing.T) {
 // spca-tangent on the two moons' axes alone (the noise axes dropped by
 // an oracle), and Euclidean k-NN on all five.
 func TestVariantMoonsPlaneBound(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, _ := variantPairs()
+	seeds, first, _ := variantPairs(t)
 	base := spca.DefaultOptions()
 	base.Seed, base.Resolution = 1, 1<<14
 	var eu, by, pe, pt []float64
@@ -621,10 +603,7 @@ func scatterFrames(p *mat.Dense, shares []float64) ([]*mat.Dense, []float64) {
 // eigenvalues (share s); K, s, ρ and k by leave-one-out. SPCA_CURVE=all
 // projects on the first curve of one model of all the samples instead.
 func TestVariantCurveFrame(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	shares := []float64{1, 0.3, 0.1, 0.03}
 	all := os.Getenv("SPCA_CURVE") == "all"
 	for _, set := range sets {
@@ -692,10 +671,7 @@ func TestVariantCurveFrame(t *testing.T) {
 // 1/3 or 1 (distances grow where the class is dense); the frame, K,
 // gamma and k chosen by leave-one-out.
 func TestVariantFramedDensity(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	floor := 1.0
 	if v, err := strconv.ParseFloat(os.Getenv("SPCA_FLOOR"), 64); err == nil {
 		floor = v
@@ -780,10 +756,7 @@ func negate(v []float64) []float64 {
 // stretch along the class curves (ρ 1, k chosen again by leave-one-out):
 // the frame alone, Euclidean k-NN after a linear map.
 func TestVariantFisherAblation(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	base := spca.DefaultOptions()
 	base.Seed, base.Resolution = 1, 1<<14
 	for _, set := range sets {

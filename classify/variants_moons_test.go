@@ -86,14 +86,11 @@ func auc(a, b []float64) float64 {
 	return math.Abs(2*u/(na*nb) - 1)
 }
 
-func variantPairs() (int, int, []string) {
-	seeds, first := 3, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+// variantPairs is variantSeeds with the data sets to run (SPCA_SETS,
+// else moons5d).
+func variantPairs(t *testing.T) (int, int, []string) {
+	t.Helper()
+	seeds, first := variantSeeds(t, 3, 1)
 	sets := []string{"moons5d"}
 	if v := os.Getenv("SPCA_SETS"); v != "" {
 		sets = strings.Split(v, ",")
@@ -101,15 +98,30 @@ func variantPairs() (int, int, []string) {
 	return seeds, first, sets
 }
 
+// variantSeeds skips t unless SPCA_VARIANTS is set (the variants are
+// measurements, minutes each, not checks) and returns how many seed
+// pairs to run and the first: SPCA_SEEDS and SPCA_FIRST, else seeds and
+// first.
+func variantSeeds(t *testing.T, seeds, first int) (int, int) {
+	t.Helper()
+	if os.Getenv("SPCA_VARIANTS") == "" {
+		t.Skip("SPCA_VARIANTS not set")
+	}
+	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
+		seeds = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
+		first = v
+	}
+	return seeds, first
+}
+
 // TestVariantMoonsFrames prints, on moons5d, the mean |cosine| of every
 // unfolded coordinate's gradient of each per-class SPCA model with the
 // input axes (over held-out samples), and each coordinate's class
 // separation |2 AUC - 1| on the training samples.
 func TestVariantMoonsFrames(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, _ := variantPairs()
+	seeds, first, _ := variantPairs(t)
 	for s := first; s < first+seeds; s++ {
 		train, _ := testimages.GenerateClasses("moons5d", 200, uint64(2*s-1))
 		test, _ := testimages.GenerateClasses("moons5d", 200, uint64(2*s))
@@ -294,10 +306,7 @@ func perClassModels(x *mat.Dense, label []int, opt spca.Options) ([]*spca.Model,
 // gain), K, ρ, w and k by leave-one-out. Also the oracle on moons5d
 // (Euclidean k-NN on the moons' two axes) and Mahalanobis.
 func TestVariantFrameShrink(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	ratios := []float64{1, 1.5, 2, 3, 5}
 	levels := []float64{0.25, 0.04}
 	if v := os.Getenv("SPCA_LEVELS"); v != "" {
@@ -445,10 +454,7 @@ func fisherRatios(p projections, label []int, m int) []float64 {
 // (R_j / max R)^α (fisherRatios, m nearest), times 1/ρ² on coordinate 0;
 // K, ρ, α and k by leave-one-out (α 0 is SPCATangent).
 func TestVariantFrameFisher(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	ratios := []float64{1, 1.5, 2, 3, 5}
 	alphas := []float64{0, 1, 2, 4}
 	mNear := 10
@@ -542,10 +548,7 @@ func TestVariantFrameFixed(t *testing.T) { frameFixed(t, false) }
 // frameFixed measures fixed frame weights, with the frames at the
 // queries or (own) at the training samples.
 func frameFixed(t *testing.T, own bool) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	type cfg struct {
 		K float64
 		w []float64
@@ -698,10 +701,7 @@ func globalFisher(x *mat.Dense, label []int, E [][]float64) []float64 {
 // per-class models' origin frame (originFrame) and w_j = (F_j/max F)^α
 // (globalFisher); K, α and k by leave-one-out (α 0: Euclidean).
 func TestVariantGlobalFisher(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	alphas := []float64{0, 0.25, 0.5, 1, 2}
 	for _, set := range sets {
 		var eu, fr []float64
@@ -832,10 +832,7 @@ func mapTangents(t [][]float64, E [][]float64, w []float64) [][]float64 {
 // w_j = (F_j/max F)^α (globalFisher), the tangents mapped likewise; K, α
 // (0: SPCATangent), ρ and k by leave-one-out.
 func TestVariantFisherTangent(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first, sets := variantPairs()
+	seeds, first, sets := variantPairs(t)
 	alphas := []float64{0, 0.25, 0.5, 1}
 	if os.Getenv("SPCA_FRAME") != "" {
 		alphas = []float64{0, 1, 0.3, 0.1, 0.03}

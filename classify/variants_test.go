@@ -229,16 +229,7 @@ type atlasChoice struct {
 // measured in the responses of the chart of its nearest centre. C,
 // overlap (1.5, 2.5), K, gamma and k by leave-one-out. SPCA_VARIANTS=1.
 func TestVariantAtlas(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first := 3, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+	seeds, first := variantSeeds(t, 3, 1)
 	cfgDiff := map[string][]float64{}
 	var cfgOrder []string
 	sets := []string{"spirals-thin", "moons5d"}
@@ -400,16 +391,7 @@ func densified(x *mat.Dense, label []int, metric Metric, nb int, opt spca.Option
 // model, or one per class with DENSIFY_METRIC=per-class. The number of
 // midpoints, K, gamma and k by leave-one-out. SPCA_VARIANTS=1.
 func TestVariantDensify(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first := 3, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+	seeds, first := variantSeeds(t, 3, 1)
 	sets := strings.Split(os.Getenv("SPCA_SETS"), ",")
 	nbs := []int{1, 2, 3}
 	metric := SPCA
@@ -509,16 +491,7 @@ func localNeighbours(x, q *mat.Dense, skip []int, M int, opt spca.Options) ([][]
 // k by leave-one-out (the left-out sample is not in its own fit). About a
 // minute per pair and M. SPCA_VARIANTS=1.
 func TestVariantLocalSPCA(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first := 3, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+	seeds, first := variantSeeds(t, 3, 1)
 	sets := strings.Split(os.Getenv("SPCA_SETS"), ",")
 	Ms := []int{15, 25, 40}
 	if v := os.Getenv("LOCAL_M"); v != "" {
@@ -591,13 +564,7 @@ func TestVariantLocalSPCA(t *testing.T) {
 // TestVariantPolarOracle: the generator's geometry as a metric on the 2-D
 // spirals (a ceiling for any local metric): d² = Δr² + (r̄Δθ/ratio)².
 func TestVariantPolarOracle(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first := 10, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+	seeds, first := variantSeeds(t, 10, 1)
 	set := "spirals-thin"
 	ratios := []float64{1, 1.5, 2, 3, 5, 10}
 	diffs := make([][]float64, len(ratios))
@@ -714,16 +681,7 @@ type tangentSource struct {
 // on densified classes; SPCA_TANGENT_SRC=atlas takes t from an atlas of
 // charts fitted on both classes instead. SPCA_VARIANTS=1.
 func TestVariantTangent(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first := 3, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+	seeds, first := variantSeeds(t, 3, 1)
 	sets := strings.Split(os.Getenv("SPCA_SETS"), ",")
 	ratios := []float64{1, 1.5, 2, 3, 5}
 	charts := []int{1, 2, 3, 4, 6}
@@ -1005,13 +963,7 @@ func tangentLOO(e *Classifier, x *mat.Dense, label []int) (float64, func(q *mat.
 // (the selection's own gain), against Euclidean k-NN on every axis.
 // SPCA_VARIANTS=1.
 func TestVariantSelectInputs(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds := 3
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
+	seeds, _ := variantSeeds(t, 3, 1)
 	set := "moons5d"
 	var de, dt, dts []float64
 	for s := 1; s <= seeds; s++ {
@@ -1118,16 +1070,7 @@ func projectPolyline(v *mat.Dense, a []float64) []float64 {
 // models); Euclidean k-NN from the query to the moved samples. K, λ, k
 // by LOO. SPCA_VARIANTS=1.
 func TestVariantCurveDenoise(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds, first := 3, 1
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SPCA_FIRST")); err == nil {
-		first = v
-	}
+	seeds, first := variantSeeds(t, 3, 1)
 	sets := strings.Split(os.Getenv("SPCA_SETS"), ",")
 	lambdas := []float64{0.5, 0.75, 1}
 	for _, set := range sets {
@@ -1209,13 +1152,7 @@ func TestVariantCurveDenoise(t *testing.T) {
 // by leave-one-out on the training samples. A clearly labelled variant,
 // not the acceptance setting. SPCA_VARIANTS=1.
 func TestVariantTransductive(t *testing.T) {
-	if os.Getenv("SPCA_VARIANTS") == "" {
-		t.Skip("SPCA_VARIANTS not set")
-	}
-	seeds := 3
-	if v, err := strconv.Atoi(os.Getenv("SPCA_SEEDS")); err == nil {
-		seeds = v
-	}
+	seeds, _ := variantSeeds(t, 3, 1)
 	for _, set := range strings.Split(os.Getenv("SPCA_SETS"), ",") {
 		var diff []float64
 		for s := 1; s <= seeds; s++ {
