@@ -243,14 +243,28 @@ func Scale(dst []float64, stride int, v []int64, res float64) {
 }
 
 // Scale32 is Scale rounded to float32: dst[i*stride] =
-// float32(float64(v[i])·res).
-func Scale32(dst []float32, stride int, v []int64, res float64) {
+// float32(float64(v[i])·res). It returns the bitwise OR of the
+// magnitudes |v[i]| (math.MinInt64's is 1<<63): below 1<<24 every v[i]
+// is an integer a float32 holds exactly, and so is its product by a
+// power of two within float32's exponents, which the caller can then
+// widen back to float64(v[i])·res (the lattices of spca's snapped models).
+func Scale32(dst []float32, stride int, v []int64, res float64) (mag uint64) {
 	if len(v) == 0 {
-		return
+		return 0
 	}
 	_ = dst[(len(v)-1)*stride]
-	k := scale32Kernel(dst, v, stride, res)
+	k, mag := scale32Kernel(dst, v, stride, res)
 	for i := k; i < len(v); i++ {
 		dst[i*stride] = float32(float64(v[i]) * res)
+		mag |= abs64(v[i])
 	}
+	return mag
+}
+
+// abs64 is |v| as an unsigned integer (1<<63 for math.MinInt64).
+func abs64(v int64) uint64 {
+	if v < 0 {
+		return -uint64(v)
+	}
+	return uint64(v)
 }

@@ -46,10 +46,10 @@ func addLagKernel(v []int64, s int) int {
 func scaleAVX512(dst []float64, v []int64, stride int, res float64)
 
 // scale32AVX512 sets dst[i*stride] to float32(float64(v[i])*res), i <
-// len(v)&^3.
+// len(v)&^3, and returns the OR of those |v[i]| (abs64's).
 //
 //go:noescape
-func scale32AVX512(dst []float32, v []int64, stride int, res float64)
+func scale32AVX512(dst []float32, v []int64, stride int, res float64) (mag uint64)
 
 // scaleKernel does the first values of Scale by scaleAVX512 and returns
 // how many (none without AVX-512).
@@ -61,11 +61,11 @@ func scaleKernel(dst []float64, v []int64, stride int, res float64) int {
 	return len(v) &^ 3
 }
 
-// scale32Kernel is scaleKernel for Scale32.
-func scale32Kernel(dst []float32, v []int64, stride int, res float64) int {
+// scale32Kernel is scaleKernel for Scale32, returning also the OR of
+// the magnitudes it converted.
+func scale32Kernel(dst []float32, v []int64, stride int, res float64) (int, uint64) {
 	if !hasAVX512 || len(v) < 4 || stride < 1 {
-		return 0
+		return 0, 0
 	}
-	scale32AVX512(dst, v, stride, res)
-	return len(v) &^ 3
+	return len(v) &^ 3, scale32AVX512(dst, v, stride, res)
 }

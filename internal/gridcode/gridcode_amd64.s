@@ -127,20 +127,24 @@ scaledone:
 	VZEROUPPER
 	RET
 
-// func scale32AVX512(dst []float32, v []int64, stride int, res float64)
-// dst[i*stride] = float32(float64(v[i])*res) for i < len(v)&^3.
-TEXT ·scale32AVX512(SB), NOSPLIT, $0-64
+// func scale32AVX512(dst []float32, v []int64, stride int, res float64) (mag uint64)
+// dst[i*stride] = float32(float64(v[i])*res) for i < len(v)&^3; mag is
+// the OR of their |v[i]| (VPABSQ leaves math.MinInt64 as 1<<63).
+TEXT ·scale32AVX512(SB), NOSPLIT, $0-72
 	MOVQ dst_base+0(FP), DI
 	MOVQ v_base+24(FP), SI
 	MOVQ v_len+32(FP), CX
 	MOVQ stride+48(FP), R8
 	VBROADCASTSD res+56(FP), Y15
+	VPXOR Y14, Y14, Y14    // the magnitudes' OR
 	SHLQ $2, R8            // stride in bytes
 	LEAQ (R8)(R8*2), R9    // 3 strides
 	LEAQ (R8*4), R10       // 4 strides
 	SHRQ $2, CX
 	JZ   scale32done
 scale32:
+	VPABSQ       (SI), Y1
+	VPOR         Y1, Y14, Y14
 	VCVTQQ2PD    (SI), Y0
 	VMULPD       Y15, Y0, Y0
 	VCVTPD2PSY   Y0, X0
@@ -153,5 +157,11 @@ scale32:
 	DECQ         CX
 	JNZ          scale32
 scale32done:
+	VEXTRACTI128 $1, Y14, X1
+	VPOR         X1, X14, X14
+	VPSHUFD      $0x4e, X14, X1
+	VPOR         X1, X14, X14
+	VMOVQ        X14, AX
+	MOVQ         AX, mag+64(FP)
 	VZEROUPPER
 	RET

@@ -46,7 +46,8 @@ func TestJoinPlanesShortPlanes(t *testing.T) {
 // subnormal or zero, and where rounding twice (int64 to float64 to
 // float32) differs from rounding once: the smallest and largest int64s,
 // 2^53+2^29+1 (float32(float64(v)) is 2^53, float32(v) 2^53+2^30), and
-// resolutions from 5e-324 to the largest float64, signed.
+// resolutions from 5e-324 to the largest float64, signed; and Scale32's
+// OR of the magnitudes (the smallest int64's 1<<63).
 func TestScaleExtremes(t *testing.T) {
 	defer func(k bool) { hasAVX512 = k }(hasAVX512)
 	cpu := hasAVX512
@@ -64,7 +65,9 @@ func TestScaleExtremes(t *testing.T) {
 					hasAVX512 = on && cpu
 					d64[k], d32[k] = make([]float64, n*stride+1), make([]float32, n*stride+1)
 					Scale(d64[k], stride, v, res)
-					Scale32(d32[k], stride, v, res)
+					if mag, want := Scale32(d32[k], stride, v, res), magnitudes(v); mag != want {
+						t.Fatalf("%d values, stride %d, kernel %v: magnitudes %#x, want %#x", n, stride, on, mag, want)
+					}
 				}
 				for i := range d64[0] {
 					w64, w32 := 0.0, float32(0)

@@ -66,7 +66,8 @@ func TestKernels(t *testing.T) {
 // TestScale checks Scale and Scale32 (AVX-512 where the CPU has it)
 // against the conversion and product by Go, value by value, on int64s of
 // every size (rounded conversions above 2^53, and to float32), strides
-// 1-5 and lengths 0-37, the values between the strides untouched.
+// 1-5 and lengths 0-37, the values between the strides untouched, and
+// Scale32's OR of the magnitudes.
 func TestScale(t *testing.T) {
 	if !hasAVX512 {
 		t.Log("no AVX-512: the Go loops only")
@@ -85,7 +86,9 @@ func TestScale(t *testing.T) {
 			dst[i], dst32[i] = -0.5, -0.5
 		}
 		Scale(dst, stride, v, res)
-		Scale32(dst32, stride, v, res)
+		if mag, want := Scale32(dst32, stride, v, res), magnitudes(v); mag != want {
+			t.Fatalf("%d values: Scale32's magnitudes %#x, want %#x", n, mag, want)
+		}
 		for i := range dst {
 			want, want32 := -0.5, float32(-0.5)
 			if i%stride == 0 && i/stride < n {
@@ -97,6 +100,19 @@ func TestScale(t *testing.T) {
 			}
 		}
 	}
+}
+
+// magnitudes is the OR of the |v[i]| (two's complement negation: 1<<63
+// for math.MinInt64).
+func magnitudes(v []int64) uint64 {
+	var m uint64
+	for _, x := range v {
+		if x < 0 {
+			x = ^x + 1
+		}
+		m |= uint64(x)
+	}
+	return m
 }
 
 // BenchmarkScale times Scale on a lattice coordinate of the 8×8 colour
