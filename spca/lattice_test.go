@@ -179,7 +179,7 @@ func TestCellKernels4(t *testing.T) {
 		}
 		var c8 [8]float64
 		for m := range c8 {
-			c8[m] = c[2*m] + tt[0]*(c[2*m+1]-c[2*m])
+			c8[m] = c[2*m] + float64(tt[0]*(c[2*m+1]-c[2*m])) // as cellGrad4 (no FMA)
 		}
 		v := cellValue8(&c8, tt[1], tt[2], tt[3])
 		gv, d0, d1, d2, d3 := cellGrad4(&c, tt[0], tt[1], tt[2], tt[3], 1/h[0], 1/h[1], 1/h[2], 1/h[3])
