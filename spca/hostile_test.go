@@ -78,12 +78,12 @@ func TestReadHostileIntModel(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	// 24 MB: less than the lattice's 32 MB of floats (read from memory
-	// it needs no int64 scratch besides, see floatPlane).
-	limit := int64(24 << 20)
+	// 12 MB: less than the lattice's 16 MB of float32s (its integers
+	// are exact in them), charged before its int64 scratch.
+	limit := int64(12 << 20)
 	var fe *spca.FormatError
 	if _, err := spca.ReadLimited(bytes.NewReader(data), &limit); !errors.As(err, &fe) || !strings.Contains(err.Error(), "the lattice needs more memory") {
-		t.Errorf("within 24 MB: got %v, want a *FormatError naming the lattice", err)
+		t.Errorf("within 12 MB: got %v, want a *FormatError naming the lattice", err)
 	}
 }
 

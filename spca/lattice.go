@@ -16,8 +16,16 @@ type lattice struct {
 	step    []float64 // node spacing per axis
 	zero    []int     // index of the node u_j = 0 (axes >= 1; 0 on axis 0)
 	strides []int
-	x       []float64 // positions, prod(g)×d, axis 0 slowest
-	reduce  bool      // evalCell can use evalCellReduce (set by setStrides)
+	x       []float64 // positions, prod(g)×d, axis 0 slowest; nil where x32 holds them
+	// x32 holds the positions instead of x where every one is exact as a
+	// float32 (a snapped lattice read from a file: integers below 2^24
+	// times a power of two, see decoder.snapped): widened where they are
+	// read, they are x's float64 values, in half the memory (the colour
+	// codec model's three lattices: 10.8 -> 5.4 MB) and half the cache
+	// lines an evaluation reads. Never changed in place: copies of the
+	// model share it, and widen comes first where positions change.
+	x32    []float32
+	reduce bool // evalCell can use evalCellReduce (set by setStrides)
 	// inv4 is 1/step per axis where d = 4 (set by setStrides): the
 	// Jacobian's reciprocals of evalCell4, which divided at every call.
 	inv4 [4]float64
@@ -35,6 +43,44 @@ type newton4Consts struct {
 	top, st                    [4]int32
 	one                        [4]float64
 	ok                         bool
+}
+
+// position is the type of a lattice's stored positions (x or x32); the
+// evaluations below are written once for both, each position widened to
+// float64 before any arithmetic: the same float64 operations on the same
+// values.
+type position interface{ float32 | float64 }
+
+// positions returns the positions as float64: x, or x32 widened into a
+// new slice.
+func (l *lattice) positions() []float64 {
+	if l.x32 == nil {
+		return l.x
+	}
+	x := make([]float64, len(l.x32))
+	for i, v := range l.x32 {
+		x[i] = float64(v)
+	}
+	return x
+}
+
+// widen makes x hold the positions (before they are changed in place).
+func (l *lattice) widen() {
+	if l.x32 != nil {
+		l.x, l.x32 = l.positions(), nil
+	}
+}
+
+// node writes the d positions of node i (an index into the grid) to dst.
+func (l *lattice) node(i int, dst []float64) {
+	d := l.d
+	if l.x32 != nil {
+		for k, v := range l.x32[i*d : i*d+d] {
+			dst[k] = float64(v)
+		}
+		return
+	}
+	copy(dst[:d], l.x[i*d:i*d+d])
 }
 
 func (l *lattice) size() int {
@@ -231,10 +277,20 @@ func (l *lattice) evalCellJac4(base int, outside bool, dst *[4]float64, jac *[16
 	}
 	if hasAVX {
 		st := (*[4]int)(l.strides)
-		s0, s1, s2, s3 := st[0], st[1], st[2], st[3]
-		_ = l.x[4*(base+s0+s1+s2+s3)+3] // the farthest corner, as gradCell4Go
+		s0, s1, s2, s3 := 4*st[0], 4*st[1], 4*st[2], 4*st[3]
 		c[4], c[5], c[6], c[7] = l.inv4[0], l.inv4[1], l.inv4[2], l.inv4[3]
-		gradCell4AVX(&l.x[4*base], 4*s0, 4*s1, 4*s2, 4*s3, c, dst, jac)
+		// The kernel of the positions' type, the farthest corner's last
+		// component checked as gradCell4Go's slices check it (written
+		// out: a method choosing the kernel is not inlined, and its call
+		// was ~0.2 % of a colour encode's instructions).
+		far := 4*base + s0 + s1 + s2 + s3 + 3
+		if l.x32 != nil {
+			_ = l.x32[far]
+			gradCell4AVX32(&l.x32[4*base], s0, s1, s2, s3, c, dst, jac)
+			return
+		}
+		_ = l.x[far]
+		gradCell4AVX(&l.x[4*base], s0, s1, s2, s3, c, dst, jac)
 		return
 	}
 	l.gradCell4Go(base, dst[:], jac[:], c[:4])
@@ -328,6 +384,15 @@ func (l *lattice) evalCell(base int, dst, jac, frac []float64) {
 // evalCellCorners is evalCell summing the corners with their weights (any
 // dimension, single-node axes allowed).
 func (l *lattice) evalCellCorners(base int, dst, jac, frac []float64) {
+	if l.x32 != nil {
+		cellCorners(l, l.x32, base, dst, jac, frac)
+		return
+	}
+	cellCorners(l, l.x, base, dst, jac, frac)
+}
+
+// cellCorners is evalCellCorners on the positions x (l.x or l.x32).
+func cellCorners[T position](l *lattice, x []T, base int, dst, jac, frac []float64) {
 	d := l.d
 	for k := range dst[:d] {
 		dst[k] = 0
@@ -357,9 +422,9 @@ func (l *lattice) evalCellCorners(base int, dst, jac, frac []float64) {
 		if skip {
 			continue
 		}
-		p := l.x[off*d : off*d+d]
+		p := x[off*d : off*d+d]
 		for k := 0; k < d; k++ {
-			dst[k] += float64(w * p[k])
+			dst[k] += float64(w * float64(p[k]))
 		}
 		if jac == nil {
 			continue
@@ -384,7 +449,7 @@ func (l *lattice) evalCellCorners(base int, dst, jac, frac []float64) {
 				}
 			}
 			for k := 0; k < d; k++ {
-				jac[k*d+j] += float64(dw * p[k])
+				jac[k*d+j] += float64(dw * float64(p[k]))
 			}
 		}
 	}
@@ -394,6 +459,15 @@ func (l *lattice) evalCellCorners(base int, dst, jac, frac []float64) {
 // starts at the point of coordinates u[0..j-1] (continuous, interpolated)
 // with all later coordinates zero, into dst (g[j]×d).
 func (l *lattice) fiber(j int, u []float64, dst []float64, idx []int, frac []float64) {
+	if l.x32 != nil {
+		fiberOf(l, l.x32, j, u, dst, idx, frac)
+		return
+	}
+	fiberOf(l, l.x, j, u, dst, idx, frac)
+}
+
+// fiberOf is fiber on the positions x (l.x or l.x32).
+func fiberOf[T position](l *lattice, x []T, j int, u []float64, dst []float64, idx []int, frac []float64) {
 	d := l.d
 	base := 0
 	for a := 0; a < j; a++ {
@@ -422,10 +496,10 @@ func (l *lattice) fiber(j int, u []float64, dst []float64, idx []int, frac []flo
 			continue
 		}
 		for i := 0; i < l.g[j]; i++ {
-			p := l.x[(off+i*l.strides[j])*d:]
+			p := x[(off+i*l.strides[j])*d:]
 			q := dst[i*d : i*d+d]
 			for k := 0; k < d; k++ {
-				q[k] += float64(w * p[k])
+				q[k] += float64(w * float64(p[k]))
 			}
 		}
 	}
@@ -460,7 +534,7 @@ func (l *lattice) evalCellReduce(base int, dst, jac, frac []float64) {
 				off += l.strides[j]
 			}
 		}
-		copy(v[c*d:c*d+d], l.x[off*d:off*d+d])
+		l.node(off, v[c*d:c*d+d])
 	}
 	// After the stages of axes 0..j-1, bit 0 of a corner index is axis j:
 	// stage j pairs corners 2c and 2c+1 into c.

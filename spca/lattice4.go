@@ -9,15 +9,13 @@ package spca
 // every partial result in memory: an evaluation with the Jacobian took
 // 170 ns, against 80 now.
 func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
-	s0, s1, s2, s3 := l.strides[0], l.strides[1], l.strides[2], l.strides[3]
 	if jac == nil {
 		l.valueCell4(base, dst, frac)
 		return
 	}
 	if hasAVX {
-		_ = l.x[4*(base+s0+s1+s2+s3)+3] // the farthest corner, as below
-		c := [8]float64{frac[0], frac[1], frac[2], frac[3], l.inv4[0], l.inv4[1], l.inv4[2], l.inv4[3]}
-		gradCell4AVX(&l.x[4*base], 4*s0, 4*s1, 4*s2, 4*s3, &c, (*[4]float64)(dst[:4]), (*[16]float64)(jac[:16]))
+		c := [8]float64{frac[0], frac[1], frac[2], frac[3]}
+		l.evalCellJac4(base, false, (*[4]float64)(dst[:4]), (*[16]float64)(jac[:16]), &c)
 		return
 	}
 	l.gradCell4Go(base, dst, jac, frac)
@@ -25,12 +23,21 @@ func (l *lattice) evalCell4(base int, dst, jac, frac []float64) {
 
 // gradCell4Go is evalCell4 with the Jacobian in portable Go.
 func (l *lattice) gradCell4Go(base int, dst, jac, frac []float64) {
+	if l.x32 != nil {
+		gradCell4Of(l, l.x32, base, dst, jac, frac)
+		return
+	}
+	gradCell4Of(l, l.x, base, dst, jac, frac)
+}
+
+// gradCell4Of is gradCell4Go on the positions x (l.x or l.x32).
+func gradCell4Of[T position](l *lattice, x []T, base int, dst, jac, frac []float64) {
 	s0, s1, s2, s3 := l.strides[0], l.strides[1], l.strides[2], l.strides[3]
 	var v [4][16]float64
 	for c := 0; c < 16; c++ {
 		off := 4 * (base + (c&1)*s0 + (c>>1&1)*s1 + (c>>2&1)*s2 + (c>>3&1)*s3)
-		p := l.x[off : off+4 : off+4]
-		v[0][c], v[1][c], v[2][c], v[3][c] = p[0], p[1], p[2], p[3]
+		p := x[off : off+4 : off+4]
+		v[0][c], v[1][c], v[2][c], v[3][c] = float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])
 	}
 	_ = frac[3]
 	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
@@ -49,11 +56,19 @@ func (l *lattice) valueCell4(base int, dst, frac []float64) {
 	s0, s1, s2, s3 := 4*l.strides[0], 4*l.strides[1], 4*l.strides[2], 4*l.strides[3]
 	_ = frac[3]
 	if hasAVX {
-		// The farthest corner's last component must be in l.x, as the
-		// slices below check.
-		_ = l.x[4*base+s0+s1+s2+s3+3]
-		_ = l.x[4*base]
-		l.valueCell4AVX(base, s0, s1, s2, s3, dst, frac)
+		// The kernel of the positions' type, the farthest corner's last
+		// component checked as valueCell4Go's slices check it (written
+		// out here and in invert4: a method choosing the kernel is not
+		// inlined).
+		t, d := (*[4]float64)(frac[:4]), (*[4]float64)(dst[:4])
+		far := 4*base + s0 + s1 + s2 + s3 + 3
+		if l.x32 != nil {
+			_ = l.x32[far]
+			valueCell4AVX32(&l.x32[4*base], s0, s1, s2, s3, t, d)
+			return
+		}
+		_ = l.x[far]
+		valueCell4AVX(&l.x[4*base], s0, s1, s2, s3, t, d)
 		return
 	}
 	l.valueCell4Go(base, dst, frac)
@@ -61,14 +76,25 @@ func (l *lattice) valueCell4(base int, dst, frac []float64) {
 
 // valueCell4Go is valueCell4 in portable Go.
 func (l *lattice) valueCell4Go(base int, dst, frac []float64) {
+	if l.x32 != nil {
+		valueCell4Of(l, l.x32, base, dst, frac)
+		return
+	}
+	valueCell4Of(l, l.x, base, dst, frac)
+}
+
+// valueCell4Of is valueCell4Go on the positions x (l.x or l.x32).
+func valueCell4Of[T position](l *lattice, x []T, base int, dst, frac []float64) {
 	s0, s1, s2, s3 := 4*l.strides[0], 4*l.strides[1], 4*l.strides[2], 4*l.strides[3]
 	_ = frac[3]
 	t0, t1, t2, t3 := frac[0], frac[1], frac[2], frac[3]
 	var v [4][8]float64
 	for c := 0; c < 8; c++ {
 		off := 4*base + (c&1)*s1 + (c>>1&1)*s2 + (c>>2)*s3
-		a := l.x[off : off+4 : off+4]
-		b := l.x[off+s0 : off+s0+4 : off+s0+4]
+		p := x[off : off+4 : off+4]
+		q := x[off+s0 : off+s0+4 : off+s0+4]
+		a := [4]float64{float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])}
+		b := [4]float64{float64(q[0]), float64(q[1]), float64(q[2]), float64(q[3])}
 		v[0][c] = a[0] + float64(t0*(b[0]-a[0]))
 		v[1][c] = a[1] + float64(t0*(b[1]-a[1]))
 		v[2][c] = a[2] + float64(t0*(b[2]-a[2]))
@@ -124,12 +150,4 @@ func cellGrad4(c *[16]float64, t0, t1, t2, t3, inv0, inv1, inv2, inv3 float64) (
 	// Axis 3.
 	e0 = a1 - a0
 	return a0 + float64(t3*e0), g0 + float64(t3*(g1-g0)), h0 + float64(t3*(h1-h0)), k0 + float64(t3*(k1-k0)), e0 * inv3
-}
-
-// valueCell4AVX runs the AVX kernel of valueCell4 (strides already
-// scaled by the 4 components, corners checked).
-func (l *lattice) valueCell4AVX(base, s0, s1, s2, s3 int, dst, frac []float64) {
-	t := (*[4]float64)(frac[:4])
-	d := (*[4]float64)(dst[:4])
-	valueCell4AVX(&l.x[4*base], s0, s1, s2, s3, t, d)
 }

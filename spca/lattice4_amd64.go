@@ -13,6 +13,12 @@ var hasAVX = cpu.X86.HasAVX
 //go:noescape
 func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64)
 
+// valueCell4AVX32 is valueCell4AVX on float32 positions (strides in
+// float32s), each widened to float64 as it is loaded.
+//
+//go:noescape
+func valueCell4AVX32(p *float32, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64)
+
 // gradCell4AVX is evalCell4 with the Jacobian for the corners at p with
 // strides s0..s3 (in float64s): c holds the fractions t0..t3 then the
 // reciprocals inv0..inv3 of the cell's edges; dst gets the value and jac
@@ -21,6 +27,12 @@ func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float6
 //
 //go:noescape
 func gradCell4AVX(p *float64, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
+
+// gradCell4AVX32 is gradCell4AVX on float32 positions (strides in
+// float32s), each widened to float64 as it is loaded.
+//
+//go:noescape
+func gradCell4AVX32(p *float32, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
 
 // newtonCell4AVX is newtonCell4Go with the four axes in the lanes of
 // AVX registers: three divisions of four lanes where the Go code takes

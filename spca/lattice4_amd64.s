@@ -7,76 +7,106 @@
 	VMULPD b, t, b \
 	VADDPD b, a, dst
 
+// The kernels below come in two forms, one per type of the lattice's
+// positions: LD loads a node's four components into a YMM register,
+// VMOVUPD (float64, 32 bytes a node) or VCVTPS2PD (float32, 16 bytes,
+// widened exactly), and SH is log2 of a component's bytes (the strides
+// come in components). After the loads both do the same float64
+// operations.
+
+// VALUE4 is valueCell4 with the four components of a node in one
+// register: the corners at SI + (c&1)·s1 + (c>>1&1)·s2 + (c>>2)·s3 and
+// that + s0 (R8..R11: strides in bytes) reduced along axis 0 by Y12,
+// then along axes 1..3 by Y13..Y15, in valueCell4's order, into Y0.
+#define VALUE4(LD) \
+	MOVQ SI, DI \
+	LD (DI), Y0 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y0, Y8, Y12, Y0) \
+	ADDQ R9, DI \
+	LD (DI), Y1 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y1, Y8, Y12, Y1) \
+	MOVQ SI, DI \
+	ADDQ R10, DI \
+	LD (DI), Y2 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y2, Y8, Y12, Y2) \
+	ADDQ R9, DI \
+	LD (DI), Y3 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y3, Y8, Y12, Y3) \
+	MOVQ SI, DI \
+	ADDQ R11, DI \
+	LD (DI), Y4 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y4, Y8, Y12, Y4) \
+	ADDQ R9, DI \
+	LD (DI), Y5 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y5, Y8, Y12, Y5) \
+	MOVQ SI, DI \
+	ADDQ R11, DI \
+	ADDQ R10, DI \
+	LD (DI), Y6 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y6, Y8, Y12, Y6) \
+	ADDQ R9, DI \
+	LD (DI), Y7 \
+	LD (DI)(R8*1), Y8 \
+	LERP4(Y7, Y8, Y12, Y7) \
+	LERP4(Y0, Y1, Y13, Y0) \
+	LERP4(Y2, Y3, Y13, Y1) \
+	LERP4(Y4, Y5, Y13, Y2) \
+	LERP4(Y6, Y7, Y13, Y3) \
+	LERP4(Y0, Y1, Y14, Y0) \
+	LERP4(Y2, Y3, Y14, Y1) \
+	LERP4(Y0, Y1, Y15, Y0)
+
+// STRIDES turns the strides in R8..R11 from components into bytes (SH:
+// log2 of a component's bytes).
+#define STRIDES(SH) \
+	SHLQ SH, R8 \
+	SHLQ SH, R9 \
+	SHLQ SH, R10 \
+	SHLQ SH, R11
+
+// FRACS broadcasts the fractions at AX into Y12..Y15.
+#define FRACS \
+	VBROADCASTSD 0(AX), Y12 \
+	VBROADCASTSD 8(AX), Y13 \
+	VBROADCASTSD 16(AX), Y14 \
+	VBROADCASTSD 24(AX), Y15
+
 // func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64)
-// valueCell4 with the four components of a node in one register: the
-// corners at p + (c&1)·s1 + (c>>1&1)·s2 + (c>>2)·s3 and that + s0
-// (strides in float64s) reduced along axis 0 by t[0], then along axes
-// 1..3 by t[1..3], in valueCell4's order.
+// valueCell4 on float64 positions (strides in float64s).
 TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 	MOVQ p+0(FP), SI
 	MOVQ s0+8(FP), R8
-	SHLQ $3, R8
 	MOVQ s1+16(FP), R9
-	SHLQ $3, R9
 	MOVQ s2+24(FP), R10
-	SHLQ $3, R10
 	MOVQ s3+32(FP), R11
-	SHLQ $3, R11
+	STRIDES($3)
 	MOVQ t+40(FP), AX
-	VBROADCASTSD 0(AX), Y12
-	VBROADCASTSD 8(AX), Y13
-	VBROADCASTSD 16(AX), Y14
-	VBROADCASTSD 24(AX), Y15
+	FRACS
+	VALUE4(VMOVUPD)
+	MOVQ dst+48(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET
 
-	// Corners 0..3 (axis 3 low): p, p+s1, p+s2, p+s1+s2.
-	MOVQ SI, DI
-	VMOVUPD (DI), Y0
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y0, Y8, Y12, Y0)
-	ADDQ R9, DI
-	VMOVUPD (DI), Y1
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y1, Y8, Y12, Y1)
-	MOVQ SI, DI
-	ADDQ R10, DI
-	VMOVUPD (DI), Y2
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y2, Y8, Y12, Y2)
-	ADDQ R9, DI
-	VMOVUPD (DI), Y3
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y3, Y8, Y12, Y3)
-	// Corners 4..7: the same + s3.
-	MOVQ SI, DI
-	ADDQ R11, DI
-	VMOVUPD (DI), Y4
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y4, Y8, Y12, Y4)
-	ADDQ R9, DI
-	VMOVUPD (DI), Y5
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y5, Y8, Y12, Y5)
-	MOVQ SI, DI
-	ADDQ R11, DI
-	ADDQ R10, DI
-	VMOVUPD (DI), Y6
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y6, Y8, Y12, Y6)
-	ADDQ R9, DI
-	VMOVUPD (DI), Y7
-	VMOVUPD (DI)(R8*1), Y8
-	LERP4(Y7, Y8, Y12, Y7)
-
-	// Axis 1: pairs (0,1) (2,3) (4,5) (6,7).
-	LERP4(Y0, Y1, Y13, Y0)
-	LERP4(Y2, Y3, Y13, Y1)
-	LERP4(Y4, Y5, Y13, Y2)
-	LERP4(Y6, Y7, Y13, Y3)
-	// Axis 2.
-	LERP4(Y0, Y1, Y14, Y0)
-	LERP4(Y2, Y3, Y14, Y1)
-	// Axis 3.
-	LERP4(Y0, Y1, Y15, Y0)
+// func valueCell4AVX32(p *float32, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64)
+// valueCell4 on float32 positions (strides in float32s).
+TEXT ·valueCell4AVX32(SB), NOSPLIT, $0-56
+	MOVQ p+0(FP), SI
+	MOVQ s0+8(FP), R8
+	MOVQ s1+16(FP), R9
+	MOVQ s2+24(FP), R10
+	MOVQ s3+32(FP), R11
+	STRIDES($2)
+	MOVQ t+40(FP), AX
+	FRACS
+	VALUE4(VCVTPS2PD)
 	MOVQ dst+48(FP), AX
 	VMOVUPD Y0, (AX)
 	VZEROUPPER
@@ -84,9 +114,9 @@ TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 
 // PAIR reduces the corners at ptr and ptr+R8 bytes along axis 0:
 // a = c0 + t0·e and g = e·inv0 with e = c1 − c0 (AX: t0..t3, inv0..inv3).
-#define PAIR(ptr, a, g) \
-	VMOVUPD (ptr), Y10 \
-	VMOVUPD (ptr)(R8*1), Y11 \
+#define PAIR(LD, ptr, a, g) \
+	LD (ptr), Y10 \
+	LD (ptr)(R8*1), Y11 \
 	VSUBPD Y10, Y11, Y11 \
 	VBROADCASTSD 0(AX), Y15 \
 	VMULPD Y11, Y15, Y12 \
@@ -96,9 +126,9 @@ TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 
 // GROUP reduces two pairs (at ptrA and ptrB) along axis 1, as cellGrad4:
 // G = gA + t1·(gB − gA), E = aB − aA, H = E·inv1, A = aA + t1·E.
-#define GROUP(ptrA, ptrB, G, H, A) \
-	PAIR(ptrA, Y13, Y14) \
-	PAIR(ptrB, A, G) \
+#define GROUP(LD, ptrA, ptrB, G, H, A) \
+	PAIR(LD, ptrA, Y13, Y14) \
+	PAIR(LD, ptrB, A, G) \
 	VSUBPD Y14, G, G \
 	VBROADCASTSD 8(AX), Y15 \
 	VMULPD G, Y15, G \
@@ -112,14 +142,14 @@ TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 
 // HALF reduces the eight corners from DI (groups at DI, DI+s2) along
 // axes 0..2 into G', H', K, A'.
-#define HALF(oG, oH, oK, oA) \
+#define HALF(LD, oG, oH, oK, oA) \
 	MOVQ DI, BX \
 	ADDQ R9, BX \
-	GROUP(DI, BX, Y4, Y5, Y6) \
+	GROUP(LD, DI, BX, Y4, Y5, Y6) \
 	ADDQ R10, DI \
 	MOVQ DI, BX \
 	ADDQ R9, BX \
-	GROUP(DI, BX, Y7, Y8, Y9) \
+	GROUP(LD, DI, BX, Y7, Y8, Y9) \
 	VBROADCASTSD 16(AX), Y15 \
 	VSUBPD Y4, Y7, Y7 \
 	VMULPD Y7, Y15, Y7 \
@@ -133,57 +163,81 @@ TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 	VBROADCASTSD 48(AX), Y15 \
 	VMULPD Y15, Y10, oK
 
+// GRAD4 is cellGrad4 on the four components at once, the 16 corners
+// from SI (strides R8..R11 in bytes; AX: t0..t3 then inv0..inv3): the
+// value in Y12, the derivatives along axes 0..3 in Y0..Y3.
+#define GRAD4(LD) \
+	MOVQ SI, DI \
+	HALF(LD, Y0, Y1, Y2, Y3) \
+	MOVQ SI, DI \
+	ADDQ R11, DI \
+	HALF(LD, Y4, Y5, Y7, Y6) \
+	VBROADCASTSD 24(AX), Y15 \
+	VSUBPD Y3, Y6, Y10 \
+	VMULPD Y10, Y15, Y11 \
+	VADDPD Y11, Y3, Y12 \
+	VSUBPD Y0, Y4, Y4 \
+	VMULPD Y4, Y15, Y4 \
+	VADDPD Y4, Y0, Y0 \
+	VSUBPD Y1, Y5, Y5 \
+	VMULPD Y5, Y15, Y5 \
+	VADDPD Y5, Y1, Y1 \
+	VSUBPD Y2, Y7, Y7 \
+	VMULPD Y7, Y15, Y7 \
+	VADDPD Y7, Y2, Y2 \
+	VBROADCASTSD 56(AX), Y15 \
+	VMULPD Y15, Y10, Y3
+
+// GRADOUT writes GRAD4's value to DX and then its Jacobian to CX, in
+// rows k: (d0[k], d1[k], d2[k], d3[k]).
+#define GRADOUT \
+	VMOVUPD Y12, (DX) \
+	VUNPCKLPD Y1, Y0, Y4 \
+	VUNPCKHPD Y1, Y0, Y5 \
+	VUNPCKLPD Y3, Y2, Y6 \
+	VUNPCKHPD Y3, Y2, Y7 \
+	VPERM2F128 $0x20, Y6, Y4, Y8 \
+	VPERM2F128 $0x20, Y7, Y5, Y9 \
+	VPERM2F128 $0x31, Y6, Y4, Y10 \
+	VPERM2F128 $0x31, Y7, Y5, Y11 \
+	VMOVUPD Y8, (CX) \
+	VMOVUPD Y9, 32(CX) \
+	VMOVUPD Y10, 64(CX) \
+	VMOVUPD Y11, 96(CX)
+
 // func gradCell4AVX(p *float64, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
-// evalCell4 with the Jacobian: cellGrad4 on the four components at once
-// (c holds t0..t3 then inv0..inv3), the Jacobian transposed into rows.
+// evalCell4 with the Jacobian on float64 positions (strides in
+// float64s): cellGrad4 on the four components at once (c holds t0..t3
+// then inv0..inv3), the Jacobian transposed into rows.
 TEXT ·gradCell4AVX(SB), NOSPLIT, $0-64
 	MOVQ p+0(FP), SI
 	MOVQ s0+8(FP), R8
-	SHLQ $3, R8
 	MOVQ s1+16(FP), R9
-	SHLQ $3, R9
 	MOVQ s2+24(FP), R10
-	SHLQ $3, R10
 	MOVQ s3+32(FP), R11
-	SHLQ $3, R11
+	STRIDES($3)
 	MOVQ c+40(FP), AX
-	MOVQ SI, DI
-	HALF(Y0, Y1, Y2, Y3)
-	MOVQ SI, DI
-	ADDQ R11, DI
-	HALF(Y4, Y5, Y7, Y6)
-	// Axis 3.
-	VBROADCASTSD 24(AX), Y15
-	VSUBPD Y3, Y6, Y10
-	VMULPD Y10, Y15, Y11
-	VADDPD Y11, Y3, Y12
-	VSUBPD Y0, Y4, Y4
-	VMULPD Y4, Y15, Y4
-	VADDPD Y4, Y0, Y0
-	VSUBPD Y1, Y5, Y5
-	VMULPD Y5, Y15, Y5
-	VADDPD Y5, Y1, Y1
-	VSUBPD Y2, Y7, Y7
-	VMULPD Y7, Y15, Y7
-	VADDPD Y7, Y2, Y2
-	VBROADCASTSD 56(AX), Y15
-	VMULPD Y15, Y10, Y3
+	GRAD4(VMOVUPD)
 	MOVQ dst+48(FP), DX
-	VMOVUPD Y12, (DX)
-	// Rows k of the Jacobian: (d0[k], d1[k], d2[k], d3[k]).
-	VUNPCKLPD Y1, Y0, Y4
-	VUNPCKHPD Y1, Y0, Y5
-	VUNPCKLPD Y3, Y2, Y6
-	VUNPCKHPD Y3, Y2, Y7
-	VPERM2F128 $0x20, Y6, Y4, Y8
-	VPERM2F128 $0x20, Y7, Y5, Y9
-	VPERM2F128 $0x31, Y6, Y4, Y10
-	VPERM2F128 $0x31, Y7, Y5, Y11
-	MOVQ jac+56(FP), DX
-	VMOVUPD Y8, (DX)
-	VMOVUPD Y9, 32(DX)
-	VMOVUPD Y10, 64(DX)
-	VMOVUPD Y11, 96(DX)
+	MOVQ jac+56(FP), CX
+	GRADOUT
+	VZEROUPPER
+	RET
+
+// func gradCell4AVX32(p *float32, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
+// gradCell4AVX on float32 positions (strides in float32s).
+TEXT ·gradCell4AVX32(SB), NOSPLIT, $0-64
+	MOVQ p+0(FP), SI
+	MOVQ s0+8(FP), R8
+	MOVQ s1+16(FP), R9
+	MOVQ s2+24(FP), R10
+	MOVQ s3+32(FP), R11
+	STRIDES($2)
+	MOVQ c+40(FP), AX
+	GRAD4(VCVTPS2PD)
+	MOVQ dst+48(FP), DX
+	MOVQ jac+56(FP), CX
+	GRADOUT
 	VZEROUPPER
 	RET
 

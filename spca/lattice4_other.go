@@ -8,7 +8,15 @@ func valueCell4AVX(p *float64, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float6
 	panic("spca: no AVX kernel on this architecture")
 }
 
+func valueCell4AVX32(p *float32, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64) {
+	panic("spca: no AVX kernel on this architecture")
+}
+
 func gradCell4AVX(p *float64, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64) {
+	panic("spca: no AVX kernel on this architecture")
+}
+
+func gradCell4AVX32(p *float32, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64) {
 	panic("spca: no AVX kernel on this architecture")
 }
 

@@ -397,14 +397,17 @@ func TestSnappedFormat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("gamma %v: %v", gamma, err)
 			}
-			if (loaded.typical != nil) != typical || !slices.Equal(loaded.lat.x, m.lat.x) {
+			if (loaded.typical != nil) != typical || !slices.Equal(loaded.lat.positions(), m.lat.x) {
 				t.Fatalf("gamma %v: typical %v, lattice read back differs", gamma, typical)
+			}
+			if (loaded.lat.x32 != nil) != (d > 1) {
+				t.Fatalf("gamma %v: d = %d, lattice read as float32: %v", gamma, d, loaded.lat.x32 != nil)
 			}
 			// A reader of unknown length decodes the lattice through the
 			// int64 scratch (intPlane), a bytes.Reader straight into the
 			// floats (floatPlane): the same values.
 			streamed, err := Read(struct{ io.Reader }{bytes.NewReader(compact.Bytes())})
-			if err != nil || !slices.Equal(streamed.lat.x, m.lat.x) {
+			if err != nil || !slices.Equal(streamed.lat.positions(), m.lat.x) {
 				t.Fatalf("gamma %v: lattice read from a stream differs (%v)", gamma, err)
 			}
 			loaded.WriteTo(&again)

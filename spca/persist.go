@@ -113,6 +113,7 @@ func (m *Model) SnapLattice(eps float64) error {
 	if res < minLatticeRes || res > maxLatticeRes {
 		return optionError(fmt.Sprintf("SnapLattice: resolution %g out of range for a scale of %g", eps, m.scale))
 	}
+	m.lat.widen()
 	for _, v := range m.lat.x {
 		if math.Abs(v/res) > 1<<52 {
 			return optionError(fmt.Sprintf("SnapLattice: resolution %g too fine for positions of %g", eps, v))
@@ -166,10 +167,10 @@ func (m *Model) SnapLattice(eps float64) error {
 
 // snappedInts returns coordinate q of the lattice positions as multiples
 // of m.latRes, and whether they all are.
-func (m *Model) snappedInts(q int, v []int64) bool {
+func (m *Model) snappedInts(q int, pos []float64, v []int64) bool {
 	d := m.d
 	for i := range v {
-		x := m.lat.x[i*d+q] / m.latRes
+		x := pos[i*d+q] / m.latRes
 		if x != math.Trunc(x) || math.Abs(x) > 1<<52 || x == 0 && math.Signbit(x) {
 			return false
 		}
@@ -290,7 +291,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // faster to read. Read reads it into the same model (WriteTo of either
 // gives the same bytes).
 func (m *Model) WriteCompactTo(w io.Writer) (int64, error) {
-	if m.latRes > 0 && len(m.lat.x) <= maxSnappedValues {
+	if m.latRes > 0 && m.lat.size()*m.d <= maxSnappedValues {
 		return m.write(w, versionSnapped)
 	}
 	if m.typical != nil {
@@ -351,7 +352,7 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	if version == versionSnapped {
 		e.snapped(m)
 	} else {
-		e.f64s(l.x)
+		e.f64s(l.positions())
 	}
 	fibers := 1
 	for j, t := range m.tables {
@@ -412,12 +413,13 @@ func b2u8(b bool) byte {
 func (e *encoder) snapped(m *Model) {
 	l := &m.lat
 	n := l.size()
+	pos := l.positions()
 	planes := make([][]int64, m.d)
 	for q := range planes {
 		planes[q] = make([]int64, n)
-		if !m.snappedInts(q, planes[q]) {
+		if !m.snappedInts(q, pos, planes[q]) {
 			e.write([]byte{0})
-			e.f64s(l.x)
+			e.f64s(pos)
 			return
 		}
 	}
@@ -801,29 +803,35 @@ func validRes(res float64) bool {
 	return res >= minLatticeRes && res <= maxLatticeRes && res == math.Ldexp(1, math.Ilogb(res))
 }
 
-// snapped reads the lattice positions of version 6 (n values).
-func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
+// snapped reads the lattice positions of version 6 (n values): where
+// they are integers, as float32 (x32) while every one is exact in it,
+// else as float64 (x).
+func (dc *decoder) snapped(l *lattice, n int) (x []float64, x32 []float32, res float64) {
 	var flag [1]byte
 	if dc.read(flag[:]); dc.err == nil && flag[0] > 1 {
 		dc.fail("lattice flag %d", flag[0])
 	}
 	if dc.err != nil {
-		return nil, 0
+		return nil, nil, 0
 	}
 	if flag[0] == 0 {
-		return dc.f64n(n, "the lattice"), 0
+		return dc.f64n(n, "the lattice"), nil, 0
 	}
 	res = dc.f64()
 	if dc.err == nil && (n > maxSnappedValues || !validRes(res)) {
 		dc.fail("integer lattice of %d values at resolution %g", n, res)
 	}
 	if dc.err != nil {
-		return nil, 0
+		return nil, nil, 0
 	}
 	nodes := n / l.d
 	for q := 0; q < l.d && dc.err == nil; q++ {
 		w := dc.width()
-		if x == nil && dc.err == nil && dc.charge(8*n, "the lattice") {
+		// float32 for d > 1 (floatPlane below decodes into float64).
+		if x == nil && x32 == nil && dc.err == nil && l.d > 1 && dc.charge(4*n, "the lattice") {
+			x32 = make([]float32, n)
+		}
+		if x == nil && x32 == nil && dc.err == nil && dc.charge(8*n, "the lattice") {
 			x = make([]float64, n)
 		}
 		if dc.err != nil {
@@ -847,12 +855,31 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, res float64) {
 		if dc.err != nil {
 			break
 		}
+		if x32 != nil {
+			// Integers below 2^24 are exact in float32, and so are
+			// their products by res (a power of two from 2^-60 to
+			// 2^10: within float32's normal exponents).
+			if gridcode.Scale32(x32[q:], l.d, p[:nodes], res) < 1<<24 {
+				continue
+			}
+			// Not exact (no model trained so far: 2^18 at most): the
+			// coordinates so far widened into float64, the rest read
+			// into it.
+			if !dc.charge(8*n, "the lattice") {
+				break
+			}
+			x = make([]float64, n)
+			for i, v := range x32 {
+				x[i] = float64(v)
+			}
+			x32 = nil
+		}
 		gridcode.Scale(x[q:], l.d, p[:nodes], res)
 	}
 	if dc.err != nil {
-		return nil, 0
+		return nil, nil, 0
 	}
-	return x, res
+	return x, x32, res
 }
 
 // floatPlane decodes coordinate q of the lattice's integer positions (w
@@ -1090,7 +1117,7 @@ func readModel(r io.Reader, limit *int64, h hash.Hash32) (*Model, error) {
 	}
 	l.setStrides()
 	if version == versionSnapped {
-		l.x, m.latRes = dc.snapped(l, nodes*d)
+		l.x, l.x32, m.latRes = dc.snapped(l, nodes*d)
 	} else {
 		l.x = dc.f64n(nodes*d, "the lattice")
 	}

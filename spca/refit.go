@@ -46,8 +46,11 @@ func (m *Model) RefitMetric(data mat.Matrix) (*Model, error) {
 		m.unfold(z[i*d:(i+1)*d], u[i*d:(i+1)*d], w)
 	})
 	cp := *m
-	// Own copy of the positions: SnapLattice rounds them in place.
-	cp.lat.x = append([]float64(nil), m.lat.x...)
+	// Own copy of the positions: SnapLattice rounds them in place (it
+	// widens shared float32 positions first).
+	if m.lat.x != nil {
+		cp.lat.x = append([]float64(nil), m.lat.x...)
+	}
 	o := m.opt
 	cp.tables = buildTables(&m.lat, u, n, ruleOf(o))
 	cp.tabRes = nil

@@ -147,7 +147,9 @@ func (m *Model) restartNodes() (restartU, restartX []float64, tree *nodeTree) {
 			off += idx[j] * l.strides[j]
 			restartU = append(restartU, l.lo[j]+float64(float64(idx[j])*l.step[j]))
 		}
-		restartX = append(restartX, l.x[off*d:(off+1)*d]...)
+		n := len(restartX)
+		restartX = restartX[:n+d]
+		l.node(off, restartX[n:])
 		j := d - 1
 		for ; j >= 0; j-- {
 			idx[j] += step[j]
@@ -601,12 +603,17 @@ func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
 	frac := [4]float64{c0.frac, c1.frac, c2.frac, c3.frac}
 	var x [4]float64
 	if hasAVX {
-		// valueCell4's kernel, its bounds check (the farthest corner's
-		// last component) made here.
+		// valueCell4's choice of kernel, without its slices.
 		st := (*[4]int)(l.strides)
 		s0, s1, s2, s3 := 4*st[0], 4*st[1], 4*st[2], 4*st[3]
-		_ = l.x[4*base+s0+s1+s2+s3+3]
-		valueCell4AVX(&l.x[4*base], s0, s1, s2, s3, &frac, &x)
+		far := 4*base + s0 + s1 + s2 + s3 + 3 // the farthest corner's last component
+		if l.x32 != nil {
+			_ = l.x32[far]
+			valueCell4AVX32(&l.x32[4*base], s0, s1, s2, s3, &frac, &x)
+		} else {
+			_ = l.x[far]
+			valueCell4AVX(&l.x[4*base], s0, s1, s2, s3, &frac, &x)
+		}
 	} else {
 		l.valueCell4Go(base, x[:], frac[:])
 	}
