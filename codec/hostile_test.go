@@ -194,7 +194,7 @@ func skippable(n int) []byte {
 
 // Issue 24: compressed codec models whose embedded SPCA models hold the
 // most integer-coded lattice values and metric tables the format allows
-// (valid models: one byte a value once inflated, eight in memory) are
+// (valid models: one byte a value once inflated, four to eight in memory) are
 // read, their fast paths decoded, within 64 MB + 10 times the larger of
 // the file and its inflated content: a grey model of 4 KB (6.3 MB
 // inflated, version 4), and a colour one with three such models padded with a
@@ -233,12 +233,12 @@ func TestReadModelHostileIntModel(t *testing.T) {
 			t.Errorf("%s: %d bytes (%d inflated) allocated %d MB, bound %d MB", c.name, len(c.file), len(c.plain), a>>20, bound>>20)
 		}
 	}
-	// 24 MB: less than the lattice's 32 MB of floats (decoded from
-	// memory without an int64 scratch, see spca's floatPlane).
-	r := &modelReader{b: grey[len(ModelMagic) : len(grey)-4], budget: 24 << 20}
+	// 12 MB: less than the lattice's 16 MB of float32s (its integers are
+	// exact in them), charged before its int64 scratch.
+	r := &modelReader{b: grey[len(ModelMagic) : len(grey)-4], budget: 12 << 20}
 	_, err := r.model()
 	if err == nil || !strings.Contains(err.Error(), "the lattice needs more memory") {
-		t.Errorf("within 24 MB: got %v, want an error naming the lattice", err)
+		t.Errorf("within 12 MB: got %v, want an error naming the lattice", err)
 	}
 }
 
