@@ -30,16 +30,20 @@ func edgePositions32(rng *rand.Rand, wide, narrow *lattice) {
 	}
 }
 
-// The AVX kernels on float32 positions (valueCell4AVX32, gradCell4AVX32)
-// give the portable Go's bits on the same lattice, and the float64
-// lattice's: fractions at and between the cell's ends, positions random
-// with 24-bit mantissas and at float32's edges (NaN compared as NaN).
+// The AVX kernels on float32 positions (valueCell4AVX32, gradCell4AVX32,
+// in their AVX-512 forms too where the CPU has it) give the portable
+// Go's bits on the same lattice, and the float64 lattice's: fractions at
+// and between the cell's ends, positions random with 24-bit mantissas
+// and at float32's edges (NaN compared as NaN).
 func TestCell4Kernels32(t *testing.T) {
+	defer func(z bool) { hasAVX512 = z }(hasAVX512)
 	if !hasAVX {
 		t.Log("no AVX: the portable kernels only")
 	}
+	zmm := hasAVX512
 	rng := rand.New(rand.NewPCG(32, 29))
-	for lat := range 4 {
+	for lat := range 8 {
+		hasAVX512 = zmm && lat%2 == 1
 		wide, narrow := float32Lattice(rng, 4)
 		if lat > 0 {
 			edgePositions32(rng, wide, narrow)

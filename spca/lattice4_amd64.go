@@ -6,6 +6,10 @@ import "golang.org/x/sys/cpu"
 // the four components at once: the same bits).
 var hasAVX = cpu.X86.HasAVX
 
+// hasAVX512 selects the AVX-512 forms of the float32 kernels
+// (valueCell4AVX32 reads it): two nodes a register.
+var hasAVX512 = cpu.X86.HasAVX512F
+
 // valueCell4AVX is valueCell4 for the corners at p with strides s0..s3
 // (in float64s), fractions t and result dst; the caller checks that the
 // corners lie in the lattice.

@@ -96,7 +96,12 @@ TEXT ·valueCell4AVX(SB), NOSPLIT, $0-56
 	RET
 
 // func valueCell4AVX32(p *float32, s0, s1, s2, s3 int, t *[4]float64, dst *[4]float64)
-// valueCell4 on float32 positions (strides in float32s).
+// valueCell4 on float32 positions (strides in float32s). With AVX-512
+// (hasAVX512) the two nodes along axis 3 (s3 is one node: 16 bytes) are
+// loaded and widened together into a ZMM register, its low half the
+// lower node: the reductions along axes 0..2 run on both at once (half
+// the conversions and the operations of VALUE4, each lane's the same),
+// and the one along axis 3 between the halves.
 TEXT ·valueCell4AVX32(SB), NOSPLIT, $0-56
 	MOVQ p+0(FP), SI
 	MOVQ s0+8(FP), R8
@@ -105,8 +110,39 @@ TEXT ·valueCell4AVX32(SB), NOSPLIT, $0-56
 	MOVQ s3+32(FP), R11
 	STRIDES($2)
 	MOVQ t+40(FP), AX
+	CMPB ·hasAVX512(SB), $0
+	JNE value32zmm
 	FRACS
 	VALUE4(VCVTPS2PD)
+	MOVQ dst+48(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET
+value32zmm:
+	VBROADCASTSD 0(AX), Z12
+	VBROADCASTSD 8(AX), Z13
+	VBROADCASTSD 16(AX), Z14
+	VBROADCASTSD 24(AX), Y15
+	VCVTPS2PD (SI), Z0
+	VCVTPS2PD (SI)(R8*1), Z8
+	LERP4(Z0, Z8, Z12, Z0)
+	LEAQ (SI)(R9*1), DI
+	VCVTPS2PD (DI), Z1
+	VCVTPS2PD (DI)(R8*1), Z8
+	LERP4(Z1, Z8, Z12, Z1)
+	LEAQ (SI)(R10*1), DI
+	VCVTPS2PD (DI), Z2
+	VCVTPS2PD (DI)(R8*1), Z8
+	LERP4(Z2, Z8, Z12, Z2)
+	ADDQ R9, DI
+	VCVTPS2PD (DI), Z3
+	VCVTPS2PD (DI)(R8*1), Z8
+	LERP4(Z3, Z8, Z12, Z3)
+	LERP4(Z0, Z1, Z13, Z0)
+	LERP4(Z2, Z3, Z13, Z1)
+	LERP4(Z0, Z1, Z14, Z0)
+	VEXTRACTF64X4 $1, Z0, Y1
+	LERP4(Y0, Y1, Y15, Y0)
 	MOVQ dst+48(FP), AX
 	VMOVUPD Y0, (AX)
 	VZEROUPPER
@@ -163,6 +199,53 @@ TEXT ·valueCell4AVX32(SB), NOSPLIT, $0-56
 	VBROADCASTSD 48(AX), Y15 \
 	VMULPD Y15, Y10, oK
 
+// PAIRZ, GROUPZ and HALFZ are PAIR, GROUP and HALF on ZMM registers: two
+// nodes along axis 3 a register (valueCell4AVX32's AVX-512 form).
+#define PAIRZ(LD, ptr, a, g) \
+	LD (ptr), Z10 \
+	LD (ptr)(R8*1), Z11 \
+	VSUBPD Z10, Z11, Z11 \
+	VBROADCASTSD 0(AX), Z15 \
+	VMULPD Z11, Z15, Z12 \
+	VADDPD Z12, Z10, a \
+	VBROADCASTSD 32(AX), Z15 \
+	VMULPD Z15, Z11, g
+
+#define GROUPZ(LD, ptrA, ptrB, G, H, A) \
+	PAIRZ(LD, ptrA, Z13, Z14) \
+	PAIRZ(LD, ptrB, A, G) \
+	VSUBPD Z14, G, G \
+	VBROADCASTSD 8(AX), Z15 \
+	VMULPD G, Z15, G \
+	VADDPD G, Z14, G \
+	VSUBPD Z13, A, Z10 \
+	VBROADCASTSD 40(AX), Z15 \
+	VMULPD Z15, Z10, H \
+	VBROADCASTSD 8(AX), Z15 \
+	VMULPD Z10, Z15, Z11 \
+	VADDPD Z11, Z13, A
+
+#define HALFZ(LD, oG, oH, oK, oA) \
+	MOVQ DI, BX \
+	ADDQ R9, BX \
+	GROUPZ(LD, DI, BX, Z4, Z5, Z6) \
+	ADDQ R10, DI \
+	MOVQ DI, BX \
+	ADDQ R9, BX \
+	GROUPZ(LD, DI, BX, Z7, Z8, Z9) \
+	VBROADCASTSD 16(AX), Z15 \
+	VSUBPD Z4, Z7, Z7 \
+	VMULPD Z7, Z15, Z7 \
+	VADDPD Z7, Z4, oG \
+	VSUBPD Z5, Z8, Z8 \
+	VMULPD Z8, Z15, Z8 \
+	VADDPD Z8, Z5, oH \
+	VSUBPD Z6, Z9, Z10 \
+	VMULPD Z10, Z15, Z11 \
+	VADDPD Z11, Z6, oA \
+	VBROADCASTSD 48(AX), Z15 \
+	VMULPD Z15, Z10, oK
+
 // GRAD4 is cellGrad4 on the four components at once, the 16 corners
 // from SI (strides R8..R11 in bytes; AX: t0..t3 then inv0..inv3): the
 // value in Y12, the derivatives along axes 0..3 in Y0..Y3.
@@ -172,6 +255,11 @@ TEXT ·valueCell4AVX32(SB), NOSPLIT, $0-56
 	MOVQ SI, DI \
 	ADDQ R11, DI \
 	HALF(LD, Y4, Y5, Y7, Y6) \
+	GRADAXIS3
+
+// GRADAXIS3 is GRAD4's reduction along axis 3 of the halves' G', H', K,
+// A' (Y0, Y1, Y2, Y3 and Y4, Y5, Y7, Y6).
+#define GRADAXIS3 \
 	VBROADCASTSD 24(AX), Y15 \
 	VSUBPD Y3, Y6, Y10 \
 	VMULPD Y10, Y15, Y11 \
@@ -225,7 +313,8 @@ TEXT ·gradCell4AVX(SB), NOSPLIT, $0-64
 	RET
 
 // func gradCell4AVX32(p *float32, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float64, jac *[16]float64)
-// gradCell4AVX on float32 positions (strides in float32s).
+// gradCell4AVX on float32 positions (strides in float32s); with AVX-512
+// the halves along axis 3 at once, as valueCell4AVX32.
 TEXT ·gradCell4AVX32(SB), NOSPLIT, $0-64
 	MOVQ p+0(FP), SI
 	MOVQ s0+8(FP), R8
@@ -234,7 +323,19 @@ TEXT ·gradCell4AVX32(SB), NOSPLIT, $0-64
 	MOVQ s3+32(FP), R11
 	STRIDES($2)
 	MOVQ c+40(FP), AX
+	CMPB ·hasAVX512(SB), $0
+	JNE grad32zmm
 	GRAD4(VCVTPS2PD)
+	JMP grad32out
+grad32zmm:
+	MOVQ SI, DI
+	HALFZ(VCVTPS2PD, Z0, Z1, Z2, Z3)
+	VEXTRACTF64X4 $1, Z0, Y4
+	VEXTRACTF64X4 $1, Z1, Y5
+	VEXTRACTF64X4 $1, Z2, Y7
+	VEXTRACTF64X4 $1, Z3, Y6
+	GRADAXIS3
+grad32out:
 	MOVQ dst+48(FP), DX
 	MOVQ jac+56(FP), CX
 	GRADOUT

@@ -285,10 +285,11 @@ func TestValueCell4Kernel(t *testing.T) {
 
 // BenchmarkValueCell4 times one 4-D cell's value (the inversion of a
 // leading cell in the codec) by the portable kernel and by valueCell4
-// (AVX where the CPU has it).
+// (AVX where the CPU has it), on float64 positions and on float32 ones
+// ("32": a snapped lattice read from a file), in the L1 cache.
 func BenchmarkValueCell4(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	l := randomLattice(rng, 4)
+	l, l32 := float32Lattice(rng, 4)
 	bases := randomCellBases(rng, l)
 	frac, dst := []float64{0.3, 0.6, 0.1, 0.9}, make([]float64, 4)
 	b.Run("go", func(b *testing.B) {
@@ -299,6 +300,16 @@ func BenchmarkValueCell4(b *testing.B) {
 	b.Run("fast", func(b *testing.B) {
 		for i := range b.N {
 			l.valueCell4(bases[i&255], dst, frac)
+		}
+	})
+	b.Run("go32", func(b *testing.B) {
+		for i := range b.N {
+			l32.valueCell4Go(bases[i&255], dst, frac)
+		}
+	})
+	b.Run("fast32", func(b *testing.B) {
+		for i := range b.N {
+			l32.valueCell4(bases[i&255], dst, frac)
 		}
 	})
 }
@@ -323,10 +334,11 @@ func TestGradCell4Kernel(t *testing.T) {
 
 // BenchmarkGradCell4 times one 4-D cell's value and Jacobian (a Newton
 // step of the codec's fast path) by the portable kernel and by evalCell4
-// (AVX where the CPU has it).
+// (AVX where the CPU has it), on float64 positions and on float32 ones
+// ("32"), in the L1 cache.
 func BenchmarkGradCell4(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	l := randomLattice(rng, 4)
+	l, l32 := float32Lattice(rng, 4)
 	bases := randomCellBases(rng, l)
 	frac, dst, jac := []float64{0.3, 0.6, 0.1, 0.9}, make([]float64, 4), make([]float64, 16)
 	b.Run("go", func(b *testing.B) {
@@ -337,6 +349,16 @@ func BenchmarkGradCell4(b *testing.B) {
 	b.Run("fast", func(b *testing.B) {
 		for i := range b.N {
 			l.evalCell4(bases[i&255], dst, jac, frac)
+		}
+	})
+	b.Run("go32", func(b *testing.B) {
+		for i := range b.N {
+			l32.gradCell4Go(bases[i&255], dst, jac, frac)
+		}
+	})
+	b.Run("fast32", func(b *testing.B) {
+		for i := range b.N {
+			l32.evalCell4(bases[i&255], dst, jac, frac)
 		}
 	})
 }
