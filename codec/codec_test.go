@@ -622,7 +622,8 @@ func FuzzDecode(f *testing.F) {
 	// instrumentation, which with the full-size models took most of a
 	// 150 s run.
 	models := []*Model{smallModel(f), smallStepModel(f), smallColorModel(f, false), smallColorModel(f, true),
-		smallModel(f, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 3, 12, 0 })} // version 6
+		smallModel(f, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 3, 12, 0 }), // version 6
+		gamma0ColourModel(f)} // version 10
 	_, test := images()
 	// Half texture, half checkerboard: the step model codes the latter as
 	// outlier patches.
@@ -678,6 +679,15 @@ func FuzzDecode(f *testing.F) {
 	for _, v := range []int{formatVersionAdaptive, formatVersionEdges, formatVersionCounts, formatVersionShifts, formatVersionFilter} {
 		b.Reset()
 		if err := encodeVersion(&b, mixed, models[4], &Options{Step: 1.7 * models[4].Step}, v); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+	}
+	// The gamma-0 colour model's version 8 (NoLoopFilter; its Encode
+	// above wrote version 10) and version 10 at another step.
+	for _, o := range []*Options{{NoLoopFilter: true}, {Step: 1.7 * models[5].Step}} {
+		b.Reset()
+		if err := Encode(&b, testimages.ColorTexture(50, 37, 7), models[5], o); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())

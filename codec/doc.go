@@ -136,21 +136,27 @@
 //	magic      "SPCI"
 //	version    u8: 1 (fixed-resolution models), 9 (8-bit grey images
 //	           of entropy-constrained models with gamma 0 or without
-//	           SPCA), 8 (the other images of those models), 5 (the other
-//	           entropy-constrained models); 2 is version 3 without the
-//	           rest flags, 4 is version 3 with a step, 5 codes the
+//	           SPCA), 10 (8-bit colour images of those models; 8 with
+//	           Options.NoLoopFilter), 8 (their 16-bit images), 5 (the
+//	           other entropy-constrained models); 2 is version 3 without
+//	           the rest flags, 4 is version 3 with a step, 5 codes the
 //	           indices arithmetically, 6 is 5 with the coder of
-//	           dcpred.go, 7, 8 and 9 are described at their constants
-//	           in format.go (counts, end shifts, the loop filter)
+//	           dcpred.go, 7 to 10 are described at their constants in
+//	           format.go (counts, end shifts, the loop filter, the loop
+//	           filter of the luma of colour images)
 //	model      [32]byte  SHA-256 of the codec model file (checked at decode)
 //	width      u32, height u32 (at most 2^28 pixels)
 //	channels   u8 (1 luma, 3 YCbCr; the model tells whether the chroma
 //	           is at half resolution), depth u8 (8 or 16), patch u8 (n, 1..15)
 //	bins       per channel: u8 count (= n²), then u16 per coefficient
-//	step       in versions 4 to 6: float64, the quantiser step the
-//	           file is coded at (versions 5 and 6: 0 for the model's own)
-//	deblock    in versions 5 and 6: u8, the strength of the deblocking filter
+//	step       in versions 4 to 10: float64, the quantiser step the
+//	           file is coded at (versions 5 to 10: 0 for the model's own)
+//	deblock    in versions 5 to 10: u8, the strength of the deblocking filter
 //	           the decoder runs across the patch edges (0: none)
+//	loop       in versions 9 and 10: u8 kind (0 none, 1 the 7×7 diamond),
+//	           then 12 taps, int8 in 1/128 (all 0 with none): the loop
+//	           filter run after the deblocking filter, on the grey image
+//	           (9) or on the luma before the conversion to RGB (10)
 //	streams    per channel: in version 3 first three rest-flag streams
 //	           (a 0 or 1 per patch, by context class: see stream.go);
 //	           then 1 + 3·(n²-1) symbol streams (dimension 1, then
@@ -171,7 +177,8 @@
 //
 // Version-1 files of entropy-constrained models (written before outliers
 // existed), version-2 files (before rest flags), version-3 and version-4
-// files (FSE streams) and files of versions 5 to 8 still decode. The arithmetic coder of version 5
+// files (FSE streams) and files of versions 5 to 9 still decode (colour
+// files of version 8, written before version 10, to the same pixels). The arithmetic coder of version 5
 // (contexts from the neighbours' indices of the same dimension and from
 // how many of the patch's earlier dimensions are off their centre, a
 // LOCO-I median prediction of the first dimension) codes the 8 held-out

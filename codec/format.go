@@ -38,29 +38,40 @@ func hasStep(v int) bool { return v == formatVersionStep || isAdaptive(v) }
 
 // isAdaptive reports whether files of version v code their indices with
 // the adaptive arithmetic coder and name a deblocking filter (versions 5
-// to 9).
+// to 10).
 func isAdaptive(v int) bool {
 	return v == formatVersionAdaptive || v == formatVersionEdges || v == formatVersionCounts || v == formatVersionShifts ||
-		v == formatVersionFilter
+		hasLoopFilter(v)
 }
 
 // hasEdges reports whether files of version v predict the first index
 // from the decoded neighbours (edgePredictor).
-func hasEdges(v int) bool { return v >= formatVersionEdges && v <= formatVersionFilter }
+func hasEdges(v int) bool { return v >= formatVersionEdges && v <= formatVersionColourFilter }
 
 // isCounted reports whether files of version v code the count of a
 // patch's dimensions off their centre (see formatVersionCounts).
 func isCounted(v int) bool {
-	return v == formatVersionCounts || v == formatVersionShifts || v == formatVersionFilter
+	return v == formatVersionCounts || v == formatVersionShifts || hasLoopFilter(v)
 }
 
 // hasShifts reports whether files of version v hold end-cell shifts (see
 // formatVersionShifts).
-func hasShifts(v int) bool { return v == formatVersionShifts || v == formatVersionFilter }
+func hasShifts(v int) bool { return v == formatVersionShifts || hasLoopFilter(v) }
 
 // hasLoopFilter reports whether the header of files of version v ends
-// with a loop filter (see formatVersionFilter).
-func hasLoopFilter(v int) bool { return v == formatVersionFilter }
+// with a loop filter (see formatVersionFilter and
+// formatVersionColourFilter).
+func hasLoopFilter(v int) bool { return v == formatVersionFilter || v == formatVersionColourFilter }
+
+// loopFilterShape reports the channels and bit depth of the images that
+// files of version v hold where v has a loop filter: 8-bit grey for
+// version 9, 8-bit colour (Y, Cb, Cr) for version 10.
+func loopFilterShape(v int) (channels, depth int) {
+	if v == formatVersionColourFilter {
+		return 3, 8
+	}
+	return 1, 8
+}
 
 // Magic is the first bytes of an encoded image (.spc file).
 const Magic = "SPCI"
@@ -120,9 +131,22 @@ const (
 	// after the deblocking filter: 12 integer taps of a Wiener filter on
 	// the 7×7 diamond the encoder fits to the image, or none (see
 	// loopFilterGray). Crops of 8 held-out photographs: BD-rate against
-	// cjpeg by PSNR −19.4 → −26 %. Colour and 16-bit images stay at
-	// version 8.
+	// cjpeg by PSNR −19.4 → −26 %. 16-bit images stay at version 8,
+	// colour ones go to version 10.
 	formatVersionFilter = 9
+	// formatVersionColourFilter is version 9's loop filter for 8-bit
+	// colour images (three channels, Y, Cb, Cr, whichever the chroma's
+	// resolution): version 8 whose header ends with the same 13 bytes,
+	// a filter of the luma. The decoder runs it after the luma's
+	// deblocking filter, before the conversion to RGB, on the luma
+	// rounded to 8 bits (patches.Quantize8), and moves each luma
+	// sample by its pixel's change (the luma keeps its fraction:
+	// loopFilterLuma); the encoder fits it to that error. Options.
+	// NoLoopFilter writes version 8, byte for byte the files of earlier
+	// encoders. Versions 1–9 still decode.
+	formatVersionColourFilter = 10
+	// lastFormatVersion is the newest version this build reads.
+	lastFormatVersion = formatVersionColourFilter
 	// maxPixels bounds the image size a decoder accepts.
 	maxPixels = 1 << 28
 	// maxFileBytes bounds what Decode reads.
@@ -194,9 +218,12 @@ type Options struct {
 	// by filtering its own reconstruction), negative for none, 1 to 8
 	// (see deblockParams).
 	Deblock int
-	// NoLoopFilter asks for no loop filter in a version-9 file (8-bit
-	// grey images): by default the encoder fits one to the image and
-	// keeps it where it lowers the squared error.
+	// NoLoopFilter asks for no loop filter: by default the encoder fits
+	// one to each 8-bit image of a model that codes version 8 (gamma 0
+	// or no SPCA) and keeps it where it lowers the squared error. A grey
+	// image is then still a version-9 file (with its header's "none"),
+	// a colour one a version-8 file as earlier encoders wrote, byte for
+	// byte (version 10 adds the filter to colour files).
 	NoLoopFilter bool
 }
 
@@ -253,9 +280,10 @@ func putIndices(b []int32) { indexBuffers.Put(&b) }
 type Header struct {
 	// Version is the format version: 1 for files coded with a model in
 	// the fixed-resolution mode; in the entropy-constrained mode 9 for
-	// 8-bit grey images and 8 for the others of models with gamma 0 or
-	// without SPCA, 5 for the other models (2–4, 6 and 7 written by
-	// earlier encoders; every version decodes).
+	// 8-bit grey images, 10 for 8-bit colour ones (8 with
+	// Options.NoLoopFilter) and 8 for the others (16 bits) of models
+	// with gamma 0 or without SPCA, 5 for the other models (2–4, 6 and 7
+	// written by earlier encoders; every version decodes).
 	Version int
 	// Model is the ID of the codec model the file was coded with
 	// (Model.ID); Decode needs that model.
@@ -274,8 +302,8 @@ type Header struct {
 	// across the patch edges (version 5; 0: none).
 	Deblock int
 	// LoopFilter holds the taps, in 1/128, of the loop filter the
-	// decoder runs after the deblocking filter (version 9; nil: none;
-	// see loopFilterGray).
+	// decoder runs after the deblocking filter (versions 9 and 10, on
+	// the luma; nil: none; see loopFilterGray).
 	LoopFilter []int
 }
 
@@ -286,17 +314,33 @@ const fixedHeaderBytes = len(Magic) + 1 + 32 + 4 + 4 + 3
 // the luminance of colour images; colour models code Y, Cb and Cr. The
 // bit depth (8 or 16) of img is recorded and restored by Decode.
 func Encode(w io.Writer, img image.Image, m *Model, o *Options) error {
-	return encodeVersion(w, img, m, o, encodeFormat(img, m))
+	return encodeVersion(w, img, m, o, optionsFormat(img, m, o))
 }
 
-// encodeFormat is the format version Encode writes img in with model m.
+// encodeFormat is the format version Encode writes img in with model m
+// by default (with the loop filter where there is one).
 func encodeFormat(img image.Image, m *Model) int {
 	v := formatVersion
 	if m.Step > 0 {
 		v = adaptiveVersion(m)
 	}
-	if v == formatVersionShifts && !m.Color && depthOf(img) == 8 {
+	if v == formatVersionShifts && depthOf(img) == 8 {
 		v = formatVersionFilter
+		if m.Color {
+			v = formatVersionColourFilter
+		}
+	}
+	return v
+}
+
+// optionsFormat is the format version Encode writes img in with model m
+// and options o: encodeFormat's, but version 8 for a colour image
+// without a loop filter, the file earlier encoders wrote (a grey one
+// stays version 9 with no filter, as it was since version 9).
+func optionsFormat(img image.Image, m *Model, o *Options) int {
+	v := encodeFormat(img, m)
+	if v == formatVersionColourFilter && o != nil && o.NoLoopFilter {
+		v = formatVersionShifts
 	}
 	return v
 }
@@ -386,12 +430,19 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 	recBufs := recBuffers.Get().(*[3][]float64)
 	defer recBuffers.Put(recBufs)
 	// Version 9 fits its loop filter to the 8-bit reconstruction of its
-	// one channel, deblocked (loopRec, in the scratch loopScratch).
+	// one channel, deblocked (loopRec, in the scratch loopScratch);
+	// version 10 to the reconstruction of the luma (lumaRec).
 	fitLoop := hasLoopFilter(v) && !o.NoLoopFilter
-	if hasLoopFilter(v) && (len(planes) != 1 || hd.Depth != 8) {
-		return fmt.Errorf("codec: format version %d needs an 8-bit grey image and a grey model", v)
+	if hasLoopFilter(v) {
+		switch ch, depth := loopFilterShape(v); {
+		case ch == 1 && (len(planes) != 1 || hd.Depth != depth):
+			return fmt.Errorf("codec: format version %d needs an 8-bit grey image and a grey model", v)
+		case len(planes) != ch || hd.Depth != depth:
+			return fmt.Errorf("codec: format version %d needs an 8-bit image and a colour model", v)
+		}
 	}
 	var loopRec *image.Gray
+	var lumaRec patches.Plane
 	var loopScratch *deblockScratch
 	// Each channel's arrays, its stream included, until the file is out.
 	scs := make([]*encodeScratch, len(planes))
@@ -498,7 +549,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					in.last[ci].set(bodies[ci], idx, out, grid)
 				}
 			}
-			if auto || fitLoop {
+			if auto || (fitLoop && ci == 0) {
 				lead, ok := edges.leadCells()
 				if !ok {
 					lead = c.leadRows(idx, grid.Blocks())
@@ -533,7 +584,12 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					if recInto == nil {
 						recBufs[ci] = rec.Pix
 					}
-					sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
+					if auto {
+						sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
+					}
+					if fitLoop && ci == 0 {
+						lumaRec = rec
+					}
 				}
 			}
 		}()
@@ -549,6 +605,11 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 	if loopRec != nil {
 		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch)
 		deblockScratches.Put(loopScratch)
+	}
+	if lumaRec.Pix != nil {
+		// Its buffer is dead once the strength is chosen (the search's
+		// exact errors read it until then): deblocked in place.
+		hd.LoopFilter = chooseLumaLoopFilter(planes[0], lumaRec, hd.Deblock, m.Step, m.Patch)
 	}
 	out := hd.appendTo(scs[0].file[:0])
 	in.header = len(out)
@@ -1312,14 +1373,14 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: "truncated header"}
 	}
 	v := int(b[len(Magic)])
-	if v < formatVersion || v > formatVersionFilter {
+	if v < formatVersion || v > lastFormatVersion {
 		// Named with the versions this build reads, as a model file's
 		// is: a file of a later spca is not a corrupt one.
 		later := ""
-		if v > formatVersionFilter {
+		if v > lastFormatVersion {
 			later = ": a file of a later spca?"
 		}
-		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d (this build reads %d to %d)%s", v, formatVersion, formatVersionFilter, later)}
+		return nil, &FormatError{Msg: fmt.Sprintf("unsupported format version %d (this build reads %d to %d)%s", v, formatVersion, lastFormatVersion, later)}
 	}
 	h := &Header{Version: v}
 	p := b[len(Magic)+1:]
@@ -1340,8 +1401,14 @@ func parseFixedHeader(b []byte) (*Header, error) {
 		return nil, &FormatError{Msg: fmt.Sprintf("bit depth %d", h.Depth)}
 	case h.Patch < 1 || h.Patch > maxPatch:
 		return nil, &FormatError{Msg: fmt.Sprintf("patch size %d", h.Patch)}
-	case hasLoopFilter(v) && (h.Channels != 1 || h.Depth != 8):
-		return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file holds an 8-bit grey image, not %d channels of %d bits", v, h.Channels, h.Depth)}
+	case hasLoopFilter(v):
+		if ch, depth := loopFilterShape(v); h.Channels != ch || h.Depth != depth {
+			kind := "grey"
+			if ch == 3 {
+				kind = "colour"
+			}
+			return nil, &FormatError{Msg: fmt.Sprintf("a version-%d file holds an 8-bit %s image, not %d channels of %d bits", v, kind, h.Channels, h.Depth)}
+		}
 	}
 	return h, nil
 }
@@ -1598,14 +1665,10 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 		deblockImage(img, h.Deblock, m.Step, h.Patch)
 		if h.LoopFilter != nil {
 			g, ok := img.(*image.Gray)
-			if !ok { // parseFixedHeader allows version 9 for 8-bit grey images only
+			if !ok { // parseFixedHeader allows one channel for version 9 only, of 8 bits
 				panic("codec: loop filter on an image that is not 8-bit grey")
 			}
-			var taps [loopTaps]int8
-			for k, t := range h.LoopFilter {
-				taps[k] = int8(t)
-			}
-			loopFilterGray(g.Pix, g.Stride, g.Rect.Dx(), g.Rect.Dy(), &taps)
+			loopFilterGray(g.Pix, g.Stride, g.Rect.Dx(), g.Rect.Dy(), loopTapsOf(h.LoopFilter))
 		}
 		return img, nil
 	}
@@ -1636,6 +1699,9 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 				planes[ci] = c.reconstructPlaneInto(bufs[ci], idx, lead, grids[ci], odd)
 				bufs[ci] = planes[ci].Pix
 				deblockPlane(planes[ci], h.Deblock, m.Step, h.Patch)
+				if ci == 0 && h.LoopFilter != nil { // version 10
+					loopFilterLuma(planes[0], loopTapsOf(h.LoopFilter))
+				}
 			})
 		}()
 	}

@@ -256,9 +256,9 @@ func TestUnknownFormatVersion(t *testing.T) {
 		v    byte
 		want string
 	}{
-		{formatVersionFilter + 1, fmt.Sprintf("unsupported format version %d (this build reads 1 to %d): a file of a later spca?", formatVersionFilter+1, formatVersionFilter)},
+		{lastFormatVersion + 1, fmt.Sprintf("unsupported format version %d (this build reads 1 to %d): a file of a later spca?", lastFormatVersion+1, lastFormatVersion)},
 		{255, "unsupported format version 255 (this build reads 1 to"},
-		{0, fmt.Sprintf("unsupported format version 0 (this build reads 1 to %d)", formatVersionFilter)},
+		{0, fmt.Sprintf("unsupported format version 0 (this build reads 1 to %d)", lastFormatVersion)},
 	} {
 		f := bytes.Clone(b.Bytes())
 		f[len(Magic)] = c.v

@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 
+	"github.com/spcalab/spca/patches"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -57,6 +58,35 @@ func loopFilterEach(pix []uint8, stride, w, h int, taps *[loopTaps]int8, each fu
 	if w < 1 || h < 1 {
 		return
 	}
+	var rowBuf []uint8
+	if each != nil {
+		rowBuf = make([]uint8, w)
+	}
+	loopFilterRows(w, h, taps, func(y int, d []int32) {
+		row := pix[y*stride:][:w]
+		for x := widenKernel(d, row); x < len(row); x++ {
+			d[x] = int32(row[x])
+		}
+	}, func(y int, out []uint8, _ []int32) []uint8 {
+		if out == nil { // before: where the row goes
+			if each != nil {
+				return rowBuf
+			}
+			return pix[y*stride:][:w]
+		}
+		if each != nil {
+			each(y, out)
+		}
+		return nil
+	})
+}
+
+// loopFilterRows runs the loop filter with taps over a w×h image whose
+// row y source writes into d (w values of 0..255), each row once. out
+// is called twice a row: with out nil for the buffer of filtered row y,
+// then with that buffer filled and in, the unfiltered row as source
+// wrote it (valid until the next call).
+func loopFilterRows(w, h int, taps *[loopTaps]int8, source func(y int, d []int32), out func(y int, out []uint8, in []int32) []uint8) {
 	// The unfiltered rows y−3..y+3 around row y, copied and padded by
 	// loopReach on each side with the nearest pixel inside (rows above
 	// and below the image: the nearest row), so the sums need no tests.
@@ -64,13 +94,10 @@ func loopFilterEach(pix []uint8, stride, w, h int, taps *[loopTaps]int8, each fu
 	buf := make([]int32, (2*loopReach+1)*pw)
 	var win [2*loopReach + 1][]int32
 	fill := func(dst []int32, y int) {
-		row := pix[min(max(y, 0), h-1)*stride:][:w]
 		d := dst[loopReach : loopReach+w]
-		for x := widenKernel(d, row); x < len(row); x++ {
-			d[x] = int32(row[x])
-		}
+		source(min(max(y, 0), h-1), d)
 		for x := 0; x < loopReach; x++ {
-			dst[x], dst[loopReach+w+x] = int32(row[0]), int32(row[w-1])
+			dst[x], dst[loopReach+w+x] = d[0], d[w-1]
 		}
 	}
 	for i := range win {
@@ -84,10 +111,6 @@ func loopFilterEach(pix []uint8, stride, w, h int, taps *[loopTaps]int8, each fu
 		t[loopTaps] += 2 * int32(v)
 	}
 	t[loopTaps+1] = loopRound
-	var rowBuf []uint8
-	if each != nil {
-		rowBuf = make([]uint8, w)
-	}
 	for y := 0; y < h; y++ {
 		if y > 0 { // slide the window down a row
 			old := win[0]
@@ -95,16 +118,121 @@ func loopFilterEach(pix []uint8, stride, w, h int, taps *[loopTaps]int8, each fu
 			win[2*loopReach] = old
 			fill(old, y+loopReach)
 		}
-		out := pix[y*stride:][:w]
-		if each != nil {
-			out = rowBuf
-		}
-		from := loopRowKernel(out, &win, &t)
-		loopFilterRow(out, from, &win, &t)
-		if each != nil {
-			each(y, out)
-		}
+		row := out(y, nil, nil)
+		from := loopRowKernel(row, &win, &t)
+		loopFilterRow(row, from, &win, &t)
+		out(y, row, win[loopReach][loopReach:loopReach+w])
 	}
+}
+
+// loopTapsOf returns a header's loop filter taps (each in int8's range:
+// parseHeader reads them from bytes, the encoder from int8s).
+func loopTapsOf(taps []int) *[loopTaps]int8 {
+	var t [loopTaps]int8
+	for k, v := range taps {
+		t[k] = int8(v)
+	}
+	return &t
+}
+
+// loopFilterLuma runs the loop filter of version 10 on the luma plane
+// y of a colour image, in place: the filter sees the luma rounded to 8
+// bits (patches.Quantize8, as the grey decoder's pixels), and each
+// sample moves by its pixel's change, a whole number, keeping its
+// fraction. Rounding the luma itself cost its rounding error in every
+// pixel of R, G and B (kodim13–24: see MEASUREMENTS.md, session 29).
+// The rows are rounded as they enter the filter's window: a plane of
+// rounded samples was 96 pages of fresh memory in a one-image process.
+func loopFilterLuma(y patches.Plane, taps *[loopTaps]int8) {
+	w, h := y.W, y.H
+	if w < 1 || h < 1 {
+		return
+	}
+	row8 := make([]uint8, w)
+	loopFilterRows(w, h, taps, func(r int, d []int32) {
+		src := y.Pix[r*w:][:w]
+		x := roundLumaKernel(d, src)
+		if x == 0 { // the bytes 4 at a time (quantize8Kernel), widened
+			roundRow(row8, src)
+			for x = widenKernel(d, row8); x < w; x++ {
+				d[x] = int32(row8[x])
+			}
+			return
+		}
+		for ; x < w; x++ {
+			d[x] = int32(patches.Quantize8(src[x]))
+		}
+	}, func(r int, out []uint8, in []int32) []uint8 {
+		if out == nil {
+			return row8 // free: its row is in the window by now
+		}
+		moveByChange(y.Pix[r*w:][:w], out, in)
+		return nil
+	})
+}
+
+// lumaTarget sets y8[i] = patches.Quantize8(rec[i]) and t8[i] =
+// patches.Quantize8(orig[i] − rec[i] + y8[i]) (all as long): the
+// rounded luma and the original chooseLumaLoopFilter fits it to.
+func lumaTarget(y8, t8 []uint8, rec, orig []float64) {
+	for i := lumaTargetKernel(y8, t8, rec, orig); i < len(rec); i++ {
+		q := patches.Quantize8(rec[i])
+		y8[i], t8[i] = q, patches.Quantize8(orig[i]-rec[i]+float64(q))
+	}
+}
+
+// roundRow sets dst[x] = patches.Quantize8(src[x]) (dst as long).
+func roundRow(dst []uint8, src []float64) {
+	n := len(src) &^ 3
+	if n == 0 || !quantize8Kernel(dst, n, src[:n], n) {
+		n = 0
+	}
+	for x := n; x < len(src); x++ {
+		dst[x] = patches.Quantize8(src[x])
+	}
+}
+
+// moveByChange adds to each sample of row its pixel's change, out − in.
+func moveByChange(row []float64, out []uint8, in []int32) {
+	out, in = out[:len(row)], in[:len(row)]
+	for x := moveLumaKernel(row, out, in); x < len(row); x++ {
+		row[x] += float64(int32(out[x]) - in[x])
+	}
+}
+
+// chooseLumaLoopFilter returns the header's loop filter (version 10)
+// for the encoder's reconstruction rec of a colour image's luma orig
+// (the same size): rec deblocked in place as the decoder will, rounded
+// to 8 bits, and the taps fitted to what loopFilterLuma makes of it, or
+// nil where they do not lower the squared error. The decoder's luma
+// moves by the filtered change of the rounded one, so the fit's
+// original is orig − rec + round(rec): its error against the rounded
+// luma is the error orig − rec that the change should cancel. That
+// original is rounded to 8 bits too, so that the fit and the gain take
+// the 8-bit paths (fitLoopFilter's orig8: kernels, a quarter of the
+// pixels): in float64 they were 27 % of a colour batch encode's samples
+// (kodim13–24), for the same BD-rates within 0.02 points
+// (MEASUREMENTS.md, session 29).
+func chooseLumaLoopFilter(orig, rec patches.Plane, deblock int, step float64, n int) []int {
+	deblockPlane(rec, deblock, step, n)
+	w, h := rec.W, rec.H
+	sc := loopScratches.Get().(*loopScratch)
+	defer loopScratches.Put(sc)
+	sc.y8 = resize(sc.y8, 2*w*h) // every value set below
+	y8, t8 := sc.y8[:w*h], sc.y8[w*h:]
+	lumaTarget(y8, t8, rec.Pix[:w*h], orig.Pix[:w*h])
+	taps, ok := fitLoopFilter(nil, t8, y8, w, h)
+	if !ok {
+		return nil
+	}
+	if before, after := loopFilterGain(nil, t8, y8, w, h, &taps); !(after < before) {
+		return nil
+	}
+	out := make([]int, loopTaps)
+	for k, t := range taps {
+		out[k] = int(t)
+	}
+	return out
 }
 
 // loopFilterRow filters the pixels of row out from x = from on, from the
@@ -341,13 +469,14 @@ func loopFilterGain(orig []float64, orig8, rec []uint8, w, h int, taps *[loopTap
 type loopScratch struct {
 	src  []int32
 	src8 []uint8
+	y8   []uint8 // chooseLumaLoopFilter's rounded luma and original
 	d    []int16
 	e    []float64
 }
 
 var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: func(x any) bool {
 	sc := x.(*loopScratch)
-	return cap(sc.src) <= maxKeptValues && cap(sc.src8) <= 4*maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
+	return cap(sc.src) <= maxKeptValues && cap(sc.src8) <= 4*maxKeptValues && cap(sc.y8) <= 4*maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
 }}
 
 // chooseLoopFilter returns the header's loop filter for the encoder's

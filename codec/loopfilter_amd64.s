@@ -332,3 +332,123 @@ dot512sum:
 	MOVQ AX, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func roundLumaAVX512(dst []int32, src []float64)
+// dst[i] = patches.Quantize8(src[i]) for i < len(src), a multiple of 8
+// (dst at least as long), 8 samples a step: t = trunc(v), t+1 where
+// v − t >= 1/2 (exact below 2^52), clamped to 0..255 with VMAXPD's
+// second operand 0 taking NaN to 0 (quantize8AVX's steps), then
+// truncated to int32.
+TEXT ·roundLumaAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), CX
+	MOVQ CX, R8
+	SHLQ $3, R8                  // a row's bytes: the next row's prefetch
+	SHRQ $3, CX
+	JZ   rounddone
+	MOVQ $0x3FE0000000000000, AX // 1/2
+	VPBROADCASTQ AX, Z8
+	MOVQ $0x3FF0000000000000, AX // 1
+	VPBROADCASTQ AX, Z9
+	VPXORQ Z10, Z10, Z10
+	MOVQ $0x406FE00000000000, AX // 255
+	VPBROADCASTQ AX, Z11
+roundloop:
+	PREFETCHT0 (SI)(R8*1)
+	VMOVUPD (SI), Z0
+	VRNDSCALEPD $3, Z0, Z1
+	VSUBPD Z1, Z0, Z2
+	VCMPPD $0x0D, Z8, Z2, K1
+	VADDPD Z9, Z1, K1, Z1
+	VMAXPD Z10, Z1, Z1
+	VMINPD Z11, Z1, Z1
+	VCVTTPD2DQ Z1, Y1
+	VMOVDQU Y1, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  roundloop
+	VZEROUPPER
+rounddone:
+	RET
+
+// func moveLumaAVX512(row []float64, out []uint8, in []int32)
+// row[x] += float64(int32(out[x]) − in[x]) for x < len(row), a multiple
+// of 8 (out and in at least as long), 8 samples a step: the difference
+// in 32-bit lanes, converted exactly, one rounded addition as Go's.
+TEXT ·moveLumaAVX512(SB), NOSPLIT, $0-72
+	MOVQ row_base+0(FP), DI
+	MOVQ row_len+8(FP), CX
+	MOVQ out_base+24(FP), SI
+	MOVQ in_base+48(FP), DX
+	SHRQ $3, CX
+	JZ   movedone
+moveloop:
+	VPMOVZXBD (SI), Y0
+	VPSUBD (DX), Y0, Y0
+	VCVTDQ2PD Y0, Z1
+	VADDPD (DI), Z1, Z1
+	VMOVUPD Z1, (DI)
+	ADDQ $8, SI
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  moveloop
+	VZEROUPPER
+movedone:
+	RET
+
+// func lumaTargetAVX512(y8, t8 []uint8, rec, orig []float64)
+// For i < len(rec), a multiple of 8 (the others at least as long), 8
+// samples a step: y8[i] = Quantize8(rec[i]) and t8[i] =
+// Quantize8(orig[i] − rec[i] + y8[i]), the differences rounded as Go
+// rounds them (one subtraction, then one addition), each rounding as
+// roundLumaAVX512's.
+TEXT ·lumaTargetAVX512(SB), NOSPLIT, $0-96
+	MOVQ y8_base+0(FP), DI
+	MOVQ t8_base+24(FP), DX
+	MOVQ rec_base+48(FP), SI
+	MOVQ rec_len+56(FP), CX
+	MOVQ orig_base+72(FP), BX
+	SHRQ $3, CX
+	JZ   targetdone
+	MOVQ $0x3FE0000000000000, AX // 1/2
+	VPBROADCASTQ AX, Z8
+	MOVQ $0x3FF0000000000000, AX // 1
+	VPBROADCASTQ AX, Z9
+	VPXORQ Z10, Z10, Z10
+	MOVQ $0x406FE00000000000, AX // 255
+	VPBROADCASTQ AX, Z11
+targetloop:
+	VMOVUPD (SI), Z0
+	VRNDSCALEPD $3, Z0, Z1
+	VSUBPD Z1, Z0, Z2
+	VCMPPD $0x0D, Z8, Z2, K1
+	VADDPD Z9, Z1, K1, Z1
+	VMAXPD Z10, Z1, Z1
+	VMINPD Z11, Z1, Z1           // y8, a whole number
+	VMOVUPD (BX), Z3
+	VSUBPD Z0, Z3, Z3            // orig − rec
+	VADDPD Z1, Z3, Z3            // + y8
+	VRNDSCALEPD $3, Z3, Z4
+	VSUBPD Z4, Z3, Z5
+	VCMPPD $0x0D, Z8, Z5, K2
+	VADDPD Z9, Z4, K2, Z4
+	VMAXPD Z10, Z4, Z4
+	VMINPD Z11, Z4, Z4
+	VCVTTPD2DQ Z1, Y1
+	VCVTTPD2DQ Z4, Y4
+	VPMOVDB Z1, X1
+	VPMOVDB Z4, X4
+	MOVQ X1, (DI)
+	MOVQ X4, (DX)
+	ADDQ $64, SI
+	ADDQ $64, BX
+	ADDQ $8, DI
+	ADDQ $8, DX
+	DECQ CX
+	JNZ  targetloop
+	VZEROUPPER
+targetdone:
+	RET

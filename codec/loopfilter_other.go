@@ -31,3 +31,12 @@ func widenKernel(dst []int32, src []uint8) int { return 0 }
 
 // loopAVX512 is amd64's switch (loopfilter_amd64.go), off elsewhere.
 var loopAVX512 = false
+
+// roundLumaKernel does nothing: the AVX-512 pass is amd64's.
+func roundLumaKernel(dst []int32, src []float64) int { return 0 }
+
+// moveLumaKernel does nothing: the AVX-512 pass is amd64's.
+func moveLumaKernel(row []float64, out []uint8, in []int32) int { return 0 }
+
+// lumaTargetKernel does nothing: the AVX-512 pass is amd64's.
+func lumaTargetKernel(y8, t8 []uint8, rec, orig []float64) int { return 0 }

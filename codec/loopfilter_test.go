@@ -245,7 +245,8 @@ func TestLoopFilterVersion(t *testing.T) {
 		{"taps without a filter", func(p []byte) { p[at] = loopKindNone }},
 		{"three channels", func(p []byte) { p[len(Magic)+1+32+8] = 3 }},
 		{"16-bit samples", func(p []byte) { p[len(Magic)+1+32+9] = 16 }},
-		{"version 10", func(p []byte) { p[len(Magic)] = formatVersionFilter + 1 }},
+		{"version 10 (colour)", func(p []byte) { p[len(Magic)] = formatVersionColourFilter }},
+		{"a later version", func(p []byte) { p[len(Magic)] = lastFormatVersion + 1 }},
 	} {
 		p := append([]byte(nil), b.Bytes()[:b.Len()-4]...)
 		c.patch(p)

@@ -63,7 +63,7 @@ func encodeAtRate(w io.Writer, img image.Image, m *Model, bpp float64, o *Option
 		opt = *o
 	}
 	opt.Step = step
-	return step, rate, encodeInputVersion(w, img, m, &opt, encodeFormat(img, m), in)
+	return step, rate, encodeInputVersion(w, img, m, &opt, optionsFormat(img, m, &opt), in)
 }
 
 // stepForRate is StepForRate with its probes sharing in, an encodeInput
@@ -86,15 +86,16 @@ func stepForRate(img image.Image, m *Model, bpp float64, o *Options, in *encodeI
 		// as long (TestRateProbeDeblock); the caller's encode searches.
 		opt.Deblock = 1
 	}
-	// The loop filter of version 9 takes its header bytes whether fitted
-	// or not: the probes do not fit it (which reconstructs the image too)
-	// and are as long; the caller's encode fits it.
+	// The loop filter of versions 9 and 10 takes its header bytes
+	// whether fitted or not: the probes, in the version of the caller's
+	// encode, do not fit it (which reconstructs the image too) and are
+	// as long; the caller's encode fits it.
+	v := optionsFormat(img, m, &opt)
 	opt.NoLoopFilter = true
 	b := img.Bounds()
 	pixels := float64(b.Dx()) * float64(b.Dy())
 	// The probes share the projection and the unfolding, which do not
 	// depend on the step (stepFree).
-	v := encodeFormat(img, m)
 	measure := func(s float64) (float64, error) {
 		opt.Step = s
 		in.probes++

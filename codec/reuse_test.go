@@ -397,7 +397,8 @@ func TestCraftedLoopFilterHeaders(t *testing.T) {
 			b[len(Magic)] = formatVersionFilter
 			return checksum.Refresh(b)
 		}(),
-		"v10": change(func(b []byte) []byte { b[len(Magic)] = formatVersionFilter + 1; return b }),
+		"grey as v10":     change(func(b []byte) []byte { b[len(Magic)] = formatVersionColourFilter; return b }),
+		"a later version": change(func(b []byte) []byte { b[len(Magic)] = lastFormatVersion + 1; return b }),
 	}
 	for k := 0; k < loopFilterBytes; k++ {
 		bad[fmt.Sprintf("cut at filter byte %d", k)] = checksum.Refresh(bytes.Clone(file[:lf+k]))
