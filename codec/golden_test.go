@@ -310,6 +310,7 @@ func TestDecodeNoFMA(t *testing.T) {
 	}
 	decode := regexp.MustCompile(`^github\.com/spcalab/spca/(` +
 		`codec\.\(\*Channel\)\.(pixel|pixelBook|pixelsFrom|reconstruct[A-Za-z]*)|codec\.pixelsFromGo|codec\.\(\*edgePredictor\)\.|` +
+		`codec\.(loopFilterLuma|moveByChange|roundRow|lumaTarget)|` +
 		`spca\.\(\*LevelInverse\)\.|spca\.\(\*Model\)\.(LevelInverse|inverse|axisInverse|denorm)|spca\.\(\*lattice\)\.(eval|clamp|axisCoords|width)|spca\.cellValue8|spca\.\(\*decoder\)\.floatPlane|` +
 		`patches\.(toRGB|fromYCbCr|FromYCbCr|FromPlane|Quantize8|Quantize16|roundPositive|doubledRow|Double))`)
 	fused := regexp.MustCompile(`\bF(N)?M(ADD|SUB)D\b`)
