@@ -251,6 +251,33 @@ func TestCodec(t *testing.T) {
 		if _, stderr := mustRun(t, "encode", "--model", cm, "-o", spc, img); strings.Contains(stderr, "grey") {
 			t.Errorf("encode summary of a colour image with a colour model: %q", stderr)
 		}
+		// info shows the luma loop filter of a version-10 file, the
+		// header's taps, in both forms (an image large enough for the
+		// encoder to find the filter gains).
+		lf, lfSpc := filepath.Join(dir, "loop.png"), filepath.Join(dir, "loop.spc")
+		if err := patches.Save(lf, testimages.ColorTexture(192, 128, 3)); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "encode", "--quiet", "--model", cm, "-o", lfSpc, lf)
+		f, err := os.Open(lfSpc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := codec.DecodeHeader(f)
+		f.Close()
+		if err != nil || h.LoopFilter == nil {
+			t.Fatalf("colour .spc header: %v, loop filter %v: the check below needs a file with one", err, h)
+		}
+		var li struct {
+			LoopFilter []int `json:"loop_filter"`
+		}
+		if out, _ := mustRun(t, "info", "--json", lfSpc); json.Unmarshal([]byte(out), &li) != nil || !slices.Equal(li.LoopFilter, h.LoopFilter) {
+			t.Errorf("info --json of %s: loop_filter %v, the header's %v\n%s", lfSpc, li.LoopFilter, h.LoopFilter, out)
+		}
+		taps := fmt.Sprint(h.LoopFilter)
+		if out, _ := mustRun(t, "info", lfSpc); !strings.Contains(out, "12 taps in 1/128: "+taps[1:len(taps)-1]+"\n") {
+			t.Errorf("info of %s:\n%s\nwant the loop filter's taps %s", lfSpc, out, taps)
+		}
 		// A grey image through the colour model: the summary says so, as
 		// it does for a colour image through a grey model.
 		grey := filepath.Join(dir, "grey-for-colour.png")

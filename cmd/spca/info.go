@@ -175,6 +175,9 @@ type codedInfo struct {
 	BPP      number  `json:"bpp"`
 	Step     number  `json:"step,omitempty"`    // quantiser step, if not the model's
 	Deblock  int     `json:"deblock,omitempty"` // deblocking strength (version 5)
+	// LoopFilter is the luma loop filter's taps in 1/128 (versions 9
+	// and 10; absent where the encoder found it gained nothing).
+	LoopFilter []int `json:"loop_filter,omitempty"`
 }
 
 func runInfo(c *cli.Context) error {
@@ -687,7 +690,7 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 	bpp := 8 * float64(size) / float64(h.Width*h.Height)
 	info := codedInfo{Kind: kindCoded, Version: h.Version, Model: h.Model.String(), Width: h.Width, Height: h.Height,
 		Channels: h.Channels, Depth: h.Depth, Patch: h.Patch, Bins: h.Bins, Bytes: size, BPP: number(bpp),
-		Step: number(h.Step), Deblock: h.Deblock}
+		Step: number(h.Step), Deblock: h.Deblock, LoopFilter: h.LoopFilter}
 	names := channelNames(h.Channels)
 	rows := [][2]string{
 		{"kind", kindCoded},
@@ -705,6 +708,13 @@ func describeCoded(path string) (codedInfo, [][2]string, error) {
 	}
 	if h.Deblock > 0 {
 		rows = append(rows, [2]string{"deblocking", fmt.Sprintf("strength %d", h.Deblock)})
+	}
+	if h.LoopFilter != nil {
+		taps := make([]string, len(h.LoopFilter))
+		for i, t := range h.LoopFilter {
+			taps[i] = fmt.Sprint(t)
+		}
+		rows = append(rows, [2]string{"loop filter", fmt.Sprintf("on the luma, %d taps in 1/128: %s", len(taps), strings.Join(taps, " "))})
 	}
 	rows = append(rows, [2]string{"rate", fmt.Sprintf("%.3f bits per pixel", bpp)})
 	return info, rows, nil
