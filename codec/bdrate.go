@@ -24,20 +24,31 @@ type RDPoint struct {
 // points of distinct qualities and positive rates, and the curves must
 // overlap in quality.
 func BDRate(ref, test []RDPoint) (float64, error) {
+	r, _, _, err := BDRateIn(ref, test, math.Inf(-1), math.Inf(1))
+	return r, err
+}
+
+// BDRateIn is BDRate integrated over the qualities in [lo, hi] that both
+// curves cover; it also returns that interval. Several codecs' BD-rates
+// against one reference compare with each other only over the same
+// qualities: over each pair's own overlap, a codec swept to higher
+// qualities than the others is judged at qualities they never reach
+// (avifenc's curve to 46.5 dB on kodim13-24, the model's to 35.1).
+func BDRateIn(ref, test []RDPoint, lo, hi float64) (rate, from, to float64, err error) {
 	pr, lo1, hi1, err := fitLogRate(ref)
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
 	pt, lo2, hi2, err := fitLogRate(test)
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
-	lo, hi := math.Max(lo1, lo2), math.Min(hi1, hi2)
+	lo, hi = math.Max(lo, math.Max(lo1, lo2)), math.Min(hi, math.Min(hi1, hi2))
 	if !(hi > lo) {
-		return 0, errors.New("codec: BD-rate: the curves do not overlap in quality")
+		return 0, 0, 0, errors.New("codec: BD-rate: the curves do not overlap in quality")
 	}
 	avg := (integrate(pt, lo, hi) - integrate(pr, lo, hi)) / (hi - lo)
-	return (math.Exp(avg) - 1) * 100, nil
+	return (math.Exp(avg) - 1) * 100, lo, hi, nil
 }
 
 // fitLogRate fits ln(bpp) = p0 + p1 q + p2 q² + p3 q³ by least squares and

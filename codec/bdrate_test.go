@@ -53,6 +53,21 @@ func TestBDRate(t *testing.T) {
 	if want := (math.Exp(-0.075) - 1) * 100; math.Abs(got-want) > 1e-6 {
 		t.Errorf("partial overlap: %.9f %%, want %.9f %%", got, want)
 	}
+	// Within [36, 39]: the mean difference -0.1 + 0.01 * 2.5 again (the
+	// interval is centred on 37.5), and the interval returned; [20, 37]
+	// keeps [35, 37]: -0.1 + 0.01 * 1.
+	for _, c := range []struct{ lo, hi, from, to, mean float64 }{{36, 39, 36, 39, -0.075}, {20, 37, 35, 37, -0.09}} {
+		got, from, to, err := BDRateIn(ref, test, c.lo, c.hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (math.Exp(c.mean) - 1) * 100; math.Abs(got-want) > 1e-6 || from != c.from || to != c.to {
+			t.Errorf("within [%v, %v]: %.9f %% over [%v, %v], want %.9f %% over [%v, %v]", c.lo, c.hi, got, from, to, want, c.from, c.to)
+		}
+	}
+	if _, _, _, err := BDRateIn(ref, test, 41, 44); err == nil {
+		t.Error("an interval outside the overlap accepted")
+	}
 	if _, err := BDRate(ref[:3], test); err == nil {
 		t.Error("3 points accepted")
 	}

@@ -21,8 +21,8 @@ const flagRD = "rd"
 func rdFlag() cli.Flag {
 	return &cli.BoolFlag{Name: flagRD, Usage: "instead: rate–distortion curves of the model (entropy-constrained mode) over quantiser steps, " +
 		"of its PCA baseline with the same quantisers and entropy coder over the same steps (SPCA vs PCA: BD-rates and the gap at each rate point) " +
-		"and of the external codecs on PATH (cjpeg -optimize, cwebp, cjxl, avifenc; the others skipped with a note), " +
-		"with Bjøntegaard delta rates against cjpeg by PSNR (of R, G and B for a colour model, whose images every codec codes in colour) and by SSIM (of the luma)"}
+		"and of the external codecs on PATH (cjpeg -optimize, cwebp, cjxl, avifenc; the others skipped with a note) at their settings around the model's qualities, " +
+		"with Bjøntegaard delta rates against cjpeg, and the model's against each codec, by PSNR (of R, G and B for a colour model, whose images every codec codes in colour) and by SSIM (of the luma), over the model's qualities"}
 }
 
 // rdStepFactors are the multiples of the model's step the curve sweeps.
@@ -40,8 +40,21 @@ type rdCurve struct {
 	BDError string           `json:"bd_error,omitempty"`
 	// VsPCA is, for the spca curve, the comparison with the pca curve
 	// (same quantisers and entropy coder over the same steps).
-	VsPCA   *rdVersus `json:"vs_pca,omitempty"`
-	results []codec.Result
+	VsPCA *rdVersus `json:"vs_pca,omitempty"`
+	// BDRangePSNR and BDRangeSSIM are the qualities the BD-rates against
+	// cjpeg (and the model's against this codec) are averaged over: the
+	// model's own, where both curves reach.
+	BDRangePSNR []number `json:"bd_psnr_range_db,omitempty"`
+	BDRangeSSIM []number `json:"bd_ssim_range,omitempty"`
+	// SpcaBDPSNR and SpcaBDSSIM are, for an external codec, the model's
+	// BD-rates against it (positive: the model needs more bits).
+	SpcaBDPSNR  *number `json:"spca_bd_rate_psnr_percent,omitempty"`
+	SpcaBDSSIM  *number `json:"spca_bd_rate_ssim_percent,omitempty"`
+	SpcaBDError string  `json:"spca_bd_error,omitempty"`
+	// SweepNote says where an external codec's settings do not reach
+	// the model's qualities.
+	SweepNote string `json:"sweep_note,omitempty"`
+	results   []codec.Result
 }
 
 // rdVersus compares a curve with a reference curve: BD-rates, and the
@@ -128,13 +141,34 @@ func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(st
 	for _, m := range missing {
 		note(m + " not found on PATH: skipped")
 	}
+	// Each codec's points around the model's qualities, and every
+	// BD-rate over those qualities: rows over different qualities (each
+	// codec's overlap with cjpeg) do not compare with each other.
+	low, high := qualityRange(spc)
 	for _, x := range have {
-		res, err := x.Sweep(images, x.Qualities, model.Color)
+		res, sweepNote, err := x.Cover(images, model.Color, low, high)
 		if err != nil {
 			return nil, err
 		}
-		curves = append(curves, &rdCurve{Codec: x.Name, results: res})
+		if sweepNote != "" {
+			note(sweepNote)
+		}
+		curves = append(curves, &rdCurve{Codec: x.Name, results: res, SweepNote: sweepNote})
 	}
+	for _, cv := range curves {
+		for _, r := range cv.results {
+			cv.Points = append(cv.Points, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), 0, nil, number(r.Step)})
+		}
+	}
+	setBDRates(curves, curves[0], pcaCurve)
+	return curves, nil
+}
+
+// setBDRates sets every curve's BD-rates against cjpeg's and the model's
+// (curve m) against every external codec's, all over m's qualities where
+// both curves reach.
+func setBDRates(curves []*rdCurve, m, pca *rdCurve) {
+	low, high := qualityRange(m.results)
 	var ref *rdCurve
 	for _, cv := range curves {
 		if cv.Codec == extcodec.All[0].Name {
@@ -142,22 +176,47 @@ func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(st
 		}
 	}
 	for _, cv := range curves {
-		for _, r := range cv.results {
-			cv.Points = append(cv.Points, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), 0, nil, number(r.Step)})
+		if cv != m && cv != pca {
+			p, s, _, _, err := bdRates(cv.results, m.results, low, high)
+			if err != nil {
+				cv.SpcaBDError = err.Error()
+			} else {
+				cv.SpcaBDPSNR, cv.SpcaBDSSIM = &p, &s
+			}
 		}
 		if ref == nil || cv == ref {
 			continue
 		}
-		p, err1 := codec.BDRate(points(ref.results, false), points(cv.results, false))
-		s, err2 := codec.BDRate(points(ref.results, true), points(cv.results, true))
-		if err1 != nil || err2 != nil {
-			cv.BDError = fmt.Sprint(firstErr(err1, err2))
+		p, s, rp, rs, err := bdRates(ref.results, cv.results, low, high)
+		if err != nil {
+			cv.BDError = err.Error()
 			continue
 		}
-		np, ns := number(p), number(s)
-		cv.BDPSNR, cv.BDSSIM = &np, &ns
+		cv.BDPSNR, cv.BDSSIM, cv.BDRangePSNR, cv.BDRangeSSIM = &p, &s, rp, rs
 	}
-	return curves, nil
+}
+
+// qualityRange returns the lowest and the highest PSNR and SSIM of rs.
+func qualityRange(rs []codec.Result) (low, high codec.Result) {
+	low = codec.Result{PSNR: math.Inf(1), SSIM: math.Inf(1)}
+	high = codec.Result{PSNR: math.Inf(-1), SSIM: math.Inf(-1)}
+	for _, r := range rs {
+		low.PSNR, low.SSIM = math.Min(low.PSNR, r.PSNR), math.Min(low.SSIM, r.SSIM)
+		high.PSNR, high.SSIM = math.Max(high.PSNR, r.PSNR), math.Max(high.SSIM, r.SSIM)
+	}
+	return low, high
+}
+
+// bdRates returns the BD-rates of test against ref by PSNR and by SSIM,
+// averaged over the qualities between low and high both curves reach,
+// and those qualities.
+func bdRates(ref, test []codec.Result, low, high codec.Result) (p, s number, rangeP, rangeS []number, err error) {
+	bp, p0, p1, err1 := codec.BDRateIn(points(ref, false), points(test, false), low.PSNR, high.PSNR)
+	bs, s0, s1, err2 := codec.BDRateIn(points(ref, true), points(test, true), low.SSIM, high.SSIM)
+	if err := firstErr(err1, err2); err != nil {
+		return 0, 0, nil, nil, err
+	}
+	return number(bp), number(bs), []number{number(p0), number(p1)}, []number{number(s0), number(s1)}, nil
 }
 
 func points(rs []codec.Result, ssim bool) []codec.RDPoint {
@@ -195,13 +254,29 @@ func writeRDTable(w io.Writer, about string, curves []*rdCurve) error {
 			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.2f\t%.4f\n", cv.Codec, setting, r.BPP, r.PSNR, r.SSIM)
 		}
 	}
-	fmt.Fprintln(tw, "\ncodec\tBD-rate vs cjpeg, PSNR\tBD-rate vs cjpeg, SSIM")
+	fmt.Fprintln(tw, "\ncodec\tBD-rate vs cjpeg, PSNR\tBD-rate vs cjpeg, SSIM\tover PSNR dB, SSIM\tspca vs codec, PSNR\tspca vs codec, SSIM")
 	for _, cv := range curves {
+		vs := "\t\t"
+		switch {
+		case cv.SpcaBDPSNR != nil:
+			vs = fmt.Sprintf("\t%+.1f %%\t%+.1f %%", float64(*cv.SpcaBDPSNR), float64(*cv.SpcaBDSSIM))
+		case cv.SpcaBDError != "":
+			vs = "\t" + cv.SpcaBDError + "\t"
+		}
 		switch {
 		case cv.BDPSNR != nil:
-			fmt.Fprintf(tw, "%s\t%+.1f %%\t%+.1f %%\n", cv.Codec, float64(*cv.BDPSNR), float64(*cv.BDSSIM))
+			fmt.Fprintf(tw, "%s\t%+.1f %%\t%+.1f %%\t%.2f-%.2f, %.4f-%.4f%s\n", cv.Codec, float64(*cv.BDPSNR), float64(*cv.BDSSIM),
+				float64(cv.BDRangePSNR[0]), float64(cv.BDRangePSNR[1]), float64(cv.BDRangeSSIM[0]), float64(cv.BDRangeSSIM[1]), vs)
 		case cv.BDError != "":
-			fmt.Fprintf(tw, "%s\t%s\t\n", cv.Codec, cv.BDError)
+			fmt.Fprintf(tw, "%s\t%s\t\t%s\n", cv.Codec, cv.BDError, vs)
+		case vs != "\t\t":
+			fmt.Fprintf(tw, "%s\t(reference)\t\t%s\n", cv.Codec, vs)
+		}
+	}
+	fmt.Fprintln(tw, "(BD-rates over the model's qualities, where both curves reach; spca vs codec: the model's BD-rate against that codec, positive where it needs more bits)")
+	for _, cv := range curves {
+		if cv.SweepNote != "" {
+			fmt.Fprintf(tw, "note: %s\n", cv.SweepNote)
 		}
 	}
 	for _, cv := range curves {

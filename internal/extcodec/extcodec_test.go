@@ -6,6 +6,8 @@ import (
 	"image/jpeg"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spcalab/spca/codec"
@@ -116,4 +118,65 @@ func TestSweepColor(t *testing.T) {
 			t.Errorf("%s: colour texture %.3f dB, decoded by image/jpeg %.3f dB: want djpeg's interpolated chroma ahead", c.Name, cs[0].PSNR, goPSNR)
 		}
 	}
+}
+
+// TestCover: cjpeg's points around a model's qualities are the run of its
+// sweep from the last point at or below the lowest (on either metric) to
+// the first at or above the highest on both, and no wider; qualities out
+// of reach keep the sweep's end and are named in the note.
+func TestCover(t *testing.T) {
+	have, _ := Available(All[:1])
+	if len(have) == 0 {
+		t.Skip("cjpeg and djpeg not installed")
+	}
+	c := have[0]
+	imgs := []image.Image{testimages.ColorTexture(64, 48, 3)}
+	full, err := c.Sweep(imgs, c.Qualities, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := func(i int) codec.Result {
+		return codec.Result{PSNR: (full[i].PSNR + full[i+1].PSNR) / 2, SSIM: (full[i].SSIM + full[i+1].SSIM) / 2}
+	}
+	// The lowest PSNR between points 6 and 7, SSIM between 4 and 5 (the
+	// SSIM sets the start); the highest between 12 and 13, and 10 and 11
+	// (the PSNR sets the end).
+	low := codec.Result{PSNR: mid(6).PSNR, SSIM: mid(4).SSIM}
+	high := codec.Result{PSNR: mid(12).PSNR, SSIM: mid(10).SSIM}
+	covers := func(pts []codec.Result) bool {
+		lo, hi := pts[0], pts[len(pts)-1]
+		for _, p := range pts {
+			lo.PSNR, lo.SSIM = min(lo.PSNR, p.PSNR), min(lo.SSIM, p.SSIM)
+		}
+		return lo.PSNR <= low.PSNR && lo.SSIM <= low.SSIM && hi.PSNR >= high.PSNR && hi.SSIM >= high.SSIM
+	}
+	if !covers(full) {
+		t.Fatalf("sweep %+v does not cover %+v-%+v", full, low, high)
+	}
+	pts, note, err := c.Cover(imgs, true, low, high)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := slices.IndexFunc(full, func(r codec.Result) bool { return r.Method == pts[0].Method })
+	if start < 0 || start+len(pts) > len(full) || !sameResults(pts, full[start:start+len(pts)]) {
+		t.Fatalf("cover %+v is not a run of the sweep %+v", pts, full)
+	}
+	if !covers(pts) || covers(pts[1:]) || covers(pts[:len(pts)-1]) || note != "" {
+		t.Errorf("cover %v (note %q) of %+v-%+v: want the shortest run of the sweep around them", pts, note, low, high)
+	}
+	// Out of reach: the whole sweep, named.
+	pts, note, err = c.Cover(imgs, true, codec.Result{PSNR: 1, SSIM: -1}, codec.Result{PSNR: 99, SSIM: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameResults(pts, full) || !strings.Contains(note, "lowest q1 is at") || !strings.Contains(note, "lowest q1 is at SSIM") ||
+		!strings.Contains(note, "highest q95 is at") || !strings.Contains(note, "highest q95 is at SSIM") {
+		t.Errorf("cover of 1-99 dB: %d points of %d, note %q; want the whole sweep and each end named", len(pts), len(full), note)
+	}
+}
+
+func sameResults(a, b []codec.Result) bool {
+	return slices.EqualFunc(a, b, func(x, y codec.Result) bool {
+		return x.Method == y.Method && x.BPP == y.BPP && x.PSNR == y.PSNR && x.SSIM == y.SSIM
+	})
 }
