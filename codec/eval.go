@@ -52,6 +52,12 @@ type EvalOptions struct {
 	MatchedPCA bool
 	// Progress, if set, is called after each method.
 	Progress func(method string, done, total int)
+	// JPEG, if set, measures the JPEG row instead of Go's image/jpeg:
+	// the images coded at the rate closest to bpp (the model's), colour
+	// or grey as the model, measured by Quality, its Method set. The
+	// command line's codes a colour model's images with cjpeg and djpeg
+	// when installed (internal/extcodec).
+	JPEG func(images []image.Image, bpp float64, color bool) (Result, error)
 }
 
 // Evaluate codes the images with the model m and with the comparison
@@ -140,7 +146,11 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		}
 	}
 	if !o.NoJPEG {
-		r, err := measureJPEG(images, main.BPP, m.Color)
+		jpegRow := measureJPEG
+		if o.JPEG != nil {
+			jpegRow = o.JPEG
+		}
+		r, err := jpegRow(images, main.BPP, m.Color)
 		if err != nil {
 			return nil, err
 		}

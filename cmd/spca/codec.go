@@ -23,6 +23,7 @@ import (
 	"github.com/spcalab/spca/cmd/spca/internal/hugestart"
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/extcodec"
 	"github.com/spcalab/spca/internal/opacity"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/spca"
@@ -262,7 +263,8 @@ func codecEvalCommand() *cli.Command {
 			"Codes the images with the model and, at the same total resolution (or step), with SPCA " +
 			"refitted for gamma 0, 1/3 and 1 and with PCA and a Lloyd–Max (or dead-zone uniform) " +
 			"quantiser per coefficient; then with that PCA baseline and with JPEG at the bits per " +
-			"pixel of the model (\"matched bpp\": the comparison at equal rate); prints RMSE and " +
+			"pixel of the model (\"matched bpp\": the comparison at equal rate; JPEG is Go's image/jpeg for a grey model, " +
+			"cjpeg -optimize decoded by djpeg for a colour one when both are on PATH, else image/jpeg, the row named so); prints RMSE and " +
 			"PSNR (8-bit units), SSIM (luminance) and bits per pixel, averaged over the images, " +
 			"and the bins per coefficient (of the first channel).",
 		Flags: []cli.Flag{
@@ -327,7 +329,8 @@ func runCodecEval(c *cli.Context) error {
 		gammas = append(gammas, model.Gamma)
 		slices.Sort(gammas)
 	}
-	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), Assign: assign, MatchedPCA: true}
+	jr := evalJPEG(model.Color, extcodec.All[0])
+	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), Assign: assign, MatchedPCA: true, JPEG: jr.measure}
 	if cb := bars.Callback(); cb != nil {
 		cb("evaluate", 0, len(gammas)+3)
 		opt.Progress = func(_ string, done, total int) { cb("evaluate", done, total) }
@@ -340,18 +343,23 @@ func runCodecEval(c *cli.Context) error {
 	if err != nil {
 		return fail("%s: %s", name, codecBrief(err))
 	}
+	for i := range results {
+		if results[i].Method == jpegMethod {
+			results[i].Method = jr.method
+		}
+	}
 
 	// image/jpeg's headers (its tables) weigh on its rate on small
 	// images: on 64×48 generated scenes they were 0.98 of the 1.09 bpp
 	// JPEG was matched to, and its row read 23.6 dB against SPCA's 33.4.
-	headerBPP := jpegHeaderBPP(images, model.Color)
+	headerBPP := jpegHeaderBPP(images, jr.headerBits)
 	var warnings []string
 	for _, r := range results {
-		if r.Method == jpegMethod && headerBPP > jpegHeaderShare*r.BPP {
-			w := fmt.Sprintf("image/jpeg's headers (%d bytes an image) take %.3f of the %.3f bpp of the JPEG row "+
+		if r.Method == jr.method && headerBPP > jpegHeaderShare*r.BPP {
+			w := fmt.Sprintf("%s's headers (%d bytes an image) take %.3f of the %.3f bpp of the JPEG row "+
 				"on these images of %.0f pixels on average; they stay under %.0f %% of it from about %.0f pixels an image",
-				jpegHeaderBits(model.Color)/8, headerBPP, r.BPP, meanPixels(images), 100*jpegHeaderShare,
-				float64(jpegHeaderBits(model.Color))/(jpegHeaderShare*r.BPP))
+				jr.coder, jr.headerBits/8, headerBPP, r.BPP, meanPixels(images), 100*jpegHeaderShare,
+				float64(jr.headerBits)/(jpegHeaderShare*r.BPP))
 			warnings = append(warnings, w)
 			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", name, w)
 		}
@@ -364,12 +372,14 @@ func runCodecEval(c *cli.Context) error {
 			Images  int              `json:"images"`
 			Exact   bool             `json:"exact"`
 			Results []evalResultJSON `json:"results"`
-			// JPEGHeaderBPP is the share of image/jpeg's rate its
-			// headers take, averaged over the images.
+			// JPEGHeaderBPP is the share of the JPEG row's rate its
+			// coder's headers take, averaged over the images.
 			JPEGHeaderBPP number `json:"jpeg_header_bpp"`
+			// JPEGCodec names the coder of the JPEG row.
+			JPEGCodec string `json:"jpeg_codec"`
 			// Warnings are the warnings also printed on stderr.
 			Warnings []string `json:"warnings,omitempty"`
-		}{Model: modelPath, Images: len(images), Exact: opt.Exact, JPEGHeaderBPP: number(headerBPP), Warnings: warnings}
+		}{Model: modelPath, Images: len(images), Exact: opt.Exact, JPEGHeaderBPP: number(headerBPP), JPEGCodec: jr.codec, Warnings: warnings}
 		for _, r := range results {
 			out.Results = append(out.Results, evalResultJSON{r.Method, number(r.RMSE), number(r.PSNR), number(r.SSIM), number(r.BPP), number(r.FixedBPP), r.Bins, number(r.Step)})
 		}
@@ -384,12 +394,47 @@ func runCodecEval(c *cli.Context) error {
 	return nil
 }
 
-// jpegMethod is the Method of codec.Evaluate's JPEG result.
+// jpegMethod is the Method of codec.Evaluate's JPEG result by image/jpeg.
 const jpegMethod = "jpeg (matched bpp)"
 
 // jpegHeaderShare is the share of the JPEG row's rate above which codec
-// eval warns that image/jpeg's headers weigh on it.
+// eval warns that the JPEG coder's headers weigh on it.
 const jpegHeaderShare = 0.1
+
+// evalJPEGRow is how codec eval makes its JPEG row.
+type evalJPEGRow struct {
+	coder      string // "cjpeg -optimize" or "image/jpeg"
+	codec      string // coder and decoder: "cjpeg -optimize, djpeg" or "image/jpeg"
+	method     string // the row's Method
+	headerBits int    // what the coder writes besides the coded data
+	// measure is codec.EvalOptions.JPEG: nil for image/jpeg.
+	measure func(images []image.Image, bpp float64, color bool) (codec.Result, error)
+}
+
+// evalJPEG returns the JPEG row of codec eval: for a colour model cjpeg
+// (x, PPM in, -optimize, its default 4:2:0 chroma) decoded by djpeg when
+// both are on PATH, as codec eval --rd codes it and as JPEG's users
+// decode it; image/jpeg, which repeats each chroma sample where djpeg
+// interpolates (5 % of BD-rate against cjpeg by RGB PSNR on kodim13-24,
+// session 28), otherwise, its row named so. A grey model's row stays
+// image/jpeg's "jpeg (matched bpp)", the comparison of the README's
+// tables since session 12.
+func evalJPEG(color bool, x extcodec.Codec) evalJPEGRow {
+	goRow := evalJPEGRow{coder: "image/jpeg", codec: "image/jpeg", method: jpegMethod, headerBits: jpegHeaderBits(color)}
+	if !color {
+		return goRow
+	}
+	if have, _ := extcodec.Available([]extcodec.Codec{x}); len(have) == 0 {
+		// runCodecEval renames codec.Evaluate's row.
+		goRow.method = "image/jpeg (matched bpp; cjpeg or djpeg not on PATH)"
+		return goRow
+	}
+	bits, err := x.HeaderBytes(true)
+	if err != nil {
+		bits = 0
+	}
+	return evalJPEGRow{coder: x.Name, codec: x.Name + ", " + x.Decoder(), method: x.Name + " (matched bpp)", headerBits: 8 * bits, measure: x.Matched}
+}
 
 // jpegHeaderBits is the size in bits of what image/jpeg writes for any
 // image besides its coded data (tables and markers): what it writes for
@@ -406,12 +451,12 @@ func jpegHeaderBits(color bool) int {
 	return 8 * b.Len()
 }
 
-// jpegHeaderBPP is jpegHeaderBits per pixel, averaged over the images as
+// jpegHeaderBPP is bits per image per pixel, averaged over the images as
 // codec.Evaluate averages rates.
-func jpegHeaderBPP(images []image.Image, color bool) float64 {
-	bits, total := float64(jpegHeaderBits(color)), 0.0
+func jpegHeaderBPP(images []image.Image, bits int) float64 {
+	total := 0.0
 	for _, img := range images {
-		total += bits / float64(img.Bounds().Dx()*img.Bounds().Dy())
+		total += float64(bits) / float64(img.Bounds().Dx()*img.Bounds().Dy())
 	}
 	return total / float64(len(images))
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -189,6 +190,87 @@ func (c Codec) Cover(images []image.Image, color bool, low, high codec.Result) (
 		note = fmt.Sprintf("%s: its %s: BD-rates over the qualities both reach", c.Name, strings.Join(short, "; its "))
 	}
 	return pts[first:], note, nil
+}
+
+// Matched codes each image at the quality whose rate is closest to bpp
+// (a binary search over c's qualities up to 100, as codec.Evaluate's
+// image/jpeg row), decodes it with c's decoder and measures it as Sweep
+// does: the JPEG row of codec eval at the model's rate. Its Method is
+// c.Name + " (matched bpp)".
+func (c Codec) Matched(images []image.Image, bpp float64, color bool) (codec.Result, error) {
+	dir, err := os.MkdirTemp("", "spca-extcodec-")
+	if err != nil {
+		return codec.Result{}, err
+	}
+	defer os.RemoveAll(dir)
+	var sum codec.Result
+	for i, img := range images {
+		in, err := c.input1(dir, i, img, color)
+		if err != nil {
+			return codec.Result{}, err
+		}
+		pixels := float64(img.Bounds().Dx() * img.Bounds().Dy())
+		best, bestDiff := 0, math.Inf(1)
+		for lo, hi := c.Qualities[0], 100; lo <= hi; {
+			q := (lo + hi) / 2
+			coded := filepath.Join(dir, fmt.Sprintf("%d-%d%s", i, q, c.ext))
+			if err := run(c.enc, c.encArgs(q, in, coded)); err != nil {
+				return codec.Result{}, err
+			}
+			fi, err := os.Stat(coded)
+			if err != nil {
+				return codec.Result{}, err
+			}
+			os.Remove(coded)
+			rate := 8 * float64(fi.Size()) / pixels
+			if diff := math.Abs(rate - bpp); diff < bestDiff {
+				best, bestDiff = q, diff
+			}
+			if rate > bpp {
+				hi = q - 1
+			} else {
+				lo = q + 1
+			}
+		}
+		os.Remove(in)
+		r, err := c.codeOne(dir, i, img, best, color)
+		if err != nil {
+			return codec.Result{}, err
+		}
+		sum.BPP += r.BPP
+		sum.PSNR += r.PSNR
+		sum.SSIM += r.SSIM
+		sum.RMSE += r.RMSE
+	}
+	n := float64(len(images))
+	return codec.Result{Method: c.Name + " (matched bpp)",
+		BPP: sum.BPP / n, PSNR: sum.PSNR / n, SSIM: sum.SSIM / n, RMSE: sum.RMSE / n}, nil
+}
+
+// Decoder is the program that decodes c's files.
+func (c Codec) Decoder() string { return c.dec }
+
+// HeaderBytes is the size of c's file of a 1×1 image (grey, or colour
+// if color) at quality 75: about what c writes besides the coded data.
+func (c Codec) HeaderBytes(color bool) (int, error) {
+	dir, err := os.MkdirTemp("", "spca-extcodec-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	in, err := c.input1(dir, 0, image.NewRGBA(image.Rect(0, 0, 1, 1)), color)
+	if err != nil {
+		return 0, err
+	}
+	coded := filepath.Join(dir, "0"+c.ext)
+	if err := run(c.enc, c.encArgs(75, in, coded)); err != nil {
+		return 0, err
+	}
+	fi, err := os.Stat(coded)
+	if err != nil {
+		return 0, err
+	}
+	return int(fi.Size()), nil
 }
 
 // input1 writes image i as c's input file in dir and returns its path:

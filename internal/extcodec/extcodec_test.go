@@ -180,3 +180,31 @@ func sameResults(a, b []codec.Result) bool {
 		return x.Method == y.Method && x.BPP == y.BPP && x.PSNR == y.PSNR && x.SSIM == y.SSIM
 	})
 }
+
+// TestMatched: at the rate of one of cjpeg's qualities, Matched returns
+// that quality's point of Sweep (colour and grey); between two rates, the
+// nearer one's.
+func TestMatched(t *testing.T) {
+	have, _ := Available(All[:1])
+	if len(have) == 0 {
+		t.Skip("cjpeg and djpeg not installed")
+	}
+	c := have[0]
+	img := testimages.ColorTexture(80, 56, 4)
+	for _, color := range []bool{true, false} {
+		pts, err := c.Sweep([]image.Image{img}, []int{37, 80, 81}, color)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, bpp := range []float64{pts[0].BPP, pts[1].BPP, 0.9*pts[1].BPP + 0.1*pts[2].BPP} {
+			got, err := c.Matched([]image.Image{img}, bpp, color)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := pts[min(i, 1)]
+			if got.Method != c.Name+" (matched bpp)" || got.BPP != want.BPP || got.PSNR != want.PSNR || got.SSIM != want.SSIM {
+				t.Errorf("colour %v, %.4f bpp: %+v, want %+v", color, bpp, got, want)
+			}
+		}
+	}
+}
