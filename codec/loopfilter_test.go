@@ -434,6 +434,30 @@ func TestLoopFilterGainRowByRow(t *testing.T) {
 	}
 }
 
+// TestLoopFilterGainRows checks loopFilterGain8 over every sy-th row
+// (chooseLumaLoopFilter's sample) against the squared errors of those
+// rows of a filtered copy.
+func TestLoopFilterGainRows(t *testing.T) {
+	orig, rec, _, taps := blurredFit(t)
+	w, h := orig.Rect.Dx(), orig.Rect.Dy()
+	f := slices.Clone(rec.Pix)
+	loopFilterGray(f, w, w, h, &taps)
+	for _, sy := range []int{1, 2, 3} {
+		var before, after float64
+		for y := 0; y < h; y += sy {
+			for x := range w {
+				i := y*w + x
+				d0, d1 := float64(orig.Pix[i])-float64(rec.Pix[i]), float64(orig.Pix[i])-float64(f[i])
+				before += d0 * d0
+				after += d1 * d1
+			}
+		}
+		if b, a := loopFilterGain8(orig.Pix, rec.Pix, w, h, sy, &taps); b != before || a != after || before == after {
+			t.Errorf("every %d rows: squared error %v -> %v, of a filtered copy %v -> %v", sy, b, a, before, after)
+		}
+	}
+}
+
 // TestFitLoopFilter8 checks that the fit from an 8-bit original (byte
 // planes, evenDiff's kernel) finds the taps of the fit from the same
 // original in float64 (int32 planes, the same integer sums), on images
