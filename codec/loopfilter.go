@@ -408,16 +408,26 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 		}
 		for k := 0; k < loopTaps; k++ {
 			dk := d[k][:j]
-			if whole { // exact in 64 bits
-				atbWhole[k] += dotInt16(dk, d[loopTaps][:j])
-			}
 			if orig8 == nil {
 				for i, e := range es[:j] {
 					atb[k] += float64(float64(dk[i]) * e) // rounded: no fused multiply-add
 				}
 			}
-			for l := k; l < loopTaps; l++ {
-				ata[k][l] += dotInt16(dk, d[l][:j])
+			// The planes l >= k, then the errors while whole (exact in
+			// 64 bits), 4 at a time.
+			last := loopTaps - 1
+			if whole {
+				last = loopTaps
+			}
+			l := k
+			for ; l+3 <= last; l += 4 {
+				s := dotInt16x4(dk, &[4][]int16{d[l][:j], d[l+1][:j], d[l+2][:j], d[l+3][:j]})
+				for i, v := range s {
+					addFitSum(&ata, &atbWhole, k, l+i, v)
+				}
+			}
+			for ; l <= last; l++ {
+				addFitSum(&ata, &atbWhole, k, l, dotInt16(dk, d[l][:j]))
 			}
 		}
 	}
@@ -453,6 +463,16 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 		nonzero = nonzero || taps[k] != 0
 	}
 	return taps, nonzero
+}
+
+// addFitSum adds v, the dot product of the difference planes k and l
+// (l = loopTaps: the errors), to fitLoopFilter's sums.
+func addFitSum(ata *[loopTaps][loopTaps]int64, atb *[loopTaps]int64, k, l int, v int64) {
+	if l == loopTaps {
+		atb[k] += v
+	} else {
+		ata[k][l] += v
+	}
 }
 
 // loopFilterGain returns the squared error against orig of rec (w×h,
@@ -545,6 +565,23 @@ func evenDiff(d []int16, a, b, r []uint8, step int) {
 		p := t * step
 		d[t] = int16(a[p]) + int16(b[p]) - 2*int16(r[p])
 	}
+}
+
+// dotInt16x4 returns the dot products of a with each of b (as long),
+// exact as dotInt16's: where there is a kernel, each load of a serves 4
+// products (fitLoopFilter's sums read its planes from the caches: 90 dot
+// products took ~0.8 % of a colour batch encode's samples).
+func dotInt16x4(a []int16, b *[4][]int16) [4]int64 {
+	var s [4]int64
+	for i := range b {
+		b[i] = b[i][:len(a)]
+	}
+	for x := dot4Kernel(a, b, &s); x < len(a); x++ {
+		for i := range s {
+			s[i] += int64(a[x]) * int64(b[i][x])
+		}
+	}
+	return s
 }
 
 // dotInt16 returns the dot product of a and b (as long), exact: each

@@ -12,6 +12,8 @@ var hasAVX2 = false
 
 const dotChunk = 16 * 1024
 
+func dot4Kernel(a []int16, b *[4][]int16, s *[4]int64) int { return 0 }
+
 func dotKernelLen(n int) int { return 0 }
 
 // dotKernel is the dot product of a and b (as long).

@@ -379,6 +379,56 @@ func TestDotInt16(t *testing.T) {
 	}
 }
 
+// TestDotInt16x4 checks the fit's dot products 4 at a time (the
+// AVX-512 kernel in chunks, then the Go loop alone) against int64 sums,
+// at the extremes of the differences (±510), with 4 different planes,
+// lengths around the kernel's steps and chunks, unaligned starts.
+func TestDotInt16x4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	for _, n := range []int{0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 100, dotChunk - 1, dotChunk - 16, dotChunk, dotChunk + 31, 3*dotChunk + 5} {
+		for trial := 0; trial < 3; trial++ {
+			off := trial
+			a := make([]int16, n+off)[off:]
+			var b [4][]int16
+			for i := range b {
+				b[i] = make([]int16, n+i)[i:]
+			}
+			var want [4]int64
+			for x := range a {
+				switch trial {
+				case 0:
+					a[x] = 510
+				case 1:
+					a[x] = -510
+				default:
+					a[x] = int16(rng.IntN(1021) - 510)
+				}
+				for i := range b {
+					switch {
+					case trial < 2 && i%2 == 0:
+						b[i][x] = 510
+					case trial < 2:
+						b[i][x] = -510
+					default:
+						b[i][x] = int16(rng.IntN(1021) - 510)
+					}
+					want[i] += int64(a[x]) * int64(b[i][x])
+				}
+			}
+			for _, on := range []bool{hasAVX512BW, false} {
+				was := hasAVX512BW
+				hasAVX512BW = on
+				bb := b
+				got := dotInt16x4(a, &bb)
+				hasAVX512BW = was
+				if got != want {
+					t.Fatalf("n %d trial %d (AVX-512 %v): %v, want %v", n, trial, on, got, want)
+				}
+			}
+		}
+	}
+}
+
 // blurredRGBA is blurred's grey levels in an RGBA image with a colour
 // cast, whose luminance is not whole numbers.
 func blurredRGBA(img image.Image) *image.RGBA {
