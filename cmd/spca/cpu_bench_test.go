@@ -111,6 +111,23 @@ func BenchmarkProcessCPU(b *testing.B) {
 	enc := func(k int, args ...string) []string {
 		return append(append([]string{"encode", "--quiet", "--model", models[k]}, rate...), args...)
 	}
+	// Untimed work first: one batch encode of every image per binary,
+	// then cjpeg. The first processes after the build run on memory the
+	// host has reclaimed (free page reporting): a 2 MB page then costs
+	// 3.5-4.7 ms instead of 0.25. The head ran first on the first image
+	// and took most of that: identical binaries read 1.07 (0.91-1.17,
+	// 12 runs) on the one-process PNG encode row, the row session 28
+	// could not explain; a per-process trace (session 29) showed the
+	// head's encode of the first image at 85-126 ms against 45-60 for
+	// the later ones.
+	for k, bin := range bins {
+		warm := filepath.Join(tmp, fmt.Sprintf("warm-%d", k))
+		os.MkdirAll(warm, 0o755)
+		cpuOf(b, bin, enc(k, append([]string{"-o", warm}, greys...)...)...)
+	}
+	for _, p := range pgms {
+		cpuOf(b, "cjpeg", "-outfile", filepath.Join(tmp, "warm.jpg"), p)
+	}
 	for i := 0; i < b.N; i++ {
 		type cpu struct{ encOne, decOne, encPGM, decPGM, encAll, decAll, encAllPGM, decAllPGM time.Duration }
 		res := make([]cpu, len(bins))
