@@ -233,12 +233,9 @@ func rewritten(b *testing.B, path, dst string) string {
 // turnOrder returns the order in which the n binaries run at turn t:
 // 0, 1, ... on even turns, reversed on odd ones, so that neither binary
 // always runs first (right after cjpeg and djpeg, on whatever pages the
-// host left). That alone does not explain what session 28 saw: the head
-// one-process encode rows read 3-8 % above the base's in 9 of 10 runs
-// with the head always first and in 3 of 4 with the order alternating,
-// where interleaved perf stat of the same two binaries (byte-identical to
-// the benchmark's) gave the head 0.93-0.99 of the base. Compare builds
-// with both.
+// host left). That alone did not explain what session 28 saw (the head's
+// one-process encode rows 3-8 % above the base's in 3 of 4 runs): the
+// warm-up above does most of it.
 func turnOrder(n, t int) []int {
 	order := make([]int, n)
 	for i := range order {
