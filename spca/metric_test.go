@@ -27,7 +27,7 @@ func (m *Model) blendTable(j int, w *work) []float64 {
 	for c, wt := range wts {
 		row := m.tables[j][offs[c] : offs[c]+len(out)]
 		for i := range out {
-			out[i] += wt * row[i]
+			out[i] += float64(wt * row[i]) // rounded as searchBlend does (no FMA)
 		}
 	}
 	return out
