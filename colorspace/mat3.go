@@ -60,24 +60,31 @@ func (m Mat3) Det() float64 {
 // Inverse returns the inverse of m, computed from the adjugate. It returns
 // ErrSingular if the determinant of m is zero or not finite.
 func (m Mat3) Inverse() (Mat3, error) {
-	c00 := m[4]*m[8] - m[5]*m[7]
-	c01 := m[5]*m[6] - m[3]*m[8]
-	c02 := m[3]*m[7] - m[4]*m[6]
-	det := m[0]*c00 + m[1]*c01 + m[2]*c02
+	// Each product is rounded (float64(...)) so that no compiler fuses
+	// it into an FMA, as Go does on arm64: there the determinant of a
+	// rank-deficient matrix came out as rounding noise instead of 0, and
+	// FitAlignment of grey colours (B spanning one dimension) returned a
+	// matrix instead of an error. Rounded, every architecture computes
+	// what amd64 does.
+	p := func(a, b float64) float64 { return float64(a * b) }
+	c00 := p(m[4], m[8]) - p(m[5], m[7])
+	c01 := p(m[5], m[6]) - p(m[3], m[8])
+	c02 := p(m[3], m[7]) - p(m[4], m[6])
+	det := p(m[0], c00) + p(m[1], c01) + p(m[2], c02)
 	if det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
 		return Mat3{}, ErrSingular
 	}
 	inv := 1 / det
 	return Mat3{
 		c00 * inv,
-		(m[2]*m[7] - m[1]*m[8]) * inv,
-		(m[1]*m[5] - m[2]*m[4]) * inv,
+		(p(m[2], m[7]) - p(m[1], m[8])) * inv,
+		(p(m[1], m[5]) - p(m[2], m[4])) * inv,
 		c01 * inv,
-		(m[0]*m[8] - m[2]*m[6]) * inv,
-		(m[2]*m[3] - m[0]*m[5]) * inv,
+		(p(m[0], m[8]) - p(m[2], m[6])) * inv,
+		(p(m[2], m[3]) - p(m[0], m[5])) * inv,
 		c02 * inv,
-		(m[1]*m[6] - m[0]*m[7]) * inv,
-		(m[0]*m[4] - m[1]*m[3]) * inv,
+		(p(m[1], m[6]) - p(m[0], m[7])) * inv,
+		(p(m[0], m[4]) - p(m[1], m[3])) * inv,
 	}, nil
 }
 
