@@ -211,22 +211,7 @@ func TestColourLoopFilterVersion(t *testing.T) {
 	for i := range g16.Pix {
 		g16.Pix[i] = uint8(i * 5)
 	}
-	for _, c := range []struct {
-		name string
-		img  image.Image
-		m    *Model
-	}{{"grey", test[0], stepModel(t)}, {"16-bit colour", g16, m}} {
-		var b bytes.Buffer
-		if err := Encode(&b, c.img, c.m, nil); err != nil {
-			t.Fatal(err)
-		}
-		if v := b.Bytes()[len(Magic)]; v == formatVersionColourFilter {
-			t.Errorf("%s image: version %d", c.name, v)
-		}
-		if err := encodeVersion(&b, c.img, c.m, nil, formatVersionColourFilter); err == nil {
-			t.Errorf("version 10 written for a %s image", c.name)
-		}
-	}
+	refuseVersion(t, formatVersionColourFilter, []versionCase{{"grey", test[0], stepModel(t)}, {"16-bit colour", g16, m}})
 }
 
 // TestLoopFilterLuma checks loopFilterLuma against its definition (each

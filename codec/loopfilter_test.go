@@ -286,20 +286,31 @@ func TestLoopFilterVersion(t *testing.T) {
 	for i := range g16.Pix {
 		g16.Pix[i] = uint8(i * 5)
 	}
-	for _, c := range []struct {
-		name string
-		img  image.Image
-		m    *Model
-	}{{"colour", cimg, col}, {"16-bit grey", g16, m}} {
+	refuseVersion(t, formatVersionFilter, []versionCase{{"colour", cimg, col}, {"16-bit grey", g16, m}})
+}
+
+// versionCase is an image, named, and the model refuseVersion codes it
+// with.
+type versionCase struct {
+	name string
+	img  image.Image
+	m    *Model
+}
+
+// refuseVersion checks that Encode does not write version v for any of
+// the cases' images and that encodeVersion refuses to.
+func refuseVersion(t *testing.T, v int, cases []versionCase) {
+	t.Helper()
+	for _, c := range cases {
 		var b bytes.Buffer
 		if err := Encode(&b, c.img, c.m, nil); err != nil {
 			t.Fatal(err)
 		}
-		if v := b.Bytes()[len(Magic)]; v == formatVersionFilter {
-			t.Errorf("%s image: version %d", c.name, v)
+		if got := b.Bytes()[len(Magic)]; int(got) == v {
+			t.Errorf("%s image: version %d", c.name, got)
 		}
-		if err := encodeVersion(&b, c.img, c.m, nil, formatVersionFilter); err == nil {
-			t.Errorf("version 9 written for a %s image", c.name)
+		if err := encodeVersion(&b, c.img, c.m, nil, v); err == nil {
+			t.Errorf("version %d written for a %s image", v, c.name)
 		}
 	}
 }
