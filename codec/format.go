@@ -483,7 +483,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		hd.Bins = append(hd.Bins, c.Bins)
 		sc := scs[ci]
 		wg.Add(1)
-		go func() {
+		parallel.Go(func() {
 			defer wg.Done()
 			var idx []int32
 			var grid patches.Grid
@@ -592,7 +592,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	in.reused += int(reused.Load())
@@ -1692,7 +1692,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	var wg sync.WaitGroup
 	for ci := range chans {
 		wg.Add(1)
-		go func() {
+		parallel.Go(func() {
 			defer wg.Done()
 			c := m.Channels[ci]
 			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
@@ -1703,7 +1703,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 					loopFilterLuma(planes[0], loopTapsOf(h.LoopFilter))
 				}
 			})
-		}()
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -1883,7 +1883,7 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 	defer putIndices(idx)
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() {
+	parallel.Go(func() {
 		defer wg.Done()
 		sc := scratches.Get().(*fse.Scratch)
 		defer scratches.Put(sc)
@@ -1892,7 +1892,7 @@ func (cs *channelStreams) decodeAdaptive(c *Channel, grid patches.Grid, step flo
 				return
 			}
 		}
-	}()
+	})
 	var edges *edgePredictor
 	if hasEdges(cs.version) {
 		edges = c.takeEdgePredictor(blocks, grid.Cols())

@@ -462,7 +462,7 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 	var leadErr error
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() {
+	parallel.Go(func() {
 		defer wg.Done()
 		gs := groups(0, split)
 		errs := make([]error, len(gs))
@@ -481,7 +481,7 @@ func fromSymbols(s *symbolStreams, idx []int32, dims, cols int, centre, bins []i
 		if leading != nil {
 			leading()
 		}
-	}()
+	})
 	restErr := func() error {
 		if split == dims {
 			return nil

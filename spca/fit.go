@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	pool "github.com/spcalab/spca/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -483,7 +484,7 @@ func parallel[S any](n, workers int, newS func() S, fn func(i int, s S)) {
 	const chunk = 16
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func() {
+		pool.Go(func() {
 			defer wg.Done()
 			s := newS()
 			for {
@@ -495,7 +496,7 @@ func parallel[S any](n, workers int, newS func() S, fn func(i int, s S)) {
 					fn(i, s)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }
