@@ -29,8 +29,12 @@ func TestNodeTree(t *testing.T) {
 		t.Helper()
 		tree := newNodeTree(x, d)
 		for _, z := range queries {
-			if got, want := tree.nearest(z), scanNearest(x, d, z); got != want {
+			want := scanNearest(x, d, z)
+			if got := tree.nearest(z); got != want {
 				t.Fatalf("%s: nearest of %v is point %d, the scan gives %d", name, z, got, want)
+			}
+			if got := scanNodes(x, d, z); got != want {
+				t.Fatalf("%s: scanNodes' nearest of %v is point %d, the scan gives %d", name, z, got, want)
 			}
 		}
 	}
@@ -63,7 +67,7 @@ func TestNodeTree(t *testing.T) {
 	}
 	for gamma, m := range gammaModels(t, rng, 4) {
 		var qs [][]float64
-		_, restartX, _ := m.restartNodes()
+		_, restartX := m.restartNodes()
 		n := len(restartX) / 4
 		for i := 0; i < 2000; i++ {
 			p := restartX[rng.IntN(n)*4:][:4]
@@ -99,6 +103,21 @@ func BenchmarkNearestNode(b *testing.B) {
 			scanNearest(x, d, z[i%len(z)])
 		}
 	})
+	cols := columns4(x)
+	defer func(k bool) { hasScan4Kernel = k }(hasScan4Kernel)
+	for _, on := range []bool{false, hasScan4Kernel} {
+		hasScan4Kernel = on
+		b.Run(map[bool]string{false: "columns-go", true: "columns-kernel"}[on], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				scanNodes4(cols, n, (*[4]float64)(z[i%len(z)]))
+			}
+		})
+	}
+	b.Run("build", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			newNodeTree(x, d)
+		}
+	})
 }
 
 // TestRestartNodesSizedOnce checks that the restart nodes are allocated
@@ -107,7 +126,7 @@ func BenchmarkNearestNode(b *testing.B) {
 func TestRestartNodesSizedOnce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for gamma, m := range gammaModels(t, rng, 4) {
-		u, x, _ := m.restartNodes()
+		u, x := m.restartNodes()
 		if len(u) == 0 || cap(u) != len(u) || cap(x) != len(x) || len(x) != len(u) {
 			t.Errorf("gamma %g: restart nodes %d/%d coordinates, %d/%d positions (length/capacity)", gamma, len(u), cap(u), len(x), cap(x))
 		}
