@@ -45,7 +45,8 @@ func For(n int, fn func(i int)) {
 // (with the fresh memory of each larger stack and the frame adjustments:
 // ~3 % of its CPU). A goroutine kept waiting keeps its grown stack (the
 // collector shrinks a stack that mostly goes unused), and the goroutines
-// kept are as many as ever ran tasks at once.
+// kept are as many as ever ran tasks at once. A task does not run with
+// its caller's goroutine state (pprof labels: none are set here).
 func Go(task func()) {
 	select {
 	case idle <- task:
