@@ -400,7 +400,10 @@ func scale16(p []byte, maxval int) error {
 		if v > maxval {
 			return errAboveMax
 		}
-		binary.BigEndian.PutUint16(p[i:], uint16((v*65535+maxval/2)/maxval))
+		// In uint32 (65535·65535 + 32767 < 2^32): in int, samples above
+		// 32768 overflowed on 32-bit platforms (sample 32918 of maxval
+		// 65534 read as 32918, not 32919).
+		binary.BigEndian.PutUint16(p[i:], uint16((uint32(v)*65535+uint32(maxval/2))/uint32(maxval)))
 	}
 	return nil
 }
