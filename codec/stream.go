@@ -736,17 +736,19 @@ func parseStream(b []byte, limit int) (packedStream, []byte, error) {
 	if len(b) < 9 {
 		return packedStream{}, nil, errors.New("truncated stream header")
 	}
-	p := packedStream{method: b[0], count: int(binary.LittleEndian.Uint32(b[1:]))}
-	plen := int(binary.LittleEndian.Uint32(b[5:]))
+	// Both sizes compared as stored, before they become ints: on a
+	// 32-bit platform 2^31 and more were negative ints, which passed
+	// both checks, and the payload's slice, or the run-length stream's
+	// allocation, panicked.
+	method, count, plen := b[0], binary.LittleEndian.Uint32(b[1:]), binary.LittleEndian.Uint32(b[5:])
 	b = b[9:]
-	if p.count > limit {
-		return p, nil, fmt.Errorf("stream of %d symbols where at most %d fit the image", p.count, limit)
+	if uint64(count) > uint64(limit) {
+		return packedStream{}, nil, fmt.Errorf("stream of %d symbols where at most %d fit the image", count, limit)
 	}
-	if plen > len(b) {
-		return p, nil, errors.New("truncated stream")
+	if uint64(plen) > uint64(len(b)) {
+		return packedStream{}, nil, errors.New("truncated stream")
 	}
-	p.payload = b[:plen]
-	return p, b[plen:], nil
+	return packedStream{method: method, count: int(count), payload: b[:plen]}, b[plen:], nil
 }
 
 // decode returns the symbols of the stream.

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -205,6 +206,38 @@ func testRestCounts(t *testing.T) {
 					t.Fatalf("dims %d from %d patch %d (AVX2 %v): count %d flag %d, want %d %d", dims, from, i, restCountsKernel, counts[i], flags[i], c, want[i])
 				}
 			}
+		}
+	}
+}
+
+// TestParseStreamSizes checks parseStream's bounds on a stream header's
+// symbol count and payload length at and beyond 2^31, where a 32-bit int
+// turns negative: such counts and lengths passed both checks there, and
+// slicing the payload panicked (GOARCH=arm go test -exec qemu-arm-static).
+func TestParseStreamSizes(t *testing.T) {
+	header := func(count, plen uint32) []byte {
+		b := []byte{methodRLE}
+		b = binary.LittleEndian.AppendUint32(b, count)
+		b = binary.LittleEndian.AppendUint32(b, plen)
+		return append(b, 7, 7, 7, 7)
+	}
+	for _, c := range []struct {
+		count, plen uint32
+		err         string
+	}{
+		{1 << 31, 1, "stream of 2147483648 symbols where at most 100 fit"},
+		{math.MaxUint32, 1, "stream of 4294967295 symbols"},
+		{5, 1 << 31, "truncated stream"},
+		{5, math.MaxUint32, "truncated stream"},
+		{5, 5, "truncated stream"},
+		{100, 4, ""},
+	} {
+		p, rest, err := parseStream(header(c.count, c.plen), 100)
+		switch {
+		case c.err == "" && (err != nil || p.count != int(c.count) || len(p.payload) != int(c.plen) || len(rest) != 0):
+			t.Errorf("count %d, length %d: %+v, %d bytes left, %v", c.count, c.plen, p, len(rest), err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("count %d, length %d: error %v, want %q", c.count, c.plen, err, c.err)
 		}
 	}
 }
