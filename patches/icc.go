@@ -169,8 +169,11 @@ func profileIsSRGB(p []byte) (bool, string) {
 	}
 	space := string(p[16:20])
 	tags := make(map[string][]byte)
-	count := int(binary.BigEndian.Uint32(p[128:132]))
-	for i := 0; i < count && 132+12*i+12 <= len(p); i++ {
+	// The tag count as stored, never an int: on a 32-bit platform 2^31
+	// and more were negative, and no tag was read where a 64-bit build
+	// reads every tag the profile holds.
+	count := uint64(binary.BigEndian.Uint32(p[128:132]))
+	for i := 0; uint64(i) < count && 132+12*i+12 <= len(p); i++ {
 		e := p[132+12*i:]
 		off, size := binary.BigEndian.Uint32(e[4:8]), binary.BigEndian.Uint32(e[8:12])
 		if uint64(off)+uint64(size) <= uint64(len(p)) {

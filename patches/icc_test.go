@@ -60,6 +60,13 @@ func iccProfileDesc(space string, desc []byte, primaries *[3][3]float64) []byte 
 	return p
 }
 
+// withTagCount returns profile p with its tag count set to n.
+func withTagCount(p []byte, n uint32) []byte {
+	p = bytes.Clone(p)
+	binary.BigEndian.PutUint32(p[128:], n)
+	return p
+}
+
 // withPNGProfile returns a small PNG with the profile in an iCCP chunk.
 func withPNGProfile(t testing.TB, profile []byte) []byte {
 	t.Helper()
@@ -118,6 +125,9 @@ func TestICCProfiles(t *testing.T) {
 		{"Display P3", iccProfile("RGB ", "Display P3", &p3), false},
 		{"Adobe RGB", iccProfile("RGB ", "Adobe RGB (1998)", &adobe), false},
 		{"Adobe RGB named sRGB", iccProfile("RGB ", "sRGB", &adobe), false},
+		// A tag count beyond the tags (here 2^31, negative as a 32-bit
+		// int): the tags the profile holds are read.
+		{"sRGB primaries, count 2^31", withTagCount(iccProfile("RGB ", "c2", &srgb), 1<<31), true},
 	} {
 		for format, data := range map[string][]byte{"png": withPNGProfile(t, tc.profile), "jpeg": withJPEGProfile(t, tc.profile)} {
 			_, err := Decode(bytes.NewReader(data))
