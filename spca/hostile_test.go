@@ -331,6 +331,31 @@ func TestReadNegative32(t *testing.T) {
 	}
 }
 
+// A lattice whose node counts multiply beyond 2^26 is refused as such,
+// also where the product wraps a 32-bit int: every axis of 2^20 nodes
+// made 2^(20·d), 0 modulo 2^32, which passed the bound there
+// (GOARCH=arm go test -exec qemu-arm-static).
+func TestReadNodesProduct(t *testing.T) {
+	m, _ := smallModel(t)
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	at, d, err := hostile.SPCALatticeAt(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d < 2 {
+		t.Fatalf("smallModel has %d axes, want 2 or more", d)
+	}
+	data := bytes.Clone(b.Bytes())
+	for j := range d {
+		binary.LittleEndian.PutUint32(data[at+4*j:], 1<<20)
+	}
+	data = checksum.Refresh(data)
+	if _, err := spca.Read(bytes.NewReader(data)); err == nil || !strings.Contains(err.Error(), "lattice of more than 67108864 nodes") {
+		t.Errorf("%d axes of 2^20 nodes: %v, want an error saying more than 2^26 nodes", d, err)
+	}
+}
+
 // ReadEmbedded reads the model ReadLimited reads, within the same memory
 // bound, and does not compare the model's own checksum (its caller
 // checked the bytes with the checksum of the file around them): a

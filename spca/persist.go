@@ -1085,10 +1085,13 @@ func readModel(r io.Reader, limit *int64, h hash.Hash32) (*Model, error) {
 		if dc.err == nil && (l.g[j] < 2 || l.g[j] > 1<<20) {
 			dc.fail("lattice axis %d has %d nodes", j+1, l.g[j])
 		}
-		nodes *= max(1, min(l.g[j], 1<<20))
-		if nodes > maxNodes {
+		// In int64: up to 2^26 times up to 2^20 wrapped a 32-bit int
+		// (two axes of 2^20 nodes made 0), which passed the bound.
+		if n := int64(nodes) * int64(max(1, min(l.g[j], 1<<20))); n > maxNodes {
 			dc.fail("lattice of more than %d nodes", maxNodes)
 			nodes = 1
+		} else {
+			nodes = int(n)
 		}
 	}
 	for j := range l.zero {
