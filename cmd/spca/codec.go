@@ -1065,7 +1065,7 @@ func loadImages(paths []string, progress func(stage string, done, total int)) ([
 
 // loadImage reads an image file; errors are one line naming the file.
 func loadImage(path string, opts ...patches.LoadOption) (image.Image, error) {
-	img, err := patches.Load(path, append([]patches.LoadOption{patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB)}, opts...)...)
+	img, err := patches.Load(path, loadOptions(opts)...)
 	if err == nil {
 		return img, nil
 	}

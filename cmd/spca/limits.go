@@ -22,6 +22,16 @@ import (
 // another's value.
 var pixelBudget int64 = patches.DefaultMaxPixels
 
+// loadOptions is the options of every image read of a command: its
+// pixel budget and --assume-srgb, then opts. patches.MaxPixels takes an
+// int, which on a 32-bit platform holds no budget of 2^31 pixels or more:
+// converted, --max-pixels 4294967296 became 0 and 2147483648 negative, and
+// every image was refused as "more than 0" (or a negative number) of
+// pixels. No image there can have more than math.MaxInt pixels anyway.
+func loadOptions(opts []patches.LoadOption) []patches.LoadOption {
+	return append([]patches.LoadOption{patches.MaxPixels(int(min(pixelBudget, math.MaxInt))), patches.AssumeSRGB(assumeSRGB)}, opts...)
+}
+
 // pixelBudgetFlag tells whether the running command has the --max-pixels
 // that raises pixelBudget (adapt eval reads images within the default:
 // its hidden --max-pixels is the old name of --eval-pixels).

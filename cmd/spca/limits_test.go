@@ -111,6 +111,10 @@ func TestPixelBudget(t *testing.T) {
 		t.Errorf("encode - of 6144 pixels under --max-pixels 6143: %v, want an error naming stdin and --max-pixels", err)
 	}
 	pipeStderr(t, readBytes(t, img), "encode", "--model", model, "--max-pixels", "6144", "-o", spc, "-")
+	// Budgets beyond a 32-bit int (loadOptions): on 386 and arm they
+	// wrapped to 0 and to a negative number, which refused every image.
+	mustRun(t, "encode", "--model", model, "--max-pixels", "4294967296", "-o", spc, img)
+	pipeStderr(t, readBytes(t, img), "encode", "--model", model, "--max-pixels", "2147483648", "-o", spc, "-")
 	// 4294967295×4294967295 overflowed the size check: spca info printed
 	// it with -0.000 bits per pixel and exited 0.
 	wide := readBytes(t, spc)

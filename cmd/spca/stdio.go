@@ -49,7 +49,7 @@ func loadInputImage(c *cli.Context, in string, opts ...patches.LoadOption) (imag
 	// it whole, once its first bytes are those of an image.
 	var head bytes.Buffer
 	img, err := patches.Decode(io.TeeReader(c.App.Reader, &limitedBuffer{&head, len(codec.Magic)}),
-		append([]patches.LoadOption{patches.MaxPixels(int(pixelBudget)), patches.AssumeSRGB(assumeSRGB)}, opts...)...)
+		loadOptions(opts)...)
 	if err != nil {
 		// As a file's (loadImage).
 		return nil, imageError("stdin", err, func() bool { return bytes.HasPrefix(head.Bytes(), []byte(codec.Magic)) })
