@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spcalab/spca/testimages"
 )
@@ -183,8 +184,9 @@ func TestGoldenFiles(t *testing.T) {
 // writes goldenCases' models, files and decoded pixel sums, builds this
 // package's tests for arm64 and runs TestGoldenFiles under QEMU: arm64
 // fuses multiply-adds that amd64 rounds twice, so this checks that the
-// decoder and encoder round them explicitly; then the same natively with
-// GOAMD64=v3, which fuses too. About 40 s. Training is NOT
+// decoder and encoder round them explicitly; then the same for s390x
+// (big-endian, fusing too) where qemu-s390x is installed, and natively
+// with GOAMD64=v3, which fuses too. About 40 s, and 30 s more with s390x. Training is NOT
 // the same on arm64 (nor under GOAMD64=v3): gonum's pure-Go LAPACK fuses
 // too, so the model bytes differ there and TestGolden fails.
 func TestGoldenQEMU(t *testing.T) {
@@ -194,11 +196,9 @@ func TestGoldenQEMU(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("writes the reference files on amd64")
 	}
-	qemu, err := exec.LookPath("qemu-aarch64-static")
-	if err != nil {
-		if qemu, err = exec.LookPath("qemu-aarch64"); err != nil {
-			t.Skip("qemu-aarch64 not installed (apt-get install qemu-user-static)")
-		}
+	qemu := qemuFor("aarch64")
+	if qemu == "" {
+		t.Skip("qemu-aarch64 not installed (apt-get install qemu-user-static)")
 	}
 	dir := t.TempDir()
 	for _, c := range goldenCases() {
@@ -237,10 +237,18 @@ func TestGoldenQEMU(t *testing.T) {
 	}
 	// amd64 built with GOAMD64=v3 fuses too and runs natively where the
 	// CPU has FMA (a v3 binary says so and stops where it has not).
-	for _, b := range []struct{ env, name, runner string }{
+	// s390x is big-endian and fuses as well: every file and model is read
+	// there byte by byte in little-endian order, by the pure-Go kernels.
+	builds := []struct{ env, name, runner string }{
 		{"GOARCH=arm64", "arm64", qemu},
+		{"GOARCH=s390x", "s390x", qemuFor("s390x")},
 		{"GOAMD64=v3", "amd64-v3", ""},
-	} {
+	}
+	for _, b := range builds {
+		if b.runner == "" && b.name == "s390x" {
+			t.Logf("s390x: qemu-s390x not installed, not checked")
+			continue
+		}
 		bin := filepath.Join(dir, "codec."+b.name+".test")
 		build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-c", "-o", bin, ".")
 		build.Env = append(os.Environ(), b.env)
@@ -253,6 +261,7 @@ func TestGoldenQEMU(t *testing.T) {
 		}
 		run := exec.Command(args[0], args[1:]...)
 		run.Env = append(os.Environ(), "SPCA_GOLDEN_FILES="+dir)
+		start := time.Now()
 		out, err := run.CombinedOutput()
 		if b.runner == "" && bytes.Contains(out, []byte("microarchitecture support")) {
 			t.Logf("%s: this CPU cannot run it: %s", b.name, bytes.TrimSpace(out))
@@ -261,7 +270,19 @@ func TestGoldenQEMU(t *testing.T) {
 		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestGoldenFiles")) {
 			t.Fatalf("%s %s: %v\n%s", b.name, b.runner, err, out)
 		}
+		t.Logf("%s: TestGoldenFiles passed in %.0f s", b.name, time.Since(start).Seconds())
 	}
+}
+
+// qemuFor is the path of QEMU's user-mode emulator of arch
+// (qemu-ARCH-static or qemu-ARCH), or "" if neither is installed.
+func qemuFor(arch string) string {
+	for _, name := range []string{"qemu-" + arch + "-static", "qemu-" + arch} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 // goldenRate is the target of the golden files' rate searches: 0.7 of
@@ -298,12 +319,13 @@ func pixelBytes(t *testing.T, img image.Image) []byte {
 }
 
 // TestDecodeNoFMA (SPCA_QEMU=1) compiles codec, spca and patches for
-// arm64 and fails if a function of the decode path holds a fused
-// multiply-add: the Go spec lets the compiler fuse x*y+z unless the
-// product is rounded explicitly (float64(x*y)), and amd64, where the
-// sums of TestGolden were made, never fuses by default. Functions whose
-// products are by powers of two (exact, so fusing changes nothing) are
-// not listed: the deblocking filter.
+// arm64 and s390x and fails if a function of the decode path holds a
+// fused multiply-add, of float64 or float32 values: the Go spec lets the
+// compiler fuse x*y+z unless the product is rounded explicitly
+// (float64(x*y)), and amd64, where the sums of TestGolden were made,
+// never fuses by default. Functions whose products are by powers of two
+// (exact, so fusing changes nothing) are not listed: the deblocking
+// filter.
 func TestDecodeNoFMA(t *testing.T) {
 	if os.Getenv("SPCA_QEMU") == "" {
 		t.Skip("SPCA_QEMU not set")
@@ -313,20 +335,27 @@ func TestDecodeNoFMA(t *testing.T) {
 		`codec\.(loopFilterLuma|moveByChange|roundRow|lumaTarget)|` +
 		`spca\.\(\*LevelInverse\)\.|spca\.\(\*Model\)\.(LevelInverse|inverse|axisInverse|denorm)|spca\.\(\*lattice\)\.(eval|clamp|axisCoords|width)|spca\.cellValue8|spca\.\(\*decoder\)\.floatPlane|` +
 		`patches\.(toRGB|fromYCbCr|FromYCbCr|FromPlane|Quantize8|Quantize16|roundPositive|doubledRow|Double))`)
-	fused := regexp.MustCompile(`\bF(N)?M(ADD|SUB)D\b`)
-	for _, pkg := range []string{".", "../spca", "../patches"} {
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-gcflags=-S", "-o", os.DevNull, pkg)
-		cmd.Env = append(os.Environ(), "GOARCH=arm64")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go build -gcflags=-S %s for arm64: %v\n%s", pkg, err, out)
-		}
-		fn := ""
-		for _, line := range strings.Split(string(out), "\n") {
-			if f := strings.Fields(line); len(f) > 1 && f[1] == "STEXT" {
-				fn = f[0]
-			} else if decode.MatchString(fn) && fused.MatchString(line) {
-				t.Errorf("%s fuses a multiply-add on arm64: %s", fn, strings.TrimSpace(line))
+	// The fused instructions in each architecture's Go assembly: arm64
+	// FMADDD and FMADDS (float32), s390x FMADD and FMADDS, and their
+	// subtracting and negated forms.
+	for arch, fused := range map[string]*regexp.Regexp{
+		"arm64": regexp.MustCompile(`\bFN?M(ADD|SUB)[DS]\b`),
+		"s390x": regexp.MustCompile(`\bFN?M(ADD|SUB)S?\b`),
+	} {
+		for _, pkg := range []string{".", "../spca", "../patches"} {
+			cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-gcflags=-S", "-o", os.DevNull, pkg)
+			cmd.Env = append(os.Environ(), "GOARCH="+arch)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go build -gcflags=-S %s for %s: %v\n%s", pkg, arch, err, out)
+			}
+			fn := ""
+			for _, line := range strings.Split(string(out), "\n") {
+				if f := strings.Fields(line); len(f) > 1 && f[1] == "STEXT" {
+					fn = f[0]
+				} else if decode.MatchString(fn) && fused.MatchString(line) {
+					t.Errorf("%s fuses a multiply-add on %s: %s", fn, arch, strings.TrimSpace(line))
+				}
 			}
 		}
 	}
