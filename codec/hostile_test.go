@@ -271,3 +271,80 @@ func TestUnknownFormatVersion(t *testing.T) {
 		}
 	}
 }
+
+// Loop filters with valid checksums and the most extreme taps a header
+// holds (int8: the filter's int32 sums stay below 2^21) decode, versions
+// 9 (grey) and 10 (colour), to an image of the file's size, the same
+// with the kernels and with the pure-Go paths; sizes of 2^31−1 and 2^31
+// (negative in a 32-bit int) are refused by the header, within the
+// allocation bound.
+func TestDecodeHostileLoopFilter(t *testing.T) {
+	_, test := images()
+	for _, c := range []struct {
+		name    string
+		m       *Model
+		img     image.Image
+		version int
+	}{
+		{"grey", stepModel(t), blurred(test[1]), formatVersionFilter},
+		{"colour", gamma0ColourModel(t), blurredRGBA(test[1]), formatVersionColourFilter},
+	} {
+		var b bytes.Buffer
+		if err := Encode(&b, c.img, c.m, nil); err != nil {
+			t.Fatal(err)
+		}
+		good := b.Bytes()
+		if int(good[len(Magic)]) != c.version {
+			t.Fatalf("%s: Encode wrote version %d, want %d", c.name, good[len(Magic)], c.version)
+		}
+		_, body, err := parseHeader(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := len(good) - len(body) - loopFilterBytes // the filter's kind byte
+		for _, taps := range [][loopTaps]int8{
+			{127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 127},
+			{-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128},
+			{127, -128, 127, -128, 127, -128, 127, -128, 127, -128, 127, -128},
+			{-128, 127, -128, 127, -128, 127, -128, 127, -128, 127, -128, 127},
+		} {
+			f := bytes.Clone(good)
+			f[at] = loopKindDiamond
+			for k, v := range taps {
+				f[at+1+k] = byte(v)
+			}
+			f = checksum.Refresh(f)
+			var pix []image.Image
+			for _, k := range lumaKernelSwitches() {
+				restore := k.set()
+				var img image.Image
+				hostile.Check(t, c.name+" taps "+fmt.Sprint(taps), len(f), func() { img, err = Decode(bytes.NewReader(f), c.m) })
+				restore()
+				if err != nil || img.Bounds() != c.img.Bounds() {
+					t.Fatalf("%s, taps %v, %s: %v, %v; want a %v image", c.name, taps, k.name, err, img, c.img.Bounds())
+				}
+				pix = append(pix, img)
+			}
+			for i := range pix[1:] {
+				if !imagesEqual(pix[0], pix[i+1]) {
+					t.Errorf("%s, taps %v: the pixels differ between the kernels and the Go paths", c.name, taps)
+				}
+			}
+		}
+		for _, size := range [][2]uint32{{1<<31 - 1, 1}, {1, 1<<31 - 1}, {1 << 31, 8}, {1<<31 - 1, 1<<31 - 1}} {
+			f := bytes.Clone(good)
+			binary.LittleEndian.PutUint32(f[len(Magic)+1+32:], size[0])
+			binary.LittleEndian.PutUint32(f[len(Magic)+1+32+4:], size[1])
+			f = checksum.Refresh(f)
+			want := fmt.Sprintf("image size %d×%d out of range", size[0], size[1])
+			var fe *FormatError
+			hostile.Check(t, c.name+" "+want, len(f), func() { _, err = Decode(bytes.NewReader(f), c.m) })
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: Decode: %v, want a *FormatError %q", c.name, err, want)
+			}
+			if _, err := DecodeHeader(bytes.NewReader(f)); !errors.As(err, &fe) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: DecodeHeader: %v, want a *FormatError %q", c.name, err, want)
+			}
+		}
+	}
+}
