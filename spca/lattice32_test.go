@@ -133,13 +133,15 @@ func readSnapped(t *testing.T, m *Model) (snapped, read *Model) {
 }
 
 // A snapped lattice is read as float32 where its integers are below
-// 2^24 and as float64 where one is not (2^24 + 1 rounds in float32), in
+// 2^24 and as float64 where one is not (2^24 + 1 rounds in float32; 2^24
+// itself, Scale32's bound, and 2^52, the largest SnapLattice stores), in
 // either case with the positions written; the model read writes the same
-// bytes.
+// bytes. No float32 can overflow: validRes bounds the resolution to
+// 2^-60..2^10, so the positions read as float32 are below 2^34.
 func TestSnappedFloat32Bound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 1))
 	for _, m := range gammaModels(t, rng, 3) {
-		for _, big := range []float64{1<<24 - 1, -(1<<24 - 1), 1<<24 + 1, -(1<<24 + 1)} {
+		for _, big := range []float64{1<<24 - 1, -(1<<24 - 1), 1 << 24, -(1 << 24), 1<<24 + 1, -(1<<24 + 1), 1 << 52, -(1 << 52)} {
 			s, _ := readSnapped(t, m)
 			// The largest integer in a later coordinate than the first:
 			// the coordinates read as float32 before it are widened.
