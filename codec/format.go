@@ -1768,7 +1768,7 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 		cs.raw, cs.outliers = odd[:], true
 		if hasShifts(h.Version) {
 			var sh packedStream
-			if sh, rest, err = parseStream(rest, blocks); err != nil {
+			if sh, rest, err = parseStream(rest, int64(blocks)); err != nil {
 				return cs, nil, &FormatError{Msg: err.Error()}
 			}
 			cs.raw = append(cs.raw, sh)
@@ -1783,7 +1783,7 @@ func parseChannel(body []byte, h *Header, ci int, c *Channel, blocks int) (chann
 	cs.raw = make([]packedStream, cs.flagCount+numStreams(dims)+1)
 	var err error
 	for k := range cs.raw {
-		limit := blocks * dims
+		limit := int64(blocks) * int64(dims)
 		if k == len(cs.raw)-1 {
 			limit *= 2 // the escape stream holds 2 bytes per value
 		}

@@ -375,7 +375,7 @@ func appendOutliers(dst []byte, o *outliers, es *encodeScratch) []byte {
 func parseOutlierStreams(body []byte, blocks, dims int) ([2]packedStream, []byte, error) {
 	var raw [2]packedStream
 	var err error
-	for k, limit := range []int{blocks, 4 * blocks * dims} {
+	for k, limit := range []int64{int64(blocks), 4 * int64(blocks) * int64(dims)} {
 		if raw[k], body, err = parseStream(body, limit); err != nil {
 			return raw, nil, err
 		}

@@ -731,8 +731,10 @@ type packedStream struct {
 }
 
 // parseStream reads one stream header and payload from b, expecting at
-// most limit symbols.
-func parseStream(b []byte, limit int) (packedStream, []byte, error) {
+// most limit symbols (an int64: the callers' products of blocks and
+// dimensions exceed 2^31 for images within the default pixel budget,
+// 10^8 pixels 1 high in 15×15 patches, and wrapped on 32-bit platforms).
+func parseStream(b []byte, limit int64) (packedStream, []byte, error) {
 	if len(b) < 9 {
 		return packedStream{}, nil, errors.New("truncated stream header")
 	}
@@ -742,7 +744,9 @@ func parseStream(b []byte, limit int) (packedStream, []byte, error) {
 	// allocation, panicked.
 	method, count, plen := b[0], binary.LittleEndian.Uint32(b[1:]), binary.LittleEndian.Uint32(b[5:])
 	b = b[9:]
-	if uint64(count) > uint64(limit) {
+	// No more than an int holds either (2^31 - 1 on 32-bit platforms),
+	// for the symbols' buffer.
+	if limit = min(limit, math.MaxInt); int64(count) > limit {
 		return packedStream{}, nil, fmt.Errorf("stream of %d symbols where at most %d fit the image", count, limit)
 	}
 	if uint64(plen) > uint64(len(b)) {

@@ -240,4 +240,16 @@ func TestParseStreamSizes(t *testing.T) {
 			t.Errorf("count %d, length %d: error %v, want %q", c.count, c.plen, err, c.err)
 		}
 	}
+	// The outliers' values of an image within the default budget,
+	// 10^8×1 pixels in 15×15 patches: 4·6666667·225 symbols at most,
+	// 1705033004 once wrapped to 32 bits, which refused 1800000000.
+	// Beyond an int (3·10^9 on 32-bit platforms) a count is refused.
+	body := append(header(6666667, 4), header(1800000000, 4)...)
+	if odd, _, err := parseOutlierStreams(body, 6666667, 225); err != nil || odd[1].count != 1800000000 {
+		t.Errorf("outlier values of 1800000000 symbols at most 6e9: count %d, %v", odd[1].count, err)
+	}
+	p, _, err := parseStream(header(3000000000, 4), 1<<33)
+	if fits := math.MaxInt >= 3000000000; fits != (err == nil) || fits && int64(p.count) != 3000000000 {
+		t.Errorf("3e9 symbols where an int holds %d: count %d, %v", math.MaxInt, p.count, err)
+	}
 }
