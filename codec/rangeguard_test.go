@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spcalab/spca/internal/selfexec"
 )
 
 // TestProbabilityRange proves, over every state an estimate can reach
@@ -154,6 +156,7 @@ func TestZeroRangeFails(t *testing.T) {
 	if testing.Short() {
 		t.Skip("child processes")
 	}
+	selfexec.SkipIfUnable(t)
 	for name := range cases {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

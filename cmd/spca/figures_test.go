@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
+	"github.com/spcalab/spca/internal/selfexec"
 )
 
 // TestFiguresRunsProgram checks that spca figures runs spca-figures from
@@ -78,6 +79,7 @@ func TestFiguresExecs(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, figuresProgram), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	selfexec.SkipIfUnable(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFiguresExecHelper$")
 	cmd.Env = append(os.Environ(), figuresExecEnv+"=1", "PATH="+dir)
 	out, err := cmd.Output()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/selfexec"
 )
 
 // Issue 23: an output naming an input (by any name) is refused before any
@@ -135,6 +136,7 @@ func TestSignalHelper(t *testing.T) {
 // Issue 23: SIGINT and SIGTERM during a write remove its temporary file
 // (16 of 20 killed encodes left one before) and exit with 130 and 143.
 func TestSignalCleanup(t *testing.T) {
+	selfexec.SkipIfUnable(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		dir := t.TempDir()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelper$")

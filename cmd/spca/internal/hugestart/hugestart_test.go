@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/spcalab/spca/internal/selfexec"
 )
 
 func TestCodingCommand(t *testing.T) {
@@ -70,6 +72,7 @@ func TestLimitedStart(t *testing.T) {
 			env = append(env, e)
 		}
 	}
+	selfexec.SkipIfUnable(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLimitedStart$", "-test.count=1", "-test.v")
 	cmd.Env = append(env, "HUGESTART_LIMITED_CHILD=1", "GOMEMLIMIT=64MiB")
 	out, err := cmd.CombinedOutput()
@@ -138,6 +141,7 @@ func TestPlug(t *testing.T) {
 		checkPlug(t)
 		return
 	}
+	selfexec.SkipIfUnable(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestPlug$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "HUGESTART_PLUG_CHILD=1")
 	out, err := cmd.CombinedOutput()
@@ -184,6 +188,7 @@ func TestFenced(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("adviseFenced is for 64-bit platforms")
 	}
+	selfexec.SkipIfUnable(t)
 	// A process whose heap already reaches the next arena when the fence
 	// is placed (the runtime starts the heap at a random 4 MB step of its
 	// arena, and the last one leaves no room) finds the fence's address
@@ -349,6 +354,7 @@ func TestCollapse(t *testing.T) {
 	// A child whose heap's next pages began a fresh block has nothing to
 	// collapse (it skips), and a collapse may fail for want of a free 2 MB
 	// page: a few children are tried.
+	selfexec.SkipIfUnable(t)
 	var out []byte
 	for range 5 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCollapse$", "-test.count=1", "-test.v")
