@@ -143,12 +143,14 @@ func sortFloats(x []float64) {
 // in sorted (ascending, no NaN), the first of equals: the count of them
 // into f's cells that centreFromBasis makes, by runs. The products keep
 // the order (s > 0, and rounding is monotone), and the cell of a value v
-// is the one with t[cell-1] < v <= t[cell].
+// is the one with t[cell-1] < v <= t[cell]. The product given to index
+// is rounded (float64(...)): inlined, arm64 fused it into the finder's
+// bucket, v - lo, which then started from another bucket than v's.
 func modeCell(sorted []float64, s float64, f *cellFinder) int {
 	best, most := 0, 0
 	n := len(sorted)
 	for i := 0; i < n; {
-		cell := f.index(s * sorted[i])
+		cell := f.index(float64(s * sorted[i]))
 		e := n
 		if cell < len(f.t) {
 			t := f.t[cell]
@@ -439,14 +441,17 @@ func (s *sortedColumn) centre(f *cellFinder) int {
 // medianScaled is quantileSorted(s, 0.5) of the n values s·scale (the
 // values of a column times scale), mid the column's values at the
 // positions it reads (stepBasis.mid): multiplying by a positive scale
-// keeps their order.
+// keeps their order. Every product is rounded (float64(...)), as
+// quantileSorted's values are: arm64 fused a·scale into the sums, and a
+// model read there derived other quantisers at the steps of --bpp and
+// --step files than on amd64 (TestDecodeNoFMA).
 func medianScaled(mid [2]float64, n int, scale float64) float64 {
 	pos := float64(0.5 * float64(n-1))
 	i := int(math.Floor(pos))
 	if i >= n-1 {
 		return mid[0] * scale
 	}
-	a, b := mid[0]*scale, mid[1]*scale
+	a, b := float64(mid[0]*scale), float64(mid[1]*scale)
 	return a + float64((pos-float64(i))*(b-a))
 }
 

@@ -97,7 +97,7 @@ func newDeadZoneGrid(lo, hi, step, spare float64) (*deadZoneGrid, error) {
 	if !(step > 0) || math.IsInf(step, 0) {
 		return nil, fmt.Errorf("codec: quantiser step %v must be positive and finite", step)
 	}
-	margin := spare * (hi - lo)
+	margin := float64(spare * (hi - lo)) // rounded: no FMA into lo - margin
 	kLo, kHi := deadZoneCell(lo-margin, step), deadZoneCell(hi+margin, step)
 	if kHi-kLo+1 > maxLevels {
 		return nil, &stepError{fmt.Sprintf("codec: a step of %.3g gives %d cells (at most %d): choose a larger step", step, kHi-kLo+1, maxLevels)}
@@ -113,7 +113,9 @@ func (g *deadZoneGrid) quantizer() *ScalarQuantizer {
 	q := &ScalarQuantizer{Levels: make([]float64, n), Thresholds: make([]float64, n-1)}
 	for i := range q.Levels {
 		k := float64(i + g.kLo)
-		q.Levels[i] = (g.sum[i] + centroidPrior*k*step) / (g.cnt[i] + centroidPrior)
+		// The prior's product is rounded: fused into the sum (arm64),
+		// the levels of a model's derived steps differed from amd64's.
+		q.Levels[i] = (g.sum[i] + float64(centroidPrior*k*step)) / (g.cnt[i] + centroidPrior)
 		if g.spare == 0 {
 			// The end cells hold the extremes, so clamping cannot
 			// reorder the levels.
