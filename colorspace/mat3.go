@@ -50,41 +50,50 @@ func (m Mat3) Mul(n Mat3) Mat3 {
 	return r
 }
 
-// Det returns the determinant of m.
+// Det returns the determinant of m, the one Inverse tests: 0 for a
+// rank-deficient m where amd64 computes 0, on every architecture.
 func (m Mat3) Det() float64 {
-	return m[0]*(m[4]*m[8]-m[5]*m[7]) -
-		m[1]*(m[3]*m[8]-m[5]*m[6]) +
-		m[2]*(m[3]*m[7]-m[4]*m[6])
+	det, _ := m.detCofactors()
+	return det
 }
+
+// detCofactors returns the determinant of m and the cofactors of its
+// first row. Each product is rounded (float64(...)) so that no compiler
+// fuses it into an FMA, as Go does on arm64: there the determinant of a
+// rank-deficient matrix came out as rounding noise instead of 0, and
+// FitAlignment of grey colours (B spanning one dimension) returned a
+// matrix instead of an error. Rounded, every architecture computes what
+// amd64 does.
+func (m Mat3) detCofactors() (det float64, c [3]float64) {
+	c[0] = roundedMul(m[4], m[8]) - roundedMul(m[5], m[7])
+	c[1] = roundedMul(m[5], m[6]) - roundedMul(m[3], m[8])
+	c[2] = roundedMul(m[3], m[7]) - roundedMul(m[4], m[6])
+	return roundedMul(m[0], c[0]) + roundedMul(m[1], c[1]) + roundedMul(m[2], c[2]), c
+}
+
+// roundedMul is a·b rounded to float64: a product no compiler fuses into a sum.
+func roundedMul(a, b float64) float64 { return float64(a * b) }
 
 // Inverse returns the inverse of m, computed from the adjugate. It returns
 // ErrSingular if the determinant of m is zero or not finite.
 func (m Mat3) Inverse() (Mat3, error) {
-	// Each product is rounded (float64(...)) so that no compiler fuses
-	// it into an FMA, as Go does on arm64: there the determinant of a
-	// rank-deficient matrix came out as rounding noise instead of 0, and
-	// FitAlignment of grey colours (B spanning one dimension) returned a
-	// matrix instead of an error. Rounded, every architecture computes
-	// what amd64 does.
-	p := func(a, b float64) float64 { return float64(a * b) }
-	c00 := p(m[4], m[8]) - p(m[5], m[7])
-	c01 := p(m[5], m[6]) - p(m[3], m[8])
-	c02 := p(m[3], m[7]) - p(m[4], m[6])
-	det := p(m[0], c00) + p(m[1], c01) + p(m[2], c02)
+	// Products rounded as in detCofactors.
+	det, c := m.detCofactors()
+	c00, c01, c02 := c[0], c[1], c[2]
 	if det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
 		return Mat3{}, ErrSingular
 	}
 	inv := 1 / det
 	return Mat3{
 		c00 * inv,
-		(p(m[2], m[7]) - p(m[1], m[8])) * inv,
-		(p(m[1], m[5]) - p(m[2], m[4])) * inv,
+		(roundedMul(m[2], m[7]) - roundedMul(m[1], m[8])) * inv,
+		(roundedMul(m[1], m[5]) - roundedMul(m[2], m[4])) * inv,
 		c01 * inv,
-		(p(m[0], m[8]) - p(m[2], m[6])) * inv,
-		(p(m[2], m[3]) - p(m[0], m[5])) * inv,
+		(roundedMul(m[0], m[8]) - roundedMul(m[2], m[6])) * inv,
+		(roundedMul(m[2], m[3]) - roundedMul(m[0], m[5])) * inv,
 		c02 * inv,
-		(p(m[1], m[6]) - p(m[0], m[7])) * inv,
-		(p(m[0], m[4]) - p(m[1], m[3])) * inv,
+		(roundedMul(m[1], m[6]) - roundedMul(m[0], m[7])) * inv,
+		(roundedMul(m[0], m[4]) - roundedMul(m[1], m[3])) * inv,
 	}, nil
 }
 

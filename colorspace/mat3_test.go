@@ -36,6 +36,16 @@ func TestMat3(t *testing.T) {
 	if _, err := (Mat3{1, 2, 3, 2, 4, 6, 0, 0, 1}).Inverse(); !errors.Is(err, ErrSingular) {
 		t.Errorf("singular matrix: err = %v", err)
 	}
+	// Two equal rows whose products round (0.1·0.3): the determinant is
+	// exactly 0, as Inverse tests it, on every architecture (fused into
+	// FMAs on arm64, m4·m8 − m5·m7 was the product's rounding error).
+	rank2 := Mat3{1, 2, 3, 0.1, 0.7, 0.3, 0.1, 0.7, 0.3}
+	if got := rank2.Det(); got != 0 {
+		t.Errorf("Det of a matrix with two equal rows = %g, want 0", got)
+	}
+	if _, err := rank2.Inverse(); !errors.Is(err, ErrSingular) {
+		t.Errorf("two equal rows: err = %v", err)
+	}
 	if _, err := (Mat3{}).Inverse(); !errors.Is(err, ErrSingular) {
 		t.Errorf("zero matrix: err = %v", err)
 	}
