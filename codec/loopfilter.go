@@ -490,12 +490,12 @@ func loopFilterGain(orig []float64, orig8, rec []uint8, w, h int, taps *[loopTap
 	}
 	for i, o := range orig[:w*h] {
 		d := o - float64(rec[i])
-		before += d * d
+		before += float64(d * d) // rounded: the same decision on every GOARCH
 	}
 	loopFilterEach(rec, w, w, h, taps, func(y int, row []uint8) {
 		for x, o := range orig[y*w:][:w] {
 			d := o - float64(row[x])
-			after += d * d
+			after += float64(d * d)
 		}
 	})
 	return before, after

@@ -306,7 +306,7 @@ func (b *Model) finestStep(bases []*stepBasis) float64 {
 		return math.Copysign(math.Floor(math.Abs(v)/step+deadZone), v)
 	}
 	cells := func(lo, hi, step, spare float64) float64 {
-		margin := spare * (hi - lo)
+		margin := float64(spare * (hi - lo)) // as newDeadZoneGrid rounds it
 		return cell(hi+margin, step) - cell(lo-margin, step) + 1
 	}
 	type lead struct {
@@ -339,7 +339,7 @@ func (b *Model) finestStep(bases []*stepBasis) float64 {
 			// setStep's grid: the responses times scale less their
 			// median (min and max by monotonicity), unit step, no spare.
 			mid := medianScaled(d.mid, d.n, scale)
-			if !(cells(d.lo*scale-mid, d.hi*scale-mid, 1, 0) <= maxLevels) {
+			if !(cells(float64(d.lo*scale)-mid, float64(d.hi*scale)-mid, 1, 0) <= maxLevels) {
 				return false
 			}
 		}

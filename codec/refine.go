@@ -129,7 +129,7 @@ func (rf *refiner) refineK(lo, hi int) {
 			cell[j] = int(idx[i*dims+j])
 		}
 		r := bits(cell)
-		best := dist2(invert(cell), x) + lambda*float64(r)
+		best := dist2(invert(cell), x) + float64(lambda*float64(r))
 		from := -1 // the move that led here: back is no better
 		for move := 0; move < maxRefine; move++ {
 			bj, bv, br := -1, 0, 0
@@ -145,7 +145,7 @@ func (rf *refiner) refineK(lo, hi int) {
 					}
 					// The distance is ≥ 0, so a rate term alone at
 					// least best cannot win (x + y ≥ y for x ≥ 0).
-					rate := lambda * float64(rt)
+					rate := float64(lambda * float64(rt)) // rounded: no FMA into e below
 					if !(rate < best) {
 						continue
 					}
@@ -228,7 +228,7 @@ func (rf *refiner) refine4(lo, hi int) {
 		if row == nil {
 			row = rf.fill4(&p, p.key, &p.cell)
 		}
-		p.best = dist4(row, p.x) + p.lambda*float64(p.r)
+		p.best = dist4(row, p.x) + float64(p.lambda*float64(p.r))
 		for search4(&p) {
 			rf.fillRound(&p)
 		}
@@ -291,7 +291,7 @@ func search4Go(p *refine4Run) bool {
 			}
 			// The distance is ≥ 0, so a rate term alone at least best
 			// cannot win (x + y ≥ y for x ≥ 0).
-			rate := p.lambda * float64(rt)
+			rate := float64(p.lambda * float64(rt)) // rounded: no FMA into e below
 			if !(rate < p.best) {
 				continue
 			}
