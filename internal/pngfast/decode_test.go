@@ -228,7 +228,15 @@ func FuzzDecode(f *testing.F) {
 		f.Add(data)
 	}
 	rows := bytes.Repeat([]byte{4, 200, 3, 9, 1, 7, 250, 0}, 3)
-	f.Add(file(chunk("IHDR", ihdr(7, 3, 0)), chunk("IDAT", zlibOf(rows)), chunk("IEND", nil)))
+	seed := file(chunk("IHDR", ihdr(7, 3, 0)), chunk("IDAT", zlibOf(rows)), chunk("IEND", nil))
+	f.Add(seed)
+	// withCRCs repairs damaged CRCs (IHDR's, IEND's) and keeps valid ones.
+	bad := bytes.Clone(seed)
+	bad[8+8+13] ^= 1
+	bad[len(bad)-1] ^= 0x80
+	if !bytes.Equal(withCRCs(bad), seed) || &withCRCs(seed)[0] != &seed[0] {
+		f.Fatal("withCRCs does not recompute the CRCs of a file's chunks")
+	}
 	f.Add(file(chunk("IHDR", ihdr(1, 3, 2)), chunk("pHYs", make([]byte, 9)), chunk("IDAT", zlibOf(rows[:12])), chunk("IEND", nil)))
 	// Bytes after the zlib stream: in IDAT chunks after its own (read),
 	// after tEXt (read), in its own chunk (refused).
@@ -242,45 +250,80 @@ func FuzzDecode(f *testing.F) {
 		f.Add(craftedPNG(rng, 3+2*i, 4, ct, []byte{5}, []float64{0, 3, 30, 0.7}[i], []int{1, -2, 9, 0}[i], false))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		const maxPixels = 1 << 20
-		got, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels})
-		// From a reader of one byte a call, with no Size or Seek: the
-		// same image or an error where the bytes give one.
-		one, oerr := Decode(iotest.OneByteReader(bytes.NewReader(data)), &DecodeOptions{MaxPixels: maxPixels})
-		if (oerr == nil) != (err == nil) || err == nil && !sameImage(one, got) {
-			t.Fatalf("one byte a call: %v; from the bytes: %v, or other pixels", oerr, err)
-		}
-		if err != nil {
-			return
-		}
-		if n := got.Bounds().Dx() * got.Bounds().Dy(); n > maxPixels {
-			t.Fatalf("decoded %d pixels, more than MaxPixels", n)
-		}
-		want, werr := png.Decode(bytes.NewReader(data))
-		if werr != nil {
-			t.Fatalf("decoded a %T %v that image/png rejects: %v", got, got.Bounds(), werr)
-		}
-		// Nor from a reader of one byte a call (it reads bytes after the
-		// zlib stream or not as its reader splits the file).
-		if _, werr := png.Decode(iotest.OneByteReader(bytes.NewReader(data))); werr != nil {
-			t.Fatalf("decoded a %T %v that image/png rejects one byte a call: %v", got, got.Bounds(), werr)
-		}
-		if !sameImage(got, want) {
-			t.Fatalf("decoded %T %v, image/png %T %v, or other pixels", got, got.Bounds(), want, want.Bounds())
-		}
-		// Into a reused image of the kind, turned (reshaped), whose
-		// pixels are all 0x5a and run on into guard bytes: the same
-		// image, every pixel set, no byte past them written.
-		b := got.Bounds()
-		into, buf := dirtyLike(got, image.Rect(0, 0, b.Dy(), b.Dx()))
-		again, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels, Into: into})
-		if err != nil || !sameImage(again, got) {
-			t.Fatalf("into a reused %T %v: %v, or other pixels than a fresh image's", into, into.Bounds(), err)
-		}
-		if n := len(buf) - intoGuard; !bytes.Equal(buf[n:], bytes.Repeat([]byte{0x5a}, intoGuard)) {
-			t.Fatalf("into a reused %T %v: wrote past its %d bytes", into, into.Bounds(), n)
+		// Also with every chunk's CRC recomputed: a byte mutated inside a
+		// chunk fails its CRC, so the IHDR checks, the inflater and the
+		// unfilter kernels behind it saw little but the seeds' chunks.
+		for i, d := range [][]byte{data, withCRCs(data)} {
+			if i == 1 && bytes.Equal(d, data) {
+				continue // the CRCs valid already: the same input again
+			}
+			fuzzDecodeOne(t, d)
 		}
 	})
+}
+
+// fuzzDecodeOne is FuzzDecode's check of one input.
+func fuzzDecodeOne(t *testing.T, data []byte) {
+	const maxPixels = 1 << 20
+	got, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels})
+	// From a reader of one byte a call, with no Size or Seek: the
+	// same image or an error where the bytes give one.
+	one, oerr := Decode(iotest.OneByteReader(bytes.NewReader(data)), &DecodeOptions{MaxPixels: maxPixels})
+	if (oerr == nil) != (err == nil) || err == nil && !sameImage(one, got) {
+		t.Fatalf("one byte a call: %v; from the bytes: %v, or other pixels", oerr, err)
+	}
+	if err != nil {
+		return
+	}
+	if n := got.Bounds().Dx() * got.Bounds().Dy(); n > maxPixels {
+		t.Fatalf("decoded %d pixels, more than MaxPixels", n)
+	}
+	want, werr := png.Decode(bytes.NewReader(data))
+	if werr != nil {
+		t.Fatalf("decoded a %T %v that image/png rejects: %v", got, got.Bounds(), werr)
+	}
+	// Nor from a reader of one byte a call (it reads bytes after the
+	// zlib stream or not as its reader splits the file).
+	if _, werr := png.Decode(iotest.OneByteReader(bytes.NewReader(data))); werr != nil {
+		t.Fatalf("decoded a %T %v that image/png rejects one byte a call: %v", got, got.Bounds(), werr)
+	}
+	if !sameImage(got, want) {
+		t.Fatalf("decoded %T %v, image/png %T %v, or other pixels", got, got.Bounds(), want, want.Bounds())
+	}
+	// Into a reused image of the kind, turned (reshaped), whose
+	// pixels are all 0x5a and run on into guard bytes: the same
+	// image, every pixel set, no byte past them written.
+	b := got.Bounds()
+	into, buf := dirtyLike(got, image.Rect(0, 0, b.Dy(), b.Dx()))
+	again, err := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels, Into: into})
+	if err != nil || !sameImage(again, got) {
+		t.Fatalf("into a reused %T %v: %v, or other pixels than a fresh image's", into, into.Bounds(), err)
+	}
+	if n := len(buf) - intoGuard; !bytes.Equal(buf[n:], bytes.Repeat([]byte{0x5a}, intoGuard)) {
+		t.Fatalf("into a reused %T %v: wrote past its %d bytes", into, into.Bounds(), n)
+	}
+}
+
+// withCRCs returns data with the CRC of every whole chunk after the PNG
+// signature recomputed (data itself where none changes); the bytes after
+// the last whole chunk are kept.
+func withCRCs(data []byte) []byte {
+	out := data
+	for at := 8; at+12 <= len(data); {
+		n := binary.BigEndian.Uint32(data[at:])
+		if uint64(n) > uint64(len(data)-at-12) {
+			break
+		}
+		end := at + 8 + int(n)
+		if crc := crc32.ChecksumIEEE(data[at+4 : end]); binary.BigEndian.Uint32(data[end:]) != crc {
+			if &out[0] == &data[0] {
+				out = bytes.Clone(data)
+			}
+			binary.BigEndian.PutUint32(out[end:], crc)
+		}
+		at = end + 4
+	}
+	return out
 }
 
 // intoGuard is how many bytes follow the pixels of dirtyLike's images.
