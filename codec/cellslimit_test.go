@@ -22,15 +22,22 @@ func TestCellsNumberedLimit(t *testing.T) {
 		keyBits := 64 - bits.Len64(uint64(n))
 		bins := make([]int, len(c.Bins))
 		copy(bins, c.Bins)
-		// Leading cells: 2^(keyBits-k+1) × 2 × ... × 2 = 2^keyBits.
-		bins[0] = 1 << (keyBits - k + 1)
-		for j := 1; j < k; j++ {
-			bins[j] = 2
+		// 2^keyBits leading cells, powers of two of at most 2^30 each
+		// (Bins are ints: 2^62 bins in one dimension were 0 in a 32-bit
+		// int), the last dimensions the largest, every one 2 at least.
+		left := keyBits
+		for j := k - 1; j >= 0; j-- {
+			b := max(1, min(30, left-j))
+			bins[j] = 1 << b
+			left -= b
+		}
+		if left != 0 {
+			t.Fatalf("%d leading dimensions cannot hold keys of %d bits in ints", k, keyBits)
 		}
 		old := c.Bins
 		c.Bins = bins
 		fits := c.cellsNumbered(n)
-		bins[0]++ // 2^keyBits + 2^(k-1) cells: a key of keyBits+1 bits
+		bins[0]++ // 2^keyBits + 2^keyBits/(bins[0]-1) cells: a key of keyBits+1 bits
 		over := c.cellsNumbered(n)
 		c.Bins = old
 		if !fits || over {
