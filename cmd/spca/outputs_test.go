@@ -15,6 +15,7 @@ import (
 
 	"github.com/spcalab/spca/cmd/internal/cliutil"
 	"github.com/spcalab/spca/internal/atomicfile"
+	"github.com/spcalab/spca/internal/fifo"
 	"github.com/spcalab/spca/internal/selfexec"
 )
 
@@ -74,16 +75,16 @@ func TestOutputFIFOAndMode(t *testing.T) {
 	model := tinyCodecModel(t, dir)
 	img := filepath.Join(dir, "c.png")
 	saveTexture(t, img, 3)
-	fifo := filepath.Join(dir, "out.spc")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	pipe := filepath.Join(dir, "out.spc")
+	if err := fifo.Make(pipe); err != nil {
 		t.Skip("no FIFO:", err)
 	}
-	wantError(t, []string{"encode", "--model", model, "-o", fifo, img}, "out.spc", "not a regular file", "to discard the output, give -o -")
+	wantError(t, []string{"encode", "--model", model, "-o", pipe, img}, "out.spc", "not a regular file", "to discard the output, give -o -")
 	if st, err := os.Stat(os.DevNull); err == nil && st.Mode()&os.ModeDevice != 0 {
 		// -o /dev/null is refused on purpose; the message says what to do.
 		wantError(t, []string{"encode", "--model", model, "-o", os.DevNull, img}, os.DevNull, "not a regular file", "-o - > /dev/null")
 	}
-	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+	if st, err := os.Lstat(pipe); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
 	}
 	secret := filepath.Join(dir, "secret.spc")
@@ -316,17 +317,17 @@ func TestInfoDirectory(t *testing.T) {
 func fifoOf(t *testing.T, file string) string {
 	t.Helper()
 	data := readBytes(t, file)
-	fifo := file + ".pipe"
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	pipe := file + ".pipe"
+	if err := fifo.Make(pipe); err != nil {
 		t.Skip("no FIFO:", err)
 	}
 	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		f, err := os.OpenFile(pipe, os.O_WRONLY, 0)
 		if err != nil {
 			return
 		}
 		defer f.Close()
 		f.Write(data)
 	}()
-	return fifo
+	return pipe
 }
