@@ -308,19 +308,13 @@ func TestInverseClampedCounted(t *testing.T) {
 // platforms: a zero node of 0xffffffff (-1) passed "below the axis's
 // nodes". Refused on every platform, as other values out of range.
 func TestReadNegative32(t *testing.T) {
-	m, _ := smallModel(t)
-	var b bytes.Buffer
-	m.WriteTo(&b)
-	at, d, err := hostile.SPCALatticeAt(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, at, d := smallModelLattice(t)
 	for _, field := range []struct {
 		name string
 		off  int
 	}{{"node count", at}, {"zero node", at + 4*d}, {"last zero node", at + 4*d + 4*(d-1)}} {
 		for _, v := range []uint32{1 << 31, 1<<32 - 1} {
-			data := bytes.Clone(b.Bytes())
+			data := bytes.Clone(file)
 			binary.LittleEndian.PutUint32(data[field.off:], v)
 			data = checksum.Refresh(data)
 			var fe *spca.FormatError
@@ -336,17 +330,11 @@ func TestReadNegative32(t *testing.T) {
 // made 2^(20·d), 0 modulo 2^32, which passed the bound there
 // (GOARCH=arm go test -exec qemu-arm-static).
 func TestReadNodesProduct(t *testing.T) {
-	m, _ := smallModel(t)
-	var b bytes.Buffer
-	m.WriteTo(&b)
-	at, d, err := hostile.SPCALatticeAt(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, at, d := smallModelLattice(t)
 	if d < 2 {
 		t.Fatalf("smallModel has %d axes, want 2 or more", d)
 	}
-	data := bytes.Clone(b.Bytes())
+	data := bytes.Clone(file)
 	for j := range d {
 		binary.LittleEndian.PutUint32(data[at+4*j:], 1<<20)
 	}
@@ -403,4 +391,18 @@ func TestReadEmbedded(t *testing.T) {
 			t.Error("ReadEmbedded of a model without the end of its checksum: no error")
 		}
 	}
+}
+
+// smallModelLattice returns smallModel's file, the offset of its first
+// lattice's node counts and its number of axes.
+func smallModelLattice(t *testing.T) (file []byte, at, d int) {
+	t.Helper()
+	m, _ := smallModel(t)
+	var b bytes.Buffer
+	m.WriteTo(&b)
+	at, d, err := hostile.SPCALatticeAt(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), at, d
 }
