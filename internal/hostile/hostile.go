@@ -137,6 +137,31 @@ func ZeroPNG(w, h int) []byte {
 	return b.Bytes()
 }
 
+// PNGWithCRCs returns data with the CRC of every whole chunk after the
+// PNG signature recomputed (data itself where none changes); the bytes
+// after the last whole chunk are kept. Fuzz targets decode it beside their
+// input: a byte mutated inside a chunk fails that chunk's CRC, so without
+// it the readers behind the CRC check (IHDR, the inflater, the unfilter)
+// see little but the seeds' chunks.
+func PNGWithCRCs(data []byte) []byte {
+	out := data
+	for at := 8; at+12 <= len(data); {
+		n := binary.BigEndian.Uint32(data[at:])
+		if uint64(n) > uint64(len(data)-at-12) {
+			break
+		}
+		end := at + 8 + int(n)
+		if crc := crc32.ChecksumIEEE(data[at+4 : end]); binary.BigEndian.Uint32(data[end:]) != crc {
+			if &out[0] == &data[0] {
+				out = bytes.Clone(data)
+			}
+			binary.BigEndian.PutUint32(out[end:], crc)
+		}
+		at = end + 4
+	}
+	return out
+}
+
 // SPCAIntModel returns a version-6 SPCA model file built from the
 // header of model (any version, as spca.Model.WriteTo writes it): its
 // lattice declares the most integer-coded values the format allows
