@@ -101,9 +101,10 @@ func FuzzRead(f *testing.F) {
 	}
 	img := fuzzImage()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for i, d := range [][]byte{data, checksum.Refresh(data)} {
-			if i == 1 && bytes.Equal(d, data) {
-				continue // a valid checksum already: the same input again
+		inputs := [][]byte{data, checksum.Refresh(data), checksum.Refresh(withSPCACRCs(data))}
+		for i, d := range inputs {
+			if i > 0 && bytes.Equal(d, inputs[i-1]) {
+				continue // the checksums valid already: the same input again
 			}
 			var m *Model
 			var err error
@@ -151,6 +152,71 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// withSPCACRCs returns data with the checksum of every embedded SPCA
+// model recomputed (data itself where none is found): a model of ours
+// holds the SPCA models of its environments, each with its own checksum
+// trailer, so a byte mutated inside one stops at that checksum and the
+// SPCA reader's checks behind it are not reached from here. Each model
+// is found by its magic, its size in the 8 bytes before it; a size that
+// runs past the data (less the outer trailer) is left alone.
+func withSPCACRCs(data []byte) []byte {
+	out := data
+	magic := []byte("SPCAmodl")
+	for from := 8; from < len(data); {
+		i := bytes.Index(data[from:], magic)
+		if i < 0 {
+			break
+		}
+		at := from + i
+		from = at + len(magic)
+		n := binary.LittleEndian.Uint64(data[at-8:])
+		if n < uint64(len(magic))+4 || n > uint64(len(data)-4-at) {
+			continue
+		}
+		end := at + int(n)
+		if checksum.Valid(data[at:end]) {
+			continue
+		}
+		if &out[0] == &data[0] {
+			out = bytes.Clone(data)
+		}
+		copy(out[at:end], checksum.Refresh(out[at:end]))
+		from = end
+	}
+	return out
+}
+
+// withSPCACRCs finds every embedded SPCA model: with each one's checksum
+// trailer damaged the file is refused, and repaired (with the outer
+// checksum refreshed) it is the original file again.
+func TestWithSPCACRCs(t *testing.T) {
+	good := smallModelFile(t)
+	if got := withSPCACRCs(good); &got[0] != &good[0] {
+		t.Fatal("a file with valid checksums was copied")
+	}
+	bad := bytes.Clone(good)
+	models := 0
+	for at := bytes.Index(bad, []byte("SPCAmodl")); at >= 0; {
+		n := int(binary.LittleEndian.Uint64(bad[at-8:]))
+		bad[at+n-1] ^= 0x40
+		models++
+		next := bytes.Index(bad[at+n:], []byte("SPCAmodl"))
+		if next < 0 {
+			break
+		}
+		at += n + next
+	}
+	if models < 2 {
+		t.Fatalf("%d embedded SPCA models found, want one per environment", models)
+	}
+	if _, err := Read(bytes.NewReader(checksum.Refresh(bad))); err == nil {
+		t.Fatal("damaged embedded checksums accepted")
+	}
+	if got := checksum.Refresh(withSPCACRCs(bad)); !bytes.Equal(got, good) {
+		t.Fatal("the embedded checksums were not all repaired")
+	}
 }
 
 // FuzzReadCube checks that no input makes the .cube reader panic, hang or
