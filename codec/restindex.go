@@ -18,12 +18,25 @@ import "math"
 // and move nothing): a branch per scan step mispredicted and left the
 // kernel barely faster than the Go loop. Each dimension's thresholds
 // end with +Inf, so a step past them stays at len(t).
+//
+// Most values fall in their quantiser's dead zone (94 % of a colour
+// batch's rest values, and all four of a group in 87 % of the groups:
+// kodim13-24, c8b): centre holds per group of 4 dimensions their dead
+// zones' bounds lo (4 values) then hi (4), zero the dead zone's index of
+// each dimension, and the kernel sets a group whose four values all
+// lie in lo < v <= hi to zero's indices without its gathers. The index
+// of such a value is zero's, the count of the thresholds below it, as
+// the scan finds for strictly increasing thresholds; a dimension whose
+// thresholds are not (or has none) has the empty bounds (+Inf, -Inf), and NaN fails
+// both tests.
 type restTable struct {
 	lo, scale, last []float64
 	firstAt, tAt    []int64
 	first           []int32
 	t               []float64
 	steps           int
+	centre          []float64
+	zero            []int32
 }
 
 // maxRestSteps bounds restTable.steps: quantisers with more thresholds
@@ -58,6 +71,26 @@ func newRestTable(fs []cellFinder) *restTable {
 	rt.steps = max(rt.steps, 1)
 	if len(rt.t) > math.MaxInt32 || rt.steps > maxRestSteps {
 		return nil
+	}
+	groups := (len(fs) + 3) / 4
+	rt.centre, rt.zero = make([]float64, 8*groups), make([]int32, 4*groups)
+	for j := range 4 * groups {
+		lo, hi, z := math.Inf(1), math.Inf(-1), 0
+		if j < len(fs) && increasing(fs[j].t) {
+			t := fs[j].t
+			lo, hi = math.Inf(-1), math.Inf(1)
+			for z < len(t) && t[z] < 0 {
+				z++
+			}
+			if z > 0 {
+				lo = t[z-1]
+			}
+			if z < len(t) {
+				hi = t[z]
+			}
+		}
+		g, l := j/4, j%4
+		rt.centre[8*g+l], rt.centre[8*g+4+l], rt.zero[j] = lo, hi, int32(z)
 	}
 	return rt
 }

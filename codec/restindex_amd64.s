@@ -10,9 +10,11 @@
 #define RT_FIRST 120
 #define RT_T 144
 #define RT_STEPS 168
+#define RT_CENTRE 176
+#define RT_ZERO 200
 
 // func restIndicesAVX(out []int32, row []float64, rt *restTable)
-TEXT ·restIndicesAVX(SB), NOSPLIT, $0-56
+TEXT ·restIndicesAVX(SB), NOSPLIT, $8-56
 	MOVQ out_base+0(FP), DI
 	MOVQ out_len+8(FP), CX
 	MOVQ row_base+24(FP), SI
@@ -24,7 +26,10 @@ TEXT ·restIndicesAVX(SB), NOSPLIT, $0-56
 	MOVQ RT_TAT(DX), R12
 	MOVQ RT_FIRST(DX), R13
 	MOVQ RT_T(DX), R14
-	MOVQ RT_STEPS(DX), DX
+	MOVQ RT_CENTRE(DX), R15
+	MOVQ RT_STEPS(DX), AX
+	MOVQ AX, 0(SP)              // steps
+	MOVQ RT_ZERO(DX), DX
 	VXORPD Y10, Y10, Y10        // 0
 	VPCMPEQQ Y11, Y11, Y11      // all ones: the gathers' masks
 	XORQ BX, BX                 // j
@@ -32,6 +37,21 @@ group:
 	CMPQ BX, CX
 	JGE  done
 	VMOVUPD (SI)(BX*8), Y0      // v
+	// All four in their dead zones, lo < v <= hi (ordered compares:
+	// false for NaN): their indices are zero's, no gathers.
+	MOVQ BX, AX
+	SHLQ $4, AX                 // the group's bounds, 64 bytes a group
+	VCMPPD $0x1e, (R15)(AX*1), Y0, Y6   // v > lo (GT_OQ)
+	VCMPPD $0x12, 32(R15)(AX*1), Y0, Y7 // v <= hi (LE_OQ)
+	VANDPD Y7, Y6, Y6
+	VMOVMSKPD Y6, AX
+	CMPL AX, $15
+	JNE  gathered
+	VMOVDQU (DX)(BX*4), X3
+	VMOVDQU X3, (DI)(BX*4)
+	ADDQ $4, BX
+	JMP  group
+gathered:
 	VSUBPD (R8)(BX*8), Y0, Y1   // v − lo
 	VMULPD (R9)(BX*8), Y1, Y1   // · scale
 	VMAXPD Y10, Y1, Y1          // !(x >= 0): 0
@@ -43,7 +63,7 @@ group:
 	VPXOR X3, X3, X3
 	VPGATHERQD X2, (R13)(Y1*4), X3
 	VPMOVSXDQ X3, Y3            // i: the place of the first threshold to test
-	MOVQ DX, AX
+	MOVQ 0(SP), AX
 scan:
 	VMOVDQU Y11, Y4
 	VXORPD Y5, Y5, Y5

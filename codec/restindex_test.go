@@ -17,6 +17,7 @@ func TestRestTableLayout(t *testing.T) {
 		{"lo", unsafe.Offsetof(rt.lo), 0}, {"scale", unsafe.Offsetof(rt.scale), 24}, {"last", unsafe.Offsetof(rt.last), 48},
 		{"firstAt", unsafe.Offsetof(rt.firstAt), 72}, {"tAt", unsafe.Offsetof(rt.tAt), 96},
 		{"first", unsafe.Offsetof(rt.first), 120}, {"t", unsafe.Offsetof(rt.t), 144}, {"steps", unsafe.Offsetof(rt.steps), 168},
+		{"centre", unsafe.Offsetof(rt.centre), 176}, {"zero", unsafe.Offsetof(rt.zero), 200},
 	} {
 		if f.got != f.want {
 			t.Errorf("restTable.%s at %d, the kernel reads it at %d", f.name, f.got, f.want)
@@ -99,6 +100,70 @@ func TestRestIndices(t *testing.T) {
 					t.Fatalf("%d dims, trial %d: dimension %d, value %v: index %d, want %d (thresholds %v)", n, trial, j, row[j], got[j], want, f.t)
 				}
 			}
+		}
+	}
+}
+
+// TestRestIndicesDeadZone is TestRestIndices on rows whose values mostly
+// lie in their dead zones (as a photograph's rest coefficients do), so
+// that most groups of four take the kernel's dead-zone test: values
+// inside, the zone's bounds and their neighbours, and now and then a
+// value elsewhere, ±Inf, NaN or ±0.
+func TestRestIndicesDeadZone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 31))
+	for _, c := range []struct {
+		n         int
+		irregular bool
+	}{{4, false}, {8, false}, {60, false}, {63, false}, {60, true}} {
+		n, fs := c.n, restFinders(rng, c.n, c.irregular)
+		rt := newRestTable(fs)
+		if rt == nil {
+			t.Fatalf("%d quantisers: no restTable", n)
+		}
+		row, got := make([]float64, n), make([]int32, n)
+		inside := 0 // groups of four all within their dead zones
+		for trial := range 3000 {
+			for j, f := range fs {
+				z := f.index(0)
+				lo, hi := math.Inf(-1), math.Inf(1)
+				if z > 0 {
+					lo = f.t[z-1]
+				}
+				if z < len(f.t) {
+					hi = f.t[z]
+				}
+				switch r := rng.IntN(40); {
+				case r < 30 && z > 0 && z < len(f.t):
+					row[j] = lo + (hi-lo)*rng.Float64()
+				case r < 30:
+					row[j] = rng.NormFloat64()
+				case r < 37:
+					x := []float64{lo, hi}[rng.IntN(2)]
+					row[j] = []float64{x, math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1))}[rng.IntN(3)]
+				case r < 38:
+					row[j] = rng.NormFloat64() * 200
+				default:
+					row[j] = []float64{math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1)}[rng.IntN(5)]
+				}
+			}
+			restIndices(got, row, fs, rt)
+			for g := 0; g+4 <= n; g += 4 {
+				in := true
+				for j := g; j < g+4; j++ {
+					in = in && rt.centre[2*g+j-g] < row[j] && row[j] <= rt.centre[2*g+4+j-g]
+				}
+				if in {
+					inside++
+				}
+			}
+			for j, f := range fs {
+				if want := int32(f.index(row[j])); got[j] != want {
+					t.Fatalf("%d dims, trial %d: dimension %d, value %v: index %d, want %d (thresholds %v)", n, trial, j, row[j], got[j], want, f.t)
+				}
+			}
+		}
+		if groups := 3000 * (n / 4); inside < groups/10 {
+			t.Errorf("%d dims: %d of %d groups within their dead zones: the test misses the kernel's shortcut", n, inside, groups)
 		}
 	}
 }
