@@ -198,7 +198,9 @@
 // foreign file is a *FormatError in bounded time and memory. As run-length
 // streams let a file of a few hundred bytes declare any size the format
 // allows (2^28 pixels), Decode refuses images beyond a pixel budget,
-// DefaultMaxPixels (100 megapixels), wrapping ErrTooLarge; DecodeWith
+// DefaultMaxPixels (100 megapixels; 2^23 - 1 on 32-bit platforms, whose
+// address space a decode of 10^8 pixels overflows), wrapping ErrTooLarge;
+// DecodeWith
 // takes another. Model files are read in memory proportional to their
 // bytes: a compressed model must declare its size, at most 8 MiB plus 16
 // times its compressed bytes. Decoding is

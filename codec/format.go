@@ -1468,11 +1468,12 @@ func DecodeConfig(r io.Reader) (image.Config, error) {
 }
 
 // DefaultMaxPixels is the largest image, in pixels, Decode produces
-// (100 megapixels, the same budget as patches.DefaultMaxPixels for image
-// inputs): run-length coded streams let a file of a few hundred bytes
-// declare any size up to the format's 2^28 pixels, and decoding needs
-// memory in proportion to the pixels (see the README for the figure).
-// DecodeWith takes another budget.
+// (100 megapixels on 64-bit platforms, 2^23 - 1 on 32-bit ones: the same
+// budget as patches.DefaultMaxPixels for image inputs, which says why):
+// run-length coded streams let a file of a few hundred bytes declare any
+// size up to the format's 2^28 pixels, and decoding needs memory in
+// proportion to the pixels (see the README for the figure). DecodeWith
+// takes another budget.
 const DefaultMaxPixels = patches.DefaultMaxPixels
 
 // ErrTooLarge is wrapped by the FormatError of a file whose image has more

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,6 +150,45 @@ func TestDecodeHostileSize(t *testing.T) {
 	hostile.Check(t, "4294967295×4294967295", len(wide), func() { _, err = Decode(bytes.NewReader(wide), m) })
 	if !errors.As(err, &fe) {
 		t.Errorf("Decode of 4294967295×4294967295: got %v", err)
+	}
+}
+
+// Session 30's question 9: a file of a few hundred bytes whose run-length
+// streams declare just under 10^8 pixels, the 64-bit default budget, made
+// a 32-bit process allocate gigabytes of planes and die out of memory (a
+// fatal error, not an error value: 10000×9992 in a 2×2 colour model).
+// There the default budget is smaller and names itself in the error; on
+// 64-bit platforms it admits the file, as before (not decoded here: that
+// takes gigabytes too).
+func TestDecodeNearDefaultBudget(t *testing.T) {
+	// The fixed-resolution mode with one bin per coefficient: every
+	// stream of a flat image is a run (the adaptive coder of the
+	// entropy-constrained mode, or two bins, cannot be scaled by a count).
+	o := smallOptions(func(o *TrainOptions) { o.Color, o.Bins = true, 4 })
+	m := cachedTrain(t, fmt.Sprintf("fixed-resolution colour %#v", o), func() (*Model, error) {
+		return Train([]image.Image{testimages.ColorTexture(128, 128, 5)}, &o)
+	})
+	small := runLengthFile(t, m, 64, 48)
+	if img, err := Decode(bytes.NewReader(small), m); err != nil || img.Bounds() != image.Rect(0, 0, 64, 48) {
+		t.Fatalf("the crafted colour file at 64×48: %v, %v (the test's file is wrong)", img, err)
+	}
+	const w, h = 10000, 9992
+	if w*h >= 100_000_000 {
+		t.Fatalf("%d×%d is not under 10^8 pixels", w, h)
+	}
+	file := runLengthFile(t, m, w, h)
+	if strconv.IntSize == 64 {
+		hd, err := DecodeHeader(bytes.NewReader(file))
+		if err != nil || DefaultMaxPixels != 100_000_000 || overBudget(hd, DefaultMaxPixels) != nil {
+			t.Errorf("64-bit: DefaultMaxPixels %d, header %v (%v): the file should be within the default budget", DefaultMaxPixels, hd, err)
+		}
+		return
+	}
+	var err error
+	hostile.Check(t, fmt.Sprintf("%d×%d of run-length streams", w, h), len(file), func() { _, err = Decode(bytes.NewReader(file), m) })
+	want := fmt.Sprintf("%d×%d image is %d pixels, more than the budget of %d", w, h, w*h, DefaultMaxPixels)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), want) {
+		t.Errorf("32-bit: %d-byte file of %d×%d: got %v, want ErrTooLarge saying %q", len(file), w, h, err, want)
 	}
 }
 

@@ -7,7 +7,8 @@
 // Load decodes PNG, JPEG, GIF, TIFF, BMP and WebP files at 8 or 16 bits
 // per sample, turning JPEG images upright according to their EXIF
 // orientation, and rejecting files that are not images (ErrNotImage) or
-// claim more than DefaultMaxPixels (100 megapixels) in their header
+// claim more than DefaultMaxPixels (100 megapixels; 2^23 - 1 on 32-bit
+// platforms) in their header
 // (ErrTooLarge; MaxPixels raises the budget) before
 // decoding them. Save writes PNG or TIFF atomically, keeping 16-bit images
 // at 16 bits.

@@ -27,11 +27,21 @@ import (
 )
 
 // DefaultMaxPixels is the largest image, in pixels, that Load and Decode
-// accept unless told otherwise by MaxPixels: 100 megapixels (a
-// 16384×16384 image, 268 megapixels, is refused). Decoding needs memory
-// in proportion to the pixels, and a PNG of a few hundred kilobytes can
-// declare 16384×16384; see the README for the memory per pixel.
-const DefaultMaxPixels = 100_000_000
+// accept unless told otherwise by MaxPixels: 100 megapixels on 64-bit
+// platforms (a 16384×16384 image, 268 megapixels, is refused). Decoding
+// needs memory in proportion to the pixels, and a PNG of a few hundred
+// kilobytes can declare 16384×16384; see the README for the memory per
+// pixel.
+//
+// On 32-bit platforms it is 2^23 - 1 (8.4 megapixels, a 3840×2160 frame
+// fits), math.MaxInt/256: 2 GiB, half the address space, at 256 bytes a
+// pixel, more than the codec's most measured (session 31, peak resident
+// memory on amd64 between 6 and 25 megapixels: decode 7-23 bytes a pixel
+// with 8×8 models, 72 with 2×2 colour, 169 with 1×1 colour; encode 29-37,
+// 138 and 250). At 10^8 pixels those are 0.7 to 25 GB: an .spc file of a
+// few hundred bytes declaring just under 10^8 pixels made a 32-bit
+// process die out of memory (a fatal error, not an error value).
+const DefaultMaxPixels = min(100_000_000, math.MaxInt/256)
 
 // Extensions returns the file name extensions (lower case, with the dot)
 // of the image formats Load and Decode read: what a tool takes from a

@@ -58,7 +58,8 @@ func withPixelBudget(cmd *cli.Command, path string) {
 			Name:  flagMaxPixels,
 			Value: patches.DefaultMaxPixels,
 			Usage: "refuse images (inputs, and decoded .spc files) of more than `N` pixels, read from their header " +
-				"before decoding; memory grows with the pixels (see the README)",
+				"before decoding; memory grows with the pixels (see the README): the default is 100000000 on 64-bit " +
+				"platforms and 8388607 on 32-bit ones, whose address space the decode of 10^8 pixels overflows",
 		})
 	}
 	before := cmd.Before
@@ -98,7 +99,13 @@ func tooLarge(path string, err error) string {
 	if !pixelBudgetFlag {
 		return msg + " (this command has no --" + flagMaxPixels + " to raise the limit: crop or scale the image)"
 	}
-	return fmt.Sprintf("%s (raise the limit with --%s)", msg, flagMaxPixels)
+	// The 32-bit default is far below the 64-bit one (see the flag):
+	// say so, lest it read as a limit of the format.
+	note := ""
+	if strconv.IntSize == 32 && pixelBudget == patches.DefaultMaxPixels {
+		note = fmt.Sprintf("; 32-bit platforms default to %d pixels, within their address space", patches.DefaultMaxPixels)
+	}
+	return fmt.Sprintf("%s (raise the limit with --%s%s)", msg, flagMaxPixels, note)
 }
 
 // numberRange is the documented range of a numeric flag: lo (or above it,

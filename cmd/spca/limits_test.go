@@ -2,16 +2,19 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/spcalab/spca/codec"
+	"github.com/spcalab/spca/internal/checksum"
 	"github.com/spcalab/spca/internal/hostile"
 	"github.com/spcalab/spca/patches"
 	"github.com/spcalab/spca/testimages"
@@ -127,6 +130,44 @@ func TestPixelBudget(t *testing.T) {
 	}
 	wantError(t, []string{"info", widePath}, "4294967295×4294967295 out of range")
 	wantError(t, []string{"encode", "--model", model, "--max-pixels", "0", "-o", spc, img}, "--max-pixels 0 is out of its range")
+}
+
+// Session 30's question 9: on 32-bit platforms the default budget is
+// 2^23 - 1 pixels (patches.DefaultMaxPixels): an .spc file declaring
+// just under the 64-bit default of 10^8 made a 32-bit spca die out of
+// memory, and is refused there from its header, the message naming the
+// budget and --max-pixels. On 64-bit platforms the budget admits it, and
+// the streams of a 96×64 image refuse it (as before). --help states both
+// defaults.
+func TestDefaultBudget32(t *testing.T) {
+	dir := t.TempDir()
+	model := tinyCodecModel(t, dir)
+	img := filepath.Join(dir, "c.png")
+	saveTexture(t, img, 3) // 96×64
+	spc := filepath.Join(dir, "c.spc")
+	mustRun(t, "encode", "--model", model, "-o", spc, img)
+	big := readBytes(t, spc)
+	at := len(codec.Magic) + 1 + 32 // width and height
+	binary.LittleEndian.PutUint32(big[at:], 10000)
+	binary.LittleEndian.PutUint32(big[at+4:], 9992)
+	bigPath := filepath.Join(dir, "big.spc")
+	if err := os.WriteFile(bigPath, checksum.Refresh(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"decode", "--model", model, "-o", filepath.Join(dir, "big.png"), bigPath}
+	if strconv.IntSize == 32 {
+		wantError(t, args, "big.spc", "10000×9992", "more than the budget of 8388607", "--max-pixels", "32-bit platforms default to 8388607")
+	} else {
+		stdout, _, err := run(t, args...)
+		if line := errorLine(err); err == nil || strings.Contains(line, "budget") || !strings.Contains(line, "big.spc") {
+			t.Errorf("64-bit: decode of 10000×9992 in the streams of 96×64: %v (stdout %q), want an error of the streams", line, stdout)
+		}
+	}
+	help, _ := mustRun(t, "decode", "--help")
+	if !strings.Contains(help, "100000000 on 64-bit platforms and 8388607 on 32-bit ones") ||
+		!strings.Contains(help, fmt.Sprintf("(default: %d)", patches.DefaultMaxPixels)) {
+		t.Errorf("decode --help does not state the defaults of --max-pixels:\n%s", help)
+	}
 }
 
 // Issue 23: numeric flags are checked against their documented ranges, 0
