@@ -19,24 +19,29 @@ import "math"
 // kernel barely faster than the Go loop. Each dimension's thresholds
 // end with +Inf, so a step past them stays at len(t).
 //
-// Most values fall in their quantiser's dead zone (94 % of a colour
-// batch's rest values, and all four of a group in 87 % of the groups:
-// kodim13-24, c8b): centre holds per group of 4 dimensions their dead
-// zones' bounds lo (4 values) then hi (4), zero the dead zone's index of
-// each dimension, and the kernel sets a group whose four values all
-// lie in lo < v <= hi to zero's indices without its gathers. The index
-// of such a value is zero's, the count of the thresholds below it, as
-// the scan finds for strictly increasing thresholds; a dimension whose
-// thresholds are not (or has none) has the empty bounds (+Inf, -Inf), and NaN fails
-// both tests.
+// Most values fall in their quantiser's dead zone or next to it (94 %
+// of a colour batch's rest values in the zone, and all four of a group in
+// 87 % of the groups: kodim13-24, c8b). near holds per group of 4
+// dimensions a window of three cells around each zone, the cells s, s+1
+// and s+2 of thresholds t[s-1] < v <= t[s+2] (s = z-1, the zone z, moved
+// into the thresholds at the ends, ±Inf past them): the window's bounds
+// lo (4 values), hi (4), then t[s] (4) and t[s+1] (4); base holds s per
+// dimension. The kernel sets a group whose four values all lie in their
+// windows to s + [t[s] < v] + [t[s+1] < v], without its gathers: the
+// count of the thresholds below v, which is what the scan finds for
+// strictly increasing thresholds (or none: a window of all but -Inf,
+// index 0; the colour model's chroma has such dimensions, which sent
+// every group holding one to the gathers). A dimension
+// whose thresholds do not increase has the empty window (+Inf, -Inf),
+// and NaN fails both tests.
 type restTable struct {
 	lo, scale, last []float64
 	firstAt, tAt    []int64
 	first           []int32
 	t               []float64
 	steps           int
-	centre          []float64
-	zero            []int32
+	near            []float64
+	base            []int64
 }
 
 // maxRestSteps bounds restTable.steps: quantisers with more thresholds
@@ -73,24 +78,28 @@ func newRestTable(fs []cellFinder) *restTable {
 		return nil
 	}
 	groups := (len(fs) + 3) / 4
-	rt.centre, rt.zero = make([]float64, 8*groups), make([]int32, 4*groups)
+	rt.near, rt.base = make([]float64, 16*groups), make([]int64, 4*groups)
+	inf := math.Inf(1)
 	for j := range 4 * groups {
-		lo, hi, z := math.Inf(1), math.Inf(-1), 0
-		if j < len(fs) && increasing(fs[j].t) {
+		lo, hi, m1, m2, b := inf, -inf, inf, inf, 0
+		if j < len(fs) && (len(fs[j].t) == 0 || increasing(fs[j].t)) {
 			t := fs[j].t
-			lo, hi = math.Inf(-1), math.Inf(1)
+			z := 0
 			for z < len(t) && t[z] < 0 {
 				z++
 			}
-			if z > 0 {
-				lo = t[z-1]
+			b = max(0, min(z-1, len(t)-2))
+			at := func(i int, out float64) float64 {
+				if i < 0 || i >= len(t) {
+					return out
+				}
+				return t[i]
 			}
-			if z < len(t) {
-				hi = t[z]
-			}
+			lo, hi, m1, m2 = at(b-1, -inf), at(b+2, inf), at(b, inf), at(b+1, inf)
 		}
 		g, l := j/4, j%4
-		rt.centre[8*g+l], rt.centre[8*g+4+l], rt.zero[j] = lo, hi, int32(z)
+		rt.near[16*g+l], rt.near[16*g+4+l], rt.near[16*g+8+l], rt.near[16*g+12+l] = lo, hi, m1, m2
+		rt.base[j] = int64(b)
 	}
 	return rt
 }

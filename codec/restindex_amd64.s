@@ -10,8 +10,8 @@
 #define RT_FIRST 120
 #define RT_T 144
 #define RT_STEPS 168
-#define RT_CENTRE 176
-#define RT_ZERO 200
+#define RT_NEAR 176
+#define RT_BASE 200
 
 // func restIndicesAVX(out []int32, row []float64, rt *restTable)
 TEXT ·restIndicesAVX(SB), NOSPLIT, $8-56
@@ -26,10 +26,10 @@ TEXT ·restIndicesAVX(SB), NOSPLIT, $8-56
 	MOVQ RT_TAT(DX), R12
 	MOVQ RT_FIRST(DX), R13
 	MOVQ RT_T(DX), R14
-	MOVQ RT_CENTRE(DX), R15
+	MOVQ RT_NEAR(DX), R15
 	MOVQ RT_STEPS(DX), AX
 	MOVQ AX, 0(SP)              // steps
-	MOVQ RT_ZERO(DX), DX
+	MOVQ RT_BASE(DX), DX
 	VXORPD Y10, Y10, Y10        // 0
 	VPCMPEQQ Y11, Y11, Y11      // all ones: the gathers' masks
 	XORQ BX, BX                 // j
@@ -37,17 +37,23 @@ group:
 	CMPQ BX, CX
 	JGE  done
 	VMOVUPD (SI)(BX*8), Y0      // v
-	// All four in their dead zones, lo < v <= hi (ordered compares:
-	// false for NaN): their indices are zero's, no gathers.
+	// All four in their windows, lo < v <= hi (ordered compares: false
+	// for NaN): base + [t[s] < v] + [t[s+1] < v], no gathers.
 	MOVQ BX, AX
-	SHLQ $4, AX                 // the group's bounds, 64 bytes a group
+	SHLQ $5, AX                 // the group's window, 128 bytes a group
 	VCMPPD $0x1e, (R15)(AX*1), Y0, Y6   // v > lo (GT_OQ)
 	VCMPPD $0x12, 32(R15)(AX*1), Y0, Y7 // v <= hi (LE_OQ)
+	VCMPPD $0x1e, 64(R15)(AX*1), Y0, Y8 // v > t[s]
+	VCMPPD $0x1e, 96(R15)(AX*1), Y0, Y9 // v > t[s+1]
 	VANDPD Y7, Y6, Y6
 	VMOVMSKPD Y6, AX
 	CMPL AX, $15
 	JNE  gathered
-	VMOVDQU (DX)(BX*4), X3
+	VMOVDQU (DX)(BX*8), Y3
+	VPSUBQ Y8, Y3, Y3           // true lanes are −1
+	VPSUBQ Y9, Y3, Y3
+	VPSHUFD $0x08, Y3, Y3       // the low halves: lanes 0 1 | 4 5
+	VPERMQ $0x08, Y3, Y3        // qwords 0 2
 	VMOVDQU X3, (DI)(BX*4)
 	ADDQ $4, BX
 	JMP  group

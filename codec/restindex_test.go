@@ -17,7 +17,7 @@ func TestRestTableLayout(t *testing.T) {
 		{"lo", unsafe.Offsetof(rt.lo), 0}, {"scale", unsafe.Offsetof(rt.scale), 24}, {"last", unsafe.Offsetof(rt.last), 48},
 		{"firstAt", unsafe.Offsetof(rt.firstAt), 72}, {"tAt", unsafe.Offsetof(rt.tAt), 96},
 		{"first", unsafe.Offsetof(rt.first), 120}, {"t", unsafe.Offsetof(rt.t), 144}, {"steps", unsafe.Offsetof(rt.steps), 168},
-		{"centre", unsafe.Offsetof(rt.centre), 176}, {"zero", unsafe.Offsetof(rt.zero), 200},
+		{"near", unsafe.Offsetof(rt.near), 176}, {"base", unsafe.Offsetof(rt.base), 200},
 	} {
 		if f.got != f.want {
 			t.Errorf("restTable.%s at %d, the kernel reads it at %d", f.name, f.got, f.want)
@@ -105,10 +105,11 @@ func TestRestIndices(t *testing.T) {
 }
 
 // TestRestIndicesDeadZone is TestRestIndices on rows whose values mostly
-// lie in their dead zones (as a photograph's rest coefficients do), so
-// that most groups of four take the kernel's dead-zone test: values
-// inside, the zone's bounds and their neighbours, and now and then a
-// value elsewhere, ±Inf, NaN or ±0.
+// lie in or next to their dead zones (as a photograph's rest coefficients
+// do), so that most groups of four take the kernel's test of the window
+// of three cells (restTable.near): values inside, the window's bounds and
+// middle thresholds and their neighbours, and now and then a value
+// elsewhere, ±Inf, NaN or ±0.
 func TestRestIndicesDeadZone(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 31))
 	for _, c := range []struct {
@@ -121,24 +122,18 @@ func TestRestIndicesDeadZone(t *testing.T) {
 			t.Fatalf("%d quantisers: no restTable", n)
 		}
 		row, got := make([]float64, n), make([]int32, n)
-		inside := 0 // groups of four all within their dead zones
+		inside := 0 // groups of four all within their windows
 		for trial := range 3000 {
-			for j, f := range fs {
-				z := f.index(0)
-				lo, hi := math.Inf(-1), math.Inf(1)
-				if z > 0 {
-					lo = f.t[z-1]
-				}
-				if z < len(f.t) {
-					hi = f.t[z]
-				}
+			for j := range fs {
+				g := j / 4 * 16
+				lo, hi, m1, m2 := rt.near[g+j%4], rt.near[g+4+j%4], rt.near[g+8+j%4], rt.near[g+12+j%4]
 				switch r := rng.IntN(40); {
-				case r < 30 && z > 0 && z < len(f.t):
+				case r < 30 && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) && lo < hi:
 					row[j] = lo + (hi-lo)*rng.Float64()
 				case r < 30:
-					row[j] = rng.NormFloat64()
+					row[j] = rng.NormFloat64() * 30
 				case r < 37:
-					x := []float64{lo, hi}[rng.IntN(2)]
+					x := []float64{lo, hi, m1, m2}[rng.IntN(4)]
 					row[j] = []float64{x, math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1))}[rng.IntN(3)]
 				case r < 38:
 					row[j] = rng.NormFloat64() * 200
@@ -150,7 +145,7 @@ func TestRestIndicesDeadZone(t *testing.T) {
 			for g := 0; g+4 <= n; g += 4 {
 				in := true
 				for j := g; j < g+4; j++ {
-					in = in && rt.centre[2*g+j-g] < row[j] && row[j] <= rt.centre[2*g+4+j-g]
+					in = in && rt.near[4*g+j-g] < row[j] && row[j] <= rt.near[4*g+4+j-g]
 				}
 				if in {
 					inside++
@@ -163,7 +158,7 @@ func TestRestIndicesDeadZone(t *testing.T) {
 			}
 		}
 		if groups := 3000 * (n / 4); inside < groups/10 {
-			t.Errorf("%d dims: %d of %d groups within their dead zones: the test misses the kernel's shortcut", n, inside, groups)
+			t.Errorf("%d dims: %d of %d groups within their windows: the test misses the kernel's shortcut", n, inside, groups)
 		}
 	}
 }
