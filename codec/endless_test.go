@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
+	"strconv"
 	"testing"
 
 	"github.com/spcalab/spca/internal/hostile"
@@ -62,5 +64,36 @@ func TestEndlessInputs(t *testing.T) {
 	}
 	if m2, err := ReadModel(bytes.NewReader(mb.Bytes())); err != nil || m2.ID() != m.ID() {
 		t.Errorf("ReadModel of the model's own bytes: %v", err)
+	}
+}
+
+// On a 32-bit platform a colour file's header within the default budget
+// (2896×2896, 8.4 megapixels) followed by endless data was read toward
+// maxCodedBytes, 1.6 GB, into a bytes.Buffer, which panicked
+// (bytes.ErrTooLarge) once its capacity reached 1 GiB, half of what an
+// int holds: the data is refused, as a FormatError, at most math.MaxInt/4
+// bytes in. (On 64-bit platforms the bound is maxCodedBytes, 1.6 GB here:
+// not read.)
+func TestEndlessInput32(t *testing.T) {
+	if strconv.IntSize == 64 {
+		t.Skip("32-bit platforms only (GOARCH=arm go test -exec qemu-arm-static)")
+	}
+	m := smallColorModel(t, true)
+	var spc bytes.Buffer
+	if err := Encode(&spc, testimages.ColorTexture(16, 16, 1), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	head := bytes.Clone(spc.Bytes()[:fixedHeaderBytes])
+	const side = 2896
+	binary.LittleEndian.PutUint32(head[len(Magic)+1+32:], side)
+	binary.LittleEndian.PutUint32(head[len(Magic)+1+32+4:], side)
+	h, err := parseFixedHeader(head)
+	if err != nil || side*side > DefaultMaxPixels || maxCodedBytes(h) < 1<<30 {
+		t.Fatalf("the test's header: %v, %d pixels, %d bytes at most (want within the budget, over 1 GiB)", err, side*side, maxCodedBytes(h))
+	}
+	r := &hostile.Endless{Prefix: head, Limit: 1 << 31}
+	var fe *FormatError
+	if _, err := Decode(r, m); !errors.As(err, &fe) || r.N > math.MaxInt/4+1 {
+		t.Errorf("Decode of a %d×%d colour header and endless zeros: %v after %d bytes, want a *FormatError after at most %d", side, side, err, r.N, math.MaxInt/4+1)
 	}
 }

@@ -1570,7 +1570,14 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 	if _, err := in.ReadFrom(io.LimitReader(r, int64(fixedHeaderBytes))); err != nil {
 		return nil, err
 	}
-	rest := int64(maxFileBytes) - int64(fixedHeaderBytes)
+	// At most a quarter of what an int holds: on 32-bit platforms the
+	// buffer doubles its capacity as data arrive and panicked
+	// (bytes.ErrTooLarge) when it had to grow past 1 GiB, half of it: a
+	// colour header within the default budget, 2896×2896, and endless
+	// data there (maxCodedBytes 1.6 GB). A valid file codes a sample in
+	// under 4 bytes (maxCodedBytes): 512 MiB hold over 40 megapixels of
+	// colour. On 64-bit platforms the bound is maxFileBytes, as before.
+	rest := min(int64(maxFileBytes), math.MaxInt/4) - int64(fixedHeaderBytes)
 	var fixed *Header // nil for a file shorter than the fixed header
 	if in.Len() == fixedHeaderBytes {
 		h, err := parseFixedHeader(in.Bytes())
