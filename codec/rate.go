@@ -302,12 +302,9 @@ func (m *Model) minStep() (float64, error) {
 func (b *Model) finestStep(bases []*stepBasis) float64 {
 	// cells is the number of cells of newDeadZoneGrid(lo, hi, step,
 	// spare), in floating point (no integer overflow at fine steps).
-	cell := func(v, step float64) float64 {
-		return math.Copysign(math.Floor(math.Abs(v)/step+deadZone), v)
-	}
 	cells := func(lo, hi, step, spare float64) float64 {
 		margin := float64(spare * (hi - lo)) // as newDeadZoneGrid rounds it
-		return cell(hi+margin, step) - cell(lo-margin, step) + 1
+		return deadZoneCellFloat(hi+margin, step) - deadZoneCellFloat(lo-margin, step) + 1
 	}
 	type lead struct {
 		ext, lo, hi float64 // range of the unfolded coordinate, of norm

@@ -98,11 +98,21 @@ func newDeadZoneGrid(lo, hi, step, spare float64) (*deadZoneGrid, error) {
 		return nil, fmt.Errorf("codec: quantiser step %v must be positive and finite", step)
 	}
 	margin := float64(spare * (hi - lo)) // rounded: no FMA into lo - margin
-	kLo, kHi := deadZoneCell(lo-margin, step), deadZoneCell(hi+margin, step)
-	if kHi-kLo+1 > maxLevels {
-		return nil, &stepError{fmt.Sprintf("codec: a step of %.3g gives %d cells (at most %d): choose a larger step", step, kHi-kLo+1, maxLevels)}
+	// Counted in floating point before any index becomes an int: at fine
+	// steps the indices exceed an int, where the conversion is not
+	// defined. On 32-bit platforms DeadZone of samples 0 and 1e9 at step
+	// 1e-3 wrapped the count past the bound and make panicked.
+	// Both ends infinite (1e300 at step 1e-300) differ by NaN cells:
+	// infinitely many (they were 1 on amd64, and 0 to 1e300 panicked).
+	fLo, fHi := deadZoneCellFloat(lo-margin, step), deadZoneCellFloat(hi+margin, step)
+	if cells := fHi - fLo + 1; !(cells <= maxLevels) {
+		if math.IsNaN(cells) {
+			cells = math.Inf(1)
+		}
+		return nil, &stepError{fmt.Sprintf("codec: a step of %.3g gives %.0f cells (at most %d): choose a larger step", step, cells, maxLevels)}
 	}
-	n := kHi - kLo + 1
+	kLo := int(fLo)
+	n := int(fHi) - kLo + 1
 	return &deadZoneGrid{lo: lo, hi: hi, step: step, spare: spare, kLo: kLo, sum: make([]float64, n), cnt: make([]float64, n)}, nil
 }
 
@@ -143,6 +153,12 @@ func (g *deadZoneGrid) quantizer() *ScalarQuantizer {
 		panic("codec: dead-zone thresholds out of order")
 	}
 	return q
+}
+
+// deadZoneCellFloat is deadZoneCell in floating point, for any v and
+// step (no integer overflow at fine steps).
+func deadZoneCellFloat(v, step float64) float64 {
+	return math.Copysign(math.Floor(math.Abs(v)/step+deadZone), v)
 }
 
 // deadZoneCell is the signed cell index of v.

@@ -93,7 +93,8 @@ func TestDeadZone(t *testing.T) {
 	for _, bad := range []struct {
 		x    []float64
 		step float64
-	}{{x, 0}, {x, math.NaN()}, {x, math.Inf(1)}, {nil, 1}, {[]float64{1, math.NaN()}, 1}, {[]float64{0, 1e9}, 1e-3}} {
+	}{{x, 0}, {x, math.NaN()}, {x, math.Inf(1)}, {nil, 1}, {[]float64{1, math.NaN()}, 1}, {[]float64{0, 1e9}, 1e-3},
+		{[]float64{0, 1e300}, 1e-300}, {[]float64{1e300, 2e300}, 1e-300}} {
 		if _, err := DeadZone(bad.x, bad.step); err == nil {
 			t.Errorf("DeadZone(%d samples, step %v): no error", len(bad.x), bad.step)
 		}
