@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"sync"
 
 	"github.com/spcalab/spca/codec"
 	"github.com/spcalab/spca/patches"
@@ -12,15 +13,27 @@ import (
 )
 
 // trainSmall trains a small model in the entropy-constrained mode, the
-// mode of PhotoTrainOptions, on two generated textures.
+// mode of PhotoTrainOptions, on two generated textures. It is trained
+// once and shared by the examples that call it: neither changes it
+// (ExampleDecodeHeader registers it, which ExampleStepForRate does not
+// look at).
 func trainSmall() (*codec.Model, error) {
-	train := []image.Image{testimages.Texture(128, 128, 1), testimages.Texture(128, 128, 2)}
-	opt := codec.PhotoTrainOptions() // 8×8 patches, gamma 0, step 30
-	opt.Patch = 4
-	opt.Samples = 2000
-	opt.SPCA.Resolution = 1 << 12 // a coarse lattice, fast to fit
-	return codec.Train(train, &opt)
+	smallOnce.Do(func() {
+		train := []image.Image{testimages.Texture(128, 128, 1), testimages.Texture(128, 128, 2)}
+		opt := codec.PhotoTrainOptions() // 8×8 patches, gamma 0, step 30
+		opt.Patch = 4
+		opt.Samples = 2000
+		opt.SPCA.Resolution = 1 << 12 // a coarse lattice, fast to fit
+		small, smallErr = codec.Train(train, &opt)
+	})
+	return small, smallErr
 }
+
+var (
+	smallOnce sync.Once
+	small     *codec.Model
+	smallErr  error
+)
 
 // Choose the rate at encode time: StepForRate finds the quantiser step
 // at which the model codes the image at a target number of bits per
