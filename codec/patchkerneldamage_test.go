@@ -26,15 +26,17 @@ func TestPatchKernelFiles(t *testing.T) {
 	if !patchKernel {
 		t.Skip("no patch kernel on this architecture")
 	}
-	o := DefaultTrainOptions()
-	o.Samples, o.SPCA.Resolution = 400, 1024
-	o.Patch, o.Step, o.Gamma, o.Color, o.Subsample = 4, 12, 0, true, true
-	colour, err := Train([]image.Image{testimages.ColorTexture(128, 128, 5)}, &o)
+	// kernelModels' three, each read back from its file (the tracked
+	// 8×8 and 4×4 grey models and the 4×4 colour 4:2:0 one, trained once
+	// for the kernel tests).
+	ms, err := kernelModels()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tracked := reuseTestModels(t)
-	models := []*Model{rereadModel(t, tracked[0]), rereadModel(t, tracked[1]), rereadModel(t, colour)}
+	var models []*Model
+	for _, m := range ms {
+		models = append(models, rereadModel(t, m))
+	}
 	for _, m := range models {
 		for ci, c := range m.Channels {
 			// The configuration the kernels take (encodeAdaptive).
