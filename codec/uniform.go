@@ -163,11 +163,7 @@ func deadZoneCellFloat(v, step float64) float64 {
 
 // deadZoneCell is the signed cell index of v.
 func deadZoneCell(v, step float64) int {
-	a := math.Floor(math.Abs(v)/step + deadZone)
-	if v < 0 {
-		return -int(a)
-	}
-	return int(a)
+	return int(deadZoneCellFloat(v, step))
 }
 
 // maxLevels is the largest number of bins of one coefficient: the file
