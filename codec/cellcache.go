@@ -38,9 +38,20 @@ const cellCacheBits = 14
 func cellSlotWords(k int) int { return (k + 1 + 3) &^ 3 }
 
 func newCellCache(k, bits int) *cellCache {
+	return newCellCacheIn(k, bits, nil)
+}
+
+// newCellCacheIn is newCellCache in spare's memory (cleared) where it
+// holds the slots, aligned.
+func newCellCacheIn(k, bits int, spare []float64) *cellCache {
 	sw := cellSlotWords(k)
 	n := sw << bits
-	buf := make([]uint64, n+7)
+	buf := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(spare))), len(spare))
+	if len(buf) < n+7 {
+		buf = make([]uint64, n+7)
+	} else {
+		clear(buf)
+	}
 	o := int(-uintptr(unsafe.Pointer(&buf[0])) & 63 / 8) // to a 64-byte boundary
 	return &cellCache{k: k, sw: sw, mask: 1<<bits - 1, slots: buf[o : o+n : o+n]}
 }
@@ -117,7 +128,11 @@ func (c *Channel) takeCellCache() *cellCache {
 		c.cells = c.cells[:n-1]
 		return cc
 	}
-	return newCellCache(c.Leading(), cellCacheBits)
+	// A process's first image: in the spare where it has room (a colour
+	// model's section 0 or packed bytes left over by the planes, 1 MB of
+	// fresh memory a channel otherwise).
+	k := c.Leading()
+	return newCellCacheIn(k, cellCacheBits, takeSpare(cellSlotWords(k)<<cellCacheBits+7))
 }
 
 func (c *Channel) putCellCache(cc *cellCache) {

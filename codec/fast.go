@@ -133,6 +133,7 @@ func (c *Channel) loadFast() (*fastPath, error) {
 		}
 		if c.fastStored != nil {
 			c.fast = c.fastStored.decode()
+			c.fastStored.release()
 		} else {
 			c.fast, c.fastErr = buildFastPath(c)
 		}
@@ -146,8 +147,15 @@ func (c *Channel) readFastSection() error {
 	c.fastSecOnce.Do(func() {
 		if c.fastSec != nil {
 			c.fastSecErr = c.fastSec.readLazy("fast path", func(r *modelReader) error {
+				whole := r.b
 				var err error
-				c.fastStored, err = r.fastPath(c.Leading())
+				if c.fastStored, err = r.fastPath(c.Leading()); c.fastStored != nil {
+					// The section's bytes, which the planes alias, are
+					// the spare once decoded (release); modelDecoder
+					// refers to them until its next frame.
+					modelDecoder().DecodeAll(emptyFrame, nil)
+					c.fastStored.section = whole
+				}
 				return err
 			})
 		}
@@ -326,6 +334,23 @@ func (e *modelWriter) fastPath(c *Channel) {
 type storedFast struct {
 	f      *fastPath // without vals
 	planes [][]byte  // per coordinate, w byte planes of the grid's values
+	// section is the inflated section of a sectioned model file that
+	// the planes alias, nil if none (version 4 keeps the whole model's
+	// bytes).
+	section []byte
+}
+
+// release donates the section the planes were read from to the spare,
+// once they are decoded: nothing else refers to it (the nodes are
+// copies). It was 0.8 MB of fresh memory per channel in a process's
+// first image (2.4 MB for the colour Kodak model, taken from the spare
+// by the first image's responses and pixel sums instead).
+func (s *storedFast) release() {
+	if s.section != nil {
+		s.planes = nil
+		donate(s.section)
+		s.section = nil
+	}
 }
 
 // fastPath reads what modelWriter.fastPath wrote for a channel of k

@@ -655,6 +655,12 @@ func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y 
 // the same responses).
 func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
 	buf := takePlaneBuffer(p, n)
+	if need := patches.NewGrid(p.W, p.H, n).Blocks() * n * n; cap(buf.y) < need {
+		// A process's first image: the projection writes every response.
+		if s := takeSpare(need); s != nil {
+			buf.y = s
+		}
+	}
 	if g != nil {
 		y, grid = c.PCA.ProjectGrayTo(buf.y, g, n)
 	} else {

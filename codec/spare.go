@@ -25,8 +25,10 @@ var spare struct {
 
 // maxSpareRegions bounds the regions kept: a process that loads models
 // one after another keeps the last ones' (the older ones are left to the
-// collector).
-const maxSpareRegions = 4
+// collector). A colour model donates 3 at its load and one per channel
+// as its first image decodes its fast paths (storedFast.release), before
+// the image's planes take section 0.
+const maxSpareRegions = 8
 
 // donate adds b, which nothing may use after, to the spare.
 func donate(b []byte) {

@@ -19,22 +19,29 @@ import (
 // the spare).
 func TestSpareSection0(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "colour.model")
-	if err := smallColorModel(t, true).Save(path); err != nil {
+	trained := smallColorModel(t, true)
+	if err := trained.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	img := testimages.ColorTexture(64, 48, 9)
+	// The model as trained has no sections and donates nothing: the
+	// file and pixels with no spare at all.
+	ReleaseBuffers()
+	fWant, pWant := codeAndDecode(t, img, trained)
+	// left returns the values left in the spare's first region.
 	left := func() int {
 		spare.mu.Lock()
 		defer spare.mu.Unlock()
-		n := 0
-		for _, r := range spare.regions {
-			n += len(r)
+		if len(spare.regions) == 0 {
+			return 0
 		}
-		return n
+		return len(spare.regions[0])
 	}
 	// code codes with the spare's region keep alone (-1: none) and
-	// returns how many regions were donated.
-	code := func(keep int) (file, pix []byte, took, regions int) {
+	// returns how many of its values the buffers took, how many regions
+	// were donated by the load, and how many while coding (the fast
+	// paths' sections, storedFast.release).
+	code := func(keep int) (file, pix []byte, took, regions, later int) {
 		ReleaseBuffers() // no kept buffers and no spare
 		m, err := LoadModel(path)
 		if err != nil {
@@ -63,13 +70,24 @@ func TestSpareSection0(t *testing.T) {
 		} else {
 			spare.regions = spare.regions[keep : keep+1]
 		}
+		kept := len(spare.regions)
 		spare.mu.Unlock()
 		before := left()
 		file, pix = codeAndDecode(t, img, m)
-		return file, pix, before - left(), regions
+		spare.mu.Lock()
+		later = len(spare.regions) - kept
+		spare.mu.Unlock()
+		return file, pix, before - left(), regions, later
 	}
-	f0, p0, _, regions := code(-1)
+	f0, p0, _, regions, later := code(-1)
 	defer ReleaseBuffers()
+	if !bytes.Equal(f0, fWant) || !bytes.Equal(p0, pWant) {
+		t.Error("the model loaded codes or decodes otherwise than the model trained")
+	}
+	// One fast path section a channel, donated once decoded.
+	if later != len(trained.Channels) {
+		t.Errorf("%d regions donated while coding, want %d (the fast paths' sections)", later, len(trained.Channels))
+	}
 	// Section 0, its packed bytes and the integer scratch (which its
 	// sync.Pool may have dropped: -race drops some at random).
 	if regions < 2 || regions > 3 {
@@ -78,7 +96,7 @@ func TestSpareSection0(t *testing.T) {
 	// The encoder's three planes and the decoder's (64×48 and twice 32×24).
 	planes := 2 * (64*48 + 2*32*24)
 	for keep := range regions {
-		f1, p1, took, _ := code(keep)
+		f1, p1, took, _, _ := code(keep)
 		if keep == 0 && took < planes {
 			t.Errorf("the buffers took %d values of section 0, want %d at least (the planes)", took, planes)
 		}
