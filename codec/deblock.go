@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
 
@@ -252,6 +253,15 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	// up as each strength's own total, not a difference.
 	var hsum [maxDeblock]int64
 	orig8, is8 := any(orig).([]uint8)
+	sc := deblockScratches.Get().(*deblockScratch)
+	defer deblockScratches.Put(sc)
+	gathered := 0 // edges a row that the kernel takes gathered
+	if n > 4 && is8 && w >= 2 && hasAVX512 {
+		// Patches over 4 pixels: each row's edges gathered four bytes
+		// apart for deblockVert4ErrKernel (and its outputs back).
+		gathered = (w - 2) / n
+		sc.edges = resize(sc.edges, 4*4*gathered)
+	}
 	// Vertical edges, row by row. Around each horizontal edge, in the
 	// band of its four rows y−2..y+1 (disjoint bands: n >= 4), von holds
 	// every pixel as its vertical edge sets it, kpix that edge's kmin
@@ -269,6 +279,21 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 				v, kr2 = vr[2:], kr[2:]
 			}
 			x += 4 * deblockVert4ErrKernel(rr[2:], orig8[y*w+2:][:w-2], v, kr2, (w-2)/4, &th32, &hsum)
+		} else if m := gathered; m > 0 {
+			// Larger patches: the m edges x = n, 2n, ... (x+1 < w) four
+			// bytes apart, p1 p0 | q0 q1 each (a 4-byte load and store
+			// an edge).
+			cr, co, cv, ck := sc.edges[:4*m], sc.edges[4*m:8*m], sc.edges[8*m:12*m], sc.edges[12*m:16*m]
+			moveEdges(cr, co, rr, orig8[y*w:][:w], n, m, false)
+			if vr == nil {
+				cv, ck = nil, nil
+			}
+			if deblockVert4ErrKernel(cr, co, cv, ck, m, &th32, &hsum) == m {
+				if vr != nil {
+					moveEdges(cv, ck, vr, kr, n, m, true)
+				}
+				x = w // every edge
+			}
 		}
 		for ; x+1 < w; x += n {
 			// The edge's four pixels resliced: one bounds check each.
@@ -294,8 +319,6 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 			vertical(y, nil, nil)
 		}
 	}
-	sc := deblockScratches.Get().(*deblockScratch)
-	defer deblockScratches.Put(sc)
 	sc.von, sc.kpix = resize(sc.von, 4*w), resize(sc.kpix, 4*w)
 	von, kpix := sc.von, sc.kpix
 	// Horizontal edges: with 8-bit originals, whole groups of 16 columns
@@ -363,6 +386,27 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	return true
 }
 
+// moveEdges copies the four bytes around each of the m vertical edges
+// x = n, 2n, ... of rows a and b (p1 p0 | q0 q1, x+1 < len) to ga and
+// gb, four bytes apart, or with back from ga and gb to the rows.
+func moveEdges(ga, gb, a, b []uint8, n, m int, back bool) {
+	ga, gb = ga[:4*m], gb[:4*m]
+	if last := n*m + 2; last > len(a) || last > len(b) || n < 4 {
+		panic("codec: moveEdges: edges outside the rows")
+	}
+	le := binary.LittleEndian
+	for j, x := 0, n-2; j < 4*m; j, x = j+4, x+n {
+		ra, rb := a[x:x+4:x+4], b[x:x+4:x+4]
+		if back {
+			le.PutUint32(ra, le.Uint32(ga[j:j+4:j+4]))
+			le.PutUint32(rb, le.Uint32(gb[j:j+4:j+4]))
+		} else {
+			le.PutUint32(ga[j:j+4:j+4], le.Uint32(ra))
+			le.PutUint32(gb[j:j+4:j+4], le.Uint32(rb))
+		}
+	}
+}
+
 // edgeMoved returns the pixels of an edge that passes (p1 p0 | q0 q1)
 // and the change of their squared error against o1 o0 | oq0 oq1.
 func edgeMoved(p1, p0, q0, q1, o1, o0, oq0, oq1 int) (np1, np0, nq0, nq1 uint8, delta int64) {
@@ -388,12 +432,13 @@ type deblockScratch struct {
 	von, kpix []uint8
 	vonF      []float64 // searchDeblockFloat's band
 	kmins     []uint8   // searchDeblockAt's first strengths of a row's or band's edges
+	edges     []uint8   // deblockErrorsByEdge's edges of a row, four bytes each: rec, orig, von, kpix
 	rec       []uint8   // the encoder's 8-bit reconstruction (encodeVersion)
 }
 
 var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, keep: func(x any) bool {
 	sc := x.(*deblockScratch)
-	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues && cap(sc.kmins) <= maxKeptValues
+	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues && cap(sc.kmins) <= maxKeptValues && cap(sc.edges) <= maxKeptValues
 }}
 
 // wholeErrors converts orig to whole (same length) and returns the

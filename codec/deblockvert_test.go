@@ -106,8 +106,9 @@ func TestDeblockVert4Kernel(t *testing.T) {
 
 // TestDeblockErrorsByEdgeVert4 checks the search by edge on 4×4 patches
 // of images wide enough for the vertical-edge kernel (whole groups of 16
-// edges and a rest), with it and without, against filtering a copy at
-// every strength.
+// edges and a rest), and on larger patches, whose edges it takes
+// gathered four bytes apart (moveEdges), with it and without, against
+// filtering a copy at every strength.
 func TestDeblockErrorsByEdgeVert4(t *testing.T) {
 	defer func(k bool) { hasAVX512 = k }(hasAVX512)
 	have := hasAVX512
@@ -123,19 +124,23 @@ func TestDeblockErrorsByEdgeVert4(t *testing.T) {
 				rec.Pix[i] = uint8(math.Max(0, math.Min(255, v)))
 				orig[i] = uint8(math.Max(0, math.Min(255, math.Round(v+float64(rng.IntN(9))-4))))
 			}
-			for _, step := range []float64{6, 25, 90} {
+			for _, c := range []struct {
+				n    int
+				step float64
+			}{{4, 6}, {4, 25}, {4, 90}, {5, 25}, {8, 6}, {8, 25}, {8, 90}, {16, 40}} {
+				n, step := c.n, c.step
 				hasAVX512 = false
-				want := deblockErrorsGray8(orig, rec, step, 4)
+				want := deblockErrorsGray8(orig, rec, step, n)
 				hasAVX512 = have
-				if got := deblockErrorsGray8(orig, rec, step, 4); !slices.Equal(got, want) {
-					t.Fatalf("w %d trial %d step %g: %v with the kernel, %v without", w, trial, step, got, want)
+				if got := deblockErrorsGray8(orig, rec, step, n); !slices.Equal(got, want) {
+					t.Fatalf("w %d trial %d n %d step %g: %v with the kernel, %v without", w, trial, n, step, got, want)
 				}
 				for k := 0; k <= maxDeblock; k++ {
 					work := image.NewGray(rec.Rect)
 					copy(work.Pix, rec.Pix)
-					deblockImage(work, k, step, 4)
+					deblockImage(work, k, step, n)
 					if s := float64(sse8(work.Pix, orig)); s != want[k] {
-						t.Fatalf("w %d trial %d step %g strength %d: %g, a filtered copy %g", w, trial, step, k, want[k], s)
+						t.Fatalf("w %d trial %d n %d step %g strength %d: %g, a filtered copy %g", w, trial, n, step, k, want[k], s)
 					}
 				}
 			}
