@@ -117,9 +117,10 @@ func sseLanesGo(rec, orig []float64, n int, lanes *[32]float64) {
 // unfiltered error plus, for every pixel an edge sets, the change of its
 // squared error: the same sum where orig holds whole numbers (8-bit
 // images: every term is an integer, exact in float64), without a pass
-// over every pixel per strength. With whole numbers and patches of 4
-// pixels or more it goes by edge (deblockErrorsByEdge); otherwise it
-// filters a copy per strength. kodim13 grey, 4×4 model: 29 → 8 ms of
+// over every pixel per strength. With patches of 4 pixels or more it
+// goes by edge (whole numbers: deblockErrorsByEdge; fractions, as a
+// colour image's luminance: deblockErrorsFrac); otherwise it filters a
+// copy per strength. kodim13 grey, 4×4 model: 29 → 8 ms of
 // CPU per encode (~28 → 8 % of it).
 func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int) []float64 {
 	// 8-bit originals (whole numbers 0..255): the changes summed in
@@ -134,23 +135,39 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 	if ok {
 		return deblockErrorsWhole(whole, sse0, rec, step, n)
 	}
-	sse0 = 0
-	for i, v := range rec.Pix[:len(orig.Pix)] {
-		d := float64(v) - orig.Pix[i]
-		sse0 += float64(d * d)
-	}
-	errs, done := newDeblockErrors(sse0, step, n)
+	errs, done := newDeblockErrors(sseGrayFloat(rec.Pix, orig.Pix), step, n)
 	if done {
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	work := make([]uint8, len(rec.Pix))
-	for k := 1; k <= maxDeblock; k++ {
-		copy(work, rec.Pix)
-		th := newDeblockThresholds(deblockParams(k, step, n))
-		errs[k] = sse0 + deblockGrayDelta[float64, float64](work, orig.Pix, w, h, n, th)
+	sc.von, sc.kpix = resize(sc.von, 4*w), resize(sc.kpix, 4*w)
+	if !deblockErrorsFrac(errs, orig.Pix, rec.Pix, w, h, n, step, sc.von, sc.kpix) {
+		deblockErrorsCopies(errs, orig.Pix, rec.Pix, w, h, n, step)
 	}
 	return errs
+}
+
+// sseGrayFloat is the squared error of the 8-bit rec against orig (as
+// long), summed pixel by pixel in order.
+func sseGrayFloat(rec []uint8, orig []float64) float64 {
+	var s float64
+	for i, v := range rec[:len(orig)] {
+		d := float64(v) - orig[i]
+		s += float64(d * d)
+	}
+	return s
+}
+
+// deblockErrorsCopies fills errs[1:] as deblockErrorsGray does, errs[0]
+// holding the unfiltered error: per strength, a copy of rec filtered and
+// the change of every pixel the filter sets, in its order.
+func deblockErrorsCopies(errs, orig []float64, rec []uint8, w, h, n int, step float64) {
+	work := make([]uint8, len(rec))
+	for k := 1; k <= maxDeblock; k++ {
+		copy(work, rec)
+		th := newDeblockThresholds(deblockParams(k, step, n))
+		errs[k] = errs[0] + deblockGrayDelta[float64, float64](work, orig, w, h, n, th)
+	}
 }
 
 // newDeblockErrors returns the errors of the strengths 0..maxDeblock
@@ -210,15 +227,10 @@ func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray
 // own kmin. Every edge adds its change of the squared error to the
 // strengths it is on at (a difference array), in integers.
 func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64) bool {
-	if n < 4 {
-		return false
-	}
 	const never = maxDeblock + 1
-	// kA[d], kB[d]: the first strength whose ceiling of alpha (beta)
-	// exceeds d, never if none.
-	var kA, kB [256]uint8
-	for d := range kA {
-		kA[d], kB[d] = never, never
+	km, ok := newEdgeKmins(step, n)
+	if !ok {
+		return false
 	}
 	// th16: the thresholds of each strength for deblockHorizErrKernel
 	// (pixel differences are at most 255: clamped past them they decide
@@ -227,25 +239,8 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	var th32 [16]int32 // a_k, b_k for deblockVert4ErrKernel
 	for k := maxDeblock; k >= 1; k-- {
 		th := newDeblockThresholds(deblockParams(k, step, n))
-		// The largest |4(q0 − p0) + p1 − q1| of an edge that passes.
-		if 3*(th.a-1)+2*(th.b-1) > th.clip {
-			return false
-		}
 		th16[k-1], th16[8+k-1], th16[16+k-1] = int16(min(max(th.a, 0), 256)), int16(min(max(th.b, 0), 256)), int16(k)
 		th32[k-1], th32[8+k-1] = int32(th16[k-1]), int32(th16[8+k-1])
-		for d := 0; d < 256; d++ {
-			if d < th.a {
-				kA[d] = uint8(k)
-			}
-			if d < th.b {
-				kB[d] = uint8(k)
-			}
-		}
-	}
-	// kmin is an edge's first passing strength; pixels are 0..255, so
-	// their differences index the tables as bytes.
-	kmin := func(p1, p0, q0, q1 int) int {
-		return int(max(kA[uint8(abs(q0-p0))], kB[uint8(abs(p1-p0))], kB[uint8(abs(q1-q0))]))
 	}
 	moved := edgeMoved
 	var diff [never + 1]int64 // diff[k]: change of the error from strength k on
@@ -299,7 +294,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 			// The edge's four pixels resliced: one bounds check each.
 			e := rr[x-2 : x+2 : x+2]
 			p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
-			k := kmin(p1, p0, q0, q1)
+			k := km.kmin(p1, p0, q0, q1)
 			if k > maxDeblock {
 				continue
 			}
@@ -347,7 +342,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 		for x := x0; x < w; x++ {
 			if min(k0s[x], k1s[x], k2s[x], k3s[x]) == never {
 				p1, p0, q0, q1 := int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])
-				if kh := kmin(p1, p0, q0, q1); kh <= maxDeblock {
+				if kh := km.kmin(p1, p0, q0, q1); kh <= maxDeblock {
 					_, _, _, _, delta := moved(p1, p0, q0, q1, int(o0s[x]), int(o1s[x]), int(o2s[x]), int(o3s[x]))
 					diff[kh] += delta // on to the end: diff[never] is not summed
 				}
@@ -369,7 +364,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 						kb = min(kb, int(k))
 					}
 				}
-				if kh := max(ka, kmin(px[0], px[1], px[2], px[3])); kh < kb {
+				if kh := max(ka, km.kmin(px[0], px[1], px[2], px[3])); kh < kb {
 					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], int(o0s[x]), int(o1s[x]), int(o2s[x]), int(o3s[x]))
 					diff[kh] += delta
 					diff[kb] -= delta
@@ -407,14 +402,85 @@ func moveEdges(ga, gb, a, b []uint8, n, m int, back bool) {
 	}
 }
 
+// edgeKmins are the first strengths at which pixel differences pass
+// the deblocking filter's tests on 8-bit pixels: kA[d] (kB[d]) is the
+// first strength 1..maxDeblock whose ceiling of alpha (beta) exceeds d,
+// deblockNever if none. deblockParams's thresholds grow with the
+// strength, so an edge passes at every strength from its kmin on.
+type edgeKmins struct{ kA, kB [256]uint8 }
+
+// newEdgeKmins returns the tables of the strengths at step for n×n
+// patches, and whether they serve a search by edge: patches of 4 pixels
+// or more whose edges touch disjoint pixels, and no move of an edge that
+// passes clipped by tc (else its pixels would depend on the strength).
+func newEdgeKmins(step float64, n int) (*edgeKmins, bool) {
+	if n < 4 {
+		return nil, false
+	}
+	t := new(edgeKmins)
+	for d := range t.kA {
+		t.kA[d], t.kB[d] = deblockNever, deblockNever
+	}
+	var next *deblockThresholds // strength k+1's
+	for k := maxDeblock; k >= 1; k-- {
+		th := newDeblockThresholds(deblockParams(k, step, n))
+		// The largest |4(q0 − p0) + p1 − q1| of an edge that passes.
+		if 3*(th.a-1)+2*(th.b-1) > th.clip {
+			return nil, false
+		}
+		// Thresholds that grow with the strength (past int's range,
+		// thresholds converted from float64 need not).
+		if next != nil && (th.a > next.a || th.b > next.b) {
+			return nil, false
+		}
+		next = th
+		for d := 0; d < 256; d++ {
+			if d < th.a {
+				t.kA[d] = uint8(k)
+			}
+			if d < th.b {
+				t.kB[d] = uint8(k)
+			}
+		}
+	}
+	return t, true
+}
+
+// kmin is the first strength whose tests the edge p1 p0 | q0 q1 (pixels
+// 0..255: their differences index the tables as bytes) passes,
+// deblockNever if none.
+func (t *edgeKmins) kmin(p1, p0, q0, q1 int) int {
+	return int(max(t.kA[uint8(abs(q0-p0))], t.kB[uint8(abs(p1-p0))], t.kB[uint8(abs(q1-q0))]))
+}
+
 // edgeMoved returns the pixels of an edge that passes (p1 p0 | q0 q1)
 // and the change of their squared error against o1 o0 | oq0 oq1.
 func edgeMoved(p1, p0, q0, q1, o1, o0, oq0, oq1 int) (np1, np0, nq0, nq1 uint8, delta int64) {
-	d8 := 4*(q0-p0) + p1 - q1
-	np1, np0 = roundSixteenths(16*p1+d8), roundEighths(8*p0+d8)
-	nq0, nq1 = roundEighths(8*q0-d8), roundSixteenths(16*q1-d8)
+	np1, np0, nq0, nq1 = edgePixels(p1, p0, q0, q1)
 	delta = squareChange(p1, np1, o1) + squareChange(p0, np0, o0) + squareChange(q0, nq0, oq0) + squareChange(q1, nq1, oq1)
 	return
+}
+
+// edgePixels returns the pixels of an edge that passes (p1 p0 | q0 q1)
+// and whose move is not clipped, as deblockThresholds.filter sets them.
+func edgePixels(p1, p0, q0, q1 int) (np1, np0, nq0, nq1 uint8) {
+	d8 := 4*(q0-p0) + p1 - q1
+	return roundSixteenths(16*p1 + d8), roundEighths(8*p0 + d8), roundEighths(8*q0 - d8), roundSixteenths(16*q1 - d8)
+}
+
+// edgeChangeFloat is the change of the squared error against the
+// float64 original o1 o0 | oq0 oq1 of the edge p1 p0 | q0 q1 set to np1
+// np0 | nq0 nq1: deblockGrayDelta's term, in its order and roundings.
+func edgeChangeFloat(p1, p0, q0, q1 int, np1, np0, nq0, nq1 uint8, o1, o0, oq0, oq1 float64) float64 {
+	return squareChangeFloat(p1, np1, o1) + squareChangeFloat(p0, np0, o0) +
+		squareChangeFloat(q0, nq0, oq0) + squareChangeFloat(q1, nq1, oq1)
+}
+
+// squareChangeFloat is squareChange against a float64 original, each
+// square rounded (no fused multiply-add).
+func squareChangeFloat(old int, v uint8, o float64) float64 {
+	a, b := float64(v)-o, float64(old)-o
+	return float64(a*a) - float64(b*b)
 }
 
 // squareChange is the change of (pixel − o)² when the pixel goes from
@@ -447,19 +513,22 @@ var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, 
 func wholeErrors(whole []int16, orig []float64, rec []uint8) (sse float64, ok bool) {
 	whole, rec = whole[:len(orig)], rec[:len(orig)]
 	var s int64
-	bad := false
 	for i, x := range orig {
-		// int16(x) is only defined for x in range: tested first.
+		// int16(x) is only defined for x in range: tested first. The
+		// first fraction ends the pass (a luminance plane's first
+		// sample, mostly).
 		if !(x >= 0 && x <= 255) {
 			return 0, false
 		}
 		v := int16(x)
-		bad = bad || float64(v) != x
+		if float64(v) != x {
+			return 0, false
+		}
 		whole[i] = v
 		d := int64(rec[i]) - int64(v)
 		s += d * d
 	}
-	return float64(s), !bad
+	return float64(s), true
 }
 
 // bestDeblock returns the strength with the smallest squared error summed

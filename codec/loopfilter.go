@@ -299,10 +299,18 @@ const loopFitBand = 32
 // orig in 8 bits (loopFilterGain): the errors are then read from it,
 // whole numbers, as they are from orig.
 func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8, bool) {
-	var taps [loopTaps]int8
 	if w < 1 || h < 1 {
-		return taps, false
+		return [loopTaps]int8{}, false
 	}
+	ata, atb := loopFitSums(orig, orig8, rec, w, h)
+	return solveLoopTaps(&ata, &atb)
+}
+
+// loopFitSums returns fitLoopFilter's normal equations (w, h >= 1): the
+// sums of d_k·d_l (l >= k) and of d_k·e over the pixels it sums over,
+// the latter a chain of rounded float64 additions in the order of the
+// pixels, each product rounded (exact where the errors are whole).
+func loopFitSums(orig []float64, orig8, rec []uint8, w, h int) (ata [loopTaps][loopTaps]int64, atb [loopTaps]float64) {
 	// The normal equations of the least squares over every pixel, in
 	// the differences d_k = r(p+o_k) + r(p−o_k) − 2r(p) (whole numbers:
 	// the sums are exact in float64 below 2^53), summed band by band of
@@ -316,11 +324,6 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 	}
 	band := min(loopFitBand, h) // a multiple of sy (or h)
 	pw := w + 2*loopReach
-	var src []int32
-	if orig8 == nil {
-		sc.src = resize(sc.src, pw*(band+2*loopReach)) // every value set below
-		src = sc.src
-	}
 	var off [loopTaps]int
 	for k, o := range loopOffsets {
 		off[k] = o[0]*pw + o[1]
@@ -339,80 +342,44 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 		sc.e = resize(sc.e, most)
 		es = sc.e
 	}
-	whole := true // every e a whole number (8-bit originals)
-	var ata [loopTaps][loopTaps]int64
-	var atbWhole [loopTaps]int64 // the sums while whole
-	var atb [loopTaps]float64    // the same in float64, in order (orig8 nil)
+	whole := true                // every e a whole number (8-bit originals)
+	var atbWhole [loopTaps]int64 // the sums while whole; atb the same in float64, in order (orig8 nil)
 	for y0 := 0; y0 < h; y0 += band {
 		y1 := min(y0+band, h)
 		j := 0
-		if orig8 != nil {
-			// 8-bit originals: the band's rows padded in bytes (32 more
-			// for the kernel's loads), the differences taken 16 at a
-			// time (evenDiff); the errors are o - r = o + r - 2r.
-			sc.src8 = resize(sc.src8, pw*(band+2*loopReach)+32)
-			src8 := sc.src8
-			for y := y0 - loopReach; y < y1+loopReach; y++ {
-				row := rec[min(max(y, 0), h-1)*w:][:w]
-				dst := src8[(y-y0+loopReach)*pw:][:pw]
-				copy(dst[loopReach:], row)
-				for x := range loopReach {
-					dst[x], dst[loopReach+w+x] = row[0], row[w-1]
-				}
+		// The band's rows and loopReach more on each side, padded in
+		// bytes (32 more for the kernel's loads), the differences taken
+		// 16 at a time (evenDiff); 8-bit errors are o - r = o + r - 2r.
+		sc.src8 = resize(sc.src8, pw*(band+2*loopReach)+32)
+		src8 := sc.src8
+		for y := y0 - loopReach; y < y1+loopReach; y++ {
+			row := rec[min(max(y, 0), h-1)*w:][:w]
+			dst := src8[(y-y0+loopReach)*pw:][:pw]
+			copy(dst[loopReach:], row)
+			for x := range loopReach {
+				dst[x], dst[loopReach+w+x] = row[0], row[w-1]
 			}
-			for y := y0; y < y1; y += sy {
-				c := (y-y0+loopReach)*pw + loopReach + (y/sy)%sx
-				n := (w - (y/sy)%sx + sx - 1) / sx
-				for k := range loopTaps {
-					evenDiff(d[k][j:j+n], src8[c+off[k]:], src8[c-off[k]:], src8[c:], sx)
-				}
-				evenDiff(d[loopTaps][j:j+n], orig8[y*w+(y/sy)%sx:], src8[c:], src8[c:], sx)
-				j += n
+		}
+		for y := y0; y < y1; y += sy {
+			x0 := (y / sy) % sx
+			c := (y-y0+loopReach)*pw + loopReach + x0
+			n := (w - x0 + sx - 1) / sx // the row's pixels summed over
+			// Plane by plane (flat pixels too: their zeros add nothing).
+			for k := range loopTaps {
+				evenDiff(d[k][j:j+n], src8[c+off[k]:], src8[c-off[k]:], src8[c:], sx)
 			}
-		} else {
-			// The band's rows and loopReach more on each side, padded.
-			for y := y0 - loopReach; y < y1+loopReach; y++ {
-				row := rec[min(max(y, 0), h-1)*w:][:w]
-				dst := src[(y-y0+loopReach)*pw:][:pw]
-				for x := range dst {
-					dst[x] = int32(row[min(max(x-loopReach, 0), w-1)])
-				}
+			if orig8 != nil {
+				evenDiff(d[loopTaps][j:j+n], orig8[y*w+x0:], src8[c:], src8[c:], sx)
+			} else {
+				whole = floatErrors(es[j:j+n], d[loopTaps][j:j+n], orig[y*w+x0:], src8[c:], sx, whole)
 			}
-			for y := y0; y < y1; y += sy {
-				c := (y-y0+loopReach)*pw + loopReach
-				x0 := (y / sy) % sx
-				n := (w - x0 + sx - 1) / sx // the row's pixels summed over
-				// Plane by plane (flat pixels too: their zeros add nothing).
-				for k := range loopTaps {
-					dk := d[k][j : j+n]
-					r, a, b := src[c+x0:], src[c+x0+off[k]:], src[c+x0-off[k]:]
-					for t := range dk {
-						p := t * sx
-						dk[t] = int16(a[p] + b[p] - 2*r[p])
-					}
-				}
-				e16 := d[loopTaps][j : j+n]
-				o, ef := orig[y*w:][:w], es[j:j+n]
-				for t := range ef {
-					x := x0 + t*sx
-					e := o[x] - float64(src[c+x])
-					ef[t] = e
-					if whole && e == math.Trunc(e) && math.Abs(e) <= 510 { // dotInt16's bound
-						e16[t] = int16(e)
-					} else {
-						whole = false
-					}
-				}
-				j += n
-			}
+			j += n
+		}
+		if orig8 == nil {
+			addErrorProducts(&atb, &d, es[:j])
 		}
 		for k := 0; k < loopTaps; k++ {
 			dk := d[k][:j]
-			if orig8 == nil {
-				for i, e := range es[:j] {
-					atb[k] += float64(float64(dk[i]) * e) // rounded: no fused multiply-add
-				}
-			}
 			// The planes l >= k, then the errors while whole (exact in
 			// 64 bits), 4 at a time.
 			last := loopTaps - 1
@@ -436,6 +403,14 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 			atb[k] = float64(v)
 		}
 	}
+	return ata, atb
+}
+
+// solveLoopTaps returns the taps that solve the normal equations ata,
+// atb (ata's diagonal plus 1), rounded to 1/128 and clamped to int8, and
+// whether any is not 0 (false where the system cannot be solved).
+func solveLoopTaps(ata *[loopTaps][loopTaps]int64, atb *[loopTaps]float64) ([loopTaps]int8, bool) {
+	var taps [loopTaps]int8
 	a := mat.NewSymDense(loopTaps, nil)
 	b := mat.NewVecDense(loopTaps, nil)
 	for k := 0; k < loopTaps; k++ {
@@ -465,6 +440,54 @@ func fitLoopFilter(orig []float64, orig8, rec []uint8, w, h int) ([loopTaps]int8
 	return taps, nonzero
 }
 
+// floatErrors sets es[t] = o[p] - r[p] at p = t*step (the errors of a
+// float64 original o against the reconstruction r) and returns whether
+// whole holds after them: whether it did before and every error is a
+// whole number of at most 510 in size (dotInt16's bound), set in e16 as
+// well while it is (e16 as long as es).
+func floatErrors(es []float64, e16 []int16, o []float64, r []uint8, step int, whole bool) bool {
+	e16 = e16[:len(es)]
+	for t := range es {
+		p := t * step
+		e := o[p] - float64(r[p])
+		es[t] = e
+		if whole && e == math.Trunc(e) && math.Abs(e) <= 510 {
+			e16[t] = int16(e)
+		} else {
+			whole = false
+		}
+	}
+	return whole
+}
+
+// addErrorProducts adds float64(d[k][i]·es[i]) to atb[k] for each k <
+// loopTaps, i in order: each sum is a chain of rounded additions in the
+// order of the pixels. Six chains go side by side in registers at a
+// time (twelve spill), where one plane's chain at a time, through a
+// stack slot, waited on a store-forward per term (69 % of fitLoopFilter's
+// samples on luminance originals).
+func addErrorProducts(atb *[loopTaps]float64, d *[loopTaps + 1][]int16, es []float64) {
+	addErrorProducts6((*[6]float64)(atb[:6]), (*[6][]int16)(d[:6]), es)
+	addErrorProducts6((*[6]float64)(atb[6:]), (*[6][]int16)(d[6:12]), es)
+}
+
+// addErrorProducts6 is addErrorProducts for six planes.
+func addErrorProducts6(atb *[6]float64, d *[6][]int16, es []float64) {
+	n := len(es)
+	d0, d1, d2, d3, d4, d5 := d[0][:n], d[1][:n], d[2][:n], d[3][:n], d[4][:n], d[5][:n]
+	a0, a1, a2, a3, a4, a5 := atb[0], atb[1], atb[2], atb[3], atb[4], atb[5]
+	// float64(x * e): rounded, no fused multiply-add on any GOARCH.
+	for i, e := range es {
+		a0 += float64(float64(d0[i]) * e)
+		a1 += float64(float64(d1[i]) * e)
+		a2 += float64(float64(d2[i]) * e)
+		a3 += float64(float64(d3[i]) * e)
+		a4 += float64(float64(d4[i]) * e)
+		a5 += float64(float64(d5[i]) * e)
+	}
+	atb[0], atb[1], atb[2], atb[3], atb[4], atb[5] = a0, a1, a2, a3, a4, a5
+}
+
 // addFitSum adds v, the dot product of the difference planes k and l
 // (l = loopTaps: the errors), to fitLoopFilter's sums.
 func addFitSum(ata *[loopTaps][loopTaps]int64, atb *[loopTaps]int64, k, l int, v int64) {
@@ -488,17 +511,28 @@ func loopFilterGain(orig []float64, orig8, rec []uint8, w, h int, taps *[loopTap
 	if orig8 != nil {
 		return loopFilterGain8(orig8, rec, w, h, 1, taps)
 	}
-	for i, o := range orig[:w*h] {
-		d := o - float64(rec[i])
-		before += float64(d * d) // rounded: the same decision on every GOARCH
-	}
+	// Both sums row by row as the filtered rows come, each a chain of
+	// additions in the order of the pixels: side by side, in registers
+	// (a pass for before, then after through the closure's memory, one
+	// store-forward a term, were 5 % of a grey model's encode of colour
+	// photographs).
+	orig = orig[:w*h]
 	loopFilterEach(rec, w, w, h, taps, func(y int, row []uint8) {
-		for x, o := range orig[y*w:][:w] {
-			d := o - float64(row[x])
-			after += float64(d * d)
-		}
+		before, after = sseRowPair(before, after, orig[y*w:][:w], rec[y*w:][:w], row)
 	})
 	return before, after
+}
+
+// sseRowPair adds the squared errors of r0 and r1 against o (as long)
+// to b and a, pixel by pixel in order: (o − r)² rounded, then the sum.
+func sseRowPair(b, a float64, o []float64, r0, r1 []uint8) (float64, float64) {
+	r0, r1 = r0[:len(o)], r1[:len(o)]
+	for x, v := range o {
+		d0, d1 := v-float64(r0[x]), v-float64(r1[x])
+		b += float64(d0 * d0) // rounded: the same decision on every GOARCH
+		a += float64(d1 * d1)
+	}
+	return b, a
 }
 
 // loopFilterGain8 is loopFilterGain of an 8-bit original over the rows
@@ -519,7 +553,6 @@ func loopFilterGain8(orig8, rec []uint8, w, h, sy int, taps *[loopTaps]int8) (be
 // encoder codes: fresh, they were ~5 % of an 8×8 encode's CPU in
 // clearing and page faults (16 -> 71 faults per 768×512 image).
 type loopScratch struct {
-	src  []int32
 	src8 []uint8
 	y8   []uint8 // chooseLumaLoopFilter's rounded luma and original
 	d    []int16
@@ -528,7 +561,7 @@ type loopScratch struct {
 
 var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: func(x any) bool {
 	sc := x.(*loopScratch)
-	return cap(sc.src) <= maxKeptValues && cap(sc.src8) <= 4*maxKeptValues && cap(sc.y8) <= 4*maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
+	return cap(sc.src8) <= 4*maxKeptValues && cap(sc.y8) <= 4*maxKeptValues && cap(sc.d) <= 4*maxKeptValues && cap(sc.e) <= maxKeptValues
 }}
 
 // chooseLoopFilter returns the header's loop filter for the encoder's

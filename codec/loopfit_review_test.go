@@ -17,28 +17,7 @@ func refFitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bo
 	if w < 1 || h < 1 {
 		return taps, false
 	}
-	sy, sx := loopFitRows, loopFitCols
-	if h < 8*sy || w < 8*sx {
-		sy, sx = 1, 1
-	}
-	at := func(y, x int) float64 { return float64(rec[min(max(y, 0), h-1)*w+min(max(x, 0), w-1)]) }
-	var ata [loopTaps][loopTaps]float64
-	var atb [loopTaps]float64
-	var dk [loopTaps]float64
-	for y := 0; y < h; y += sy {
-		for x := (y / sy) % sx; x < w; x += sx {
-			for k, o := range loopOffsets {
-				dk[k] = at(y+o[0], x+o[1]) + at(y-o[0], x-o[1]) - 2*at(y, x)
-			}
-			e := orig[y*w+x] - at(y, x)
-			for k := range loopTaps {
-				atb[k] += float64(dk[k] * e)
-				for l := k; l < loopTaps; l++ {
-					ata[k][l] += dk[k] * dk[l]
-				}
-			}
-		}
-	}
+	ata, atb := refLoopFitSums(orig, rec, w, h)
 	a := mat.NewSymDense(loopTaps, nil)
 	b := mat.NewVecDense(loopTaps, nil)
 	for k := range loopTaps {
@@ -66,6 +45,34 @@ func refFitLoopFilter(orig []float64, rec []uint8, w, h int) ([loopTaps]int8, bo
 		nonzero = nonzero || taps[k] != 0
 	}
 	return taps, nonzero
+}
+
+// refLoopFitSums is refFitLoopFilter's normal equations: pixel by pixel
+// over the whole image, each d_k·e rounded and added in the order of the
+// pixels (fitLoopFilter's float64 sums, to the last bit), the d_k·d_l
+// sums exact.
+func refLoopFitSums(orig []float64, rec []uint8, w, h int) (ata [loopTaps][loopTaps]float64, atb [loopTaps]float64) {
+	sy, sx := loopFitRows, loopFitCols
+	if h < 8*sy || w < 8*sx {
+		sy, sx = 1, 1
+	}
+	at := func(y, x int) float64 { return float64(rec[min(max(y, 0), h-1)*w+min(max(x, 0), w-1)]) }
+	var dk [loopTaps]float64
+	for y := 0; y < h; y += sy {
+		for x := (y / sy) % sx; x < w; x += sx {
+			for k, o := range loopOffsets {
+				dk[k] = at(y+o[0], x+o[1]) + at(y-o[0], x-o[1]) - 2*at(y, x)
+			}
+			e := orig[y*w+x] - at(y, x)
+			for k := range loopTaps {
+				atb[k] += float64(dk[k] * e)
+				for l := k; l < loopTaps; l++ {
+					ata[k][l] += dk[k] * dk[l]
+				}
+			}
+		}
+	}
+	return ata, atb
 }
 
 // The loop filter fit sums its normal equations band by band of
