@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/spcalab/spca/spca"
@@ -23,7 +24,8 @@ type cellCache struct {
 	slots []uint64
 }
 
-// cellCacheBits is log2 of a cache's slots (1 MB for k = 4): the
+// cellCacheBits is log2 of the most slots a cache has (1 MB for k = 4;
+// planes of few patches take fewer, cellCacheBitsFor): the
 // refinement of kodim13-24 in 4×4 took 24 ms of CPU per image without the
 // cache, 12–13 with 2^12 to 2^14 slots and 15–19 with 2^15 (one core,
 // min of 3; larger tables miss the processor's caches).
@@ -119,20 +121,38 @@ func (cc *cellCache) hint(p *[maxPrefetch]uintptr, n int, key uint64, cell []int
 }
 
 // takeCellCache returns a cache of the channel's cell inverses for one
-// goroutine to use until it hands it back (putCellCache).
-func (c *Channel) takeCellCache() *cellCache {
+// goroutine to use until it hands it back (putCellCache), with room for
+// the cells of a plane of patches patches (cellCacheBitsFor).
+func (c *Channel) takeCellCache(patches int) *cellCache {
+	bits := cellCacheBitsFor(patches)
 	c.cellsMu.Lock()
 	defer c.cellsMu.Unlock()
-	if n := len(c.cells); n > 0 {
+	for n := len(c.cells); n > 0; n-- {
 		cc := c.cells[n-1]
 		c.cells = c.cells[:n-1]
-		return cc
+		if cc.mask+1 >= 1<<bits {
+			return cc
+		}
+		// Too small for this plane (a larger image than the last):
+		// left to the collector.
 	}
 	// A process's first image: in the spare where it has room (a colour
 	// model's section 0 or packed bytes left over by the planes, 1 MB of
 	// fresh memory a channel otherwise).
 	k := c.Leading()
-	return newCellCacheIn(k, cellCacheBits, takeSpare(cellSlotWords(k)<<cellCacheBits+7))
+	return newCellCacheIn(k, bits, takeSpare(cellSlotWords(k)<<bits+7))
+}
+
+// cellCacheBitsFor returns the log2 of the slots of a cache for a plane
+// of the given number of patches: 2 to 4 slots a patch, at most
+// cellCacheBits, at least 2^10. A 768×512 image's 8×8 luma plane (6144
+// patches) takes 2^14 slots, its chroma planes (1536) 2^12: 256 KB
+// instead of 1 MB each, and a colour batch's 4 chroma caches 3 MB less
+// fresh memory, for as many instructions (callgrind, 4 colour images with
+// c8b: 1,638.4-1,638.8 M with 2^14, 1,638.8-1,642.8 with 2^12; the
+// threads' shares of the blocks vary).
+func cellCacheBitsFor(patches int) int {
+	return max(10, min(cellCacheBits, bits.Len(uint(max(patches, 1)))+1))
 }
 
 func (c *Channel) putCellCache(cc *cellCache) {

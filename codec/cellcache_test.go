@@ -126,3 +126,29 @@ func TestCellCacheHint(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeCellCacheSize checks the caches' sizes: 2^12 slots for a plane
+// of 1536 patches, 2^14 for 6144 and more; a kept cache too small for a
+// plane is not handed out for it, a larger one is.
+func TestTakeCellCacheSize(t *testing.T) {
+	for _, c := range []struct{ patches, bits int }{{0, 10}, {1, 10}, {300, 10}, {1536, 12}, {2047, 12}, {2048, 13}, {6144, 14}, {24576, 14}, {1 << 30, 14}} {
+		if got := cellCacheBitsFor(c.patches); got != c.bits {
+			t.Errorf("cellCacheBitsFor(%d) = %d, want %d", c.patches, got, c.bits)
+		}
+	}
+	m := smallModel(t, func(o *TrainOptions) { o.Patch, o.Step, o.Gamma = 3, 12, 0 })
+	c := m.Channels[0]
+	small := c.takeCellCache(1536)
+	if small.mask+1 != 1<<12 {
+		t.Fatalf("a cache of %d slots for 1536 patches", small.mask+1)
+	}
+	c.putCellCache(small)
+	large := c.takeCellCache(6144)
+	if large == small || large.mask+1 != 1<<14 {
+		t.Fatalf("a cache of %d slots for 6144 patches (the small one: %v)", large.mask+1, large == small)
+	}
+	c.putCellCache(large)
+	if got := c.takeCellCache(1536); got != large {
+		t.Error("the kept cache of 2^14 slots not handed out for 1536 patches")
+	}
+}

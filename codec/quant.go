@@ -400,7 +400,7 @@ func (c *Channel) cellRows(idx []int32, at []int32, count int) []float64 {
 		b := make([]int, k)
 		var cache *cellCache
 		if strides != nil {
-			cache = c.takeCellCache()
+			cache = c.takeCellCache(len(idx) / dims)
 			defer c.putCellCache(cache)
 		}
 		for r := blk * block; r < min(count, (blk+1)*block); r++ {

@@ -61,7 +61,7 @@ func (c *Channel) refineNearest(y *mat.Dense, idx []int32, step float64) bool {
 		s := c.SPCA.NewMetricScratch()
 		var cache *cellCache
 		if strides != nil {
-			cache = c.takeCellCache()
+			cache = c.takeCellCache(n)
 			defer c.putCellCache(cache)
 		}
 		r := refiner{c: c, y: y, idx: idx, li: li, cache: cache, strides: strides, lambda: lambda, s: s}
