@@ -66,6 +66,20 @@ type edgePredictor struct {
 	// dimension after the leading ones, as wRight, wLow and wAll.
 	trackedListed bool
 	wRest         [][3]float64
+	// centreTerms: where some centre's level is not 0 (not centreZero;
+	// the chroma of the colour models, whose dimensions of one level keep
+	// a small mean), those dimensions after the leading ones in order,
+	// with the products of that level by wRight, wLow and wAll that
+	// update adds for them wherever they are at their centre.
+	centreTerms []centreTerm
+}
+
+// centreTerm is a dimension j whose centre's level is not 0 and the
+// products p of that level by the weights of the right column's, the
+// bottom row's and the patch's means (see centreTerms).
+type centreTerm struct {
+	p [3]float64
+	j int32
 }
 
 // recentCells is the size of the predictor's cache of recent cells: the
@@ -122,11 +136,8 @@ func (p *edgePredictor) track(c *Channel, blocks int, ends []uint16) {
 	}
 	p.rows, p.sums = p.rows[:0], p.sums[:0]
 	p.trackedListed = p.centreZero
-	if p.trackedListed && p.wRest == nil {
-		p.wRest = make([][3]float64, p.dims-p.k)
-		for j := range p.wRest {
-			p.wRest[j] = [3]float64{p.wRight[p.k+j], p.wLow[p.k+j], p.wAll[p.k+j]}
-		}
+	if p.trackedListed {
+		p.wRest3()
 	}
 	if p.recent == nil {
 		p.recent = new([recentCells]recentCell)
@@ -236,13 +247,10 @@ func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
 			p.wAll[j] += float64(at(px, j) / float64(dims))
 		}
 	}
-	p.centreZero = true
-	for j, q := range c.Rest {
+	for _, q := range c.Rest {
 		p.levels = append(p.levels, q.Levels)
-		if ctr := c.Centre[k+j]; ctr < 0 || ctr >= len(q.Levels) || q.Levels[ctr] != 0 {
-			p.centreZero = false
-		}
 	}
+	p.centres(c.Centre)
 	if k == 0 {
 		p.first = p.levels[0]
 		p.sorted = increasing(p.first)
@@ -263,6 +271,30 @@ func (c *Channel) newEdgePredictor(blocks, cols int) *edgePredictor {
 	p.guide = newLevelGuide(p.first, p.sorted)
 	p.guide.byMean(p.mAll, p.wAll[0])
 	return p
+}
+
+// centres sets centreZero and centreTerms from the levels after the
+// leading ones and the centre indices centre of every dimension.
+func (p *edgePredictor) centres(centre []int) {
+	k := p.k
+	p.centreZero, p.centreTerms = true, nil
+	inRange := true // every centre has a level
+	for j, l := range p.levels {
+		if ctr := centre[k+j]; ctr < 0 || ctr >= len(l) || l[ctr] != 0 {
+			p.centreZero = false
+			inRange = inRange && ctr >= 0 && ctr < len(l)
+		}
+	}
+	if p.centreZero || !inRange {
+		return
+	}
+	p.centreTerms = []centreTerm{}
+	for j, l := range p.levels {
+		if v := l[centre[k+j]]; v != 0 {
+			p.centreTerms = append(p.centreTerms, centreTerm{j: int32(k + j),
+				p: [3]float64{float64(p.wRight[k+j] * v), float64(p.wLow[k+j] * v), float64(p.wAll[k+j] * v)}})
+		}
+	}
 }
 
 // increasing reports whether v increases strictly (so holds no NaN).
@@ -439,6 +471,11 @@ func (p *edgePredictor) updateAt(i int, row []int32, end int, listed []int32, li
 		p.right[i], p.low[i], p.mean[i] = r, lo, a
 		return
 	}
+	if list && p.centreTerms != nil {
+		r, lo, a = p.sumsListedCentres(row, listed, r, lo, a)
+		p.right[i], p.low[i], p.mean[i] = r, lo, a
+		return
+	}
 	for j, l := range levels {
 		if v := l[row[k+j]]; v != 0 {
 			r += float64(wRight[j] * v)
@@ -447,6 +484,57 @@ func (p *edgePredictor) updateAt(i int, row []int32, end int, listed []int32, li
 		}
 	}
 	p.right[i], p.low[i], p.mean[i] = r, lo, a
+}
+
+// sumsListedCentres continues the sums r, lo and a over the dimensions
+// after the leading ones of row, given in listed those off their centre
+// (updateListed), where the centres' levels are not all 0
+// (centreTerms): the same terms in the same order as updateAt's loop
+// over every dimension, where a dimension at its centre adds its
+// centreTerm's products (the same products) or nothing. The loop over
+// every dimension (60 of an 8×8 patch, 27-29 of the colour models'
+// chroma at a centre of level not 0) was ~400 cycles a chroma patch.
+func (p *edgePredictor) sumsListedCentres(row []int32, listed []int32, r, lo, a float64) (float64, float64, float64) {
+	k, levels, w := p.k, p.levels, p.wRest3()
+	li := 0
+	for ci := range p.centreTerms {
+		t := &p.centreTerms[ci]
+		for ; li < len(listed) && listed[li] <= t.j; li++ {
+			j := listed[li]
+			jr := int(j) - k
+			if v := levels[jr][row[j]]; v != 0 {
+				w := &w[jr]
+				r += float64(w[0] * v)
+				lo += float64(w[1] * v)
+				a += float64(w[2] * v)
+			}
+		}
+		if li > 0 && listed[li-1] == t.j {
+			continue // off its centre: its own level, added above
+		}
+		r, lo, a = r+t.p[0], lo+t.p[1], a+t.p[2]
+	}
+	for _, j := range listed[li:] {
+		jr := int(j) - k
+		if v := levels[jr][row[j]]; v != 0 {
+			w := &w[jr]
+			r += float64(w[0] * v)
+			lo += float64(w[1] * v)
+			a += float64(w[2] * v)
+		}
+	}
+	return r, lo, a
+}
+
+// wRest3 returns wRest, made from wRight, wLow and wAll if not yet.
+func (p *edgePredictor) wRest3() [][3]float64 {
+	if p.wRest == nil {
+		p.wRest = make([][3]float64, p.dims-p.k)
+		for j := range p.wRest {
+			p.wRest[j] = [3]float64{p.wRight[p.k+j], p.wLow[p.k+j], p.wAll[p.k+j]}
+		}
+	}
+	return p.wRest
 }
 
 // cellKey returns the key of the leading cell of row (trackCells).

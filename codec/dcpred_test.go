@@ -374,3 +374,72 @@ func TestLocoMedian(t *testing.T) {
 		check(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
 	}
 }
+
+// TestUpdateListedCentres checks updateListed where some dimensions'
+// centre levels are not 0 (the colour models' chroma: sumsListedCentres)
+// against update over the whole row, bit for bit, tracking cells and
+// not: predictors of stepModel's channel whose levels of every third
+// dimension after the leading ones have a centre level off 0 (one of
+// them -0, which the sums skip as they skip 0).
+func TestUpdateListedCentres(t *testing.T) {
+	c := stepModel(t).Channels[0]
+	if !c.edgePredictable() {
+		t.Skip("the model's channel is not edge-predictable")
+	}
+	k := c.Leading()
+	const cols, blocks = 30, 600
+	dims := c.Dims()
+	var tracked *edgePredictor
+	if k > 0 && c.cellsNumbered(blocks) {
+		tracked = c.newEdgePredictor(blocks, cols)
+		tracked.track(c, blocks, nil)
+	}
+	whole, listed := c.newEdgePredictor(blocks, cols), c.newEdgePredictor(blocks, cols)
+	for _, p := range []*edgePredictor{whole, listed, tracked} {
+		if p == nil {
+			continue
+		}
+		p.levels = slices.Clone(p.levels)
+		for j := 1; j < len(p.levels); j += 3 {
+			l := slices.Clone(p.levels[j])
+			l[c.Centre[k+j]] = 0.01 * float64(j-5)
+			if j == 4 {
+				l[c.Centre[k+j]] = math.Copysign(0, -1)
+			}
+			p.levels[j] = l
+		}
+		p.centres(c.Centre)
+		if p.centreZero || p.centreTerms == nil {
+			t.Fatal("centre levels off 0, but centreZero or no centreTerms")
+		}
+		p.trackedListed = false
+	}
+	rng := rand.New(rand.NewPCG(32, 1))
+	for i := 0; i < blocks; i++ {
+		row := make([]int32, dims)
+		end := rng.IntN(dims + 1)
+		for j := range row {
+			row[j] = int32(c.Centre[j])
+			if j < end && rng.IntN(2) == 0 {
+				row[j] = int32(min(max(c.Centre[j]+rng.IntN(5)-2, 0), c.Bins[j]-1))
+			}
+		}
+		var off []int32
+		for j := k; j < dims; j++ {
+			if int(row[j]) != c.Centre[j] {
+				off = append(off, int32(j))
+			}
+		}
+		whole.update(i, row)
+		for _, p := range []*edgePredictor{listed, tracked} {
+			if p == nil {
+				continue
+			}
+			p.updateListed(i, row, end, off)
+			if math.Float64bits(whole.right[i]) != math.Float64bits(p.right[i]) || math.Float64bits(whole.low[i]) != math.Float64bits(p.low[i]) ||
+				math.Float64bits(whole.mean[i]) != math.Float64bits(p.mean[i]) {
+				t.Fatalf("patch %d (tracking %v): updateListed's edges differ from update's", i, p == tracked)
+			}
+		}
+	}
+}
