@@ -423,9 +423,9 @@ func PNGCompression(level png.CompressionLevel) SaveOption {
 }
 
 // Opaque asserts that img is opaque (an RGBA image's alpha all 0xff, as
-// a colour decode writes it), so that a PNG at png.BestSpeed is written
-// as RGB without looking at the alpha bytes; an RGBA image that is not
-// opaque loses its alpha.
+// a colour decode writes it), so that a PNG at png.BestSpeed and a
+// pixmap are written as RGB without looking at the alpha bytes; an RGBA
+// image that is not opaque loses its alpha.
 func Opaque() SaveOption {
 	return func(c *saveConfig) { c.opaque = true }
 }
@@ -462,6 +462,9 @@ func Save(path string, img image.Image, opts ...SaveOption) error {
 		}
 	case ".pgm", ".ppm", ".pnm":
 		enc = func(w io.Writer) error { return netpbm.Encode(w, img) }
+		if cfg.opaque {
+			enc = func(w io.Writer) error { return netpbm.EncodeOpaque(w, img) }
+		}
 	default:
 		return fmt.Errorf("patches: save %s: unsupported extension %q (want .png, .tif, .tiff, .pgm, .ppm or .pnm)", path, ext)
 	}

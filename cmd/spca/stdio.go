@@ -121,6 +121,9 @@ func saveOutputImage(c *cli.Context, out, ext string, img image.Image, opaque bo
 	return writeOutput(c, out, func(w io.Writer) error {
 		switch imageFormatOf[ext] {
 		case "pgm":
+			if opaque {
+				return netpbm.EncodeOpaque(w, img)
+			}
 			return netpbm.Encode(w, img)
 		case "tiff":
 			return tiff.Encode(w, img, &tiff.Options{Compression: tiff.Deflate})

@@ -71,6 +71,35 @@ func TestSubImageAndOpacity(t *testing.T) {
 	}
 }
 
+// TestEncodeOpaque: EncodeOpaque writes every kind of opaque image as
+// Encode does, and an RGBA image with transparent pixels as if opaque
+// (its colour bytes; Encode refuses it).
+func TestEncodeOpaque(t *testing.T) {
+	for _, img := range testImages() {
+		var a, b bytes.Buffer
+		if err := Encode(&a, img); err != nil {
+			t.Fatal(err)
+		}
+		if err := EncodeOpaque(&b, img); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("%T: EncodeOpaque %v, %d bytes; Encode %d bytes", img, err, b.Len(), a.Len())
+		}
+	}
+	c := testImages()[2].(*image.RGBA)
+	var want bytes.Buffer
+	if err := Encode(&want, c); err != nil {
+		t.Fatal(err)
+	}
+	c.Pix[3], c.Pix[len(c.Pix)-1] = 0, 17
+	var got bytes.Buffer
+	if err := Encode(&got, c); !errors.Is(err, ErrNotOpaque) {
+		t.Fatalf("transparent RGBA: %v, want ErrNotOpaque", err)
+	}
+	got.Reset()
+	if err := EncodeOpaque(&got, c); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("transparent RGBA by EncodeOpaque: %v, %q, want %q", err, got.Bytes(), want.Bytes())
+	}
+}
+
 // TestHeaderForms reads comments, other whitespace and a maximum value
 // below 255, scaled to 0..255.
 func TestHeaderForms(t *testing.T) {
