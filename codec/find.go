@@ -92,6 +92,10 @@ func (c *Channel) finders() (lead, rest []cellFinder) {
 type levelTable struct {
 	at, lenB []int32
 	flat     []float64
+	// ctr and ctrLev: each dimension's centre index and its level
+	// (levelsCentreAVX2), nil if a centre lies outside its levels.
+	ctr    []int32
+	ctrLev []float64
 }
 
 // restLevels returns the levels of the channel's rest quantisers in one
@@ -105,6 +109,19 @@ func (c *Channel) restLevels() *levelTable {
 			if len(t.flat) > math.MaxInt32 {
 				return
 			}
+		}
+		k := c.Leading()
+		t.ctr, t.ctrLev = make([]int32, len(c.Rest)), make([]float64, len(c.Rest))
+		for j, q := range c.Rest {
+			ctr := -1
+			if k+j < len(c.Centre) {
+				ctr = c.Centre[k+j]
+			}
+			if ctr < 0 || ctr >= len(q.Levels) {
+				t.ctr, t.ctrLev = nil, nil
+				break
+			}
+			t.ctr[j], t.ctrLev[j] = int32(ctr), q.Levels[ctr]
 		}
 		c.restLev = t
 	})

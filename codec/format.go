@@ -1215,7 +1215,11 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				j := 0
 				if lt != nil {
 					j = len(ls) &^ 3
-					if j > 0 && !levelsAVX2(yk[:j], ix, lt.at, lt.lenB, lt.flat) {
+					if j > 0 && lt.ctr != nil {
+						if !levelsCentreAVX2(yk[:j], ix, lt.ctr[:j], lt.ctrLev[:j], lt.at, lt.lenB, lt.flat) {
+							j = 0 // an index past its levels: the loop fails on it
+						}
+					} else if j > 0 && !levelsAVX2(yk[:j], ix, lt.at, lt.lenB, lt.flat) {
 						j = 0 // an index past its levels: the loop fails on it
 					}
 				}

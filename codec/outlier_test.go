@@ -278,10 +278,12 @@ func TestRestFar(t *testing.T) {
 }
 
 // TestLevelsKernel checks eachPatch's gather of the rest levels against
-// the lookup it stands for, levels[j][ix[j]]: lengths 0 to 64 by fours,
-// quantisers of 1 to 40 levels (the table's places growing from 0), and
-// indices at each end of their levels, past them (count, count+5, -1,
-// the int32 extremes), where the kernel must report false.
+// the lookup it stands for, levels[j][ix[j]], with levelsAVX2 and
+// levelsCentreAVX2: lengths 0 to 160 by fours, quantisers of 1 to 40
+// levels (the table's places growing from 0), indices at their centres
+// (mostly, a third of the time), at each end of their levels, and past
+// them (count, count+5, -1, the int32 extremes), where the kernels must
+// report false.
 func TestLevelsKernel(t *testing.T) {
 	if !hasGather {
 		t.Skip("no AVX2")
@@ -289,37 +291,54 @@ func TestLevelsKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 7))
 	for trial := range 4000 {
 		n := 4 * (trial % 17)
+		if trial%5 == 0 {
+			n = 4 * (trial % 41) // levelsCentreAVX2's chunks of 64 and more
+		}
 		rest := make([]*ScalarQuantizer, n+rng.IntN(3))
+		centre := make([]int, len(rest)) // no leading dimensions
 		for j := range rest {
 			lv := make([]float64, 1+rng.IntN(40))
 			for i := range lv {
 				lv[i] = rng.NormFloat64() * 100
 			}
 			rest[j] = &ScalarQuantizer{Levels: lv}
+			centre[j] = rng.IntN(len(lv))
 		}
-		c := &Channel{Rest: rest}
+		c := &Channel{Rest: rest, Centre: centre}
 		lt := c.restLevels()
-		ix, y := make([]int32, n), make([]float64, n)
+		if lt.ctr == nil {
+			t.Fatal("centres within their levels, but no centre table")
+		}
+		ix, y, yc := make([]int32, n), make([]float64, n), make([]float64, n)
 		bad := false
 		for j := range ix {
 			nl := len(rest[j].Levels)
-			ix[j] = []int32{0, int32(nl - 1), int32(rng.IntN(nl))}[rng.IntN(3)]
+			ix[j] = []int32{0, int32(nl - 1), int32(rng.IntN(nl)), int32(centre[j]), int32(centre[j])}[rng.IntN(5)]
+			if trial%3 == 0 && rng.IntN(8) > 0 {
+				ix[j] = int32(centre[j]) // patches mostly at their centres
+			}
 			if rng.IntN(2*n) == 0 {
 				ix[j] = []int32{int32(nl), int32(nl) + 5, -1, math.MinInt32, math.MaxInt32}[rng.IntN(5)]
 				bad = true
 			}
 		}
 		ok := levelsAVX2(y, ix, lt.at, lt.lenB, lt.flat)
-		if ok == bad {
-			t.Fatalf("trial %d: kernel reports %v with an index past the levels %v", trial, ok, bad)
+		okc := levelsCentreAVX2(yc, ix, lt.ctr[:n], lt.ctrLev[:n], lt.at, lt.lenB, lt.flat)
+		if ok == bad || okc == bad {
+			t.Fatalf("trial %d: kernels report %v and %v (centres) with an index past the levels %v", trial, ok, okc, bad)
 		}
 		if !ok {
 			continue
 		}
 		for j, v := range y {
-			if want := rest[j].Levels[ix[j]]; math.Float64bits(v) != math.Float64bits(want) {
-				t.Fatalf("trial %d: y[%d] = %v, want %v", trial, j, v, want)
+			if want := rest[j].Levels[ix[j]]; math.Float64bits(v) != math.Float64bits(want) || math.Float64bits(yc[j]) != math.Float64bits(want) {
+				t.Fatalf("trial %d: y[%d] = %v and %v (centres), want %v", trial, j, v, yc[j], want)
 			}
 		}
+	}
+	// A centre outside its levels: no centre table (levelsAVX2 then).
+	c := &Channel{Rest: []*ScalarQuantizer{{Levels: []float64{1, 2}}}, Centre: []int{2}}
+	if lt := c.restLevels(); lt.ctr != nil || lt.ctrLev != nil {
+		t.Fatal("a centre outside its levels, but a centre table")
 	}
 }

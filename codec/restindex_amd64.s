@@ -306,3 +306,71 @@ countsOne:
 	VZEROUPPER
 countsDone:
 	RET
+
+// func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) bool
+// levelsAVX2 knowing the centres: per chunk of up to 64 dimensions, y
+// takes the centres' levels ctrLev (4 at a time) and a mask the
+// dimensions whose ix differs from ctr (4 compared at a time); then each
+// of those, lowest first, is checked (unsigned ix >= its count, lenB's
+// unbiased: false) and its level levels[at[j]+ix[j]] stored into y[j].
+// True at the end.
+TEXT ·levelsCentreAVX2(SB), NOSPLIT, $0-169
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), R13
+	MOVQ ix_base+24(FP), SI
+	MOVQ ctr_base+48(FP), R10
+	MOVQ ctrLev_base+72(FP), R12
+	MOVQ at_base+96(FP), R8
+	MOVQ lenB_base+120(FP), R11
+	MOVQ levels_base+144(FP), R9
+	XORQ BX, BX                 // the chunk's first dimension
+lcChunk:
+	CMPQ BX, R13
+	JGE  lcOK
+	MOVQ R13, R14
+	SUBQ BX, R14
+	MOVQ $64, AX
+	CMPQ R14, AX
+	CMOVQGT AX, R14             // the chunk's dimensions, a multiple of 4
+	XORQ DX, DX                 // the mask of dimensions off their centre
+	XORQ CX, CX                 // the group's first dimension in the chunk
+lcGroup:
+	LEAQ (BX)(CX*1), AX
+	VMOVDQU (SI)(AX*4), X0
+	VPCMPEQD (R10)(AX*4), X0, X0
+	VMOVUPD (R12)(AX*8), Y1
+	VMOVUPD Y1, (DI)(AX*8)
+	VMOVMSKPS X0, AX
+	XORQ $15, AX
+	SHLQ CX, AX
+	ORQ  AX, DX
+	ADDQ $4, CX
+	CMPQ CX, R14
+	JLT  lcGroup
+	TESTQ DX, DX
+	JZ   lcNext
+lcOff:
+	BSFQ DX, AX
+	ADDQ BX, AX                 // j
+	MOVL (SI)(AX*4), CX         // ix[j]
+	MOVL (R11)(AX*4), R15
+	XORL $0x80000000, R15       // its count
+	CMPL CX, R15
+	JCC  lcBad                  // unsigned: negative ones too
+	ADDL (R8)(AX*4), CX
+	MOVSD (R9)(CX*8), X2
+	MOVSD X2, (DI)(AX*8)
+	LEAQ -1(DX), CX
+	ANDQ CX, DX
+	JNZ  lcOff
+lcNext:
+	ADDQ R14, BX
+	JMP  lcChunk
+lcOK:
+	MOVB $1, ret+168(FP)
+	VZEROUPPER
+	RET
+lcBad:
+	MOVB $0, ret+168(FP)
+	VZEROUPPER
+	RET

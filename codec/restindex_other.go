@@ -21,6 +21,10 @@ func levelsAVX2(y []float64, ix, at, lenB []int32, levels []float64) bool {
 	panic("codec: no AVX2 kernel on this architecture")
 }
 
+func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) bool {
+	panic("codec: no AVX2 kernel on this architecture")
+}
+
 // restCountsAVX2 is amd64's (hasGather is false elsewhere).
 func restCountsAVX2(idx []int32, dims, from int, c, counts []int32, flags []uint8) {
 	panic("codec: restCountsAVX2 without AVX2")
