@@ -385,6 +385,12 @@ func (p *edgePredictor) updateListedKey(i int, key uint64, row []int32, end int,
 	p.right[i], p.low[i], p.mean[i] = r, lo, a
 }
 
+// addTerms adds to the sums r, lo and a the products of v by the weights
+// w (wRest's), each rounded (no FMA), as updateListedKey's loop does.
+func addTerms(r, lo, a float64, w *[3]float64, v float64) (float64, float64, float64) {
+	return r + float64(w[0]*v), lo + float64(w[1]*v), a + float64(w[2]*v)
+}
+
 // hintUpdate prefetches the slots of the cell of a patch whose indices
 // are row that updateListedTracked reads first, in the cache of recent
 // cells and in the table of cells, and returns its key for
@@ -495,32 +501,21 @@ func (p *edgePredictor) updateAt(i int, row []int32, end int, listed []int32, li
 // every dimension (60 of an 8×8 patch, 27-29 of the colour models'
 // chroma at a centre of level not 0) was ~400 cycles a chroma patch.
 func (p *edgePredictor) sumsListedCentres(row []int32, listed []int32, r, lo, a float64) (float64, float64, float64) {
-	k, levels, w := p.k, p.levels, p.wRest3()
-	li := 0
-	for ci := range p.centreTerms {
-		t := &p.centreTerms[ci]
-		for ; li < len(listed) && listed[li] <= t.j; li++ {
-			j := listed[li]
-			jr := int(j) - k
-			if v := levels[jr][row[j]]; v != 0 {
-				w := &w[jr]
-				r += float64(w[0] * v)
-				lo += float64(w[1] * v)
-				a += float64(w[2] * v)
-			}
+	k, levels, w, terms := p.k, p.levels, p.wRest3(), p.centreTerms
+	for li, ci := 0, 0; li < len(listed) || ci < len(terms); {
+		if ci < len(terms) && (li == len(listed) || terms[ci].j < listed[li]) {
+			t := &terms[ci]
+			r, lo, a = r+t.p[0], lo+t.p[1], a+t.p[2]
+			ci++
+			continue
 		}
-		if li > 0 && listed[li-1] == t.j {
-			continue // off its centre: its own level, added above
+		if ci < len(terms) && terms[ci].j == listed[li] {
+			ci++ // off its centre: its own level below
 		}
-		r, lo, a = r+t.p[0], lo+t.p[1], a+t.p[2]
-	}
-	for _, j := range listed[li:] {
-		jr := int(j) - k
-		if v := levels[jr][row[j]]; v != 0 {
-			w := &w[jr]
-			r += float64(w[0] * v)
-			lo += float64(w[1] * v)
-			a += float64(w[2] * v)
+		j := listed[li]
+		li++
+		if v := levels[int(j)-k][row[j]]; v != 0 {
+			r, lo, a = addTerms(r, lo, a, &w[int(j)-k], v)
 		}
 	}
 	return r, lo, a

@@ -289,7 +289,6 @@ func TestUpdateTo(t *testing.T) {
 		t.Skip("the model's channel is not edge-predictable")
 	}
 	const cols, blocks = 30, 600
-	dims := c.Dims()
 	p := c.newEdgePredictor(blocks, cols)
 	if !p.centreZero {
 		t.Skip("centre levels not 0: updateTo visits every dimension")
@@ -306,20 +305,7 @@ func TestUpdateTo(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(24, 4))
 	for i := 0; i < blocks; i++ {
-		row := make([]int32, dims)
-		end := rng.IntN(dims + 1)
-		for j := range row {
-			row[j] = int32(c.Centre[j])
-			if j < end && rng.IntN(2) == 0 {
-				row[j] = int32(min(max(c.Centre[j]+rng.IntN(5)-2, 0), c.Bins[j]-1))
-			}
-		}
-		var off []int32 // the dimensions from the leading ones on off their centre
-		for j := c.Leading(); j < dims; j++ {
-			if int(row[j]) != c.Centre[j] {
-				off = append(off, int32(j))
-			}
-		}
+		row, end, off := randomPatchRow(rng, c)
 		whole.update(i, row)
 		upTo.updateTo(i, row, end)
 		listed.updateListed(i, row, end, off)
@@ -338,6 +324,28 @@ func TestUpdateTo(t *testing.T) {
 			t.Fatalf("patch %d: updateListed's edges differ from update's", i)
 		}
 	}
+}
+
+// randomPatchRow returns indices of a patch of c: at their centres from
+// a random end on, before it each off its centre (by at most 2) half the
+// time; and the dimensions from the leading ones on off their centre, as
+// the decoder lists them for updateListed.
+func randomPatchRow(rng *rand.Rand, c *Channel) (row []int32, end int, off []int32) {
+	dims := c.Dims()
+	row = make([]int32, dims)
+	end = rng.IntN(dims + 1)
+	for j := range row {
+		row[j] = int32(c.Centre[j])
+		if j < end && rng.IntN(2) == 0 {
+			row[j] = int32(min(max(c.Centre[j]+rng.IntN(5)-2, 0), c.Bins[j]-1))
+		}
+	}
+	for j := c.Leading(); j < dims; j++ {
+		if int(row[j]) != c.Centre[j] {
+			off = append(off, int32(j))
+		}
+	}
+	return row, end, off
 }
 
 // TestLocoMedian checks locoMedian, which selects by masks, against
@@ -388,7 +396,6 @@ func TestUpdateListedCentres(t *testing.T) {
 	}
 	k := c.Leading()
 	const cols, blocks = 30, 600
-	dims := c.Dims()
 	var tracked *edgePredictor
 	if k > 0 && c.cellsNumbered(blocks) {
 		tracked = c.newEdgePredictor(blocks, cols)
@@ -416,20 +423,7 @@ func TestUpdateListedCentres(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(32, 1))
 	for i := 0; i < blocks; i++ {
-		row := make([]int32, dims)
-		end := rng.IntN(dims + 1)
-		for j := range row {
-			row[j] = int32(c.Centre[j])
-			if j < end && rng.IntN(2) == 0 {
-				row[j] = int32(min(max(c.Centre[j]+rng.IntN(5)-2, 0), c.Bins[j]-1))
-			}
-		}
-		var off []int32
-		for j := k; j < dims; j++ {
-			if int(row[j]) != c.Centre[j] {
-				off = append(off, int32(j))
-			}
-		}
+		row, end, off := randomPatchRow(rng, c)
 		whole.update(i, row)
 		for _, p := range []*edgePredictor{listed, tracked} {
 			if p == nil {
