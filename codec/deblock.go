@@ -140,8 +140,7 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	sc.von, sc.kpix = resize(sc.von, 4*w), resize(sc.kpix, 4*w)
-	if !deblockErrorsFrac(errs, orig.Pix, rec.Pix, w, h, n, step, sc.von, sc.kpix) {
+	if !deblockErrorsFrac(errs, orig.Pix, rec.Pix, w, h, n, step, sc) {
 		deblockErrorsCopies(errs, orig.Pix, rec.Pix, w, h, n, step)
 	}
 	return errs
@@ -462,10 +461,13 @@ func edgeMoved(p1, p0, q0, q1, o1, o0, oq0, oq1 int) (np1, np0, nq0, nq1 uint8, 
 }
 
 // edgePixels returns the pixels of an edge that passes (p1 p0 | q0 q1)
-// and whose move is not clipped, as deblockThresholds.filter sets them.
+// and whose move is not clipped, as deblockThresholds.filter sets them
+// (roundEighths and roundSixteenths written as deblockGray's clamps,
+// without branches).
 func edgePixels(p1, p0, q0, q1 int) (np1, np0, nq0, nq1 uint8) {
 	d8 := 4*(q0-p0) + p1 - q1
-	return roundSixteenths(16*p1 + d8), roundEighths(8*p0 + d8), roundEighths(8*q0 - d8), roundSixteenths(16*q1 - d8)
+	return uint8(min(255, max(0, (16*p1+d8+8)>>4))), uint8(min(255, max(0, (8*p0+d8+4)>>3))),
+		uint8(min(255, max(0, (8*q0-d8+4)>>3))), uint8(min(255, max(0, (16*q1-d8+8)>>4)))
 }
 
 // edgeChangeFloat is the change of the squared error against the
@@ -500,11 +502,12 @@ type deblockScratch struct {
 	kmins     []uint8   // searchDeblockAt's first strengths of a row's or band's edges
 	edges     []uint8   // deblockErrorsByEdge's edges of a row, four bytes each: rec, orig, von, kpix
 	rec       []uint8   // the encoder's 8-bit reconstruction (encodeVersion)
+	frac      fracList  // deblockErrorsFrac's edges of a row or band
 }
 
 var deblockScratches = keptPool{New: func() any { return new(deblockScratch) }, keep: func(x any) bool {
 	sc := x.(*deblockScratch)
-	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues && cap(sc.kmins) <= maxKeptValues && cap(sc.edges) <= maxKeptValues
+	return cap(sc.whole) <= maxKeptValues && cap(sc.vonF) <= maxKeptValues && cap(sc.von) <= maxKeptValues && cap(sc.kpix) <= maxKeptValues && cap(sc.rec) <= maxKeptValues && cap(sc.kmins) <= maxKeptValues && cap(sc.edges) <= maxKeptValues && sc.frac.fits()
 }}
 
 // wholeErrors converts orig to whole (same length) and returns the

@@ -14,88 +14,190 @@ package codec
 // vertical edge the same change from its kmin on; a horizontal edge the
 // change of each state of its pixels (vertical edges set them from
 // their own kmins on) from its kmin in that state to the next state.
-// Each sum sees the edges in the filter's order. von and kpix are
-// buffers of at least 4·w values (the band's pixels as the vertical
-// edges set them, and those edges' kmins). deblockGrayDelta's pass per
-// strength, with a call per edge, was 30 % of a grey model's encode of
-// colour photographs (kodim13–24).
-func deblockErrorsFrac(errs, orig []float64, rec []uint8, w, h, n int, step float64, von, kpix []uint8) bool {
+// Each sum sees the edges in the filter's order. sc lends the buffers.
+// deblockGrayDelta's pass per strength, with a call per edge, was 30 %
+// of a grey model's encode of colour photographs (kodim13–24).
+//
+// The edges of a row, or the states of a band's columns, are listed
+// (fracList: pixels before and after, original, strengths) and then
+// added, 8 at a time in AVX-512 where it runs (fracTermsKernel): the
+// changes themselves in Go, a call per edge, were 8 % of that encode.
+func deblockErrorsFrac(errs, orig []float64, rec []uint8, w, h, n int, step float64, sc *deblockScratch) bool {
 	km, ok := newEdgeKmins(step, n)
 	if !ok {
 		return false
 	}
 	orig, rec = orig[:w*h], rec[:w*h]
-	var sum [deblockNever]float64 // sum[k]: strength k's change (k >= 1)
-	// add adds c to the sums of the strengths from..to-1.
-	add := func(c float64, from, to int) {
-		for k := from; k < to; k++ {
-			sum[k] += c
-		}
+	var sum [maxDeblock]float64 // sum[k-1]: strength k's change
+	m := 0                      // vertical edges a row
+	if w >= 2 {
+		m = (w - 2) / n
 	}
+	l := &sc.frac
+	l.resize(max(m, 5*w))
 	for y := 0; y < h; y++ {
-		rr, or := rec[y*w:][:w], orig[y*w:][:w]
-		for x := n; x+1 < w; x += n {
-			e := rr[x-2 : x+2 : x+2]
-			p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
-			k := km.kmin(p1, p0, q0, q1)
-			if k > maxDeblock {
-				continue
-			}
-			np1, np0, nq0, nq1 := edgePixels(p1, p0, q0, q1)
-			o := or[x-2 : x+2 : x+2]
-			add(edgeChangeFloat(p1, p0, q0, q1, np1, np0, nq0, nq1, o[0], o[1], o[2], o[3]), k, deblockNever)
-		}
+		km.vertTerms(l, rec[y*w:][:w], orig[y*w:][:w], n, m)
+		l.addTo(&sum)
 	}
-	von, kpix = von[:4*w], kpix[:4*w]
+	sc.von, sc.kpix = resize(sc.von, 4*w), resize(sc.kpix, 4*w)
+	von, kpix := sc.von[:4*w], sc.kpix[:4*w]
 	for y := n; y+1 < h; y += n {
-		// The band's rows y−2..y+1 as their vertical edges set them.
+		// The band's rows y−2..y+1 as their vertical edges set them,
+		// and those edges' kmins (deblockNever where none).
 		copy(von, rec[(y-2)*w:][:4*w])
-		for i := range kpix {
-			kpix[i] = deblockNever
+		kpix[0] = deblockNever
+		for f := 1; f < len(kpix); f *= 2 {
+			copy(kpix[f:], kpix[:f])
 		}
 		for r := range 4 {
-			vr, kr := von[r*w:][:w], kpix[r*w:][:w]
-			for x := n; x+1 < w; x += n {
-				e := vr[x-2 : x+2 : x+2]
-				p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
-				k := km.kmin(p1, p0, q0, q1)
-				if k > maxDeblock {
-					continue
-				}
-				e[0], e[1], e[2], e[3] = edgePixels(p1, p0, q0, q1)
-				kp := kr[x-2 : x+2 : x+2]
-				kp[0], kp[1], kp[2], kp[3] = uint8(k), uint8(k), uint8(k), uint8(k)
-			}
+			km.vertPixels(rec[(y-2+r)*w:][:w], n, m, von[r*w:][:w], kpix[r*w:][:w])
 		}
-		r0s, r1s, r2s, r3s := rec[(y-2)*w:][:w], rec[(y-1)*w:][:w], rec[y*w:][:w], rec[(y+1)*w:][:w]
-		o0s, o1s, o2s, o3s := orig[(y-2)*w:][:w], orig[(y-1)*w:][:w], orig[y*w:][:w], orig[(y+1)*w:][:w]
-		for x := range w {
-			ks := [4]uint8{kpix[x], kpix[w+x], kpix[2*w+x], kpix[3*w+x]}
-			on := [4]int{int(von[x]), int(von[w+x]), int(von[2*w+x]), int(von[3*w+x])}
-			off := [4]int{int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])}
-			for ka := 1; ka <= maxDeblock; {
-				// The state from ka on: the pixels of the vertical
-				// edges on at ka; it lasts to the next kmin among the
-				// others.
-				kb := deblockNever
-				px := off
-				for r, k := range ks {
-					if int(k) <= ka {
-						px[r] = on[r]
-					} else {
-						kb = min(kb, int(k))
-					}
-				}
-				if kh := max(ka, km.kmin(px[0], px[1], px[2], px[3])); kh < kb {
-					np1, np0, nq0, nq1 := edgePixels(px[0], px[1], px[2], px[3])
-					add(edgeChangeFloat(px[0], px[1], px[2], px[3], np1, np0, nq0, nq1, o0s[x], o1s[x], o2s[x], o3s[x]), kh, kb)
-				}
-				ka = kb
-			}
-		}
+		km.horizTerms(l, rec[(y-2)*w:][:4*w], orig[(y-2)*w:][:4*w], von, kpix, w)
+		l.addTo(&sum)
 	}
 	for k := 1; k <= maxDeblock; k++ {
-		errs[k] = errs[0] + sum[k]
+		errs[k] = errs[0] + sum[k-1]
 	}
 	return true
+}
+
+// strengthsFrom returns the strengths k..kb-1 as bits (bit k-1 for
+// strength k, k from 1 on, kb up to deblockNever).
+func strengthsFrom(k, kb int) uint8 {
+	return uint8(0xff) << (k - 1) &^ (uint8(0xff) << (kb - 1))
+}
+
+// fracList lists edges for their changes of the squared error: the
+// pixels p1 p0 | q0 q1 of each before and after (bytes 0..3 of old and
+// new), the original under them (o[0..3]) and the strengths it passes at
+// (mask: bit k-1 for strength k), in the filter's order.
+type fracList struct {
+	old, new []uint32
+	o        [4][]float64
+	mask     []uint8
+	n        int // listed
+}
+
+// resize makes room for n edges (the list empty).
+func (l *fracList) resize(n int) {
+	l.old, l.new, l.mask = resize(l.old, n), resize(l.new, n), resize(l.mask, n)
+	for r := range l.o {
+		l.o[r] = resize(l.o[r], n)
+	}
+	l.n = 0
+}
+
+// fits reports whether the list's planes hold at most maxKeptValues each.
+func (l *fracList) fits() bool {
+	return cap(l.old) <= maxKeptValues && cap(l.new) <= maxKeptValues && cap(l.mask) <= maxKeptValues && cap(l.o[0]) <= maxKeptValues &&
+		cap(l.o[1]) <= maxKeptValues && cap(l.o[2]) <= maxKeptValues && cap(l.o[3]) <= maxKeptValues
+}
+
+// add lists the edge p1 p0 | q0 q1 over the original o1 o0 | oq0 oq1,
+// filtered (edgePixels) at the strengths in mask.
+func (l *fracList) add(p1, p0, q0, q1 int, o1, o0, oq0, oq1 float64, mask uint8) (np1, np0, nq0, nq1 uint8) {
+	np1, np0, nq0, nq1 = edgePixels(p1, p0, q0, q1)
+	j := l.n
+	l.old[j] = uint32(p1) | uint32(p0)<<8 | uint32(q0)<<16 | uint32(q1)<<24
+	l.new[j] = uint32(np1) | uint32(np0)<<8 | uint32(nq0)<<16 | uint32(nq1)<<24
+	l.o[0][j], l.o[1][j], l.o[2][j], l.o[3][j] = o1, o0, oq0, oq1
+	l.mask[j] = mask
+	l.n = j + 1
+	return np1, np0, nq0, nq1
+}
+
+// addTo adds each listed edge's change (edgeChangeFloat) to the sums of
+// the strengths it passes at, edge after edge, and empties the list:
+// 8 edges a step in the kernel where it runs, the rest here.
+func (l *fracList) addTo(sum *[maxDeblock]float64) {
+	n := l.n
+	i := fracTermsKernel(sum, l.old[:n], l.new[:n], l.o[0][:n], l.o[1][:n], l.o[2][:n], l.o[3][:n], l.mask[:n])
+	fracTermsGo(sum, l.old[i:n], l.new[i:n], l.o[0][i:n], l.o[1][i:n], l.o[2][i:n], l.o[3][i:n], l.mask[i:n])
+	l.n = 0
+}
+
+// fracTermsGo adds the change of each edge (pixels old before, new
+// after, bytes 0..3; original o1 o0 | oq0 oq1) to the sums of the
+// strengths in its mask, edge after edge: the kernel's twin.
+func fracTermsGo(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8) {
+	new, mask = new[:len(old)], mask[:len(old)]
+	o1, o0, oq0, oq1 = o1[:len(old)], o0[:len(old)], oq0[:len(old)], oq1[:len(old)]
+	for i, p := range old {
+		q := new[i]
+		t := edgeChangeFloat(int(p&0xff), int(p>>8&0xff), int(p>>16&0xff), int(p>>24),
+			uint8(q), uint8(q>>8), uint8(q>>16), uint8(q>>24), o1[i], o0[i], oq0[i], oq1[i])
+		for k, m := 0, mask[i]; m != 0; k, m = k+1, m>>1 {
+			if m&1 != 0 {
+				sum[k] += t
+			}
+		}
+	}
+}
+
+// vertTerms lists the m vertical edges x = n, 2n, ... of the row rr
+// (original or) in l, each at the strengths from its kmin on (none where
+// it passes at none).
+func (km *edgeKmins) vertTerms(l *fracList, rr []uint8, or []float64, n, m int) {
+	for j := range m {
+		x := n * (j + 1)
+		e, o := rr[x-2:x+2:x+2], or[x-2:x+2:x+2]
+		p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
+		l.add(p1, p0, q0, q1, o[0], o[1], o[2], o[3], strengthsFrom(km.kmin(p1, p0, q0, q1), deblockNever))
+	}
+}
+
+// vertPixels sets the pixels of the m vertical edges x = n, 2n, ... of
+// the row rr in von as the filter sets them where it passes, and their
+// kmin in kpix (where no strength passes, kmin is deblockNever and the
+// pixels are never read).
+func (km *edgeKmins) vertPixels(rr []uint8, n, m int, von, kpix []uint8) {
+	for j := range m {
+		x := n * (j + 1)
+		e := rr[x-2 : x+2 : x+2]
+		p1, p0, q0, q1 := int(e[0]), int(e[1]), int(e[2]), int(e[3])
+		k := uint8(km.kmin(p1, p0, q0, q1))
+		v, kp := von[x-2:x+2:x+2], kpix[x-2:x+2:x+2]
+		v[0], v[1], v[2], v[3] = edgePixels(p1, p0, q0, q1)
+		kp[0], kp[1], kp[2], kp[3] = k, k, k, k
+	}
+}
+
+// horizTerms lists the horizontal edges of a band (its four rows rec
+// and orig, w pixels each; von and kpix as vertPixels sets them) in l,
+// column by column: each state of the column's pixels at the strengths
+// it passes at (at most 5·w).
+func (km *edgeKmins) horizTerms(l *fracList, rec []uint8, orig []float64, von, kpix []uint8, w int) {
+	r0s, r1s, r2s, r3s := rec[:w], rec[w:2*w], rec[2*w:3*w], rec[3*w:4*w]
+	o0s, o1s, o2s, o3s := orig[:w], orig[w:2*w], orig[2*w:3*w], orig[3*w:4*w]
+	k0s, k1s, k2s, k3s := kpix[:w], kpix[w:2*w], kpix[2*w:3*w], kpix[3*w:4*w]
+	v0s, v1s, v2s, v3s := von[:w], von[w:2*w], von[2*w:3*w], von[3*w:4*w]
+	for x := range w {
+		o1, o0, oq0, oq1 := o0s[x], o1s[x], o2s[x], o3s[x]
+		if min(k0s[x], k1s[x], k2s[x], k3s[x]) == deblockNever {
+			// No vertical edge sets the column's pixels: one state.
+			p1, p0, q0, q1 := int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])
+			l.add(p1, p0, q0, q1, o1, o0, oq0, oq1, strengthsFrom(km.kmin(p1, p0, q0, q1), deblockNever))
+			continue
+		}
+		ks := [4]uint8{k0s[x], k1s[x], k2s[x], k3s[x]}
+		on := [4]int{int(v0s[x]), int(v1s[x]), int(v2s[x]), int(v3s[x])}
+		off := [4]int{int(r0s[x]), int(r1s[x]), int(r2s[x]), int(r3s[x])}
+		for ka := 1; ka <= maxDeblock; {
+			// The state from ka on: the pixels of the vertical edges on
+			// at ka; it lasts to the next kmin among the others.
+			kb := deblockNever
+			px := off
+			for r, k := range ks {
+				if int(k) <= ka {
+					px[r] = on[r]
+				} else {
+					kb = min(kb, int(k))
+				}
+			}
+			if kh := max(ka, km.kmin(px[0], px[1], px[2], px[3])); kh < kb {
+				l.add(px[0], px[1], px[2], px[3], o1, o0, oq0, oq1, strengthsFrom(kh, kb))
+			}
+			ka = kb
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -60,7 +61,7 @@ func refDeblockErrorsFrac(orig patches.Plane, rec *image.Gray, step float64, n i
 // it should and the filter moves pixels.
 func TestDeblockErrorsFrac(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 13))
-	var von, kpix []uint8
+	sc := new(deblockScratch)
 	moved, byEdge := 0, 0
 	for _, n := range []int{2, 3, 4, 5, 7, 8} {
 		sizes := []int{1, 2, n, n + 1, n + 2, n + 3, 2*n + 1, 4*n + 2, 5*n + 3, 9*n + 1}
@@ -74,9 +75,8 @@ func TestDeblockErrorsFrac(t *testing.T) {
 				if !sameBits(got, want) {
 					t.Fatalf("%dx%d, n %d, step %v: errors %v, per strength %v", w, h, n, step, got, want)
 				}
-				von, kpix = resize(von, 4*w), resize(kpix, 4*w)
 				errs := []float64{want[0], 0, 0, 0, 0, 0, 0, 0, 0}
-				if deblockErrorsFrac(errs, orig.Pix, rec.Pix, w, h, n, step, von, kpix) != (n >= 4) {
+				if deblockErrorsFrac(errs, orig.Pix, rec.Pix, w, h, n, step, sc) != (n >= 4) {
 					t.Fatalf("n %d, step %v: the search by edge ran %v", n, step, n < 4)
 				}
 				if n >= 4 {
@@ -186,4 +186,80 @@ func TestLoopFilterGainFrac(t *testing.T) {
 		t.Fatalf("the taps changed the error of %d images only", changed)
 	}
 	t.Logf("the filter changed the error of %d images", changed)
+}
+
+// BenchmarkDeblockErrorsFrac is the deblocking search of a Kodak-sized
+// luminance original (fracLuma) for the 8×8 and 4×4 models' patches.
+func BenchmarkDeblockErrorsFrac(b *testing.B) {
+	for _, n := range []int{8, 4} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			orig, rec := fracLuma(rand.New(rand.NewPCG(1, 2)), 768, 512, n, 1)
+			for b.Loop() {
+				deblockErrorsGray(orig, rec, 30, n)
+			}
+		})
+	}
+}
+
+// TestFracTermsKernel checks fracTermsKernel against fracTermsGo, bit
+// for bit, on lists of every length around its steps of 8 (pixels 0 and
+// 255 among random ones, fractional originals, every mask: none, one
+// strength, all), added onto sums that are not zero; and the search
+// with the kernel off against the reference.
+func TestFracTermsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 77))
+	px := func() uint32 {
+		var v uint32
+		for r := range 4 {
+			b := uint32(rng.IntN(256))
+			if rng.IntN(8) == 0 {
+				b = 255 * uint32(rng.IntN(2))
+			}
+			v |= b << (8 * r)
+		}
+		return v
+	}
+	ran := 0
+	for n := range 42 {
+		old, nw, mask := make([]uint32, n), make([]uint32, n), make([]uint8, n)
+		var o [4][]float64
+		for r := range o {
+			o[r] = make([]float64, n)
+			for i := range o[r] {
+				o[r][i] = rng.Float64()*300 - 20
+			}
+		}
+		for i := range old {
+			old[i], nw[i], mask[i] = px(), px(), uint8(rng.IntN(256))
+			switch i % 7 {
+			case 0:
+				mask[i] = 0
+			case 1:
+				mask[i] = 0xff
+			}
+		}
+		var start [maxDeblock]float64
+		for k := range start {
+			start[k] = rng.Float64() * 1e6
+		}
+		want, got := start, start
+		fracTermsGo(&want, old, nw, o[0], o[1], o[2], o[3], mask)
+		i := fracTermsKernel(&got, old, nw, o[0], o[1], o[2], o[3], mask)
+		fracTermsGo(&got, old[i:], nw[i:], o[0][i:], o[1][i:], o[2][i:], o[3][i:], mask[i:])
+		if !sameBits(got[:], want[:]) {
+			t.Fatalf("%d edges (%d by the kernel): sums %v, the Go loop's %v", n, i, got, want)
+		}
+		ran += i
+	}
+	if hasAVX512 && ran == 0 {
+		t.Fatal("the kernel took no edge")
+	}
+	defer func(k bool) { hasAVX512 = k }(hasAVX512)
+	hasAVX512 = false
+	for _, n := range []int{4, 8} {
+		orig, rec := fracLuma(rng, 77, 45, n, 3)
+		if got, want := deblockErrorsGray(orig, rec, 40, n), refDeblockErrorsFrac(orig, rec, 40, n); !sameBits(got, want) {
+			t.Fatalf("n %d, without the kernel: errors %v, per strength %v", n, got, want)
+		}
+	}
 }

@@ -1,0 +1,25 @@
+package codec
+
+// fracTermsAVX512 is fracTermsGo for len(old) edges, a multiple of 8
+// (the other slices at least as long), 8 at a time in AVX-512: the
+// changes in 8 lanes by the same operations (each product and
+// difference rounded, the four pixels' changes added in order p1, p0,
+// q0, q1), then added edge after edge to the 8 strengths' sums held in
+// one register, each masked by the edge's strengths: the same sums.
+//
+//go:noescape
+func fracTermsAVX512(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8)
+
+// fracTermsKernel runs fracTermsAVX512 over the first edges it returns
+// (a multiple of 8; 0 without AVX-512).
+func fracTermsKernel(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8) int {
+	n := len(old) &^ 7
+	if !hasAVX512 || n == 0 {
+		return 0
+	}
+	if len(new) < n || len(o1) < n || len(o0) < n || len(oq0) < n || len(oq1) < n || len(mask) < n {
+		panic("codec: fracTermsKernel: short slices")
+	}
+	fracTermsAVX512(sum, old[:n], new[:n], o1[:n], o0[:n], oq0[:n], oq1[:n], mask[:n])
+	return n
+}
