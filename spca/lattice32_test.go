@@ -2,6 +2,7 @@ package spca
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -151,18 +152,24 @@ func TestSnappedFloat32Bound(t *testing.T) {
 			if _, err := s.WriteCompactTo(&b); err != nil {
 				t.Fatal(err)
 			}
-			r, err := Read(bytes.NewReader(b.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if exact := math.Abs(big) < 1<<24; (r.lat.x32 != nil) != exact {
-				t.Fatalf("integer %v at %d: read as float32 %v", big, i, r.lat.x32 != nil)
-			}
-			if !slices.Equal(r.lat.positions(), s.lat.x) {
-				t.Fatalf("integer %v at %d: positions read differ", big, i)
-			}
-			if r.WriteCompactTo(&again); !bytes.Equal(again.Bytes(), b.Bytes()) {
-				t.Fatalf("integer %v: the model read writes other bytes", big)
+			// A bytes.Reader (the whole lattice through the integer
+			// scratch) and a bytes.Buffer (Next: a slab of axis 0 at a
+			// time, snappedSlabs).
+			for _, rd := range []io.Reader{bytes.NewReader(b.Bytes()), bytes.NewBuffer(b.Bytes())} {
+				r, err := Read(rd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if exact := math.Abs(big) < 1<<24; (r.lat.x32 != nil) != exact {
+					t.Fatalf("%T: integer %v at %d: read as float32 %v", rd, big, i, r.lat.x32 != nil)
+				}
+				if !slices.Equal(r.lat.positions(), s.lat.x) {
+					t.Fatalf("%T: integer %v at %d: positions read differ", rd, big, i)
+				}
+				again.Reset()
+				if r.WriteCompactTo(&again); !bytes.Equal(again.Bytes(), b.Bytes()) {
+					t.Fatalf("%T: integer %v: the model read writes other bytes", rd, big)
+				}
 			}
 		}
 		break // one model

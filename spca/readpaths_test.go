@@ -17,7 +17,8 @@ import (
 // refreshed) and truncations of snapped lattices (version 6, of 2 and 3
 // dimensions) through a bytes.Reader, whose known length takes the
 // decoder's one-pass paths (floatPlane, gridcode.JoinPlanes with axis 0
-// undone as stored), and through a reader that does not tell its length
+// undone as stored), through a bytes.Buffer, whose Next takes the slab
+// path (snappedSlabs), and through a reader that does not tell its length
 // (intPlane, the running sums axis by axis): both must accept or reject
 // alike, and what they accept must be the same model (its compact bytes
 // written again). No input may panic.
@@ -51,18 +52,23 @@ func TestReadPathsAgree(t *testing.T) {
 			}
 			a, errA := spca.Read(bytes.NewReader(d))
 			s, errS := spca.Read(struct{ io.Reader }{bytes.NewReader(d)})
-			if (errA == nil) != (errS == nil) {
-				t.Fatalf("%d-D, case %d: read %v, streamed %v", dims, k, errA, errS)
+			b, errB := spca.Read(bytes.NewBuffer(d)) // Next: the lattice a slab at a time
+			if (errA == nil) != (errS == nil) || (errA == nil) != (errB == nil) {
+				t.Fatalf("%d-D, case %d: read %v, streamed %v, from a buffer %v", dims, k, errA, errS, errB)
 			}
 			if errA != nil {
 				continue
 			}
 			accepted++
-			var wa, ws bytes.Buffer
+			var wa, ws, wb bytes.Buffer
 			_, errA = a.WriteCompactTo(&wa)
 			_, errS = s.WriteCompactTo(&ws)
+			_, errB = b.WriteCompactTo(&wb)
 			if (errA == nil) != (errS == nil) || !bytes.Equal(wa.Bytes(), ws.Bytes()) {
 				t.Fatalf("%d-D, case %d: the models read and streamed differ", dims, k)
+			}
+			if (errA == nil) != (errB == nil) || !bytes.Equal(wa.Bytes(), wb.Bytes()) {
+				t.Fatalf("%d-D, case %d: the models read from a reader and a buffer differ", dims, k)
 			}
 		}
 		if accepted < 50 {

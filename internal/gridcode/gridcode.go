@@ -79,24 +79,40 @@ func UndiffAxes(v []int64, g []int, lo, hi int) {
 // undoes the other axes (UndiffAxes). A model load decodes a million
 // lattice values so (spca, codec's fast path).
 func JoinPlanes(v []int64, planes []byte, n int) {
+	if m := len(v); m > 0 {
+		JoinPlanesStride(v, planes, len(planes)/m, m, n)
+	}
+}
+
+// JoinPlanesStride is JoinPlanes of values whose w byte planes start
+// stride >= len(v) bytes apart in planes (byte b of value a at
+// planes[b*stride+a]): a slab of a grid whose planes hold more values,
+// such as the nodes of one step along axis 0 (spca decodes its lattices
+// so, a slab at a time in the L1 cache).
+func JoinPlanesStride(v []int64, planes []byte, w, stride, n int) {
 	m := len(v)
 	if m == 0 {
 		return
 	}
-	w := len(planes) / m
+	if stride < m {
+		panic("gridcode: plane stride below the values")
+	}
+	if w > 0 {
+		_ = planes[(w-1)*stride+m-1]
+	}
 	// The width is the same for every row: one switch, then the rows (of
 	// 13 values in a lattice), in one run of indices checked against m
 	// once: per-row slices and the switch were a third of the
 	// instructions (8×8 Kodak model load: 12.6 -> ~8 M).
 	v = v[:m]
-	if k := joinKernel(v, planes, w); k > 0 {
+	if k := joinKernel(v, planes, w, stride); k > 0 {
 		// The values by AVX2 (the last few here), then the running sums
 		// along the rows: 8×8 colour model load, 3 lattices of 4 planes
 		// of 3 bytes, JoinPlanes 26.8 -> ~? M instructions.
 		for a := k; a < m; a++ {
 			var z int64
 			for b := w - 1; b >= 0; b-- {
-				z = z<<8 | int64(planes[b*m+a])
+				z = z<<8 | int64(planes[b*stride+a])
 			}
 			v[a] = unzig(z)
 		}
@@ -128,7 +144,7 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 			}
 		}
 	case 2:
-		p0, p1 := planes[:m], planes[m:][:m]
+		p0, p1 := planes[:m], planes[stride:][:m]
 		for i := 0; i < m; i += n {
 			var acc int64
 			e := i + n
@@ -142,7 +158,7 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 			}
 		}
 	case 3:
-		p0, p1, p2 := planes[:m], planes[m:][:m], planes[2*m:][:m]
+		p0, p1, p2 := planes[:m], planes[stride:][:m], planes[2*stride:][:m]
 		for i := 0; i < m; i += n {
 			var acc int64
 			e := i + n
@@ -162,7 +178,7 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 			for a := range row {
 				var z int64
 				for b := w - 1; b >= 0; b-- {
-					z = z<<8 | int64(planes[b*m+i+a])
+					z = z<<8 | int64(planes[b*stride+i+a])
 				}
 				acc += unzig(z)
 				row[a] = acc

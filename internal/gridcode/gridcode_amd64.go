@@ -9,10 +9,10 @@ var (
 )
 
 // joinAVX2 sets v[i], i < len(v)&^3, to the unzigzagged value of width w
-// (1 to 3) in the planes (w planes of len(v) bytes).
+// (1 to 3) in the planes (w planes starting stride bytes apart).
 //
 //go:noescape
-func joinAVX2(v []int64, planes []byte, w int)
+func joinAVX2(v []int64, planes []byte, w, stride int)
 
 // addLagAVX2 adds v[i-s] to v[i] in order of i, s <= i < s+(len(v)-s)&^3
 // (s >= 4).
@@ -22,11 +22,11 @@ func addLagAVX2(v []int64, s int)
 
 // joinKernel sets the first values of v as joinAVX2 and returns how many
 // (none without AVX2 or for widths above 3).
-func joinKernel(v []int64, planes []byte, w int) int {
-	if !hasAVX2 || w < 1 || w > 3 || len(v) < 4 || len(planes) < w*len(v) {
+func joinKernel(v []int64, planes []byte, w, stride int) int {
+	if !hasAVX2 || w < 1 || w > 3 || len(v) < 4 || stride < len(v) || len(planes) < (w-1)*stride+len(v) {
 		return 0
 	}
-	joinAVX2(v, planes, w)
+	joinAVX2(v, planes, w, stride)
 	return len(v) &^ 3
 }
 

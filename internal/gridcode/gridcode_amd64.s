@@ -1,14 +1,14 @@
 #include "textflag.h"
 
-// func joinAVX2(v []int64, planes []byte, w int)
+// func joinAVX2(v []int64, planes []byte, w, stride int)
 // v[i] = unzig(planes[i] | planes[m+i]<<8 | planes[2m+i]<<16) (the
-// planes up to w), for i < len(v)&^3, m = len(v). w is 1, 2 or 3.
-TEXT ·joinAVX2(SB), NOSPLIT, $0-56
+// planes up to w), for i < len(v)&^3, m = stride. w is 1, 2 or 3.
+TEXT ·joinAVX2(SB), NOSPLIT, $0-64
 	MOVQ v_base+0(FP), DI
-	MOVQ v_len+8(FP), R8
+	MOVQ v_len+8(FP), CX
 	MOVQ planes_base+24(FP), SI
 	MOVQ w+48(FP), DX
-	MOVQ R8, CX
+	MOVQ stride+56(FP), R8
 	SHRQ $2, CX
 	JZ   done
 	MOVQ $1, AX

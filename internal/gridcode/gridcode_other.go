@@ -4,7 +4,7 @@ package gridcode
 
 var hasAVX2, hasAVX512 = false, false
 
-func joinKernel(v []int64, planes []byte, w int) int { return 0 }
+func joinKernel(v []int64, planes []byte, w, stride int) int { return 0 }
 
 func addLagKernel(v []int64, s int) int { return s }
 

@@ -63,6 +63,52 @@ func TestKernels(t *testing.T) {
 	}
 }
 
+// TestJoinPlanesStride checks JoinPlanesStride on the slabs of a grid
+// (a run of values at an offset into planes holding more, stride apart),
+// with the AVX2 kernel and without, against JoinPlanes of the slab's
+// bytes copied into planes of their own: widths 0-8, slabs of 1-40
+// values (every length modulo 4) in planes of up to 3 times as many, rows
+// of 1-13; the planes' other bytes are left unread (a slab at their end
+// reads no byte past it).
+func TestJoinPlanesStride(t *testing.T) {
+	defer func(k bool) { hasAVX2 = k }(hasAVX2)
+	kernel := hasAVX2
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 900 {
+		w, m := trial%9, 1+rng.IntN(40)
+		stride := m + rng.IntN(2*m+1)
+		off := rng.IntN(stride - m + 1)
+		n := 1 + rng.IntN(13)
+		// Exactly (w-1)*stride + off + m bytes: the last plane ends with
+		// the slab, so a read past it panics.
+		planes := make([]byte, max(0, (w-1)*stride+off+m))
+		for i := range planes {
+			planes[i] = byte(rng.Uint32())
+		}
+		own := make([]byte, w*m)
+		for b := range w {
+			copy(own[b*m:(b+1)*m], planes[b*stride+off:])
+		}
+		want := make([]int64, m)
+		JoinPlanes(want, own, n)
+		for _, on := range []bool{kernel, false} {
+			hasAVX2 = on
+			got := make([]int64, m)
+			for i := range got {
+				got[i] = int64(rng.Uint64()) // every value is set
+			}
+			p := planes
+			if w > 0 {
+				p = planes[off:]
+			}
+			JoinPlanesStride(got, p, w, stride, n)
+			if !slices.Equal(got, want) {
+				t.Fatalf("width %d, %d values, stride %d, offset %d, rows of %d, kernel %v: differs from JoinPlanes", w, m, stride, off, n, on)
+			}
+		}
+	}
+}
+
 // TestScale checks Scale and Scale32 (AVX-512 where the CPU has it)
 // against the conversion and product by Go, value by value, on int64s of
 // every size (rounded conversions above 2^53, and to float32), strides
