@@ -792,7 +792,7 @@ func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error)
 	for _, s := range secs {
 		s.budget = lazy
 	}
-	core, err := secs[0].open("model")
+	core, joined, err := secs[0].openJoined("model", true)
 	if err != nil {
 		return nil, err
 	}
@@ -809,14 +809,15 @@ func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error)
 	}
 	// The section's bytes are garbage now, but modelDecoder still refers
 	// to its last output until its next frame: an empty one drops it, and
-	// the bytes become the spare for the first planes to be coded.
+	// the bytes become the spare for the first planes to be coded, with
+	// the packed bytes they were inflated from, which follow them in
+	// joined when read from a file (a lazy section's read takes a piece of
+	// the spare then), and the SPCA models' integer scratch.
 	modelDecoder().DecodeAll(emptyFrame, nil)
-	donate(plain)
-	// So are the packed bytes of section 0 (a lazy section's read takes
-	// a piece of the spare then) and the SPCA models' integer scratch.
-	if src := secs[0].src; src.spare != nil {
-		donate(src.spare)
-		src.spare = nil
+	if joined != nil {
+		donate(joined)
+	} else {
+		donate(plain)
 	}
 	donateInts(spca.TakeScratch())
 	lazy.left = core.budget
@@ -867,6 +868,15 @@ func (s *sectionSource) read(off int64, n int) ([]byte, error) {
 	} else if b = takeSpareBytes(n); b == nil {
 		b = make([]byte, n)
 	}
+	return s.readInto(b, off)
+}
+
+// readInto reads the len(b) bytes at off, which must be within the
+// source, into b (from a file) and returns them.
+func (s *sectionSource) readInto(b []byte, off int64) ([]byte, error) {
+	if s.mem != nil {
+		return s.mem[off : off+int64(len(b))], nil
+	}
 	if _, err := s.file.ReadAt(b, s.base+off); err != nil {
 		return nil, &ModelError{fmt.Sprintf("reading the file: %v (did it change since it was opened?)", err)}
 	}
@@ -901,30 +911,55 @@ type sectionBudget struct {
 // open inflates the section and checks its checksum. what names it in
 // errors.
 func (s *section) open(what string) (*modelReader, error) {
+	r, _, err := s.openJoined(what, false)
+	return r, err
+}
+
+// openJoined is open that, when joined and the section is read from a
+// file, reads the packed bytes into the tail of the buffer it inflates
+// them into, and returns that buffer, buf (nil otherwise): the inflated
+// bytes, then the packed ones, one allocation that the caller may donate
+// whole once done with the section. A model load donates section 0 so:
+// as two regions (1.4 and 0.44 MB for the 8×8 grey Kodak model) neither
+// held a 768×512 grey image's indices (1.5 MB), which took fresh pages.
+func (s *section) openJoined(what string, joined bool) (r *modelReader, buf []byte, err error) {
 	fail := func(msg string) error {
 		return &ModelError{fmt.Sprintf("section %d (%s): %s", s.index, what, msg)}
 	}
 	if s.budget.left -= int64(s.size); s.budget.left < 0 {
-		return nil, fail("needs more memory than the model's size allows (64 MB + 10 × its bytes)")
+		return nil, nil, fail("needs more memory than the model's size allows (64 MB + 10 × its bytes)")
 	}
-	packed, err := s.src.read(s.off, s.n)
-	if err != nil {
-		return nil, fail(err.(*ModelError).Msg)
-	}
+	var packed []byte
 	// The capacity bounds the decoder (WithDecodeAllCapLimit): a frame
 	// holding more than it declares fails instead of growing.
-	plain, err := modelDecoder().DecodeAll(packed, make([]byte, 0, s.size))
-	s.src.done(packed) // plain is a copy
+	dst := []byte(nil)
+	if joined && s.src.mem == nil {
+		if buf = takeSpareBytes(s.size + s.n); buf == nil {
+			buf = make([]byte, s.size+s.n)
+		}
+		dst = buf[:0:s.size] // the decoder cannot write past it, into packed
+		packed, err = s.src.readInto(buf[s.size:], s.off)
+	} else {
+		dst = make([]byte, 0, s.size)
+		packed, err = s.src.read(s.off, s.n)
+	}
+	if err != nil {
+		return nil, nil, fail(err.(*ModelError).Msg)
+	}
+	plain, err := modelDecoder().DecodeAll(packed, dst)
+	if buf == nil {
+		s.src.done(packed) // plain is a copy
+	}
 	if err == nil && len(plain) != s.size {
 		err = fmt.Errorf("%d bytes where the frame declares %d", len(plain), s.size)
 	}
 	if err != nil {
-		return nil, fail("compressed data: " + err.Error())
+		return nil, nil, fail("compressed data: " + err.Error())
 	}
 	if !checksum.Valid(plain) {
-		return nil, fail("checksum mismatch (corrupt file)")
+		return nil, nil, fail("checksum mismatch (corrupt file)")
 	}
-	return &modelReader{b: plain[:len(plain)-4], budget: s.budget.left}, nil
+	return &modelReader{b: plain[:len(plain)-4], budget: s.budget.left}, buf, nil
 }
 
 // readLazy inflates the section and reads it with read, holding the
