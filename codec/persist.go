@@ -883,10 +883,11 @@ func (s *sectionSource) readInto(b []byte, off int64) ([]byte, error) {
 	return b, nil
 }
 
-// done hands back b, returned by read and no longer used, for the next
-// read (from a file only: from memory, b is the caller's).
+// done hands back b, returned by read and no longer used, to the spare
+// if it came from there last (giveBack), else for the next read (from a
+// file only: from memory, b is the caller's).
 func (s *sectionSource) done(b []byte) {
-	if s.mem == nil && cap(b) > cap(s.spare) {
+	if s.mem == nil && !giveBack(b) && cap(b) > cap(s.spare) {
 		s.spare = b
 	}
 }

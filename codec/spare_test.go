@@ -37,10 +37,11 @@ func TestSpareSection0(t *testing.T) {
 		}
 		return len(spare.regions[0])
 	}
-	// code codes with the spare's region keep alone (-1: none) and
-	// returns how many of its values the buffers took, how many regions
-	// were donated by the load, and how many while coding (the fast
-	// paths' sections, storedFast.release).
+	// code codes with the spare's region keep alone (-1: none; else the
+	// fast paths are decoded before, their sections not kept) and returns
+	// how many of its values the buffers took, how many regions were
+	// donated by the load, and how many while coding (the fast paths'
+	// sections, storedFast.release).
 	code := func(keep int) (file, pix []byte, took, regions, later int) {
 		ReleaseBuffers() // no kept buffers and no spare
 		m, err := LoadModel(path)
@@ -50,6 +51,18 @@ func TestSpareSection0(t *testing.T) {
 		defer m.Close()
 		spare.mu.Lock()
 		regions = len(spare.regions)
+		spare.mu.Unlock()
+		if keep >= 0 {
+			// The fast paths decoded first, so that the sections they
+			// donate (smaller regions, which the planes would take) are
+			// dropped with the others: the region kept is the only one.
+			for _, c := range m.Channels {
+				if _, err := c.loadFast(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		spare.mu.Lock()
 		for _, c := range m.Channels {
 			for _, s := range []*section{c.sampleSec, c.fastSec, c.basisSec} {
 				if s == nil || s.src.spare == nil {
@@ -176,5 +189,47 @@ func TestSpareRegions(t *testing.T) {
 	// The oldest, of 1 value, was dropped: 1 value from the one of 2.
 	if f := takeSpare(1); len(f) != 1 || !in(f, small[1]) {
 		t.Error("takeSpare(1) not from the smallest region kept")
+	}
+}
+
+// TestSpareGiveBack checks giveBack: the piece takeSpareBytes handed out
+// last goes back to the front of its region, whole again for a larger
+// buffer; any other buffer, a piece taken before another, or a piece
+// after a donation (the regions may have moved) is refused, the spare
+// unchanged.
+func TestSpareGiveBack(t *testing.T) {
+	defer dropSpare()
+	dropSpare()
+	region := make([]byte, 8*100)
+	donate(region)
+	total := func() int {
+		spare.mu.Lock()
+		defer spare.mu.Unlock()
+		n := 0
+		for _, r := range spare.regions {
+			n += len(r)
+		}
+		return n
+	}
+	a := takeSpareBytes(8*30 - 3) // 30 values
+	if a == nil || !giveBack(a) || total() != 100 {
+		t.Fatalf("the last piece not given back whole: %d values in the spare, want 100", total())
+	}
+	if f := takeSpare(100); f == nil || unsafe.SliceData(f) != (*float64)(unsafe.Pointer(unsafe.SliceData(region))) {
+		t.Fatal("the region given back does not hold 100 values from its start")
+	}
+	dropSpare()
+	donate(region)
+	a, b := takeSpareBytes(80), takeSpareBytes(80)
+	if giveBack(a) || giveBack(make([]byte, 80)) || total() != 80 {
+		t.Fatalf("an earlier piece or another buffer given back: %d values in the spare, want 80", total())
+	}
+	if !giveBack(b) || total() != 90 || giveBack(b) {
+		t.Fatalf("the last piece: %d values in the spare, want 90, and once only", total())
+	}
+	c := takeSpareBytes(80)
+	donate(make([]byte, 8*5))
+	if giveBack(c) || total() != 85 {
+		t.Fatalf("a piece given back after a donation: %d values in the spare, want 85", total())
 	}
 }
