@@ -421,21 +421,22 @@ func (s *storedFast) decode() *fastPath {
 	}
 	f.vals = make([]float32, n*k)
 	// The integer scratch of the channel decoded before (a colour model
-	// has three fast paths alike): 512 KB of fresh pages each.
+	// has three fast paths alike).
 	sp := fastInts.Get().(*[]int64)
 	defer fastInts.Put(sp)
-	if cap(*sp) < n {
-		*sp = make([]int64, n)
+	// The values a slab of axis 0 at a time (gridcode.UndiffSlabs: 4,096
+	// of the 16^4 grid of an 8×8 model), each stored (Scale32) once
+	// decoded: the whole grid through the scratch took 0.5 MB of fresh
+	// pages.
+	slab := gridcode.Slab(shape)
+	if cap(*sp) < 2*slab {
+		*sp = make([]int64, 2*slab)
 	}
-	v := (*sp)[:n]
-	// The planes, Unzigzag and the last axis in one pass (JoinPlanes),
-	// the other axes by gridcode's AVX2 row additions, then the values
-	// stored (Scale32: the pass over axis 0 that also stored them took 3
-	// times the instructions).
 	for q, p := range s.planes {
-		gridcode.JoinPlanes(v, p, g)
-		gridcode.UndiffAxes(v, shape, 0, k-1)
-		gridcode.Scale32(f.vals[q:], k, v, f.res)
+		gridcode.UndiffSlabs((*sp)[:2*slab], p, len(p)/n, shape, func(i int, v []int64) bool {
+			gridcode.Scale32(f.vals[q+i*slab*k:], k, v, f.res)
+			return true
+		})
 	}
 	f.setLook()
 	return &f

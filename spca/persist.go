@@ -890,29 +890,23 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, x32 []float32, res f
 
 // snappedSlabs is the loop body of snapped for coordinate q (w bytes a
 // node) from a reader over bytes in memory (a codec model's section): the
-// planes read in place and decoded a slab of axis 0 at a time (the nodes
-// of one step along it, 2,197 for an 8×8 codec model's 51×13×13×13
-// lattice) through a scratch of two slabs, [cur | acc]: cur joined
-// (gridcode.JoinPlanesStride: Unzigzag and the last axis), the axes
-// between undone in it, then added to acc, which holds the slab before
-// (axis 0), and acc stored. The whole lattice through an int64 scratch
+// planes read in place and decoded a slab of axis 0 at a time
+// (gridcode.UndiffSlabs) through a scratch of two slabs, each slab's
+// values stored as decoded. The whole lattice through an int64 scratch
 // of every node took 0.9 MB of fresh memory a lattice (its pages faulted
 // in and cleared by the kernel), and four passes over it in the L2
-// cache; the slabs stay in the L1 cache. The integers, hence the values,
-// are those of intPlaneAxes; a slab holding an integer float32 does not
-// hold exactly widens the coordinates so far into x (exact: every value
-// before was exact in float32) and goes on in float64, as snapped does
-// for a whole coordinate. ok reports whether it applied (else nothing was
-// read); done whether it decoded the coordinate (else dc.err is set).
+// cache. The integers, hence the values, are those of intPlaneAxes; a
+// slab holding an integer float32 does not hold exactly widens the
+// coordinates so far into x (exact: every value before was exact in
+// float32) and goes on in float64, as snapped does for a whole
+// coordinate. ok reports whether it applied (else nothing was read); done
+// whether it decoded the coordinate (else dc.err is set).
 func (dc *decoder) snappedSlabs(l *lattice, q, w int, res float64, x *[]float64, x32 *[]float32) (done, ok bool) {
 	g := l.g
 	if len(g) < 2 || g[0] < 1 {
 		return false, false
 	}
-	slab := 1
-	for _, n := range g[1:] {
-		slab *= n
-	}
+	slab := gridcode.Slab(g)
 	nodes := g[0] * slab
 	r, isLen := dc.r.(interface{ Len() int })
 	nx, isBuf := dc.r.(interface{ Next(n int) []byte })
@@ -936,22 +930,17 @@ func (dc *decoder) snappedSlabs(l *lattice, q, w int, res float64, x *[]float64,
 	if dc.h != nil {
 		dc.h.Write(planes)
 	}
-	inner := g[1:]
-	pair := append([]int{2}, inner...) // [cur | acc] as a grid of two slabs
-	cur, acc := buf[:slab], buf[slab:2*slab]
-	clear(acc)
 	d := l.d
-	for i := range g[0] {
-		gridcode.JoinPlanesStride(cur, planes[i*slab:], w, nodes, g[len(g)-1])
-		gridcode.UndiffAxes(cur, inner, 0, len(inner)-1)
-		gridcode.UndiffAxes(buf[:2*slab], pair, 0, 1) // acc += cur
+	done = true
+	gridcode.UndiffSlabs(buf, planes, w, g, func(i int, v []int64) bool {
 		off := q + i*slab*d
 		if *x32 != nil {
-			if gridcode.Scale32((*x32)[off:], d, acc, res) < 1<<24 {
-				continue
+			if gridcode.Scale32((*x32)[off:], d, v, res) < 1<<24 {
+				return true
 			}
 			if !dc.charge(8*len(*x32), "the lattice") {
-				return false, true
+				done = false
+				return false
 			}
 			wide := make([]float64, len(*x32))
 			for j, v := range *x32 {
@@ -959,9 +948,10 @@ func (dc *decoder) snappedSlabs(l *lattice, q, w int, res float64, x *[]float64,
 			}
 			*x, *x32 = wide, nil
 		}
-		gridcode.Scale((*x)[off:], d, acc, res)
-	}
-	return true, true
+		gridcode.Scale((*x)[off:], d, v, res)
+		return true
+	})
+	return done, true
 }
 
 // floatPlane decodes coordinate q of the lattice's integer positions (w

@@ -187,6 +187,62 @@ func JoinPlanesStride(v []int64, planes []byte, w, stride, n int) {
 	}
 }
 
+// Slab returns the number of values in a slab of axis 0 of the grid g
+// (the product of g[1:]; 1 for one axis).
+func Slab(g []int) int {
+	s := 1
+	for _, n := range g[1:] {
+		s *= n
+	}
+	return s
+}
+
+// UndiffSlabs decodes the values that Planes wrote after Zigzag and Diff
+// on the grid g (w byte planes of m = g[0]×Slab(g) bytes each) a slab of
+// axis 0 at a time, through buf (2×Slab(g) values at least, which it
+// overwrites): for i = 0, 1, ..., g[0]-1 it calls store(i, v) with v the
+// values of slab i (every axis undone), until store returns false. What
+// JoinPlanes and UndiffAxes do over the whole grid, in two slabs, [cur |
+// acc]: cur joined (JoinPlanesStride: Unzigzag and the last axis), the
+// axes between undone in it, then added to acc, which holds the slab
+// before (axis 0); v is acc. The same integer sums, hence the same
+// values; a slab (2,197 values for an 8×8 codec model's 51×13×13×13
+// lattice) stays in the L1 cache, where the grid's scratch took fresh
+// pages and passes over the L2 cache (spca's lattices, codec's fast
+// paths).
+func UndiffSlabs(buf []int64, planes []byte, w int, g []int, store func(i int, v []int64) bool) {
+	if len(g) == 0 || g[0] < 1 {
+		return
+	}
+	slab := Slab(g)
+	if slab < 1 {
+		return
+	}
+	m := g[0] * slab
+	cur, acc := buf[:slab], buf[slab:2*slab]
+	clear(acc)
+	inner := g[1:]
+	last := g[len(g)-1]
+	if len(inner) == 0 {
+		last = 1
+	}
+	pair := append([]int{2}, inner...) // [cur | acc] as a grid of two slabs
+	for i := range g[0] {
+		p := planes
+		if w > 0 {
+			p = planes[i*slab:]
+		}
+		JoinPlanesStride(cur, p, w, m, last)
+		if len(inner) > 1 {
+			UndiffAxes(cur, inner, 0, len(inner)-1)
+		}
+		UndiffAxes(buf[:2*slab], pair, 0, 1) // acc += cur
+		if !store(i, acc) {
+			return
+		}
+	}
+}
+
 // unzig inverts the zigzag map of one value (0, 1, 2, 3, 4, ... to 0,
 // -1, 1, -2, 2, ...); small enough to inline in JoinPlanes' loops.
 func unzig(z int64) int64 { return int64(uint64(z)>>1) ^ -(z & 1) }

@@ -6,6 +6,26 @@ import (
 	"testing"
 )
 
+// randomPlanes returns a grid g of 1-4 axes of 1-16 nodes, repeated 1-3
+// times in a row if rows (n values in all), and w random byte planes of
+// its n values.
+func randomPlanes(rng *rand.Rand, w int, rows bool) (g []int, n int, planes []byte) {
+	g = make([]int, 1+rng.IntN(4))
+	n = 1
+	if rows {
+		n += rng.IntN(3) // grids in a row
+	}
+	for j := range g {
+		g[j] = 1 + rng.IntN(16)
+		n *= g[j]
+	}
+	planes = make([]byte, w*n)
+	for i := range planes {
+		planes[i] = byte(rng.Uint32())
+	}
+	return g, n, planes
+}
+
 // TestKernels checks JoinPlanes and UndiffAxes with the AVX2 kernels
 // (joinAVX2, addLagAVX2) against the same with them off and against
 // AddPlane, Unzigzag and the one-loop Undiff, on grids of 1-4 axes of
@@ -19,17 +39,8 @@ func TestKernels(t *testing.T) {
 	kernel := hasAVX2
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := range 600 {
-		g := make([]int, 1+rng.IntN(4))
-		n := 1 + rng.IntN(3) // grids in a row
-		for j := range g {
-			g[j] = 1 + rng.IntN(16)
-			n *= g[j]
-		}
 		w := 1 + trial%8
-		planes := make([]byte, w*n)
-		for i := range planes {
-			planes[i] = byte(rng.Uint32())
-		}
+		g, n, planes := randomPlanes(rng, w, true)
 		if trial%3 == 0 { // small differences: the high planes zero
 			for i := n; i < len(planes); i++ {
 				planes[i] = 0
@@ -104,6 +115,45 @@ func TestJoinPlanesStride(t *testing.T) {
 			JoinPlanesStride(got, p, w, stride, n)
 			if !slices.Equal(got, want) {
 				t.Fatalf("width %d, %d values, stride %d, offset %d, rows of %d, kernel %v: differs from JoinPlanes", w, m, stride, off, n, on)
+			}
+		}
+	}
+}
+
+// TestUndiffSlabs checks UndiffSlabs against JoinPlanes and UndiffAxes
+// of the whole grid, with the AVX2 kernels and without: grids of 1-4 axes
+// of 1-16 nodes, widths 1-8, a scratch larger than two slabs (its values
+// random), the slabs in order, and none after store returns false.
+func TestUndiffSlabs(t *testing.T) {
+	defer func(k bool) { hasAVX2 = k }(hasAVX2)
+	kernel := hasAVX2
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := range 600 {
+		w := 1 + trial%8
+		g, m, planes := randomPlanes(rng, w, false)
+		want := make([]int64, m)
+		JoinPlanes(want, planes, g[len(g)-1])
+		UndiffAxes(want, g, 0, len(g)-1)
+		slab, stop := Slab(g), rng.IntN(g[0]+1) // stop after slab stop (g[0]: never)
+		for _, on := range []bool{kernel, false} {
+			hasAVX2 = on
+			buf := make([]int64, 2*slab+rng.IntN(5))
+			for i := range buf {
+				buf[i] = int64(rng.Uint64())
+			}
+			next := 0
+			UndiffSlabs(buf, planes, w, g, func(i int, v []int64) bool {
+				if i != next || len(v) != slab {
+					t.Fatalf("shape %v: slab %d (%d values), want %d (%d)", g, i, len(v), next, slab)
+				}
+				if !slices.Equal(v, want[i*slab:(i+1)*slab]) {
+					t.Fatalf("shape %v, width %d, kernel %v: slab %d differs from JoinPlanes and UndiffAxes", g, w, on, i)
+				}
+				next++
+				return i != stop
+			})
+			if next != min(stop+1, g[0]) {
+				t.Fatalf("shape %v: %d slabs stored, want %d", g, next, min(stop+1, g[0]))
 			}
 		}
 	}
