@@ -237,7 +237,10 @@ func BenchmarkFile(b *testing.B) {
 // layout in the compressed container, the format written before version
 // 3 ("legacy", its ID hashed once read, as a decoder must), and without
 // the step basis ("compact-nobasis", as written before it). It reports
-// the file size; SPCA_BENCH_MODEL adds a model file ("file").
+// the file size; SPCA_BENCH_MODEL adds a model file ("file"), and that
+// file loaded as a process loads it ("file-load": LoadModel from the
+// file, no spare nor kept buffers left by the load before), whose B/op
+// (-benchmem) are the fresh bytes of a process's load.
 func BenchmarkModelLoad(b *testing.B) {
 	models := map[string]*Model{"default": nil, "best": nil}
 	models["default"], _ = benchSetup(b)
@@ -248,6 +251,18 @@ func BenchmarkModelLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 		models["file"] = m
+		b.Run("file-load", func(b *testing.B) {
+			defer ReleaseBuffers()
+			for i := 0; i < b.N; i++ {
+				ReleaseBuffers()
+				m, err := LoadModel(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.ID()
+				m.Close()
+			}
+		})
 	}
 	for _, name := range []string{"default", "best", "file"} {
 		m := models[name]
