@@ -1156,6 +1156,17 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 		leadPix = c.leadPixels(lead.rows, weights, grid.Blocks()/2)
 		defer putFloats(leadPix)
 	}
+	// Where the centres' levels are not all 0 (not lead.ends; the colour
+	// models' chroma), a patch whose rest indices all lie at their
+	// centres has the pixels of its leading cell alone: kept per cell
+	// (cellPix) for the next patches of that cell. The chroma of
+	// kodim13-24 (c8b) has 1236-1533 such patches of 1536 a channel in
+	// 38-315 cells, whose sums ran over ~30 rest levels off 0.
+	var cells *cellPixels
+	if keepCellPixels && leadPix != nil && lead.ends == nil && lt != nil && lt.ctr != nil {
+		cells = newCellPixels(len(lead.rows)/k, dims)
+		defer cells.release()
+	}
 	// recon16's lengths: the image's rows hold the grid's, weights hold
 	// dims×dims values, levels and idx's rows dims-k from k on.
 	direct := g8 != nil && dims == 16 && k > 0 && g8.Stride >= grid.W && len(g8.Pix) >= grid.H*g8.Stride &&
@@ -1212,12 +1223,20 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				ix, yk := idx[i*dims+k:i*dims+end], y[k:end]
 				ix, yk = ix[:len(ls)], yk[:len(ls)]
+				if cells != nil && cells.ready(lead.ref[i]) && atCentres(ix, lt.ctr) && cells.load(lead.ref[i], pix) {
+					break // without the levels
+				}
 				j := 0
+				centred := cells != nil // every rest index at its centre (so far)
 				if lt != nil {
 					j = len(ls) &^ 3
 					if j > 0 && lt.ctr != nil {
-						if !levelsCentreAVX2(yk[:j], ix, lt.ctr[:j], lt.ctrLev[:j], lt.at, lt.lenB, lt.flat) {
+						switch levelsCentreAVX2(yk[:j], ix, lt.ctr[:j], lt.ctrLev[:j], lt.at, lt.lenB, lt.flat) {
+						case 0:
 							j = 0 // an index past its levels: the loop fails on it
+							centred = false
+						case 1:
+							centred = false
 						}
 					} else if j > 0 && !levelsAVX2(yk[:j], ix, lt.at, lt.lenB, lt.flat) {
 						j = 0 // an index past its levels: the loop fails on it
@@ -1225,12 +1244,19 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				for ; j < len(ls); j++ {
 					yk[j] = ls[j][ix[j]]
+					centred = centred && ix[j] == lt.ctr[j]
+				}
+				if centred && cells.load(lead.ref[i], pix) {
+					break
 				}
 				if leadPix != nil {
 					// 4×4: the kernel called here, not through pixelsFrom.
 					start := leadPix[int(lead.ref[i])*dims:][:dims]
 					if !pixels16Kernel(pix, start, weights[k*dims:], y[k:end]) {
 						c.pixelsFrom(pix, start, y[k:end], k, weights, nz)
+					}
+					if centred {
+						cells.store(lead.ref[i], pix)
 					}
 					break
 				}
@@ -1243,6 +1269,89 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 			emit(by, bx, pix)
 		}
 	})
+}
+
+// cellPixels keeps, per leading cell, the pixels of a patch of that
+// cell whose rest indices all lie at their centres (eachPatch): the same
+// sums for every such patch, computed by the first and copied by the
+// others. The rows of blocks run in parallel: a cell's state goes from
+// 0 (none) to 1 (being stored) by the one patch that stores it, then 2
+// (stored), after which its pixels are read; until then patches of the
+// cell compute their own.
+type cellPixels struct {
+	pix   []float64
+	state []atomic.Uint32
+	dims  int
+}
+
+// newCellPixels returns a cellPixels for cells cells of dims pixels,
+// its pixels from floatBuffers.
+func newCellPixels(cells, dims int) *cellPixels {
+	pix := takeFloats(cells * dims)
+	if cap(pix) < cells*dims {
+		putFloats(pix)
+		pix = make([]float64, cells*dims)
+	}
+	return &cellPixels{pix: pix[:cells*dims], state: make([]atomic.Uint32, cells), dims: dims}
+}
+
+// keepCellPixels switches eachPatch's cellPixels (the tests compare
+// with it off); cellPixelsKept, if not nil, is told how many cells an
+// eachPatch kept.
+var (
+	keepCellPixels = true
+	cellPixelsKept func(cells int)
+)
+
+// release hands the pixels back to floatBuffers.
+func (c *cellPixels) release() {
+	if cellPixelsKept != nil {
+		n := 0
+		for i := range c.state {
+			if c.ready(int32(i)) {
+				n++
+			}
+		}
+		cellPixelsKept(n)
+	}
+	putFloats(c.pix)
+}
+
+// ready reports whether cell ref has its pixels kept.
+func (c *cellPixels) ready(ref int32) bool { return c.state[ref].Load() == 2 }
+
+// atCentres reports whether every index of ix is its centre, ctr's (at
+// least as long; sameCountAVX2 8 at a time, which requires AVX2).
+func atCentres(ix, ctr []int32) bool {
+	n := len(ix) &^ 7
+	if n > 0 && sameCountAVX2(ix[:n], ctr) != n {
+		return false
+	}
+	for j := n; j < len(ix); j++ {
+		if ix[j] != ctr[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// load copies the kept pixels of cell ref into pix and reports true, or
+// false if the cell has none yet.
+func (c *cellPixels) load(ref int32, pix []float64) bool {
+	if c.state[ref].Load() != 2 {
+		return false
+	}
+	copy(pix, c.pix[int(ref)*c.dims:][:c.dims])
+	return true
+}
+
+// store keeps pix as the pixels of cell ref if none are kept or being
+// kept.
+func (c *cellPixels) store(ref int32, pix []float64) {
+	if c.state[ref].CompareAndSwap(0, 1) {
+		copy(c.pix[int(ref)*c.dims:][:c.dims], pix)
+		c.state[ref].Store(2)
+	}
 }
 
 // patchScratch is eachPatch's work space for a row of blocks: a

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/patches"
@@ -323,9 +324,12 @@ func TestLevelsKernel(t *testing.T) {
 			}
 		}
 		ok := levelsAVX2(y, ix, lt.at, lt.lenB, lt.flat)
-		okc := levelsCentreAVX2(yc, ix, lt.ctr[:n], lt.ctrLev[:n], lt.at, lt.lenB, lt.flat)
-		if ok == bad || okc == bad {
+		st := levelsCentreAVX2(yc, ix, lt.ctr[:n], lt.ctrLev[:n], lt.at, lt.lenB, lt.flat)
+		if okc := st != 0; ok == bad || okc == bad {
 			t.Fatalf("trial %d: kernels report %v and %v (centres) with an index past the levels %v", trial, ok, okc, bad)
+		}
+		if at := slices.Equal(ix, lt.ctr[:n]); st != 0 && (st == 2) != at {
+			t.Fatalf("trial %d: levelsCentreAVX2 %d, every index at its centre %v", trial, st, at)
 		}
 		if !ok {
 			continue

@@ -42,9 +42,11 @@ func levelsAVX2(y []float64, ix, at, lenB []int32, levels []float64) bool
 // come from levels one by one. Most rest indices lie at their centre
 // (the colour models' chroma: in 93 % of the patches all 60), where
 // levelsAVX2 gathered every level (its gathers were half of its time).
+// It returns 0 where levelsAVX2 reports false, else 2 if every index is
+// its centre, 1 if not.
 //
 //go:noescape
-func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) bool
+func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) int
 
 // restCountsAVX2 is restCountsInto's loop over the patches of idx
 // (len(counts) of them, dims indices each, len(flags) at least as many):

@@ -307,14 +307,14 @@ countsOne:
 countsDone:
 	RET
 
-// func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) bool
+// func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) int
 // levelsAVX2 knowing the centres: per chunk of up to 64 dimensions, y
 // takes the centres' levels ctrLev (4 at a time) and a mask the
 // dimensions whose ix differs from ctr (4 compared at a time); then each
 // of those, lowest first, is checked (unsigned ix >= its count, lenB's
-// unbiased: false) and its level levels[at[j]+ix[j]] stored into y[j].
-// True at the end.
-TEXT ·levelsCentreAVX2(SB), NOSPLIT, $0-169
+// unbiased: 0) and its level levels[at[j]+ix[j]] stored into y[j].
+// 2 at the end if every ix was its centre, else 1.
+TEXT ·levelsCentreAVX2(SB), NOSPLIT, $0-176
 	MOVQ y_base+0(FP), DI
 	MOVQ y_len+8(FP), R13
 	MOVQ ix_base+24(FP), SI
@@ -323,6 +323,7 @@ TEXT ·levelsCentreAVX2(SB), NOSPLIT, $0-169
 	MOVQ at_base+96(FP), R8
 	MOVQ lenB_base+120(FP), R11
 	MOVQ levels_base+144(FP), R9
+	MOVQ $2, ret+168(FP)        // every index at its centre, so far
 	XORQ BX, BX                 // the chunk's first dimension
 lcChunk:
 	CMPQ BX, R13
@@ -349,6 +350,7 @@ lcGroup:
 	JLT  lcGroup
 	TESTQ DX, DX
 	JZ   lcNext
+	MOVQ $1, ret+168(FP)
 lcOff:
 	BSFQ DX, AX
 	ADDQ BX, AX                 // j
@@ -367,10 +369,9 @@ lcNext:
 	ADDQ R14, BX
 	JMP  lcChunk
 lcOK:
-	MOVB $1, ret+168(FP)
 	VZEROUPPER
 	RET
 lcBad:
-	MOVB $0, ret+168(FP)
+	MOVQ $0, ret+168(FP)
 	VZEROUPPER
 	RET

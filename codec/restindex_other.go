@@ -21,7 +21,7 @@ func levelsAVX2(y []float64, ix, at, lenB []int32, levels []float64) bool {
 	panic("codec: no AVX2 kernel on this architecture")
 }
 
-func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) bool {
+func levelsCentreAVX2(y []float64, ix, ctr []int32, ctrLev []float64, at, lenB []int32, levels []float64) int {
 	panic("codec: no AVX2 kernel on this architecture")
 }
 
