@@ -1,5 +1,7 @@
 package codec
 
+import "math"
+
 // deblockErrorsFrac fills errs[1:] as deblockErrorsGray does where the
 // original holds fractions (the luminance of a colour image coded by a
 // grey model), to the last bit (errs[0] holds the unfiltered error),
@@ -118,20 +120,31 @@ func (l *fracList) addTo(sum *[maxDeblock]float64) {
 
 // fracTermsGo adds the change of each edge (pixels old before, new
 // after, bytes 0..3; original o1 o0 | oq0 oq1) to the sums of the
-// strengths in its mask, edge after edge: the kernel's twin.
+// strengths in its mask, edge after edge: the kernel's twin. The sums
+// stay in registers, and each edge adds to every one, +0 to those not in
+// its mask: no sum is −0 (each starts at +0, a rounded sum is −0 only of
+// two −0, and no change is −0: a difference of squares of its own
+// rounding is +0 where they are equal), so adding +0 leaves it as it is,
+// without a branch on the mask.
 func fracTermsGo(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8) {
 	new, mask = new[:len(old)], mask[:len(old)]
 	o1, o0, oq0, oq1 = o1[:len(old)], o0[:len(old)], oq0[:len(old)], oq1[:len(old)]
+	s0, s1, s2, s3, s4, s5, s6, s7 := sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7]
 	for i, p := range old {
 		q := new[i]
 		t := edgeChangeFloat(int(p&0xff), int(p>>8&0xff), int(p>>16&0xff), int(p>>24),
 			uint8(q), uint8(q>>8), uint8(q>>16), uint8(q>>24), o1[i], o0[i], oq0[i], oq1[i])
-		for k, m := 0, mask[i]; m != 0; k, m = k+1, m>>1 {
-			if m&1 != 0 {
-				sum[k] += t
-			}
-		}
+		b, m := math.Float64bits(t), uint64(mask[i])
+		s0 += math.Float64frombits(b & -(m & 1))
+		s1 += math.Float64frombits(b & -(m >> 1 & 1))
+		s2 += math.Float64frombits(b & -(m >> 2 & 1))
+		s3 += math.Float64frombits(b & -(m >> 3 & 1))
+		s4 += math.Float64frombits(b & -(m >> 4 & 1))
+		s5 += math.Float64frombits(b & -(m >> 5 & 1))
+		s6 += math.Float64frombits(b & -(m >> 6 & 1))
+		s7 += math.Float64frombits(b & -(m >> 7 & 1))
 	}
+	sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7] = s0, s1, s2, s3, s4, s5, s6, s7
 }
 
 // vertTerms lists the m vertical edges x = n, 2n, ... of the row rr

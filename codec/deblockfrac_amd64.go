@@ -10,16 +10,32 @@ package codec
 //go:noescape
 func fracTermsAVX512(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8)
 
-// fracTermsKernel runs fracTermsAVX512 over the first edges it returns
-// (a multiple of 8; 0 without AVX-512).
+// fracTermsAVX2 is fracTermsAVX512 for len(old) edges, a multiple of 4,
+// 4 at a time in AVX2: the changes by the same operations, each added
+// to the 8 sums (two registers) masked by a compare, +0 where the edge
+// does not pass, as fracTermsGo does: the same sums.
+//
+//go:noescape
+func fracTermsAVX2(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8)
+
+// fracTermsKernel runs fracTermsAVX512 (8 edges a step) or
+// fracTermsAVX2 (4) over the first edges it returns (0 without AVX2).
 func fracTermsKernel(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8) int {
-	n := len(old) &^ 7
-	if !hasAVX512 || n == 0 {
+	step := 8
+	if !hasAVX512 {
+		step = 4
+	}
+	n := len(old) &^ (step - 1)
+	if !hasAVX2 || n == 0 {
 		return 0
 	}
 	if len(new) < n || len(o1) < n || len(o0) < n || len(oq0) < n || len(oq1) < n || len(mask) < n {
 		panic("codec: fracTermsKernel: short slices")
 	}
-	fracTermsAVX512(sum, old[:n], new[:n], o1[:n], o0[:n], oq0[:n], oq1[:n], mask[:n])
+	if hasAVX512 {
+		fracTermsAVX512(sum, old[:n], new[:n], o1[:n], o0[:n], oq0[:n], oq1[:n], mask[:n])
+	} else {
+		fracTermsAVX2(sum, old[:n], new[:n], o1[:n], o0[:n], oq0[:n], oq1[:n], mask[:n])
+	}
 	return n
 }

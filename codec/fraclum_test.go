@@ -204,9 +204,11 @@ func BenchmarkDeblockErrorsFrac(b *testing.B) {
 // TestFracTermsKernel checks fracTermsKernel against fracTermsGo, bit
 // for bit, on lists of every length around its steps of 8 (pixels 0 and
 // 255 among random ones, fractional originals, every mask: none, one
-// strength, all), added onto sums that are not zero; and the search
-// with the kernel off against the reference.
+// strength, all), added onto sums that are not zero, and the search
+// against the reference: with the AVX-512 kernel, the AVX2 one and none.
 func TestFracTermsKernel(t *testing.T) {
+	defer func(a, b bool) { hasAVX2, hasAVX512 = a, b }(hasAVX2, hasAVX512)
+	avx2, avx512 := hasAVX2, hasAVX512
 	rng := rand.New(rand.NewPCG(32, 77))
 	px := func() uint32 {
 		var v uint32
@@ -219,47 +221,49 @@ func TestFracTermsKernel(t *testing.T) {
 		}
 		return v
 	}
-	ran := 0
-	for n := range 42 {
-		old, nw, mask := make([]uint32, n), make([]uint32, n), make([]uint8, n)
-		var o [4][]float64
-		for r := range o {
-			o[r] = make([]float64, n)
-			for i := range o[r] {
-				o[r][i] = rng.Float64()*300 - 20
+	// The AVX-512 kernel, the AVX2 one, then none.
+	for _, on := range [][2]bool{{avx2, avx512}, {avx2, false}, {false, false}} {
+		hasAVX2, hasAVX512 = on[0], on[1]
+		ran := 0
+		for n := range 42 {
+			old, nw, mask := make([]uint32, n), make([]uint32, n), make([]uint8, n)
+			var o [4][]float64
+			for r := range o {
+				o[r] = make([]float64, n)
+				for i := range o[r] {
+					o[r][i] = rng.Float64()*300 - 20
+				}
 			}
-		}
-		for i := range old {
-			old[i], nw[i], mask[i] = px(), px(), uint8(rng.IntN(256))
-			switch i % 7 {
-			case 0:
-				mask[i] = 0
-			case 1:
-				mask[i] = 0xff
+			for i := range old {
+				old[i], nw[i], mask[i] = px(), px(), uint8(rng.IntN(256))
+				switch i % 7 {
+				case 0:
+					mask[i] = 0
+				case 1:
+					mask[i] = 0xff
+				}
 			}
+			var start [maxDeblock]float64
+			for k := range start {
+				start[k] = rng.Float64() * 1e6
+			}
+			want, got := start, start
+			fracTermsGo(&want, old, nw, o[0], o[1], o[2], o[3], mask)
+			i := fracTermsKernel(&got, old, nw, o[0], o[1], o[2], o[3], mask)
+			fracTermsGo(&got, old[i:], nw[i:], o[0][i:], o[1][i:], o[2][i:], o[3][i:], mask[i:])
+			if !sameBits(got[:], want[:]) {
+				t.Fatalf("kernels %v, %d edges (%d by the kernel): sums %v, the Go loop's %v", on, n, i, got, want)
+			}
+			ran += i
 		}
-		var start [maxDeblock]float64
-		for k := range start {
-			start[k] = rng.Float64() * 1e6
+		if hasAVX2 && ran == 0 {
+			t.Fatalf("kernels %v: the kernel took no edge", on)
 		}
-		want, got := start, start
-		fracTermsGo(&want, old, nw, o[0], o[1], o[2], o[3], mask)
-		i := fracTermsKernel(&got, old, nw, o[0], o[1], o[2], o[3], mask)
-		fracTermsGo(&got, old[i:], nw[i:], o[0][i:], o[1][i:], o[2][i:], o[3][i:], mask[i:])
-		if !sameBits(got[:], want[:]) {
-			t.Fatalf("%d edges (%d by the kernel): sums %v, the Go loop's %v", n, i, got, want)
-		}
-		ran += i
-	}
-	if hasAVX512 && ran == 0 {
-		t.Fatal("the kernel took no edge")
-	}
-	defer func(k bool) { hasAVX512 = k }(hasAVX512)
-	hasAVX512 = false
-	for _, n := range []int{4, 8} {
-		orig, rec := fracLuma(rng, 77, 45, n, 3)
-		if got, want := deblockErrorsGray(orig, rec, 40, n), refDeblockErrorsFrac(orig, rec, 40, n); !sameBits(got, want) {
-			t.Fatalf("n %d, without the kernel: errors %v, per strength %v", n, got, want)
+		for _, n := range []int{4, 8} {
+			orig, rec := fracLuma(rng, 77, 45, n, 3)
+			if got, want := deblockErrorsGray(orig, rec, 40, n), refDeblockErrorsFrac(orig, rec, 40, n); !sameBits(got, want) {
+				t.Fatalf("n %d, kernels %v: errors %v, per strength %v", n, on, got, want)
+			}
 		}
 	}
 }
