@@ -30,8 +30,8 @@
 // in import-path order, and this one (github.com/spcalab/spca/cmd/...)
 // comes before most of the heavy ones (gonum.org, github.com/urfave); the
 // runtime itself has touched the first 2 MB block by then, which is made
-// one huge page (MADV_COLLAPSE) for every command: its free pages were
-// faulted in 4 KB at a time.
+// one huge page (MADV_COLLAPSE): its free pages were faulted in 4 KB at a
+// time.
 //
 // Only encode and decode (the first command-line argument that is not a
 // flag) do it, and info, whose load time of a codec model is meant to be

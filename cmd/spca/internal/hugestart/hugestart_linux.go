@@ -29,7 +29,9 @@ const heapStep = 4 << 20
 
 func init() {
 	coding := codingCommand(os.Args)
-	collapseHeap(coding)
+	if coding {
+		collapseHeap()
+	}
 	growStack()
 	if coding {
 		start()
@@ -60,16 +62,25 @@ var top *[plugBytes]byte
 // 6.1, transparent huge pages off, no free 2 MB page) the coding
 // commands plug the free pages instead (plug).
 //
-// For a coding command, the heap above that block is advised first: its
+// Only the coding commands collapse: on a machine where a 4 KB fault
+// costs ~1.5 µs (a VM of session 32) the collapse cost `spca --version`
+// more than the faults it saved (interleaved, 150 rounds: paired median
+// CPU 0.931 without it, of 3.03 ms), and the other commands run long
+// enough for ~100 faults not to count. For a coding process it was
+// neutral there (paired 0.99-1.01 on 8×8 grey and colour encodes and
+// decodes of kodim13) and saves ~35 faults of 11-20 µs where faults cost
+// that.
+//
+// The heap above that block is advised first: its
 // first fault then takes a 2 MB page. The command advises it again later
 // (adviseFenced), but meanwhile other goroutines (or the runtime on a P
 // it took back from a long syscall such as the collapse) may touch the
 // next block, which then had 4 KB pages for good: ~350 faults more in 1
 // of 40 decode processes.
-func collapseHeap(coding bool) {
+func collapseHeap() {
 	q := new([plugBytes]byte) // the heap's lowest free page
 	lo := uintptr(unsafe.Pointer(q)) &^ (huge - 1)
-	if coding && unsafe.Sizeof(uintptr(0)) == 8 { // the arena, the runtime's own range
+	if unsafe.Sizeof(uintptr(0)) == 8 { // the arena, the runtime's own range
 		syscall.Syscall(syscall.SYS_MADVISE, lo, lo&^(heapArena-1)+heapArena-lo, syscall.MADV_HUGEPAGE)
 	}
 	// Within the runtime's own address range, so that no other mapping is

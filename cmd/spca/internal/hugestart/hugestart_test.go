@@ -342,10 +342,11 @@ func within(vmas [][2]uintptr, lo, hi uintptr) bool {
 }
 
 // TestCollapse checks in a fresh process (as TestPlug) that collapseHeap
-// made the heap's block in use at start one huge page: the mapping
-// holding top has a 2 MB page (AnonHugePages in /proc/self/smaps), which
-// nothing else gives it in a test binary (not a coding command: nothing is
-// advised). It fails without the collapse.
+// makes the heap's block in use one huge page: the mapping holding top
+// has a 2 MB page (AnonHugePages in /proc/self/smaps), which nothing else
+// gives it in a test binary (not a coding command: nothing is advised or
+// collapsed at start; the child calls collapseHeap itself, as a coding
+// command's start does). It fails without the collapse.
 func TestCollapse(t *testing.T) {
 	if os.Getenv("HUGESTART_COLLAPSE_CHILD") == "1" {
 		checkCollapse(t)
@@ -372,6 +373,10 @@ func TestCollapse(t *testing.T) {
 }
 
 func checkCollapse(t *testing.T) {
+	if top != nil || collapseTried {
+		t.Fatal("collapseHeap ran at the start of a test binary (not a coding command)")
+	}
+	collapseHeap()
 	if top == nil {
 		if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(thp), "[never]") {
 			t.Skip("no transparent huge pages")
