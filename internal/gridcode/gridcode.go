@@ -80,7 +80,7 @@ func UndiffAxes(v []int64, g []int, lo, hi int) {
 // lattice values so (spca, codec's fast path).
 func JoinPlanes(v []int64, planes []byte, n int) {
 	if m := len(v); m > 0 {
-		JoinPlanesStride(v, planes, len(planes)/m, m, n)
+		JoinPlanesStride(v, planes, len(planes)/m, m, n, 1)
 	}
 }
 
@@ -88,8 +88,13 @@ func JoinPlanes(v []int64, planes []byte, n int) {
 // stride >= len(v) bytes apart in planes (byte b of value a at
 // planes[b*stride+a]): a slab of a grid whose planes hold more values,
 // such as the nodes of one step along axis 0 (spca decodes its lattices
-// so, a slab at a time in the L1 cache).
-func JoinPlanesStride(v []int64, planes []byte, w, stride, n int) {
+// so, a slab at a time in the L1 cache). With rows > 1 it also undoes the
+// axis before the last, of rows nodes (blocks of rows×n values, len(v) a
+// multiple of them): row r of a block += row r-1, added as row r is
+// summed (UndiffAxes' pass over that axis, its stride of n a row not a
+// multiple of 4 (13), read every value where it stored parts of two
+// groups of 4, which stalled the loads: 2.5 times its other axes).
+func JoinPlanesStride(v []int64, planes []byte, w, stride, n, rows int) {
 	m := len(v)
 	if m == 0 {
 		return
@@ -116,18 +121,32 @@ func JoinPlanesStride(v []int64, planes []byte, w, stride, n int) {
 			}
 			v[a] = unzig(z)
 		}
-		if n > 1 {
-			for i := 0; i < m; i += n {
+		if rows > 1 {
+			for i, r := 0, 0; i < m; i, r = i+n, r+1 {
 				row := v[i:min(m, i+n)]
+				if r == rows {
+					r = 0
+				}
+				if r == 0 {
+					sumRow(row)
+					continue
+				}
+				prev := v[i-n : i][:len(row)]
 				acc := row[0]
+				row[0] = acc + prev[0]
 				for a := 1; a < len(row); a++ {
 					acc += row[a]
-					row[a] = acc
+					row[a] = acc + prev[a]
 				}
+			}
+		} else if n > 1 {
+			for i := 0; i < m; i += n {
+				sumRow(v[i:min(m, i+n)])
 			}
 		}
 		return
 	}
+	defer addRows(v, n, rows)
 	switch w {
 	case 1:
 		p0 := planes[:m]
@@ -203,8 +222,8 @@ func Slab(g []int) int {
 // overwrites): for i = 0, 1, ..., g[0]-1 it calls store(i, v) with v the
 // values of slab i (every axis undone), until store returns false. What
 // JoinPlanes and UndiffAxes do over the whole grid, in two slabs, [cur |
-// acc]: cur joined (JoinPlanesStride: Unzigzag and the last axis), the
-// axes between undone in it, then added to acc, which holds the slab
+// acc]: cur joined (JoinPlanesStride: Unzigzag and the last two axes),
+// the axes between undone in it, then added to acc, which holds the slab
 // before (axis 0); v is acc. The same integer sums, hence the same
 // values; a slab (2,197 values for an 8×8 codec model's 51×13×13×13
 // lattice) stays in the L1 cache, where the grid's scratch took fresh
@@ -222,9 +241,12 @@ func UndiffSlabs(buf []int64, planes []byte, w int, g []int, store func(i int, v
 	cur, acc := buf[:slab], buf[slab:2*slab]
 	clear(acc)
 	inner := g[1:]
-	last := g[len(g)-1]
-	if len(inner) == 0 {
-		last = 1
+	last, rows := 1, 1 // the axes JoinPlanesStride undoes
+	if len(inner) > 0 {
+		last = inner[len(inner)-1]
+	}
+	if len(inner) > 1 {
+		rows = inner[len(inner)-2]
 	}
 	pair := append([]int{2}, inner...) // [cur | acc] as a grid of two slabs
 	for i := range g[0] {
@@ -232,13 +254,39 @@ func UndiffSlabs(buf []int64, planes []byte, w int, g []int, store func(i int, v
 		if w > 0 {
 			p = planes[i*slab:]
 		}
-		JoinPlanesStride(cur, p, w, m, last)
-		if len(inner) > 1 {
-			UndiffAxes(cur, inner, 0, len(inner)-1)
+		JoinPlanesStride(cur, p, w, m, last, rows)
+		if len(inner) > 2 {
+			UndiffAxes(cur, inner, 0, len(inner)-2)
 		}
 		UndiffAxes(buf[:2*slab], pair, 0, 1) // acc += cur
 		if !store(i, acc) {
 			return
+		}
+	}
+}
+
+// sumRow replaces row by its running sums.
+func sumRow(row []int64) {
+	acc := row[0]
+	for a := 1; a < len(row); a++ {
+		acc += row[a]
+		row[a] = acc
+	}
+}
+
+// addRows adds to each row of n values of v the row before, within
+// blocks of rows rows (JoinPlanesStride's Go loops; nothing if rows <= 1).
+func addRows(v []int64, n, rows int) {
+	if rows <= 1 {
+		return
+	}
+	for b := 0; b < len(v); b += n * rows {
+		for r := 1; r < rows && b+r*n < len(v); r++ {
+			cur := v[b+r*n : min(len(v), b+(r+1)*n)]
+			prev := v[b+(r-1)*n:][:len(cur)]
+			for a := range cur {
+				cur[a] += prev[a]
+			}
 		}
 	}
 }

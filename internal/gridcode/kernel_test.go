@@ -77,7 +77,8 @@ func TestKernels(t *testing.T) {
 // TestJoinPlanesStride checks JoinPlanesStride on the slabs of a grid
 // (a run of values at an offset into planes holding more, stride apart),
 // with the AVX2 kernel and without, against JoinPlanes of the slab's
-// bytes copied into planes of their own: widths 0-8, slabs of 1-40
+// bytes copied into planes of their own (and UndiffAxes of the axis
+// before the last, in blocks of 1-4 rows): widths 0-8, slabs of 1-156
 // values (every length modulo 4) in planes of up to 3 times as many, rows
 // of 1-13; the planes' other bytes are left unread (a slab at their end
 // reads no byte past it).
@@ -87,9 +88,13 @@ func TestJoinPlanesStride(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 900 {
 		w, m := trial%9, 1+rng.IntN(40)
+		n, rows := 1+rng.IntN(13), 1
+		if trial%2 == 1 { // blocks of rows rows of n, the axis before the last undone too
+			rows = 1 + rng.IntN(4)
+			m = n * rows * (1 + rng.IntN(3))
+		}
 		stride := m + rng.IntN(2*m+1)
 		off := rng.IntN(stride - m + 1)
-		n := 1 + rng.IntN(13)
 		// Exactly (w-1)*stride + off + m bytes: the last plane ends with
 		// the slab, so a read past it panics.
 		planes := make([]byte, max(0, (w-1)*stride+off+m))
@@ -102,6 +107,9 @@ func TestJoinPlanesStride(t *testing.T) {
 		}
 		want := make([]int64, m)
 		JoinPlanes(want, own, n)
+		if rows > 1 {
+			UndiffAxes(want, []int{m / (n * rows), rows, n}, 1, 2)
+		}
 		for _, on := range []bool{kernel, false} {
 			hasAVX2 = on
 			got := make([]int64, m)
@@ -112,9 +120,9 @@ func TestJoinPlanesStride(t *testing.T) {
 			if w > 0 {
 				p = planes[off:]
 			}
-			JoinPlanesStride(got, p, w, stride, n)
+			JoinPlanesStride(got, p, w, stride, n, rows)
 			if !slices.Equal(got, want) {
-				t.Fatalf("width %d, %d values, stride %d, offset %d, rows of %d, kernel %v: differs from JoinPlanes", w, m, stride, off, n, on)
+				t.Fatalf("width %d, %d values, stride %d, offset %d, rows of %d in blocks of %d, kernel %v: differs from JoinPlanes and UndiffAxes", w, m, stride, off, n, rows, on)
 			}
 		}
 	}
