@@ -1284,15 +1284,24 @@ type cellPixels struct {
 	dims  int
 }
 
+// cellBuffers holds cellPixels' buffers for the next images, apart from
+// floatBuffers: taken from there, they pushed leadPixels' buffers out of
+// its few kept ones (and took the luma's 1.6 MB one), and a colour batch
+// decode's peak memory grew from 33 to 35-49 MB.
+var cellBuffers = keptPool{New: func() any { return new([]float64) }, keep: func(x any) bool { return cap(*x.(*[]float64)) <= maxKeptValues }}
+
 // newCellPixels returns a cellPixels for cells cells of dims pixels,
-// its pixels from floatBuffers.
+// its pixels from cellBuffers.
 func newCellPixels(cells, dims int) *cellPixels {
-	pix := takeFloats(cells * dims)
-	if cap(pix) < cells*dims {
-		putFloats(pix)
-		pix = make([]float64, cells*dims)
+	n := cells * dims
+	pix := *cellBuffers.getFit(n, func(x any) int { return cap(*x.(*[]float64)) }).(*[]float64)
+	if cap(pix) < n {
+		if small := pix; cap(small) > 0 {
+			cellBuffers.Put(&small) // the largest kept, too small: for another channel
+		}
+		pix = make([]float64, n)
 	}
-	return &cellPixels{pix: pix[:cells*dims], state: make([]atomic.Uint32, cells), dims: dims}
+	return &cellPixels{pix: pix[:n], state: make([]atomic.Uint32, cells), dims: dims}
 }
 
 // keepCellPixels switches eachPatch's cellPixels (the tests compare
@@ -1303,7 +1312,7 @@ var (
 	cellPixelsKept func(cells int)
 )
 
-// release hands the pixels back to floatBuffers.
+// release hands the pixels back to cellBuffers.
 func (c *cellPixels) release() {
 	if cellPixelsKept != nil {
 		n := 0
@@ -1314,7 +1323,9 @@ func (c *cellPixels) release() {
 		}
 		cellPixelsKept(n)
 	}
-	putFloats(c.pix)
+	pix := c.pix
+	c.pix = nil
+	cellBuffers.Put(&pix)
 }
 
 // ready reports whether cell ref has its pixels kept.

@@ -8,7 +8,7 @@ package codec
 // memory back to the collector. Coding after it works as before, only the
 // next image allocates its buffers afresh. It is safe for concurrent use.
 func ReleaseBuffers() {
-	for _, p := range []*keptPool{&planeBuffers, &lumaBuffers, &colourBuffers, &recBuffers, &deblockScratches, &loopScratches, &encodeScratches, &floatBuffers, &indexBuffers} {
+	for _, p := range []*keptPool{&planeBuffers, &lumaBuffers, &colourBuffers, &recBuffers, &deblockScratches, &loopScratches, &encodeScratches, &floatBuffers, &cellBuffers, &indexBuffers} {
 		p.drain()
 	}
 	dropSpare()
