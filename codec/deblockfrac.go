@@ -70,19 +70,19 @@ func strengthsFrom(k, kb int) uint8 {
 }
 
 // fracList lists edges for their changes of the squared error: the
-// pixels p1 p0 | q0 q1 of each before and after (bytes 0..3 of old and
-// new), the original under them (o[0..3]) and the strengths it passes at
-// (mask: bit k-1 for strength k), in the filter's order.
+// pixels p1 p0 | q0 q1 of each (bytes 0..3 of old; the filter sets them
+// to edgePixels's), the original under them (o[0..3]) and the strengths
+// it passes at (mask: bit k-1 for strength k), in the filter's order.
 type fracList struct {
-	old, new []uint32
-	o        [4][]float64
-	mask     []uint8
-	n        int // listed
+	old  []uint32
+	o    [4][]float64
+	mask []uint8
+	n    int // listed
 }
 
 // resize makes room for n edges (the list empty).
 func (l *fracList) resize(n int) {
-	l.old, l.new, l.mask = resize(l.old, n), resize(l.new, n), resize(l.mask, n)
+	l.old, l.mask = resize(l.old, n), resize(l.mask, n)
 	for r := range l.o {
 		l.o[r] = resize(l.o[r], n)
 	}
@@ -91,21 +91,18 @@ func (l *fracList) resize(n int) {
 
 // fits reports whether the list's planes hold at most maxKeptValues each.
 func (l *fracList) fits() bool {
-	return cap(l.old) <= maxKeptValues && cap(l.new) <= maxKeptValues && cap(l.mask) <= maxKeptValues && cap(l.o[0]) <= maxKeptValues &&
+	return cap(l.old) <= maxKeptValues && cap(l.mask) <= maxKeptValues && cap(l.o[0]) <= maxKeptValues &&
 		cap(l.o[1]) <= maxKeptValues && cap(l.o[2]) <= maxKeptValues && cap(l.o[3]) <= maxKeptValues
 }
 
 // add lists the edge p1 p0 | q0 q1 over the original o1 o0 | oq0 oq1,
-// filtered (edgePixels) at the strengths in mask.
-func (l *fracList) add(p1, p0, q0, q1 int, o1, o0, oq0, oq1 float64, mask uint8) (np1, np0, nq0, nq1 uint8) {
-	np1, np0, nq0, nq1 = edgePixels(p1, p0, q0, q1)
+// filtered at the strengths in mask.
+func (l *fracList) add(p1, p0, q0, q1 int, o1, o0, oq0, oq1 float64, mask uint8) {
 	j := l.n
 	l.old[j] = uint32(p1) | uint32(p0)<<8 | uint32(q0)<<16 | uint32(q1)<<24
-	l.new[j] = uint32(np1) | uint32(np0)<<8 | uint32(nq0)<<16 | uint32(nq1)<<24
 	l.o[0][j], l.o[1][j], l.o[2][j], l.o[3][j] = o1, o0, oq0, oq1
 	l.mask[j] = mask
 	l.n = j + 1
-	return np1, np0, nq0, nq1
 }
 
 // addTo adds each listed edge's change (edgeChangeFloat) to the sums of
@@ -113,27 +110,27 @@ func (l *fracList) add(p1, p0, q0, q1 int, o1, o0, oq0, oq1 float64, mask uint8)
 // 8 edges a step in the kernel where it runs, the rest here.
 func (l *fracList) addTo(sum *[maxDeblock]float64) {
 	n := l.n
-	i := fracTermsKernel(sum, l.old[:n], l.new[:n], l.o[0][:n], l.o[1][:n], l.o[2][:n], l.o[3][:n], l.mask[:n])
-	fracTermsGo(sum, l.old[i:n], l.new[i:n], l.o[0][i:n], l.o[1][i:n], l.o[2][i:n], l.o[3][i:n], l.mask[i:n])
+	i := fracTermsKernel(sum, l.old[:n], l.o[0][:n], l.o[1][:n], l.o[2][:n], l.o[3][:n], l.mask[:n])
+	fracTermsGo(sum, l.old[i:n], l.o[0][i:n], l.o[1][i:n], l.o[2][i:n], l.o[3][i:n], l.mask[i:n])
 	l.n = 0
 }
 
-// fracTermsGo adds the change of each edge (pixels old before, new
-// after, bytes 0..3; original o1 o0 | oq0 oq1) to the sums of the
-// strengths in its mask, edge after edge: the kernel's twin. The sums
+// fracTermsGo adds the change of each edge (pixels old, bytes 0..3, set
+// to edgePixels's; original o1 o0 | oq0 oq1) to the sums of the
+// strengths in its mask, edge after edge: the kernels' twin. The sums
 // stay in registers, and each edge adds to every one, +0 to those not in
 // its mask: no sum is −0 (each starts at +0, a rounded sum is −0 only of
 // two −0, and no change is −0: a difference of squares of its own
 // rounding is +0 where they are equal), so adding +0 leaves it as it is,
 // without a branch on the mask.
-func fracTermsGo(sum *[maxDeblock]float64, old, new []uint32, o1, o0, oq0, oq1 []float64, mask []uint8) {
-	new, mask = new[:len(old)], mask[:len(old)]
+func fracTermsGo(sum *[maxDeblock]float64, old []uint32, o1, o0, oq0, oq1 []float64, mask []uint8) {
+	mask = mask[:len(old)]
 	o1, o0, oq0, oq1 = o1[:len(old)], o0[:len(old)], oq0[:len(old)], oq1[:len(old)]
 	s0, s1, s2, s3, s4, s5, s6, s7 := sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7]
 	for i, p := range old {
-		q := new[i]
-		t := edgeChangeFloat(int(p&0xff), int(p>>8&0xff), int(p>>16&0xff), int(p>>24),
-			uint8(q), uint8(q>>8), uint8(q>>16), uint8(q>>24), o1[i], o0[i], oq0[i], oq1[i])
+		p1, p0, q0, q1 := int(p&0xff), int(p>>8&0xff), int(p>>16&0xff), int(p>>24)
+		np1, np0, nq0, nq1 := edgePixels(p1, p0, q0, q1)
+		t := edgeChangeFloat(p1, p0, q0, q1, np1, np0, nq0, nq1, o1[i], o0[i], oq0[i], oq1[i])
 		b, m := math.Float64bits(t), uint64(mask[i])
 		s0 += math.Float64frombits(b & -(m & 1))
 		s1 += math.Float64frombits(b & -(m >> 1 & 1))
