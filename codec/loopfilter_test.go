@@ -426,14 +426,77 @@ func TestDotInt16x4(t *testing.T) {
 					want[i] += int64(a[x]) * int64(b[i][x])
 				}
 			}
-			for _, on := range []bool{hasAVX512BW, false} {
-				was := hasAVX512BW
-				hasAVX512BW = on
-				bb := b
-				got := dotInt16x4(a, &bb)
-				hasAVX512BW = was
-				if got != want {
-					t.Fatalf("n %d trial %d (AVX-512 %v): %v, want %v", n, trial, on, got, want)
+			// AVX-512 (where the machine has it), AVX2 alone, Go.
+			for _, k := range [][2]bool{{hasAVX2, hasAVX512BW}, {hasAVX2, false}, {false, false}} {
+				if got := dot4With(k, a, b); got != want {
+					t.Fatalf("n %d trial %d (AVX2 %v, AVX-512 %v): %v, want %v", n, trial, k[0], k[1], got, want)
+				}
+			}
+		}
+	}
+}
+
+// dot4With is dotInt16x4(a, &b) with hasAVX2 and hasAVX512BW set to k.
+func dot4With(k [2]bool, a []int16, b [4][]int16) [4]int64 {
+	was, was512 := hasAVX2, hasAVX512BW
+	hasAVX2, hasAVX512BW = k[0], k[1]
+	defer func() { hasAVX2, hasAVX512BW = was, was512 }()
+	return dotInt16x4(a, &b)
+}
+
+// TestDotInt16x4Short checks dotInt16x4's kernels (AVX-512BW where the
+// machine has it, AVX2 alone) against its Go loop at every length 0 to
+// 300 with unaligned starts: random differences within ±510, at ±510,
+// and beyond that bound up to ±4096 (products to 2^24: the kernels'
+// 32-bit lanes sum at most 2·ceil(300/16) of them here, so they stay
+// exact though the fit never makes them).
+func TestDotInt16x4Short(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 2))
+	for n := 0; n <= 300; n++ {
+		for trial := 0; trial < 4; trial++ {
+			a := make([]int16, n+n%3)[n%3:]
+			var b [4][]int16
+			for i := range b {
+				off := (n + i) % 5
+				b[i] = make([]int16, n+off+7)[off : off+n]
+			}
+			for x := range a {
+				switch trial {
+				case 0: // the bound, every sign
+					a[x] = int16(510 - 1020*rng.IntN(2))
+					for i := range b {
+						b[i][x] = int16(510 - 1020*rng.IntN(2))
+					}
+				case 1: // the bound, one sign: the largest sums
+					a[x] = -510
+					for i := range b {
+						b[i][x] = int16(-510 + 1020*(i%2))
+					}
+				case 2:
+					a[x] = int16(rng.IntN(1021) - 510)
+					for i := range b {
+						b[i][x] = int16(rng.IntN(1021) - 510)
+					}
+				default: // beyond the fit's bound
+					a[x] = int16(rng.IntN(8193) - 4096)
+					for i := range b {
+						b[i][x] = int16(4096 - 8192*rng.IntN(2))
+					}
+				}
+			}
+			want := dot4With([2]bool{false, false}, a, b)
+			var sum [4]int64
+			for x := range a {
+				for i := range b {
+					sum[i] += int64(a[x]) * int64(b[i][x])
+				}
+			}
+			if want != sum {
+				t.Fatalf("n %d trial %d: Go loop %v, sums %v", n, trial, want, sum)
+			}
+			for _, k := range [][2]bool{{hasAVX2, hasAVX512BW}, {hasAVX2, false}} {
+				if got := dot4With(k, a, b); got != want {
+					t.Fatalf("n %d trial %d (AVX2 %v, AVX-512 %v): %v, want %v", n, trial, k[0], k[1], got, want)
 				}
 			}
 		}
