@@ -226,7 +226,7 @@ func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray
 // own kmin. Every edge adds its change of the squared error to the
 // strengths it is on at (a difference array), in integers.
 func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64) bool {
-	const never = maxDeblock + 1
+	const never = deblockNever
 	km, ok := newEdgeKmins(step, n)
 	if !ok {
 		return false
@@ -322,12 +322,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	// one state.
 	for y := n; y+1 < h; y += n {
 		copy(von, rec[(y-2)*w:][:4*w])
-		// kpix all never, by doubling copies (a byte loop was 1 % of an
-		// 8×8 encode).
-		kpix[0] = never
-		for f := 1; f < len(kpix); f *= 2 {
-			copy(kpix[f:], kpix[:f])
-		}
+		fillBytes(kpix, never)
 		for r := range 4 {
 			vertical(y-2+r, von[r*w:][:w], kpix[r*w:][:w])
 		}
@@ -378,6 +373,18 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 		errs[k] = float64(sse + hsum[k-1])
 	}
 	return true
+}
+
+// fillBytes sets every byte of b to v, by doubling copies (a byte loop
+// filling deblockErrorsByEdge's kpix was 1 % of an 8×8 encode).
+func fillBytes(b []uint8, v uint8) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for f := 1; f < len(b); f *= 2 {
+		copy(b[f:], b[:f])
+	}
 }
 
 // moveEdges copies the four bytes around each of the m vertical edges

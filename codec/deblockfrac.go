@@ -47,10 +47,7 @@ func deblockErrorsFrac(errs, orig []float64, rec []uint8, w, h, n int, step floa
 		// The band's rows y−2..y+1 as their vertical edges set them,
 		// and those edges' kmins (deblockNever where none).
 		copy(von, rec[(y-2)*w:][:4*w])
-		kpix[0] = deblockNever
-		for f := 1; f < len(kpix); f *= 2 {
-			copy(kpix[f:], kpix[:f])
-		}
+		fillBytes(kpix, deblockNever)
 		for r := range 4 {
 			km.vertPixels(rec[(y-2+r)*w:][:w], n, m, von[r*w:][:w], kpix[r*w:][:w])
 		}
