@@ -376,17 +376,15 @@ func (p *edgePredictor) updateListedKey(i int, key uint64, row []int32, end int,
 	for _, j := range listed {
 		jr := int(j) - k
 		if v := levels[jr][row[j]]; v != 0 {
-			w := &w[jr]
-			r += float64(w[0] * v)
-			lo += float64(w[1] * v)
-			a += float64(w[2] * v)
+			r, lo, a = addTerms(r, lo, a, &w[jr], v)
 		}
 	}
 	p.right[i], p.low[i], p.mean[i] = r, lo, a
 }
 
 // addTerms adds to the sums r, lo and a the products of v by the weights
-// w (wRest's), each rounded (no FMA), as updateListedKey's loop does.
+// w (wRest's), each rounded (no FMA): updateListedKey's and
+// sumsListedCentres' term of a listed dimension.
 func addTerms(r, lo, a float64, w *[3]float64, v float64) (float64, float64, float64) {
 	return r + float64(w[0]*v), lo + float64(w[1]*v), a + float64(w[2]*v)
 }

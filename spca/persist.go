@@ -871,12 +871,8 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, x32 []float32, res f
 			// Not exact (no model trained so far: 2^18 at most): the
 			// coordinates so far widened into float64, the rest read
 			// into it.
-			if !dc.charge(8*n, "the lattice") {
+			if x = dc.widen(x32); x == nil {
 				break
-			}
-			x = make([]float64, n)
-			for i, v := range x32 {
-				x[i] = float64(v)
 			}
 			x32 = nil
 		}
@@ -886,6 +882,20 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, x32 []float32, res f
 		return nil, nil, 0
 	}
 	return x, x32, res
+}
+
+// widen returns the lattice positions x32 as float64 (snapped's
+// coordinates so far, once a value is not exact in float32), or nil if
+// the budget does not allow them (dc.err set).
+func (dc *decoder) widen(x32 []float32) []float64 {
+	if !dc.charge(8*len(x32), "the lattice") {
+		return nil
+	}
+	x := make([]float64, len(x32))
+	for i, v := range x32 {
+		x[i] = float64(v)
+	}
+	return x
 }
 
 // snappedSlabs is the loop body of snapped for coordinate q (w bytes a
@@ -938,13 +948,10 @@ func (dc *decoder) snappedSlabs(l *lattice, q, w int, res float64, x *[]float64,
 			if gridcode.Scale32((*x32)[off:], d, v, res) < 1<<24 {
 				return true
 			}
-			if !dc.charge(8*len(*x32), "the lattice") {
+			wide := dc.widen(*x32)
+			if wide == nil {
 				done = false
 				return false
-			}
-			wide := make([]float64, len(*x32))
-			for j, v := range *x32 {
-				wide[j] = float64(v)
 			}
 			*x, *x32 = wide, nil
 		}
