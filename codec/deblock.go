@@ -349,15 +349,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 			for ka := 1; ka <= maxDeblock; {
 				// The state from ka on: the pixels of the vertical edges
 				// on at ka; it lasts to the next kmin among the others.
-				kb := never
-				px := off
-				for r, k := range ks {
-					if k <= uint8(ka) {
-						px[r] = on[r]
-					} else {
-						kb = min(kb, int(k))
-					}
-				}
+				px, kb := bandState(&ks, ka, &on, &off)
 				if kh := max(ka, km.kmin(px[0], px[1], px[2], px[3])); kh < kb {
 					_, _, _, _, delta := moved(px[0], px[1], px[2], px[3], int(o0s[x]), int(o1s[x]), int(o2s[x]), int(o3s[x]))
 					diff[kh] += delta
@@ -920,6 +912,22 @@ func searchDeblockFloat(orig, rec patches.Plane, step float64, n int) deblockSea
 // pass at no strength.
 const deblockNever = maxDeblock + 1
 
+// bandState returns the pixels of a band column from strength ka on (on
+// where its vertical edge's kmin ks[r] is at most ka, off elsewhere) and
+// the strength at which they next change (deblockNever: none), for the
+// deblocking searches that walk a column's states.
+func bandState[T int | float64](ks *[4]uint8, ka int, on, off *[4]T) (px [4]T, kb int) {
+	px, kb = *off, deblockNever
+	for r, k := range ks {
+		if int(k) <= ka {
+			px[r] = on[r]
+		} else {
+			kb = min(kb, int(k))
+		}
+	}
+	return px, kb
+}
+
 // edgeSums are searchDeblockAt's thresholds and its sums over the
 // edges, with methods instead of closures over them: as closures, the
 // sums went through memory at every call and the calls were not inlined
@@ -1188,14 +1196,7 @@ func (s *edgeSums) band(orig, rec []float64, at, w, n int, von []float64, kpix, 
 		}
 		on := [4]float64{von[x], von[w+x], von[2*w+x], von[3*w+x]}
 		for ka := 1; ka <= maxDeblock; {
-			kb, px := never, off
-			for r, k := range ks {
-				if int(k) <= ka {
-					px[r] = on[r]
-				} else {
-					kb = min(kb, int(k))
-				}
-			}
+			px, kb := bandState(&ks, ka, &on, &off)
 			if kh := max(ka, s.kmin(px[0], px[1], px[2], px[3])); kh < kb {
 				o := [4]float64{band[x], band[w+x], band[2*w+x], band[3*w+x]}
 				s.edge(&px, &o, kh, kb)

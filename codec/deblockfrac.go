@@ -192,15 +192,7 @@ func (km *edgeKmins) horizTerms(l *fracList, rec []uint8, orig []float64, von, k
 		for ka := 1; ka <= maxDeblock; {
 			// The state from ka on: the pixels of the vertical edges on
 			// at ka; it lasts to the next kmin among the others.
-			kb := deblockNever
-			px := off
-			for r, k := range ks {
-				if int(k) <= ka {
-					px[r] = on[r]
-				} else {
-					kb = min(kb, int(k))
-				}
-			}
+			px, kb := bandState(&ks, ka, &on, &off)
 			if kh := max(ka, km.kmin(px[0], px[1], px[2], px[3])); kh < kb {
 				l.add(px[0], px[1], px[2], px[3], o1, o0, oq0, oq1, strengthsFrom(kh, kb))
 			}
