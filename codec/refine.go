@@ -400,7 +400,7 @@ func (rf *refiner) fill4(p *refine4Run, key uint64, cell *[4]int) *[4]float64 {
 	s := unsafe.Add(p.slots, slot4Bytes*uintptr(hashCell(key, int(p.mask))))
 	*(*uint64)(s) = key + 1
 	row := (*[4]float64)(unsafe.Add(s, slot4Bytes-32))
-	rf.li.Invert(row[:], cell[:], rf.s)
+	rf.li.Invert4(row, cell, rf.s)
 	return row
 }
 

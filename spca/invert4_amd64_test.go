@@ -9,7 +9,7 @@ import (
 
 // TestInvert4Portable checks invert4 with the AVX kernel and with the
 // portable valueCell4Go (the path of arm64 and of CPUs without AVX, run
-// elsewhere only under qemu) against Inverse bit for bit, on every level
+// elsewhere only under qemu), and Invert4, against Inverse bit for bit, on every level
 // of a grid that holds each axis's ends, levels just inside and outside
 // them, and levels beyond (clamped to the lattice's end), for a 4-axis
 // gamma-0 model and for it snapped and read back (float32 positions:
@@ -37,6 +37,8 @@ func TestInvert4Portable(t *testing.T) {
 
 func testInvert4Portable(t *testing.T, m *Model, kernel bool) {
 	t.Helper()
+	avx512 := hasAVX512
+	defer func() { hasAVX512 = avx512 }()
 	c := m.Scale()
 	levels := make([][]float64, 4)
 	for j := range levels {
@@ -61,6 +63,19 @@ func testInvert4Portable(t *testing.T, m *Model, kernel bool) {
 		if err := m.Inverse(want, r); err != nil {
 			t.Fatal(err)
 		}
+		// Invert4 (invertLevels4AVX32 where the positions are float32,
+		// in its AVX-512 and AVX2 forms; else Invert) is Inverse
+		// wherever the levels lie.
+		hasAVX = kernel
+		for _, wide := range []bool{avx512, false} {
+			hasAVX512 = wide
+			var got [4]float64
+			inv.Invert4(&got, &b, nil)
+			if !slices.Equal(got[:], want) {
+				t.Fatalf("levels %v (AVX-512 %v): Invert4 %v, Inverse %v", b, wide, got, want)
+			}
+		}
+		hasAVX512 = avx512
 		var got [2][4]float64
 		var in [2]bool
 		for k, on := range []bool{kernel, false} {

@@ -44,3 +44,13 @@ func gradCell4AVX32(p *float32, s0, s1, s2, s3 int, c *[8]float64, dst *[4]float
 //
 //go:noescape
 func newtonCell4AVX(u, x, mean *[4]float64, scale float64, k *newton4Consts, z, un *[4]float64, c *[4]float64) (base int, flags int)
+
+// invertLevels4AVX32 is Invert4's kernel: the point of the levels b
+// (k's records, axis j's level b[j]) on float32 positions p (n of them),
+// valueCell4AVX32's operations then denorm's (each product rounded, then
+// the mean added), into dst. It reports false, leaving dst unchanged,
+// for a level out of range or outside its lattice cell, or corners past
+// the positions' end.
+//
+//go:noescape
+func invertLevels4AVX32(p *float32, n int, k *level4, b *[4]int, dst *[4]float64) (ok bool)

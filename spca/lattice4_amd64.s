@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "go_asm.h"
 
 // LERP4 sets dst = a + t·(b − a) on four lanes (each product rounded,
 // then added: no fused multiply-add), clobbering b.
@@ -63,6 +64,33 @@
 	LERP4(Y2, Y3, Y14, Y1) \
 	LERP4(Y0, Y1, Y15, Y0)
 
+// VALUE4Z is VALUE4 on float32 positions with AVX-512: the two nodes
+// along axis 3 (s3 is one node: 16 bytes) loaded and widened together
+// into a ZMM register, its low half the lower node, reduced along axes
+// 0..2 by Z12..Z14 at once and then along axis 3 between the halves by
+// Y15, into Y0 (each lane's operations VALUE4's).
+#define VALUE4Z \
+	VCVTPS2PD (SI), Z0 \
+	VCVTPS2PD (SI)(R8*1), Z8 \
+	LERP4(Z0, Z8, Z12, Z0) \
+	LEAQ (SI)(R9*1), DI \
+	VCVTPS2PD (DI), Z1 \
+	VCVTPS2PD (DI)(R8*1), Z8 \
+	LERP4(Z1, Z8, Z12, Z1) \
+	LEAQ (SI)(R10*1), DI \
+	VCVTPS2PD (DI), Z2 \
+	VCVTPS2PD (DI)(R8*1), Z8 \
+	LERP4(Z2, Z8, Z12, Z2) \
+	ADDQ R9, DI \
+	VCVTPS2PD (DI), Z3 \
+	VCVTPS2PD (DI)(R8*1), Z8 \
+	LERP4(Z3, Z8, Z12, Z3) \
+	LERP4(Z0, Z1, Z13, Z0) \
+	LERP4(Z2, Z3, Z13, Z1) \
+	LERP4(Z0, Z1, Z14, Z0) \
+	VEXTRACTF64X4 $1, Z0, Y1 \
+	LERP4(Y0, Y1, Y15, Y0)
+
 // STRIDES turns the strides in R8..R11 from components into bytes (SH:
 // log2 of a component's bytes).
 #define STRIDES(SH) \
@@ -123,26 +151,7 @@ value32zmm:
 	VBROADCASTSD 8(AX), Z13
 	VBROADCASTSD 16(AX), Z14
 	VBROADCASTSD 24(AX), Y15
-	VCVTPS2PD (SI), Z0
-	VCVTPS2PD (SI)(R8*1), Z8
-	LERP4(Z0, Z8, Z12, Z0)
-	LEAQ (SI)(R9*1), DI
-	VCVTPS2PD (DI), Z1
-	VCVTPS2PD (DI)(R8*1), Z8
-	LERP4(Z1, Z8, Z12, Z1)
-	LEAQ (SI)(R10*1), DI
-	VCVTPS2PD (DI), Z2
-	VCVTPS2PD (DI)(R8*1), Z8
-	LERP4(Z2, Z8, Z12, Z2)
-	ADDQ R9, DI
-	VCVTPS2PD (DI), Z3
-	VCVTPS2PD (DI)(R8*1), Z8
-	LERP4(Z3, Z8, Z12, Z3)
-	LERP4(Z0, Z1, Z13, Z0)
-	LERP4(Z2, Z3, Z13, Z1)
-	LERP4(Z0, Z1, Z14, Z0)
-	VEXTRACTF64X4 $1, Z0, Y1
-	LERP4(Y0, Y1, Y15, Y0)
+	VALUE4Z
 	MOVQ dst+48(FP), AX
 	VMOVUPD Y0, (AX)
 	VZEROUPPER
@@ -406,4 +415,70 @@ clamped:
 	MOVQ $0, base+64(FP)
 	MOVQ $1, flags+72(FP)
 	VZEROUPPER
+	RET
+
+// LEVEL4 adds to SI the byte offset of the lattice cell of axis J's
+// level (the index at 8·J(BX)) from the level records at CX (level4 at
+// DX), its record's address in R; out of range or outside its cell
+// (offset -1) it goes to fail. Clobbers AX.
+#define LEVEL4(J, R) \
+	MOVQ (8*J)(BX), AX \
+	CMPQ AX, (level4_n+8*J)(DX) \
+	JCC fail \
+	ADDQ (level4_start+8*J)(DX), AX \
+	SHLQ $4, AX \
+	LEAQ (CX)(AX*1), R \
+	MOVQ level4Cell_off(R), AX \
+	TESTQ AX, AX \
+	JMI fail \
+	ADDQ AX, SI
+
+// func invertLevels4AVX32(p *float32, n int, k *level4, b *[4]int, dst *[4]float64) (ok bool)
+TEXT ·invertLevels4AVX32(SB), NOSPLIT, $0-41
+	MOVQ k+16(FP), DX
+	MOVQ b+24(FP), BX
+	MOVQ level4_flat(DX), CX
+	XORQ SI, SI
+	LEVEL4(0, R12)
+	LEVEL4(1, R13)
+	LEVEL4(2, R14)
+	LEVEL4(3, R15)
+	// The corners lie in the n positions: SI + span <= 4n bytes.
+	MOVQ n+8(FP), AX
+	SHLQ $2, AX
+	SUBQ level4_span(DX), AX
+	JLT fail
+	CMPQ SI, AX
+	JHI fail
+	ADDQ p+0(FP), SI
+	MOVQ (level4_st+0)(DX), R8
+	MOVQ (level4_st+8)(DX), R9
+	MOVQ (level4_st+16)(DX), R10
+	MOVQ (level4_st+24)(DX), R11
+	CMPB ·hasAVX512(SB), $0
+	JNE levelszmm
+	VBROADCASTSD level4Cell_frac(R12), Y12
+	VBROADCASTSD level4Cell_frac(R13), Y13
+	VBROADCASTSD level4Cell_frac(R14), Y14
+	VBROADCASTSD level4Cell_frac(R15), Y15
+	VALUE4(VCVTPS2PD)
+denorm:
+	// denorm: each product rounded, then the mean added.
+	VBROADCASTSD level4_scale(DX), Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD level4_mean(DX), Y0, Y0
+	MOVQ dst+32(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	MOVB $1, ok+40(FP)
+	RET
+levelszmm:
+	VBROADCASTSD level4Cell_frac(R12), Z12
+	VBROADCASTSD level4Cell_frac(R13), Z13
+	VBROADCASTSD level4Cell_frac(R14), Z14
+	VBROADCASTSD level4Cell_frac(R15), Y15
+	VALUE4Z
+	JMP denorm
+fail:
+	MOVB $0, ok+40(FP)
 	RET

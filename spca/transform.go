@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -549,6 +550,32 @@ type LevelInverse struct {
 	// One record per level: Invert reads one, where three tables cost it
 	// three lookups per axis (a third of its time, 4x4 encoder).
 	cells [][]levelCell
+	// k4 is cells again for Invert4's kernel where the model has 4 axes
+	// and a reduced lattice (else k4.ok is false).
+	k4 level4
+}
+
+// level4 holds what invertLevels4AVX32 reads of a LevelInverse of 4
+// axes (go_asm.h's offsets): every axis's levels in flat, axis j's n[j]
+// from start[j], each as its lattice cell's first node in bytes of
+// float32 positions (-1 for a level outside its cell: levelCell.in
+// false) and its fraction; the lattice's strides in those bytes, the
+// bytes from a cell's first node to the end of its last (span), and
+// the model's scale and mean (denorm's).
+type level4 struct {
+	flat     []level4Cell
+	start, n [4]int
+	st       [4]int
+	span     int
+	scale    float64
+	mean     [4]float64
+	ok       bool
+}
+
+// level4Cell is a levelCell as level4 holds it.
+type level4Cell struct {
+	off  int
+	frac float64
 }
 
 // levelCell is where a level lies in the lattice (see LevelInverse).
@@ -585,6 +612,9 @@ func (m *Model) LevelInverse(levels [][]float64) (*LevelInverse, bool) {
 			i, f := l.cell(j, v.u[j][b])
 			v.cells[j][b] = levelCell{off: i * l.strides[j], frac: f, in: !(f < 0 || f > 1)}
 		}
+	}
+	if m.d == 4 && l.reduce {
+		v.setLevel4()
 	}
 	return v, true
 }
@@ -633,6 +663,9 @@ func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
 // encoder inverts ~0.7 M cells in 12 images). It reports false, leaving dst unspecified, for a level
 // outside the lattice.
 func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
+	if l := &v.m.lat; hasAVX && v.k4.ok && l.x32 != nil && invertLevels4AVX32(unsafe.SliceData(l.x32), len(l.x32), &v.k4, b, dst) {
+		return true // Invert4's kernel
+	}
 	cells := (*[4][]levelCell)(v.cells)
 	c0, c1, c2, c3 := &cells[0][b[0]], &cells[1][b[1]], &cells[2][b[2]], &cells[3][b[3]]
 	if !(c0.in && c1.in && c2.in && c3.in) {
@@ -665,6 +698,43 @@ func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
 	dst[2] = float64(x[2]*scale) + mean[2]
 	dst[3] = float64(x[3]*scale) + mean[3]
 	return true
+}
+
+// setLevel4 sets v.k4 from v.cells (4 axes).
+func (v *LevelInverse) setLevel4() {
+	k := &v.k4
+	l := &v.m.lat
+	const node = 16 // bytes of a node's 4 float32 positions
+	for j, cs := range v.cells {
+		k.start[j], k.n[j] = len(k.flat), len(cs)
+		k.st[j] = node * l.strides[j]
+		k.span += node * l.strides[j]
+		for _, c := range cs {
+			off := -1
+			if c.in {
+				off = node * c.off
+			}
+			k.flat = append(k.flat, level4Cell{off: off, frac: c.frac})
+		}
+	}
+	k.span += node
+	k.scale = v.m.scale
+	copy(k.mean[:], v.m.mean)
+	k.ok = true
+}
+
+// Invert4 is Invert for a model of 4 dimensions (it panics for
+// others), on arrays: where the levels lie inside the lattice (invert4's
+// case) and its positions are float32, by one kernel from the levels'
+// records to the denormalised point (invertLevels4AVX32: the lookups,
+// valueCell4AVX32's operations and denorm's), without invert4's and
+// Invert's Go around it (the 8×8 grey encoder's refinement inverts ~2
+// cells a patch).
+func (v *LevelInverse) Invert4(dst *[4]float64, b *[4]int, s *MetricScratch) {
+	if l := &v.m.lat; hasAVX && v.k4.ok && l.x32 != nil && invertLevels4AVX32(unsafe.SliceData(l.x32), len(l.x32), &v.k4, b, dst) {
+		return
+	}
+	v.Invert(dst[:], b[:], s) // invert4 tries the kernel again
 }
 
 // invertEval is Invert through eval from the levels' coordinates.
