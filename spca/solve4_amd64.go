@@ -14,3 +14,13 @@ var hasSolve4Kernel = cpu.X86.HasAVX2
 //
 //go:noescape
 func solve4AVX(a *[16]float64, b *[4]float64, x *[4]float64) (det, scale float64)
+
+// newtonSolve4AVX is newtonStep4 from the Jacobian jac and the lattice's
+// point xx at un (z the sample, scale the model's): b = z − xx, solve4,
+// then the step's length and u = (un + b)·scale, in solve4AVX's and
+// newtonStep4's operations (the same bits: TestNewtonSolve4Kernel); it
+// returns 0 and false, u unchanged, where solve4 fails. Its Go around
+// solve4AVX was ~150 instructions a step.
+//
+//go:noescape
+func newtonSolve4AVX(jac *[16]float64, z, xx, un *[4]float64, scale float64, u *[4]float64) (step float64, ok bool)

@@ -986,7 +986,7 @@ func (m *Model) newtonStep4(u, x *[4]float64, w *work) (step float64, ok bool) {
 		return m.newtonStepAny(u[:], x[:], w)
 	}
 	mean, scale := (*[4]float64)(m.mean), m.scale
-	var z, un, xx, b [4]float64
+	var z, un, xx [4]float64
 	var c [8]float64
 	var jac [16]float64
 	var base, flags int
@@ -999,11 +999,23 @@ func (m *Model) newtonStep4(u, x *[4]float64, w *work) (step float64, ok bool) {
 		return 0, false
 	}
 	l.evalCellJac4(base, flags&2 != 0, &xx, &jac, &c)
+	if hasSolve4Kernel {
+		return newtonSolve4AVX(&jac, &z, &xx, &un, scale, u)
+	}
+	return newtonSolve4Go(&jac, &z, &xx, &un, scale, u)
+}
+
+// newtonSolve4Go is newtonStep4 from the Jacobian jac of the lattice
+// and its point xx at un on (z the sample, scale the model's): the step
+// b solving jac·b = z − xx (solve4, which leaves jac as it is: no copy),
+// u = (un + b)·scale and the step's length; 0 and false, u unchanged,
+// where solve4 fails.
+func newtonSolve4Go(jac *[16]float64, z, xx, un *[4]float64, scale float64, u *[4]float64) (step float64, ok bool) {
+	var b [4]float64
 	for k := range 4 {
 		b[k] = z[k] - xx[k]
 	}
-	// solve4 leaves the matrix as it is: no copy.
-	if !solve4(&jac, &b) {
+	if !solve4(jac, &b) {
 		return 0, false
 	}
 	s2 := 0.0
