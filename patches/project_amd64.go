@@ -57,7 +57,12 @@ func projectGray8Row(dst []float64, pix []uint8, stride, w int, basis, shift []f
 	if stride < w || len(pix) < 7*stride+8*blocks || len(dst) < 64*blocks || len(basis) < 64*64 || len(shift) < 64 {
 		panic("patches: projectGray8Row: short slices")
 	}
-	projectGray8AVX512(dst, pix, stride, blocks, basis, shift)
+	if pairs := blocks / 2; pairs > 0 {
+		projectGray8x2AVX512(dst, pix, stride, pairs, basis, shift)
+	}
+	if blocks%2 != 0 {
+		projectGray8AVX512(dst[64*(blocks-1):], pix[8*(blocks-1):], stride, 1, basis, shift)
+	}
 	return blocks
 }
 
@@ -81,7 +86,12 @@ func projectFloat8Row(dst, pix []float64, stride, w int, basis, shift []float64)
 	if stride < w || len(pix) < 7*stride+8*blocks || len(dst) < 64*blocks || len(basis) < 64*64 || len(shift) < 64 {
 		panic("patches: projectFloat8Row: short slices")
 	}
-	projectFloat8AVX512(dst, pix, stride, blocks, basis, shift)
+	if pairs := blocks / 2; pairs > 0 {
+		projectFloat8x2AVX512(dst, pix, stride, pairs, basis, shift)
+	}
+	if blocks%2 != 0 {
+		projectFloat8AVX512(dst[64*(blocks-1):], pix[8*(blocks-1):], stride, 1, basis, shift)
+	}
 	return blocks
 }
 
@@ -105,3 +115,15 @@ func projectGray4Row(dst []float64, pix []uint8, stride, w int, basis, shift []f
 	projectGray4AVX512(dst, pix, stride, quads, basis, shift)
 	return 4 * quads
 }
+
+// projectGray8x2AVX512 is projectGray8AVX512 for n pairs of blocks (2n
+// blocks side by side), each basis row loaded once for a pair.
+//
+//go:noescape
+func projectGray8x2AVX512(dst []float64, pix []uint8, stride, n int, basis, shift []float64)
+
+// projectFloat8x2AVX512 is projectFloat8AVX512 for n pairs of blocks (2n
+// blocks side by side), each basis row loaded once for a pair.
+//
+//go:noescape
+func projectFloat8x2AVX512(dst, pix []float64, stride, n int, basis, shift []float64)

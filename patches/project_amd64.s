@@ -240,6 +240,22 @@ gdone:
 	ADDQ $512, R11 \
 	ADDQ DX, R12
 
+// PREFETCHROWS(off) prefetches the line off bytes on in each of the 8
+// plane rows from SI (DX bytes apart; R13 and R14 scratch).
+#define PREFETCHROWS(off) \
+	LEAQ (SI)(DX*2), R14 \
+	ADDQ DX, R14 \
+	LEAQ (R14)(DX*2), R13 \
+	ADDQ DX, R13 \
+	PREFETCHT0 off(SI) \
+	PREFETCHT0 off(SI)(DX*1) \
+	PREFETCHT0 off(SI)(DX*2) \
+	PREFETCHT0 off(R14) \
+	PREFETCHT0 off(SI)(DX*4) \
+	PREFETCHT0 off(R14)(DX*2) \
+	PREFETCHT0 off(R13) \
+	PREFETCHT0 off(R14)(DX*4)
+
 // func projectFloat8AVX512(dst, pix []float64, stride, n int, basis, shift []float64)
 // For each of n 8×8 blocks side by side, the first at pix (rows stride
 // doubles apart, the next 8 doubles to the right), its 64 responses into
@@ -256,22 +272,7 @@ fblock:
 	// out of the L2, each row a line of its own, and a block's ~600
 	// instructions keep the next block's loads out of reach). A
 	// prefetch past the plane does not fault.
-	LEAQ  128(SI), R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
-	ADDQ  DX, R14
-	PREFETCHT0 (R14)
+	PREFETCHROWS(128)
 	ZERO8
 	MOVQ R8, R11                // &basis[0]
 	MOVQ SI, R12                // the block's first row
@@ -375,5 +376,196 @@ qloop:
 	DECQ CX
 	JMP  qgroup
 qdone:
+	VZEROUPPER
+	RET
+
+// The pair kernels' steps, on 16 accumulators: Z0-Z7 the first block's 64
+// responses, Z8-Z15 the second's. ZERO16 clears them.
+#define ZERO16 \
+	ZERO8 \
+	VPXORQ Z8, Z8, Z8 \
+	VPXORQ Z9, Z9, Z9 \
+	VPXORQ Z10, Z10, Z10 \
+	VPXORQ Z11, Z11, Z11 \
+	VPXORQ Z12, Z12, Z12 \
+	VPXORQ Z13, Z13, Z13 \
+	VPXORQ Z14, Z14, Z14 \
+	VPXORQ Z15, Z15, Z15
+
+// LOAD8(p) loads the 64 doubles at p (a basis row, the shifts) into
+// Z16-Z23.
+#define LOAD8(p) \
+	VMOVUPD (p), Z16 \
+	VMOVUPD 64(p), Z17 \
+	VMOVUPD 128(p), Z18 \
+	VMOVUPD 192(p), Z19 \
+	VMOVUPD 256(p), Z20 \
+	VMOVUPD 320(p), Z21 \
+	VMOVUPD 384(p), Z22 \
+	VMOVUPD 448(p), Z23
+
+// MULADD2(a, b) adds to them the products of the basis row at R11 (64
+// values, loaded once into Z16-Z23) with the first block's sample at a
+// and the second's at b (broadcast into Z24 and Z25): the products
+// MULADD8 rounds and adds for each block alone, in the same order.
+#define MULADD2(a, b) \
+	LOAD8(R11) \
+	VBROADCASTSD a, Z24 \
+	VBROADCASTSD b, Z25 \
+	VMULPD Z16, Z24, Z26 \
+	VMULPD Z16, Z25, Z27 \
+	VMULPD Z17, Z24, Z28 \
+	VMULPD Z17, Z25, Z29 \
+	VADDPD Z26, Z0, Z0 \
+	VADDPD Z27, Z8, Z8 \
+	VADDPD Z28, Z1, Z1 \
+	VADDPD Z29, Z9, Z9 \
+	VMULPD Z18, Z24, Z30 \
+	VMULPD Z18, Z25, Z31 \
+	VMULPD Z19, Z24, Z26 \
+	VMULPD Z19, Z25, Z27 \
+	VADDPD Z30, Z2, Z2 \
+	VADDPD Z31, Z10, Z10 \
+	VADDPD Z26, Z3, Z3 \
+	VADDPD Z27, Z11, Z11 \
+	VMULPD Z20, Z24, Z28 \
+	VMULPD Z20, Z25, Z29 \
+	VMULPD Z21, Z24, Z30 \
+	VMULPD Z21, Z25, Z31 \
+	VADDPD Z28, Z4, Z4 \
+	VADDPD Z29, Z12, Z12 \
+	VADDPD Z30, Z5, Z5 \
+	VADDPD Z31, Z13, Z13 \
+	VMULPD Z22, Z24, Z26 \
+	VMULPD Z22, Z25, Z27 \
+	VMULPD Z23, Z24, Z28 \
+	VMULPD Z23, Z25, Z29 \
+	VADDPD Z26, Z6, Z6 \
+	VADDPD Z27, Z14, Z14 \
+	VADDPD Z28, Z7, Z7 \
+	VADDPD Z29, Z15, Z15
+
+// SUBSTORE16 subtracts the 64 shifts at R9 from both blocks' responses
+// and stores the first block's at DI, the second's 512 bytes on.
+#define SUBSTORE16 \
+	LOAD8(R9) \
+	VSUBPD Z16, Z0, Z0 \
+	VSUBPD Z17, Z1, Z1 \
+	VSUBPD Z18, Z2, Z2 \
+	VSUBPD Z19, Z3, Z3 \
+	VSUBPD Z20, Z4, Z4 \
+	VSUBPD Z21, Z5, Z5 \
+	VSUBPD Z22, Z6, Z6 \
+	VSUBPD Z23, Z7, Z7 \
+	VSUBPD Z16, Z8, Z8 \
+	VSUBPD Z17, Z9, Z9 \
+	VSUBPD Z18, Z10, Z10 \
+	VSUBPD Z19, Z11, Z11 \
+	VSUBPD Z20, Z12, Z12 \
+	VSUBPD Z21, Z13, Z13 \
+	VSUBPD Z22, Z14, Z14 \
+	VSUBPD Z23, Z15, Z15 \
+	VMOVUPD Z0, (DI) \
+	VMOVUPD Z1, 64(DI) \
+	VMOVUPD Z2, 128(DI) \
+	VMOVUPD Z3, 192(DI) \
+	VMOVUPD Z4, 256(DI) \
+	VMOVUPD Z5, 320(DI) \
+	VMOVUPD Z6, 384(DI) \
+	VMOVUPD Z7, 448(DI) \
+	VMOVUPD Z8, 512(DI) \
+	VMOVUPD Z9, 576(DI) \
+	VMOVUPD Z10, 640(DI) \
+	VMOVUPD Z11, 704(DI) \
+	VMOVUPD Z12, 768(DI) \
+	VMOVUPD Z13, 832(DI) \
+	VMOVUPD Z14, 896(DI) \
+	VMOVUPD Z15, 960(DI)
+
+// ROW16(off) converts the 16 bytes at R12 (row r of two side-by-side
+// blocks) to doubles, the first block's 8 at off(SP), the second's at
+// 512+off(SP), and steps R12 to the next row (DX bytes on).
+#define ROW16(off) \
+	VPMOVZXBD (R12), Y24 \
+	VCVTDQ2PD Y24, Z24 \
+	VMOVUPD Z24, off(SP) \
+	VPMOVZXBD 8(R12), Y25 \
+	VCVTDQ2PD Y25, Z25 \
+	VMOVUPD Z25, 512+off(SP) \
+	ADDQ DX, R12
+
+// func projectGray8x2AVX512(dst []float64, pix []uint8, stride, n int, basis, shift []float64)
+// projectGray8AVX512 for n pairs of side-by-side 8×8 blocks (2n blocks),
+// each basis row loaded once for both blocks of a pair: the single-block
+// kernel's 9 loads for 8 products a sample (two 512-bit loads a cycle)
+// kept it from the multiplier's 2 products a cycle. Each block's
+// responses are the same products, rounded and added in the same order.
+TEXT ·projectGray8x2AVX512(SB), $1024-112
+	GRAYARGS
+g2pair:
+	TESTQ CX, CX
+	JZ    g2done
+	MOVQ SI, R12
+	ROW16(0)
+	ROW16(64)
+	ROW16(128)
+	ROW16(192)
+	ROW16(256)
+	ROW16(320)
+	ROW16(384)
+	ROW16(448)
+	ZERO16
+	MOVQ R8, R11                // &basis[0]
+	XORQ R12, R12               // sample offset in a block's frame
+g2loop:
+	MULADD2((SP)(R12*1), 512(SP)(R12*1))
+	ADDQ $512, R11
+	ADDQ $8, R12
+	CMPQ R12, $512
+	JLT  g2loop
+	SUBSTORE16
+	ADDQ $1024, DI
+	ADDQ $16, SI
+	DECQ CX
+	JMP  g2pair
+g2done:
+	VZEROUPPER
+	RET
+
+// func projectFloat8x2AVX512(dst, pix []float64, stride, n int, basis, shift []float64)
+// projectFloat8AVX512 for n pairs of side-by-side blocks (2n blocks),
+// each basis row loaded once for both blocks of a pair, as
+// projectGray8x2AVX512; the rows of the next pair prefetched.
+TEXT ·projectFloat8x2AVX512(SB), NOSPLIT, $0-112
+	GRAYARGS
+	SHLQ $3, DX                 // the stride in bytes
+f2pair:
+	TESTQ CX, CX
+	JZ    f2done
+	PREFETCHROWS(128)
+	PREFETCHROWS(192)
+	ZERO16
+	MOVQ R8, R11                // &basis[0]
+	MOVQ SI, R12                // the pair's first row
+	MOVQ $8, R13
+f2row:
+	// The row's 8 samples of each block (the second's 64 bytes on), in
+	// order, with basis rows R11 on.
+	MOVQ $8, R14
+f2sample:
+	MULADD2((R12), 64(R12))
+	ADDQ $512, R11
+	ADDQ $8, R12
+	DECQ R14
+	JNZ  f2sample
+	LEAQ -64(R12)(DX*1), R12    // the next plane row
+	DECQ R13
+	JNZ  f2row
+	SUBSTORE16
+	ADDQ $1024, DI
+	ADDQ $128, SI
+	DECQ CX
+	JMP  f2pair
+f2done:
 	VZEROUPPER
 	RET
