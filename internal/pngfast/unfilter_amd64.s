@@ -344,38 +344,49 @@ paethpairlast:
 // RGBSTEP is one step of unfilterRGB8AVX512: pixel J of each of the 8
 // rows' diagonal, loaded one step ahead (the next step's pixels, at N,
 // are loaded before this step's stores, so that no load waits on an
-// overlapping store).
+// overlapping store). As in GREYPRED the chain from a step's pixels to
+// the next's is 6 instructions (VALIGNQ, the sum of Paeth's pc, its
+// absolute value, the compares into K1 and K2, two blends): every
+// candidate added to the filtered bytes (words 0-2, Z17) by VPADDB
+// before the choice, the other filters' choice (K5 Up, K3 Sub and
+// Paeth's a, K4 Average) standing for Paeth's a (pa forced to -1 by Z7
+// in the rows not Paeth), a+b-2c as (a-2c)+b; word 3 of every candidate
+// is 0 (of the up pixel too, masked by Z16), and the next pixel's first
+// byte (Z18) is put back for the stores.
 #define RGBSTEP(J, N) \
 	VPMOVZXBW Y20, Z3; \
+	VPANDQ Z16, Z3, Z17; \
+	VPANDNQ Z3, Z16, Z18; \
 	VMOVD J(DI), X4; \
 	VPMOVZXBW X4, X4; \
+	VPANDQ X16, X4, X4; \
 	VPBROADCASTQ X4, Z4; \
-	VALIGNQ $7, Z4, Z0, Z2; \
-	VPSUBW Z1, Z2, Z8; \
+	VPADDW Z1, Z1, Z5; \
+	VPSUBW Z5, Z0, Z5; \
 	VPSUBW Z1, Z0, Z9; \
-	VPADDW Z8, Z9, Z10; \
-	VPABSW Z8, Z8; \
 	VPABSW Z9, Z9; \
+	VPADDB Z17, Z0, Z11; \
+	VPADDB Z17, Z1, Z19; \
+	VALIGNQ $7, Z4, Z0, Z2; \
+	VPADDW Z2, Z5, Z10; \
 	VPABSW Z10, Z10; \
+	VPSUBW Z1, Z2, Z8; \
+	VPABSW Z8, Z8; \
+	VPORQ Z7, Z8, Z8; \
 	VPCMPGTW Z10, Z9, K1; \
-	VMOVDQA64 Z2, Z11; \
-	VMOVDQU16 Z1, K1, Z11; \
 	VPMINSW Z10, Z9, Z9; \
 	VPCMPGTW Z9, Z8, K2; \
-	VMOVDQA64 Z0, Z5; \
-	VMOVDQU16 Z11, K2, Z5; \
-	VPADDW Z0, Z2, Z6; \
-	VPSRLW $1, Z6, Z6; \
-	VPANDQ Z12, Z5, Z5; \
-	VPANDQ Z13, Z6, Z6; \
-	VPANDQ Z14, Z0, Z7; \
-	VPANDQ Z15, Z2, Z9; \
-	VPORQ Z5, Z6, Z6; \
-	VPORQ Z7, Z9, Z9; \
-	VPORQ Z6, Z9, Z9; \
-	VPADDW Z9, Z3, Z3; \
-	VPANDQ Z16, Z3, Z0; \
+	VPADDB Z17, Z2, Z10; \
+	VPBLENDMW Z19, Z10, K1, Z22; \
+	VPADDW Z0, Z2, Z5; \
+	VPSRLW $1, Z5, Z5; \
+	VPADDB Z17, Z5, Z5; \
+	VPBLENDMW Z10, Z17, K5, Z6; \
+	VMOVDQU16 Z11, K3, Z6; \
+	VMOVDQU16 Z5, K4, Z6; \
+	VPBLENDMW Z22, Z6, K2, Z0; \
 	VMOVDQA64 Z2, Z1; \
+	VPORQ Z18, Z0, Z3; \
 	VMOVD N(SI), X20; \
 	VPINSRD $1, N(SI)(DX*1), X20, X20; \
 	VPINSRD $2, N(SI)(DX*2), X20, X20; \
@@ -475,6 +486,12 @@ TEXT ·unfilterRGB8AVX512(SB), NOSPLIT, $0-48
 	VMOVDQU64 128(AX), Z14
 	VMOVDQU64 192(AX), Z15
 	VMOVDQU64 256(AX), Z16
+	VPMOVW2M  Z13, K4           // Average
+	VPMOVW2M  Z15, K5           // Up
+	VPORQ     Z12, Z14, Z7
+	VPMOVW2M  Z7, K3            // Sub, and Paeth's a
+	VPTERNLOGQ $0xff, Z7, Z7, Z7
+	VPXORQ    Z12, Z7, Z7       // the words not Paeth
 	MOVQ      state+40(FP), AX
 	VMOVDQU64 0(AX), Z0
 	VMOVDQU64 64(AX), Z1
