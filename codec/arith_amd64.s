@@ -224,10 +224,21 @@ MAGDONE: \
 	CMPQ SI, $const_arMaxUnary \
 	JLT MAG
 
+// BUSYCLASS turns AX, a count of a patch's residuals off 0, into its
+// busy class arBusyCounts[min(AX, 31) + p.boff] (BX is p). Clobbers CX.
+#define BUSYCLASS \
+	MOVL $31, CX \
+	CMPQ AX, CX \
+	CMOVQGT CX, AX \
+	ADDQ patchRun_boff(BX), AX \
+	LEAQ ·arBusyCounts(SB), CX \
+	MOVBLZX (CX)(AX*1), AX
+
 // CTXLANES sets the lane constants the AVX-512 context prologues of
 // patchDual and patchEncDual share: Z8 arDim's size, Z9 lane i's offset
 // of dims[i].zero, Z10 sixteen dimensions' stride, Z11 the busy classes'
-// stride (4*arBusy).
+// stride (4*arBusy), Z12 2, Z13 arDim_sign, Z14 arDim_mag, Z15 the
+// stride of mag's classes (4*arMaxUnary).
 #define CTXLANES \
 	MOVL $arDim__size, AX; \
 	VPBROADCASTD AX, Z8; \
@@ -239,7 +250,37 @@ MAGDONE: \
 	MOVL $(16*arDim__size), AX; \
 	VPBROADCASTD AX, Z10; \
 	MOVL $(4*const_arBusy), AX; \
-	VPBROADCASTD AX, Z11
+	VPBROADCASTD AX, Z11; \
+	MOVL $2, AX; \
+	VPBROADCASTD AX, Z12; \
+	MOVL $arDim_sign, AX; \
+	VPBROADCASTD AX, Z13; \
+	MOVL $arDim_mag, AX; \
+	VPBROADCASTD AX, Z14; \
+	MOVL $(4*const_arMaxUnary), AX; \
+	VPBROADCASTD AX, Z15
+
+// CTXOFFS turns sixteen dimensions' activity classes in Z2 (lane i
+// dimension j+i, Z9 their zero flags' offsets) into their contexts in
+// Z3 as the prologues keep them: the zero flags' offset from dims,
+// j*arDim__size + arDim_zero + 4*arBusy*act (16 bits), then the offsets
+// from the dimension's probabilities of its sign's, p.sign[min(act, 2)],
+// and of its magnitude's, p.mag[min(act/2, 2)] (8 bits each, as
+// SIGNMAGOFF finds them). Clobbers Z2 and Z4.
+#define CTXOFFS \
+	VPMULLD Z11, Z2, Z3; \
+	VPADDD Z9, Z3, Z3; \
+	VPMINUD Z12, Z2, Z4; \
+	VPSLLD $2, Z4, Z4; \
+	VPADDD Z13, Z4, Z4; \
+	VPSLLD $16, Z4, Z4; \
+	VPADDD Z4, Z3, Z3; \
+	VPSRLD $1, Z2, Z2; \
+	VPMINUD Z12, Z2, Z2; \
+	VPMULLD Z15, Z2, Z2; \
+	VPADDD Z14, Z2, Z2; \
+	VPSLLD $24, Z2, Z2; \
+	VPADDD Z2, Z3, Z3
 
 // func runDual(d *rangeDecoder, dims *arDim, devL, devU *uint8, j, end, busy int) (jOut, k, neg int)
 TEXT ·runDual(SB), NOSPLIT, $0-80
@@ -349,18 +390,18 @@ unaryend:
 // 4 where the count, p.counted, exceeds the dimensions after the flag.
 // Where p.pending is not 0, the run stops at p.end for the rest flag
 // (see pflag) and, if it is 1, goes on after it to p.dims.
-TEXT ·patchDual(SB), NOSPLIT, $256-48
+TEXT ·patchDual(SB), NOSPLIT, $288-48
 	MOVQ d+0(FP), BX
 	LOADDEC
 	MOVQ p+32(FP), BX
 	CMPQ patchRun_vec(BX), $0
 	JEQ pprepped
 	// With p.vec (AVX-512, p.dims <= 64) the contexts of every dimension
-	// into ctx, 16 a step (the last under a mask): the zero flags' offset
-	// from dims, j*arDim__size + arDim_zero + 4*arBusy*act (16 bits), and
-	// act, the class of devL[j] + devU[j] (ACT), above it. Each zero flag
-	// found them on its own by ACT's chain of three loads, which lay
-	// between a mispredicted outcome and the next decision's bound.
+	// into ctx, 16 a step (the last under a mask): CTXOFFS's offsets of
+	// its zero flag, sign and magnitude, from act, the class of devL[j] +
+	// devU[j] (ACT). Each zero flag found them on its own by ACT's chain
+	// of three loads, which lay between a mispredicted outcome and the
+	// next decision's bound.
 	MOVQ devL+16(FP), SI
 	MOVQ devU+24(FP), DI
 	MOVQ patchRun_dims(BX), CX
@@ -369,7 +410,7 @@ TEXT ·patchDual(SB), NOSPLIT, $256-48
 	MOVL $31, AX
 	VPBROADCASTD AX, Z7
 	CTXLANES
-	LEAQ ctx-256(SP), R14
+	LEAQ ctx-272(SP), R14
 	XORL AX, AX
 
 pprep:
@@ -381,16 +422,16 @@ pprep:
 	VPADDD Z3, Z2, Z2
 	VPANDD Z7, Z2, Z2
 	VPERMI2D Z6, Z5, Z2
-	VPMULLD Z11, Z2, Z3
-	VPADDD Z9, Z3, Z3
-	VPSLLD $16, Z2, Z2
-	VPORD Z2, Z3, Z3
+	CTXOFFS
 	VMOVDQU32 Z3, (R14)(AX*4)
 	VPADDD Z10, Z9, Z9
 	ADDQ $16, AX
 	SUBQ $16, CX
 	JGT pprep
 	VZEROUPPER
+	// ctx[p.dims] = 0: pnonzerov's look at dimension j+1 stays in dims.
+	MOVQ patchRun_dims(BX), AX
+	MOVL $0, (R14)(AX*4)
 
 pprepped:
 	MOVQ patchRun_j(BX), R12
@@ -434,12 +475,7 @@ pbusy:
 	// DX: the model's dimensions offset by the busy class of p.cnt.
 	MOVQ p+32(FP), BX
 	MOVQ patchRun_cnt(BX), AX
-	MOVL $31, CX
-	CMPQ AX, CX
-	CMOVQGT CX, AX
-	ADDQ patchRun_boff(BX), AX
-	LEAQ ·arBusyCounts(SB), CX
-	MOVBLZX (CX)(AX*1), AX
+	BUSYCLASS
 	MOVQ dims+8(FP), DX
 	LEAQ (DX)(AX*4), DX
 	MOVQ devL+16(FP), SI
@@ -475,9 +511,8 @@ pzeroone:
 	NORMDEC(pzeroonenorm, pzeroonepast, pnonzero)
 
 pzerosv:
-	// The zero flags with the prologue's contexts: the class is stored
-	// for SIGNMAGB at a 1 only.
-	MOVWLZX ctx-256(SP)(R12*4), BX
+	// The zero flags with the prologue's contexts.
+	MOVWLZX ctx-272(SP)(R12*4), BX
 	ADDQ DX, BX
 	BOUND(BX)
 	JCC pzeroonev
@@ -495,11 +530,56 @@ pzerodonev:
 
 pzeroonev:
 	ONEARM(BX)
-	MOVWLZX ctx-254(SP)(R12*4), AX
-	MOVQ AX, status+40(FP)
 	CMPL R10, $const_arTopValue
-	JCC pnonzero
-	NORMDEC(pzeroonenormv, pzeroonepastv, pnonzero)
+	JCC pnonzerov
+	NORMDEC(pzeroonenormv, pzeroonepastv, pnonzerov)
+
+pnonzerov:
+	// A residual off 0 at j > 0 with the prologue. What the zero flag
+	// after it takes is known now, whatever the residual: the busy base
+	// of p.cnt + p.step into nbase and dimension j+1's zero flag's
+	// probability, (a+b)>>1, into np (this residual's decisions do not
+	// touch it). pcount found them after the magnitude's last decision,
+	// often mispredicted, by a chain of loads through p.cnt's store
+	// (pbusy) to the probability, ~25 cycles before the next bound (12
+	// kodim13-24 grey d8b, decode in one process: -3 %).
+	MOVQ p+32(FP), BX
+	MOVQ patchRun_cnt(BX), AX
+	ADDQ patchRun_step(BX), AX
+	BUSYCLASS
+	MOVQ dims+8(FP), CX
+	LEAQ (CX)(AX*4), AX
+	MOVQ AX, nbase-280(SP)
+	MOVWLZX ctx-268(SP)(R12*4), CX
+	ADDQ AX, CX
+	MOVWLZX (CX), R14
+	MOVWLZX 2(CX), CX
+	ADDL CX, R14
+	SHRL $1, R14
+	MOVL R14, np-288(SP)
+	// The sign, then the magnitude in SIGNMAGB's loop, with the
+	// prologue's offsets of their probabilities (SIGNMAGB's class
+	// through the frame, its minimums and scales were a chain after the
+	// zero flag's mispredicted branches).
+	MOVL ctx-272(SP)(R12*4), SI
+	IMUL3Q $arDim__size, R12, DX
+	ADDQ dims+8(FP), DX
+	MOVL SI, AX
+	SHRL $16, AX
+	MOVBLZX AL, AX
+	LEAQ (DX)(AX*1), BX
+	DECIDE(BX)
+	MOVL CX, DI
+	CMPL R10, $const_arTopValue
+	JCS psignnormv
+
+psigndonev:
+	SHRL $24, SI
+	LEAQ (DX)(SI*1), BX
+	XORL SI, SI
+	JMP pmag
+
+	NORMDEC(psignnormv, psignpastv, psigndonev)
 
 pnonzero:
 	// The sign and the unary magnitude, as runDual decodes them.
@@ -564,8 +644,25 @@ pcount:
 	MOVQ AX, patchRun_cnt(BX)
 	JEQ pdone
 	CMPQ R12, R13
-	JLT pbusy
-	JMP pdone
+	JGE pdone
+	CMPQ patchRun_vec(BX), $0
+	JEQ pbusy
+	// With the prologue (pnonzerov): the zero flag of j as pzerosv's,
+	// with nbase and np.
+	MOVQ nbase-280(SP), DX
+	MOVWLZX ctx-272(SP)(R12*4), BX
+	ADDQ DX, BX
+	MOVL R10, CX
+	SHRL $const_arProbBits, CX
+	MOVL np-288(SP), AX
+	IMULL CX, AX
+	MOVWLZX 2(BX), R14
+	CMPL R11, AX
+	JCC pzeroonev
+	ZEROARM(BX)
+	CMPL R10, $const_arTopValue
+	JCS pzeronormv
+	JMP pzerodonev
 
 pfirstoff:
 	INCQ R12
@@ -1087,14 +1184,6 @@ TEXT ·patchEncDual(SB), NOSPLIT, $528-48
 	MOVL $const_arDevMax, AX
 	VPBROADCASTD AX, Z7
 	CTXLANES
-	MOVL $2, AX
-	VPBROADCASTD AX, Z12
-	MOVL $arDim_sign, AX
-	VPBROADCASTD AX, Z13
-	MOVL $arDim_mag, AX
-	VPBROADCASTD AX, Z14
-	MOVL $(4*const_arMaxUnary), AX
-	VPBROADCASTD AX, Z15
 	LEAQ res-264(SP), R14
 	LEAQ ctx-520(SP), DI
 	XORL AX, AX
@@ -1116,19 +1205,7 @@ eprep:
 	VPMINSD Z7, Z3, Z3
 	VPADDD Z3, Z2, Z2
 	VPERMI2D Z6, Z5, Z2
-	VPMULLD Z11, Z2, Z3
-	VPADDD Z9, Z3, Z3
-	VPMINUD Z12, Z2, Z4
-	VPSLLD $2, Z4, Z4
-	VPADDD Z13, Z4, Z4
-	VPSLLD $16, Z4, Z4
-	VPADDD Z4, Z3, Z3
-	VPSRLD $1, Z2, Z2
-	VPMINUD Z12, Z2, Z2
-	VPMULLD Z15, Z2, Z2
-	VPADDD Z14, Z2, Z2
-	VPSLLD $24, Z2, Z2
-	VPADDD Z2, Z3, Z3
+	CTXOFFS
 	VMOVDQU32 Z0, (R14)(AX*4)
 	VMOVDQU32 Z3, (DI)(AX*4)
 	VPADDD Z10, Z9, Z9
@@ -1300,12 +1377,7 @@ emagend:
 	ADDQ patchRun_step(BX), AX
 	MOVQ AX, patchRun_cnt(BX)
 	JEQ eend
-	MOVL $31, CX
-	CMPQ AX, CX
-	CMOVQGT CX, AX
-	ADDQ patchRun_boff(BX), AX
-	LEAQ ·arBusyCounts(SB), CX
-	MOVBLZX (CX)(AX*1), AX
+	BUSYCLASS
 	MOVQ AX, patchRun_bcur(BX)
 	CMPQ R12, R13
 	JLT ezeros
