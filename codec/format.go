@@ -840,7 +840,7 @@ func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells,
 			}
 		})
 	} else {
-		c.eachPatch(idx, lead, grid, out, g8, func(by, bx int, pix []float64) {
+		c.eachPatch(idx, lead, grid, out, g8, nil, func(by, bx int, pix []float64) {
 			if !sixteen && (bx+1)*n <= w && (by+1)*n <= h &&
 				quantize8Kernel(g8.Pix[by*n*g8.Stride+bx*n:], g8.Stride, pix[:n*n], n) {
 				return
@@ -1095,7 +1095,7 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 	} else {
 		plane = patches.NewPlane(w, h)
 	}
-	c.eachPatch(idx, lead, grid, out, nil, func(by, bx int, pix []float64) {
+	c.eachPatch(idx, lead, grid, out, nil, &plane, func(by, bx int, pix []float64) {
 		if n == 8 && by*8+8 <= h && bx*8+8 <= w && copy8x8Kernel(plane.Pix[by*8*w+bx*8:], w, pix) {
 			return
 		}
@@ -1134,7 +1134,14 @@ func copyPatchRows(plane patches.Plane, n, by, bx int, pix []float64) {
 // of a model with leading dimensions that lies within it, is no outlier
 // and is not shifted goes straight to its pixels in g8 (recon16:
 // the same pixels), without emit.
-func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, emit func(by, bx int, pix []float64)) {
+//
+// Where plane is not nil (the plane emit writes into, grid.W×grid.H), an
+// 8×8 patch that lies within it, is no outlier and is not shifted goes
+// straight into its rows, without emit: its sums by pixels64Into (the
+// same sums), or the kept pixels of its cell (cellPixels) copied there.
+// A colour batch decode spent 2 % of its CPU copying each patch from its
+// buffer into the plane (copy8x8Kernel), more in emit's calls.
+func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, plane *patches.Plane, emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
 	levels := make([][]float64, dims-k)
 	for j, q := range c.Rest {
@@ -1175,6 +1182,8 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 	if direct {
 		w0 = &weights[k*dims]
 	}
+	// plane's: 8×8 patches, the plane the grid's size.
+	into := plane != nil && grid.N == 8 && dims == 64 && plane.W == grid.W && plane.H == grid.H && len(plane.Pix) >= grid.W*grid.H
 	parallel.For(grid.Rows(), func(by int) {
 		sc := takePatchScratch(dims)
 		defer patchScratches.Put(sc)
@@ -1183,6 +1192,13 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 		inside := 0
 		if direct && (by+1)*4 <= grid.H {
 			inside = grid.W / 4
+		}
+		// The blocks of this row within the plane: into's, which go
+		// straight to dst.
+		within, stride := 0, grid.W
+		var dst []float64
+		if into && (by+1)*8 <= grid.H {
+			within, dst = grid.W/8, plane.Pix[by*8*stride:]
 		}
 		for bx := 0; bx < cols; bx++ {
 			i := by*cols + bx
@@ -1223,8 +1239,18 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				ix, yk := idx[i*dims+k:i*dims+end], y[k:end]
 				ix, yk = ix[:len(ls)], yk[:len(ls)]
-				if cells != nil && cells.ready(lead.ref[i]) && atCentres(ix, lt.ctr) && cells.load(lead.ref[i], pix) {
-					break // without the levels
+				// The patch's first pixel in dst, where it goes there.
+				var at []float64
+				if bx < within && !out.moves(i) {
+					at = dst[bx*8:]
+				}
+				if cells != nil && cells.ready(lead.ref[i]) && atCentres(ix, lt.ctr) {
+					if at != nil && cells.copyTo(lead.ref[i], at, stride) {
+						continue // without the levels, pix or emit
+					}
+					if cells.load(lead.ref[i], pix) {
+						break // without the levels
+					}
 				}
 				j := 0
 				centred := cells != nil // every rest index at its centre (so far)
@@ -1246,12 +1272,18 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 					yk[j] = ls[j][ix[j]]
 					centred = centred && ix[j] == lt.ctr[j]
 				}
+				if centred && at != nil && cells.copyTo(lead.ref[i], at, stride) {
+					continue
+				}
 				if centred && cells.load(lead.ref[i], pix) {
 					break
 				}
 				if leadPix != nil {
-					// 4×4: the kernel called here, not through pixelsFrom.
 					start := leadPix[int(lead.ref[i])*dims:][:dims]
+					if !centred && at != nil && pixels64Into(at, stride, start, weights[k*dims:], y[k:end]) {
+						continue
+					}
+					// 4×4: the kernel called here, not through pixelsFrom.
 					if !pixels16Kernel(pix, start, weights[k*dims:], y[k:end]) {
 						c.pixelsFrom(pix, start, y[k:end], k, weights, nz)
 					}
@@ -1262,6 +1294,9 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				if k > 0 {
 					copy(y[:k], lead.row(i, k))
+				}
+				if at != nil && pixels64Into(at, stride, c.PCA.Mean[:dims], weights, y[:end]) {
+					continue // pixels' sums, in the plane
 				}
 				c.pixels(pix, y[:end], weights, nz)
 			}
@@ -1354,6 +1389,13 @@ func (c *cellPixels) load(ref int32, pix []float64) bool {
 	}
 	copy(pix, c.pix[int(ref)*c.dims:][:c.dims])
 	return true
+}
+
+// copyTo copies the kept pixels of cell ref (an 8×8 patch) into the rows
+// dst[r·stride:][:8] and reports true, or false, copying nothing, if the
+// cell has none yet or the copy does not apply (copy8x8Kernel).
+func (c *cellPixels) copyTo(ref int32, dst []float64, stride int) bool {
+	return c.state[ref].Load() == 2 && c.dims == 64 && copy8x8Kernel(dst, stride, c.pix[int(ref)*64:][:64])
 }
 
 // store keeps pix as the pixels of cell ref if none are kept or being

@@ -1,6 +1,10 @@
 package codec
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // hasAVX selects the AVX kernel of pixelsFrom (same sums to the last bit),
 // hasAVX512 its AVX-512 kernels for 8×8 patches (pixels64AVX512 also uses
@@ -67,25 +71,39 @@ func pixels16Kernel(pix, start, w0, y []float64) bool {
 }
 
 // pixels64AVX512 is pixelsAVX512 for 64 pixels (8×8 patches), finding
-// the nonzero coefficients of y (at most 64) itself: pix[i] = start[i] +
-// Σ_j float64(w0[64·j+i]·y[j]) over j in order where y[j] != 0. start must
-// hold 64 values and w0 64·len(y).
+// the nonzero coefficients of y (n of them, at most 64) itself: pixel i =
+// start[i] + Σ_j float64(w0[64·j+i]·y[j]) over j in order where y[j] != 0,
+// row r of the patch (pixels 8r to 8r+7) at dst[r·stride:][:8]. start
+// must hold 64 values, w0 64·n and dst 7·stride+8.
 //
 //go:noescape
-func pixels64AVX512(pix, start, w0, y []float64)
+func pixels64AVX512(dst *float64, stride int, start, w0, y *float64, n int)
 
 // pixels64Kernel runs pixels64AVX512 where it applies (len(pix) 64, at
 // most 64 coefficients) and reports whether it did: pixelsFrom's list of
 // nonzero coefficients (nonzeroAVX) and its own instructions were ~5 % of
 // the CPU of a colour batch decode.
 func pixels64Kernel(pix, start, w0, y []float64) bool {
-	if !hasAVX || !hasAVX512 || len(pix) != 64 || len(y) > 64 {
+	if len(pix) != 64 {
 		return false
 	}
-	if len(start) < 64 || len(w0) < 64*len(y) {
-		panic("codec: pixels64Kernel: short start or weights")
+	return pixels64Into(pix, 8, start, w0, y)
+}
+
+// pixels64Into is pixels64Kernel with the patch's rows stride apart in
+// dst (dst[r·stride:][:8], stride >= 8): an 8×8 patch summed straight
+// into its plane, without the copy from a patch's buffer (copy8x8Kernel)
+// that a colour batch decode spent 2 % of its CPU in. It reports false,
+// writing nothing, without AVX-512 or where more than 64 coefficients
+// are given.
+func pixels64Into(dst []float64, stride int, start, w0, y []float64) bool {
+	if !hasAVX || !hasAVX512 || len(y) > 64 {
+		return false
 	}
-	pixels64AVX512(pix, start, w0, y)
+	if len(start) < 64 || len(w0) < 64*len(y) || stride < 8 || len(dst) < 7*stride+8 {
+		panic("codec: pixels64Into: short start, weights or destination")
+	}
+	pixels64AVX512(&dst[0], stride, &start[0], unsafe.SliceData(w0), unsafe.SliceData(y), len(y))
 	return true
 }
 

@@ -346,18 +346,22 @@ nzDone:
 	VZEROUPPER
 	RET
 
-// func pixels64AVX512(pix, start, w0, y []float64)
-// pixelsAVX512 for 64 pixels (an 8×8 patch, len(y) at most 64) over the
-// coefficients of y that are not 0, found here as a bit mask (8 compares
-// instead of nonzeroAVX's list): pix[i] = start[i] + Σ_j
+// func pixels64AVX512(dst *float64, stride int, start, w0, y *float64, n int)
+// pixelsAVX512 for 64 pixels (an 8×8 patch, n = len(y) at most 64) over
+// the coefficients of y that are not 0, found here as a bit mask (8
+// compares instead of nonzeroAVX's list): pixel i = start[i] + Σ_j
 // float64(w0[64·j+i]·y[j]) over j in order where y[j] != 0 as Go compares
-// (±0 skipped, NaN kept), the same products and sums.
-TEXT ·pixels64AVX512(SB), NOSPLIT, $0-96
-	MOVQ pix_base+0(FP), DI
-	MOVQ start_base+24(FP), SI
-	MOVQ w0_base+48(FP), R8
-	MOVQ y_base+72(FP), R9
-	MOVQ y_len+80(FP), CX
+// (±0 skipped, NaN kept), the same products and sums, row r (pixels 8r to
+// 8r+7) stored at dst[r·stride:][:8] (stride 8: contiguous; a plane's
+// width: straight into its rows).
+TEXT ·pixels64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R12
+	SHLQ $3, R12                // the stride in bytes
+	MOVQ start+16(FP), SI
+	MOVQ w0+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
 	XORQ BX, BX                 // the mask of nonzero coefficients
 	XORQ DX, DX                 // the first coefficient of a group of 8
 	VPXORQ Z9, Z9, Z9
@@ -417,13 +421,16 @@ loop64:
 	JNZ  loop64
 store64:
 	VMOVUPD Z0, (DI)
-	VMOVUPD Z1, 64(DI)
-	VMOVUPD Z2, 128(DI)
-	VMOVUPD Z3, 192(DI)
-	VMOVUPD Z4, 256(DI)
-	VMOVUPD Z5, 320(DI)
-	VMOVUPD Z6, 384(DI)
-	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z1, (DI)(R12*1)
+	LEAQ    (DI)(R12*2), DI
+	VMOVUPD Z2, (DI)
+	VMOVUPD Z3, (DI)(R12*1)
+	LEAQ    (DI)(R12*2), DI
+	VMOVUPD Z4, (DI)
+	VMOVUPD Z5, (DI)(R12*1)
+	LEAQ    (DI)(R12*2), DI
+	VMOVUPD Z6, (DI)
+	VMOVUPD Z7, (DI)(R12*1)
 	VZEROUPPER
 	RET
 

@@ -92,7 +92,8 @@ func BenchmarkPixelsAVX(b *testing.B) {
 // sums over the list pixelsFrom makes to the last bit (zeros of both
 // signs skipped, NaN and infinities kept) for 0 to 64 coefficients (short
 // last groups of 8), and that pixelsFrom gives the same pixels with it,
-// with the AVX kernels alone and in Go.
+// with the AVX kernels alone and in Go; pixels64Into gives them in a
+// plane's rows.
 func TestPixels64Kernel(t *testing.T) {
 	if !hasAVX || !hasAVX512 {
 		t.Skip("no AVX-512")
@@ -129,6 +130,25 @@ func TestPixels64Kernel(t *testing.T) {
 			t.Fatal("pixels64Kernel did not run")
 		}
 		same("kernel", got)
+		// Into a plane's rows (stride 8 to 20): the same pixels, the
+		// values between the patch's rows untouched.
+		stride := 8 + rng.IntN(13)
+		plane := make([]float64, 7*stride+8)
+		for p := range plane {
+			plane[p] = -1
+		}
+		if !pixels64Into(plane, stride, start, w0, y) {
+			t.Fatal("pixels64Into did not run")
+		}
+		for p := range plane {
+			r, x := p/stride, p%stride
+			if x < 8 {
+				got[r*8+x] = plane[p]
+			} else if plane[p] != -1 {
+				t.Fatalf("trial %d: pixels64Into wrote %v at column %d of row %d (stride %d)", trial, plane[p], x, r, stride)
+			}
+		}
+		same("kernel into a plane", got)
 		scratch := make([]int, dims)
 		for _, k := range []struct {
 			what        string
