@@ -580,7 +580,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					if buf == nil {
 						buf = recBufs[ci]
 					}
-					rec := c.reconstructPlaneInto(buf, idx, lead, grid, out)
+					rec := c.reconstructPlaneInto(buf, idx, lead, grid, out, nil)
 					if recInto == nil {
 						recBufs[ci] = rec.Pix
 					}
@@ -840,7 +840,7 @@ func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells,
 			}
 		})
 	} else {
-		c.eachPatch(idx, lead, grid, out, g8, nil, func(by, bx int, pix []float64) {
+		c.eachPatch(idx, lead, grid, out, g8, nil, nil, func(by, bx int, pix []float64) {
 			if !sixteen && (bx+1)*n <= w && (by+1)*n <= h &&
 				quantize8Kernel(g8.Pix[by*n*g8.Stride+bx*n:], g8.Stride, pix[:n*n], n) {
 				return
@@ -1080,12 +1080,16 @@ func (c *Channel) pixelBook(book, basis []float64, sixteen bool) ([]uint8, []uin
 // nil) back to a plane of unrounded samples, as reconstructGray does
 // before rounding.
 func (c *Channel) reconstructPlane(idx []int32, lead leadCells, grid patches.Grid, out *outliers) patches.Plane {
-	return c.reconstructPlaneInto(nil, idx, lead, grid, out)
+	return c.reconstructPlaneInto(nil, idx, lead, grid, out, nil)
 }
 
 // reconstructPlaneInto is reconstructPlane in the memory of buf where its
-// capacity holds the plane (every sample is written).
-func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCells, grid patches.Grid, out *outliers) patches.Plane {
+// capacity holds the plane (every sample is written). Where db is not
+// nil, it also runs db.cols on each row of patches once they are all in
+// the plane, while they are in the processor's cache (the caller runs
+// db.rows after): a colour decode's planes were read again from memory
+// for that pass.
+func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCells, grid patches.Grid, out *outliers, db *planeDeblock) patches.Plane {
 	n, w, h := grid.N, grid.W, grid.H
 	plane := patches.Plane{W: w, H: h, Pix: buf[:0]}
 	if cap(buf) >= w*h {
@@ -1095,7 +1099,11 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 	} else {
 		plane = patches.NewPlane(w, h)
 	}
-	c.eachPatch(idx, lead, grid, out, nil, &plane, func(by, bx int, pix []float64) {
+	var band func(by int)
+	if db != nil && db.on {
+		band = func(by int) { db.cols(plane, by*n, min(by*n+n, h)) }
+	}
+	c.eachPatch(idx, lead, grid, out, nil, &plane, band, func(by, bx int, pix []float64) {
 		if n == 8 && by*8+8 <= h && bx*8+8 <= w && copy8x8Kernel(plane.Pix[by*8*w+bx*8:], w, pix) {
 			return
 		}
@@ -1141,7 +1149,10 @@ func copyPatchRows(plane patches.Plane, n, by, bx int, pix []float64) {
 // same sums), or the kept pixels of its cell (cellPixels) copied there.
 // A colour batch decode spent 2 % of its CPU copying each patch from its
 // buffer into the plane (copy8x8Kernel), more in emit's calls.
-func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, plane *patches.Plane, emit func(by, bx int, pix []float64)) {
+//
+// band, if not nil, is called with each row of blocks by once every
+// patch of it has gone to emit, g8 or plane (on that row's goroutine).
+func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, plane *patches.Plane, band func(by int), emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
 	levels := make([][]float64, dims-k)
 	for j, q := range c.Rest {
@@ -1302,6 +1313,9 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 			}
 			out.shiftPixels(i, pix, weights)
 			emit(by, bx, pix)
+		}
+		if band != nil {
+			band(by)
 		}
 	})
 }
@@ -1876,9 +1890,10 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 			defer wg.Done()
 			c := m.Channels[ci]
 			errs[ci] = chans[ci].decode(c, grids[ci], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
-				planes[ci] = c.reconstructPlaneInto(bufs[ci], idx, lead, grids[ci], odd)
+				db := newPlaneDeblock(h.Deblock, m.Step, h.Patch)
+				planes[ci] = c.reconstructPlaneInto(bufs[ci], idx, lead, grids[ci], odd, db)
 				bufs[ci] = planes[ci].Pix
-				deblockPlane(planes[ci], h.Deblock, m.Step, h.Patch)
+				db.rows(planes[ci])
 				if ci == 0 && h.LoopFilter != nil { // version 10
 					loopFilterLuma(planes[0], loopTapsOf(h.LoopFilter))
 				}
