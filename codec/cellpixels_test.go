@@ -3,6 +3,7 @@ package codec
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -70,5 +71,60 @@ func TestCellPixels(t *testing.T) {
 	}
 	if kept.Load() == 0 {
 		t.Fatal("no cell kept: eachPatch took another path")
+	}
+}
+
+// TestDeblockInRows checks that reconstructPlaneInto with a deblocking
+// filter (each row of patches' vertical edges as soon as it is in the
+// plane, the horizontal edges around it once both rows are, on the
+// rows' goroutines) gives the samples of reconstructPlane followed by
+// deblockPlane, bit for bit: kernelModels' 8×8 and 4×4 channels, random
+// indices, planes whose sides are multiples of the patch size or not,
+// strengths 1 to 4.
+func TestDeblockInRows(t *testing.T) {
+	ms, err := kernelModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(33, 8))
+	for mi, m := range ms {
+		step := m.Step
+		if !(step > 0) {
+			step = 30
+		}
+		for ci, c := range m.Channels {
+			dims := c.Dims()
+			for trial := range 6 {
+				w, h := m.Patch+rng.IntN(250), m.Patch+rng.IntN(250)
+				grid := patches.NewGrid(w, h, m.Patch)
+				// Near their centres (small steps between patches,
+				// which the filter smooths): the first index within
+				// 1, a rest index off its centre 1 time in 8.
+				idx := make([]int32, grid.Blocks()*dims)
+				for i := range idx {
+					j, d := i%dims, 0
+					if j == 0 {
+						d = rng.IntN(3) - 1
+					} else if rng.IntN(8) == 0 {
+						d = rng.IntN(3) - 1
+					}
+					idx[i] = int32(min(max(c.Centre[j]+d, 0), c.Bins[j]-1))
+				}
+				lead := c.leadRows(idx, grid.Blocks())
+				k := 1 + trial%4
+				want := c.reconstructPlane(idx, lead, grid, nil)
+				plain := slices.Clone(want.Pix)
+				deblockPlane(want, k, step, m.Patch)
+				if slices.Equal(plain, want.Pix) {
+					t.Fatalf("model %d channel %d, %d×%d, strength %d: the filter changed nothing", mi, ci, w, h, k)
+				}
+				got := c.reconstructPlaneInto(nil, idx, lead, grid, nil, newPlaneDeblock(k, step, m.Patch))
+				for i, v := range want.Pix {
+					if math.Float64bits(got.Pix[i]) != math.Float64bits(v) {
+						t.Fatalf("model %d channel %d, %d×%d, strength %d: sample (%d, %d) %v, deblocked after %v", mi, ci, w, h, k, i%w, i/w, got.Pix[i], v)
+					}
+				}
+			}
+		}
 	}
 }

@@ -621,6 +621,16 @@ func (d *planeDeblock) rows(p patches.Plane) {
 	}
 }
 
+// edge filters p's horizontal edge at row y (a multiple of n, of rows
+// whose vertical edges cols has filtered), if it is one of rows': the
+// edges touch rows y−2 to y+1 only, so for n of 4 or more they are
+// filtered in any order (smaller patches: in rows' order only).
+func (d *planeDeblock) edge(p patches.Plane, y int) {
+	if d.on && y >= d.n && y+1 < p.H {
+		deblockFloatRows(p.Pix[(y-d.n)*p.W:], p.W, p.W, d.n+2, d.n, d.alpha, d.beta, d.tc)
+	}
+}
+
 // deblockFloat is deblockEdges on float64 samples (stride apart), with
 // the accesses written out instead of passed as functions: the same
 // operations in the same order, so the same values to the last bit

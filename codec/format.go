@@ -1085,10 +1085,11 @@ func (c *Channel) reconstructPlane(idx []int32, lead leadCells, grid patches.Gri
 
 // reconstructPlaneInto is reconstructPlane in the memory of buf where its
 // capacity holds the plane (every sample is written). Where db is not
-// nil, it also runs db.cols on each row of patches once they are all in
-// the plane, while they are in the processor's cache (the caller runs
-// db.rows after): a colour decode's planes were read again from memory
-// for that pass.
+// nil, the plane is also deblocked by it, each row of patches as soon as
+// it is in the plane, while it is in the processor's cache: its vertical
+// edges (db.cols), then the horizontal edges above and below it where
+// the row there is done too (the rest after). A colour decode's planes
+// were read again from memory for each of those passes.
 func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCells, grid patches.Grid, out *outliers, db *planeDeblock) patches.Plane {
 	n, w, h := grid.N, grid.W, grid.H
 	plane := patches.Plane{W: w, H: h, Pix: buf[:0]}
@@ -1100,8 +1101,29 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 		plane = patches.NewPlane(w, h)
 	}
 	var band func(by int)
+	var edged []atomic.Bool // by: the edge at the top of row by is filtered
 	if db != nil && db.on {
-		band = func(by int) { db.cols(plane, by*n, min(by*n+n, h)) }
+		rows := grid.Rows()
+		done := make([]atomic.Bool, rows) // by: db.cols of row by has run
+		edged = make([]atomic.Bool, rows)
+		edge := func(by int) { // once both rows around it are done
+			if edged[by].CompareAndSwap(false, true) {
+				db.edge(plane, by*n)
+			}
+		}
+		band = func(by int) {
+			db.cols(plane, by*n, min(by*n+n, h))
+			if n < 4 {
+				return // edges that share rows: all after, in order
+			}
+			done[by].Store(true)
+			if by > 0 && done[by-1].Load() {
+				edge(by)
+			}
+			if by+1 < rows && done[by+1].Load() {
+				edge(by + 1)
+			}
+		}
 	}
 	c.eachPatch(idx, lead, grid, out, nil, &plane, band, func(by, bx int, pix []float64) {
 		if n == 8 && by*8+8 <= h && bx*8+8 <= w && copy8x8Kernel(plane.Pix[by*8*w+bx*8:], w, pix) {
@@ -1109,6 +1131,11 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 		}
 		copyPatchRows(plane, n, by, bx, pix)
 	})
+	for by := 1; by < len(edged); by++ {
+		if !edged[by].Load() { // not seen done by either row
+			db.edge(plane, by*n)
+		}
+	}
 	return plane
 }
 
@@ -1893,7 +1920,6 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 				db := newPlaneDeblock(h.Deblock, m.Step, h.Patch)
 				planes[ci] = c.reconstructPlaneInto(bufs[ci], idx, lead, grids[ci], odd, db)
 				bufs[ci] = planes[ci].Pix
-				db.rows(planes[ci])
 				if ci == 0 && h.LoopFilter != nil { // version 10
 					loopFilterLuma(planes[0], loopTapsOf(h.LoopFilter))
 				}
