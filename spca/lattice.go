@@ -336,7 +336,28 @@ func (l *lattice) evalAny(u, dst, jac []float64, idx []int, frac []float64) {
 // call, a sixth of an inversion's time).
 func (l *lattice) evalOutside(base int, dst, jac, frac []float64) {
 	d := l.d
+	if d <= 4 {
+		// Scratch of 4 axes: the arrays below are zeroed at every call
+		// (2.5 KB), which was most of this function's time in a colour
+		// encode's exact path and near the lattice's ends.
+		var excess [4]float64
+		var buf [16]float64
+		l.evalOutsideIn(base, dst, jac, frac, excess[:], buf[:])
+		return
+	}
 	var excess [64]float64
+	if jac != nil {
+		l.evalOutsideIn(base, dst, jac, frac, excess[:], nil)
+		return
+	}
+	var buf [256]float64
+	l.evalOutsideIn(base, dst, jac, frac, excess[:], buf[:])
+}
+
+// evalOutsideIn is evalOutside with scratch excess (d zeros) and, where
+// jac is nil, buf (d² values).
+func (l *lattice) evalOutsideIn(base int, dst, jac, frac, excess, buf []float64) {
+	d := l.d
 	for j := 0; j < d; j++ {
 		if l.g[j] == 1 {
 			continue
@@ -349,7 +370,6 @@ func (l *lattice) evalOutside(base int, dst, jac, frac []float64) {
 	}
 	if jac == nil {
 		// The extrapolation needs the Jacobian at the boundary point.
-		var buf [256]float64
 		l.evalCell(base, dst, buf[:d*d], frac)
 		extrapolate(dst, buf[:d*d], excess[:d], d)
 		return
