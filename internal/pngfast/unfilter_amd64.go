@@ -115,3 +115,19 @@ func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[
 func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16) {
 	unfilterRGB8AVX512(base, stride, prev, chunks, masks, state)
 }
+
+// unfilterGrey16AVX512 unfilters chunks×8 diagonal steps of 16 grey rows
+// from step t0 on as unfilterGrey8AVX does 8 (see unfilter_amd64.s):
+// masks holds bit k for row k of Paeth, Average, Sub and Up, state the
+// left and up-left bytes of each row's first byte.
+//
+//go:noescape
+func unfilterGrey16AVX512(base *byte, stride int, prev *byte, chunks int, masks *[4]uint16, state *[2][16]uint32)
+
+// hasAVX512VBMI selects unfilterGrey16AVX512 (tests switch it off).
+var hasAVX512VBMI = hasAVX512BW && cpu.X86.HasAVX512VBMI
+
+// unfilterGrey16 is unfilterGrey16AVX512 (hasAVX512VBMI).
+func unfilterGrey16(base *byte, stride int, prev *byte, chunks int, masks *[4]uint16, state *[2][16]uint32) {
+	unfilterGrey16AVX512(base, stride, prev, chunks, masks, state)
+}

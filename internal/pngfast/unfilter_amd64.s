@@ -9,6 +9,111 @@ DATA lowBytes<>+0(SB)/8, $0x00ff00ff00ff00ff
 DATA lowBytes<>+8(SB)/8, $0x00ff00ff00ff00ff
 GLOBL lowBytes<>(SB), RODATA|NOPTR, $16
 
+// grey16Step0-7 gather step j's bytes of 16 rows (row k's 8 bytes of a
+// chunk at byte 8k of the two tables) into the low bytes of 16 dwords
+// (byte 4k: 8k+j; the others zeroed by a mask); grey16Back0 and
+// grey16Back1 gather rows 0-7 and 8-15 back (step j's 16 bytes at 16j)
+// into their qwords.
+DATA grey16Step0<>+0(SB)/8, $0x0000000800000000
+DATA grey16Step0<>+8(SB)/8, $0x0000001800000010
+DATA grey16Step0<>+16(SB)/8, $0x0000002800000020
+DATA grey16Step0<>+24(SB)/8, $0x0000003800000030
+DATA grey16Step0<>+32(SB)/8, $0x0000004800000040
+DATA grey16Step0<>+40(SB)/8, $0x0000005800000050
+DATA grey16Step0<>+48(SB)/8, $0x0000006800000060
+DATA grey16Step0<>+56(SB)/8, $0x0000007800000070
+GLOBL grey16Step0<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step1<>+0(SB)/8, $0x0000000900000001
+DATA grey16Step1<>+8(SB)/8, $0x0000001900000011
+DATA grey16Step1<>+16(SB)/8, $0x0000002900000021
+DATA grey16Step1<>+24(SB)/8, $0x0000003900000031
+DATA grey16Step1<>+32(SB)/8, $0x0000004900000041
+DATA grey16Step1<>+40(SB)/8, $0x0000005900000051
+DATA grey16Step1<>+48(SB)/8, $0x0000006900000061
+DATA grey16Step1<>+56(SB)/8, $0x0000007900000071
+GLOBL grey16Step1<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step2<>+0(SB)/8, $0x0000000a00000002
+DATA grey16Step2<>+8(SB)/8, $0x0000001a00000012
+DATA grey16Step2<>+16(SB)/8, $0x0000002a00000022
+DATA grey16Step2<>+24(SB)/8, $0x0000003a00000032
+DATA grey16Step2<>+32(SB)/8, $0x0000004a00000042
+DATA grey16Step2<>+40(SB)/8, $0x0000005a00000052
+DATA grey16Step2<>+48(SB)/8, $0x0000006a00000062
+DATA grey16Step2<>+56(SB)/8, $0x0000007a00000072
+GLOBL grey16Step2<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step3<>+0(SB)/8, $0x0000000b00000003
+DATA grey16Step3<>+8(SB)/8, $0x0000001b00000013
+DATA grey16Step3<>+16(SB)/8, $0x0000002b00000023
+DATA grey16Step3<>+24(SB)/8, $0x0000003b00000033
+DATA grey16Step3<>+32(SB)/8, $0x0000004b00000043
+DATA grey16Step3<>+40(SB)/8, $0x0000005b00000053
+DATA grey16Step3<>+48(SB)/8, $0x0000006b00000063
+DATA grey16Step3<>+56(SB)/8, $0x0000007b00000073
+GLOBL grey16Step3<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step4<>+0(SB)/8, $0x0000000c00000004
+DATA grey16Step4<>+8(SB)/8, $0x0000001c00000014
+DATA grey16Step4<>+16(SB)/8, $0x0000002c00000024
+DATA grey16Step4<>+24(SB)/8, $0x0000003c00000034
+DATA grey16Step4<>+32(SB)/8, $0x0000004c00000044
+DATA grey16Step4<>+40(SB)/8, $0x0000005c00000054
+DATA grey16Step4<>+48(SB)/8, $0x0000006c00000064
+DATA grey16Step4<>+56(SB)/8, $0x0000007c00000074
+GLOBL grey16Step4<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step5<>+0(SB)/8, $0x0000000d00000005
+DATA grey16Step5<>+8(SB)/8, $0x0000001d00000015
+DATA grey16Step5<>+16(SB)/8, $0x0000002d00000025
+DATA grey16Step5<>+24(SB)/8, $0x0000003d00000035
+DATA grey16Step5<>+32(SB)/8, $0x0000004d00000045
+DATA grey16Step5<>+40(SB)/8, $0x0000005d00000055
+DATA grey16Step5<>+48(SB)/8, $0x0000006d00000065
+DATA grey16Step5<>+56(SB)/8, $0x0000007d00000075
+GLOBL grey16Step5<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step6<>+0(SB)/8, $0x0000000e00000006
+DATA grey16Step6<>+8(SB)/8, $0x0000001e00000016
+DATA grey16Step6<>+16(SB)/8, $0x0000002e00000026
+DATA grey16Step6<>+24(SB)/8, $0x0000003e00000036
+DATA grey16Step6<>+32(SB)/8, $0x0000004e00000046
+DATA grey16Step6<>+40(SB)/8, $0x0000005e00000056
+DATA grey16Step6<>+48(SB)/8, $0x0000006e00000066
+DATA grey16Step6<>+56(SB)/8, $0x0000007e00000076
+GLOBL grey16Step6<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Step7<>+0(SB)/8, $0x0000000f00000007
+DATA grey16Step7<>+8(SB)/8, $0x0000001f00000017
+DATA grey16Step7<>+16(SB)/8, $0x0000002f00000027
+DATA grey16Step7<>+24(SB)/8, $0x0000003f00000037
+DATA grey16Step7<>+32(SB)/8, $0x0000004f00000047
+DATA grey16Step7<>+40(SB)/8, $0x0000005f00000057
+DATA grey16Step7<>+48(SB)/8, $0x0000006f00000067
+DATA grey16Step7<>+56(SB)/8, $0x0000007f00000077
+GLOBL grey16Step7<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Back0<>+0(SB)/8, $0x7060504030201000
+DATA grey16Back0<>+8(SB)/8, $0x7161514131211101
+DATA grey16Back0<>+16(SB)/8, $0x7262524232221202
+DATA grey16Back0<>+24(SB)/8, $0x7363534333231303
+DATA grey16Back0<>+32(SB)/8, $0x7464544434241404
+DATA grey16Back0<>+40(SB)/8, $0x7565554535251505
+DATA grey16Back0<>+48(SB)/8, $0x7666564636261606
+DATA grey16Back0<>+56(SB)/8, $0x7767574737271707
+GLOBL grey16Back0<>(SB), RODATA|NOPTR, $64
+
+DATA grey16Back1<>+0(SB)/8, $0x7868584838281808
+DATA grey16Back1<>+8(SB)/8, $0x7969594939291909
+DATA grey16Back1<>+16(SB)/8, $0x7a6a5a4a3a2a1a0a
+DATA grey16Back1<>+24(SB)/8, $0x7b6b5b4b3b2b1b0b
+DATA grey16Back1<>+32(SB)/8, $0x7c6c5c4c3c2c1c0c
+DATA grey16Back1<>+40(SB)/8, $0x7d6d5d4d3d2d1d0d
+DATA grey16Back1<>+48(SB)/8, $0x7e6e5e4e3e2e1e0e
+DATA grey16Back1<>+56(SB)/8, $0x7f6f5f4f3f2f1f0f
+GLOBL grey16Back1<>(SB), RODATA|NOPTR, $64
+
 // func averageRGBAVX(row, prev []byte, n int)
 // Unfilters the first n pixels (3 bytes each) of an Average row, the
 // pixel before the first taken as 0: row[i] += (left + up) >> 1, a pixel
@@ -461,6 +566,149 @@ grey8chunk:
 	JNZ     grey8chunk
 
 grey8done:
+	RET
+
+// GREY16STEP is one step of unfilterGrey16AVX512: the 16 rows' bytes of
+// step J (IDX, its transposition) into the dwords of Z3, the up byte of
+// row 0 from the previous row at J(DI), the result into lane L of OUT.
+// The chain from a step's bytes to the next's is RGBSTEP's 6
+// instructions (VALIGND, pc's sum, its absolute value, the compares into
+// K1 and K2, two blends), for 16 bytes a step instead of 8.
+#define GREY16STEP(J, IDX, L, OUT) \
+	VMOVDQA64 IDX, Z3; \
+	VPERMI2B.Z Z21, Z20, K7, Z3; \
+	MOVBLZX J(DI), AX; \
+	VPBROADCASTD AX, Z4; \
+	VPADDD Z1, Z1, Z5; \
+	VPSUBD Z5, Z0, Z5; \
+	VPSUBD Z1, Z0, Z9; \
+	VPABSD Z9, Z9; \
+	VPADDB Z3, Z0, Z11; \
+	VPADDB Z3, Z1, Z12; \
+	VALIGND $15, Z4, Z0, Z2; \
+	VPADDD Z2, Z5, Z10; \
+	VPABSD Z10, Z10; \
+	VPSUBD Z1, Z2, Z8; \
+	VPABSD Z8, Z8; \
+	VPCMPGTD Z10, Z9, K1; \
+	VPMINSD Z10, Z9, Z9; \
+	VPCMPGTD Z9, Z8, K6, K2; \
+	VPADDB Z3, Z2, Z10; \
+	VPBLENDMD Z12, Z10, K1, Z13; \
+	VPADDD Z0, Z2, Z5; \
+	VPSRLD $1, Z5, Z5; \
+	VPADDB Z3, Z5, Z5; \
+	VPBLENDMD Z10, Z3, K5, Z6; \
+	VMOVDQU32 Z11, K3, Z6; \
+	VMOVDQU32 Z5, K4, Z6; \
+	VPBLENDMD Z13, Z6, K2, Z0; \
+	VMOVDQA64 Z2, Z1; \
+	VPMOVDB Z0, X5; \
+	VINSERTI32X4 $L, X5, OUT, OUT
+
+// GREY16LOAD loads the 8 bytes of a chunk of 8 rows into the qwords of
+// Z (row 0 at R, rows DX apart; R3 = R+3DX, R6 = R+6DX).
+#define GREY16LOAD(R, R3, R6, Z, X, Y) \
+	VMOVQ   (R), X; \
+	VPINSRQ $1, (R)(DX*1), X, X; \
+	VMOVQ   (R)(DX*2), X22; \
+	VPINSRQ $1, (R3), X22, X22; \
+	VINSERTI32X4 $1, X22, Y, Y; \
+	VMOVQ   (R)(DX*4), X22; \
+	VPINSRQ $1, (R3)(DX*2), X22, X22; \
+	VMOVQ   (R6), X23; \
+	VPINSRQ $1, (R3)(DX*4), X23, X23; \
+	VINSERTI32X4 $1, X23, Y22, Y22; \
+	VINSERTI64X4 $1, Y22, Z, Z
+
+// GREY16STORE stores the qwords of Z into 8 rows as GREY16LOAD loads them.
+#define GREY16STORE(R, R3, R6, Z, X) \
+	VMOVQ   X, (R); \
+	VPEXTRQ $1, X, (R)(DX*1); \
+	VEXTRACTI32X4 $1, Z, X22; \
+	VMOVQ   X22, (R)(DX*2); \
+	VPEXTRQ $1, X22, (R3); \
+	VEXTRACTI32X4 $2, Z, X22; \
+	VMOVQ   X22, (R)(DX*4); \
+	VPEXTRQ $1, X22, (R3)(DX*2); \
+	VEXTRACTI32X4 $3, Z, X22; \
+	VMOVQ   X22, (R6); \
+	VPEXTRQ $1, X22, (R3)(DX*4)
+
+// func unfilterGrey16AVX512(base *byte, stride int, prev *byte, chunks int, masks *[4]uint16, state *[2][16]uint32)
+// unfilterGrey8AVX for 16 rows (AVX-512 F, BW, VBMI): at step t byte t-k
+// of row k in dword k, the row above's byte one dword on (VALIGND), the
+// filters' choices by masks (bit k of Paeth, Average, Sub and Up), state
+// the dwords of the left and up-left bytes of each row's first byte. A
+// chunk's 8 bytes of each row are loaded and stored as qwords, moved
+// into and out of the steps' dwords by VPERMI2B. The chain of dependent
+// steps bound the 8-row kernel: here a step does 16 bytes.
+TEXT ·unfilterGrey16AVX512(SB), NOSPLIT, $0-48
+	MOVQ    base+0(FP), SI
+	MOVQ    stride+8(FP), DX
+	DECQ    DX
+	MOVQ    prev+16(FP), DI
+	MOVQ    chunks+24(FP), CX
+	MOVQ    masks+32(FP), AX
+	KMOVW   0(AX), K6           // Paeth
+	KMOVW   2(AX), K4           // Average
+	KMOVW   4(AX), K3
+	KORW    K3, K6, K3          // Sub, and Paeth's a
+	KMOVW   6(AX), K5           // Up
+	MOVQ    state+40(FP), AX
+	VMOVDQU32 0(AX), Z0
+	VMOVDQU32 64(AX), Z1
+	MOVQ    $0x1111111111111111, AX
+	KMOVQ   AX, K7              // the dwords' low bytes
+	VMOVDQU64 grey16Step0<>(SB), Z24
+	VMOVDQU64 grey16Step1<>(SB), Z25
+	VMOVDQU64 grey16Step2<>(SB), Z26
+	VMOVDQU64 grey16Step3<>(SB), Z27
+	VMOVDQU64 grey16Step4<>(SB), Z28
+	VMOVDQU64 grey16Step5<>(SB), Z29
+	VMOVDQU64 grey16Step6<>(SB), Z30
+	VMOVDQU64 grey16Step7<>(SB), Z31
+	VMOVDQU64 grey16Back0<>(SB), Z16
+	VMOVDQU64 grey16Back1<>(SB), Z17
+	TESTQ   CX, CX
+	JZ      grey16done
+
+grey16chunk:
+	// Row k's bytes t0-k+j at SI + k*(stride-1) + j: rows 0-7 from SI
+	// (BX = SI+3(stride-1), R8 = SI+6(stride-1)), rows 8-15 from R10 =
+	// SI+8(stride-1) (R11, R12 likewise).
+	LEAQ    (SI)(DX*2), BX
+	ADDQ    DX, BX
+	LEAQ    (BX)(DX*2), R8
+	ADDQ    DX, R8
+	LEAQ    (SI)(DX*8), R10
+	LEAQ    (R10)(DX*2), R11
+	ADDQ    DX, R11
+	LEAQ    (R11)(DX*2), R12
+	ADDQ    DX, R12
+	GREY16LOAD(SI, BX, R8, Z20, X20, Y20)
+	GREY16LOAD(R10, R11, R12, Z21, X21, Y21)
+	GREY16STEP(0, Z24, 0, Z14)
+	GREY16STEP(1, Z25, 1, Z14)
+	GREY16STEP(2, Z26, 2, Z14)
+	GREY16STEP(3, Z27, 3, Z14)
+	GREY16STEP(4, Z28, 0, Z15)
+	GREY16STEP(5, Z29, 1, Z15)
+	GREY16STEP(6, Z30, 2, Z15)
+	GREY16STEP(7, Z31, 3, Z15)
+	VMOVDQA64 Z16, Z18
+	VPERMI2B  Z15, Z14, Z18
+	VMOVDQA64 Z17, Z19
+	VPERMI2B  Z15, Z14, Z19
+	GREY16STORE(SI, BX, R8, Z18, X18)
+	GREY16STORE(R10, R11, R12, Z19, X19)
+	ADDQ    $8, SI
+	ADDQ    $8, DI
+	DECQ    CX
+	JNZ     grey16chunk
+
+grey16done:
+	VZEROUPPER
 	RET
 
 // func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16)

@@ -21,3 +21,11 @@ var hasAVX512BW = false
 func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16) {
 	panic("pngfast: no RGB band kernel")
 }
+
+var hasAVX512VBMI = false
+
+// unfilterGrey16 is not called: hasAVX512VBMI is false (the kernel is
+// amd64's).
+func unfilterGrey16(base *byte, stride int, prev *byte, chunks int, masks *[4]uint16, state *[2][16]uint32) {
+	panic("pngfast: no 16-row grey band kernel")
+}

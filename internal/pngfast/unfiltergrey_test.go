@@ -10,31 +10,46 @@ import (
 // row on bands of 8 grey rows of 1 to 100 bytes and 768 (checkBand); bands
 // without an Average or Paeth row are left to unfilter.
 func TestUnfilterGreyBand(t *testing.T) {
-	checkBand(t, rand.New(rand.NewPCG(25, 8)), 1, 100, unfilterGreyBand, func(w int, filters []byte) bool {
-		chain := false
-		for _, f := range filters {
-			chain = chain || f == 3 || f == 4
-		}
-		return hasAVX && w >= greyBand+16 && chain
+	checkBand(t, rand.New(rand.NewPCG(25, 8)), 1, 100, greyBand, unfilterGreyBand, func(w int, filters []byte) bool {
+		return hasAVX && w >= greyBand+16 && chained(filters)
 	})
+}
+
+// TestUnfilterGreyBand16 is TestUnfilterGreyBand for unfilterGreyBand16
+// (16 rows of 1 to 100 bytes and 768).
+func TestUnfilterGreyBand16(t *testing.T) {
+	checkBand(t, rand.New(rand.NewPCG(25, 16)), 1, 100, greyBand16, unfilterGreyBand16, func(w int, filters []byte) bool {
+		return hasAVX512VBMI && w >= greyBand16+16 && chained(filters)
+	})
+}
+
+// chained reports whether some row of a band is filtered with Average or
+// Paeth.
+func chained(filters []byte) bool {
+	for _, f := range filters {
+		if f == 3 || f == 4 {
+			return true
+		}
+	}
+	return false
 }
 
 // TestUnfilterRGBBand is TestUnfilterGreyBand for unfilterRGBBand: rows
 // of 1-60 and 768 pixels of 3 bytes.
 func TestUnfilterRGBBand(t *testing.T) {
-	checkBand(t, rand.New(rand.NewPCG(25, 24)), 3, 60, unfilterRGBBand, func(w int, _ []byte) bool {
+	checkBand(t, rand.New(rand.NewPCG(25, 24)), 3, 60, 8, unfilterRGBBand, func(w int, _ []byte) bool {
 		return hasAVX512BW && w >= 18
 	})
 }
 
-// checkBand checks a band kernel (8 rows, each a filter byte and w
+// checkBand checks a band kernel (rows rows, each a filter byte and w
 // pixels of bpp bytes, w from 1 to maxW and 768) against unfilter row by
 // row: every row's filter drawn from None, Sub, Up, Average and Paeth (or
 // all Paeth, all Average, all None, Sub and Up), of random bytes, 0s and
 // 255s: the same bytes where it runs (runs(w, filters) and all filters
 // known), nothing changed where it does not (short rows, an unknown
 // filter).
-func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []byte, stride int, prev []byte) bool, runs func(w int, filters []byte) bool) {
+func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW, rows int, kernel func(band []byte, stride int, prev []byte) bool, runs func(w int, filters []byte) bool) {
 	t.Helper()
 	ran := 0
 	widths := []int{768}
@@ -45,7 +60,7 @@ func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []b
 		for trial := range 14 {
 			n := bpp * w
 			stride := n + 1
-			band := make([]byte, greyBand*stride)
+			band := make([]byte, rows*stride)
 			prev := make([]byte, n)
 			fill := func(b []byte) {
 				for i := range b {
@@ -64,7 +79,7 @@ func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []b
 			}
 			fill(band)
 			fill(prev)
-			for k := range greyBand {
+			for k := range rows {
 				f := byte(rng.IntN(5))
 				switch trial % 6 {
 				case 4:
@@ -82,7 +97,7 @@ func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []b
 			}
 			want := bytes.Clone(band)
 			up := prev
-			for k := range greyBand {
+			for k := range rows {
 				r := want[k*stride+1 : (k+1)*stride]
 				if err := unfilter(want[k*stride], r, up, bpp); err != nil {
 					break
@@ -91,7 +106,7 @@ func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []b
 			}
 			got := bytes.Clone(band)
 			did := kernel(got, stride, prev)
-			if want := runs(w, filters(band, stride)) && trial != 11; did != want {
+			if want := runs(w, filters(band, stride, rows)) && trial != 11; did != want {
 				t.Fatalf("%d pixels of %d bytes, trial %d: the kernel ran %v, want %v", w, bpp, trial, did, want)
 			}
 			if !did {
@@ -101,11 +116,11 @@ func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []b
 				continue
 			}
 			ran++
-			for k := range greyBand {
+			for k := range rows {
 				g, wr := got[k*stride+1:(k+1)*stride], want[k*stride+1:(k+1)*stride]
 				for i := range g {
 					if g[i] != wr[i] {
-						t.Fatalf("%d pixels of %d bytes, trial %d, filters %v: row %d byte %d is %d, want %d", w, bpp, trial, filters(band, stride), k, i, g[i], wr[i])
+						t.Fatalf("%d pixels of %d bytes, trial %d, filters %v: row %d byte %d is %d, want %d", w, bpp, trial, filters(band, stride, rows), k, i, g[i], wr[i])
 					}
 				}
 			}
@@ -117,9 +132,9 @@ func checkBand(t *testing.T, rng *rand.Rand, bpp, maxW int, kernel func(band []b
 }
 
 // filters lists the filter bytes of a band's rows.
-func filters(band []byte, stride int) []byte {
+func filters(band []byte, stride, rows int) []byte {
 	var f []byte
-	for k := range greyBand {
+	for k := range rows {
 		f = append(f, band[k*stride])
 	}
 	return f
