@@ -660,8 +660,11 @@ func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
 // denorm's products) without the scratch, the slices and the calls
 // through evalCell and valueCell4, which cost more than the
 // interpolation itself (~180 of ~280 instructions a call; the 4×4
-// encoder inverts ~0.7 M cells in 12 images). It reports false, leaving dst unspecified, for a level
-// outside the lattice.
+// encoder inverts ~0.7 M cells in 12 images). Where Invert4's kernel
+// applies (float32 positions and AVX: the models read from files) it
+// does all of that, from the levels' records (invertLevels4AVX32). It
+// reports false, leaving dst unspecified, for a level outside the
+// lattice.
 func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
 	if l := &v.m.lat; hasAVX && v.k4.ok && l.x32 != nil && invertLevels4AVX32(unsafe.SliceData(l.x32), len(l.x32), &v.k4, b, dst) {
 		return true // Invert4's kernel
