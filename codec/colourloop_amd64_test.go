@@ -3,10 +3,12 @@ package codec
 import "golang.org/x/sys/cpu"
 
 // lumaKernelSwitch is a setting of the switches of the luma loop
-// filter's kernels; kernels: its AVX-512 kernels run.
+// filter's kernels; kernels: its AVX-512 kernels run; target: the
+// encoder's lumaTargetKernel runs (AVX-512 or AVX2).
 type lumaKernelSwitch struct {
 	name    string
 	kernels bool
+	target  bool
 	set     func() (restore func())
 }
 
@@ -23,8 +25,8 @@ func lumaKernelSwitches() []lumaKernelSwitch {
 	}
 	have := hasAVX512 && hasAVX2 && cpu.X86.HasAVX512F
 	return []lumaKernelSwitch{
-		{"AVX-512", have, with(true, true, true)},
-		{"AVX", false, with(true, true, false)},
-		{"Go", false, with(false, false, false)},
+		{"AVX-512", have, hasAVX2, with(true, true, true)},
+		{"AVX", false, hasAVX2, with(true, true, false)},
+		{"Go", false, false, with(false, false, false)},
 	}
 }

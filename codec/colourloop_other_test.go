@@ -7,9 +7,10 @@ package codec
 type lumaKernelSwitch struct {
 	name    string
 	kernels bool
+	target  bool
 	set     func() (restore func())
 }
 
 func lumaKernelSwitches() []lumaKernelSwitch {
-	return []lumaKernelSwitch{{"Go", false, func() func() { return func() {} }}}
+	return []lumaKernelSwitch{{"Go", false, false, func() func() { return func() {} }}}
 }

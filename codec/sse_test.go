@@ -6,12 +6,22 @@ import (
 	"testing"
 )
 
-// TestSSELanes checks sseLanesKernel (the AVX-512 kernel where it runs)
-// against sseLanesGo, lane by lane to the bit, for every length 0..200 at
-// offsets 0..3 (unaligned), with samples that are NaN, ±Inf, ±0 or
-// subnormal, and sseLanes (rows of 37) against sseFloat's sum within the
-// bound that searchDeblockAt gives it.
+// TestSSELanes checks sseLanesKernel (the AVX-512 kernel where it runs,
+// then the AVX2 one, then Go's loop) against sseLanesGo, lane by lane to
+// the bit, for every length 0..200 at offsets 0..3 (unaligned), with
+// samples that are NaN, ±Inf, ±0 or subnormal, and sseLanes (rows of 37)
+// against sseFloat's sum within the bound that searchDeblockAt gives it.
 func TestSSELanes(t *testing.T) {
+	defer func(a, b bool) { hasAVX2, hasAVX512 = a, b }(hasAVX2, hasAVX512)
+	for _, on := range [][2]bool{{true, true}, {true, false}, {false, false}} {
+		a, b := hasAVX2, hasAVX512
+		hasAVX2, hasAVX512 = a && on[0], b && on[1]
+		testSSELanes(t)
+		hasAVX2, hasAVX512 = a, b
+	}
+}
+
+func testSSELanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 1))
 	sample := func(special bool) float64 {
 		if special {
