@@ -250,7 +250,7 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	sc := deblockScratches.Get().(*deblockScratch)
 	defer deblockScratches.Put(sc)
 	gathered := 0 // edges a row that the kernel takes gathered
-	if n > 4 && is8 && w >= 2 && hasAVX512 {
+	if n > 4 && is8 && w >= 2 && hasVert4Err() {
 		// Patches over 4 pixels: each row's edges gathered four bytes
 		// apart for deblockVert4ErrKernel (and its outputs back).
 		gathered = (w - 2) / n

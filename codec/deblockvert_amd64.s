@@ -1,5 +1,91 @@
 #include "textflag.h"
 
+// deblockVert4ErrAVX2's constants: 255, 4, 8, 9 (never) and 0x01010101
+// in 8 lanes each, then the lane indices 0..7.
+DATA v4c<>+0(SB)/8, $0x000000ff000000ff
+DATA v4c<>+8(SB)/8, $0x000000ff000000ff
+DATA v4c<>+16(SB)/8, $0x000000ff000000ff
+DATA v4c<>+24(SB)/8, $0x000000ff000000ff
+DATA v4c<>+32(SB)/8, $0x0000000400000004
+DATA v4c<>+40(SB)/8, $0x0000000400000004
+DATA v4c<>+48(SB)/8, $0x0000000400000004
+DATA v4c<>+56(SB)/8, $0x0000000400000004
+DATA v4c<>+64(SB)/8, $0x0000000800000008
+DATA v4c<>+72(SB)/8, $0x0000000800000008
+DATA v4c<>+80(SB)/8, $0x0000000800000008
+DATA v4c<>+88(SB)/8, $0x0000000800000008
+DATA v4c<>+96(SB)/8, $0x0000000900000009
+DATA v4c<>+104(SB)/8, $0x0000000900000009
+DATA v4c<>+112(SB)/8, $0x0000000900000009
+DATA v4c<>+120(SB)/8, $0x0000000900000009
+DATA v4c<>+128(SB)/8, $0x0101010101010101
+DATA v4c<>+136(SB)/8, $0x0101010101010101
+DATA v4c<>+144(SB)/8, $0x0101010101010101
+DATA v4c<>+152(SB)/8, $0x0101010101010101
+DATA v4c<>+160(SB)/8, $0x0000000100000000
+DATA v4c<>+168(SB)/8, $0x0000000300000002
+DATA v4c<>+176(SB)/8, $0x0000000500000004
+DATA v4c<>+184(SB)/8, $0x0000000700000006
+GLOBL v4c<>(SB), RODATA|NOPTR, $192
+
+// One strength k < 8 in deblockVert4ErrAVX2: the lanes that pass at k
+// (|q0 − p0| in Y6 below a_k, the larger side difference in Y7 below
+// b_k, within strength 8's Y8: the thresholds do not shrink), one taken
+// from their first strength (Y14), their change (Y9) added to the
+// strength's sums in the frame at acc.
+#define V4STRENGTH(aoff, boff, acc) \
+	VPBROADCASTD aoff(SI), Y10 \
+	VPCMPGTD Y6, Y10, Y10 \
+	VPBROADCASTD boff(SI), Y11 \
+	VPCMPGTD Y7, Y11, Y11 \
+	VPAND Y11, Y10, Y10 \
+	VPAND Y8, Y10, Y10 \
+	VPADDD Y10, Y14, Y14 \
+	VPAND Y9, Y10, Y10 \
+	VPADDD acc(SP), Y10, Y10 \
+	VMOVDQU Y10, acc(SP)
+
+// One new pixel in deblockVert4ErrAVX2: np = clamp((p << sh ± d +
+// round) >> sh, 0, 255), d in Y5 (op adds or subtracts it), 0 in Y15,
+// round the constant at v4c+roff (8 or 4).
+#define V4NEW(p, sh, roff, op, np) \
+	VPSLLD $sh, p, np \
+	op Y5, np, np \
+	VPADDD v4c<>+roff(SB), np, np \
+	VPSRAD $sh, np, np \
+	VPMAXSD Y15, np, np \
+	VPMINSD v4c<>+0(SB), np, np
+
+// One sample's change of the squared error, (np − p)(np + p − 2o), added
+// to Y9 (o: the byte of Y0 at shift, masked by and; t, u scratch).
+#define V4CHANGE(shift, np, p, t, u) \
+	VPSRLD $shift, Y0, t \
+	VPAND v4c<>+0(SB), t, t \
+	VPADDD t, t, t \
+	VPADDD p, np, u \
+	VPSUBD t, u, u \
+	VPSUBD p, np, t \
+	VPMULLD t, u, u \
+	VPADDD u, Y9, Y9
+
+// A strength's 8 lanes of sums in the frame (acc, acc+16), widened to
+// 64 bits and added up, added to sums (DI) at off.
+#define V4REDUCE(acc, acc16, off) \
+	VPMOVSXDQ acc(SP), Y0 \
+	VPMOVSXDQ acc16(SP), Y1 \
+	VPADDQ Y1, Y0, Y0 \
+	ADDLANES4(X1, off)
+
+// The 4 quadwords of Y0 added up, added to sums (DI) at off (x scratch):
+// REDUCE's and V4REDUCE's last steps.
+#define ADDLANES4(x, off) \
+	VEXTRACTI128 $1, Y0, x \
+	VPADDQ x, X0, X0 \
+	VPSHUFD $0x0E, X0, x \
+	VPADDQ x, X0, X0 \
+	VMOVQ X0, AX \
+	ADDQ AX, off(DI)
+
 // One strength's edges after strength 8's: the mask of the edges that
 // pass at k (K3, |q0 − p0| in Z6 below a_k, the larger side difference
 // in Z7 below b_k), their change added to its sums (acc), and one taken
@@ -20,12 +106,7 @@
 	VPADDQ Z8, Z0, Z0 \
 	VEXTRACTI64X4 $1, Z0, Y8 \
 	VPADDQ Y8, Y0, Y0 \
-	VEXTRACTI128 $1, Y0, X8 \
-	VPADDQ X8, X0, X0 \
-	VPSHUFD $0x0E, X0, X8 \
-	VPADDQ X8, X0, X0 \
-	VMOVQ X0, AX \
-	ADDQ AX, off(DI)
+	ADDLANES4(X8, off)
 
 // func deblockVert4ErrAVX512(rec, orig, von, kpix []uint8, n int, th *[16]int32, sums *[8]int64)
 // See deblockvert_amd64.go. 16 edges per step, one in each 32-bit lane
@@ -194,5 +275,122 @@ done:
 	REDUCE(Z21, 40)
 	REDUCE(Z22, 48)
 	REDUCE(Z23, 56)
+	VZEROUPPER
+	RET
+
+// func deblockVert4ErrAVX2(rec, orig, von, kpix []uint8, n int, th *[16]int32, sums *[8]int64)
+// deblockVert4ErrAVX512 in AVX2: 8 edges per step, one in each 32-bit
+// lane, loads and stores masked (VPMASKMOVD) to the lanes of the edges
+// left (nothing past the last edge is read or written; the other lanes
+// hold zeros, which may pass but move nothing and change no sum).
+// Strength k's sums in the frame at 32(k−1), the
+// lanes' mask at 256.
+TEXT ·deblockVert4ErrAVX2(SB), NOSPLIT, $288-120
+	MOVQ rec_base+0(FP), R8
+	MOVQ orig_base+24(FP), R9
+	MOVQ von_base+48(FP), R10
+	MOVQ kpix_base+72(FP), R11
+	MOVQ n+96(FP), CX
+	MOVQ th+104(FP), SI
+	MOVQ sums+112(FP), DI
+	VPXOR Y0, Y0, Y0
+	VMOVDQU Y0, 0(SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	VMOVDQU Y0, 96(SP)
+	VMOVDQU Y0, 128(SP)
+	VMOVDQU Y0, 160(SP)
+	VMOVDQU Y0, 192(SP)
+	VMOVDQU Y0, 224(SP)
+	XORQ BX, BX                 // edge
+v4loop:
+	CMPQ BX, CX
+	JGE  v4done
+	MOVQ CX, AX
+	SUBQ BX, AX                 // edges left
+	MOVQ AX, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD v4c<>+160(SB), Y0, Y15 // lanes below the edges left
+	VMOVDQU Y15, 256(SP)
+	VPMASKMOVD (R8)(BX*4), Y15, Y0
+	VPAND v4c<>+0(SB), Y0, Y1   // p1
+	VPSRLD $8, Y0, Y2
+	VPAND v4c<>+0(SB), Y2, Y2   // p0
+	VPSRLD $16, Y0, Y3
+	VPAND v4c<>+0(SB), Y3, Y3   // q0
+	VPSRLD $24, Y0, Y4          // q1
+	VPSUBD Y2, Y3, Y5           // q0 − p0
+	VPABSD Y5, Y6
+	VPSUBD Y2, Y1, Y7
+	VPABSD Y7, Y7
+	VPSUBD Y3, Y4, Y0
+	VPABSD Y0, Y0
+	VPMAXSD Y0, Y7, Y7          // max(|p1 − p0|, |q1 − q0|)
+	// Strength 8: Y8, the edges that pass at all; d = 4(q0 − p0) + p1 −
+	// q1 there, 0 elsewhere.
+	VPBROADCASTD 28(SI), Y0
+	VPCMPGTD Y6, Y0, Y0
+	VPBROADCASTD 60(SI), Y8
+	VPCMPGTD Y7, Y8, Y8
+	VPAND Y0, Y8, Y8            // (lanes past the last edge: zeros, no change)
+	VPSLLD $2, Y5, Y5
+	VPADDD Y1, Y5, Y5
+	VPSUBD Y4, Y5, Y5
+	VPAND Y8, Y5, Y5
+	// The new pixels, rounded and clamped as edgeMoved's.
+	VPXOR Y15, Y15, Y15
+	V4NEW(Y1, 4, 64, VPADDD, Y10) // np1
+	V4NEW(Y2, 3, 32, VPADDD, Y11) // np0
+	V4NEW(Y3, 3, 32, VPSUBD, Y12) // nq0
+	V4NEW(Y4, 4, 64, VPSUBD, Y13) // nq1
+	// The edge's change of the error: Σ (np − p)(np + p − 2o).
+	VMOVDQU 256(SP), Y15
+	VPMASKMOVD (R9)(BX*4), Y15, Y0
+	VPXOR Y9, Y9, Y9
+	V4CHANGE(0, Y10, Y1, Y5, Y14)
+	V4CHANGE(8, Y11, Y2, Y5, Y14)
+	V4CHANGE(16, Y12, Y3, Y5, Y14)
+	V4CHANGE(24, Y13, Y4, Y5, Y14)
+	TESTQ R10, R10
+	JZ   v4sums
+	// A band row: the pixels as the edge sets them (unchanged where it
+	// never passes).
+	VPSLLD $8, Y11, Y11
+	VPSLLD $16, Y12, Y12
+	VPSLLD $24, Y13, Y13
+	VPOR Y11, Y10, Y10
+	VPOR Y12, Y13, Y13
+	VPOR Y13, Y10, Y10
+	VPMASKMOVD Y10, Y15, (R10)(BX*4)
+v4sums:
+	// Each strength's sum of the edges on at it; the first strength.
+	VMOVDQU v4c<>+96(SB), Y14
+	VPADDD Y8, Y14, Y14
+	VPAND Y8, Y9, Y10
+	VPADDD 224(SP), Y10, Y10
+	VMOVDQU Y10, 224(SP)
+	V4STRENGTH(0, 32, 0)
+	V4STRENGTH(4, 36, 32)
+	V4STRENGTH(8, 40, 64)
+	V4STRENGTH(12, 44, 96)
+	V4STRENGTH(16, 48, 128)
+	V4STRENGTH(20, 52, 160)
+	V4STRENGTH(24, 56, 192)
+	TESTQ R10, R10
+	JZ   v4next
+	VPMULLD v4c<>+128(SB), Y14, Y14
+	VPMASKMOVD Y14, Y15, (R11)(BX*4)
+v4next:
+	ADDQ $8, BX
+	JMP  v4loop
+v4done:
+	V4REDUCE(0, 16, 0)
+	V4REDUCE(32, 48, 8)
+	V4REDUCE(64, 80, 16)
+	V4REDUCE(96, 112, 24)
+	V4REDUCE(128, 144, 32)
+	V4REDUCE(160, 176, 40)
+	V4REDUCE(192, 208, 48)
+	V4REDUCE(224, 240, 56)
 	VZEROUPPER
 	RET

@@ -2,7 +2,10 @@
 
 package codec
 
-// deblockVert4ErrKernel reports 0: the AVX-512 kernel is amd64's.
+// hasVert4Err: no deblockVert4ErrKernel here.
+func hasVert4Err() bool { return false }
+
+// deblockVert4ErrKernel reports 0: the AVX-512 and AVX2 kernels are amd64's.
 func deblockVert4ErrKernel(rec, orig, von, kpix []uint8, n int, th *[16]int32, h *[maxDeblock]int64) int {
 	return 0
 }

@@ -36,17 +36,28 @@ func vert4Reference(rec, orig, von, kpix []uint8, n int, th *[16]int32) (sums [m
 	return sums
 }
 
-// TestDeblockVert4Kernel compares the AVX-512 kernel with vert4Reference
-// on random rows (smooth ones, where edges pass, rough ones and ones at
-// 0 and 255), thresholds from 0 (nothing passes) to 256 (everything
-// does) and growing with the strength, 1 to 80 edges (whole groups of
-// 16 and a masked last one) at unaligned offsets, with and without a
-// band's planes. Planted bugs fail it: np0's rounding by 8 instead of 4,
-// a kmin step under the wrong mask, the last group's stores unmasked.
+// TestDeblockVert4Kernel compares the AVX-512 kernel and the AVX2 one
+// with vert4Reference on random rows (smooth ones, where edges pass,
+// rough ones and ones at 0 and 255), thresholds from 0 (nothing passes)
+// to 256 (everything does) and growing with the strength, 1 to 80 edges
+// (whole groups of 16 or 8 and a masked last one) at unaligned offsets,
+// with and without a band's planes. Planted bugs fail it: np0's rounding
+// by 8 instead of 4, a kmin step under the wrong mask, the last group's
+// stores unmasked (AVX-512); a strength's sums in another's slot, the
+// last group's loads unmasked (AVX2).
 func TestDeblockVert4Kernel(t *testing.T) {
-	if deblockVert4ErrKernel(make([]uint8, 64), make([]uint8, 64), nil, nil, 16, new([16]int32), new([maxDeblock]int64)) == 0 {
-		t.Skip("no AVX-512")
+	defer func(a, b bool) { hasAVX2, hasAVX512 = a, b }(hasAVX2, hasAVX512)
+	have2, have512 := hasAVX2, hasAVX512
+	for _, avx512 := range []bool{true, false} {
+		hasAVX2, hasAVX512 = have2, have512 && avx512
+		if deblockVert4ErrKernel(make([]uint8, 64), make([]uint8, 64), nil, nil, 16, new([16]int32), new([maxDeblock]int64)) == 0 {
+			t.Skip("no AVX2")
+		}
+		testDeblockVert4Kernel(t)
 	}
+}
+
+func testDeblockVert4Kernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 4))
 	for trial := 0; trial < 400; trial++ {
 		n := 1 + rng.IntN(80)
@@ -110,8 +121,8 @@ func TestDeblockVert4Kernel(t *testing.T) {
 // gathered four bytes apart (moveEdges), with it and without, against
 // filtering a copy at every strength.
 func TestDeblockErrorsByEdgeVert4(t *testing.T) {
-	defer func(k bool) { hasAVX512 = k }(hasAVX512)
-	have := hasAVX512
+	defer func(a, b bool) { hasAVX2, hasAVX512 = a, b }(hasAVX2, hasAVX512)
+	have2, have512 := hasAVX2, hasAVX512
 	rng := rand.New(rand.NewPCG(4, 24))
 	for _, w := range []int{66, 69, 70, 134, 261} {
 		const h = 23
@@ -129,12 +140,15 @@ func TestDeblockErrorsByEdgeVert4(t *testing.T) {
 				step float64
 			}{{4, 6}, {4, 25}, {4, 90}, {5, 25}, {8, 6}, {8, 25}, {8, 90}, {16, 40}} {
 				n, step := c.n, c.step
-				hasAVX512 = false
+				hasAVX2, hasAVX512 = false, false
 				want := deblockErrorsGray8(orig, rec, step, n)
-				hasAVX512 = have
-				if got := deblockErrorsGray8(orig, rec, step, n); !slices.Equal(got, want) {
-					t.Fatalf("w %d trial %d n %d step %g: %v with the kernel, %v without", w, trial, n, step, got, want)
+				for _, avx512 := range []bool{true, false} {
+					hasAVX2, hasAVX512 = have2, have512 && avx512
+					if got := deblockErrorsGray8(orig, rec, step, n); !slices.Equal(got, want) {
+						t.Fatalf("w %d trial %d n %d step %g: %v with the kernels (AVX-512 %v), %v without", w, trial, n, step, got, avx512, want)
+					}
 				}
+				hasAVX2, hasAVX512 = have2, have512
 				for k := 0; k <= maxDeblock; k++ {
 					work := image.NewGray(rec.Rect)
 					copy(work.Pix, rec.Pix)
