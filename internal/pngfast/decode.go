@@ -669,7 +669,7 @@ func unfilterGreyBand16(band []byte, stride int, prev []byte) bool {
 func unfilterRGBBand(band []byte, stride int, prev []byte) bool {
 	n := stride - 1
 	w := n / 3
-	const t0 = 8 // the kernel's first step: pixel t0-k of row k
+	const t0 = 11 // the kernel's first step: pixel t0-rgbLag[k] of row k
 	if !hasAVX512BW || n%3 != 0 || w < t0+10 || len(band) < 8*stride || len(prev) < n {
 		return false
 	}
@@ -699,29 +699,39 @@ func unfilterRGBBand(band []byte, stride int, prev []byte) bool {
 		}
 	}
 	row := func(k int) []byte { return band[k*stride+1 : (k+1)*stride] }
-	// Steps t0 to end-1; the kernel loads and stores 4 bytes a pixel, and
-	// loads step end's: the last two pixels of a row are left to the
-	// triangle after.
+	// Steps t0 to end-1, pixel t0-rgbLag[k] of row k at step t0; the
+	// kernel loads and stores 4 bytes a pixel, and loads step end's: the
+	// last two pixels of a row are left to the triangle after.
 	chunks := (w - 2 - t0) / 8
 	end := t0 + 8*chunks
-	var state [2][32]uint16 // left and up-left pixels at step t0
+	var state [3][32]uint16 // left and up-left pixels at step t0, left two steps before
 	up := prev[:n]
 	for k := range filter {
-		unfilterSpan(filter[k], row(k), up, 0, 3*(t0-k), 3)
+		p := t0 - rgbLag[k] // the row's first pixel in the kernel
+		unfilterSpan(filter[k], row(k), up, 0, 3*p, 3)
 		for c := range 3 {
-			i := 3*(t0-1-k) + c
+			i := 3*(p-1) + c
 			state[0][4*k+c], state[1][4*k+c] = uint16(row(k)[i]), uint16(up[i])
+			if i >= 3 {
+				state[2][4*k+c] = uint16(row(k)[i-3])
+			}
 		}
 		up = row(k)
 	}
 	unfilterRGB8(&band[1+3*t0], stride, &prev[3*t0], chunks, &masks, &state)
 	up = prev[:n]
 	for k := range filter {
-		unfilterSpan(filter[k], row(k), up, 3*(end-k), n, 3)
+		unfilterSpan(filter[k], row(k), up, 3*(end-rgbLag[k]), n, 3)
 		up = row(k)
 	}
 	return true
 }
+
+// rgbLag is how many pixels row k of unfilterRGBBand's kernel is behind
+// row 0: rows 2L and 2L+1 share a 128-bit lane, 1 apart, and each lane is
+// 3 behind the one below, so that the pixel above a lane's first row was
+// made two steps before.
+var rgbLag = [8]int{0, 1, 3, 4, 6, 7, 9, 10}
 
 // unfilterSpan unfilters bytes from to to-1 of row (filter 0-4, bpp
 // bytes a pixel), its bytes before from and up's bytes done.

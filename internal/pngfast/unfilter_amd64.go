@@ -109,10 +109,10 @@ var hasAVX512BW = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512
 // pixels of each row's first.
 //
 //go:noescape
-func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16)
+func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[3][32]uint16)
 
 // unfilterRGB8 is unfilterRGB8AVX512 (hasAVX512BW).
-func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16) {
+func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[3][32]uint16) {
 	unfilterRGB8AVX512(base, stride, prev, chunks, masks, state)
 }
 

@@ -447,17 +447,22 @@ paethpairlast:
 	VMOVDQA X2, X1
 
 // RGBSTEP is one step of unfilterRGB8AVX512: pixel J of each of the 8
-// rows' diagonal, loaded one step ahead (the next step's pixels, at N,
-// are loaded before this step's stores, so that no load waits on an
-// overlapping store). As in GREYPRED the chain from a step's pixels to
-// the next's is 6 instructions (VALIGNQ, the sum of Paeth's pc, its
-// absolute value, the compares into K1 and K2, two blends): every
-// candidate added to the filtered bytes (words 0-2, Z17) by VPADDB
-// before the choice, the other filters' choice (K5 Up, K3 Sub and
-// Paeth's a, K4 Average) standing for Paeth's a (pa forced to -1 by Z7
-// in the rows not Paeth), a+b-2c as (a-2c)+b; word 3 of every candidate
-// is 0 (of the up pixel too, masked by Z16), and the next pixel's first
-// byte (Z18) is put back for the stores.
+// rows' diagonal (row k's pointer in SI, BX, R8-R13), loaded one step
+// ahead (the next step's pixels, at N, are loaded before this step's
+// stores, so that no load waits on an overlapping store). The chain from
+// a step's pixels to the next's is 6 instructions of ~2 cycles: VPALIGNR
+// (the row above's pixel: within a 128-bit lane, whose first row takes
+// it from the lane below as it was two steps before, Z23, by VALIGNQ
+// off the chain: a lane-crossing shift takes ~5 cycles), the sum of
+// Paeth's pc, its absolute value, the minimum, the sign of a difference
+// for each choice (VPSRAW: a compare into a k mask and a blend took ~8
+// cycles), a VPTERNLOGQ select. Every candidate is added to the
+// filtered bytes (words 0-2, Z17) by VPADDB before the choice, the other
+// filters' choice (K5 Up, K3 Sub and Paeth's a, K4 Average) stands for
+// Paeth's a (pa forced to -1 by Z7 in the rows not Paeth), a+b-2c is
+// (a-2c)+b; word 3 of every candidate is 0 (of the up pixel too, masked
+// by Z16), and the next pixel's first byte (Z18) is put back for the
+// stores.
 #define RGBSTEP(J, N) \
 	VPMOVZXBW Y20, Z3; \
 	VPANDQ Z16, Z3, Z17; \
@@ -466,51 +471,55 @@ paethpairlast:
 	VPMOVZXBW X4, X4; \
 	VPANDQ X16, X4, X4; \
 	VPBROADCASTQ X4, Z4; \
+	VALIGNQ $6, Z4, Z23, Z4; \
+	VMOVDQA64 Z0, Z23; \
 	VPADDW Z1, Z1, Z5; \
 	VPSUBW Z5, Z0, Z5; \
 	VPSUBW Z1, Z0, Z9; \
 	VPABSW Z9, Z9; \
 	VPADDB Z17, Z0, Z11; \
 	VPADDB Z17, Z1, Z19; \
-	VALIGNQ $7, Z4, Z0, Z2; \
+	VPALIGNR $8, Z4, Z0, Z2; \
 	VPADDW Z2, Z5, Z10; \
 	VPABSW Z10, Z10; \
 	VPSUBW Z1, Z2, Z8; \
 	VPABSW Z8, Z8; \
 	VPORQ Z7, Z8, Z8; \
-	VPCMPGTW Z10, Z9, K1; \
+	VPSUBW Z9, Z10, Z22; \
+	VPSRAW $15, Z22, Z22; \
 	VPMINSW Z10, Z9, Z9; \
-	VPCMPGTW Z9, Z8, K2; \
 	VPADDB Z17, Z2, Z10; \
-	VPBLENDMW Z19, Z10, K1, Z22; \
+	VPTERNLOGQ $0xCA, Z10, Z19, Z22; \
 	VPADDW Z0, Z2, Z5; \
 	VPSRLW $1, Z5, Z5; \
 	VPADDB Z17, Z5, Z5; \
 	VPBLENDMW Z10, Z17, K5, Z6; \
 	VMOVDQU16 Z11, K3, Z6; \
 	VMOVDQU16 Z5, K4, Z6; \
-	VPBLENDMW Z22, Z6, K2, Z0; \
+	VPSUBW Z8, Z9, Z0; \
+	VPSRAW $15, Z0, Z0; \
+	VPTERNLOGQ $0xCA, Z6, Z22, Z0; \
 	VMOVDQA64 Z2, Z1; \
 	VPORQ Z18, Z0, Z3; \
 	VMOVD N(SI), X20; \
-	VPINSRD $1, N(SI)(DX*1), X20, X20; \
-	VPINSRD $2, N(SI)(DX*2), X20, X20; \
-	VPINSRD $3, N(BX), X20, X20; \
-	VMOVD N(SI)(DX*4), X21; \
-	VPINSRD $1, N(BX)(DX*2), X21, X21; \
-	VPINSRD $2, N(R8), X21, X21; \
-	VPINSRD $3, N(BX)(DX*4), X21, X21; \
+	VPINSRD $1, N(BX), X20, X20; \
+	VPINSRD $2, N(R8), X20, X20; \
+	VPINSRD $3, N(R9), X20, X20; \
+	VMOVD N(R10), X21; \
+	VPINSRD $1, N(R11), X21, X21; \
+	VPINSRD $2, N(R12), X21, X21; \
+	VPINSRD $3, N(R13), X21, X21; \
 	VINSERTI32X4 $1, X21, Y20, Y20; \
 	VPMOVWB Z3, Y5; \
 	VEXTRACTI128 $1, Y5, X6; \
 	VMOVD X5, J(SI); \
-	VPEXTRD $1, X5, J(SI)(DX*1); \
-	VPEXTRD $2, X5, J(SI)(DX*2); \
-	VPEXTRD $3, X5, J(BX); \
-	VMOVD X6, J(SI)(DX*4); \
-	VPEXTRD $1, X6, J(BX)(DX*2); \
-	VPEXTRD $2, X6, J(R8); \
-	VPEXTRD $3, X6, J(BX)(DX*4)
+	VPEXTRD $1, X5, J(BX); \
+	VPEXTRD $2, X5, J(R8); \
+	VPEXTRD $3, X5, J(R9); \
+	VMOVD X6, J(R10); \
+	VPEXTRD $1, X6, J(R11); \
+	VPEXTRD $2, X6, J(R12); \
+	VPEXTRD $3, X6, J(R13)
 
 // func unfilterGrey8AVX(base *byte, stride int, prev *byte, chunks int, masks *[4][8]uint16, state *[2][8]uint16)
 // Unfilters 8 grey rows (each row's bytes stride apart, the first below
@@ -725,7 +734,6 @@ grey16done:
 TEXT ·unfilterRGB8AVX512(SB), NOSPLIT, $0-48
 	MOVQ      base+0(FP), SI
 	MOVQ      stride+8(FP), DX
-	SUBQ      $3, DX
 	MOVQ      prev+16(FP), DI
 	MOVQ      chunks+24(FP), CX
 	MOVQ      masks+32(FP), AX
@@ -743,22 +751,31 @@ TEXT ·unfilterRGB8AVX512(SB), NOSPLIT, $0-48
 	MOVQ      state+40(FP), AX
 	VMOVDQU64 0(AX), Z0
 	VMOVDQU64 64(AX), Z1
+	VMOVDQU64 128(AX), Z23
 	TESTQ     CX, CX
 	JZ        rgb8done
-	// Row k's pixel t0-k+j at SI + k*(stride-3) + 3j: SI, BX = SI+3(stride-3)
-	// and R8 = SI+6(stride-3) with DX = stride-3 scaled by 1, 2 or 4.
-	LEAQ    (SI)(DX*2), BX
-	ADDQ    DX, BX
-	LEAQ    (BX)(DX*2), R8
-	ADDQ    DX, R8
+	// Row k's pixel t0-lag(k)+j, lag 0, 1, 3, 4, 6, 7, 9, 10 (rows 2L
+	// and 2L+1 in lane L, each lane 3 pixels behind the one below): at SI +
+	// k*stride - 3*lag(k), in SI, BX, R8-R13.
+	LEAQ    -3(SI)(DX*1), BX
+	LEAQ    -9(SI)(DX*2), R8
+	LEAQ    (DX)(DX*2), AX
+	LEAQ    -12(SI)(AX*1), R9
+	LEAQ    -18(SI)(DX*4), R10
+	LEAQ    (DX)(DX*4), AX
+	LEAQ    -21(SI)(AX*1), R11
+	ADDQ    DX, AX
+	LEAQ    -27(SI)(AX*1), R12
+	ADDQ    DX, AX
+	LEAQ    -30(SI)(AX*1), R13
 	VMOVD     0(SI), X20
-	VPINSRD   $1, 0(SI)(DX*1), X20, X20
-	VPINSRD   $2, 0(SI)(DX*2), X20, X20
-	VPINSRD   $3, 0(BX), X20, X20
-	VMOVD     0(SI)(DX*4), X21
-	VPINSRD   $1, 0(BX)(DX*2), X21, X21
-	VPINSRD   $2, 0(R8), X21, X21
-	VPINSRD   $3, 0(BX)(DX*4), X21, X21
+	VPINSRD   $1, 0(BX), X20, X20
+	VPINSRD   $2, 0(R8), X20, X20
+	VPINSRD   $3, 0(R9), X20, X20
+	VMOVD     0(R10), X21
+	VPINSRD   $1, 0(R11), X21, X21
+	VPINSRD   $2, 0(R12), X21, X21
+	VPINSRD   $3, 0(R13), X21, X21
 	VINSERTI32X4 $1, X21, Y20, Y20
 
 rgb8chunk:
@@ -774,6 +791,11 @@ rgb8chunk:
 	ADDQ    $24, SI
 	ADDQ    $24, BX
 	ADDQ    $24, R8
+	ADDQ    $24, R9
+	ADDQ    $24, R10
+	ADDQ    $24, R11
+	ADDQ    $24, R12
+	ADDQ    $24, R13
 	ADDQ    $24, DI
 	DECQ    CX
 	JNZ     rgb8chunk

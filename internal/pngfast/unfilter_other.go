@@ -18,7 +18,7 @@ func unfilterGrey8(base *byte, stride int, prev *byte, chunks int, masks *[4][8]
 var hasAVX512BW = false
 
 // unfilterRGB8 is not called: hasAVX512BW is false (the kernel is amd64's).
-func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16) {
+func unfilterRGB8(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[3][32]uint16) {
 	panic("pngfast: no RGB band kernel")
 }
 

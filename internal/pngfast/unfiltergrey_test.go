@@ -38,7 +38,7 @@ func chained(filters []byte) bool {
 // of 1-60 and 768 pixels of 3 bytes.
 func TestUnfilterRGBBand(t *testing.T) {
 	checkBand(t, rand.New(rand.NewPCG(25, 24)), 3, 60, 8, unfilterRGBBand, func(w int, _ []byte) bool {
-		return hasAVX512BW && w >= 18
+		return hasAVX512BW && w >= 21
 	})
 }
 
