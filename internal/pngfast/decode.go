@@ -410,19 +410,12 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	clear(prev)
 	for y := 0; y < hd.h; y++ {
 		cur := raw[y*stride : (y+1)*stride]
-		if y+greyBand16 <= hd.h && hd.bpp == 1 && unfilterGreyBand16(raw[y*stride:(y+greyBand16)*stride], stride, prev) {
-			// Sixteen grey rows at once, copied one by one.
-			for k := range greyBand16 - 1 {
+		if rows := greyBandRows(raw[y*stride:], hd.h-y, stride, prev, hd.bpp); rows > 0 {
+			// Sixteen or eight grey rows at once, copied one by one.
+			for k := range rows - 1 {
 				copy(pix[n*(y+k):], raw[(y+k)*stride+1:(y+k+1)*stride])
 			}
-			y += greyBand16 - 1
-			cur = raw[y*stride : (y+1)*stride]
-		} else if y+greyBand <= hd.h && hd.bpp == 1 && unfilterGreyBand(raw[y*stride:(y+greyBand)*stride], stride, prev) {
-			// Eight grey rows at once, copied one by one.
-			for k := range greyBand - 1 {
-				copy(pix[n*(y+k):], raw[(y+k)*stride+1:(y+k+1)*stride])
-			}
-			y += greyBand - 1
+			y += rows - 1
 			cur = raw[y*stride : (y+1)*stride]
 		} else if y+1 < hd.h && hd.bpp == 1 && n > 0 && (cur[0] == 3 || cur[0] == 4) && (raw[(y+1)*stride] == 3 || raw[(y+1)*stride] == 4) {
 			// Two grey rows of Average or Paeth at once (their two
@@ -539,6 +532,21 @@ func unfilter(filter byte, row, prev []byte, bpp int) error {
 	return nil
 }
 
+// greyBandRows unfilters the first rows of raw (left rows, bpp bytes a
+// pixel) by unfilterGreyBand16 or else unfilterGreyBand and returns how
+// many it did: 16, 8, or 0 where neither applies.
+func greyBandRows(raw []byte, left, stride int, prev []byte, bpp int) int {
+	switch {
+	case bpp != 1:
+		return 0
+	case left >= greyBand16 && unfilterGreyBand16(raw[:greyBand16*stride], stride, prev):
+		return greyBand16
+	case left >= greyBand && unfilterGreyBand(raw[:greyBand*stride], stride, prev):
+		return greyBand
+	}
+	return 0
+}
+
 // greyBand is the rows unfilterGreyBand unfilters at once.
 const greyBand = 8
 
@@ -556,23 +564,11 @@ func unfilterGreyBand(band []byte, stride int, prev []byte) bool {
 	if !hasAVX || n < greyBand+16 || len(band) < greyBand*stride || len(prev) < n {
 		return false
 	}
-	var masks [4][8]uint16 // Paeth, Average, Sub, Up; None none
-	for k := range greyBand {
-		switch band[k*stride] {
-		case 0:
-		case 1:
-			masks[2][k] = 0xffff
-		case 2:
-			masks[3][k] = 0xffff
-		case 3:
-			masks[1][k] = 0xffff
-		case 4:
-			masks[0][k] = 0xffff
-		default:
-			return false // left to unfilter's error
-		}
+	bits, ok := bandFilters(band, stride, greyBand)
+	if !ok {
+		return false // left to unfilter's error
 	}
-	if masks[0] == ([8]uint16{}) && masks[1] == ([8]uint16{}) {
+	if bits[0]|bits[1] == 0 {
 		// No byte waits on its left neighbour through a Paeth or
 		// Average chain: None rows need nothing, Up rows an add a byte,
 		// Sub rows one add a byte in a register, all cheaper row by row
@@ -580,6 +576,14 @@ func unfilterGreyBand(band []byte, stride int, prev []byte) bool {
 		// filter None, as some writers do, spent 3 % of an 8×8 batch
 		// encode unfiltering nothing here).
 		return false
+	}
+	var masks [4][8]uint16 // Paeth, Average, Sub, Up words; None none
+	for m, b := range bits {
+		for k := range greyBand {
+			if b&(1<<k) != 0 {
+				masks[m][k] = 0xffff
+			}
+		}
 	}
 	// The kernel's steps t0 = greyBand to end-1: byte t of row 0 within
 	// the row, byte t0-k of row k its first.
@@ -592,6 +596,29 @@ func unfilterGreyBand(band []byte, stride int, prev []byte) bool {
 	unfilterGrey8(&band[1+t0], stride, &prev[t0], chunks, &masks, &state)
 	greyAfter(band, stride, prev, greyBand, t0+8*chunks)
 	return true
+}
+
+// bandFilters reads the filter bytes of a band's first rows rows (at most
+// 16) as the band kernels take them: bit k of masks[0], [1], [2] and [3]
+// for row k filtered with Paeth, Average, Sub and Up (None: no bit); false
+// for an unknown filter.
+func bandFilters(band []byte, stride, rows int) (masks [4]uint16, ok bool) {
+	for k := range rows {
+		switch band[k*stride] {
+		case 0:
+		case 1:
+			masks[2] |= 1 << k
+		case 2:
+			masks[3] |= 1 << k
+		case 3:
+			masks[1] |= 1 << k
+		case 4:
+			masks[0] |= 1 << k
+		default:
+			return masks, false
+		}
+	}
+	return masks, true
 }
 
 // greyBefore unfilters the triangle of a band of grey rows before a
@@ -632,21 +659,9 @@ func unfilterGreyBand16(band []byte, stride int, prev []byte) bool {
 	if !hasAVX512VBMI || n < greyBand16+16 || len(band) < greyBand16*stride || len(prev) < n {
 		return false
 	}
-	var masks [4]uint16 // Paeth, Average, Sub, Up: bit k for row k
-	for k := range greyBand16 {
-		switch band[k*stride] {
-		case 0:
-		case 1:
-			masks[2] |= 1 << k
-		case 2:
-			masks[3] |= 1 << k
-		case 3:
-			masks[1] |= 1 << k
-		case 4:
-			masks[0] |= 1 << k
-		default:
-			return false // left to unfilter's error
-		}
+	masks, ok := bandFilters(band, stride, greyBand16)
+	if !ok {
+		return false // left to unfilter's error
 	}
 	if masks[0]|masks[1] == 0 {
 		return false // cheaper row by row (unfilterGreyBand)
@@ -673,27 +688,19 @@ func unfilterRGBBand(band []byte, stride int, prev []byte) bool {
 	if !hasAVX512BW || n%3 != 0 || w < t0+10 || len(band) < 8*stride || len(prev) < n {
 		return false
 	}
+	bits, ok := bandFilters(band, stride, 8)
+	if !ok {
+		return false // left to unfilter's error
+	}
 	var masks [5][32]uint16 // Paeth, Average, Sub, Up; the state's bytes
 	var filter [8]byte
 	for k := range filter {
 		filter[k] = band[k*stride]
-		m := -1
-		switch filter[k] {
-		case 0:
-		case 1:
-			m = 2
-		case 2:
-			m = 3
-		case 3:
-			m = 1
-		case 4:
-			m = 0
-		default:
-			return false // left to unfilter's error
-		}
 		for c := range 3 {
-			if m >= 0 {
-				masks[m][4*k+c] = 0xffff
+			for m, b := range bits {
+				if b&(1<<k) != 0 {
+					masks[m][4*k+c] = 0xffff
+				}
 			}
 			masks[4][4*k+c] = 0xff
 		}
