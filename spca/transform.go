@@ -551,7 +551,8 @@ type LevelInverse struct {
 	// three lookups per axis (a third of its time, 4x4 encoder).
 	cells [][]levelCell
 	// k4 is cells again for Invert4's kernel where the model has 4 axes
-	// and a reduced lattice (else k4.ok is false).
+	// and a reduced lattice (else it is zero: no levels, on which the
+	// kernel fails).
 	k4 level4
 }
 
@@ -569,7 +570,6 @@ type level4 struct {
 	span     int
 	scale    float64
 	mean     [4]float64
-	ok       bool
 }
 
 // level4Cell is a levelCell as level4 holds it.
@@ -666,8 +666,8 @@ func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
 // reports false, leaving dst unspecified, for a level outside the
 // lattice.
 func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
-	if l := &v.m.lat; hasAVX && v.k4.ok && l.x32 != nil && invertLevels4AVX32(unsafe.SliceData(l.x32), len(l.x32), &v.k4, b, dst) {
-		return true // Invert4's kernel
+	if v.invert4Kernel(dst, b) {
+		return true
 	}
 	cells := (*[4][]levelCell)(v.cells)
 	c0, c1, c2, c3 := &cells[0][b[0]], &cells[1][b[1]], &cells[2][b[2]], &cells[3][b[3]]
@@ -723,7 +723,6 @@ func (v *LevelInverse) setLevel4() {
 	k.span += node
 	k.scale = v.m.scale
 	copy(k.mean[:], v.m.mean)
-	k.ok = true
 }
 
 // Invert4 is Invert for a model of 4 dimensions (it panics for
@@ -734,10 +733,21 @@ func (v *LevelInverse) setLevel4() {
 // Invert's Go around it (the 8×8 grey encoder's refinement inverts ~2
 // cells a patch).
 func (v *LevelInverse) Invert4(dst *[4]float64, b *[4]int, s *MetricScratch) {
-	if l := &v.m.lat; hasAVX && v.k4.ok && l.x32 != nil && invertLevels4AVX32(unsafe.SliceData(l.x32), len(l.x32), &v.k4, b, dst) {
+	if v.invert4Kernel(dst, b) {
 		return
 	}
 	v.Invert(dst[:], b[:], s) // invert4 tries the kernel again
+}
+
+// invert4Kernel is Invert4's kernel (invertLevels4AVX32) where it applies
+// (AVX, float32 positions, v.k4 set): it reports whether it wrote the
+// point of the levels b, inside the lattice, into dst. The kernel itself
+// fails without float32 positions (x32 nil: none for the corners) or
+// v.k4 (no levels: every level out of range), which keeps this call
+// within the inliner's budget.
+func (v *LevelInverse) invert4Kernel(dst *[4]float64, b *[4]int) bool {
+	x := v.m.lat.x32
+	return hasAVX && invertLevels4AVX32(unsafe.SliceData(x), len(x), &v.k4, b, dst)
 }
 
 // invertEval is Invert through eval from the levels' coordinates.
