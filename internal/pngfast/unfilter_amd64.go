@@ -102,11 +102,12 @@ func unfilterGrey8(base *byte, stride int, prev *byte, chunks int, masks *[4][8]
 var hasAVX512BW = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
 
 // unfilterRGB8AVX512 unfilters chunks×8 diagonal steps of 8 rows of
-// 3-byte pixels from step t0 on (see unfilter_amd64.s): base is row 0's
-// pixel t0, the rows stride bytes apart, prev the pixel t0 of the row
-// above them; masks the rows' filters (Paeth, Average, Sub, Up words)
-// and the state's bytes, state the left and up-left
-// pixels of each row's first.
+// 3-byte pixels from step t0 on (see unfilter_amd64.s), row k rgbLag[k]
+// pixels behind row 0: base is row 0's pixel t0, the rows stride bytes
+// apart, prev the pixel t0 of the row above them; masks the rows' filters
+// (Paeth, Average, Sub, Up words) and the state's bytes, state the left
+// and up-left pixels of each row's first and its left pixel two steps
+// before.
 //
 //go:noescape
 func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[3][32]uint16)

@@ -720,17 +720,19 @@ grey16done:
 	VZEROUPPER
 	RET
 
-// func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[2][32]uint16)
-// unfilterGrey8AVX for 8 rows of 3-byte pixels: at step t, pixel t-k of
-// row k in words 4k..4k+2 of a ZMM register (word 4k+3, the next pixel's
-// first byte, predicted 0 by the filters' masks, so that it is stored back
-// unchanged), the row above's pixel one slot down (VALIGNQ), and prev's
-// pixel t for row 0. masks: Paeth, Average, Sub and Up words, the state's
-// bytes. base is row 0's pixel t0, prev prev's pixel t0. The pixels are
-// loaded and stored 4 bytes each; a step's pixels are loaded before the
-// step before stores its own, whose fourth bytes they start with (loaded
-// after, each load waited for those stores to reach the cache: a store
-// that covers part of a load is not forwarded to it).
+// func unfilterRGB8AVX512(base *byte, stride int, prev *byte, chunks int, masks *[5][32]uint16, state *[3][32]uint16)
+// unfilterGrey8AVX for 8 rows of 3-byte pixels: at step t, pixel
+// t-rgbLag[k] of row k in words 4k..4k+2 of a ZMM register (word 4k+3,
+// the next pixel's first byte, predicted 0 by the filters' masks, so that
+// it is stored back unchanged), the row above's pixel as RGBSTEP takes
+// it, and prev's pixel t for row 0. masks: Paeth, Average, Sub and Up
+// words, the state's bytes; state the left and up-left pixels of each
+// row's first and the left pixel two steps before. base is row 0's pixel
+// t0, prev prev's pixel t0. The pixels are loaded and stored 4 bytes
+// each; a step's pixels are loaded before the step before stores its
+// own, whose fourth bytes they start with (loaded after, each load
+// waited for those stores to reach the cache: a store that covers part
+// of a load is not forwarded to it).
 TEXT ·unfilterRGB8AVX512(SB), NOSPLIT, $0-48
 	MOVQ      base+0(FP), SI
 	MOVQ      stride+8(FP), DX
