@@ -627,6 +627,16 @@ func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
 	if len(dst) != m.d || len(b) != m.d {
 		panic("spca: Invert needs Dim values")
 	}
+	if m.d == 4 && m.lat.reduce && v.invert4Kernel((*[4]float64)(dst), (*[4]int)(b)) {
+		return
+	}
+	v.invertPortable(dst, b, s)
+}
+
+// invertPortable is Invert without Invert4's kernel (tried by both
+// before they come here, once).
+func (v *LevelInverse) invertPortable(dst []float64, b []int, s *MetricScratch) {
+	m := v.m
 	if s == nil {
 		s = m.NewMetricScratch()
 	}
@@ -662,13 +672,9 @@ func (v *LevelInverse) Invert(dst []float64, b []int, s *MetricScratch) {
 // interpolation itself (~180 of ~280 instructions a call; the 4×4
 // encoder inverts ~0.7 M cells in 12 images). Where Invert4's kernel
 // applies (float32 positions and AVX: the models read from files) it
-// does all of that, from the levels' records (invertLevels4AVX32). It
-// reports false, leaving dst unspecified, for a level outside the
-// lattice.
+// did all of that before this is called (invert4Kernel). It reports
+// false, leaving dst unspecified, for a level outside the lattice.
 func (v *LevelInverse) invert4(dst *[4]float64, b *[4]int) bool {
-	if v.invert4Kernel(dst, b) {
-		return true
-	}
 	cells := (*[4][]levelCell)(v.cells)
 	c0, c1, c2, c3 := &cells[0][b[0]], &cells[1][b[1]], &cells[2][b[2]], &cells[3][b[3]]
 	if !(c0.in && c1.in && c2.in && c3.in) {
@@ -733,10 +739,13 @@ func (v *LevelInverse) setLevel4() {
 // Invert's Go around it (the 8×8 grey encoder's refinement inverts ~2
 // cells a patch).
 func (v *LevelInverse) Invert4(dst *[4]float64, b *[4]int, s *MetricScratch) {
+	if v.m.d != 4 {
+		panic("spca: Invert4 needs a model of 4 dimensions")
+	}
 	if v.invert4Kernel(dst, b) {
 		return
 	}
-	v.Invert(dst[:], b[:], s) // invert4 tries the kernel again
+	v.invertPortable(dst[:], b[:], s)
 }
 
 // invert4Kernel is Invert4's kernel (invertLevels4AVX32) where it applies
