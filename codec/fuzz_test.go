@@ -91,6 +91,11 @@ func FuzzReadModel(f *testing.F) {
 		packed, plain := b.Bytes(), plainFile(f, m)
 		f.Add(packed)
 		f.Add(packed[:len(packed)*2/3])
+		// The fast-load form: its coding sections are raw blocks, which
+		// mutations reach (a compressed frame's mostly fail to inflate).
+		fast := fastLoadFile(f, m)
+		f.Add(fast)
+		f.Add(fast[:len(fast)*2/3])
 		f.Add(plain)
 		// The compact layout uncompressed (version 4: integer training
 		// samples, fast paths, embedded SPCA models with snapped

@@ -54,6 +54,9 @@ type Model struct {
 	finest      float64
 	finestKnown bool
 
+	// fastLoad selects the fast-load form (SetFastLoad).
+	fastLoad bool
+
 	// file is the open model file LoadModel keeps for the sections it
 	// reads on first use, or nil (see Close).
 	file io.Closer

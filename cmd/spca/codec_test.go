@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -138,6 +139,58 @@ func TestCodec(t *testing.T) {
 		}
 		wantError(t, []string{"decode", "--model", model, "-o", "-", spc, spc}, "standard output", "one input")
 		wantError(t, []string{"encode", "--model", model, "-o", spc, "-", test}, "standard input", "only input")
+	})
+
+	t.Run("FastLoad", func(t *testing.T) {
+		// codec repack writes the fast-load form and back (the original
+		// bytes), codec train --fast-load the same file as repack, both
+		// forms code the same bytes and decode the same pixels, and spca
+		// info reports the form.
+		fast, back := filepath.Join(dir, "fast.model"), filepath.Join(dir, "back.model")
+		if _, stderr := mustRun(t, "codec", "repack", "--model", model, "-o", fast, "--fast-load"); !strings.Contains(stderr, "(compact form) -> "+fast+" (fast-load form, ") {
+			t.Errorf("repack summary %q, want the forms named", stderr)
+		}
+		mustRun(t, "codec", "repack", "--quiet", "--model", fast, "-o", back)
+		if !bytes.Equal(readBytes(t, back), readBytes(t, model)) {
+			t.Error("repacked to the fast-load form and back: other bytes than the model's")
+		}
+		if len(readBytes(t, fast)) <= len(readBytes(t, model)) {
+			t.Error("the fast-load form is not larger than the compact")
+		}
+		trained := filepath.Join(dir, "trained-fast.model")
+		mustRun(t, "codec", "train", "--quiet", "--images", train, "--patch", "2", "--gamma", "1/3",
+			"--bins", "66", "--samples", "2000", "--resolution", "4096", "--seed", "1", "--out", trained, "--fast-load")
+		if !bytes.Equal(readBytes(t, trained), readBytes(t, fast)) {
+			t.Error("codec train --fast-load wrote another file than codec repack --fast-load of the same model")
+		}
+		for _, f := range []struct{ path, form string }{{model, "compact"}, {fast, "fast-load"}} {
+			stdout, _ := mustRun(t, "info", "--json", f.path)
+			var info struct {
+				Form  string  `json:"form"`
+				Bytes int64   `json:"file_bytes"`
+				Load  float64 `json:"load_ms"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &info); err != nil || info.Form != f.form || info.Bytes != int64(len(readBytes(t, f.path))) || info.Load <= 0 {
+				t.Errorf("info --json %s: %+v (%v), want form %q, its size and load time", f.path, info, err, f.form)
+			}
+			if stdout, _ := mustRun(t, "info", f.path); !regexp.MustCompile(`\nform +` + f.form + ` \(`).MatchString(stdout) {
+				t.Errorf("info %s: no form row %q:\n%s", f.path, f.form, stdout)
+			}
+		}
+		a, b := filepath.Join(dir, "compact.spc"), filepath.Join(dir, "fast.spc")
+		mustRun(t, "encode", "--quiet", "--model", model, "-o", a, test)
+		mustRun(t, "encode", "--quiet", "--model", fast, "-o", b, test)
+		if !bytes.Equal(readBytes(t, a), readBytes(t, b)) {
+			t.Error("the two forms code other bytes")
+		}
+		pa, pb := filepath.Join(dir, "compact.png"), filepath.Join(dir, "fast.png")
+		mustRun(t, "decode", "--quiet", "--model", model, "-o", pa, a)
+		mustRun(t, "decode", "--quiet", "--model", fast, "-o", pb, a)
+		if !bytes.Equal(readBytes(t, pa), readBytes(t, pb)) {
+			t.Error("the two forms decode other pixels")
+		}
+		wantError(t, []string{"codec", "repack", "--model", model}, "--out")
+		wantError(t, []string{"codec", "repack", "--model", fast, "-o", fast}, "input")
 	})
 
 	t.Run("Uniform", func(t *testing.T) {

@@ -58,13 +58,15 @@ const (
 	flagBPP     = "bpp"
 	flagStep    = "step"
 	flagUniform = "uniform"
-	flagColor   = "color"
-	flagChroma  = "chroma"
-	flagSamples = "samples"
-	flagExact   = "exact"
-	flagAssign  = "assign"
-	flagFormat  = "format"
-	flagO       = cliutil.FlagO // alias of --out
+	// flagFastLoad writes a codec model in its fast-load form.
+	flagFastLoad = "fast-load"
+	flagColor    = "color"
+	flagChroma   = "chroma"
+	flagSamples  = "samples"
+	flagExact    = "exact"
+	flagAssign   = "assign"
+	flagFormat   = "format"
+	flagO        = cliutil.FlagO // alias of --out
 )
 
 // Flag names of the adapt commands and of synth scenes.

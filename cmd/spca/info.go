@@ -94,9 +94,12 @@ type codecInfo struct {
 	Step   number `json:"step,omitempty"`
 	// StepBasis tells, for a model of the entropy-constrained mode,
 	// whether its file stores the step basis (codec.Model.StepBasisBytes).
-	StepBasis      *bool              `json:"step_basis,omitempty"`
-	StepBasisBytes int                `json:"step_basis_bytes,omitempty"`
-	Channels       []codecChannelInfo `json:"channels"`
+	StepBasis      *bool `json:"step_basis,omitempty"`
+	StepBasisBytes int   `json:"step_basis_bytes,omitempty"`
+	// Form is "compact" or "fast-load" (codec.Model.FastLoad) for a file
+	// in sections (format version 17 and later).
+	Form     string             `json:"form,omitempty"`
+	Channels []codecChannelInfo `json:"channels"`
 	fileHeader
 }
 
@@ -304,6 +307,14 @@ func describeFile(c *cli.Context, path, shown string) error {
 			return fail("%s", withPathC(path, err))
 		}
 		ci, r := describeCodec(model)
+		if len(head) == 12 && binary.LittleEndian.Uint32([]byte(head[8:])) >= 17 {
+			ci.Form = formName(model.FastLoad())
+			form := ci.Form + " (every section compressed with zstd: the smallest file; spca codec repack --fast-load writes the fast-load form)"
+			if model.FastLoad() {
+				form = ci.Form + " (the sections coding reads stored as zstd raw blocks: faster to load, a larger file; spca codec repack writes the compact form)"
+			}
+			r = append([][2]string{{"form", form}}, r...)
+		}
 		ci.LoadMS = number(float64(loaded.Microseconds()) / 1000)
 		info, rows, header, kind = &ci, r, &ci.fileHeader, kindCodec
 	case magic == adapt.ModelMagic:
