@@ -1168,7 +1168,11 @@ func copyPatchRows(plane patches.Plane, n, by, bx int, pix []float64) {
 // Where g8 is not nil (the 8-bit image emit writes into), a 4×4 patch
 // of a model with leading dimensions that lies within it, is no outlier
 // and is not shifted goes straight to its pixels in g8 (recon16:
-// the same pixels), without emit.
+// the same pixels), without emit; an 8×8 one (g8 the grid's size) goes
+// there by pixels64Gray8: pixels64Into's sums rounded as emit rounds them
+// (patches.Quantize8), in the registers that summed them (the 64 values
+// stored and read again by quantize8Kernel, and emit's call, were ~1.3 %
+// of a grey batch encode).
 //
 // Where plane is not nil (the plane emit writes into, grid.W×grid.H), an
 // 8×8 patch that lies within it, is no outlier and is not shifted goes
@@ -1222,6 +1226,11 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 	}
 	// plane's: 8×8 patches, the plane the grid's size.
 	into := plane != nil && grid.N == 8 && dims == 64 && plane.W == grid.W && plane.H == grid.H && len(plane.Pix) >= grid.W*grid.H
+	// g8's: 8×8 patches rounded straight into the 8-bit image's rows by
+	// pixels64Gray8 (what emit's quantize8Kernel makes of pixels64Into's
+	// sums: the same bytes), the image the grid's size.
+	into8 := g8 != nil && grid.N == 8 && dims == 64 && g8.Stride >= grid.W && g8.Rect.Dx() == grid.W && g8.Rect.Dy() == grid.H &&
+		len(g8.Pix) >= (grid.H-1)*g8.Stride+grid.W
 	parallel.For(grid.Rows(), func(by int) {
 		sc := takePatchScratch(dims)
 		defer patchScratches.Put(sc)
@@ -1237,6 +1246,11 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 		var dst []float64
 		if into && (by+1)*8 <= grid.H {
 			within, dst = grid.W/8, plane.Pix[by*8*stride:]
+		}
+		within8 := 0
+		var dst8 []uint8
+		if into8 && (by+1)*8 <= grid.H {
+			within8, dst8 = grid.W/8, g8.Pix[by*8*g8.Stride:]
 		}
 		for bx := 0; bx < cols; bx++ {
 			i := by*cols + bx
@@ -1282,6 +1296,10 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				if bx < within && !out.moves(i) {
 					at = dst[bx*8:]
 				}
+				var at8 []uint8
+				if bx < within8 && !out.moves(i) {
+					at8 = dst8[bx*8:]
+				}
 				if cells != nil && cells.ready(lead.ref[i]) && atCentres(ix, lt.ctr) {
 					if at != nil && cells.copyTo(lead.ref[i], at, stride) {
 						continue // without the levels, pix or emit
@@ -1321,6 +1339,9 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 					if !centred && at != nil && pixels64Into(at, stride, start, weights[k*dims:], y[k:end]) {
 						continue
 					}
+					if !centred && at8 != nil && pixels64Gray8(at8, g8.Stride, start, weights[k*dims:], y[k:end]) {
+						continue
+					}
 					// 4×4: the kernel called here, not through pixelsFrom.
 					if !pixels16Kernel(pix, start, weights[k*dims:], y[k:end]) {
 						c.pixelsFrom(pix, start, y[k:end], k, weights, nz)
@@ -1335,6 +1356,9 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 				}
 				if at != nil && pixels64Into(at, stride, c.PCA.Mean[:dims], weights, y[:end]) {
 					continue // pixels' sums, in the plane
+				}
+				if at8 != nil && pixels64Gray8(at8, g8.Stride, c.PCA.Mean[:dims], weights, y[:end]) {
+					continue // rounded, in the image
 				}
 				c.pixels(pix, y[:end], weights, nz)
 			}

@@ -107,6 +107,29 @@ func pixels64Into(dst []float64, stride int, start, w0, y []float64) bool {
 	return true
 }
 
+// pixels64Gray8AVX512 is pixels64AVX512 with each pixel rounded to 8 bits
+// as quantize8AVX rounds it (patches.Quantize8), row r at
+// dst[r·stride:][:8] (stride in bytes).
+//
+//go:noescape
+func pixels64Gray8AVX512(dst *uint8, stride int, start, w0, y *float64, n int)
+
+// pixels64Gray8 is pixels64Into then quantize8Kernel in one call, into
+// the rows dst[r·stride:][:8] of an 8-bit image: a grey 8×8 patch
+// rounded in the registers that summed it (the 64 values went through
+// memory, and the rounding took 16 steps of 4). It reports false, writing
+// nothing, where pixels64Into does.
+func pixels64Gray8(dst []uint8, stride int, start, w0, y []float64) bool {
+	if !hasAVX || !hasAVX512 || len(y) > 64 {
+		return false
+	}
+	if len(start) < 64 || len(w0) < 64*len(y) || stride < 8 || len(dst) < 7*stride+8 {
+		panic("codec: pixels64Gray8: short start, weights or destination")
+	}
+	pixels64Gray8AVX512(&dst[0], stride, &start[0], unsafe.SliceData(w0), unsafe.SliceData(y), len(y))
+	return true
+}
+
 // copy8x8AVX copies the 64 values at src, 8 rows of 8, into the rows
 // dst[r·stride:][:8]: a reconstructed 8×8 patch into its plane.
 //

@@ -399,6 +399,72 @@ nzDone:
 	VZEROUPPER
 	RET
 
+// PIX64_SUMS is the part of pixels64AVX512 and pixels64Gray8AVX512 up to
+// the stores, after their arguments (start in SI, w0 in R8, y in R9, n in
+// CX; dst in DI and the stride in bytes in R12, left there): the mask of y's nonzero coefficients (a compare of 8 a step, a masked
+// load for a short last group, not past y), and the sums of the patch's
+// rows 0-7 in Z0-Z7: start's, then each nonzero coefficient's products
+// (VMULPD, rounded) added in increasing order of j (VADDPD), where it
+// jumps to the label store64 (which must follow it). Z9 is left 0.
+#define PIX64_SUMS \
+	XORQ BX, BX \
+	XORQ DX, DX \
+	VPXORQ Z9, Z9, Z9 \
+mask64: \
+	MOVQ CX, AX \
+	SUBQ DX, AX \
+	JLE  sums64 \
+	CMPQ AX, $8 \
+	JGE  whole64 \
+	MOVQ $1, R10 \
+	SHLXQ AX, R10, R10 \
+	DECQ R10 \
+	KMOVW R10, K2 \
+	VMOVUPD.Z (R9)(DX*8), K2, Z10 \
+	JMP  cmp64 \
+whole64: \
+	VMOVUPD (R9)(DX*8), Z10 \
+cmp64: \
+	VCMPPD $4, Z9, Z10, K1 \
+	KMOVW K1, R11 \
+	SHLXQ DX, R11, R11 \
+	ORQ  R11, BX \
+	ADDQ $8, DX \
+	JMP  mask64 \
+sums64: \
+	VMOVUPD (SI), Z0 \
+	VMOVUPD 64(SI), Z1 \
+	VMOVUPD 128(SI), Z2 \
+	VMOVUPD 192(SI), Z3 \
+	VMOVUPD 256(SI), Z4 \
+	VMOVUPD 320(SI), Z5 \
+	VMOVUPD 384(SI), Z6 \
+	VMOVUPD 448(SI), Z7 \
+	TESTQ BX, BX \
+	JZ   store64 \
+loop64: \
+	TZCNTQ BX, AX \
+	VBROADCASTSD (R9)(AX*8), Z8 \
+	SHLQ $9, AX \
+	VMULPD (R8)(AX*1), Z8, Z10 \
+	VADDPD Z10, Z0, Z0 \
+	VMULPD 64(R8)(AX*1), Z8, Z11 \
+	VADDPD Z11, Z1, Z1 \
+	VMULPD 128(R8)(AX*1), Z8, Z12 \
+	VADDPD Z12, Z2, Z2 \
+	VMULPD 192(R8)(AX*1), Z8, Z13 \
+	VADDPD Z13, Z3, Z3 \
+	VMULPD 256(R8)(AX*1), Z8, Z14 \
+	VADDPD Z14, Z4, Z4 \
+	VMULPD 320(R8)(AX*1), Z8, Z15 \
+	VADDPD Z15, Z5, Z5 \
+	VMULPD 384(R8)(AX*1), Z8, Z16 \
+	VADDPD Z16, Z6, Z6 \
+	VMULPD 448(R8)(AX*1), Z8, Z17 \
+	VADDPD Z17, Z7, Z7 \
+	BLSRQ BX, BX \
+	JNZ  loop64
+
 // func pixels64AVX512(dst *float64, stride int, start, w0, y *float64, n int)
 // pixelsAVX512 for 64 pixels (an 8×8 patch, n = len(y) at most 64) over
 // the coefficients of y that are not 0, found here as a bit mask (8
@@ -415,63 +481,7 @@ TEXT ·pixels64AVX512(SB), NOSPLIT, $0-48
 	MOVQ w0+24(FP), R8
 	MOVQ y+32(FP), R9
 	MOVQ n+40(FP), CX
-	XORQ BX, BX                 // the mask of nonzero coefficients
-	XORQ DX, DX                 // the first coefficient of a group of 8
-	VPXORQ Z9, Z9, Z9
-mask64:
-	MOVQ CX, AX
-	SUBQ DX, AX                 // coefficients left
-	JLE  sums64
-	CMPQ AX, $8
-	JGE  whole64
-	MOVQ $1, R10
-	SHLXQ AX, R10, R10
-	DECQ R10
-	KMOVW R10, K2
-	VMOVUPD.Z (R9)(DX*8), K2, Z10 // the last, short group (no load past y)
-	JMP  cmp64
-whole64:
-	VMOVUPD (R9)(DX*8), Z10
-cmp64:
-	VCMPPD $4, Z9, Z10, K1      // not equal, or unordered (NaN)
-	KMOVW K1, R11
-	SHLXQ DX, R11, R11
-	ORQ  R11, BX
-	ADDQ $8, DX
-	JMP  mask64
-sums64:
-	VMOVUPD (SI), Z0
-	VMOVUPD 64(SI), Z1
-	VMOVUPD 128(SI), Z2
-	VMOVUPD 192(SI), Z3
-	VMOVUPD 256(SI), Z4
-	VMOVUPD 320(SI), Z5
-	VMOVUPD 384(SI), Z6
-	VMOVUPD 448(SI), Z7
-	TESTQ BX, BX
-	JZ   store64
-loop64:
-	TZCNTQ BX, AX               // j, in increasing order
-	VBROADCASTSD (R9)(AX*8), Z8
-	SHLQ $9, AX                 // j·64·8
-	VMULPD (R8)(AX*1), Z8, Z10
-	VADDPD Z10, Z0, Z0
-	VMULPD 64(R8)(AX*1), Z8, Z11
-	VADDPD Z11, Z1, Z1
-	VMULPD 128(R8)(AX*1), Z8, Z12
-	VADDPD Z12, Z2, Z2
-	VMULPD 192(R8)(AX*1), Z8, Z13
-	VADDPD Z13, Z3, Z3
-	VMULPD 256(R8)(AX*1), Z8, Z14
-	VADDPD Z14, Z4, Z4
-	VMULPD 320(R8)(AX*1), Z8, Z15
-	VADDPD Z15, Z5, Z5
-	VMULPD 384(R8)(AX*1), Z8, Z16
-	VADDPD Z16, Z6, Z6
-	VMULPD 448(R8)(AX*1), Z8, Z17
-	VADDPD Z17, Z7, Z7
-	BLSRQ BX, BX
-	JNZ  loop64
+	PIX64_SUMS
 store64:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, (DI)(R12*1)
@@ -484,6 +494,68 @@ store64:
 	LEAQ    (DI)(R12*2), DI
 	VMOVUPD Z6, (DI)
 	VMOVUPD Z7, (DI)(R12*1)
+	VZEROUPPER
+	RET
+
+// Q8ZV rounds the 8 values in v as Q8Z does (Q8F's rounding: trunc, +1
+// by a masked addition where v − trunc >= 1/2, max with 0 taking NaN to
+// 0, min with 255; constants in Z10-Z13: 1/2, 1, 0, 255), converted to 8
+// dwords in vy, v's low half; x and K1 are scratch.
+#define Q8ZV(v, vy, x) \
+	VRNDSCALEPD $3, v, x \
+	VSUBPD x, v, v \
+	VCMPPD $0x0D, Z10, v, K1 \
+	VADDPD Z11, x, K1, x \
+	VMAXPD Z12, x, x \
+	VMINPD Z13, x, x \
+	VCVTTPD2DQ x, vy
+
+// func pixels64Gray8AVX512(dst *uint8, stride int, start, w0, y *float64, n int)
+// pixels64AVX512's pixels rounded to 8 bits as quantize8AVX rounds them
+// (patches.Quantize8), row r at dst[r·stride:][:8]: an 8×8 patch of a
+// grey reconstruction without the 64 values stored and read again.
+TEXT ·pixels64Gray8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R12         // in bytes
+	MOVQ start+16(FP), SI
+	MOVQ w0+24(FP), R8
+	MOVQ y+32(FP), R9
+	MOVQ n+40(FP), CX
+	PIX64_SUMS
+store64:
+	VBROADCASTSD q8half<>(SB), Z10
+	VBROADCASTSD q8one<>(SB), Z11
+	VPXORQ Z12, Z12, Z12
+	VBROADCASTSD q8max<>(SB), Z13
+	Q8ZV(Z0, Y0, Z14)
+	Q8ZV(Z1, Y1, Z15)
+	Q8ZV(Z2, Y2, Z16)
+	Q8ZV(Z3, Y3, Z17)
+	Q8ZV(Z4, Y4, Z18)
+	Q8ZV(Z5, Y5, Z19)
+	Q8ZV(Z6, Y6, Z20)
+	Q8ZV(Z7, Y7, Z21)
+	// Rows in pairs: 16 dwords, each 0-255, to 16 bytes (VPMOVDB
+	// truncates), the first row's 8 in the low quadword.
+	VINSERTI64X4 $1, Y1, Z0, Z0
+	VINSERTI64X4 $1, Y3, Z2, Z2
+	VINSERTI64X4 $1, Y5, Z4, Z4
+	VINSERTI64X4 $1, Y7, Z6, Z6
+	VPMOVDB Z0, X0
+	VPMOVDB Z2, X2
+	VPMOVDB Z4, X4
+	VPMOVDB Z6, X6
+	VMOVQ   X0, (DI)
+	VMOVHPS X0, (DI)(R12*1)
+	LEAQ    (DI)(R12*2), DI
+	VMOVQ   X2, (DI)
+	VMOVHPS X2, (DI)(R12*1)
+	LEAQ    (DI)(R12*2), DI
+	VMOVQ   X4, (DI)
+	VMOVHPS X4, (DI)(R12*1)
+	LEAQ    (DI)(R12*2), DI
+	VMOVQ   X6, (DI)
+	VMOVHPS X6, (DI)(R12*1)
 	VZEROUPPER
 	RET
 

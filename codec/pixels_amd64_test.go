@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/spcalab/spca/patches"
 )
 
 // TestPixelsAVXWidths checks both assembly kernels of pixelsFrom's sums
@@ -158,6 +160,80 @@ func TestPixels64Kernel(t *testing.T) {
 			clear(got)
 			c.pixelsFrom(got, start, y, from, weights, scratch)
 			same(k.what, got)
+		}
+	}
+}
+
+// TestPixels64Gray8 checks that pixels64Gray8 writes into an 8-bit
+// image's rows what quantize8Kernel makes of pixels64Into's sums (and
+// patches.Quantize8 of each), the bytes between the rows untouched: on
+// TestPixels64Kernel's values (NaN, infinities, magnitudes far apart,
+// clamped at 0 and 255) and on sums within 0-255 (small weights and
+// coefficients; with no coefficient, starts on whole numbers and halves:
+// the rounding's ties).
+func TestPixels64Gray8(t *testing.T) {
+	if !hasAVX || !hasAVX512 {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(34, 8))
+	const dims = 64
+	for trial := 0; trial < 2000; trial++ {
+		value := func() float64 { return kernelTestValue(rng, true) }
+		if trial%2 == 1 {
+			value = func() float64 { return rng.Float64() - 0.5 }
+		}
+		from := rng.IntN(dims)
+		weights, start := kernelTestPatch(dims, value)
+		if trial%2 == 1 {
+			for p := range start {
+				start[p] = rng.Float64()*280 - 10
+				if trial%4 == 3 {
+					start[p] = float64(rng.IntN(600)-100) / 2
+				}
+			}
+		}
+		y := make([]float64, rng.IntN(dims-from+1))
+		if trial%4 == 3 {
+			y = y[:0]
+		}
+		for j := range y {
+			if rng.IntN(4) > 0 {
+				y[j] = value()
+			}
+		}
+		w0 := weights[from*dims:]
+		sums := make([]float64, dims)
+		if !pixels64Into(sums, 8, start, w0, y) {
+			t.Fatal("pixels64Into did not run")
+		}
+		want := make([]uint8, dims)
+		if !quantize8Kernel(want, 8, sums, 8) {
+			t.Fatal("quantize8Kernel did not run")
+		}
+		for p, v := range sums {
+			if q := patches.Quantize8(v); q != want[p] {
+				t.Fatalf("trial %d, pixel %d: quantize8Kernel %d, Quantize8 %d of %v", trial, p, want[p], q, v)
+			}
+		}
+		stride := 8 + rng.IntN(13)
+		img := make([]uint8, 7*stride+8)
+		for p := range img {
+			img[p] = 0xA5
+		}
+		if !pixels64Gray8(img, stride, start, w0, y) {
+			t.Fatal("pixels64Gray8 did not run")
+		}
+		for p, v := range img {
+			r, x := p/stride, p%stride
+			if x >= 8 {
+				if v != 0xA5 {
+					t.Fatalf("trial %d: pixels64Gray8 wrote %d at column %d of row %d (stride %d)", trial, v, x, r, stride)
+				}
+				continue
+			}
+			if v != want[r*8+x] {
+				t.Fatalf("trial %d (from %d, %d coefficients), pixel %d: pixels64Gray8 %d, want %d (sum %v)", trial, from, len(y), r*8+x, v, want[r*8+x], sums[r*8+x])
+			}
 		}
 	}
 }

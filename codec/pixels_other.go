@@ -14,6 +14,9 @@ func pixels64Kernel(pix, start, w0, y []float64) bool { return false }
 // pixels64Into reports false: the AVX-512 kernel is amd64's.
 func pixels64Into(dst []float64, stride int, start, w0, y []float64) bool { return false }
 
+// pixels64Gray8 reports false: the AVX-512 kernel is amd64's.
+func pixels64Gray8(dst []uint8, stride int, start, w0, y []float64) bool { return false }
+
 // copy8x8Kernel reports false: the AVX copy is amd64's.
 func copy8x8Kernel(dst []float64, stride int, src []float64) bool { return false }
 
