@@ -558,7 +558,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					// The decoder's 8-bit reconstruction itself (a
 					// float64 plane took the process 3 MB more).
 					sc := deblockScratches.Get().(*deblockScratch)
-					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out).(*image.Gray)
+					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out, recInto).(*image.Gray)
 					if auto {
 						if orig8 != nil {
 							sse[ci] = exactDeblock(deblockErrorsGray8(orig8, rec, m.Step, m.Patch))
@@ -794,14 +794,14 @@ func releasePlane(y *mat.Dense, idx []int32) {
 // indices' leadRows), inverse PCA and rounding fused, in parallel over
 // rows of blocks.
 func (c *Channel) reconstructGray(idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers) image.Image {
-	return c.reconstructGrayInto(nil, idx, lead, grid, sixteen, out)
+	return c.reconstructGrayInto(nil, idx, lead, grid, sixteen, out, nil)
 }
 
 // reconstructGrayInto is reconstructGray writing an 8-bit image into
 // pix8 where it is large enough (every pixel is set: pix8 need not be
 // cleared), as the encoder's search of the deblocking strength does with
 // a buffer it keeps between images.
-func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers) image.Image {
+func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells, grid patches.Grid, sixteen bool, out *outliers, lent []float64) image.Image {
 	n, dims, k := grid.N, c.Dims(), c.Leading()
 	w, h := grid.W, grid.H
 	var g8 *image.Gray
@@ -840,7 +840,7 @@ func (c *Channel) reconstructGrayInto(pix8 []uint8, idx []int32, lead leadCells,
 			}
 		})
 	} else {
-		c.eachPatch(idx, lead, grid, out, g8, nil, nil, func(by, bx int, pix []float64) {
+		c.eachPatch(idx, lead, grid, out, lent, g8, nil, nil, func(by, bx int, pix []float64) {
 			if !sixteen && (bx+1)*n <= w && (by+1)*n <= h &&
 				quantize8Kernel(g8.Pix[by*n*g8.Stride+bx*n:], g8.Stride, pix[:n*n], n) {
 				return
@@ -971,11 +971,16 @@ func pixelsFromGo(pix, start, y, w0 []float64, nz []int) {
 // the sums of its patch's pixels over those coefficients, dims per row:
 // what pixels adds first, for pixelsFrom to continue. A new buffer has
 // room for most rows (the most eachPatch takes for images of the size).
-func (c *Channel) leadPixels(rows, weights []float64, most int) []float64 {
+//
+// Where lent has room for them, the sums go into it instead (the caller's
+// buffer, dead for the while: not to be handed to putFloats).
+func (c *Channel) leadPixels(rows, weights []float64, most int, lent []float64) []float64 {
 	k, dims := c.Leading(), c.Dims()
 	count := len(rows) / k
-	out := takeFloats(count * dims)
-	if cap(out) < count*dims {
+	var out []float64
+	if cap(lent) >= count*dims {
+		out = lent[:0]
+	} else if out = takeFloats(count * dims); cap(out) < count*dims {
 		putFloats(out) // the largest kept, too small: for another channel
 		// The next images of the size then fit, where each that had
 		// more rows than the last took a new buffer (megabytes of page
@@ -1125,7 +1130,7 @@ func (c *Channel) reconstructPlaneInto(buf []float64, idx []int32, lead leadCell
 			}
 		}
 	}
-	c.eachPatch(idx, lead, grid, out, nil, &plane, band, func(by, bx int, pix []float64) {
+	c.eachPatch(idx, lead, grid, out, nil, nil, &plane, band, func(by, bx int, pix []float64) {
 		if n == 8 && by*8+8 <= h && bx*8+8 <= w && copy8x8Kernel(plane.Pix[by*8*w+bx*8:], w, pix) {
 			return
 		}
@@ -1183,7 +1188,11 @@ func copyPatchRows(plane patches.Plane, n, by, bx int, pix []float64) {
 //
 // band, if not nil, is called with each row of blocks by once every
 // patch of it has gone to emit, g8 or plane (on that row's goroutine).
-func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, g8 *image.Gray, plane *patches.Plane, band func(by int), emit func(by, bx int, pix []float64)) {
+//
+// lent, if it has room, holds the leading cells' pixel sums (leadPixels)
+// instead of a buffer of floatBuffers: a buffer of the caller's that is
+// dead meanwhile.
+func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out *outliers, lent []float64, g8 *image.Gray, plane *patches.Plane, band func(by int), emit func(by, bx int, pix []float64)) {
 	dims, k := c.Dims(), c.Leading()
 	levels := make([][]float64, dims-k)
 	for j, q := range c.Rest {
@@ -1202,8 +1211,10 @@ func (c *Channel) eachPatch(idx []int32, lead leadCells, grid patches.Grid, out 
 	// it gained nothing (the sums, 2 MB, are read out of order).
 	var leadPix []float64
 	if k > 0 && k < dims && 2*(len(lead.rows)/k) <= grid.Blocks() {
-		leadPix = c.leadPixels(lead.rows, weights, grid.Blocks()/2)
-		defer putFloats(leadPix)
+		leadPix = c.leadPixels(lead.rows, weights, grid.Blocks()/2, lent)
+		if cap(lent) < len(leadPix) {
+			defer putFloats(leadPix)
+		}
 	}
 	// Where the centres' levels are not all 0 (not lead.ends; the colour
 	// models' chroma), a patch whose rest indices all lie at their
@@ -1902,7 +1913,7 @@ func DecodeWith(r io.Reader, m *Model, o *DecodeOptions) (image.Image, error) {
 			into = g.Pix
 		}
 		err := chans[0].decode(m.Channels[0], grids[0], m.Step, func(idx []int32, lead leadCells, odd *outliers) {
-			img = m.Channels[0].reconstructGrayInto(into, idx, lead, grids[0], h.Depth == 16, odd)
+			img = m.Channels[0].reconstructGrayInto(into, idx, lead, grids[0], h.Depth == 16, odd, nil)
 		})
 		if err != nil {
 			return nil, err

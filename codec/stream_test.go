@@ -129,7 +129,7 @@ func TestPixelsSkipZeros(t *testing.T) {
 			// The same sums continued from the leading coefficients'
 			// (the decoder's path for distinct leading cells).
 			k := c.Leading()
-			lead := c.leadPixels(y[:k], weights, 0)
+			lead := c.leadPixels(y[:k], weights, 0, nil)
 			cont := make([]float64, dims)
 			c.pixelsFrom(cont, lead, y[k:], k, weights, nz)
 			for p := range pix {
