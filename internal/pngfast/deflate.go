@@ -28,6 +28,7 @@ type huffWriter struct {
 	clCode [numCL]uint32
 	counts [4][256]uint32        // of the bytes tallied for the next block
 	rare   [countPiece + 64]byte // count's scratch: the bytes its kernel left
+	lut    [3][256]byte          // code bits 0-7, 8-15 and length of each byte (setLUT)
 	scr    huffScratch
 }
 
@@ -198,6 +199,14 @@ func (h *huffWriter) close() {
 	h.acc = 0
 	h.out = append(h.out, 0, 0, 0xff, 0xff) // LEN 0, NLEN
 	h.out = binary.BigEndian.AppendUint32(h.out, h.adlerB<<16|h.adlerA)
+}
+
+// setLUT sets lut from the literals' codes: the bytes of code's low 16
+// bits and the lengths, each a table of the 256 byte values.
+func (h *huffWriter) setLUT() {
+	for s, e := range h.code[:256] {
+		h.lut[0][s], h.lut[1][s], h.lut[2][s] = byte(e), byte(e>>8), byte(e>>16)
+	}
 }
 
 // canonical assigns the canonical Huffman codes of RFC 1951 §3.2.2 to

@@ -1,6 +1,10 @@
 package pngfast
 
-import "golang.org/x/sys/cpu"
+import (
+	"encoding/binary"
+
+	"golang.org/x/sys/cpu"
+)
 
 // hasAVX2 selects the writer's kernels and the Adler-32 kernel (tests
 // switch it off): the Sub filter of RGB rows and the Adler-32 by AVX2,
@@ -33,6 +37,18 @@ func subBytesAVX2(dst, src []byte, bpp, n int)
 //
 //go:noescape
 func huffLitsBMI2(out []byte, o int, acc uint64, n uint, p []byte, code *[numLit]uint32, lens *[numLit]uint8) (int, uint64, uint)
+
+// hasHuffAVX512 selects huffLitsAVX512 (with hasAVX2; tests switch it
+// off to test huffLitsBMI2).
+var hasHuffAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI
+
+// huffLitsAVX512 is huffLitsBMI2 for len(p) a multiple of 64, its codes
+// and lengths from lut (h.lut, set by setLUT), and stops before a 64-byte
+// step holding four consecutive codes of more than 56 bits: it returns
+// how many bytes of p it coded, then huffLitsBMI2's results.
+//
+//go:noescape
+func huffLitsAVX512(out []byte, o int, acc uint64, n uint, p []byte, lut *[3][256]byte) (int, int, uint64, uint)
 
 // adlerBlocks is adlerBlocksAVX2 where it runs, else it returns ok false.
 func adlerBlocks(p []byte) (a, b uint64, ok bool) {
@@ -74,9 +90,38 @@ func huffLits(h *huffWriter, out []byte, o int, acc uint64, n uint, q []byte) (i
 	if !hasAVX2 {
 		return o, acc, n, q
 	}
-	m := len(q) / 3 * 3
-	o, acc, n = huffLitsBMI2(out, o, acc, n, q[:m], &h.code, &h.litLen)
-	return o, acc, n, q[m:]
+	rest := q[len(q)/3*3:] // left to the caller, as without the kernels
+	q = q[:len(q)/3*3]
+	if hasHuffAVX512 && len(q) >= 64 {
+		h.setLUT()
+		for len(q) >= 64 {
+			var k int
+			k, o, acc, n = huffLitsAVX512(out, o, acc, n, q[:len(q)&^63], &h.lut)
+			q = q[k:]
+			if len(q) >= 64 {
+				// A step of long codes (rare): 63 bytes three at a time.
+				o, acc, n = huffLitsBMI2(out, o, acc, n, q[:63], &h.code, &h.litLen)
+				q = q[63:]
+			}
+		}
+		// The caller's bit accumulator codes its last len(p)%3 bytes,
+		// whose bits may go into the next block's output (the PNG's
+		// IDAT chunks): this leaves it the same bytes as huffLitsBMI2
+		// alone would.
+		for len(q)%3 != 0 {
+			binary.LittleEndian.PutUint64(out[o:], acc)
+			k := n >> 3
+			o += int(k)
+			acc >>= (k * 8) & 63
+			n &= 7
+			e := h.code[q[0]]
+			acc |= uint64(e&0xffff) << (n & 63)
+			n += uint(e >> 16)
+			q = q[1:]
+		}
+	}
+	o, acc, n = huffLitsBMI2(out, o, acc, n, q, &h.code, &h.litLen)
+	return o, acc, n, rest
 }
 
 // countBytesAsm adds the bytes of p (len(p) a multiple of 8) to the four

@@ -1,5 +1,27 @@
 #include "textflag.h"
 
+// HUFFARGS loads the arguments the Huffman kernels share: DI the output
+// at out[o], R8 and R9 the bits and their number, SI to CX the bytes.
+#define HUFFARGS \
+	MOVQ out_base+0(FP), DI; \
+	ADDQ o+24(FP), DI; \
+	MOVQ acc+32(FP), R8; \
+	MOVQ n+40(FP), R9; \
+	MOVQ p_base+48(FP), SI; \
+	MOVQ p_len+56(FP), CX; \
+	ADDQ SI, CX
+
+// HUFFFLUSH stores the 8 bytes of the accumulator R8 at DI and moves DI
+// past its whole bytes (R9 bits of them), keeping the rest (fewer than 8).
+#define HUFFFLUSH \
+	MOVQ  R8, (DI); \
+	MOVQ  R9, BX; \
+	ANDQ  $-8, BX; \
+	SHRXQ BX, R8, R8; \
+	SHRQ  $3, BX; \
+	ADDQ  BX, DI; \
+	ANDQ  $7, R9
+
 // Weights of the 32 bytes of a block in Adler-32's second sum: 32 down to 1.
 DATA adlerWeights<>+0(SB)/8, $0x191a1b1c1d1e1f20
 DATA adlerWeights<>+8(SB)/8, $0x1112131415161718
@@ -136,26 +158,14 @@ subBytesLoop:
 // three literals' codes (at most 45 bits), each shifted by the bits
 // before it.
 TEXT ·huffLitsBMI2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), DI
-	ADDQ o+24(FP), DI
-	MOVQ acc+32(FP), R8
-	MOVQ n+40(FP), R9
-	MOVQ p_base+48(FP), SI
-	MOVQ p_len+56(FP), CX
-	ADDQ SI, CX
+	HUFFARGS
 	MOVQ code+72(FP), R10
 	MOVQ lens+80(FP), R11
 	CMPQ SI, CX
 	JAE  huffDone
 
 huffLoop:
-	MOVQ    R8, (DI)
-	MOVQ    R9, BX
-	ANDQ    $-8, BX
-	SHRXQ   BX, R8, R8
-	SHRQ    $3, BX
-	ADDQ    BX, DI
-	ANDQ    $7, R9
+	HUFFFLUSH
 	MOVBLZX (SI), AX
 	MOVWLZX (R10)(AX*4), DX
 	MOVBLZX (R11)(AX*1), AX
@@ -432,4 +442,169 @@ commonDone:
 	SUBQ R8, DX
 	MOVQ DX, ret+40(FP)
 	VZEROUPPER
+	RET
+
+// huffPerm orders a block's 64 bytes so that VPUNPCKLBW and VPUNPCKHBW
+// of their lookups give the words of bytes 0-31 and 32-63 in order: in
+// each 128-bit lane j, bytes 8j to 8j+7 then 32+8j to 32+8j+7.
+DATA huffPerm<>+0(SB)/8, $0x0706050403020100
+DATA huffPerm<>+8(SB)/8, $0x2726252423222120
+DATA huffPerm<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA huffPerm<>+24(SB)/8, $0x2f2e2d2c2b2a2928
+DATA huffPerm<>+32(SB)/8, $0x1716151413121110
+DATA huffPerm<>+40(SB)/8, $0x3736353433323130
+DATA huffPerm<>+48(SB)/8, $0x1f1e1d1c1b1a1918
+DATA huffPerm<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL huffPerm<>(SB), RODATA|NOPTR, $64
+
+// HUFFLOOKUP sets Z to the entries of the 256-byte table in T0-T3 (64
+// bytes each) at the bytes of Z0, K1 marking the bytes of 128 or more.
+#define HUFFLOOKUP(T0, T1, T2, T3, Z, W) \
+	VMOVDQU64 Z0, Z; \
+	VPERMI2B  T1, T0, Z; \
+	VMOVDQU64 Z0, W; \
+	VPERMI2B  T3, T2, W; \
+	VPBLENDMB W, Z, K1, Z
+
+// HUFFJOIN joins the 32 codes of the words of C (lengths in the words of
+// L) four at a time: C's qwords become the four codes of their words,
+// the first in the low bits, and L's their bits (at most 60).
+#define HUFFJOIN(C, L) \
+	VPSRLD     $16, C, Z8; \
+	VPANDD     Z29, L, Z9; \
+	VPSLLVD    Z9, Z8, Z8; \
+	VPTERNLOGD $0xF8, Z29, C, Z8; \
+	VPMADDWD   Z30, L, L; \
+	VPSRLQ     $32, Z8, C; \
+	VPANDQ     Z31, L, Z9; \
+	VPSLLVQ    Z9, C, C; \
+	VPTERNLOGQ $0xF8, Z31, Z8, C; \
+	VPSRLQ     $32, L, L; \
+	VPADDQ     Z9, L, L
+
+// HUFFSTEP looks up and joins the codes of the 64 bytes at SI into
+// Z4/Z5 (their qwords' codes) and Z6/Z7 (their bits), or jumps to exit if
+// a qword holds more than 56 bits.
+#define HUFFSTEP(exit) \
+	VMOVDQU64  (SI), Z0; \
+	VPERMB     Z0, Z28, Z0; \
+	VPMOVB2M   Z0, K1; \
+	HUFFLOOKUP(Z16, Z17, Z18, Z19, Z1, Z4); \
+	HUFFLOOKUP(Z20, Z21, Z22, Z23, Z2, Z5); \
+	HUFFLOOKUP(Z24, Z25, Z26, Z27, Z3, Z6); \
+	VPUNPCKLBW Z2, Z1, Z4; \
+	VPUNPCKHBW Z2, Z1, Z5; \
+	VPUNPCKLBW Z14, Z3, Z6; \
+	VPUNPCKHBW Z14, Z3, Z7; \
+	HUFFJOIN(Z4, Z6); \
+	HUFFJOIN(Z5, Z7); \
+	VPMAXUQ    Z6, Z7, Z10; \
+	VPCMPUQ    $6, Z15, Z10, K2; \
+	KORTESTW   K2, K2; \
+	JNZ        exit
+
+// HUFFSTORE stores HUFFSTEP's vectors at R: codes at 0-127, bits at
+// 128-255, lane by lane.
+#define HUFFSTORE(R) \
+	VMOVDQU64 Z4, 0(R); \
+	VMOVDQU64 Z5, 64(R); \
+	VMOVDQU64 Z6, 128(R); \
+	VMOVDQU64 Z7, 192(R)
+
+// HUFFLANE appends the codes at off(R11) (off+128(R11) bits of them) to
+// the accumulator R8 (R9 bits, fewer than 8; with the codes at most 63)
+// and stores its 8 bytes at DI, keeping the bits past its whole bytes.
+#define HUFFLANE(off) \
+	MOVQ  off(R11), DX; \
+	MOVQ  off+128(R11), AX; \
+	SHLXQ R9, DX, DX; \
+	ORQ   DX, R8; \
+	ADDQ  AX, R9; \
+	HUFFFLUSH
+
+#define HUFFLANES \
+	HUFFLANE(0); \
+	HUFFLANE(8); \
+	HUFFLANE(16); \
+	HUFFLANE(24); \
+	HUFFLANE(32); \
+	HUFFLANE(40); \
+	HUFFLANE(48); \
+	HUFFLANE(56); \
+	HUFFLANE(64); \
+	HUFFLANE(72); \
+	HUFFLANE(80); \
+	HUFFLANE(88); \
+	HUFFLANE(96); \
+	HUFFLANE(104); \
+	HUFFLANE(112); \
+	HUFFLANE(120)
+
+// func huffLitsAVX512(out []byte, o int, acc uint64, n uint, p []byte, lut *[3][256]byte) (int, int, uint64, uint)
+// huffLitsBMI2's work on 64 bytes a step (len(p) a multiple of 64): the
+// bytes' codes and lengths looked up from lut (code bits 0-7, 8-15 and
+// the length of each byte value) by VPERMI2B, widened to words, joined
+// four at a time into qwords (VPSLLVD, VPSLLVQ), which the accumulator
+// takes one at a time as flushSampled's loop takes three codes. The
+// qwords go through one of two stack buffers, read a step after they
+// were stored (read at once, their loads waited on the 64-byte stores:
+// no forwarding). A step whose qwords hold more than 56 bits of codes (R9
+// and those bits would overflow the accumulator) is left undone: the
+// kernel returns how many bytes of p it coded first. The accumulator may
+// come with up to 63 bits (n); it leaves fewer than 8.
+TEXT ·huffLitsAVX512(SB), NOSPLIT, $512-112
+	HUFFARGS
+	MOVQ  lut+72(FP), R10
+	HUFFFLUSH // R9 < 8 from here
+	CMPQ  SI, CX
+	JAE   huff512Done
+	VMOVDQU64    0(R10), Z16
+	VMOVDQU64    64(R10), Z17
+	VMOVDQU64    128(R10), Z18
+	VMOVDQU64    192(R10), Z19
+	VMOVDQU64    256(R10), Z20
+	VMOVDQU64    320(R10), Z21
+	VMOVDQU64    384(R10), Z22
+	VMOVDQU64    448(R10), Z23
+	VMOVDQU64    512(R10), Z24
+	VMOVDQU64    576(R10), Z25
+	VMOVDQU64    640(R10), Z26
+	VMOVDQU64    704(R10), Z27
+	VMOVDQU64    huffPerm<>(SB), Z28
+	MOVL         $0xffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x00010001, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0xffffffff, AX
+	VPBROADCASTQ AX, Z31
+	MOVL         $56, AX
+	VPBROADCASTQ AX, Z15
+	VPXORQ       Z14, Z14, Z14
+	LEAQ         0(SP), R11
+	LEAQ         256(SP), R12
+	HUFFSTEP(huff512Done)
+	HUFFSTORE(R11)
+	ADDQ         $64, SI
+
+huff512Loop:
+	CMPQ SI, CX
+	JAE  huff512Last
+	HUFFSTEP(huff512Last)
+	HUFFSTORE(R12)
+	HUFFLANES
+	XCHGQ R11, R12
+	ADDQ  $64, SI
+	JMP   huff512Loop
+
+huff512Last:
+	HUFFLANES
+
+huff512Done:
+	VZEROUPPER
+	SUBQ p_base+48(FP), SI
+	MOVQ SI, ret+80(FP)
+	SUBQ out_base+0(FP), DI
+	MOVQ DI, ret1+88(FP)
+	MOVQ R8, ret2+96(FP)
+	MOVQ R9, ret3+104(FP)
 	RET

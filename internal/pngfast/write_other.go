@@ -4,6 +4,9 @@ package pngfast
 
 var hasAVX2 = false
 
+// hasHuffAVX512: the kernel is amd64's.
+var hasHuffAVX512 = false
+
 // adlerBlocks: the kernel is amd64's.
 func adlerBlocks(p []byte) (a, b uint64, ok bool) { return 0, 0, false }
 

@@ -149,18 +149,24 @@ func TestWriteKernelsMatchGo(t *testing.T) {
 	}
 }
 
-// TestHuffLitsKernel checks that the Huffman kernel writes the bytes of
-// the Go loop: blocks of skewed bytes (codes of 1 to 15 bits; a
-// geometric law, so that the rarest values take the longest codes) and
-// of flat ones, of every length 0-50 and long, one stream after another
-// with the bit accumulator left at every offset.
+// TestHuffLitsKernel checks that the Huffman kernels (huffLitsAVX512
+// where it runs, and huffLitsBMI2) write the bytes of the Go loop: blocks
+// of skewed bytes (codes of 1 to 15 bits; a geometric law, so that the
+// rarest values take the longest codes) and of flat ones, of every
+// length 0-50, 63-66, 127-130, 191-194 and long, one stream after another
+// with the bit accumulator left at every offset; one long block also
+// holds a run of 100 values seen once (14-15-bit codes: any four overflow
+// the AVX-512 kernel's 56 bits, which leaves those steps to huffLitsBMI2).
 func TestHuffLitsKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 7))
 	var blocks [][]byte
 	for n := range 51 {
 		blocks = append(blocks, make([]byte, n))
 	}
-	blocks = append(blocks, make([]byte, 70001), make([]byte, 1<<16))
+	for _, n := range []int{63, 64, 65, 66, 127, 128, 129, 130, 191, 192, 193, 194} {
+		blocks = append(blocks, make([]byte, n), make([]byte, n))
+	}
+	blocks = append(blocks, make([]byte, 70001), make([]byte, 1<<16), make([]byte, 1<<16-1))
 	longest := uint8(0)
 	for i, b := range blocks {
 		for j := range b {
@@ -175,19 +181,40 @@ func TestHuffLitsKernel(t *testing.T) {
 			b[j] = byte(v)
 		}
 	}
-	k, g := withKernels(func() []byte {
+	rare := blocks[len(blocks)-1]
+	for j := range 100 {
+		rare[3001+j] = byte(150 + j)
+	}
+	run := func() []byte {
 		h := newHuffWriter()
 		h.reset()
-		for _, b := range blocks {
+		for i, b := range blocks {
 			h.tally(b)
 			h.flush(b)
 			longest = max(longest, slicesMax(h.litLen[:]))
+			if i == len(blocks)-1 {
+				for j := range 97 {
+					l := h.litLen[150+j : 154+j]
+					if sum := int(l[0]) + int(l[1]) + int(l[2]) + int(l[3]); sum <= 56 {
+						t.Fatalf("the run's values %d-%d have codes of %d bits, not over 56", 150+j, 153+j, sum)
+					}
+				}
+			}
 		}
 		h.close()
 		return bytes.Clone(h.out)
-	})
+	}
+	k, g := withKernels(run)
 	if !bytes.Equal(k, g) {
-		t.Fatalf("kernel's stream of %d bytes differs from Go's of %d", len(k), len(g))
+		t.Fatalf("kernels' stream of %d bytes differs from Go's of %d", len(k), len(g))
+	}
+	if hasHuffAVX512 {
+		hasHuffAVX512 = false
+		b := run()
+		hasHuffAVX512 = true
+		if !bytes.Equal(b, g) {
+			t.Fatalf("huffLitsBMI2's stream of %d bytes differs from Go's of %d", len(b), len(g))
+		}
 	}
 	if longest != maxLitLn {
 		t.Errorf("longest code %d bits: the blocks test no %d-bit code", longest, maxLitLn)
