@@ -2,6 +2,7 @@ package pngfast
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -252,13 +253,17 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 	clear(lengths)
 	sc.f = append(sc.f[:0], freq...)
 	for {
-		sc.sym = sc.sym[:0]
+		// The used symbols, by stores and a count (a branch on f
+		// mispredicted where zero counts lie among the others).
+		sc.sym = slices.Grow(sc.sym[:0], len(sc.f))[:len(sc.f)]
+		n := 0
 		for s, f := range sc.f {
+			sc.sym[n] = uint64(f)<<16 | uint64(s)
 			if f != 0 {
-				sc.sym = append(sc.sym, uint64(f)<<16|uint64(s))
+				n++
 			}
 		}
-		n := len(sc.sym)
+		sc.sym = sc.sym[:n]
 		switch n {
 		case 0:
 			return
@@ -271,29 +276,39 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 			return
 		}
 		sc.sym, sc.spare = sortCounts(sc.sym, sc.spare)
-		// Two queues: the sorted leaves and the internal nodes, made
-		// in increasing weight order.
+		// Two queues: the sorted leaves (lw, then a sentinel) and the
+		// internal nodes, made in increasing weight order (nw; the slot
+		// of the node being made holds a sentinel while its two are
+		// picked). A leaf is picked before a node of the same weight.
+		// Nodes 0..n-2 are symbols n..m-1 of parent and depth. The picks
+		// are selects, not branches (their outcomes follow the counts).
 		m := 2*n - 1
-		sc.weight = slices.Grow(sc.weight[:0], m)[:m]
+		sc.weight = slices.Grow(sc.weight[:0], 2*n+1)[:2*n+1]
 		sc.parent = slices.Grow(sc.parent[:0], m)[:m]
 		sc.depth = slices.Grow(sc.depth[:0], m)[:m]
+		lw, nw := sc.weight[:n+1], sc.weight[n+1:]
 		for k, s := range sc.sym {
-			sc.weight[k] = s >> 16
+			lw[k] = s >> 16
 		}
-		leaf, node := 0, n
-		pick := func(next int) int {
-			if leaf < n && (node >= next || sc.weight[leaf] <= sc.weight[node]) {
-				leaf++
-				return leaf - 1
+		lw[n] = math.MaxUint64
+		parent := sc.parent
+		leaf, node := 0, 0
+		for j := range n - 1 {
+			nw[j] = math.MaxUint64
+			x, y := lw[leaf], nw[node]
+			a, wa, lt := n+node, y, 0
+			if x <= y {
+				a, wa, lt = leaf, x, 1
 			}
-			node++
-			return node - 1
-		}
-		for next := n; next < m; next++ {
-			a := pick(next)
-			b := pick(next)
-			sc.weight[next] = sc.weight[a] + sc.weight[b]
-			sc.parent[a], sc.parent[b] = int32(next), int32(next)
+			leaf, node = leaf+lt, node+1-lt
+			x, y = lw[leaf], nw[node]
+			b, wb, lt := n+node, y, 0
+			if x <= y {
+				b, wb, lt = leaf, x, 1
+			}
+			leaf, node = leaf+lt, node+1-lt
+			nw[j] = wa + wb
+			parent[a], parent[b] = int32(n+j), int32(n+j)
 		}
 		sc.depth[m-1] = 0
 		over := false
@@ -320,38 +335,72 @@ func (sc *huffScratch) lengths(freq []uint32, lengths []uint8, limit uint8) {
 
 // sortCounts sorts keys, count<<16 | symbol with the symbols increasing
 // (each distinct), as slices.Sort would, and returns them with the other
-// buffer: a stable radix sort of the counts a byte at a time (up to 2
-// passes on a block's literals), where pdqsort's compares of ~256 keys
-// mispredicted (1.3-1.6 % of a colour batch decode to PNG, perf). The
-// stable passes keep a count's symbols in their increasing input order,
-// the order of the whole key.
+// buffer: a stable radix sort of the counts a byte at a time, where
+// pdqsort's compares of ~256 keys mispredicted (1.3-1.6 % of a colour
+// batch decode to PNG, perf). The stable passes keep a count's symbols in
+// their increasing input order, the order of the whole key. After the
+// first pass (the counts' low bytes), the keys of counts below 256 keep
+// their order, ahead of the others (most of a block's byte values): they
+// are moved by a partition whose two cursors stay in registers, and only
+// the others go through the next passes (a pass over all of them
+// incremented one digit's slot, 0, for most keys: each increment waited on
+// the last through memory).
 func sortCounts(keys, spare []uint64) (sorted, other []uint64) {
+	spare = slices.Grow(spare[:0], len(keys))[:len(keys)]
+	if len(keys) == 0 {
+		return keys, spare
+	}
+	keys, spare = radixPass(keys, spare, 16)
 	var top uint64
+	small, big := 0, len(keys)
 	for _, k := range keys {
 		top |= k
+		spare[small], spare[big-1] = k, k
+		more := 0
+		if k>>24 != 0 {
+			more = 1
+		}
+		small, big = small+1-more, big-more
 	}
-	spare = slices.Grow(spare[:0], len(keys))[:len(keys)]
-	for shift := uint(16); top>>shift != 0; shift += 8 {
-		var at [256]int32
-		for _, k := range keys {
-			at[uint8(k>>shift)]++
-		}
-		if int(at[uint8(keys[0]>>shift)]) == len(keys) {
-			continue // one digit for all: the pass would not move a key
-		}
-		sum := int32(0)
-		for d, c := range at {
-			at[d] = sum
-			sum += c
-		}
-		for _, k := range keys {
-			d := uint8(k >> shift)
-			spare[at[d]] = k
-			at[d]++
-		}
-		keys, spare = spare, keys
+	if small == len(keys) {
+		return keys, spare
 	}
+	// spare holds the small keys in order, then the others reversed.
+	slices.Reverse(spare[big:])
+	hi, tmp := spare[big:], keys[big:]
+	for shift := uint(24); top>>shift != 0; shift += 8 {
+		hi, tmp = radixPass(hi, tmp, shift)
+	}
+	if &hi[0] == &spare[big] {
+		return spare, keys
+	}
+	copy(keys[:small], spare[:small])
 	return keys, spare
+}
+
+// radixPass sorts keys stably by their byte at shift into spare and
+// returns them and the other buffer, or keys and spare as they came if all
+// keys have the same byte there.
+func radixPass(keys, spare []uint64, shift uint) (sorted, other []uint64) {
+	var at [256]int32
+	for _, k := range keys {
+		at[uint8(k>>shift)]++
+	}
+	if int(at[uint8(keys[0]>>shift)]) == len(keys) {
+		return keys, spare // one digit for all: the pass would not move a key
+	}
+	sum := int32(0)
+	for d, c := range at {
+		at[d] = sum
+		sum += c
+	}
+	spare = spare[:len(keys)]
+	for _, k := range keys {
+		d := uint8(k >> shift)
+		spare[at[d]] = k
+		at[d]++
+	}
+	return spare, keys
 }
 
 // adlerWord adds the eight bytes of v, the first in the low byte, to the

@@ -2,6 +2,7 @@ package pngfast
 
 import (
 	"bytes"
+	"cmp"
 	"compress/zlib"
 	"io"
 	"math/rand/v2"
@@ -187,6 +188,107 @@ func TestSortCounts(t *testing.T) {
 		got, spare = sortCounts(slices.Clone(keys), spare)
 		if !slices.Equal(got, want) {
 			t.Fatalf("keys %x: sorted %x, want %x", keys, got, want)
+		}
+	}
+}
+
+// lengthsQueues is the Huffman construction lengths must match, written
+// plainly: the used symbols sorted by count (then symbol), two queues,
+// the smaller weight first and a leaf before a node of the same weight;
+// over the limit, the counts halved (kept nonzero) and built again.
+func lengthsQueues(freq []uint32, limit uint8) []uint8 {
+	f := slices.Clone(freq)
+	out := make([]uint8, len(freq))
+	for {
+		var syms []int
+		for s, c := range f {
+			if c != 0 {
+				syms = append(syms, s)
+			}
+		}
+		switch len(syms) {
+		case 0:
+			return out
+		case 1:
+			out[syms[0]] = 1
+			if syms[0] == 0 {
+				out[1] = 1
+			} else {
+				out[0] = 1
+			}
+			return out
+		}
+		slices.SortStableFunc(syms, func(a, b int) int { return cmp.Compare(f[a], f[b]) })
+		n := len(syms)
+		w := make([]uint64, 0, 2*n)
+		for _, s := range syms {
+			w = append(w, uint64(f[s]))
+		}
+		parent := make([]int, 2*n-1)
+		leaf, node := 0, n
+		take := func() int {
+			if leaf < n && (node == len(w) || w[leaf] <= w[node]) {
+				leaf++
+				return leaf - 1
+			}
+			node++
+			return node - 1
+		}
+		for len(w) < 2*n-1 {
+			a := take()
+			b := take()
+			parent[a], parent[b] = len(w), len(w)
+			w = append(w, w[a]+w[b])
+		}
+		over := false
+		clear(out)
+		for k, s := range syms {
+			d := 0
+			for i := k; i != 2*n-2; i = parent[i] {
+				d++
+			}
+			out[s] = uint8(d)
+			over = over || d > int(limit)
+		}
+		if !over {
+			return out
+		}
+		for s := range f {
+			if f[s] != 0 {
+				f[s] = f[s]>>1 | 1
+			}
+		}
+	}
+}
+
+// TestHuffLengthsSame checks lengths against lengthsQueues: the same
+// code lengths, so the same PNG bytes, on counts with ties, zeros, skews
+// that pass the limit (rebuilds) and the byte counts of 64 KB blocks.
+func TestHuffLengthsSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var sc huffScratch
+	for k := range 2000 {
+		n := []int{19, 257}[k%2]
+		limit := []uint8{7, 15}[k%2]
+		freq := make([]uint32, n)
+		for s := range freq {
+			switch k % 5 {
+			case 0:
+				freq[s] = uint32(rng.IntN(4))
+			case 1:
+				freq[s] = uint32(rng.ExpFloat64() * float64(uint32(1)<<rng.IntN(20)))
+			case 2:
+				freq[s] = uint32(1) << rng.IntN(25) // skewed: over the limit
+			default:
+				if rng.IntN(4) > 0 {
+					freq[s] = uint32(max(0, rng.NormFloat64()*float64(1+k%300)+300))
+				}
+			}
+		}
+		got := make([]uint8, n)
+		sc.lengths(freq, got, limit)
+		if want := lengthsQueues(freq, limit); !slices.Equal(got, want) {
+			t.Fatalf("counts %v: lengths %v, want %v", freq, got, want)
 		}
 	}
 }
