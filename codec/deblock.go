@@ -133,7 +133,7 @@ func deblockErrorsGray(orig patches.Plane, rec *image.Gray, step float64, n int)
 	sc.whole = whole
 	sse0, ok := wholeErrors(whole, orig.Pix, rec.Pix[:len(orig.Pix)])
 	if ok {
-		return deblockErrorsWhole(whole, sse0, rec, step, n)
+		return deblockErrorsWhole(whole, sse0, rec, step, n, 1)
 	}
 	errs, done := newDeblockErrors(sseGrayFloat(rec.Pix, orig.Pix), step, n)
 	if done {
@@ -189,18 +189,29 @@ func newDeblockErrors(sse0, step float64, n int) ([]float64, bool) {
 // (w×h, rows in order), as the encoder of a grey 8-bit image has it: the
 // same errors without reading and converting its float64 plane.
 func deblockErrorsGray8(orig []uint8, rec *image.Gray, step float64, n int) []float64 {
-	return deblockErrorsWhole(orig, float64(sse8(rec.Pix[:len(orig)], orig)), rec, step, n)
+	return deblockErrorsGray8Rows(orig, rec, step, n, 1)
+}
+
+// deblockErrorsGray8Rows is deblockErrorsGray8 over one group of block
+// rows in every (the groups deblockErrorsByEdgeRows visits; 1: every
+// row, the exact errors), for the lower effort levels: errs[0] is still
+// the whole image's unfiltered error, each strength's the change of the
+// rows visited added to it, so the strengths compare as on those rows.
+func deblockErrorsGray8Rows(orig []uint8, rec *image.Gray, step float64, n, every int) []float64 {
+	return deblockErrorsWhole(orig, float64(sse8(rec.Pix[:len(orig)], orig)), rec, step, n, every)
 }
 
 // deblockErrorsWhole is deblockErrorsGray of an original in whole
-// numbers 0..255, whose unfiltered error is sse0.
-func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray, step float64, n int) []float64 {
+// numbers 0..255,
+// whose unfiltered error is sse0, over one group of block rows in every
+// where deblockErrorsByEdgeRows can (else every row).
+func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray, step float64, n, every int) []float64 {
 	errs, done := newDeblockErrors(sse0, step, n)
 	if done {
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	if deblockErrorsByEdge(errs, orig, rec.Pix, w, h, n, step) {
+	if deblockErrorsByEdgeRows(errs, orig, rec.Pix, w, h, n, step, every) {
 		return errs
 	}
 	work := make([]uint8, len(rec.Pix))
@@ -226,6 +237,14 @@ func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray
 // own kmin. Every edge adds its change of the squared error to the
 // strengths it is on at (a difference array), in integers.
 func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64) bool {
+	return deblockErrorsByEdgeRows(errs, orig, rec, w, h, n, step, 1)
+}
+
+// deblockErrorsByEdgeRows is deblockErrorsByEdge over the rows y whose
+// group (y+2)/n is a multiple of every (1: every row): the horizontal
+// edge y·n's band, rows y·n−2..y·n+1, is in group y, so the groups
+// visited hold whole bands.
+func deblockErrorsByEdgeRows[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64, every int) bool {
 	const never = deblockNever
 	km, ok := newEdgeKmins(step, n)
 	if !ok {
@@ -308,6 +327,9 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 		}
 	}
 	for y := 0; y < h; y++ {
+		if every > 1 && (y+2)/n%every != 0 {
+			continue
+		}
 		b := (y + 2) / n * n // the horizontal edge whose band may hold row y
 		if b < n || b+1 >= h || y > b+1 {
 			vertical(y, nil, nil)
@@ -321,6 +343,9 @@ func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8,
 	// four pixels no vertical edge sets (most, with 8-pixel patches) has
 	// one state.
 	for y := n; y+1 < h; y += n {
+		if every > 1 && y/n%every != 0 {
+			continue
+		}
 		copy(von, rec[(y-2)*w:][:4*w])
 		fillBytes(kpix, never)
 		for r := range 4 {
@@ -957,10 +982,17 @@ func (s *deblockSearch) exact() []float64 {
 // strength and channel); a 16-bit grey one, one more float64 copy of the
 // image.
 func searchDeblockFloat(orig, rec patches.Plane, step float64, n int) deblockSearch {
+	return searchDeblockFloatRows(orig, rec, step, n, 1)
+}
+
+// searchDeblockFloatRows is searchDeblockFloat over one group of block
+// rows in every (searchDeblockRows; 1: every row), for the lower effort
+// levels.
+func searchDeblockFloatRows(orig, rec patches.Plane, step float64, n, every int) deblockSearch {
 	if n < 4 || !(step > 0) {
 		return exactDeblock(deblockErrors(orig, rec, step, n, false))
 	}
-	return searchDeblockAt(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) })
+	return searchDeblockRows(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) }, every)
 }
 
 // deblockNever is the strength searchDeblockAt gives an edge whose tests
@@ -1274,6 +1306,15 @@ const (
 // searchDeblockAt is searchDeblockFloat at the thresholds of each
 // strength that params gives, which must grow with the strength.
 func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) deblockSearch {
+	return searchDeblockRows(orig, rec, n, params, 1)
+}
+
+// searchDeblockRows is searchDeblockAt over the rows y whose group
+// (y+2)/n is a multiple of every (whole bands, and their unfiltered
+// error too). With every > 1 the errors are those rows' alone: the
+// result has no bounds (chooseDeblock takes them as they are) and its
+// exact is theirs.
+func searchDeblockRows(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64), every int) deblockSearch {
 	const never = deblockNever
 	w, h := rec.W, rec.H
 	s := newEdgeSums(params)
@@ -1283,6 +1324,9 @@ func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, 
 	von, kpix, ks := sc.vonF, sc.kpix, sc.kmins
 	var sse sseLanes // the unfiltered error, row by row
 	for y := 0; y < h; y++ {
+		if every > 1 && (y+2)/n%every != 0 {
+			continue
+		}
 		if b := (y + 2) / n * n; b >= n && b+1 < h && y <= b+1 {
 			if y == b-2 {
 				for r := range 4 {
@@ -1324,6 +1368,15 @@ func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, 
 		}
 	}
 	sse0 := sse.sum()
+	if every > 1 {
+		errs, e := make([]float64, never), sse0
+		errs[0] = sse0
+		for k := 1; k <= maxDeblock; k++ {
+			e += s.diff[k]
+			errs[k] = e
+		}
+		return exactDeblock(errs)
+	}
 	ds := deblockSearch{orig: orig, rec: rec, n: n, params: params,
 		errs: make([]float64, never), bound: make([]float64, never), same: make([]bool, never)}
 	// deblockErrors's sum and sseLanes's (a shorter chain of additions

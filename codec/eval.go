@@ -45,6 +45,8 @@ type EvalOptions struct {
 	// Assign is the assignment of patches to cells for the SPCA rows
 	// (see Options).
 	Assign Assignment
+	// Effort is the encoder's effort for the SPCA rows (see Options).
+	Effort int
 	// MatchedPCA adds the PCA baseline at the rate of the model on these
 	// images (its resolution or step searched so that it codes them at no
 	// more bits per pixel): the comparison at equal rate, beside the one
@@ -97,7 +99,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 			o.Progress(name, step, steps)
 		}
 	}
-	main, err := measure(m, images, &Options{Exact: o.Exact, Assign: o.Assign})
+	main, err := measure(m, images, &Options{Exact: o.Exact, Assign: o.Assign, Effort: o.Effort})
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +114,7 @@ func Evaluate(m *Model, images []image.Image, o *EvalOptions) ([]Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		r, err := measure(v, images, &Options{Exact: o.Exact, Assign: o.Assign})
+		r, err := measure(v, images, &Options{Exact: o.Exact, Assign: o.Assign, Effort: o.Effort})
 		if err != nil {
 			return nil, err
 		}

@@ -225,6 +225,16 @@ type Options struct {
 	// a colour one a version-8 file as earlier encoders wrote, byte for
 	// byte (version 10 adds the filter to colour files).
 	NoLoopFilter bool
+	// Effort is how much the encoder searches, MinEffort to MaxEffort;
+	// 0 means DefaultEffort (MaxEffort), the full search and today's
+	// files byte for byte. Level 2 takes the fast path's interpolated
+	// SPCA unfolding without its Newton step (where a sample of the
+	// image shows it close) and searches the deblocking strength and the
+	// grey loop filter's gain on a subset of the rows; level 1 also
+	// skips the refinement of the cells and stops the rate search
+	// (EncodeAtRate) within 5 %. Faster, the same format and decoder, a
+	// little larger or worse files (README, "Encoder effort").
+	Effort int
 }
 
 // Assignment is the way Encode assigns patches to the cells of the
@@ -374,6 +384,10 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 	if o.Assign != AssignNearest && o.Assign != AssignResponses {
 		return fmt.Errorf("codec: unknown %v", o.Assign)
 	}
+	plan, err := planOf(o.Effort)
+	if err != nil {
+		return err
+	}
 	if hasEdges(v) && (m.Step == 0 || adaptiveVersion(m) != formatVersionShifts) {
 		return fmt.Errorf("codec: format version %d needs a model in the entropy-constrained mode with gamma 0", v)
 	}
@@ -502,12 +516,12 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					// The probes of a rate search: the first transforms,
 					// each quantises at its step.
 					if in.chans[ci] == nil {
-						in.chans[ci] = c.transformSamples(p, gray8, m.Patch, o.Exact)
+						in.chans[ci] = c.transformSamples(p, gray8, m.Patch, o.Exact, plan.newton)
 					}
 					t := in.chans[ci]
 					y, idx, grid, slow = t.y, c.quantize(t), t.grid, t.slow
 				} else {
-					y, idx, grid, slow = c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0)
+					y, idx, grid, slow = c.quantizeSamples(p, gray8, m.Patch, o.Exact, o.Assign == AssignNearest && m.Step == 0, plan.newton)
 					owned[ci] = planeBuffer{y: y.RawMatrix().Data, idx: idx}
 					// Nothing reads y after findOutliers below (the
 					// outliers hold cells, not responses): the colour
@@ -517,7 +531,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					// memory in a process's first 768×512 image.
 					recInto = owned[ci].y
 				}
-				if m.Step > 0 && o.Assign == AssignNearest {
+				if m.Step > 0 && o.Assign == AssignNearest && plan.refine {
 					c.refineNearest(y, idx, m.Step)
 				}
 				if m.Step > 0 {
@@ -561,7 +575,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out, recInto).(*image.Gray)
 					if auto {
 						if orig8 != nil {
-							sse[ci] = exactDeblock(deblockErrorsGray8(orig8, rec, m.Step, m.Patch))
+							sse[ci] = exactDeblock(deblockErrorsGray8Rows(orig8, rec, m.Step, m.Patch, plan.deblockEvery))
 						} else {
 							sse[ci] = exactDeblock(deblockErrorsGray(p, rec, m.Step, m.Patch))
 						}
@@ -585,7 +599,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 						recBufs[ci] = rec.Pix
 					}
 					if auto {
-						sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch)
+						sse[ci] = searchDeblockFloatRows(p, rec, m.Step, m.Patch, plan.deblockEvery)
 					}
 					if fitLoop && ci == 0 {
 						lumaRec = rec
@@ -603,7 +617,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		hd.Deblock, _ = chooseDeblock(sse)
 	}
 	if loopRec != nil {
-		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch)
+		hd.LoopFilter = chooseLoopFilterRows(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch, plan.gainEvery)
 		deblockScratches.Put(loopScratch)
 	}
 	if lumaRec.Pix != nil {
@@ -618,7 +632,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 	}
 	out = checksum.Append(out)
 	scs[0].file = out
-	_, err := w.Write(out)
+	_, err = w.Write(out)
 	return err
 }
 
@@ -647,13 +661,14 @@ func grayPixels(img image.Image) []uint8 {
 // transform; with nearest, the indices of the cells with the nearest
 // reconstructions where the channel has a codebook (moveToNearest).
 func (c *Channel) quantizePlane(p patches.Plane, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
-	return c.quantizeSamples(p, nil, n, exact, nearest)
+	return c.quantizeSamples(p, nil, n, exact, nearest, true)
 }
 
 // quantizeSamples is quantizePlane reading the samples from g where not
 // nil (p is then only g's size: Luminance(g), which it stands for, gives
-// the same responses).
-func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, nearest bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
+// the same responses), with the fast path's Newton step where newton
+// (quantizeFastWith).
+func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, nearest, newton bool) (y *mat.Dense, idx []int32, grid patches.Grid, slow []int) {
 	buf := takePlaneBuffer(p, n)
 	if need := patches.NewGrid(p.W, p.H, n).Blocks() * n * n; cap(buf.y) < need {
 		// A process's first image: the projection writes every response.
@@ -686,7 +701,7 @@ func (c *Channel) quantizeSamples(p patches.Plane, g *image.Gray, n int, exact, 
 	case nearest:
 		slow = c.quantizeNearest(y, idx)
 	default:
-		slow = c.quantizeFast(y, idx)
+		slow = c.quantizeFastWith(y, idx, newton)
 	}
 	return y, idx, grid, slow
 }

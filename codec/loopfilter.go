@@ -570,13 +570,26 @@ var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: 
 // do not lower the squared error. orig8 is orig in 8 bits where the
 // encoder has it (grayPixels), else nil (see loopFilterGain).
 func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n int) []int {
+	return chooseLoopFilterRows(orig, orig8, rec, deblock, step, n, 1)
+}
+
+// chooseLoopFilterRows is chooseLoopFilter with the gain of an 8-bit
+// original over one row in every (1: every row; images under 8 fit rows
+// take every row), for the lower effort levels.
+func chooseLoopFilterRows(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n, every int) []int {
 	deblockImage(rec, deblock, step, n)
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
 	taps, ok := fitLoopFilter(orig, orig8, rec.Pix, w, h)
 	if !ok {
 		return nil
 	}
-	if before, after := loopFilterGain(orig, orig8, rec.Pix, w, h, &taps); !(after < before) {
+	var before, after float64
+	if orig8 != nil && every > 1 && h >= 8*loopFitRows && w >= 8*loopFitCols {
+		before, after = loopFilterGain8(orig8, rec.Pix, w, h, every, &taps)
+	} else {
+		before, after = loopFilterGain(orig, orig8, rec.Pix, w, h, &taps)
+	}
+	if !(after < before) {
 		return nil
 	}
 	out := make([]int, loopTaps)

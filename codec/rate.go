@@ -9,7 +9,7 @@ import (
 )
 
 // rateTolerance is the relative distance to the target rate at which
-// StepForRate stops searching.
+// StepForRate stops searching (at the default effort; effortPlan).
 const rateTolerance = 0.02
 
 // maxEstProbes bounds the probes of a StepForRate search at steps the
@@ -23,7 +23,8 @@ const maxRateProbes = 14
 // StepForRate returns the quantiser step (Options.Step) at which m, a
 // model in the entropy-constrained mode, codes img at bpp bits per pixel,
 // and the rate it codes at: the encode-time rate knob. It stops at the
-// first step whose rate is within 2 % of the target (or at the closest of
+// first step whose rate is within 2 % of the target (5 % at MinEffort,
+// o's Effort) (or at the closest of
 // at most 14 encodings). Each step it tries is an exact encoding; an
 // estimate of the rate at any step, from the image's transform without
 // coding it (rateEstimate: the entropy of the cells, as the coder's
@@ -78,6 +79,10 @@ func stepForRate(img image.Image, m *Model, bpp float64, o *Options, in *encodeI
 	var opt Options
 	if o != nil {
 		opt = *o
+	}
+	plan, err := planOf(opt.Effort)
+	if err != nil {
+		return 0, 0, err
 	}
 	if opt.Deblock == 0 {
 		// The deblocking strength is one header byte whatever its
@@ -175,7 +180,7 @@ func stepForRate(img image.Image, m *Model, bpp float64, o *Options, in *encodeI
 				in.keepLast(s)
 			}
 		}
-		if bestErr <= rateTolerance {
+		if bestErr <= plan.rateTolerance {
 			break
 		}
 		if x <= floor && r < bpp {

@@ -346,8 +346,12 @@ func newRateModel(img image.Image, m *Model, o *Options, in *encodeInput, pixels
 	if o.Assign != AssignNearest && o.Assign != AssignResponses {
 		return nil
 	}
+	plan, err := planOf(o.Effort)
+	if err != nil {
+		return nil // the probes say so
+	}
 	m.stepMu.Lock()
-	err := m.loadBases()
+	err = m.loadBases()
 	bases := m.stepBasis
 	m.stepMu.Unlock()
 	if err != nil {
@@ -373,7 +377,7 @@ func newRateModel(img image.Image, m *Model, o *Options, in *encodeInput, pixels
 	}
 	for ci, c := range m.Channels {
 		if in.chans[ci] == nil {
-			in.chans[ci] = c.transformSamples(in.planes[ci], in.gray8, m.Patch, o.Exact)
+			in.chans[ci] = c.transformSamples(in.planes[ci], in.gray8, m.Patch, o.Exact, plan.newton)
 		}
 	}
 	rows, _ := in.chans[0].y.Dims()

@@ -192,8 +192,8 @@ type stepFree struct {
 }
 
 // transformSamples is the step-free part of quantizeSamples (exact and
-// without nearest).
-func (c *Channel) transformSamples(p patches.Plane, g *image.Gray, n int, exact bool) *stepFree {
+// without nearest; newton as there).
+func (c *Channel) transformSamples(p patches.Plane, g *image.Gray, n int, exact, newton bool) *stepFree {
 	buf := takePlaneBuffer(p, n)
 	t := &stepFree{idx: buf.idx}
 	if g != nil {
@@ -221,10 +221,14 @@ func (c *Channel) transformSamples(p patches.Plane, g *image.Gray, n int, exact 
 		} else {
 			blocks := (rows + fastBlock - 1) / fastBlock
 			misses := make([][]int, blocks)
+			if !newton && !c.interpHolds(t.y, fp) {
+				newton = true
+			}
 			scratch := sync.Pool{New: func() any { return newFastScratch(fp, c.SPCA, fp.k) }}
 			parallel.For(blocks, func(b int) {
 				sc := scratch.Get().(*fastScratch)
 				defer scratch.Put(sc)
+				sc.interp = !newton
 				for i := b * fastBlock; i < min(rows, (b+1)*fastBlock); i++ {
 					if c.fastUnfold(sc, t.y.RawRowView(i)) {
 						unit.MetricWork(t.resp[i*k:(i+1)*k], sc.u, sc.ms)
