@@ -335,7 +335,7 @@ func codecEvalCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "eval",
 		Usage: "compare a codec model with other gammas, PCA and JPEG on a set of images",
-		UsageText: "spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact] [--assign nearest|responses] [--rd]\n\n" +
+		UsageText: "spca codec eval --model codec.model --images DIR|FILE [FILE...] [--json] [--exact] [--assign nearest|responses] [--effort N] [--rd]\n\n" +
 			"Codes the images with the model and, at the same total resolution (or step), with SPCA " +
 			"refitted for gamma 0, 1/3 and 1 and with PCA and a Lloyd–Max (or dead-zone uniform) " +
 			"quantiser per coefficient; then with that PCA baseline and with JPEG at the bits per " +
@@ -349,6 +349,7 @@ func codecEvalCommand() *cli.Command {
 			cliutil.JSONFlag(),
 			exactFlag(),
 			assignFlag(),
+			effortFlag(),
 			rdFlag(),
 		},
 		Action: runCodecEval,
@@ -406,7 +407,7 @@ func runCodecEval(c *cli.Context) error {
 		slices.Sort(gammas)
 	}
 	jr := evalJPEG(model.Color, extcodec.All[0])
-	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), Assign: assign, MatchedPCA: true, JPEG: jr.measure}
+	opt := &codec.EvalOptions{Gammas: gammas, Exact: c.Bool(flagExact), Assign: assign, Effort: c.Int(flagEffort), MatchedPCA: true, JPEG: jr.measure}
 	if cb := bars.Callback(); cb != nil {
 		cb("evaluate", 0, len(gammas)+3)
 		opt.Progress = func(_ string, done, total int) { cb("evaluate", done, total) }
@@ -582,6 +583,13 @@ func writeEvalTable(w io.Writer, results []codec.Result) error {
 	return tw.Flush()
 }
 
+// effortFlag is encode's --effort (codec.Options.Effort), checked
+// against flagRanges.
+func effortFlag() cli.Flag {
+	return &cli.IntFlag{Name: flagEffort, Value: codec.DefaultEffort,
+		Usage: fmt.Sprintf("how much the encoder searches, %d (fastest: the deblocking and loop filter searches on a subset of rows, no refinement of the cells) to %d (the full search); the same format at every level", codec.MinEffort, codec.MaxEffort)}
+}
+
 // outFlag is -o/--out of encode and decode.
 func outFlag(what string) cli.Flag {
 	return &cli.StringFlag{Name: flagOut, Aliases: []string{flagO}, Usage: what + " (required; see above)"}
@@ -591,7 +599,7 @@ func encodeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "encode",
 		Usage: "code images into .spc files with a codec model",
-		UsageText: "spca encode --model codec.model [--bpp B | --step S] [--assign nearest|responses] [--exact] -o OUT in.png [in2.png ...]\n\n" +
+		UsageText: "spca encode --model codec.model [--bpp B | --step S] [--effort N] [--assign nearest|responses] [--exact] -o OUT in.png [in2.png ...]\n\n" +
 			"Grey models code the luminance of colour images; 16-bit images stay 16-bit. " +
 			fmt.Sprintf(batchNote, ".spc"),
 		Flags: []cli.Flag{
@@ -599,8 +607,9 @@ func encodeCommand() *cli.Command {
 			outFlag("output `FILE` for one input, DIR for several"),
 			exactFlag(),
 			assignFlag(),
-			&cli.Float64Flag{Name: flagBPP, Usage: "code each image at this many bits per pixel (within 2 %, searching the quantiser step on the image; models in the entropy-constrained mode)", DefaultText: "none, the model's step"},
+			&cli.Float64Flag{Name: flagBPP, Usage: "code each image at this many bits per pixel (within 2 %, 5 % at --effort 1, searching the quantiser step on the image; models in the entropy-constrained mode)", DefaultText: "none, the model's step"},
 			&cli.Float64Flag{Name: flagStep, Usage: "code at this quantiser step instead of the model's (larger: fewer bits; models in the entropy-constrained mode)", DefaultText: "the model's"},
+			effortFlag(),
 		},
 		Before: adviseHugeHeap,
 		Action: runEncode,
@@ -693,7 +702,7 @@ func runEncode(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		opt = codec.Options{Exact: c.Bool(flagExact), Assign: assign}
+		opt = codec.Options{Exact: c.Bool(flagExact), Assign: assign, Effort: c.Int(flagEffort)}
 		if countSet(c, flagBPP, flagStep) > 1 {
 			return fail("%s: --%s and --%s are mutually exclusive", cliutil.CommandName(c), flagBPP, flagStep)
 		}

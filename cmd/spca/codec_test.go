@@ -232,6 +232,20 @@ func TestCodec(t *testing.T) {
 		}
 		mustRun(t, "decode", "--quiet", "--model", um, "-o", filepath.Join(dir, "u-knob.png"), knob)
 		wantError(t, []string{"encode", "--model", um, "--bpp", "1", "--step", "3", "-o", knob, test}, "mutually exclusive")
+		// --effort: every level writes a file the model decodes, the
+		// full search (3) the default's bytes; levels outside 1..3 are
+		// refused naming the flag.
+		for _, e := range []string{"1", "2", "3"} {
+			out := filepath.Join(dir, "u-effort"+e+".spc")
+			mustRun(t, "encode", "--quiet", "--effort", e, "--model", um, "-o", out, test)
+			mustRun(t, "decode", "--quiet", "--model", um, "-o", out+".png", out)
+			if e == "3" && !bytes.Equal(readBytes(t, out), readBytes(t, spc)) {
+				t.Error("encode --effort 3 wrote other bytes than the default")
+			}
+		}
+		for _, e := range []string{"0", "4", "-1"} {
+			wantError(t, []string{"encode", "--effort", e, "--model", um, "-o", knob, test}, "--effort "+e, "[1, 3]")
+		}
 		// A rate out of reach is coded at the nearest and said so; a
 		// model with fixed bins is refused naming the model.
 		if _, stderr := mustRun(t, "encode", "--quiet", "--model", um, "--bpp", "0.001", "-o", knob, test); !strings.HasPrefix(stderr, "encode: warning: "+test+": coded at ") ||

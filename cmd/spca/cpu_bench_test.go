@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,10 @@ import (
 // bits per pixel (the rate knob, --bpp: every image at its own step;
 // decoding then derives each file's step), and SPCA_BENCH_QUALITY=Q
 // runs cjpeg at -quality Q instead of 75 (pick Q for a similar rate).
+// SPCA_BENCH_ARGS adds encode flags to the head's encodes (as
+// SPCA_BENCH_ARGS='--effort 1'; split at spaces), SPCA_BENCH_BASE_ARGS
+// to the base's: the base may then be the head's own build at another
+// setting (SPCA_BENCH_BASE=its binary).
 // SPCA_BENCH_BASE_MODEL gives the base binary another model file (one
 // without the step basis, which builds before it cannot read).
 func BenchmarkProcessCPU(b *testing.B) {
@@ -108,8 +113,12 @@ func BenchmarkProcessCPU(b *testing.B) {
 		rate = []string{"--bpp", bpp}
 	}
 	quality := cmp.Or(os.Getenv("SPCA_BENCH_QUALITY"), "75")
+	// SPCA_BENCH_ARGS and SPCA_BENCH_BASE_ARGS: more encode flags for the
+	// head and the base, split at spaces ("--effort 1").
+	extra := [][]string{strings.Fields(os.Getenv("SPCA_BENCH_ARGS")), strings.Fields(os.Getenv("SPCA_BENCH_BASE_ARGS"))}
 	enc := func(k int, args ...string) []string {
-		return append(append([]string{"encode", "--quiet", "--model", models[k]}, rate...), args...)
+		a := append(append([]string{"encode", "--quiet", "--model", models[k]}, rate...), extra[k]...)
+		return append(a, args...)
 	}
 	// Untimed work first: one batch encode of every image per binary,
 	// then cjpeg. The first processes after the build run on memory the

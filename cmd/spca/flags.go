@@ -65,6 +65,7 @@ const (
 	flagSamples  = "samples"
 	flagExact    = "exact"
 	flagAssign   = "assign"
+	flagEffort   = "effort"
 	flagFormat   = "format"
 	flagO        = cliutil.FlagO // alias of --out
 )

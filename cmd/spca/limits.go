@@ -137,6 +137,7 @@ var flagRanges = map[string]numberRange{
 	flagBins:         {1, inf, false},
 	flagBPP:          {0, inf, true},
 	flagStep:         {0, codec.MaxStep, true},
+	flagEffort:       {codec.MinEffort, codec.MaxEffort, false},
 	flagSamples:      {2, inf, false},
 	flagResolution:   {1, inf, false},
 	flagMaxReference: {1, inf, false},

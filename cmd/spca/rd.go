@@ -108,12 +108,12 @@ func versus(cv, ref *rdCurve, refGaps []codec.Result) {
 
 // rdCurves measures the model over steps and every installed external
 // codec over its qualities, and the BD-rates against cjpeg.
-func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(string)) ([]*rdCurve, error) {
+func rdCurves(model *codec.Model, images []image.Image, exact bool, effort int, note func(string)) ([]*rdCurve, error) {
 	steps := make([]float64, len(rdStepFactors))
 	for i, f := range rdStepFactors {
 		steps[i] = f * model.Step
 	}
-	spc, err := codec.RateSweep(model, images, steps, &codec.Options{Exact: exact})
+	spc, err := codec.RateSweep(model, images, steps, &codec.Options{Exact: exact, Effort: effort})
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func rdCurves(model *codec.Model, images []image.Image, exact bool, note func(st
 	first, last := rdStepFactors[0], rdStepFactors[len(rdStepFactors)-1]
 	wide := append([]float64{first / rdStepRatio * model.Step}, steps...)
 	wide = append(wide, last*rdStepRatio*model.Step)
-	pcaWide, err := codec.RateSweep(base, images, wide, nil)
+	pcaWide, err := codec.RateSweep(base, images, wide, &codec.Options{Effort: effort})
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +319,7 @@ func runRD(c *cli.Context, model *codec.Model, images []image.Image) error {
 			fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", name, msg)
 		}
 	}
-	curves, err := rdCurves(model, images, c.Bool(flagExact), note)
+	curves, err := rdCurves(model, images, c.Bool(flagExact), c.Int(flagEffort), note)
 	if err := modelFault(c, "", err); err != nil {
 		return err
 	}
