@@ -46,20 +46,26 @@ var fullEffort = effortPlan{deblockEvery: 1, gainEvery: 1, newton: true, refine:
 
 // planOf returns the plan of effort (0: DefaultEffort), or an error
 // naming the range. The levels, measured on kodim13-24 (grey with d8b,
-// colour with c8b) and the grey crops, BD-rates against the full search
-// over 7 steps 0.5-4× the model's, CPU of a batch encode of the 12
-// (README, "Encoder effort"):
+// colour with c8b) and the 8 grey crops: BD-rates against the full
+// search over codec eval --rd's 7 steps (0.5-4× the model's), PSNR /
+// SSIM, and the CPU of a batch encode of the 12 (README, "Encoder
+// effort"):
 //   - 3: the full search.
 //   - 2: no Newton step where the interpolation holds (interpHolds), the
 //     deblocking search on a quarter of the block rows, the grey loop
-//     filter's gain on every other row: +0.02-0.04 % by PSNR, -0.04 to
-//     +0.27 % by SSIM; 8-18 % less CPU.
+//     filter's gain on every other row: grey +0.03 / -0.02 %, crops
+//     +0.18 / +0.20 %, colour +0.24 / +0.02 %; 10-16 % less CPU.
 //   - 1: 2 without the refinement of the cells, the deblocking search on
-//     an eighth of the rows, the rate search within 5 %: +1.0-1.1 % by
-//     PSNR, +0.2-1.6 % by SSIM; 20-30 % less CPU.
+//     an eighth of the rows, the rate search within 5 %: grey +0.98 /
+//     +1.06 %, crops +2.77 / +2.04 %, colour +5.23 / +1.37 %; 20-30 %
+//     less CPU. Without the Newton step the refinement moves back most
+//     cells the interpolation misses; without both they stay (colour:
+//     +0.24 % and +1.28 % by PSNR apart, +5.23 % together).
 //
-// Not taken: the loop filter left out (+1.1-1.3 % on kodim13-24, +7.4 %
-// by PSNR on the crops) and the deblocking search left out.
+// Not taken: the loop filter left out (+1.1-1.3 % on kodim13, +7.4 % by
+// PSNR on a crop), and the refinement alone left out with the Newton
+// step kept (colour +1.28 / +1.31 %, grey +0.43 / +0.95 % for 0.83 and
+// 0.86 of the CPU: little faster than level 2).
 func planOf(effort int) (effortPlan, error) {
 	p := fullEffort
 	switch effort {

@@ -14,10 +14,10 @@ import (
 // search on TestEffortLevels' images, by level: its squared error within
 // this share above the default file's, and its size within effortBytes
 // of it. On kodim13-24 and the grey crops with the photo models
-// (README, "Encoder effort") effort 2 costs under 0.01 dB and effort 1
-// 0.02-0.2 dB at the model's step (0.5-4.5 % of the squared error, for
-// 0.1-0.8 % fewer bytes); the small models here, trained on one texture,
-// lose more without the refinement (effort 1: up to 33 %).
+// (README, "Encoder effort") effort 2 costs at most 0.06 dB and effort 1
+// 0.06-0.46 dB at steps 0.5-4× the model's (1-11 % of the squared
+// error, for 0.1-3 % fewer bytes); the small models here, trained on one
+// texture, lose up to 33 % at effort 1.
 var effortShare = map[int]float64{1: 0.5, 2: 0.05}
 
 // effortBytes bounds the size of a lower effort's file against the
