@@ -107,6 +107,48 @@ func TestEncodeWriteError(t *testing.T) {
 	}
 }
 
+// sizesWriter records the size of each Write.
+type sizesWriter struct {
+	bytes.Buffer
+	sizes []int
+}
+
+func (w *sizesWriter) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}
+
+// TestEncodeWritesWhole checks that Encode writes a file of less than
+// writeBytes in one Write, and a larger one (RGB noise, two files in a row:
+// the kept buffer) in Writes of at least writeBytes but the last: fewer
+// write(2) calls, the same bytes.
+func TestEncodeWritesWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 1))
+	big := image.NewRGBA(image.Rect(0, 0, 1100, 700))
+	for i := range big.Pix {
+		big.Pix[i] = byte(rng.Uint32()) | byte(i%4/3*255)
+	}
+	for _, m := range []image.Image{testimages.Texture(300, 200, 3), big, big, testimages.Texture(7, 5, 3)} {
+		var w sizesWriter
+		if err := EncodeOpaque(&w, m); err != nil {
+			t.Fatal(err)
+		}
+		n := w.Len()
+		if n < writeBytes && len(w.sizes) != 1 {
+			t.Fatalf("a file of %d bytes in %d Writes (%v), not one", n, len(w.sizes), w.sizes)
+		}
+		for i, k := range w.sizes[:len(w.sizes)-1] {
+			if k < writeBytes {
+				t.Fatalf("a file of %d bytes: Write %d of %d bytes (%v)", n, i, k, w.sizes)
+			}
+		}
+		if n > writeBytes && len(w.sizes) < 2 {
+			t.Fatalf("a file of %d bytes in one Write", n)
+		}
+		samePixels(t, m, w.Bytes())
+	}
+}
+
 // BenchmarkEncode writes a 768×512 grey photograph-like image with this
 // package and with image/png at BestSpeed (the baseline), reporting the
 // bytes written.
