@@ -48,9 +48,6 @@ func encode(w io.Writer, m image.Image, opaque bool) error {
 	}
 	st := writeStates.get()
 	defer writeStates.put(st)
-	if n := min(writeBytes, dy*(1+dx*bytesPer)) + 64<<10 + 64; cap(st.file) < n {
-		st.file = make([]byte, 0, n) // room for a chunk past writeBytes
-	}
 	e := &encoder{w: w, buf: st.file[:0]}
 	defer func() { st.file = e.buf[:0] }()
 	e.write([]byte("\x89PNG\r\n\x1a\n"))
@@ -68,6 +65,11 @@ func encode(w io.Writer, m image.Image, opaque bool) error {
 		st.rows = make([]byte, band*(1+n))
 	}
 	rows := st.rows[:0]
+	// The file up to writeBytes, and room for a block's worst case past
+	// it (flushSampled's): appends that outgrow buf copy it.
+	if k := min(writeBytes, dy*(1+n)) + cap(rows)*maxLitLn/8 + 64; cap(e.buf) < k {
+		e.buf = append(make([]byte, 0, k), e.buf...)
+	}
 	counted := 0 // bytes of rows counted: every sampleRows-th row of a band
 	for y := 0; y < dy && e.err == nil; y++ {
 		rows = append(rows, 1) // Sub: each byte minus the byte of the previous pixel
@@ -86,14 +88,16 @@ func encode(w io.Writer, m image.Image, opaque bool) error {
 			}
 		}
 		if len(rows)+1+n > cap(rows) || y == dy-1 {
+			at, own := e.startIDAT(st.h)
 			st.h.flushSampled(rows, counted)
-			e.chunk("IDAT", st.h.take())
+			e.endIDAT(st.h, at, own)
 			rows = rows[:0]
 			counted = 0
 		}
 	}
+	at, own := e.startIDAT(st.h)
 	st.h.close()
-	e.chunk("IDAT", st.h.take())
+	e.endIDAT(st.h, at, own)
 	e.chunk("IEND", nil)
 	e.flush()
 	return e.err
@@ -185,6 +189,29 @@ func (e *encoder) flush() {
 		_, e.err = e.w.Write(e.buf)
 	}
 	e.buf = e.buf[:0]
+}
+
+// startIDAT starts an IDAT chunk in buf whose data h codes next, in
+// place: h's output (what it holds, then what it adds) goes on in buf
+// after the chunk's header, not through h's own buffer (copying it was
+// 0.35 % of a colour batch decode to PNG). It returns where the chunk
+// starts and h's own buffer, for endIDAT.
+func (e *encoder) startIDAT(h *huffWriter) (at int, own []byte) {
+	own, at = h.out, len(e.buf)
+	e.buf = append(e.buf, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
+	h.out = append(e.buf, own...)
+	return at, own
+}
+
+// endIDAT ends the chunk that startIDAT started at at: its length, its
+// CRC, and h's own buffer back to h, empty.
+func (e *encoder) endIDAT(h *huffWriter, at int, own []byte) {
+	e.buf, h.out = h.out, own[:0]
+	binary.BigEndian.PutUint32(e.buf[at:], uint32(len(e.buf)-at-8))
+	e.buf = binary.BigEndian.AppendUint32(e.buf, crc32.ChecksumIEEE(e.buf[at+4:]))
+	if len(e.buf) >= writeBytes {
+		e.flush()
+	}
 }
 
 // chunk writes a chunk: length, type, data, CRC-32 of type and data.
