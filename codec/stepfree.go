@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/spcalab/spca/internal/parallel"
+	"github.com/spcalab/spca/internal/rgbrows"
 	"github.com/spcalab/spca/patches"
 	"gonum.org/v1/gonum/mat"
 )
@@ -91,6 +92,17 @@ func (in *encodeInput) keptFor(ci int, step float64) *codedChannel {
 
 // prepare sets in's planes from img for model m (whose channels and
 // chroma subsampling decide them), in buffers reused across images, which
+// isRGB8 reports whether img is an 8-bit opaque colour image that
+// patches.YCbCr420To converts row by row, writing every sample of its
+// planes: *image.RGBA, or the packed rows of patches.PackedRGB.
+func isRGB8(img image.Image) bool {
+	switch img.(type) {
+	case *image.RGBA, *rgbrows.Image:
+		return true
+	}
+	return false
+}
+
 // release hands back.
 func (in *encodeInput) prepare(img image.Image, m *Model) {
 	b := img.Bounds()
@@ -110,7 +122,7 @@ func (in *encodeInput) prepare(img image.Image, m *Model) {
 		in.done = func() { *buf = in.planes[0].Pix; lumaBuffers.Put(buf) }
 	default:
 		bufs := colourBuffers.Get().(*[3][]float64)
-		if _, rgba := img.(*image.RGBA); rgba && m.Color && m.Subsample {
+		if isRGB8(img) && m.Color && m.Subsample {
 			// A process's first image: its planes from the spare where
 			// it holds them (YCbCr420To writes every sample of an
 			// RGBA image's planes into the buffers that fit).

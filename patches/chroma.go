@@ -1,6 +1,10 @@
 package patches
 
-import "image"
+import (
+	"image"
+
+	"github.com/spcalab/spca/internal/rgbrows"
+)
 
 // HasChroma reports whether some pixel of img has unequal red, green and
 // blue: whether the image is in colour rather than grey, whatever its
@@ -14,6 +18,16 @@ func HasChroma(img image.Image) bool {
 		return false
 	case *image.RGBA:
 		return chromaInPix(m.Pix, m.Stride, m.Rect, func(x, y int) bool { return true })
+	case *rgbrows.Image:
+		for y := range m.Rect.Dy() {
+			row := m.Row(y)
+			for i := 0; i < len(row); i += 3 {
+				if row[i] != row[i+1] || row[i+1] != row[i+2] {
+					return true
+				}
+			}
+		}
+		return false
 	case *image.NRGBA:
 		// Unequal bytes may still premultiply to equal values (a low
 		// alpha): such a pixel is decided as At would.

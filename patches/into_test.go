@@ -52,19 +52,7 @@ func TestIntoBatch(t *testing.T) {
 		}
 		return g
 	}
-	enc := func(name string, img image.Image) []byte {
-		var b bytes.Buffer
-		var err error
-		if name == "pgm" {
-			err = netpbm.Encode(&b, img)
-		} else {
-			err = png.Encode(&b, img)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
+	enc := func(name string, img image.Image) []byte { return encodeAs(t, name, img) }
 	bigPGM := enc("pgm", grey(40, 30, 3))
 	bigPNG := enc("png", grey(40, 30, 5))
 	files := []struct {
@@ -116,6 +104,22 @@ func TestIntoBatch(t *testing.T) {
 	if reused < 5 {
 		t.Errorf("%d images read into the previous one's memory, want at least 5 (Into not taken?)", reused)
 	}
+}
+
+// encodeAs returns img as a PGM or PPM file (name "pgm" or "ppm") or a
+// PNG file (image/png's, otherwise).
+func encodeAs(t testing.TB, name string, img image.Image) []byte {
+	var b bytes.Buffer
+	var err error
+	if name == "pgm" || name == "ppm" {
+		err = netpbm.Encode(&b, img)
+	} else {
+		err = png.Encode(&b, img)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // pixOf returns the pixels of an 8-bit grey or RGB image, nil otherwise.

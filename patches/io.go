@@ -24,6 +24,7 @@ import (
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/netpbm"
 	"github.com/spcalab/spca/internal/pngfast"
+	"github.com/spcalab/spca/internal/rgbrows"
 )
 
 // DefaultMaxPixels is the largest image, in pixels, that Load and Decode
@@ -65,6 +66,7 @@ type loadConfig struct {
 	assumeSRGB bool
 	into       image.Image
 	noAlpha    *bool
+	packedRGB  bool
 }
 
 // LoadOption sets a rarely needed parameter of Load and Decode.
@@ -96,6 +98,17 @@ func Into(img image.Image) LoadOption {
 // batch encoder checked every input). False says nothing either way.
 func NoAlpha(known *bool) LoadOption {
 	return func(c *loadConfig) { c.noAlpha = known }
+}
+
+// PackedRGB has Load and Decode return an 8-bit RGB PNG or PPM as an
+// opaque image of 3 bytes a pixel, in the rows the file stores (the
+// PNG's after their filter bytes), instead of copying them into an
+// *image.RGBA; Into then takes such an image back. Its At gives what
+// the *image.RGBA's would, and the codec's encoders and this package's
+// conversions read its rows as they are: what a batch encoder loads.
+// Files of other kinds come back as usual.
+func PackedRGB() LoadOption {
+	return func(c *loadConfig) { c.packedRGB = true }
 }
 
 // AutoOrientation sets whether JPEG images are rotated and flipped upright
@@ -315,11 +328,11 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 		// 8-bit grey, RGB and RGBA PNGs without a profile, in one pass
 		// (image/png's pixels); anything else, errors included, is
 		// decoded below in image/png's words.
-		img, err := pngfast.Decode(rs, &pngfast.DecodeOptions{MaxPixels: cfg.maxPixels, Into: cfg.into})
+		img, err := pngfast.Decode(rs, &pngfast.DecodeOptions{MaxPixels: cfg.maxPixels, Into: cfg.into, PackedRGB: cfg.packedRGB})
 		if err == nil {
 			// Grey or RGB (pngfast reads no tRNS), else NRGBA.
 			switch img.(type) {
-			case *image.Gray, *image.RGBA:
+			case *image.Gray, *image.RGBA, *rgbrows.Image:
 				noAlpha(true)
 			}
 			return img, nil
@@ -375,7 +388,11 @@ func decode(rs io.ReadSeeker, opts []LoadOption) (image.Image, error) {
 	case format == "jpeg" && cfg.autoOrient:
 		img, err = imaging.Decode(rs, imaging.AutoOrientation(true))
 	case format == "pgm" || format == "ppm":
-		img, err = netpbm.DecodeInto(rs, cfg.into)
+		if cfg.packedRGB {
+			img, err = netpbm.DecodePacked(rs, cfg.into)
+		} else {
+			img, err = netpbm.DecodeInto(rs, cfg.into)
+		}
 	default:
 		img, _, err = image.Decode(rs)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/spcalab/spca/internal/parallel"
+	"github.com/spcalab/spca/internal/rgbrows"
 )
 
 // Plane is one channel of an image as float64 samples in row-major order:
@@ -95,6 +96,14 @@ func visitRGB(img image.Image, f func(i int, r, g, b float64)) {
 			row := m.Pix[m.PixOffset(bd.Min.X, bd.Min.Y+y):]
 			for x := range w {
 				px := row[4*x : 4*x+3]
+				f(y*w+x, float64(px[0]), float64(px[1]), float64(px[2]))
+			}
+		}
+	case *rgbrows.Image:
+		for y := range bd.Dy() {
+			row := m.Row(y)
+			for x := range w {
+				px := row[3*x : 3*x+3]
 				f(y*w+x, float64(px[0]), float64(px[1]), float64(px[2]))
 			}
 		}
@@ -222,6 +231,16 @@ func LuminanceTo(buf []float64, img image.Image) Plane {
 		}
 		return p
 	}
+	if m, ok := img.(*rgbrows.Image); ok {
+		for y := range h {
+			dst, row := p.Pix[y*w:][:w], m.Row(y)
+			for x := range dst {
+				px := row[3*x : 3*x+3]
+				dst[x] = luma(float64(px[0]), float64(px[1]), float64(px[2]))
+			}
+		}
+		return p
+	}
 	visitRGB(img, func(i int, r, g, b float64) { p.Pix[i] = luma(r, g, b) })
 	return p
 }
@@ -305,6 +324,20 @@ func YCbCr420To(bufs [3][]float64, img image.Image) [3]Plane {
 		}
 		return ps
 	}
+	if m, ok := img.(*rgbrows.Image); ok {
+		// The same by the file's rows (PackedRGB): each converted to
+		// RGBA in a row of scratch first where no kernel reads RGB.
+		var rgba []uint8
+		for y := range h {
+			j := (y & 1) * w
+			rgba = yccRGBRow(ps[0].Pix[y*w:][:w], cbRows[j:j+w], crRows[j:j+w], m.Row(y), rgba)
+			if y&1 == 1 || y == h-1 {
+				halve(ps[1].Pix[y/2*hw:][:hw], cbRows, y/2)
+				halve(ps[2].Pix[y/2*hw:][:hw], crRows, y/2)
+			}
+		}
+		return ps
+	}
 	x, y := 0, 0
 	visitRGB(img, func(i int, r, g, b float64) {
 		yy := luma(r, g, b)
@@ -338,6 +371,25 @@ func yccRow(y, cb, cr []float64, pix []uint8) {
 		cb[x] = chromaZero + (b-yy)/cbScale
 		cr[x] = chromaZero + (r-yy)/crScale
 	}
+}
+
+// yccRGBRow is yccRowFast of the RGB pixels rgb (3 bytes each): by the
+// RGB kernel where the CPU has it, the rest through rgba, scratch it
+// returns (grown to 4 bytes a pixel where short), as RGBA.
+func yccRGBRow(y, cb, cr []float64, rgb, rgba []uint8) []uint8 {
+	n := yccRGBKernel(y, cb, cr, rgb)
+	y, cb, cr, rgb = y[n:], cb[n:], cr[n:], rgb[3*n:]
+	w := len(y)
+	if cap(rgba) < 4*w {
+		rgba = make([]uint8, 4*w)
+	}
+	px := rgba[:4*w]
+	x := rgbrows.ToRGBA(px, rgb)
+	for ; x < w; x++ {
+		px[4*x], px[4*x+1], px[4*x+2], px[4*x+3] = rgb[3*x], rgb[3*x+1], rgb[3*x+2], 0xff
+	}
+	yccRowFast(y, cb, cr, px)
+	return rgba
 }
 
 // toRGB inverts the Y'CbCr transform of YCbCr.

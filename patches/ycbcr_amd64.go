@@ -1,5 +1,7 @@
 package patches
 
+import "golang.org/x/sys/cpu"
+
 // rgbaTable holds the constants of the kernels in ycbcr_amd64.s, each
 // four times (one AVX register), in the order of its K_ offsets.
 type rgbaTable [15][4]float64
@@ -111,4 +113,30 @@ func yccRowFast(y, cb, cr []float64, pix []uint8) {
 		}
 	}
 	yccRow(y[n:], cb[n:], cr[n:], pix[4*n:])
+}
+
+// hasVBMI selects yccRGBRowAVX512 (with hasAVX512): its masked byte load
+// and byte permutation.
+var hasVBMI = cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VBMI
+
+// yccRGBRowAVX512 is yccRowAVX512 of len(y)/8 groups of 8 RGB pixels (3
+// bytes each, 24 a group, none read past them): the same Y', Cb and Cr to
+// the last bit.
+//
+//go:noescape
+func yccRGBRowAVX512(y, cb, cr []float64, pix []uint8, k *rgbaTable)
+
+// yccRGBKernel converts the first RGB pixels of rgb (3 bytes each) as
+// yccRow converts RGBA ones, in groups of 8 by the AVX-512 kernel where
+// the CPU has it, and returns how many.
+func yccRGBKernel(y, cb, cr []float64, rgb []uint8) int {
+	if !hasAVX512 || !hasVBMI {
+		return 0
+	}
+	n := min(len(y), len(rgb)/3) &^ 7
+	if len(cb) < n || len(cr) < n {
+		panic("patches: yccRGBKernel: short rows")
+	}
+	yccRGBRowAVX512(y[:n], cb, cr, rgb, rgbaConsts)
+	return n
 }

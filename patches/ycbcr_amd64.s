@@ -222,6 +222,39 @@ doneycc:
 	MOVQ DI, ret+104(FP)
 	RET
 
+// YCC8 converts the 8 pixels whose R, G and B are in the int32 lanes of
+// Y1, Y2 and Y3 to their Y', Cb and Cr at (DI), (R8) and (R9): R, G and B
+// as float64 (Z1-Z3), Y' = kr·R + kg·G + kb·B, or R where R = G = B (Z4),
+// then each chroma's (V − Y')/c as q = (V − Y')·(1/c), q + RN((V − Y') −
+// q·c)·(1/c) (the exact x − q·c by VFNMADD231PD), plus chromaZero. Z5,
+// Z6, K1, K2 scratch.
+#define YCC8 \
+	VCVTDQ2PD Y1, Z1 \
+	VCVTDQ2PD Y2, Z2 \
+	VCVTDQ2PD Y3, Z3 \
+	VMULPD.BCST K_KR(AX), Z1, Z4 \
+	VMULPD.BCST K_KGF(AX), Z2, Z5 \
+	VADDPD Z5, Z4, Z4 \
+	VMULPD.BCST K_KB(AX), Z3, Z5 \
+	VADDPD Z5, Z4, Z4 \
+	VCMPPD $0, Z2, Z1, K1 \
+	VCMPPD $0, Z3, Z2, K2 \
+	KANDW K2, K1, K1 \
+	VMOVAPD Z1, K1, Z4 \
+	VMOVUPD Z4, (DI) \
+	VSUBPD Z4, Z3, Z3 \
+	VMULPD.BCST K_ICB(AX), Z3, Z5 \
+	VFNMADD231PD.BCST K_CB(AX), Z5, Z3 \
+	VFMADD231PD.BCST K_ICB(AX), Z3, Z5 \
+	VADDPD.BCST K_ZERO(AX), Z5, Z5 \
+	VMOVUPD Z5, (R8) \
+	VSUBPD Z4, Z1, Z1 \
+	VMULPD.BCST K_ICR(AX), Z1, Z6 \
+	VFNMADD231PD.BCST K_CR(AX), Z6, Z1 \
+	VFMADD231PD.BCST K_ICR(AX), Z1, Z6 \
+	VADDPD.BCST K_ZERO(AX), Z6, Z6 \
+	VMOVUPD Z6, (R9)
+
 // func yccRowAVX512(y, cb, cr []float64, pix []uint8, k *rgbaTable) int
 // yccRowAVX for len(y)/8 groups of 8 RGBA pixels, 8 samples per AVX-512
 // register: the same luma; each chroma's (V − Y')/c as q = (V − Y')·(1/c)
@@ -243,36 +276,12 @@ loopycc512:
 	VMOVDQU (SI), Y0         // 8 pixels R G B A
 	VPTEST Y8, Y0            // CF: every alpha bit set
 	JCC  stopycc512
-	VPAND Y7, Y0, Y1
-	VCVTDQ2PD Y1, Z1         // R
+	VPAND Y7, Y0, Y1         // R
 	VPSRLD $8, Y0, Y2
-	VPAND Y7, Y2, Y2
-	VCVTDQ2PD Y2, Z2         // G
+	VPAND Y7, Y2, Y2         // G
 	VPSRLD $16, Y0, Y3
-	VPAND Y7, Y3, Y3
-	VCVTDQ2PD Y3, Z3         // B
-	VMULPD.BCST K_KR(AX), Z1, Z4
-	VMULPD.BCST K_KGF(AX), Z2, Z5
-	VADDPD Z5, Z4, Z4
-	VMULPD.BCST K_KB(AX), Z3, Z5
-	VADDPD Z5, Z4, Z4        // kr·R + kg·G + kb·B
-	VCMPPD $0, Z2, Z1, K1    // R = G
-	VCMPPD $0, Z3, Z2, K2    // G = B
-	KANDW K2, K1, K1
-	VMOVAPD Z1, K1, Z4       // Y' = R where R = G = B
-	VMOVUPD Z4, (DI)
-	VSUBPD Z4, Z3, Z3        // x = B − Y'
-	VMULPD.BCST K_ICB(AX), Z3, Z5
-	VFNMADD231PD.BCST K_CB(AX), Z5, Z3 // x − q·c, exact
-	VFMADD231PD.BCST K_ICB(AX), Z3, Z5
-	VADDPD.BCST K_ZERO(AX), Z5, Z5
-	VMOVUPD Z5, (R8)
-	VSUBPD Z4, Z1, Z1        // x = R − Y'
-	VMULPD.BCST K_ICR(AX), Z1, Z6
-	VFNMADD231PD.BCST K_CR(AX), Z6, Z1
-	VFMADD231PD.BCST K_ICR(AX), Z1, Z6
-	VADDPD.BCST K_ZERO(AX), Z6, Z6
-	VMOVUPD Z6, (R9)
+	VPAND Y7, Y3, Y3         // B
+	YCC8
 	ADDQ $32, SI
 	ADDQ $64, DI
 	ADDQ $64, R8
@@ -410,4 +419,59 @@ loop512:
 	JNZ  loop512
 	VZEROUPPER
 done512:
+	RET
+
+// Byte indices of VPERMB for yccRGBRowAVX512: pixel p's R (rgbR), G
+// (rgbG) or B (rgbB), byte 3p, 3p+1 or 3p+2 of the 24 loaded, to byte 4p,
+// the low byte of its int32 lane (the others zeroed by the mask K4).
+DATA rgbR<>+0(SB)/8, $0x0000000300000000
+DATA rgbR<>+8(SB)/8, $0x0000000900000006
+DATA rgbR<>+16(SB)/8, $0x0000000f0000000c
+DATA rgbR<>+24(SB)/8, $0x0000001500000012
+GLOBL rgbR<>(SB), RODATA|NOPTR, $32
+DATA rgbG<>+0(SB)/8, $0x0000000400000001
+DATA rgbG<>+8(SB)/8, $0x0000000a00000007
+DATA rgbG<>+16(SB)/8, $0x000000100000000d
+DATA rgbG<>+24(SB)/8, $0x0000001600000013
+GLOBL rgbG<>(SB), RODATA|NOPTR, $32
+DATA rgbB<>+0(SB)/8, $0x0000000500000002
+DATA rgbB<>+8(SB)/8, $0x0000000b00000008
+DATA rgbB<>+16(SB)/8, $0x000000110000000e
+DATA rgbB<>+24(SB)/8, $0x0000001700000014
+GLOBL rgbB<>(SB), RODATA|NOPTR, $32
+
+// func yccRGBRowAVX512(y, cb, cr []float64, pix []uint8, k *rgbaTable)
+// yccRowAVX512 of len(y)/8 groups of 8 RGB pixels, 3 bytes each (24 bytes
+// a group, loaded under a mask: none past them), R, G and B each to the
+// int32 lanes by a VPERMB.
+TEXT ·yccRGBRowAVX512(SB), NOSPLIT, $0-104
+	MOVQ y_base+0(FP), DI
+	MOVQ y_len+8(FP), CX
+	MOVQ cb_base+24(FP), R8
+	MOVQ cr_base+48(FP), R9
+	MOVQ pix_base+72(FP), SI
+	MOVQ k+96(FP), AX
+	SHRQ $3, CX
+	JZ   donergb512
+	VMOVDQU rgbR<>(SB), Y9
+	VMOVDQU rgbG<>(SB), Y10
+	VMOVDQU rgbB<>(SB), Y11
+	MOVL $0xffffff, BX
+	KMOVD BX, K3             // a group's 24 bytes
+	MOVL $0x11111111, BX
+	KMOVD BX, K4             // the low byte of each int32 lane
+looprgb512:
+	VMOVDQU8.Z (SI), K3, Y0
+	VPERMB.Z Y0, Y9, K4, Y1  // R
+	VPERMB.Z Y0, Y10, K4, Y2 // G
+	VPERMB.Z Y0, Y11, K4, Y3 // B
+	YCC8
+	ADDQ $24, SI
+	ADDQ $64, DI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	DECQ CX
+	JNZ  looprgb512
+	VZEROUPPER
+donergb512:
 	RET

@@ -82,3 +82,54 @@ func TestYCCRowExhaustive(t *testing.T) {
 		}
 	}
 }
+
+// TestYCCRGBRow checks yccRGBRow (the RGB kernel where it runs, groups of
+// 8 pixels read under a mask from rows that end with them, then the
+// scratch row through yccRowFast) against yccRow of the same pixels as
+// RGBA, to the last bit, with the kernels on and off: every width from 1
+// to 40 (tails of 0 to 7 pixels), random colours with greys among them,
+// and every opaque 8-bit colour in rows of 65,536 pixels.
+func TestYCCRGBRow(t *testing.T) {
+	defer func(a, b, v bool) { hasAVX, hasAVX512, hasVBMI = a, b, v }(hasAVX, hasAVX512, hasVBMI)
+	avx, avx512, vbmi := hasAVX, hasAVX512, hasVBMI
+	check := func(what string, rgb []uint8) {
+		t.Helper()
+		w := len(rgb) / 3
+		rgba := make([]uint8, 4*w)
+		for x := range w {
+			rgba[4*x], rgba[4*x+1], rgba[4*x+2], rgba[4*x+3] = rgb[3*x], rgb[3*x+1], rgb[3*x+2], 0xff
+		}
+		want := make([]float64, 3*w)
+		yccRow(want[:w], want[w:2*w], want[2*w:], rgba)
+		for _, on := range []bool{false, true} {
+			hasAVX, hasAVX512, hasVBMI = avx && on, avx512 && on, vbmi && on
+			got := make([]float64, 3*w)
+			yccRGBRow(got[:w], got[w:2*w], got[2*w:], rgb[:3*w:3*w], nil)
+			for i, v := range got {
+				if math.Float64bits(v) != math.Float64bits(want[i]) {
+					t.Fatalf("%s, kernels %v: pixel %d of %d plane %d: %v, want %v", what, on, i%w, w, i/w, v, want[i])
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(34, 8))
+	for w := 1; w <= 40; w++ {
+		rgb := make([]uint8, 3*w)
+		for x := range w {
+			c := rng.Uint32()
+			rgb[3*x], rgb[3*x+1], rgb[3*x+2] = uint8(c), uint8(c>>8), uint8(c>>16)
+			if rng.IntN(4) == 0 {
+				rgb[3*x+1], rgb[3*x+2] = rgb[3*x], rgb[3*x]
+			}
+		}
+		check("random", rgb)
+	}
+	const n = 1 << 16
+	rgb := make([]uint8, 3*n)
+	for r := range 256 {
+		for i := range n {
+			rgb[3*i], rgb[3*i+1], rgb[3*i+2] = uint8(r), uint8(i>>8), uint8(i)
+		}
+		check("every colour", rgb)
+	}
+}

@@ -720,7 +720,7 @@ func runEncode(c *cli.Context) error {
 	var last image.Image // coded: the next input may be read into it
 	err := runBatch(c, &ext, setup, func(model *codec.Model, in, out string) error {
 		var noAlpha bool // the reader knows the image is opaque
-		img, err := loadInputImage(c, in, patches.Into(last), patches.NoAlpha(&noAlpha))
+		img, err := loadInputImage(c, in, patches.Into(last), patches.NoAlpha(&noAlpha), patches.PackedRGB())
 		last = nil
 		if err != nil {
 			return err

@@ -182,6 +182,18 @@ func Decode(r io.Reader) (image.Image, error) { return DecodeInto(r, nil) }
 // than half the memory a 768×512 batch encode touched per image (each
 // page of it faulted in and cleared by the kernel).
 func DecodeInto(r io.Reader, into image.Image) (image.Image, error) {
+	return decodeInto(r, into, false)
+}
+
+// DecodePacked is DecodeInto, but returns a pixmap of 8 bits a sample as
+// an *rgbrows.Image of its raster as read (3 bytes a pixel, scaled),
+// read into into's memory if into is an *rgbrows.Image with room for it,
+// instead of spreading it to RGBA.
+func DecodePacked(r io.Reader, into image.Image) (image.Image, error) {
+	return decodeInto(r, into, true)
+}
+
+func decodeInto(r io.Reader, into image.Image, packed bool) (image.Image, error) {
 	br := readers.get()
 	br.Reset(r)
 	defer func() { br.Reset(nil); readers.put(br) }()
@@ -205,6 +217,9 @@ func DecodeInto(r io.Reader, into image.Image) (image.Image, error) {
 	}
 	n := h.width * h.height * h.channels * bps
 	if bps == 1 && h.channels == 3 && n <= directBytes {
+		if packed {
+			return readPacked8(br, h, into)
+		}
 		return readPixmap8(br, h, into)
 	}
 	var raster []byte
@@ -283,6 +298,27 @@ func readPixmap8(br *bufio.Reader, h header, into image.Image) (image.Image, err
 		spreadRGB(row, w)
 	}
 	return img, nil
+}
+
+// readPacked8 reads the raster of an 8-bit pixmap as it is into an
+// *rgbrows.Image: into's memory if into is one with room for it, new
+// memory otherwise.
+func readPacked8(br *bufio.Reader, h header, into image.Image) (image.Image, error) {
+	n := 3 * h.width * h.height
+	var mem []byte
+	if m, ok := into.(*rgbrows.Image); ok && len(m.Mem) >= n {
+		mem = m.Mem
+	} else {
+		mem = make([]byte, n)
+	}
+	raster := mem[:n]
+	if _, err := io.ReadFull(br, raster); err != nil {
+		return nil, FormatError("truncated raster")
+	}
+	if err := scale8(raster, h.maxval); err != nil {
+		return nil, err
+	}
+	return &rgbrows.Image{Pix: raster, Stride: 3 * h.width, Rect: image.Rect(0, 0, h.width, h.height), Mem: mem}, nil
 }
 
 // spreadRGB spreads the w RGB pixels in the last 3/4 of row (4·w bytes)

@@ -51,6 +51,11 @@ type DecodeOptions struct {
 	// image after image into the same memory (fresh memory is faulted in
 	// and cleared by the kernel page by page).
 	Into image.Image
+	// PackedRGB has an 8-bit RGB file come back as an *rgbrows.Image,
+	// its rows where they were unfiltered, instead of copied into an
+	// *image.RGBA; Into is then reused if it is an *rgbrows.Image whose
+	// memory holds the rows.
+	PackedRGB bool
 }
 
 // pngSignature starts every PNG file.
@@ -98,7 +103,7 @@ func Decode(r io.Reader, o *DecodeOptions) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st.inflate(hd, idat, opt.Into)
+	return st.inflate(hd, idat, opt.Into, opt.PackedRGB)
 }
 
 // header is what Decode uses of the IHDR chunk.
@@ -331,7 +336,7 @@ func readError(err error) error {
 }
 
 // inflate decompresses and unfilters the IDAT data into the image.
-func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Image, error) {
+func (st *readState) inflate(hd header, idat []byte, into image.Image, packedRGB bool) (image.Image, error) {
 	rowBytes := int64(hd.w) * int64(hd.bpp)
 	// h*(1+rowBytes) can overflow an int64 (2³¹ rows of 2³³ bytes): divide.
 	if limit := maxInflation*int64(len(idat)) + 1024; 1+rowBytes > limit || int64(hd.h) > limit/(1+rowBytes) {
@@ -346,15 +351,29 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 	n := int(rowBytes)
 	stride := 1 + n
 	total := stride * hd.h
-	if cap(st.raw) < total {
-		// Room for the image turned a quarter too (its rows are as
-		// many bytes as its columns here): a batch of landscape and
-		// portrait photographs took a new buffer, fresh memory, at
-		// each turn (768×512: 1,180,160 bytes, 512×768: 1,180,416).
-		turned := (1 + int64(hd.h)*int64(hd.bpp)) * int64(hd.w)
-		st.raw = make([]byte, total, max(int64(total), min(turned, math.MaxInt)))
+	// Room for the image turned a quarter too (its rows are as many
+	// bytes as its columns here): a batch of landscape and portrait
+	// photographs took a new buffer, fresh memory, at each turn
+	// (768×512: 1,180,160 bytes, 512×768: 1,180,416).
+	turned := max(int64(total), min((1+int64(hd.h)*int64(hd.bpp))*int64(hd.w), math.MaxInt))
+	var raw []byte
+	var packed *rgbrows.Image
+	if packedRGB && hd.colorType == 2 {
+		// The image is the rows: in into's memory, or in new memory
+		// (st.raw stays for the next file, which may be read before
+		// this image is given up).
+		if m, ok := into.(*rgbrows.Image); ok && len(m.Mem) >= total {
+			raw = m.Mem[:total]
+		} else {
+			raw = make([]byte, total, turned)
+		}
+		packed = &rgbrows.Image{Pix: raw[1:], Stride: stride, Rect: image.Rect(0, 0, hd.w, hd.h), Mem: raw[:cap(raw)]}
+	} else {
+		if cap(st.raw) < total {
+			st.raw = make([]byte, total, turned)
+		}
+		raw = st.raw[:total]
 	}
-	raw := st.raw[:total]
 	if st.inf == nil {
 		st.inf = new(inflater)
 	}
@@ -390,6 +409,8 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 		}
 	}
 	switch {
+	case packed != nil:
+		img = packed
 	case img != nil:
 	case hd.colorType == 0:
 		m := image.NewGray(r)
@@ -402,7 +423,8 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 		pix, img = m.Pix, m
 	}
 	// The rows are unfiltered in place, each against the one before (the
-	// first against zeros), and copied into the image.
+	// first against zeros), and copied into the image (not a packed
+	// one: they are its rows).
 	if cap(st.prev) < n {
 		st.prev = make([]byte, n)
 	}
@@ -428,27 +450,31 @@ func (st *readState) inflate(hd header, idat []byte, into image.Image) (image.Im
 		} else if y+8 <= hd.h && hd.bpp == 3 && unfilterRGBBand(raw[y*stride:(y+8)*stride], stride, prev) {
 			// Eight RGB rows at once.
 			for k := range 7 {
-				copyRow(hd, pix, raw, y+k)
+				copyRow(hd, pix, raw, y+k, packed)
 			}
 			y += 7
 			cur = raw[y*stride : (y+1)*stride]
 		} else if y+1 < hd.h && hd.bpp == 3 && cur[0] == raw[(y+1)*stride] && unfilterRGBPair(cur[0], cur[1:], raw[(y+1)*stride+1:(y+2)*stride], prev) {
 			// Two RGB rows of Average or Paeth at once, the same way.
-			copyRow(hd, pix, raw, y)
+			copyRow(hd, pix, raw, y, packed)
 			y++
 			cur = raw[y*stride : (y+1)*stride]
 		} else if err := unfilter(cur[0], cur[1:], prev, hd.bpp); err != nil {
 			return nil, err
 		}
 		prev = cur[1:]
-		copyRow(hd, pix, raw, y)
+		copyRow(hd, pix, raw, y, packed)
 	}
 	return img, nil
 }
 
 // copyRow copies row y of the unfiltered rows raw (each a filter byte and
-// the row's bytes) into the image's pixels pix: RGB rows to RGBA.
-func copyRow(hd header, pix, raw []byte, y int) {
+// the row's bytes) into the image's pixels pix: RGB rows to RGBA; none
+// into a packed image, whose rows they are.
+func copyRow(hd header, pix, raw []byte, y int, packed *rgbrows.Image) {
+	if packed != nil {
+		return
+	}
 	n := hd.w * hd.bpp
 	stride := 1 + n
 	cur := raw[y*stride : (y+1)*stride]
