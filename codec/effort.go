@@ -28,8 +28,9 @@ type effortPlan struct {
 	// after the table's interpolation (fastScratch.interp).
 	newton bool
 	// refine: the rate–distortion refinement of the leading cells
-	// (refineNearest) in the entropy-constrained mode.
-	refine bool
+	// (refineNearest) in the entropy-constrained mode, of the first
+	// channel (grey, or the luma); refineChroma: of the others.
+	refine, refineChroma bool
 	// rateTolerance: the rate search (StepForRate, --bpp) stops within
 	// this share of the target.
 	rateTolerance float64
@@ -42,7 +43,7 @@ type effortPlan struct {
 const lowRateTolerance = 0.05
 
 // fullEffort is the plan of MaxEffort.
-var fullEffort = effortPlan{deblockEvery: 1, gainEvery: 1, newton: true, refine: true, rateTolerance: rateTolerance}
+var fullEffort = effortPlan{deblockEvery: 1, gainEvery: 1, newton: true, refine: true, refineChroma: true, rateTolerance: rateTolerance}
 
 // planOf returns the plan of effort (0: DefaultEffort), or an error
 // naming the range. The levels, measured on kodim13-24 (grey with d8b,
@@ -55,12 +56,15 @@ var fullEffort = effortPlan{deblockEvery: 1, gainEvery: 1, newton: true, refine:
 //     deblocking search on a quarter of the block rows, the grey loop
 //     filter's gain on every other row: grey +0.03 / -0.02 %, crops
 //     +0.18 / +0.20 %, colour +0.24 / +0.02 %; 10-16 % less CPU.
-//   - 1: 2 without the refinement of the cells, the deblocking search on
-//     an eighth of the rows, the rate search within 5 %: grey +0.98 /
-//     +1.06 %, crops +2.77 / +2.04 %, colour +5.23 / +1.37 %; 20-30 %
-//     less CPU. Without the Newton step the refinement moves back most
-//     cells the interpolation misses; without both they stay (colour:
-//     +0.24 % and +1.28 % by PSNR apart, +5.23 % together).
+//   - 1: 2 without the refinement of the grey or luma cells (the chroma
+//     channels keep it), the deblocking search on an eighth of the rows,
+//     the rate search within 5 %: grey +0.98 / +1.06 %, crops +2.77 /
+//     +2.04 %, colour +0.91 / +1.16 %; 20-25 % less CPU. Without the
+//     Newton step the refinement moves back most cells the
+//     interpolation misses; without both they stay: colour without any
+//     refinement +5.23 / +1.37 % (the luma's kept instead: +4.61 /
+//     +0.21 %), for 0.87 of level 2's CPU where the chroma's refinement
+//     takes 0.90.
 //
 // Not taken: the loop filter left out (+1.1-1.3 % on kodim13, +7.4 % by
 // PSNR on a crop), and the refinement alone left out with the Newton
@@ -73,6 +77,7 @@ func planOf(effort int) (effortPlan, error) {
 	case 2:
 		p.deblockEvery, p.gainEvery, p.newton = 4, 2, false
 	case MinEffort:
+		// refineChroma stays: see above.
 		p.deblockEvery, p.gainEvery, p.newton, p.refine = 8, 2, false, false
 		p.rateTolerance = lowRateTolerance
 	default:

@@ -15,7 +15,7 @@ import (
 // this share above the default file's, and its size within effortBytes
 // of it. On kodim13-24 and the grey crops with the photo models
 // (README, "Encoder effort") effort 2 costs at most 0.06 dB and effort 1
-// 0.06-0.46 dB at steps 0.5-4× the model's (1-11 % of the squared
+// 0.05-0.42 dB at steps 0.5-4× the model's (1-10 % of the squared
 // error, for 0.1-3 % fewer bytes); the small models here, trained on one
 // texture, lose up to 33 % at effort 1.
 var effortShare = map[int]float64{1: 0.5, 2: 0.05}

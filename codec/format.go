@@ -231,9 +231,10 @@ type Options struct {
 	// SPCA unfolding without its Newton step (where a sample of the
 	// image shows it close) and searches the deblocking strength and the
 	// grey loop filter's gain on a subset of the rows; level 1 also
-	// skips the refinement of the cells and stops the rate search
-	// (EncodeAtRate) within 5 %. Faster, the same format and decoder, a
-	// little larger or worse files (README, "Encoder effort").
+	// skips the refinement of the grey or luma cells and stops the rate
+	// search (EncodeAtRate) within 5 %. Faster, the same format and
+	// decoder, a little larger or worse files (README, "Encoder
+	// effort").
 	Effort int
 }
 
@@ -531,7 +532,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					// memory in a process's first 768×512 image.
 					recInto = owned[ci].y
 				}
-				if m.Step > 0 && o.Assign == AssignNearest && plan.refine {
+				if m.Step > 0 && o.Assign == AssignNearest && (ci == 0 && plan.refine || ci > 0 && plan.refineChroma) {
 					c.refineNearest(y, idx, m.Step)
 				}
 				if m.Step > 0 {
