@@ -82,6 +82,17 @@ import (
 // The plain bytes of every section are those of version 4, so the model's
 // ID and the coded files did not change.
 //
+// A model file comes in two forms (session 34): the compact one above,
+// every section compressed, and the fast-load one (SetFastLoad), the same
+// container with the sections a coding process reads stored as zstd raw
+// blocks (storedFrame: section 0 and the fast paths), section 0 holding
+// its SPCA models in their version 7 (spca.Model.WriteStoredTo: the
+// lattice as float32, at 64 bytes of the section's start), which a load
+// uses in place (spca.ReadEmbeddedShared): no inflation, no lattice to
+// decode. The model, its ID and the coded files are the same; builds
+// before it refuse such a file naming the SPCA version 7 they do not
+// know.
+//
 // Adding a field to the model: give it to Model.write (after the fields
 // it depends on, in the version-5 layout only, i.e. when compact) and to
 // modelReader.model or readChannel behind a new inner version (6, read
@@ -172,11 +183,18 @@ type modelWriter struct {
 	w   io.Writer
 	err error
 	b   [8]byte
+	n   int64 // bytes written
+	// stored writes the embedded SPCA models with their lattices as
+	// float32, ready to use (spca.Model.WriteStoredTo: the fast-load
+	// form's section 0).
+	stored bool
 }
 
 func (e *modelWriter) put(p []byte) {
 	if e.err == nil {
-		_, e.err = e.w.Write(p)
+		var k int
+		k, e.err = e.w.Write(p)
+		e.n += int64(k)
 	}
 }
 func (e *modelWriter) u8(v uint8)   { e.put([]byte{v}) }
@@ -201,6 +219,9 @@ func (e *modelWriter) spca(s *spca.Model, compact bool) error {
 	if compact {
 		write = s.WriteCompactTo
 	}
+	if base := e.n + 8; e.stored { // after the length
+		write = func(w io.Writer) (int64, error) { return s.WriteStoredTo(w, base) }
+	}
 	n, err := write(io.Discard)
 	if err != nil {
 		return err
@@ -210,6 +231,7 @@ func (e *modelWriter) spca(s *spca.Model, compact bool) error {
 		return nil
 	}
 	k, err := write(e.w)
+	e.n += k
 	switch {
 	case err != nil:
 		e.err = err
@@ -229,7 +251,8 @@ func (m *Model) write(w io.Writer, compact bool) error {
 // channel's training sample and fast path are then appended to *secs
 // (see the sectioned container) instead of written to w.
 func (m *Model) writeSections(w io.Writer, compact bool, secs *[][]byte) error {
-	e := &modelWriter{w: w}
+	// The fast-load form's section 0 holds the SPCA lattices as float32.
+	e := &modelWriter{w: w, stored: compact && secs != nil && m.fastLoad}
 	e.put([]byte(ModelMagic))
 	step := m.Step > 0
 	base := uint32(modelVersion)
@@ -459,10 +482,9 @@ const maxStoredBlock = 128 << 10
 
 // storedFrame returns p as a zstd frame of raw (stored) blocks: a
 // single-segment frame declaring its size in 4 bytes, then p in blocks of
-// up to 128 KiB, the last one flagged (one empty block if p is). Every
-// zstd decoder reads it, so a fast-load model is a file of the same
-// version that any build reads: inflating it is a copy (section 0 of the
-// 8×8 grey Kodak model 0.58 -> 0.026 ms, session 32's 32load).
+// up to 128 KiB, the last one flagged (one empty block if p is), which
+// every zstd decoder reads: inflating it is a copy (section 0 of the 8×8
+// grey Kodak model 0.58 -> 0.026 ms, session 32's 32load).
 func storedFrame(p []byte) []byte {
 	out := make([]byte, 0, 4+1+4+len(p)+3*(len(p)/maxStoredBlock+1))
 	out = append(out, 0x28, 0xb5, 0x2f, 0xfd) // magic
@@ -492,10 +514,12 @@ func (m *Model) FastLoad() bool { return m.fastLoad }
 // SetFastLoad chooses the form WriteTo and Save write the model in. The
 // compact form (the default) compresses every section with zstd. The
 // fast-load form stores the sections a coding process reads (the model
-// and the encoder's fast paths) as zstd raw blocks, which load as a
-// copy: a larger file (the 8×8 grey Kodak model 3.50 -> 4.69 MB) that
-// every build reads, with the same model, ID and coded files. A model
-// read from a file keeps that file's form.
+// and the encoder's fast paths) uncompressed, as zstd raw blocks, and
+// the SPCA lattices as float32 that a load uses in place: a larger file
+// (the 8×8 grey Kodak model 3.50 -> 5.31 MB) that loads without
+// inflating or decoding, with the same model, ID and coded files (builds
+// before session 34 refuse it). A model read from a file keeps that
+// file's form.
 func (m *Model) SetFastLoad(on bool) { m.fastLoad = on }
 
 // Save writes the model to path atomically.
@@ -583,6 +607,9 @@ type modelReader struct {
 	budget int64
 	// sectioned is set when b is section 0 of the sectioned container.
 	sectioned bool
+	// shared is set when an embedded SPCA model uses b's bytes in place
+	// (spca.ReadEmbeddedShared): they must stay as they are.
+	shared bool
 }
 
 // Memory bound (issues 23, 24): reading a model allocates at most 64 MB
@@ -886,9 +913,16 @@ func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error)
 	// joined when read from a file (a lazy section's read takes a piece of
 	// the spare then), and the SPCA models' integer scratch.
 	modelDecoder().DecodeAll(emptyFrame, nil)
-	if joined != nil {
+	switch {
+	case core.shared && joined != nil:
+		// The embedded SPCA models use the inflated bytes in place
+		// (their float32 lattices): the packed ones only, from the
+		// first 8-byte boundary after them.
+		donate(joined[(secs[0].size+7)&^7:])
+	case core.shared:
+	case joined != nil:
 		donate(joined)
-	} else {
+	default:
 		donate(plain)
 	}
 	donateInts(spca.TakeScratch())
@@ -1182,7 +1216,10 @@ func readChannel(r *modelReader, patch int, thresholds, ints, sectioned bool) (*
 	// A bytes.Buffer: spca reads its lattice planes in place (Next). Its
 	// bytes were checked by the file's CRC-32C (checksum.Valid of the
 	// section or the whole content) before they were parsed.
-	sm, err := spca.ReadEmbedded(bytes.NewBuffer(r.take(int(n))), &r.budget)
+	// A lattice stored as float32 (the fast-load form) is used in place:
+	// the section's bytes are then the model's (r.shared).
+	sm, shared, err := spca.ReadEmbeddedShared(r.take(int(n)), &r.budget)
+	r.shared = r.shared || shared
 	if err == nil && r.err != nil {
 		err = r.err
 	}

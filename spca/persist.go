@@ -1,6 +1,7 @@
 package spca
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/spcalab/spca/internal/atomicfile"
 	"github.com/spcalab/spca/internal/checksum"
@@ -53,6 +55,17 @@ import (
 // the first curve, a byte 1 and the typical responses, or a byte 0. The 4×4 gamma-0 Kodak
 // codec's lattice (2^20 values, 8.4 MB in float64) takes about 1 MB
 // once the codec model file is compressed.
+// Version 7 (WriteStoredTo) is version 6 with the lattice positions
+// stored as float32, ready to use: a byte 2, the resolution (f64, as
+// version 6: the positions are its multiples, integers below 2^24 times
+// it), a byte p (below 64) and p bytes of zeros, which align what follows
+// to 64 bytes of the writer's base (a codec model's section), then the
+// prod(g)×d positions, little-endian float32, node after node. A reader
+// of the model's bytes in memory (ReadEmbeddedShared) uses them in place:
+// no decoding, no copy (the 8×8 grey Kodak codec's lattice took 55 % of
+// its load from raw blocks, JoinPlanes and UndiffSlabs). It is written
+// only where version 6 would be and its lattice would load as float32
+// (d > 1), else WriteStoredTo writes what WriteCompactTo does.
 // Any of these versions may carry the flag ExtendedOptions (bit 8 of the
 // version word: 258 is version 2 with it): the options then continue,
 // after Conditioning (and Neighbours from version 3), with
@@ -68,14 +81,19 @@ import (
 // anything is allocated, so a hostile file cannot request absurd memory.
 const (
 	// ModelMagic is the first bytes of a model file.
-	ModelMagic   = "SPCAmodl"
-	modelVersion = 6
+	ModelMagic = "SPCAmodl"
+	// modelVersion is the latest version, the last this build reads.
+	modelVersion = versionStored
 	// versionCompact stores repeated metric fibers once.
 	versionCompact = 4
 	// versionTypical is versionCompact with the typical responses.
 	versionTypical = 5
 	// versionSnapped stores a snapped lattice as integers.
 	versionSnapped = 6
+	// versionStored is versionSnapped with the lattice stored as float32.
+	versionStored = 7
+	// storedAlign is the alignment of version 7's lattice (bytes).
+	storedAlign = 64
 	// ExtendedOptions is the flag of the version word for models that
 	// store DensityFloor, ReflectDensity and FloorOfMean (see the format
 	// above).
@@ -184,12 +202,14 @@ func (m *Model) snappedInts(q int, pos []float64, v []int64) bool {
 // 1<<16-node 4-D model (a codec model's) took a CRC-32C update and a
 // bytes.Buffer write each, 40 % of the write's time.
 type encoder struct {
-	w   io.Writer
-	h   hash.Hash32
-	n   int64
-	err error
-	buf [8]byte
-	blk []byte // at most encoderBlock bytes not yet written
+	// base is the bytes before w's first, for version 7's alignment.
+	base int64
+	w    io.Writer
+	h    hash.Hash32
+	n    int64
+	err  error
+	buf  [8]byte
+	blk  []byte // at most encoderBlock bytes not yet written
 }
 
 const encoderBlock = 8 << 10
@@ -300,13 +320,44 @@ func (m *Model) WriteCompactTo(w io.Writer) (int64, error) {
 	return m.write(w, versionCompact)
 }
 
+// WriteStoredTo is WriteCompactTo writing, where it would write version 6
+// and the lattice loads as float32, version 7: the lattice stored as
+// float32, aligned to 64 bytes counted from base bytes before w's first
+// (a codec model writes its SPCA models into its sections; see the
+// format). Read reads it into the same model; ReadEmbeddedShared of the
+// bytes in memory uses the lattice in place.
+func (m *Model) WriteStoredTo(w io.Writer, base int64) (int64, error) {
+	if m.latRes > 0 && m.lat.size()*m.d <= maxSnappedValues && m.d > 1 && storable32(m.lat.positions(), m.latRes) {
+		e := newEncoder(w)
+		e.base = base
+		return m.writeWith(e, versionStored)
+	}
+	return m.WriteCompactTo(w)
+}
+
+// storable32 reports whether every position is an integer below 2^24
+// times res (not -0): what version 6 reads back as float32.
+func storable32(pos []float64, res float64) bool {
+	for _, v := range pos {
+		q := v / res
+		if q != math.Trunc(q) || math.Abs(q) >= 1<<24 || q == 0 && math.Signbit(q) {
+			return false
+		}
+	}
+	return true
+}
+
 // extended reports whether the model's options need ExtendedOptions.
 func (m *Model) extended() bool {
 	return m.opt.DensityFloor != 0 || m.opt.ReflectDensity || m.opt.FloorOfMean
 }
 
 func (m *Model) write(w io.Writer, version uint32) (int64, error) {
-	e := newEncoder(w)
+	return m.writeWith(newEncoder(w), version)
+}
+
+// writeWith is write through the encoder e.
+func (m *Model) writeWith(e *encoder, version uint32) (int64, error) {
 	e.write([]byte(ModelMagic))
 	if m.extended() {
 		e.u32(version | ExtendedOptions)
@@ -349,16 +400,19 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 		e.f64(l.lo[j])
 		e.f64(l.step[j])
 	}
-	if version == versionSnapped {
+	switch version {
+	case versionStored:
+		e.stored(m)
+	case versionSnapped:
 		e.snapped(m)
-	} else {
+	default:
 		e.f64s(l.positions())
 	}
 	fibers := 1
 	for j, t := range m.tables {
 		g := m.tnodes[j]
 		switch {
-		case version == versionSnapped && e.intTable(m, j):
+		case version >= versionSnapped && e.intTable(m, j):
 		case version >= versionCompact && m.sameFibers[j]:
 			e.write([]byte{1})
 			e.f64s(t[:g])
@@ -384,17 +438,17 @@ func (m *Model) write(w io.Writer, version uint32) (int64, error) {
 	e.u32(uint32(m.curve1.len()))
 	e.f64vals(m.curve1.pts)
 	e.f64vals(m.curve1.s)
-	if version == versionSnapped {
+	if version >= versionSnapped {
 		e.write([]byte{b2u8(m.typical != nil)})
 	}
-	if version == versionTypical || version == versionSnapped && m.typical != nil {
+	if version == versionTypical || version >= versionSnapped && m.typical != nil {
 		e.f64vals(m.typical)
 	}
 	e.flush()
 	sum := e.h.Sum32()
 	binary.LittleEndian.PutUint32(e.buf[:4], sum)
 	if e.err == nil {
-		k, err := w.Write(e.buf[:4])
+		k, err := e.w.Write(e.buf[:4])
 		e.n += int64(k)
 		e.err = err
 	}
@@ -430,6 +484,28 @@ func (e *encoder) snapped(m *Model) {
 		w := gridcode.Zigzag(v)
 		e.write([]byte{byte(w)})
 		gridcode.Planes(v, w, e.write)
+	}
+}
+
+// stored writes the lattice positions of version 7 (see the format):
+// flag 2, the resolution, the padding to 64 bytes of e's base, the
+// positions as float32 (WriteStoredTo checked that they are exact).
+func (e *encoder) stored(m *Model) {
+	e.write([]byte{2})
+	e.f64(m.latRes)
+	at := e.base + e.n + int64(len(e.blk)) + 1 // after the padding's count
+	pad := int(-at & (storedAlign - 1))
+	e.write([]byte{byte(pad)})
+	e.write(make([]byte, pad))
+	pos := m.lat.positions()
+	var b [encoderBlock]byte
+	for len(pos) > 0 {
+		k := min(len(pos), len(b)/4)
+		for i, v := range pos[:k] {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(v)))
+		}
+		e.write(b[:4*k])
+		pos = pos[k:]
 	}
 }
 
@@ -481,6 +557,9 @@ type decoder struct {
 	limit   *int64
 	used, n int64
 	known   int64
+	// share lets a version 7 lattice be used in place, in the bytes the
+	// reader holds (ReadEmbeddedShared); shared reports that one was.
+	share, shared bool
 }
 
 // intScratch keeps a decoder's integer scratch (decoder.ints) for the
@@ -806,13 +885,17 @@ func validRes(res float64) bool {
 // snapped reads the lattice positions of version 6 (n values): where
 // they are integers, as float32 (x32) while every one is exact in it,
 // else as float64 (x).
-func (dc *decoder) snapped(l *lattice, n int) (x []float64, x32 []float32, res float64) {
+func (dc *decoder) snapped(l *lattice, n int, stored bool) (x []float64, x32 []float32, res float64) {
 	var flag [1]byte
-	if dc.read(flag[:]); dc.err == nil && flag[0] > 1 {
+	if dc.read(flag[:]); dc.err == nil && (flag[0] > 2 || flag[0] == 2 && !stored) {
 		dc.fail("lattice flag %d", flag[0])
 	}
 	if dc.err != nil {
 		return nil, nil, 0
+	}
+	if flag[0] == 2 {
+		x32, res = dc.stored(l, n)
+		return nil, x32, res
 	}
 	if flag[0] == 0 {
 		return dc.f64n(n, "the lattice"), nil, 0
@@ -882,6 +965,98 @@ func (dc *decoder) snapped(l *lattice, n int) (x []float64, x32 []float32, res f
 		return nil, nil, 0
 	}
 	return x, x32, res
+}
+
+// stored reads the lattice positions of version 7 (n values) after
+// their flag: in place when dc.share allows it and the reader holds them
+// in memory, aligned, on a little-endian machine (dc.shared then set),
+// else into a slice of their own.
+func (dc *decoder) stored(l *lattice, n int) (x32 []float32, res float64) {
+	res = dc.f64()
+	if dc.err == nil && (n > maxSnappedValues || !validRes(res) || l.d < 2) {
+		dc.fail("float32 lattice of %d values at resolution %g, %d-D", n, res, l.d)
+	}
+	var pad [storedAlign]byte
+	if dc.read(pad[:1]); dc.err == nil && pad[0] >= storedAlign {
+		dc.fail("lattice padding of %d bytes", pad[0])
+	}
+	if dc.err != nil {
+		return nil, 0
+	}
+	if dc.read(pad[:pad[0]]); dc.err != nil {
+		return nil, 0
+	}
+	r, isLen := dc.r.(interface{ Len() int })
+	if isLen && r.Len() < 4*n {
+		dc.fail("truncated")
+		return nil, 0
+	}
+	if nx, isBuf := dc.r.(interface{ Next(n int) []byte }); dc.share && isLen && isBuf && littleEndian {
+		b := nx.Next(4 * n) // the length was checked above
+		dc.n += int64(len(b))
+		if dc.h != nil {
+			dc.h.Write(b)
+		}
+		if !finite32(b) {
+			dc.fail("lattice position not finite")
+			return nil, 0
+		}
+		if p := unsafe.SliceData(b); n == 0 || uintptr(unsafe.Pointer(p))%4 == 0 {
+			dc.shared = n > 0
+			return unsafe.Slice((*float32)(unsafe.Pointer(p)), n), res
+		}
+		if !dc.charge(4*n, "the lattice") {
+			return nil, 0
+		}
+		x32 = make([]float32, n)
+		for i := range x32 {
+			x32[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		return x32, res
+	}
+	if !dc.charge(4*n, "the lattice") {
+		return nil, 0
+	}
+	x32 = make([]float32, n)
+	var buf [8 * 1024]byte
+	for i := 0; i < n && dc.err == nil; {
+		k := min(n-i, len(buf)/4)
+		b := buf[:4*k]
+		if dc.read(b); dc.err != nil || !finite32(b) {
+			dc.fail("lattice position not finite")
+			break
+		}
+		for a := range x32[i : i+k] {
+			x32[i+a] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*a:]))
+		}
+		i += k
+	}
+	if dc.err != nil {
+		return nil, 0
+	}
+	return x32, res
+}
+
+// littleEndian reports whether the machine stores a float32 as its
+// little-endian bytes (version 7's lattice used in place).
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// finite32 reports whether every float32 of b (little-endian, len(b) a
+// multiple of 4) is finite: no exponent of all ones, tested two values
+// at a time (the exponent plus one carries into the sign bit).
+func finite32(b []byte) bool {
+	const exp, one, sign = 0x7f800000_7f800000, 0x00800000_00800000, 0x80000000_80000000
+	var acc0, acc1 uint64
+	for len(b) >= 16 {
+		acc0 |= binary.LittleEndian.Uint64(b)&exp + one
+		acc1 |= binary.LittleEndian.Uint64(b[8:])&exp + one
+		b = b[16:]
+	}
+	for len(b) >= 4 {
+		acc0 |= uint64(binary.LittleEndian.Uint32(b))&exp + one
+		b = b[4:]
+	}
+	return (acc0|acc1)&sign == 0
 }
 
 // widen returns the lattice positions x32 as float64 (snapped's
@@ -1036,7 +1211,7 @@ func Read(r io.Reader) (*Model, error) { return ReadLimited(r, nil) }
 // With a nil limit it is Read, whose bound is 64 MB + 10 × the bytes of
 // the file (the arrays take less, by boundReserve, for the rest).
 func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
-	return readModel(r, limit, crc32.New(checksum.Table))
+	return readModel(&decoder{r: r, h: crc32.New(checksum.Table), limit: limit})
 }
 
 // ReadEmbedded is ReadLimited for a model embedded in a file whose own
@@ -1046,13 +1221,23 @@ func ReadLimited(r io.Reader, limit *int64) (*Model, error) {
 // second CRC-32C pass over the embedded models' bytes was 1.5 % of the
 // CPU of a one-image colour encode process (perf, three 8×8 models).
 func ReadEmbedded(r io.Reader, limit *int64) (*Model, error) {
-	return readModel(r, limit, nil)
+	return readModel(&decoder{r: r, limit: limit})
 }
 
-// readModel is ReadLimited computing the model's checksum with h, or not
-// at all if h is nil (ReadEmbedded).
-func readModel(r io.Reader, limit *int64, h hash.Hash32) (*Model, error) {
-	dc := &decoder{r: r, h: h, limit: limit}
+// ReadEmbeddedShared is ReadEmbedded of the bytes b, whose version 7
+// lattice (WriteStoredTo) the model may use in place: shared reports
+// that it does, and b must then stay as it is while the model is used.
+func ReadEmbeddedShared(b []byte, limit *int64) (m *Model, shared bool, err error) {
+	dc := &decoder{r: bytes.NewBuffer(b), limit: limit, share: true}
+	m, err = readModel(dc)
+	return m, err == nil && dc.shared, err
+}
+
+// readModel is ReadLimited through dc: its reader, memory bound, the
+// hash computing the model's checksum (none if nil: ReadEmbedded) and
+// whether the lattice may be shared (ReadEmbeddedShared).
+func readModel(dc *decoder) (*Model, error) {
+	r := dc.r
 	// The integer scratch of the model read before (a colour codec
 	// model reads three alike): 3.6 MB of fresh pages a lattice.
 	if sp, ok := intScratch.Get().(*[]int64); ok {
@@ -1198,8 +1383,8 @@ func readModel(r io.Reader, limit *int64, h hash.Hash32) (*Model, error) {
 		return nil, dc.err
 	}
 	l.setStrides()
-	if version == versionSnapped {
-		l.x, l.x32, m.latRes = dc.snapped(l, nodes*d)
+	if version >= versionSnapped {
+		l.x, l.x32, m.latRes = dc.snapped(l, nodes*d, version == versionStored)
 	} else {
 		l.x = dc.f64n(nodes*d, "the lattice")
 	}
@@ -1212,7 +1397,7 @@ func readModel(r io.Reader, limit *int64, h hash.Hash32) (*Model, error) {
 		var flag [1]byte
 		if version >= versionCompact {
 			maxFlag := byte(1)
-			if version == versionSnapped {
+			if version >= versionSnapped {
 				maxFlag = 3 // 2, 3: 0, 1 with integers
 			}
 			if dc.read(flag[:]); dc.err == nil && flag[0] > maxFlag {
@@ -1256,7 +1441,7 @@ func readModel(r io.Reader, limit *int64, h hash.Hash32) (*Model, error) {
 	m.curve1.pts = dc.vecOf(nv*d, "the first curve")
 	m.curve1.s = dc.vecOf(nv, "the first curve")
 	hasTypical := version == versionTypical
-	if version == versionSnapped {
+	if version >= versionSnapped {
 		var flag [1]byte
 		if dc.read(flag[:]); dc.err == nil && flag[0] > 1 {
 			dc.fail("typical responses flag %d", flag[0])

@@ -311,7 +311,7 @@ func describeFile(c *cli.Context, path, shown string) error {
 			ci.Form = formName(model.FastLoad())
 			form := ci.Form + " (every section compressed with zstd: the smallest file; spca codec repack --fast-load writes the fast-load form)"
 			if model.FastLoad() {
-				form = ci.Form + " (the sections coding reads stored as zstd raw blocks: faster to load, a larger file; spca codec repack writes the compact form)"
+				form = ci.Form + " (the sections coding reads stored uncompressed, the SPCA lattices as float32 used in place: faster to load, a larger file; spca codec repack writes the compact form)"
 			}
 			r = append([][2]string{{"form", form}}, r...)
 		}
