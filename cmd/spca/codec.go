@@ -588,7 +588,7 @@ func writeEvalTable(w io.Writer, results []codec.Result) error {
 // against flagRanges.
 func effortFlag() cli.Flag {
 	return &cli.IntFlag{Name: flagEffort, Value: codec.DefaultEffort,
-		Usage: fmt.Sprintf("how much the encoder searches, %d (fastest: the deblocking and loop filter searches on a subset of rows, no refinement of the cells) to %d (the full search); the same format at every level", codec.MinEffort, codec.MaxEffort)}
+		Usage: fmt.Sprintf("how much the encoder searches, %d (fastest) to %d (the full search); a lower level takes less CPU for slightly larger or worse files, in the same format (README: \"Encoder effort\")", codec.MinEffort, codec.MaxEffort)}
 }
 
 // outFlag is -o/--out of encode and decode.
