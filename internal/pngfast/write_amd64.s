@@ -22,6 +22,34 @@
 	ADDQ  BX, DI; \
 	ANDQ  $7, R9
 
+// ADLEROUT ends the Adler-32 block kernels: a, the sum of Y0's qwords;
+// b, the sum of Y1's qwords (the sums before each block) shifted by shift
+// (times the block's bytes) plus the sum of Y2's dwords.
+#define ADLEROUT(shift) \
+	VEXTRACTI128 $1, Y0, X4; \
+	VPADDQ       X4, X0, X0; \
+	VPSHUFD      $0x4e, X0, X4; \
+	VPADDQ       X4, X0, X0; \
+	MOVQ         X0, AX; \
+	VEXTRACTI128 $1, Y1, X4; \
+	VPADDQ       X4, X1, X1; \
+	VPSHUFD      $0x4e, X1, X4; \
+	VPADDQ       X4, X1, X1; \
+	MOVQ         X1, BX; \
+	VEXTRACTI128 $1, Y2, X4; \
+	VPADDD       X4, X2, X2; \
+	VPSHUFD      $0x4e, X2, X4; \
+	VPADDD       X4, X2, X2; \
+	VPSHUFD      $0xb1, X2, X4; \
+	VPADDD       X4, X2, X2; \
+	MOVL         X2, DX; \
+	SHLQ         $shift, BX; \
+	ADDQ         DX, BX; \
+	MOVQ         AX, a+24(FP); \
+	MOVQ         BX, b+32(FP); \
+	VZEROUPPER; \
+	RET
+
 // Weights of the 32 bytes of a block in Adler-32's second sum: 32 down to 1.
 DATA adlerWeights<>+0(SB)/8, $0x191a1b1c1d1e1f20
 DATA adlerWeights<>+8(SB)/8, $0x1112131415161718
@@ -62,29 +90,7 @@ adlerLoop:
 	SUBQ       $32, CX
 	JNZ        adlerLoop
 
-	VEXTRACTI128 $1, Y0, X4
-	VPADDQ       X4, X0, X0
-	VPSHUFD      $0x4e, X0, X4
-	VPADDQ       X4, X0, X0
-	MOVQ         X0, AX
-	VEXTRACTI128 $1, Y1, X4
-	VPADDQ       X4, X1, X1
-	VPSHUFD      $0x4e, X1, X4
-	VPADDQ       X4, X1, X1
-	MOVQ         X1, BX
-	VEXTRACTI128 $1, Y2, X4
-	VPADDD       X4, X2, X2
-	VPSHUFD      $0x4e, X2, X4
-	VPADDD       X4, X2, X2
-	VPSHUFD      $0xb1, X2, X4
-	VPADDD       X4, X2, X2
-	MOVL         X2, DX
-	SHLQ         $5, BX
-	ADDQ         DX, BX
-	MOVQ         AX, a+24(FP)
-	MOVQ         BX, b+32(FP)
-	VZEROUPPER
-	RET
+	ADLEROUT(5)
 
 // Bytes 0-2, 4-6, 8-10, 12-14 of each lane to its first 12 bytes.
 DATA packRGB<>+0(SB)/8, $0x0908060504020100
@@ -99,6 +105,53 @@ DATA joinRGB<>+8(SB)/8, $0x0000000400000002
 DATA joinRGB<>+16(SB)/8, $0x0000000600000005
 DATA joinRGB<>+24(SB)/8, $0x0000000700000003
 GLOBL joinRGB<>(SB), RODATA|NOPTR, $32
+
+// Weights of the 64 bytes of a block in Adler-32's second sum: 64 down to 1.
+DATA adlerWeights64<>+0(SB)/8, $0x393a3b3c3d3e3f40
+DATA adlerWeights64<>+8(SB)/8, $0x3132333435363738
+DATA adlerWeights64<>+16(SB)/8, $0x292a2b2c2d2e2f30
+DATA adlerWeights64<>+24(SB)/8, $0x2122232425262728
+DATA adlerWeights64<>+32(SB)/8, $0x191a1b1c1d1e1f20
+DATA adlerWeights64<>+40(SB)/8, $0x1112131415161718
+DATA adlerWeights64<>+48(SB)/8, $0x090a0b0c0d0e0f10
+DATA adlerWeights64<>+56(SB)/8, $0x0102030405060708
+GLOBL adlerWeights64<>(SB), RODATA|NOPTR, $64
+
+// func adlerBlocksAVX512(p []byte) (a, b uint64)
+// adlerBlocksAVX2 on 64-byte blocks (len(p) a multiple of 64): bytes
+// weighted 64..1 (VPMADDUBSW: at most 32,385 a word; VPMADDWD: 65,280 a
+// dword a block, so 1,024 blocks stay below 2^27 a lane), the sums before
+// each block 64 times to b.
+TEXT ·adlerBlocksAVX512(SB), NOSPLIT, $0-40
+	MOVQ         p_base+0(FP), SI
+	MOVQ         p_len+8(FP), CX
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z15, Z15, Z15
+	VMOVDQU64    adlerWeights64<>(SB), Z14
+	MOVL         $0x00010001, AX
+	VPBROADCASTD AX, Z13
+
+adler512Loop:
+	VMOVDQU64  (SI), Z3
+	VPADDQ     Z0, Z1, Z1
+	VPSADBW    Z15, Z3, Z4
+	VPADDQ     Z4, Z0, Z0
+	VPMADDUBSW Z14, Z3, Z5
+	VPMADDWD   Z13, Z5, Z5
+	VPADDD     Z5, Z2, Z2
+	ADDQ       $64, SI
+	SUBQ       $64, CX
+	JNZ        adler512Loop
+
+	VEXTRACTI64X4 $1, Z0, Y4
+	VPADDQ        Y4, Y0, Y0
+	VEXTRACTI64X4 $1, Z1, Y4
+	VPADDQ        Y4, Y1, Y1
+	VEXTRACTI64X4 $1, Z2, Y4
+	VPADDD        Y4, Y2, Y2
+	ADLEROUT(6)
 
 // func subRGBAVX2(dst, src []byte, n int)
 // Pixels 1 to 8n: each RGBA pixel minus the one before it (a load 4
