@@ -618,7 +618,11 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		hd.Deblock, _ = chooseDeblock(sse)
 	}
 	if loopRec != nil {
-		hd.LoopFilter = chooseLoopFilterRows(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch, plan.gainEvery)
+		var errs []float64 // the search's, where exact, of orig8 and over every row
+		if auto && orig8 != nil && sse[0].bound == nil && plan.deblockEvery == 1 {
+			errs = sse[0].errs
+		}
+		hd.LoopFilter = chooseLoopFilterRows(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch, plan.gainEvery, errs)
 		deblockScratches.Put(loopScratch)
 	}
 	if lumaRec.Pix != nil {

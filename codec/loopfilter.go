@@ -549,6 +549,18 @@ func loopFilterGain8(orig8, rec []uint8, w, h, sy int, taps *[loopTaps]int8) (be
 	return float64(b), float64(a)
 }
 
+// loopFilterAfter8 is loopFilterGain8's after alone, over every row:
+// where before is known (the deblocking search's exact error at the
+// strength rec is deblocked with), its sse8 a row is not taken again.
+func loopFilterAfter8(orig8, rec []uint8, w, h int, taps *[loopTaps]int8) float64 {
+	orig8 = orig8[:w*h]
+	var a int64
+	loopFilterEvery(rec, w, w, h, 1, taps, func(y int, row []uint8) {
+		a += sse8(row, orig8[y*w:][:w])
+	})
+	return float64(a)
+}
+
 // loopScratch holds the loop filter fit's planes between the images an
 // encoder codes: fresh, they were ~5 % of an 8×8 encode's CPU in
 // clearing and page faults (16 -> 71 faults per 768×512 image).
@@ -570,13 +582,16 @@ var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: 
 // do not lower the squared error. orig8 is orig in 8 bits where the
 // encoder has it (grayPixels), else nil (see loopFilterGain).
 func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n int) []int {
-	return chooseLoopFilterRows(orig, orig8, rec, deblock, step, n, 1)
+	return chooseLoopFilterRows(orig, orig8, rec, deblock, step, n, 1, nil)
 }
 
 // chooseLoopFilterRows is chooseLoopFilter with the gain of an 8-bit
 // original over one row in every (1: every row; images under 8 fit rows
-// take every row), for the lower effort levels.
-func chooseLoopFilterRows(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n, every int) []int {
+// take every row), for the lower effort levels. errs, if not nil, are
+// the deblocking search's exact errors of rec against orig8 at each
+// strength (deblockErrorsGray8's): over every row, errs[deblock] is then
+// the error before the loop filter, whole, as loopFilterGain8 sums it.
+func chooseLoopFilterRows(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n, every int, errs []float64) []int {
 	deblockImage(rec, deblock, step, n)
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
 	taps, ok := fitLoopFilter(orig, orig8, rec.Pix, w, h)
@@ -584,9 +599,12 @@ func chooseLoopFilterRows(orig []float64, orig8 []uint8, rec *image.Gray, debloc
 		return nil
 	}
 	var before, after float64
-	if orig8 != nil && every > 1 && h >= 8*loopFitRows && w >= 8*loopFitCols {
+	switch {
+	case orig8 != nil && every > 1 && h >= 8*loopFitRows && w >= 8*loopFitCols:
 		before, after = loopFilterGain8(orig8, rec.Pix, w, h, every, &taps)
-	} else {
+	case orig8 != nil && errs != nil:
+		before, after = errs[deblock], loopFilterAfter8(orig8, rec.Pix, w, h, &taps)
+	default:
 		before, after = loopFilterGain(orig, orig8, rec.Pix, w, h, &taps)
 	}
 	if !(after < before) {

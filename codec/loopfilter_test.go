@@ -675,3 +675,47 @@ func TestWidenKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseLoopFilterSearchErrors checks that the deblocking search's
+// exact errors at each strength (deblockErrorsGray8) are the squared
+// errors of the image deblocked at it, which chooseLoopFilter takes for
+// its gain's before, and that it chooses with them what it chooses
+// without them: on a blurred texture with blocks of 8×8 moved apart
+// (edges the deblocking filter takes at some strengths, not at others).
+func TestChooseLoopFilterSearchErrors(t *testing.T) {
+	orig, rec, o, _ := blurredFit(t)
+	w := orig.Rect.Dx()
+	for i := range rec.Pix {
+		x, y := i%w, i/w
+		d := (x/8*7+y/8*3)%9 - 4
+		rec.Pix[i] = uint8(min(255, max(0, int(rec.Pix[i])+d)))
+	}
+	const step, n = 30.0, 8
+	errs := deblockErrorsGray8(orig.Pix, rec, step, n)
+	changed, filtered := 0, 0
+	for k := 0; k <= maxDeblock; k++ {
+		work := image.NewGray(rec.Rect)
+		copy(work.Pix, rec.Pix)
+		deblockImage(work, k, step, n)
+		if e := float64(sse8(work.Pix, orig.Pix)); e != errs[k] {
+			t.Fatalf("strength %d: the search's error %v, the deblocked image's %v", k, errs[k], e)
+		}
+		if errs[k] != errs[0] {
+			changed++
+		}
+		a, b := image.NewGray(rec.Rect), image.NewGray(rec.Rect)
+		copy(a.Pix, rec.Pix)
+		copy(b.Pix, rec.Pix)
+		with, without := chooseLoopFilterRows(o, orig.Pix, a, k, step, n, 1, errs), chooseLoopFilter(o, orig.Pix, b, k, step, n)
+		if !slices.Equal(with, without) {
+			t.Fatalf("strength %d: the loop filter %v with the search's errors, %v without", k, with, without)
+		}
+		if with != nil {
+			filtered++
+		}
+	}
+	if changed == 0 || filtered == 0 {
+		t.Fatalf("no test: %d strengths changed the image, %d kept a loop filter", changed, filtered)
+	}
+	t.Logf("%d of %d strengths changed the image, %d kept a loop filter", changed, maxDeblock+1, filtered)
+}
