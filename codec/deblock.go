@@ -412,6 +412,9 @@ func moveEdges(ga, gb, a, b []uint8, n, m int, back bool) {
 	if last := n*m + 2; last > len(a) || last > len(b) || n < 4 {
 		panic("codec: moveEdges: edges outside the rows")
 	}
+	if n == 8 && moveEdges8Kernel(ga, a, m, back) && moveEdges8Kernel(gb, b, m, back) {
+		return
+	}
 	le := binary.LittleEndian
 	for j, x := 0, n-2; j < 4*m; j, x = j+4, x+n {
 		ra, rb := a[x:x+4:x+4], b[x:x+4:x+4]

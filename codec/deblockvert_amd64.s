@@ -394,3 +394,125 @@ v4done:
 	V4REDUCE(224, 240, 56)
 	VZEROUPPER
 	RET
+
+// moveEdges8's byte tables. gather: byte 4e+i of 16 edges taken four
+// apart is byte 8e+i of their 128 bytes (p1 p0 q0 q1 at 8e..8e+3).
+// scatterLo, scatterHi: byte 8e+i (i < 4) of the first and the second 64
+// of those 128 bytes is byte 4e+i, 32+4e+i of the 64 taken apart (the
+// bytes i >= 4 are not stored: index 0).
+DATA edges8gather<>+0(SB)/8, $0x0B0A090803020100
+DATA edges8gather<>+8(SB)/8, $0x1B1A191813121110
+DATA edges8gather<>+16(SB)/8, $0x2B2A292823222120
+DATA edges8gather<>+24(SB)/8, $0x3B3A393833323130
+DATA edges8gather<>+32(SB)/8, $0x4B4A494843424140
+DATA edges8gather<>+40(SB)/8, $0x5B5A595853525150
+DATA edges8gather<>+48(SB)/8, $0x6B6A696863626160
+DATA edges8gather<>+56(SB)/8, $0x7B7A797873727170
+GLOBL edges8gather<>(SB), RODATA|NOPTR, $64
+DATA edges8scatterLo<>+0(SB)/8, $0x0000000003020100
+DATA edges8scatterLo<>+8(SB)/8, $0x0000000007060504
+DATA edges8scatterLo<>+16(SB)/8, $0x000000000B0A0908
+DATA edges8scatterLo<>+24(SB)/8, $0x000000000F0E0D0C
+DATA edges8scatterLo<>+32(SB)/8, $0x0000000013121110
+DATA edges8scatterLo<>+40(SB)/8, $0x0000000017161514
+DATA edges8scatterLo<>+48(SB)/8, $0x000000001B1A1918
+DATA edges8scatterLo<>+56(SB)/8, $0x000000001F1E1D1C
+GLOBL edges8scatterLo<>(SB), RODATA|NOPTR, $64
+DATA edges8scatterHi<>+0(SB)/8, $0x0000000023222120
+DATA edges8scatterHi<>+8(SB)/8, $0x0000000027262524
+DATA edges8scatterHi<>+16(SB)/8, $0x000000002B2A2928
+DATA edges8scatterHi<>+24(SB)/8, $0x000000002F2E2D2C
+DATA edges8scatterHi<>+32(SB)/8, $0x0000000033323130
+DATA edges8scatterHi<>+40(SB)/8, $0x0000000037363534
+DATA edges8scatterHi<>+48(SB)/8, $0x000000003B3A3938
+DATA edges8scatterHi<>+56(SB)/8, $0x000000003F3E3D3C
+GLOBL edges8scatterHi<>(SB), RODATA|NOPTR, $64
+
+// func moveEdges8VBMI(edges, row *uint8, m int, back bool)
+// moveEdges for n = 8 with VPERMI2B and VPERMB (AVX-512 VBMI), 16 edges
+// a step: edges[4e+i] = row[8e+i] for e < m, i < 4 (row at the first edge's
+// p1), or row[8e+i] = edges[4e+i] with back. The loads and stores are masked
+// to those bytes (a last group's too): nothing past 8(m−1)+4 bytes of
+// row and 4m of edges is read or written, and no other byte of row written.
+TEXT ·moveEdges8VBMI(SB), NOSPLIT, $0-25
+	MOVQ edges+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ m+16(FP), CX
+	MOVBLZX back+24(FP), DX
+	MOVQ $-1, R8                // all ones, for BZHI
+	MOVQ $0x0F0F0F0F0F0F0F0F, R9 // the bytes 0-3 of each 8
+	VMOVDQU64 edges8gather<>(SB), Z4
+	VMOVDQU64 edges8scatterLo<>(SB), Z5
+	VMOVDQU64 edges8scatterHi<>(SB), Z6
+	TESTQ DX, DX
+	JNZ  mback
+mgroup:
+	TESTQ CX, CX
+	JLE  mdone
+	MOVQ CX, AX
+	CMPQ AX, $16
+	JLE  mcount
+	MOVQ $16, AX
+mcount:
+	// The group's edges (AX), their bytes of row: 8(AX−1)+4 = 8·AX − 4.
+	MOVQ AX, BX
+	SHLQ $3, BX
+	SUBQ $4, BX
+	MOVQ $64, R10
+	CMPQ BX, R10
+	CMOVQLT BX, R10             // min(bytes, 64)
+	BZHIQ R10, R8, R11
+	KMOVQ R11, K1
+	SUBQ R10, BX                // the bytes past the first 64 (0 to 60)
+	BZHIQ BX, R8, R11
+	KMOVQ R11, K2
+	VMOVDQU8.Z (SI), K1, Z0
+	VMOVDQU8.Z 64(SI), K2, Z1
+	VMOVDQA64 Z4, Z2
+	VPERMI2B Z1, Z0, Z2
+	SHLQ $2, AX                 // the bytes of g
+	BZHIQ AX, R8, R11
+	KMOVQ R11, K3
+	VMOVDQU8 Z2, K3, (DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP  mgroup
+mback:
+	TESTQ CX, CX
+	JLE  mdone
+	MOVQ CX, AX
+	CMPQ AX, $16
+	JLE  mbcount
+	MOVQ $16, AX
+mbcount:
+	MOVQ AX, BX
+	SHLQ $2, BX                 // the bytes of g
+	BZHIQ BX, R8, R11
+	KMOVQ R11, K1
+	VMOVDQU8.Z (DI), K1, Z0
+	VPERMB Z0, Z5, Z2
+	VPERMB Z0, Z6, Z3
+	// Stores: the edges' bytes of the first 8 edges (8 bytes each), then
+	// of the others.
+	MOVQ AX, BX
+	SHLQ $3, BX
+	MOVQ $64, R10
+	CMPQ BX, R10
+	CMOVQLT BX, R10
+	BZHIQ R10, R8, R11
+	ANDQ R9, R11
+	KMOVQ R11, K2
+	SUBQ R10, BX
+	BZHIQ BX, R8, R11
+	ANDQ R9, R11
+	KMOVQ R11, K3
+	VMOVDQU8 Z2, K2, (SI)
+	VMOVDQU8 Z3, K3, 64(SI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP  mback
+mdone:
+	VZEROUPPER
+	RET
