@@ -41,6 +41,23 @@ func TestStoredFrame(t *testing.T) {
 		if err != nil || !bytes.Equal(got, p) {
 			t.Errorf("%d bytes: read back %d bytes (%v), want the same bytes", n, len(got), err)
 		}
+		// In place (unstore), and refused, unchanged, when not so laid out.
+		for name, bad := range map[string][]byte{
+			"compressed block": func() []byte { b := slices.Clone(f); b[9] |= 4; return b }(),
+			"block size":       func() []byte { b := slices.Clone(f); b[9] += 8; return b }(),
+			"declared size":    func() []byte { b := slices.Clone(f); b[5]++; return b }(),
+			"no last block":    func() []byte { b := slices.Clone(f); b[len(f)-3-(n-(blocks-1)*maxStoredBlock)] &^= 1; return b }(),
+			"cut":              slices.Clone(f[:len(f)-1]),
+			"trailing byte":    append(slices.Clone(f), 0),
+		} {
+			b := slices.Clone(bad)
+			if unstore(b, n) != nil || !bytes.Equal(b, bad) {
+				t.Errorf("%d bytes, %s: unstore did not refuse it unchanged", n, name)
+			}
+		}
+		if got := unstore(slices.Clone(f), n); !bytes.Equal(got, p) {
+			t.Errorf("%d bytes: unstore gave %d other bytes", n, len(got))
+		}
 	}
 }
 

@@ -507,6 +507,43 @@ func storedFrame(p []byte) []byte {
 	}
 }
 
+// unstore returns the content of frame, a zstd frame as storedFrame
+// writes them declaring size bytes, in place: its blocks' bytes moved
+// down over the frame's and the blocks' headers (frame is changed). It
+// returns nil, frame unchanged, if frame is not laid out so.
+func unstore(frame []byte, size int) []byte {
+	const head = 9 // magic, descriptor, 4-byte size
+	if len(frame) < head+3 || binary.LittleEndian.Uint32(frame) != 0xfd2fb528 || frame[4] != 2<<6|1<<5 ||
+		int64(binary.LittleEndian.Uint32(frame[5:])) != int64(size) {
+		return nil
+	}
+	// Every block's header first: raw, within the frame, the last one
+	// flagged at its end, the sizes summing to size.
+	at, total := head, 0
+	for last := false; !last; {
+		if at+3 > len(frame) {
+			return nil
+		}
+		h := int(frame[at]) | int(frame[at+1])<<8 | int(frame[at+2])<<16
+		n := h >> 3
+		if h>>1&3 != 0 || n > maxStoredBlock || at+3+n > len(frame) {
+			return nil
+		}
+		at, total, last = at+3+n, total+n, h&1 != 0
+	}
+	if at != len(frame) || total != size {
+		return nil
+	}
+	at, out := head, 0
+	for out < size {
+		h := int(frame[at]) | int(frame[at+1])<<8 | int(frame[at+2])<<16
+		n := h >> 3
+		copy(frame[out:], frame[at+3:at+3+n])
+		at, out = at+3+n, out+n
+	}
+	return frame[:size]
+}
+
 // FastLoad reports whether the model is in the fast-load form: read from
 // such a file, or set so by SetFastLoad.
 func (m *Model) FastLoad() bool { return m.fastLoad }
@@ -875,11 +912,12 @@ func readSectioned(src *sectionSource, budget int64, basis bool) (*Model, error)
 		if err != nil {
 			return nil, &ModelError{fmt.Sprintf("section %d: %s", i, err.(*ModelError).Msg)}
 		}
+		stored := storedFirstBlock(h)
 		if i == 0 {
-			fastLoad = storedFirstBlock(h)
+			fastLoad = stored
 		}
 		total += size
-		secs[i] = &section{src: src, off: off, n: lengths[i], size: size, index: i}
+		secs[i] = &section{src: src, off: off, n: lengths[i], size: size, index: i, stored: stored}
 		off += int64(lengths[i])
 	}
 	if off != src.size {
@@ -1007,6 +1045,7 @@ type section struct {
 	size   int // its inflated size, as declared
 	index  int
 	budget *sectionBudget
+	stored bool // its first block is raw (storedFrame's, the fast-load form)
 }
 
 // sectionBudget is the memory bound of reading a model file, shared by its
@@ -1037,26 +1076,43 @@ func (s *section) openJoined(what string, joined bool) (r *modelReader, buf []by
 	if s.budget.left -= int64(s.size); s.budget.left < 0 {
 		return nil, nil, fail("needs more memory than the model's size allows (64 MB + 10 × its bytes)")
 	}
-	var packed []byte
+	var packed, plain []byte
 	// The capacity bounds the decoder (WithDecodeAllCapLimit): a frame
 	// holding more than it declares fails instead of growing.
 	dst := []byte(nil)
-	if joined && s.src.mem == nil {
+	switch {
+	case joined && s.src.mem == nil && s.stored:
+		// Raw blocks (the fast-load form): read into one buffer of the
+		// frame's size, the blocks moved down over their headers (no
+		// second buffer: a grey 8×8 model's 1.85 MB section 0 took 3.7
+		// MB of fresh pages so, which a small image did not use).
+		if buf = takeSpareBytes(s.n); buf == nil {
+			buf = make([]byte, s.n)
+		}
+		if packed, err = s.src.readInto(buf, s.off); err == nil {
+			if plain = unstore(packed, s.size); plain == nil {
+				// Not storedFrame's layout: inflated as any frame.
+				dst, buf = make([]byte, 0, s.size), nil
+			}
+		}
+	case joined && s.src.mem == nil:
 		if buf = takeSpareBytes(s.size + s.n); buf == nil {
 			buf = make([]byte, s.size+s.n)
 		}
 		dst = buf[:0:s.size] // the decoder cannot write past it, into packed
 		packed, err = s.src.readInto(buf[s.size:], s.off)
-	} else {
+	default:
 		dst = make([]byte, 0, s.size)
 		packed, err = s.src.read(s.off, s.n)
 	}
 	if err != nil {
 		return nil, nil, fail(err.(*ModelError).Msg)
 	}
-	plain, err := modelDecoder().DecodeAll(packed, dst)
-	if buf == nil {
-		s.src.done(packed) // plain is a copy
+	if plain == nil {
+		plain, err = modelDecoder().DecodeAll(packed, dst)
+		if buf == nil {
+			s.src.done(packed) // plain is a copy
+		}
 	}
 	if err == nil && len(plain) != s.size {
 		err = fmt.Errorf("%d bytes where the frame declares %d", len(plain), s.size)
