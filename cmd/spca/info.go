@@ -449,9 +449,9 @@ func headerRows(path, head, kind string, h *fileHeader, loaded time.Duration) []
 		case kind == kindCodec && v == 16:
 			version += " (zstd-compressed)"
 		case kind == kindCodec && v == 17:
-			version += " (zstd-compressed sections, inflated on first use)"
+			version += " (sections in zstd frames, read on first use)"
 		case kind == kindCodec && v == 18:
-			version += " (zstd-compressed sections, inflated on first use, with step bases)"
+			version += " (sections in zstd frames, read on first use, with step bases)"
 		}
 		h.FormatVersion = int(v)
 	}
