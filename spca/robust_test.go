@@ -336,6 +336,14 @@ func FuzzRead(f *testing.F) {
 			m0.WriteCompactTo(&c)
 			f.Add(c.Bytes())
 			f.Add(c.Bytes()[:c.Len()*2/3])
+			// Version 7 (a 2-D model): the lattice as float32, at 64
+			// bytes of the file's start, or of 5 bytes before it.
+			for _, base := range []int64{0, 5} {
+				c.Reset()
+				m0.WriteStoredTo(&c, base)
+				f.Add(bytes.Clone(c.Bytes()))
+			}
+			f.Add(bytes.Clone(c.Bytes()[:c.Len()*2/3]))
 		}
 	}
 	// Version 3: the k-neighbours density, with an out-of-range share.
@@ -387,6 +395,26 @@ func FuzzRead(f *testing.F) {
 			var m *spca.Model
 			var err error
 			hostile.Check(t, "spca.Read", len(d), func() { m, err = spca.Read(bytes.NewReader(d)) })
+			// In place (a codec model's section 0 of the fast-load form),
+			// without the checksum: a *FormatError or a model that, if
+			// Read took the bytes too, is Read's.
+			var sm *spca.Model
+			var serr error
+			hostile.Check(t, "spca.ReadEmbeddedShared", len(d), func() { sm, _, serr = spca.ReadEmbeddedShared(bytes.Clone(d), nil) })
+			if fe := new(spca.FormatError); serr != nil && !errors.As(serr, &fe) {
+				t.Fatalf("ReadEmbeddedShared: error of another type: %v", serr)
+			}
+			if err == nil && serr != nil {
+				t.Fatalf("Read accepts what ReadEmbeddedShared refuses: %v", serr)
+			}
+			if err == nil {
+				var a, b bytes.Buffer
+				m.WriteCompactTo(&a)
+				sm.WriteCompactTo(&b)
+				if !bytes.Equal(a.Bytes(), b.Bytes()) {
+					t.Fatal("ReadEmbeddedShared read another model than Read")
+				}
+			}
 			if err != nil {
 				var fe *spca.FormatError
 				if !errors.As(err, &fe) {
