@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/spcalab/spca/internal/rgbrows"
 )
 
 func testImages() []image.Image {
@@ -176,9 +178,16 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte("P5 # c\n2 1\n15 \x00\x0f"))
 	f.Add([]byte("P6 1 1 1000\n\x01\xf4\x00\x00\x03\xe8"))
+	// 8-bit pixmaps (DecodePacked's rows): maximum 100 (scaled), a
+	// sample above it, a short raster, a huge declared size.
+	f.Add([]byte("P6 2 1 100\n\x00\x01\x32\x63\x64\x07"))
+	f.Add([]byte("P6 2 1 100\n\x00\x01\x32\x63\x65\x07"))
+	f.Add([]byte("P6 3 2 255\n\x01\x02\x03\x04\x05"))
+	f.Add([]byte("P6 100000 100000 255\n\x01\x02\x03"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img, err := Decode(bytes.NewReader(data))
 		checkDecodeInto(t, data, img, err)
+		checkPacked(t, data, img, err)
 		if err != nil {
 			return
 		}
@@ -199,6 +208,55 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkPacked decodes data by DecodePacked, fresh and into a reused
+// *rgbrows.Image whose memory is all 0x5a and runs on into guard bytes:
+// an error where Decode gave one (err), else Decode's image img, as its
+// raster of 3 bytes a pixel if img is an 8-bit pixmap (*image.RGBA: its
+// pixels, no byte past the reused memory written), as it is otherwise.
+func checkPacked(t *testing.T, data []byte, img image.Image, err error) {
+	const guard = 64
+	into := []image.Image{nil}
+	var buf []byte
+	if err == nil {
+		b := img.Bounds()
+		buf = bytes.Repeat([]byte{0x5a}, 3*b.Dx()*b.Dy()+guard)
+		into = append(into, &rgbrows.Image{Mem: buf[:len(buf)-guard]})
+	}
+	for k, in := range into {
+		p, perr := DecodePacked(bytes.NewReader(data), in)
+		if (perr == nil) != (err == nil) {
+			t.Fatalf("DecodePacked: %v, Decode: %v", perr, err)
+		}
+		if err != nil {
+			return
+		}
+		r, packed := p.(*rgbrows.Image)
+		m, rgb := img.(*image.RGBA)
+		if packed != rgb {
+			t.Fatalf("DecodePacked: %T, Decode: %T", p, img)
+		}
+		b := img.Bounds()
+		if p.Bounds() != b {
+			t.Fatalf("DecodePacked: bounds %v, Decode's %v", p.Bounds(), b)
+		}
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if p.At(x, y) != img.At(x, y) || packed && [3]byte(r.Row(y)[3*x:]) != [3]byte(m.Pix[m.PixOffset(x, y):]) {
+					t.Fatalf("DecodePacked: pixel (%d,%d) %v, Decode's %v", x, y, p.At(x, y), img.At(x, y))
+				}
+			}
+		}
+		if packed && k == 1 {
+			if &r.Mem[0] != &buf[0] {
+				t.Fatal("DecodePacked into a reused image with room: other memory")
+			}
+			if n := len(buf) - guard; !bytes.Equal(buf[n:], bytes.Repeat([]byte{0x5a}, guard)) {
+				t.Fatal("DecodePacked into a reused image: wrote past its memory")
+			}
+		}
+	}
 }
 
 // checkDecodeInto decodes data into reused images whose pixels are all

@@ -19,6 +19,7 @@ import (
 	"testing/iotest"
 
 	"github.com/spcalab/spca/internal/hostile"
+	"github.com/spcalab/spca/internal/rgbrows"
 	"github.com/spcalab/spca/testimages"
 )
 
@@ -266,6 +267,7 @@ func fuzzDecodeOne(t *testing.T, data []byte) {
 	if (oerr == nil) != (err == nil) || err == nil && !sameImage(one, got) {
 		t.Fatalf("one byte a call: %v; from the bytes: %v, or other pixels", oerr, err)
 	}
+	checkPacked(t, data, got, err)
 	if err != nil {
 		return
 	}
@@ -300,6 +302,62 @@ func fuzzDecodeOne(t *testing.T, data []byte) {
 
 // intoGuard is how many bytes follow the pixels of dirtyLike's images.
 const intoGuard = 64
+
+// checkPacked decodes data with PackedRGB, fresh and into a reused
+// *rgbrows.Image whose memory is all 0x5a and runs on into guard bytes:
+// an error where Decode gave one (err), else Decode's image got, as rows
+// of 3 bytes a pixel if got is an *image.RGBA (8-bit RGB: its pixels, no
+// byte past the reused memory written), as it is otherwise.
+func checkPacked(t *testing.T, data []byte, got image.Image, err error) {
+	const maxPixels = 1 << 20
+	var rows []*rgbrows.Image
+	into := []image.Image{nil}
+	var buf []byte
+	if err == nil {
+		b := got.Bounds()
+		n := b.Dy() * (1 + 3*b.Dx())
+		buf = bytes.Repeat([]byte{0x5a}, n+intoGuard)
+		into = append(into, &rgbrows.Image{Mem: buf[:n]})
+	}
+	for _, in := range into {
+		p, perr := Decode(bytes.NewReader(data), &DecodeOptions{MaxPixels: maxPixels, Into: in, PackedRGB: true})
+		if (perr == nil) != (err == nil) {
+			t.Fatalf("PackedRGB: %v, without: %v", perr, err)
+		}
+		if err != nil {
+			return
+		}
+		r, packed := p.(*rgbrows.Image)
+		if _, rgb := got.(*image.RGBA); packed != rgb || !packed && !sameImage(p, got) {
+			t.Fatalf("PackedRGB: %T, without: %T, or other pixels", p, got)
+		}
+		if packed {
+			rows = append(rows, r)
+		}
+	}
+	for _, r := range rows {
+		m, b := got.(*image.RGBA), got.Bounds()
+		if r.Bounds() != b {
+			t.Fatalf("PackedRGB: bounds %v, want %v", r.Bounds(), b)
+		}
+		for y := range b.Dy() {
+			row := r.Row(y)
+			for x := range b.Dx() {
+				if c := m.RGBAAt(x, y); [3]byte(row[3*x:]) != [3]byte{c.R, c.G, c.B} || r.RGBAAt(x, y) != c {
+					t.Fatalf("PackedRGB: pixel (%d,%d) %v, want %v", x, y, row[3*x:3*x+3], c)
+				}
+			}
+		}
+	}
+	if len(rows) == 2 {
+		if &rows[1].Mem[0] != &buf[0] {
+			t.Fatal("PackedRGB into a reused image with room: other memory")
+		}
+		if n := len(buf) - intoGuard; !bytes.Equal(buf[n:], bytes.Repeat([]byte{0x5a}, intoGuard)) {
+			t.Fatal("PackedRGB into a reused image: wrote past its memory")
+		}
+	}
+}
 
 // dirtyLike returns an image of img's type with bounds r, its pixels all
 // 0x5a, and the buffer holding them, which runs on intoGuard bytes of
