@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/spcalab/spca/internal/fence"
 )
 
 // TestFromYCbCr420Paths checks FromYCbCr420's 8-bit rows (on amd64 CPUs
@@ -131,5 +133,40 @@ func TestYCCRGBRow(t *testing.T) {
 			rgb[3*i], rgb[3*i+1], rgb[3*i+2] = uint8(r), uint8(i>>8), uint8(i)
 		}
 		check("every colour", rgb)
+	}
+}
+
+// TestYCCRGBKernelStaysInRow runs yccRGBKernel with the RGB row ending
+// where memory the process may not touch begins (fence, on Linux): the
+// AVX-512 kernel loads each group's 24 bytes under a mask, and one that
+// loaded 32 (a mask planted at 0xffffffff) faults at a row's last group.
+// Its pixels are yccRow's of the row as RGBA, to the last bit.
+func TestYCCRGBKernelStaysInRow(t *testing.T) {
+	if !hasAVX512 || !hasVBMI {
+		t.Skip("no AVX-512 VBMI: no RGB kernel")
+	}
+	var f fence.Fence
+	for w := range 41 {
+		rgb := f.At(t, 3*w)
+		rgba := make([]uint8, 4*w)
+		for x := range w {
+			for c := range 3 {
+				rgb[3*x+c] = uint8(37*x + 91*c + 5)
+				rgba[4*x+c] = rgb[3*x+c]
+			}
+			rgba[4*x+3] = 0xff
+		}
+		y, cb, cr := make([]float64, w), make([]float64, w), make([]float64, w)
+		n := yccRGBKernel(y, cb, cr, rgb)
+		if n != w&^7 {
+			t.Fatalf("width %d: converted %d pixels, want %d", w, n, w&^7)
+		}
+		wy, wcb, wcr := make([]float64, w), make([]float64, w), make([]float64, w)
+		yccRow(wy, wcb, wcr, rgba)
+		for x := range n {
+			if math.Float64bits(y[x]) != math.Float64bits(wy[x]) || math.Float64bits(cb[x]) != math.Float64bits(wcb[x]) || math.Float64bits(cr[x]) != math.Float64bits(wcr[x]) {
+				t.Fatalf("width %d, pixel %d: %v %v %v, want %v %v %v", w, x, y[x], cb[x], cr[x], wy[x], wcb[x], wcr[x])
+			}
+		}
 	}
 }
