@@ -2,9 +2,11 @@ package pngfast
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/adler32"
 	"image"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/spcalab/spca/testimages"
@@ -269,5 +271,92 @@ func TestEncodeKernelsSameFile(t *testing.T) {
 			t.Fatalf("%s: the kernels' file (%d bytes) differs from Go's (%d)", name, len(k), len(g))
 		}
 		samePixels(t, m, k)
+	}
+}
+
+// TestHuffLitsLongQwords codes literals whose codes, joined four at a
+// time (huffLitsAVX512's qwords), take 50-60 bits, after an accumulator
+// of 0-7 bits: with the kernels (AVX-512, then huffLitsBMI2 alone) and
+// by the Go loop, the same bits. huffLitsAVX512 may join a qword only if
+// it fits the 64-bit accumulator with the fewer than 8 bits left in it
+// (at most 56 bits: a step with one of more goes to huffLitsBMI2).
+// TestHuffLitsKernel's blocks, whose Huffman codes come from their
+// counts, have no such qword of 57-59 bits: a stop threshold planted at
+// 58 or 59 passed it; here 57, 58 and 59 fail (55 codes the same bits).
+// The codes are set by hand (lengths 1-15, bits at random: prefix-free
+// or not, the kernels only join them).
+func TestHuffLitsLongQwords(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("no AVX2 and BMI2: the Go loop only")
+	}
+	rng := rand.New(rand.NewPCG(34, 57))
+	h := newHuffWriter()
+	// Byte values 0-15: lengths 15 to 1 (value v: 15-v bits, 0 for 15
+	// is taken as 1); the others 2-9 bits.
+	bitsOf := make([]int, 256)
+	for s := range 256 {
+		l := 2 + rng.IntN(8)
+		if s < 15 {
+			l = 15 - s
+		}
+		if s == 15 {
+			l = 1
+		}
+		bitsOf[s] = l
+		h.code[s] = uint32(rng.IntN(1<<l)) | uint32(l)<<16
+		h.litLen[s] = uint8(l)
+	}
+	h.setLUT()
+	// Groups of four values summing to 50-60 bits (of 15, 14, 13 and
+	// 12-bit codes: values 0-3), among groups of short codes that leave
+	// the accumulator each number of bits.
+	long := [][4]byte{{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 1, 1}, {0, 0, 0, 3}, {0, 1, 1, 2}, {1, 1, 1, 1}, {0, 0, 2, 3}, {1, 1, 2, 2}, {2, 2, 2, 2}, {0, 3, 3, 3}}
+	var sums []int
+	for _, g := range long {
+		sums = append(sums, bitsOf[g[0]]+bitsOf[g[1]]+bitsOf[g[2]]+bitsOf[g[3]])
+	}
+	if !slices.Contains(sums, 57) || !slices.Contains(sums, 58) || !slices.Contains(sums, 59) {
+		t.Fatalf("the long groups take %v bits: none of 57, 58 or 59", sums)
+	}
+	// code codes p from the accumulator acc (n bits) by huffLits and the
+	// bytes it leaves by h.bits, and returns the stream to whole bytes.
+	code := func(p []byte, acc uint64, n uint) []byte {
+		out := make([]byte, len(p)*maxLitLn/8+16)
+		o, acc, n, q := huffLits(h, out, 0, acc, n, p)
+		binary.LittleEndian.PutUint64(out[o:], acc)
+		h.out, h.acc, h.nacc = out[:o+int(n/8)], acc>>(n/8*8&63), n%8
+		for _, b := range q {
+			h.bits(h.code[b]&0xffff, uint(h.code[b]>>16))
+		}
+		for ; h.nacc > 0; h.nacc -= min(h.nacc, 8) {
+			h.out = append(h.out, byte(h.acc))
+			h.acc >>= 8
+		}
+		return h.out
+	}
+	defer func(a, b bool) { hasAVX2, hasHuffAVX512 = a, b }(hasAVX2, hasHuffAVX512)
+	avx512 := hasHuffAVX512
+	for trial := range 400 {
+		p := make([]byte, 64*(1+rng.IntN(6))+rng.IntN(70))
+		for j := 0; j+4 <= len(p); j += 4 {
+			if rng.IntN(3) == 0 {
+				g := long[rng.IntN(len(long))]
+				copy(p[j:], g[:])
+				continue
+			}
+			for k := range 4 {
+				p[j+k] = byte(4 + rng.IntN(252))
+			}
+		}
+		acc, n := uint64(rng.IntN(1<<7)), uint(rng.IntN(8))
+		acc &= 1<<n - 1
+		hasAVX2, hasHuffAVX512 = false, false
+		want := code(p, acc, n)
+		for _, k := range []struct{ avx2, avx512 bool }{{true, false}, {true, true}} {
+			hasAVX2, hasHuffAVX512 = k.avx2, k.avx512 && avx512
+			if got := code(p, acc, n); !bytes.Equal(got, want) {
+				t.Fatalf("trial %d (%d bytes, %d bits before), AVX-512 %v: %d bytes, the Go loop's %d, or other bits", trial, len(p), n, hasHuffAVX512, len(got), len(want))
+			}
+		}
 	}
 }
