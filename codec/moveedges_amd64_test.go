@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/spcalab/spca/internal/fence"
 )
 
 // TestMoveEdges8 checks moveEdges8Kernel (VBMI) against moveEdges in Go
@@ -60,6 +62,44 @@ func TestMoveEdges8(t *testing.T) {
 			if !bytes.Equal(rows[0][0], rows[1][0]) || !bytes.Equal(rows[0][1], rows[1][1]) {
 				t.Fatalf("%d edges, rows of %d: moved back\n%v\n%v\nin Go\n%v\n%v", m, w, rows[0][0], rows[0][1], rows[1][0], rows[1][1])
 			}
+		}
+	}
+}
+
+// TestMoveEdges8StaysInRows runs moveEdges8Kernel with the row (8m+2
+// bytes, the least moveEdges allows) and the gathered edges (4m bytes)
+// each ending where memory the process may not touch begins (fence, on
+// Linux), both ways, for 1-40 edges: its masked loads and stores touch no
+// byte past them (TestMoveEdges8's rows are Go slices, whose next bytes
+// are readable: a group's load planted 4 bytes longer passed it and
+// faults here), and the bytes moved are moveEdges's in Go.
+func TestMoveEdges8StaysInRows(t *testing.T) {
+	if !hasMoveEdges8 {
+		t.Skip("no AVX-512 VBMI")
+	}
+	var rowFence, edgeFence fence.Fence
+	for m := 1; m <= 40; m++ {
+		row := rowFence.At(t, 8*m+2)
+		g := edgeFence.At(t, 4*m)
+		for i := range row {
+			row[i] = uint8(7*i + 3)
+		}
+		moveEdges8Kernel(g, row, m, false)
+		for j := range m {
+			if !bytes.Equal(g[4*j:4*j+4], row[8*j+6:8*j+10]) {
+				t.Fatalf("%d edges: edge %d gathered %v, the row's %v", m, j, g[4*j:4*j+4], row[8*j+6:8*j+10])
+			}
+		}
+		for i := range g {
+			g[i] = uint8(11*i + 5)
+		}
+		want := bytes.Clone(row)
+		for j := range m {
+			copy(want[8*j+6:8*j+10], g[4*j:4*j+4])
+		}
+		moveEdges8Kernel(g, row, m, true)
+		if !bytes.Equal(row, want) {
+			t.Fatalf("%d edges: moved back\n%v\nwant\n%v", m, row, want)
 		}
 	}
 }
