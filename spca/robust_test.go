@@ -344,6 +344,14 @@ func FuzzRead(f *testing.F) {
 				f.Add(bytes.Clone(c.Bytes()))
 			}
 			f.Add(bytes.Clone(c.Bytes()[:c.Len()*2/3]))
+			if h, err := hostile.SPCALattice(c.Bytes()); err == nil {
+				f.Add(h) // version 7 declaring 2^26 nodes, holding none
+				if _, err := spca.Read(bytes.NewReader(h)); err == nil {
+					f.Error("a version 7 model declaring 2^26 nodes and holding none was read")
+				}
+			} else {
+				f.Errorf("hostile.SPCALattice of a version 7 model: %v", err)
+			}
 		}
 	}
 	// Version 3: the k-neighbours density, with an out-of-range share.
