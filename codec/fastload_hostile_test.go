@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -122,7 +124,8 @@ func fastLoadHostile(t testing.TB, m *Model, fast []byte) map[string][]byte {
 // panic. And the two framings swapped: a compact model's section 0
 // (SPCA version 6) stored as the fast-load form stores it, and the
 // fast-load form's (version 7) compressed, are the same model, coding
-// the same bytes.
+// the same bytes. Each from memory and from a file (whose raw blocks
+// are read in place: unstore).
 func TestFastLoadHostile(t *testing.T) {
 	img := testimages.Texture(40, 32, 3)
 	for _, m := range []*Model{smallStepModel(t), smallColorModel(t, true)} {
@@ -148,20 +151,46 @@ func TestFastLoadHostile(t *testing.T) {
 			if !errors.As(err, &me) {
 				t.Errorf("%s: got %v, want a *ModelError", name, err)
 			}
+			// From a file: its raw blocks read in place (unstore).
+			path := filepath.Join(t.TempDir(), "m.model")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			hostile.Check(t, name+" (file)", boundBytes(data), func() {
+				var back *Model
+				if back, err = LoadModel(path); err == nil {
+					err = back.LoadSections()
+					back.Close()
+				}
+			})
+			if !errors.As(err, &me) {
+				t.Errorf("%s: LoadModel gave %v, want a *ModelError", name, err)
+			}
 		}
 		for name, data := range map[string][]byte{
 			"version 6 stored":     withModelSection(t, compact.Bytes(), storedFrame, func(b []byte) []byte { return b }),
 			"version 7 compressed": withModelSection(t, fast, compressedFrame, func(b []byte) []byte { return b }),
 		} {
-			back, err := ReadModel(bytes.NewReader(data))
+			path := filepath.Join(t.TempDir(), "m.model")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fromMem, err := ReadModel(bytes.NewReader(data))
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			scribbleSpare()
-			var got bytes.Buffer
-			if err := Encode(&got, img, back, nil); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
-				t.Errorf("%s: codes other bytes (%v)", name, err)
+			fromFile, err := LoadModel(path)
+			if err != nil {
+				t.Fatalf("%s: LoadModel: %v", name, err)
 			}
+			scribbleSpare()
+			for _, back := range []*Model{fromMem, fromFile} {
+				var got bytes.Buffer
+				if err := Encode(&got, img, back, nil); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Errorf("%s: codes other bytes (%v)", name, err)
+				}
+			}
+			fromFile.Close()
 		}
 	}
 }
