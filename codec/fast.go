@@ -759,7 +759,8 @@ const (
 
 // interpHolds reports whether the fast path's interpolated unfolding
 // alone (fastScratch.interp) puts the leading cells of a sample of the
-// rows of y (interpSample of them, evenly spaced, that it unfolds) within
+// rows of y (every rows/interpSample-th: interpSample to 2·interpSample-1
+// of them, every row when there are fewer than 2·interpSample) within
 // one bin of those of the Newton step, at the channel's step, for all
 // but interpMiss of them; a row that the Newton step sends to the exact
 // path counts as a miss. One bin off is what the refinement moves back.
