@@ -187,31 +187,27 @@ func newDeblockErrors(sse0, step float64, n int) ([]float64, bool) {
 
 // deblockErrorsGray8 is deblockErrorsGray of an original of 8-bit pixels
 // (w×h, rows in order), as the encoder of a grey 8-bit image has it: the
-// same errors without reading and converting its float64 plane.
-func deblockErrorsGray8(orig []uint8, rec *image.Gray, step float64, n int) []float64 {
-	return deblockErrorsGray8Rows(orig, rec, step, n, 1)
-}
-
-// deblockErrorsGray8Rows is deblockErrorsGray8 over one group of block
-// rows in every (the groups deblockErrorsByEdgeRows visits; 1: every
-// row, the exact errors), for the lower effort levels: errs[0] is still
-// the whole image's unfiltered error, each strength's the change of the
-// rows visited added to it, so the strengths compare as on those rows.
-func deblockErrorsGray8Rows(orig []uint8, rec *image.Gray, step float64, n, every int) []float64 {
+// same errors without reading and converting its float64 plane. It looks
+// at one group of block rows in every (the groups deblockErrorsByEdge
+// visits; 1: every row, the exact errors), for the lower effort levels:
+// errs[0] is still the whole image's unfiltered error, each strength's
+// the change of the rows visited added to it, so the strengths compare as
+// on those rows.
+func deblockErrorsGray8(orig []uint8, rec *image.Gray, step float64, n, every int) []float64 {
 	return deblockErrorsWhole(orig, float64(sse8(rec.Pix[:len(orig)], orig)), rec, step, n, every)
 }
 
 // deblockErrorsWhole is deblockErrorsGray of an original in whole
 // numbers 0..255,
 // whose unfiltered error is sse0, over one group of block rows in every
-// where deblockErrorsByEdgeRows can (else every row).
+// where deblockErrorsByEdge can (else every row).
 func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray, step float64, n, every int) []float64 {
 	errs, done := newDeblockErrors(sse0, step, n)
 	if done {
 		return errs
 	}
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
-	if deblockErrorsByEdgeRows(errs, orig, rec.Pix, w, h, n, step, every) {
+	if deblockErrorsByEdge(errs, orig, rec.Pix, w, h, n, step, every) {
 		return errs
 	}
 	work := make([]uint8, len(rec.Pix))
@@ -235,16 +231,11 @@ func deblockErrorsWhole[O uint8 | int16](orig []O, sse0 float64, rec *image.Gray
 // edge: over the strengths its pixels take at most five states, between
 // the kmins of those vertical edges, and in each state it is on from its
 // own kmin. Every edge adds its change of the squared error to the
-// strengths it is on at (a difference array), in integers.
-func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64) bool {
-	return deblockErrorsByEdgeRows(errs, orig, rec, w, h, n, step, 1)
-}
-
-// deblockErrorsByEdgeRows is deblockErrorsByEdge over the rows y whose
-// group (y+2)/n is a multiple of every (1: every row): the horizontal
-// edge y·n's band, rows y·n−2..y·n+1, is in group y, so the groups
-// visited hold whole bands.
-func deblockErrorsByEdgeRows[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64, every int) bool {
+// strengths it is on at (a difference array), in integers. It visits the
+// rows y whose group (y+2)/n is a multiple of every (1: every row): the
+// horizontal edge y·n's band, rows y·n−2..y·n+1, is in group y, so the
+// groups visited hold whole bands.
+func deblockErrorsByEdge[O uint8 | int16](errs []float64, orig []O, rec []uint8, w, h, n int, step float64, every int) bool {
 	const never = deblockNever
 	km, ok := newEdgeKmins(step, n)
 	if !ok {
@@ -983,19 +974,13 @@ func (s *deblockSearch) exact() []float64 {
 // winner (TestSearchDeblockFloat). A colour encode of kodim13 spent 22 %
 // of its CPU in deblockErrors (a 3 MB copy, a filter pass and a sum per
 // strength and channel); a 16-bit grey one, one more float64 copy of the
-// image.
-func searchDeblockFloat(orig, rec patches.Plane, step float64, n int) deblockSearch {
-	return searchDeblockFloatRows(orig, rec, step, n, 1)
-}
-
-// searchDeblockFloatRows is searchDeblockFloat over one group of block
-// rows in every (searchDeblockRows; 1: every row), for the lower effort
-// levels.
-func searchDeblockFloatRows(orig, rec patches.Plane, step float64, n, every int) deblockSearch {
+// image. It looks at one group of block rows in every (searchDeblockAt;
+// 1: every row), for the lower effort levels.
+func searchDeblockFloat(orig, rec patches.Plane, step float64, n, every int) deblockSearch {
 	if n < 4 || !(step > 0) {
 		return exactDeblock(deblockErrors(orig, rec, step, n, false))
 	}
-	return searchDeblockRows(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) }, every)
+	return searchDeblockAt(orig, rec, n, func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) }, every)
 }
 
 // deblockNever is the strength searchDeblockAt gives an edge whose tests
@@ -1307,17 +1292,12 @@ const (
 )
 
 // searchDeblockAt is searchDeblockFloat at the thresholds of each
-// strength that params gives, which must grow with the strength.
-func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) deblockSearch {
-	return searchDeblockRows(orig, rec, n, params, 1)
-}
-
-// searchDeblockRows is searchDeblockAt over the rows y whose group
-// (y+2)/n is a multiple of every (whole bands, and their unfiltered
-// error too). With every > 1 the errors are those rows' alone: the
-// result has no bounds (chooseDeblock takes them as they are) and its
-// exact is theirs.
-func searchDeblockRows(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64), every int) deblockSearch {
+// strength that params gives, which must grow with the strength, over
+// the rows y whose group (y+2)/n is a multiple of every (1: every row;
+// whole bands, and their unfiltered error too). With every > 1 the errors
+// are those rows' alone: the result has no bounds (chooseDeblock takes
+// them as they are) and its exact is theirs.
+func searchDeblockAt(orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64), every int) deblockSearch {
 	const never = deblockNever
 	w, h := rec.W, rec.H
 	s := newEdgeSums(params)

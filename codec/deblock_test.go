@@ -87,10 +87,10 @@ func TestDeblockErrorsGray(t *testing.T) {
 			for _, step := range []float64{4, 15, 60} {
 				got := deblockErrorsGray(orig, rec, step, n)
 				// From 8-bit pixels (the encoder of a grey image): the same.
-				if got8 := deblockErrorsGray8(orig8, rec, step, n); !slices.Equal(got8, got) {
+				if got8 := deblockErrorsGray8(orig8, rec, step, n, 1); !slices.Equal(got8, got) {
 					t.Fatalf("n %d trial %d step %g: from 8-bit pixels %v, from the plane %v", n, trial, step, got8, got)
 				}
-				if n >= 4 && !deblockErrorsByEdge(make([]float64, maxDeblock+1), make([]int16, w*h), rec.Pix, w, h, n, step) {
+				if n >= 4 && !deblockErrorsByEdge(make([]float64, maxDeblock+1), make([]int16, w*h), rec.Pix, w, h, n, step, 1) {
 					t.Fatalf("n %d step %g: the search by edge refused", n, step)
 				}
 				filtered := 0
@@ -182,8 +182,8 @@ func TestDeblockHorizErrKernel(t *testing.T) {
 					}
 					got, want := make([]float64, maxDeblock+1), make([]float64, maxDeblock+1)
 					got[0], want[0] = float64(sse), float64(sse)
-					ok8 := deblockErrorsByEdge(got, o8, rec, w, h, n, step)
-					ok16 := deblockErrorsByEdge(want, o16, rec, w, h, n, step)
+					ok8 := deblockErrorsByEdge(got, o8, rec, w, h, n, step, 1)
+					ok16 := deblockErrorsByEdge(want, o16, rec, w, h, n, step, 1)
 					if ok8 != ok16 || !slices.Equal(got, want) {
 						t.Fatalf("%dx%d trial %d n %d step %g: 8-bit originals %v (%v), int16 %v (%v)", w, h, trial, n, step, got, ok8, want, ok16)
 					}
@@ -304,7 +304,7 @@ func BenchmarkDeblockSearchFloat(b *testing.B) {
 	})
 	b.Run("search", func(b *testing.B) {
 		for range b.N {
-			searchDeblockFloat(orig, rec, 30, n)
+			searchDeblockFloat(orig, rec, 30, n, 1)
 		}
 	})
 }
@@ -332,7 +332,7 @@ func TestSearchDeblockFloat(t *testing.T) {
 					orig.Pix[i] += rng.NormFloat64() * float64(1+trial)
 				}
 				step := []float64{4, 15, 30, 60, 120, 400}[trial]
-				s := searchDeblockFloat(orig, rec, step, n)
+				s := searchDeblockFloat(orig, rec, step, n, 1)
 				want := deblockErrors(orig, rec, step, n, false)
 				if s.bound == nil {
 					t.Fatalf("n %d: no search by edge", n)
@@ -391,7 +391,7 @@ func TestSearchDeblockFloat(t *testing.T) {
 				kf := float64(k)
 				return (4 + float64(trial)) * kf, 3 * kf, 0.3 * kf * float64(1+trial)
 			}
-			s := searchDeblockAt(orig, rec, n, params)
+			s := searchDeblockAt(orig, rec, n, params, 1)
 			want := deblockErrorsAt(orig, rec, n, params)
 			for k, e := range s.errs {
 				if math.Abs(e-want[k]) > s.bound[k] {
@@ -417,7 +417,7 @@ func TestSearchDeblockFloat(t *testing.T) {
 		kf := float64(k)
 		return kf * 1e-310, kf * 1e-310, kf * 1e-310
 	}
-	s := searchDeblockAt(rec, rec, 4, tiny)
+	s := searchDeblockAt(rec, rec, 4, tiny, 1)
 	if want := deblockErrorsAt(rec, rec, 4, tiny); !slices.Equal(s.errs, want) {
 		t.Fatalf("subnormal thresholds: %v, want %v", s.errs, want)
 	}
@@ -434,7 +434,7 @@ func TestSearchDeblockAtSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 3))
 	same := func(what string, orig, rec patches.Plane, n int, params func(k int) (alpha, beta, tc float64)) {
 		t.Helper()
-		got, want := searchDeblockAt(orig, rec, n, params), searchDeblockAtRef(orig, rec, n, params)
+		got, want := searchDeblockAt(orig, rec, n, params, 1), searchDeblockAtRef(orig, rec, n, params)
 		bits := func(a, b []float64) bool {
 			return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 		}
@@ -453,7 +453,7 @@ func TestSearchDeblockAtSame(t *testing.T) {
 			for _, step := range []float64{4, 15, 30, 60, 120, 400} {
 				params := func(k int) (alpha, beta, tc float64) { return deblockParams(k, step, n) }
 				same(fmt.Sprintf("n %d trial %d step %v", n, trial, step), orig, rec, n, params)
-				if s := searchDeblockAt(orig, rec, n, params); !s.same[maxDeblock] {
+				if s := searchDeblockAt(orig, rec, n, params, 1); !s.same[maxDeblock] {
 					moved++
 				}
 			}

@@ -71,7 +71,7 @@ func TestSearchDeblockAtRandom(t *testing.T) {
 		want := searchDeblockAtRef(orig, rec, n, params)
 		for _, on := range []bool{kernel, false} {
 			hasAVX2 = on
-			got := searchDeblockAt(orig, rec, n, params)
+			got := searchDeblockAt(orig, rec, n, params, 1)
 			if !bits(got.errs, want.errs) || !bits(got.bound, want.bound) || !slices.Equal(got.same, want.same) {
 				t.Fatalf("%s, kernels %v: errors %v bounds %v same %v, the reference gives %v %v %v",
 					what, on, got.errs, got.bound, got.same, want.errs, want.bound, want.same)

@@ -141,10 +141,10 @@ func TestDeblockErrorsByEdgeVert4(t *testing.T) {
 			}{{4, 6}, {4, 25}, {4, 90}, {5, 25}, {8, 6}, {8, 25}, {8, 90}, {16, 40}} {
 				n, step := c.n, c.step
 				hasAVX2, hasAVX512 = false, false
-				want := deblockErrorsGray8(orig, rec, step, n)
+				want := deblockErrorsGray8(orig, rec, step, n, 1)
 				for _, avx512 := range []bool{true, false} {
 					hasAVX2, hasAVX512 = have2, have512 && avx512
-					if got := deblockErrorsGray8(orig, rec, step, n); !slices.Equal(got, want) {
+					if got := deblockErrorsGray8(orig, rec, step, n, 1); !slices.Equal(got, want) {
 						t.Fatalf("w %d trial %d n %d step %g: %v with the kernels (AVX-512 %v), %v without", w, trial, n, step, got, avx512, want)
 					}
 				}

@@ -576,7 +576,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 					rec := c.reconstructGrayInto(sc.rec, idx, lead, grid, false, out, recInto).(*image.Gray)
 					if auto {
 						if orig8 != nil {
-							sse[ci] = exactDeblock(deblockErrorsGray8Rows(orig8, rec, m.Step, m.Patch, plan.deblockEvery))
+							sse[ci] = exactDeblock(deblockErrorsGray8(orig8, rec, m.Step, m.Patch, plan.deblockEvery))
 						} else {
 							sse[ci] = exactDeblock(deblockErrorsGray(p, rec, m.Step, m.Patch))
 						}
@@ -600,7 +600,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 						recBufs[ci] = rec.Pix
 					}
 					if auto {
-						sse[ci] = searchDeblockFloatRows(p, rec, m.Step, m.Patch, plan.deblockEvery)
+						sse[ci] = searchDeblockFloat(p, rec, m.Step, m.Patch, plan.deblockEvery)
 					}
 					if fitLoop && ci == 0 {
 						lumaRec = rec

@@ -691,7 +691,7 @@ func TestChooseLoopFilterSearchErrors(t *testing.T) {
 		rec.Pix[i] = uint8(min(255, max(0, int(rec.Pix[i])+d)))
 	}
 	const step, n = 30.0, 8
-	errs := deblockErrorsGray8(orig.Pix, rec, step, n)
+	errs := deblockErrorsGray8(orig.Pix, rec, step, n, 1)
 	changed, filtered := 0, 0
 	for k := 0; k <= maxDeblock; k++ {
 		work := image.NewGray(rec.Rect)
