@@ -622,7 +622,7 @@ func encodeInputVersion(w io.Writer, img image.Image, m *Model, o *Options, v in
 		if auto && orig8 != nil && sse[0].bound == nil && plan.deblockEvery == 1 {
 			errs = sse[0].errs
 		}
-		hd.LoopFilter = chooseLoopFilterRows(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch, plan.gainEvery, errs)
+		hd.LoopFilter = chooseLoopFilter(planes[0].Pix, orig8, loopRec, hd.Deblock, m.Step, m.Patch, plan.gainEvery, errs)
 		deblockScratches.Put(loopScratch)
 	}
 	if lumaRec.Pix != nil {

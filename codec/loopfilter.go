@@ -580,18 +580,14 @@ var loopScratches = keptPool{New: func() any { return new(loopScratch) }, keep: 
 // 8-bit reconstruction rec of the original orig: rec deblocked (in
 // place) as the decoder will, the taps fitted to it, or nil where they
 // do not lower the squared error. orig8 is orig in 8 bits where the
-// encoder has it (grayPixels), else nil (see loopFilterGain).
-func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n int) []int {
-	return chooseLoopFilterRows(orig, orig8, rec, deblock, step, n, 1, nil)
-}
-
-// chooseLoopFilterRows is chooseLoopFilter with the gain of an 8-bit
-// original over one row in every (1: every row; images under 8 fit rows
-// take every row), for the lower effort levels. errs, if not nil, are
-// the deblocking search's exact errors of rec against orig8 at each
-// strength (deblockErrorsGray8's): over every row, errs[deblock] is then
-// the error before the loop filter, whole, as loopFilterGain8 sums it.
-func chooseLoopFilterRows(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n, every int, errs []float64) []int {
+// encoder has it (grayPixels), else nil (see loopFilterGain). The gain
+// of an 8-bit original is taken over one row in every (1: every row;
+// images under 8 fit rows take every row), for the lower effort levels.
+// errs, if not nil, are the deblocking search's exact errors of rec
+// against orig8 at each strength (deblockErrorsGray8's): over every row,
+// errs[deblock] is then the error before the loop filter, whole, as
+// loopFilterGain8 sums it.
+func chooseLoopFilter(orig []float64, orig8 []uint8, rec *image.Gray, deblock int, step float64, n, every int, errs []float64) []int {
 	deblockImage(rec, deblock, step, n)
 	w, h := rec.Rect.Dx(), rec.Rect.Dy()
 	taps, ok := fitLoopFilter(orig, orig8, rec.Pix, w, h)

@@ -344,14 +344,14 @@ func BenchmarkLoopFilter(b *testing.B) {
 	b.Run("fit", func(b *testing.B) {
 		for range b.N {
 			copy(work.Pix, rec.Pix)
-			chooseLoopFilter(o, nil, work, 0, 30, 8)
+			chooseLoopFilter(o, nil, work, 0, 30, 8, 1, nil)
 		}
 	})
 	// The encoder's case: an 8-bit original.
 	b.Run("fit8", func(b *testing.B) {
 		for range b.N {
 			copy(work.Pix, rec.Pix)
-			chooseLoopFilter(o, orig.Pix, work, 0, 30, 8)
+			chooseLoopFilter(o, orig.Pix, work, 0, 30, 8, 1, nil)
 		}
 	})
 }
@@ -706,7 +706,7 @@ func TestChooseLoopFilterSearchErrors(t *testing.T) {
 		a, b := image.NewGray(rec.Rect), image.NewGray(rec.Rect)
 		copy(a.Pix, rec.Pix)
 		copy(b.Pix, rec.Pix)
-		with, without := chooseLoopFilterRows(o, orig.Pix, a, k, step, n, 1, errs), chooseLoopFilter(o, orig.Pix, b, k, step, n)
+		with, without := chooseLoopFilter(o, orig.Pix, a, k, step, n, 1, errs), chooseLoopFilter(o, orig.Pix, b, k, step, n, 1, nil)
 		if !slices.Equal(with, without) {
 			t.Fatalf("strength %d: the loop filter %v with the search's errors, %v without", k, with, without)
 		}
